@@ -1,0 +1,1 @@
+"""Benchmarks: each module prints figures measured in one run (ratios, not timed assertions)."""

@@ -1,0 +1,38 @@
+"""Runs pytest with a sanitizer runtime preloaded into the Python process.
+
+The native libraries of a sanitizer build need the sanitizer runtime loaded first; the
+Python interpreter is not built with it, so it is preloaded. Child processes started by
+the tests get the same runtime through NPU_SIM_SANITIZER_PRELOAD (tests/support/native.py).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+RUNTIMES = {"address": "libasan.so", "thread": "libtsan.so"}
+
+
+def runtime_path(sanitizer: str) -> str:
+    name = RUNTIMES[sanitizer]
+    path = subprocess.run(["gcc", f"-print-file-name={name}"], capture_output=True, text=True, check=True).stdout.strip()
+    if not os.path.isabs(path):
+        raise SystemExit(f"gcc does not know where {name} is; install the gcc sanitizer runtime")
+    return path
+
+
+def main() -> int:
+    if len(sys.argv) < 2 or sys.argv[1] not in RUNTIMES:
+        raise SystemExit(f"usage: sanitized_pytest.py {{{','.join(RUNTIMES)}}} [pytest args]")
+    runtime = runtime_path(sys.argv[1])
+    env = dict(os.environ)
+    env["NPU_SIM_SANITIZER_PRELOAD"] = runtime
+    env["LD_PRELOAD"] = " ".join(filter(None, [runtime, env.get("LD_PRELOAD", "")]))
+    # The pytest script, not `python -m pytest`: the latter would put the source tree first on sys.path.
+    pytest = os.path.join(os.path.dirname(sys.executable), "pytest")
+    return subprocess.call([pytest, *sys.argv[2:]], env=env)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

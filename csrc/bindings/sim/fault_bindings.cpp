@@ -1,0 +1,19 @@
+// Fault plans and call counters of the exported simulator functions.
+#include <pybind11/pybind11.h>
+
+#include "core/fault_plan.h"
+
+namespace py = pybind11;
+
+void bind_faults(py::module_& m) {
+    m.def("set_fault_plan", [](const std::string& text) {
+        std::string error;
+        if (!npusim::set_fault_plan(text, error)) throw py::value_error(error);
+    }, py::arg("plan"), "Replaces the process's fault plan (grammar of NPU_SIM_FAULTS)");
+    m.def("clear_fault_plan", &npusim::clear_fault_plan);
+    m.def("fault_plan", &npusim::current_fault_plan);
+    m.def("call_count", &npusim::fault_site_calls, py::arg("function"),
+          "How many times an exported simulator function has been called in this process");
+    m.def("reset_call_counts", &npusim::reset_fault_counters);
+    m.def("faults_injected", &npusim::faults_injected, "How many calls a fault rule has acted on");
+}

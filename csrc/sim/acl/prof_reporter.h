@@ -1,0 +1,62 @@
+// Everything the runtime reports to the profiling framework (libprofapi):
+// the switch a profiler sets through its START/STOP commands, the type names,
+// API records at the exit of every API and the task track of every device task.
+//
+// The switch is one atomic word per device plus their OR, so a call with
+// profiling off pays one relaxed load.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "acl/api_ids.h"
+#include "core/device.h"
+#include "seam/profapi.h"
+
+namespace acl {
+
+namespace prof {
+
+extern std::atomic<uint64_t> g_switch;                    // OR over all devices
+extern std::atomic<uint64_t> g_device_switch[PROF_MAX_DEV_NUM];
+
+inline uint64_t effective_switch() { return g_switch.load(std::memory_order_relaxed); }
+
+inline bool task_time_on(uint32_t device) {
+    return (effective_switch() & PROF_TASK_TIME_MASK) != 0 && device < PROF_MAX_DEV_NUM &&
+           (g_device_switch[device].load(std::memory_order_relaxed) & PROF_TASK_TIME_MASK) != 0;
+}
+
+// Reports the host half of a device task (5000/802); kernel_hash is 0 for non-kernel tasks.
+void report_task_track(const npusim::TaskRecord& task, TaskType type, uint64_t kernel_hash);
+
+// Reports the API records of one call (level 20000 and, if mapped and switched on, level 5000).
+void report_api(AclApi api, uint64_t begin, uint64_t end);
+
+// Host timestamp of reports (MsprofSysCycleTime).
+uint64_t now();
+
+// The command handles registered with libprofapi (exposed for tests of the switch logic).
+int32_t runtime_command_handle(uint32_t type, void* data, uint32_t len);
+int32_t acl_command_handle(uint32_t type, void* data, uint32_t len);
+
+}  // namespace prof
+
+// Brackets one API call: takes its begin time at entry (only when profiling
+// wants API records), charges the modelled host cost of a call, and reports
+// the call at exit.
+class ApiScope {
+public:
+    explicit ApiScope(AclApi api);
+    ~ApiScope() {
+        if (begin_ != 0) prof::report_api(api_, begin_, prof::now());
+    }
+    ApiScope(const ApiScope&) = delete;
+    ApiScope& operator=(const ApiScope&) = delete;
+
+private:
+    AclApi api_;
+    uint64_t begin_ = 0;
+};
+
+}  // namespace acl

@@ -1,0 +1,98 @@
+// Streams: creation on the current device, in-order execution, synchronisation.
+#include "acl/acl.h"
+#include "acl/api_entry.h"
+#include "acl/prof_reporter.h"
+#include "acl/runtime_state.h"
+#include "core/fault_plan.h"
+
+using namespace acl;
+
+namespace {
+
+constexpr uint32_t kMaxStreamPriority = 7;
+constexpr uint32_t kKnownStreamFlags = ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC | ACL_STREAM_PERSISTENT |
+                                       ACL_STREAM_HUGE | ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY;
+
+aclError create_stream(aclrtStream* stream, uint32_t priority, uint32_t flags) {
+    if (stream == nullptr || priority > kMaxStreamPriority || (flags & ~kKnownStreamFlags) != 0)
+        return ACL_ERROR_INVALID_PARAM;
+    npusim::Device* device = nullptr;
+    if (const aclError rc = current_device(device); rc != ACL_SUCCESS) return rc;
+    npusim::Stream* s = device->create_stream(priority, flags);
+    if (s == nullptr) return ACL_ERROR_RT_NO_STREAM_RESOURCE;
+    *stream = npusim::Platform::stream_handle(*s);
+    return ACL_SUCCESS;
+}
+
+// Waits for a stream's queued work; false (after waiting timeout_ms) when it does not finish in time.
+bool wait_for_stream(const npusim::Stream& stream, int32_t timeout_ms) {
+    npusim::Clock& clock = sim_clock();
+    const uint64_t tail = stream.tail_ns();
+    if (timeout_ms > 0) {
+        const uint64_t deadline = clock.now() + uint64_t(timeout_ms) * 1'000'000ULL;
+        if (tail > deadline) {
+            clock.wait_until(deadline);
+            return false;
+        }
+    }
+    clock.wait_until(tail);
+    clock.spend(soc().sync_wake_ns);
+    return true;
+}
+
+}  // namespace
+
+ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream* stream) {
+    NPUSIM_FAULT_RETURN("aclrtCreateStream", aclError);
+    ACL_API_BEGIN(aclrtCreateStream);
+    return create_stream(stream, 0, 0);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uint32_t flag) {
+    NPUSIM_FAULT_RETURN("aclrtCreateStreamWithConfig", aclError);
+    ACL_API_BEGIN(aclrtCreateStreamWithConfig);
+    return create_stream(stream, priority, flag);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream) {
+    NPUSIM_FAULT_RETURN("aclrtDestroyStream", aclError);
+    ACL_API_BEGIN(aclrtDestroyStream);
+    if (stream == nullptr) return ACL_ERROR_INVALID_PARAM;  // the default stream is not the caller's to destroy
+    npusim::Stream* s = platform().resolve_stream(stream);
+    if (s == nullptr || s->id() == 0) return ACL_ERROR_RT_PARAM_INVALID;
+    // Queued work completes before the stream goes away.
+    sim_clock().wait_until(s->tail_ns());
+    if (!platform().device(s->device())->destroy_stream(s)) return ACL_ERROR_RT_PARAM_INVALID;
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream) {
+    NPUSIM_FAULT_RETURN("aclrtSynchronizeStream", aclError);
+    ACL_API_BEGIN(aclrtSynchronizeStream);
+    npusim::Stream* s = nullptr;
+    npusim::Device* device = nullptr;
+    if (const aclError rc = resolve_stream(stream, s, device); rc != ACL_SUCCESS) return rc;
+    (void)wait_for_stream(*s, -1);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
+    NPUSIM_FAULT_RETURN("aclrtSynchronizeStreamWithTimeout", aclError);
+    ACL_API_BEGIN(aclrtSynchronizeStreamWithTimeout);
+    if (timeout < -1) return ACL_ERROR_INVALID_PARAM;  // -1 (and 0) wait without limit
+    npusim::Stream* s = nullptr;
+    npusim::Device* device = nullptr;
+    if (const aclError rc = resolve_stream(stream, s, device); rc != ACL_SUCCESS) return rc;
+    return wait_for_stream(*s, timeout) ? ACL_SUCCESS : ACL_ERROR_RT_STREAM_SYNC_TIMEOUT;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetId(aclrtStream stream, int32_t* streamId) {
+    NPUSIM_FAULT_RETURN("aclrtStreamGetId", aclError);
+    ACL_API_BEGIN(aclrtStreamGetId);
+    if (streamId == nullptr) return ACL_ERROR_INVALID_PARAM;
+    npusim::Stream* s = nullptr;
+    npusim::Device* device = nullptr;
+    if (const aclError rc = resolve_stream(stream, s, device); rc != ACL_SUCCESS) return rc;
+    *streamId = s->id();
+    return ACL_SUCCESS;
+}

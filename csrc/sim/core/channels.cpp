@@ -1,0 +1,144 @@
+#include "core/channels.h"
+
+#include <chrono>
+#include <cstring>
+
+namespace npusim {
+
+ChannelHub::ChannelHub(uint32_t devices) : devices_(devices) {
+    fifos_.reserve(devices * kChannelCount);
+    for (size_t i = 0; i < devices * kChannelCount; ++i) fifos_.push_back(std::make_unique<Fifo>());
+}
+
+int ChannelHub::slot_of(uint32_t channel_id) {
+    for (size_t i = 0; i < kChannelCount; ++i) {
+        if (kChannels[i] == channel_id) return static_cast<int>(i);
+    }
+    return -1;
+}
+
+int ChannelHub::start(uint32_t device, uint32_t channel) {
+    if (!valid(device, channel)) return PROF_ERROR;
+    Fifo& f = fifo(device, slot_of(channel));
+    std::lock_guard<std::mutex> lock(f.mutex);
+    if (f.active.load()) return PROF_STARTED_ALREADY;
+    f.data.clear();
+    f.read_pos = 0;
+    f.pending.store(0);
+    f.active.store(true, std::memory_order_release);
+    return PROF_OK;
+}
+
+int ChannelHub::stop(uint32_t device, uint32_t channel) {
+    if (!valid(device, channel)) return PROF_ERROR;
+    Fifo& f = fifo(device, slot_of(channel));
+    {
+        std::lock_guard<std::mutex> lock(f.mutex);
+        if (!f.active.load()) return PROF_STOPPED_ALREADY;
+        // Unread bytes stay readable after a stop, as they do in a driver's ring buffer.
+        f.active.store(false, std::memory_order_release);
+    }
+    notify();
+    return PROF_OK;
+}
+
+bool ChannelHub::push(uint32_t device, uint32_t channel, const void* data, size_t len) {
+    const int slot = slot_of(channel);
+    if (device >= devices_ || slot < 0) return false;
+    Fifo& f = fifo(device, slot);
+    bool was_empty = false;
+    {
+        std::lock_guard<std::mutex> lock(f.mutex);
+        if (!f.active.load(std::memory_order_relaxed)) return false;
+        const size_t pending = f.data.size() - f.read_pos;
+        if (pending + len > kMaxPendingBytes) {
+            f.dropped.fetch_add(len, std::memory_order_relaxed);
+            return false;
+        }
+        if (f.read_pos > 0 && f.read_pos * 2 > f.data.size()) {
+            f.data.erase(f.data.begin(), f.data.begin() + static_cast<std::ptrdiff_t>(f.read_pos));
+            f.read_pos = 0;
+        }
+        const char* bytes = static_cast<const char*>(data);
+        f.data.insert(f.data.end(), bytes, bytes + len);
+        was_empty = pending == 0;
+        f.pending.store(pending + len, std::memory_order_release);
+    }
+    if (was_empty) notify();
+    return true;
+}
+
+void ChannelHub::notify() {
+    {
+        std::lock_guard<std::mutex> lock(poll_mutex_);
+        wake_seq_.fetch_add(1, std::memory_order_relaxed);
+    }
+    poll_cv_.notify_all();
+}
+
+bool ChannelHub::any_pending() const {
+    for (const auto& f : fifos_) {
+        if (f->pending.load(std::memory_order_acquire) > 0) return true;
+    }
+    return false;
+}
+
+int ChannelHub::poll(prof_poll_info_t* out, int num, int timeout_sec) {
+    if (out == nullptr || num <= 0) return PROF_ERROR;
+    auto collect = [&]() {
+        int n = 0;
+        for (uint32_t d = 0; d < devices_ && n < num; ++d) {
+            for (size_t s = 0; s < kChannelCount && n < num; ++s) {
+                if (fifo(d, static_cast<int>(s)).pending.load(std::memory_order_acquire) > 0) {
+                    out[n].device_id = d;
+                    out[n].channel_id = kChannels[s];
+                    ++n;
+                }
+            }
+        }
+        return n;
+    };
+    std::unique_lock<std::mutex> lock(poll_mutex_);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_sec < 0 ? 0 : timeout_sec);
+    poll_cv_.wait_until(lock, deadline, [&] { return shutdown_.load() || any_pending(); });
+    return collect();
+}
+
+int ChannelHub::read(uint32_t device, uint32_t channel, char* buf, uint32_t size) {
+    if (!valid(device, channel) || buf == nullptr) return PROF_ERROR;
+    Fifo& f = fifo(device, slot_of(channel));
+    std::lock_guard<std::mutex> lock(f.mutex);
+    const size_t pending = f.data.size() - f.read_pos;
+    const size_t n = pending < size ? pending : size;
+    if (n > 0) std::memcpy(buf, f.data.data() + f.read_pos, n);
+    f.read_pos += n;
+    if (f.read_pos == f.data.size()) {
+        f.data.clear();
+        f.read_pos = 0;
+    }
+    f.pending.store(f.data.size() - f.read_pos, std::memory_order_release);
+    return static_cast<int>(n);
+}
+
+int ChannelHub::flush(uint32_t device, uint32_t channel, uint32_t* pending) {
+    if (!valid(device, channel) || pending == nullptr) return PROF_ERROR;
+    Fifo& f = fifo(device, slot_of(channel));
+    *pending = static_cast<uint32_t>(f.pending.load(std::memory_order_acquire));
+    notify();
+    return PROF_OK;
+}
+
+uint64_t ChannelHub::dropped_bytes(uint32_t device, uint32_t channel) const {
+    return valid(device, channel) ? fifo(device, slot_of(channel)).dropped.load() : 0;
+}
+
+uint64_t ChannelHub::pending_bytes(uint32_t device, uint32_t channel) const {
+    return valid(device, channel) ? fifo(device, slot_of(channel)).pending.load() : 0;
+}
+
+void ChannelHub::shutdown() {
+    shutdown_.store(true);
+    notify();
+}
+
+}  // namespace npusim

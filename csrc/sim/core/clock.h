@@ -1,0 +1,43 @@
+// Host and device time of the simulated platform.
+//
+// One time domain serves both: CANN host timestamps are CLOCK_MONOTONIC_RAW ns
+// (host-frequency mode off) and the device counter ticks in ns
+// (DEV_OSC_FREQUE = 1,000,000 per ms), so a device time is directly comparable
+// to a host time. In wall mode the domain is the real monotonic clock and
+// synchronisation sleeps until the modelled end; in virtual mode it is a
+// counter that only the model advances, so nothing sleeps and a run is
+// reproducible.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "core/config.h"
+#include "core/export.h"
+
+namespace npusim {
+
+class NPUSIM_API Clock {
+public:
+    static Clock& instance();
+
+    ClockMode mode() const { return mode_; }
+    uint64_t now() const;
+    // Virtual mode: the calling host thread spends `ns`; returns the new time.
+    uint64_t spend(uint64_t ns);
+    // Returns when the host time has reached `t` (wall: sleep; virtual: jump).
+    void wait_until(uint64_t t);
+
+    // The virtual clock starts here, a fixed origin so that runs compare byte for byte.
+    static constexpr uint64_t kVirtualOrigin = 1'000'000'000ULL;
+
+    explicit Clock(ClockMode mode) : mode_(mode) {}
+
+private:
+    ClockMode mode_;
+    std::atomic<uint64_t> virtual_now_{kVirtualOrigin};
+};
+
+NPUSIM_API uint64_t monotonic_raw_ns();
+
+}  // namespace npusim

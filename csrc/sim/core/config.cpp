@@ -1,0 +1,190 @@
+#include "core/config.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "core/fault_plan.h"
+#include "core/log.h"
+#include "core/toml_lite.h"
+
+extern char** environ;
+
+namespace npusim {
+
+SimConfig::SimConfig() : log_level(LogLevel::Warn) {}
+
+namespace {
+
+bool read_file(const std::string& path, std::string& out) {
+    std::ifstream in(path);
+    if (!in) return false;
+    std::stringstream ss;
+    ss << in.rdbuf();
+    out = ss.str();
+    return true;
+}
+
+bool parse_u64(const std::string& s, uint64_t& out) {
+    if (s.empty() || s[0] == '-') return false;
+    char* end = nullptr;
+    errno = 0;
+    unsigned long long v = std::strtoull(s.c_str(), &end, 0);
+    if (*end != '\0' || errno != 0) return false;
+    out = v;
+    return true;
+}
+
+struct Overrides {
+    std::map<std::string, std::string> values;  // key -> text
+    std::map<std::string, std::string> origin;  // key -> where it came from, for messages
+};
+
+// Reads the flat keys of an NPU_SIM_CONFIG file into text values.
+bool read_config_file(const std::string& path, Overrides& o, std::string& error) {
+    std::string text;
+    if (!read_file(path, text)) return error = "NPU_SIM_CONFIG: cannot read '" + path + "'", false;
+    TomlDocument doc;
+    std::string parse_error;
+    if (!parse_toml(text, doc, parse_error)) return error = "NPU_SIM_CONFIG '" + path + "': " + parse_error, false;
+    if (doc.tables.size() != 1 || !doc.arrays.empty())
+        return error = "NPU_SIM_CONFIG '" + path + "': only top-level keys are allowed", false;
+    static const char* const kKeys[] = {"soc", "devices", "clock", "seed", "faults", "kernel_costs", "log_level"};
+    for (const auto& [key, value] : doc.tables[""].values) {
+        bool known = false;
+        for (const char* k : kKeys) known = known || key == k;
+        if (!known) {
+            return error = "NPU_SIM_CONFIG '" + path + "': unknown key '" + key +
+                           "' (known: soc, devices, clock, seed, faults, kernel_costs, log_level)",
+                   false;
+        }
+        std::string text_value;
+        if (std::holds_alternative<std::string>(value)) text_value = std::get<std::string>(value);
+        else if (std::holds_alternative<int64_t>(value)) text_value = std::to_string(static_cast<uint64_t>(std::get<int64_t>(value)));
+        else return error = "NPU_SIM_CONFIG '" + path + "': key '" + key + "' must be a string or an integer", false;
+        o.values[key] = text_value;
+        o.origin[key] = "NPU_SIM_CONFIG key '" + key + "'";
+    }
+    return true;
+}
+
+bool apply(SimConfig& cfg, const Overrides& o, std::string& error) {
+    const Catalogue& cat = Catalogue::builtin();
+    auto where = [&](const char* key) { return o.origin.at(key); };
+    if (o.values.count("soc")) {
+        const std::string& name = o.values.at("soc");
+        cfg.soc = cat.soc(name);
+        if (!cfg.soc) return error = where("soc") + ": unknown SoC '" + name + "'; choose one of: " + cat.soc_names(), false;
+    }
+    if (o.values.count("devices")) {
+        uint64_t n = 0;
+        if (!parse_u64(o.values.at("devices"), n) || n < 1 || n > 64)
+            return error = where("devices") + ": '" + o.values.at("devices") + "' must be an integer from 1 to 64", false;
+        cfg.devices = static_cast<uint32_t>(n);
+    }
+    if (o.values.count("clock")) {
+        const std::string& c = o.values.at("clock");
+        if (c == "wall") cfg.clock = ClockMode::Wall;
+        else if (c == "virtual") cfg.clock = ClockMode::Virtual;
+        else return error = where("clock") + ": '" + c + "' must be 'wall' or 'virtual'", false;
+    }
+    if (o.values.count("seed")) {
+        if (!parse_u64(o.values.at("seed"), cfg.seed))
+            return error = where("seed") + ": '" + o.values.at("seed") + "' must be an integer from 0 to 2^64-1", false;
+    }
+    if (o.values.count("faults")) {
+        std::vector<FaultRule> rules;
+        std::string fault_error;
+        if (!parse_fault_plan(o.values.at("faults"), rules, fault_error)) return error = where("faults") + ": " + fault_error, false;
+        cfg.faults = o.values.at("faults");
+    }
+    if (o.values.count("log_level")) {
+        static const std::pair<const char*, LogLevel> kLevels[] = {{"debug", LogLevel::Debug}, {"info", LogLevel::Info},
+                                                                   {"warn", LogLevel::Warn},   {"error", LogLevel::Error},
+                                                                   {"off", LogLevel::Off}};
+        bool found = false;
+        for (const auto& [name, level] : kLevels) {
+            if (o.values.at("log_level") == name) cfg.log_level = level, found = true;
+        }
+        if (!found) return error = where("log_level") + ": '" + o.values.at("log_level") + "' must be debug, info, warn, error or off", false;
+    }
+    if (o.values.count("kernel_costs") && !o.values.at("kernel_costs").empty()) {
+        const std::string& path = o.values.at("kernel_costs");
+        std::string text, table_error;
+        if (!read_file(path, text)) return error = where("kernel_costs") + ": cannot read '" + path + "'", false;
+        KernelCostTable table;
+        if (!KernelCostTable::parse(text, table, table_error)) return error = where("kernel_costs") + " '" + path + "': " + table_error, false;
+        cfg.kernel_costs = std::move(table);
+        cfg.kernel_costs_path = path;
+    }
+    return true;
+}
+
+SimConfig defaults() {
+    const Catalogue& cat = Catalogue::builtin();
+    SimConfig cfg;
+    cfg.soc = cat.soc(cat.defaults().soc);
+    cfg.devices = cat.defaults().devices;
+    cfg.clock = cat.defaults().clock == "virtual" ? ClockMode::Virtual : ClockMode::Wall;
+    cfg.seed = cat.defaults().seed;
+    cfg.jitter_pct = cat.defaults().jitter_pct;
+    std::string error;
+    if (!KernelCostTable::parse(embedded_kernel_costs_toml(), cfg.kernel_costs, error)) {
+        std::fprintf(stderr, "npu-sim: embedded kernel_costs.toml is invalid: %s\n", error.c_str());
+        std::abort();
+    }
+    return cfg;
+}
+
+}  // namespace
+
+std::map<std::string, std::string> process_environment() {
+    std::map<std::string, std::string> env;
+    for (char** e = environ; e && *e; ++e) {
+        const char* eq = std::strchr(*e, '=');
+        if (eq && std::strncmp(*e, "NPU_SIM_", 8) == 0) env[std::string(*e, static_cast<size_t>(eq - *e))] = eq + 1;
+    }
+    return env;
+}
+
+SimConfig load_sim_config(const std::map<std::string, std::string>& env) {
+    SimConfig cfg = defaults();
+    Overrides o;
+    std::string error;
+    auto it = env.find("NPU_SIM_CONFIG");
+    if (it != env.end() && !it->second.empty() && !read_config_file(it->second, o, error)) {
+        cfg.error = error;
+        return cfg;
+    }
+    static const std::pair<const char*, const char*> kVars[] = {
+        {"NPU_SIM_SOC", "soc"},         {"NPU_SIM_DEVICES", "devices"},           {"NPU_SIM_CLOCK", "clock"},
+        {"NPU_SIM_SEED", "seed"},       {"NPU_SIM_FAULTS", "faults"},             {"NPU_SIM_KERNEL_COSTS", "kernel_costs"},
+        {"NPU_SIM_LOG_LEVEL", "log_level"},
+    };
+    for (const auto& [var, key] : kVars) {
+        auto v = env.find(var);
+        if (v == env.end()) continue;
+        o.values[key] = v->second;
+        o.origin[key] = var;
+    }
+    SimConfig candidate = cfg;
+    if (!apply(candidate, o, error)) {
+        cfg.error = error;
+        return cfg;
+    }
+    return candidate;
+}
+
+const SimConfig& sim_config() {
+    static const SimConfig cfg = [] {
+        SimConfig c = load_sim_config(process_environment());
+        if (!c.error.empty()) std::fprintf(stderr, "npu-sim: configuration error: %s\n", c.error.c_str());
+        return c;
+    }();
+    return cfg;
+}
+
+}  // namespace npusim

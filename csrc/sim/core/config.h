@@ -1,0 +1,42 @@
+// The simulator's configuration, read once per process from the environment:
+// NPU_SIM_CONFIG (a TOML file), then NPU_SIM_SOC, NPU_SIM_DEVICES, NPU_SIM_CLOCK,
+// NPU_SIM_SEED, NPU_SIM_FAULTS, NPU_SIM_KERNEL_COSTS, NPU_SIM_LOG_LEVEL.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "core/catalogue.h"
+#include "core/export.h"
+
+namespace npusim {
+
+enum class ClockMode : uint8_t { Wall, Virtual };
+enum class LogLevel : int;
+
+struct NPUSIM_API SimConfig {
+    const SocSpec* soc = nullptr;
+    uint32_t devices = 1;
+    ClockMode clock = ClockMode::Wall;
+    uint64_t seed = 0;
+    double jitter_pct = 0;
+    std::string faults;
+    std::string kernel_costs_path;
+    KernelCostTable kernel_costs;
+    LogLevel log_level;
+    // Empty when the configuration is valid; otherwise what to fix. An invalid
+    // configuration falls back to the defaults and makes aclInit/drvGetDevNum fail.
+    std::string error;
+
+    SimConfig();
+};
+
+// Builds a configuration from an environment (tests pass their own map).
+NPUSIM_API SimConfig load_sim_config(const std::map<std::string, std::string>& env);
+NPUSIM_API std::map<std::string, std::string> process_environment();
+
+// The process's configuration (loaded on first use).
+NPUSIM_API const SimConfig& sim_config();
+
+}  // namespace npusim

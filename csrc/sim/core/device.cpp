@@ -1,0 +1,235 @@
+#include "core/device.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "core/channels.h"
+#include "core/clock.h"
+#include "seam/device_log.h"
+#include "seam/hal.h"
+
+namespace npusim {
+
+namespace {
+
+uint64_t splitmix64(uint64_t& state) {
+    uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+uint64_t ns_for_bytes(uint64_t bytes, double gbps) {
+    // GB/s is bytes per ns.
+    return gbps > 0 ? static_cast<uint64_t>(std::ceil(static_cast<double>(bytes) / gbps)) : 0;
+}
+
+}  // namespace
+
+Device::Device(uint32_t id, const SocSpec& soc, uint64_t seed, double jitter_pct, Clock& clock, ChannelHub& channels)
+    : id_(id),
+      soc_(soc),
+      clock_(clock),
+      channels_(channels),
+      jitter_pct_(jitter_pct),
+      rng_(seed ^ (0xD1B54A32D192ED03ULL * (id + 1))),
+      cube_free_(std::max<uint32_t>(soc.aic, 1), 0),
+      vector_free_(std::max<uint32_t>(soc.aiv, 1), 0),
+      aicpu_free_(std::max<uint32_t>(soc.aicpu, 1), 0) {
+    owned_.push_back(std::make_unique<Stream>(id, 0, 0, 0));
+    streams_[0].store(owned_.back().get(), std::memory_order_release);
+}
+
+Device::~Device() = default;
+
+Stream* Device::create_stream(uint32_t priority, uint32_t flags) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (uint16_t sid = 1; sid < Stream::kMaxStreams; ++sid) {
+        if (streams_[sid].load(std::memory_order_relaxed) == nullptr) {
+            owned_.push_back(std::make_unique<Stream>(id_, sid, priority, flags));
+            streams_[sid].store(owned_.back().get(), std::memory_order_release);
+            return owned_.back().get();
+        }
+    }
+    return nullptr;
+}
+
+bool Device::destroy_stream(Stream* stream) {
+    if (stream == nullptr || stream->device() != id_ || stream->id() == 0) return false;
+    std::lock_guard<std::mutex> lock(mutex_);
+    Stream* expected = stream;
+    // The Stream object stays owned (a late use of a destroyed handle reads stale but valid memory).
+    return streams_[stream->id()].compare_exchange_strong(expected, nullptr, std::memory_order_acq_rel);
+}
+
+Stream* Device::stream_by_id(uint16_t sid) const {
+    return sid < Stream::kMaxStreams ? streams_[sid].load(std::memory_order_acquire) : nullptr;
+}
+
+std::vector<Stream*> Device::streams() const {
+    std::vector<Stream*> out;
+    for (const auto& slot : streams_) {
+        if (Stream* s = slot.load(std::memory_order_acquire)) out.push_back(s);
+    }
+    return out;
+}
+
+uint64_t Device::jittered(uint64_t ns) {
+    if (jitter_pct_ <= 0 || ns == 0) return ns;
+    const double u = static_cast<double>(splitmix64(rng_) >> 11) * (1.0 / 9007199254740992.0);  // [0, 1)
+    const double factor = 1.0 + jitter_pct_ / 100.0 * (2.0 * u - 1.0);
+    return std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(static_cast<double>(ns) * factor)));
+}
+
+uint64_t Device::acquire_cores(std::vector<uint64_t>& cores, uint32_t count, uint64_t ready, uint64_t duration) {
+    const size_t k = std::min<size_t>(std::max<uint32_t>(count, 1), cores.size());
+    // The k earliest-free cores run the task; it starts when the last of them is free.
+    std::nth_element(cores.begin(), cores.begin() + static_cast<std::ptrdiff_t>(k - 1), cores.end());
+    uint64_t start = ready;
+    for (size_t i = 0; i < k; ++i) start = std::max(start, cores[i]);
+    for (size_t i = 0; i < k; ++i) cores[i] = start + duration;
+    return start;
+}
+
+uint64_t Device::earliest_start(const Stream& stream) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const uint64_t tail = stream.tail_ns_.load(std::memory_order_relaxed);
+    uint64_t ready = clock_.now() + soc_.launch_latency_ns;
+    if (tail != 0) ready = std::max(ready, tail + soc_.task_gap_ns);
+    return ready;
+}
+
+TaskRecord Device::schedule(Stream& stream, const TaskDesc& desc) {
+    TaskRecord rec;
+    rec.device = id_;
+    rec.stream_id = stream.id();
+    std::lock_guard<std::mutex> lock(mutex_);
+    rec.submit_ns = clock_.now();
+    const uint64_t tail = stream.tail_ns_.load(std::memory_order_relaxed);
+    uint64_t ready = std::max(rec.submit_ns + soc_.launch_latency_ns, desc.not_before_ns);
+    if (tail != 0) ready = std::max(ready, tail + soc_.task_gap_ns);
+    const uint64_t duration = jittered(desc.duration_ns);
+    uint64_t start = ready;
+    if (desc.kind == TaskKind::Kernel) {
+        switch (desc.core) {
+            case CoreType::AIC: start = acquire_cores(cube_free_, desc.block_dim, ready, duration); break;
+            case CoreType::AICPU: start = acquire_cores(aicpu_free_, desc.block_dim, ready, duration); break;
+            case CoreType::MIX: {
+                // A mixed kernel needs its cube cores and their vector pairs at the same time.
+                const uint64_t cube_ready = acquire_cores(cube_free_, desc.block_dim, ready, duration);
+                start = acquire_cores(vector_free_, desc.block_dim * 2, cube_ready, duration);
+                break;
+            }
+            case CoreType::AIV:
+            case CoreType::Inherit: start = acquire_cores(vector_free_, desc.block_dim, ready, duration); break;
+        }
+    }
+    rec.start_ns = start;
+    rec.end_ns = start + duration;
+    stream.tail_ns_.store(rec.end_ns, std::memory_order_release);
+    stream.tasks_.fetch_add(1, std::memory_order_relaxed);
+    const uint32_t id_mask = wide_task_ids() ? 0xFFFFFFFFu : 0xFFFFu;
+    rec.task_id = stream.next_task_id_++ & id_mask;
+    return rec;
+}
+
+void Device::emit_task_logs(const TaskRecord& task, uint16_t stars_task_type) {
+    if (!channels_.active(id_, PROF_CHANNEL_STARS_SOC_LOG)) return;
+    if (wide_task_ids()) {
+        StarsSocLogV6 logs[2]{};
+        for (int i = 0; i < 2; ++i) {
+            logs[i].head = STARS_HEAD(i == 0 ? STARS_FUNC_TYPE_BEGIN : STARS_FUNC_TYPE_END, 0, stars_task_type);
+            logs[i].taskId = task.task_id;
+            logs[i].timestamp = i == 0 ? task.start_ns : task.end_ns;
+        }
+        channels_.push(id_, PROF_CHANNEL_STARS_SOC_LOG, logs, sizeof logs);
+        return;
+    }
+    StarsSocLog logs[2]{};
+    for (int i = 0; i < 2; ++i) {
+        logs[i].head = STARS_HEAD(i == 0 ? STARS_FUNC_TYPE_BEGIN : STARS_FUNC_TYPE_END, 0, stars_task_type);
+        logs[i].streamId = task.stream_id;
+        logs[i].taskId = static_cast<uint16_t>(task.task_id);
+        logs[i].timestamp = i == 0 ? task.start_ns : task.end_ns;
+    }
+    channels_.push(id_, PROF_CHANNEL_STARS_SOC_LOG, logs, sizeof logs);
+}
+
+void Device::emit_step_trace(const TaskRecord& task, uint64_t index_id, uint64_t model_id, uint16_t tag_id) {
+    if (!channels_.active(id_, PROF_CHANNEL_TS_FW)) return;
+    if (wide_task_ids()) {
+        TsStepTraceV6 r{};
+        r.rptType = TS_RPT_TYPE_STEP_TRACE;
+        r.bufSize = sizeof r;
+        r.timestamp = task.start_ns;
+        r.indexId = index_id;
+        r.modelId = model_id;
+        r.tagId = tag_id;
+        r.streamId = task.stream_id;
+        r.taskId = task.task_id;
+        channels_.push(id_, PROF_CHANNEL_TS_FW, &r, sizeof r);
+        return;
+    }
+    TsStepTrace r{};
+    r.rptType = TS_RPT_TYPE_STEP_TRACE;
+    r.bufSize = sizeof r;
+    r.timestamp = task.start_ns;
+    r.indexId = index_id;
+    r.modelId = model_id;
+    r.streamId = task.stream_id;
+    r.taskId = static_cast<uint16_t>(task.task_id);
+    r.tagId = tag_id;
+    channels_.push(id_, PROF_CHANNEL_TS_FW, &r, sizeof r);
+}
+
+uint64_t Device::kernel_duration_ns(const KernelCost& cost, CoreType core, uint32_t block_dim) const {
+    // Every kernel pays the fixed device overhead, fixed-duration entries included.
+    if (cost.duration_ns != 0) return cost.duration_ns + soc_.task_overhead_ns;
+    const double blocks = std::max<uint32_t>(block_dim, 1);
+    const double flops = cost.per_block ? cost.flops * blocks : cost.flops;
+    const double bytes = cost.per_block ? cost.bytes * blocks : cost.bytes;
+    double peak = 0;  // FLOPs per ns of the cores the launch occupies
+    switch (core) {
+        case CoreType::AIC:
+        case CoreType::MIX: peak = soc_.cube_flops_per_ns() * std::min(blocks, double(soc_.aic)) / soc_.aic; break;
+        case CoreType::AICPU: peak = std::min(blocks, double(std::max<uint32_t>(soc_.aicpu, 1))); break;  // ~1 GFLOP/s each
+        case CoreType::AIV:
+        case CoreType::Inherit:
+            peak = soc_.vector_flops_per_ns() * std::min(blocks, double(std::max<uint32_t>(soc_.aiv, 1))) /
+                   std::max<uint32_t>(soc_.aiv, 1);
+            break;
+    }
+    const double compute_ns = peak > 0 ? flops / peak : 0;
+    const double memory_ns = bytes / soc_.hbm_gbps;
+    return static_cast<uint64_t>(std::ceil(std::max(compute_ns, memory_ns))) + soc_.task_overhead_ns;
+}
+
+uint64_t Device::host_link_ns(uint64_t bytes) const { return soc_.memcpy_fixed_ns + ns_for_bytes(bytes, soc_.host_link_gbps); }
+
+uint64_t Device::device_copy_ns(uint64_t bytes) const {
+    // A copy reads and writes device memory.
+    return soc_.task_overhead_ns + ns_for_bytes(2 * bytes, soc_.hbm_gbps);
+}
+
+uint64_t Device::memset_ns(uint64_t bytes) const { return soc_.task_overhead_ns + ns_for_bytes(bytes, soc_.hbm_gbps); }
+
+bool Device::reserve_memory(uint64_t bytes) {
+    uint64_t cur = memory_in_use_.load();
+    do {
+        if (bytes > soc_.memory_bytes || cur > soc_.memory_bytes - bytes) return false;
+    } while (!memory_in_use_.compare_exchange_weak(cur, cur + bytes));
+    return true;
+}
+
+void Device::release_memory(uint64_t bytes) { memory_in_use_.fetch_sub(bytes); }
+
+uint64_t Device::busy_until_ns() const {
+    uint64_t latest = 0;
+    for (const auto& slot : streams_) {
+        if (Stream* s = slot.load(std::memory_order_acquire)) latest = std::max(latest, s->tail_ns());
+    }
+    return latest;
+}
+
+}  // namespace npusim

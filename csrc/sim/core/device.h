@@ -1,0 +1,127 @@
+// The timing and execution model of one simulated Ascend device: streams that
+// run their tasks in order, cores that tasks occupy by blockDim, events that
+// order streams, and the device records each task leaves on the profiling
+// channels (STARS task logs on channel 50, step traces on channel 44).
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "core/catalogue.h"
+#include "core/export.h"
+
+namespace npusim {
+
+class ChannelHub;
+class Clock;
+
+enum class TaskKind : uint8_t { Kernel, Memcpy, Memset, EventRecord, EventWait, ProfTrace, HostFunc, Notify, Collective };
+
+// What the runtime asks the device to run.
+struct TaskDesc {
+    TaskKind kind = TaskKind::Kernel;
+    CoreType core = CoreType::AIV;  // kernels only
+    uint32_t block_dim = 1;         // cores a kernel occupies (capped at the SoC's count)
+    uint64_t duration_ns = 0;       // modelled device time, before jitter
+    uint64_t not_before_ns = 0;     // earliest device start (event waits, collectives)
+    uint16_t stars_task_type = 0;   // taskType field of the STARS log header
+};
+
+// When and where a task ran, as the runtime reports it and the channels record it.
+struct TaskRecord {
+    uint32_t device = 0;
+    uint16_t stream_id = 0;
+    uint32_t task_id = 0;
+    uint64_t submit_ns = 0;  // host time of submission
+    uint64_t start_ns = 0;   // device time
+    uint64_t end_ns = 0;
+};
+
+class NPUSIM_API Stream {
+public:
+    static constexpr uint16_t kMaxStreams = 2048;  // stream ids stay below 2048 so they decode to themselves
+
+    uint32_t device() const { return device_; }
+    uint16_t id() const { return id_; }
+    uint32_t priority() const { return priority_; }
+    uint32_t flags() const { return flags_; }
+    uint64_t tail_ns() const { return tail_ns_.load(std::memory_order_acquire); }
+    uint64_t tasks() const { return tasks_.load(std::memory_order_relaxed); }
+
+    Stream(uint32_t device, uint16_t id, uint32_t priority, uint32_t flags)
+        : device_(device), id_(id), priority_(priority), flags_(flags) {}
+
+private:
+    friend class Device;
+    uint32_t device_;
+    uint16_t id_;
+    uint32_t priority_, flags_;
+    std::atomic<uint64_t> tail_ns_{0};  // device time at which the last queued task ends
+    std::atomic<uint64_t> tasks_{0};
+    uint32_t next_task_id_ = 0;
+};
+
+class NPUSIM_API Device {
+public:
+    Device(uint32_t id, const SocSpec& soc, uint64_t seed, double jitter_pct, Clock& clock, ChannelHub& channels);
+    ~Device();
+
+    uint32_t id() const { return id_; }
+    const SocSpec& soc() const { return soc_; }
+    bool wide_task_ids() const { return soc_.chip_type == 15; }  // Ascend 950 logs carry 32-bit task ids
+
+    // Streams. Handles stay valid until destroy_stream; ids are reused after destruction.
+    Stream* default_stream() { return streams_[0].load(std::memory_order_acquire); }
+    Stream* create_stream(uint32_t priority, uint32_t flags);  // nullptr when all ids are in use
+    bool destroy_stream(Stream* stream);                       // false for the default stream or a stranger
+    Stream* stream_by_id(uint16_t id) const;
+    std::vector<Stream*> streams() const;
+
+    // The earliest device time a task submitted now could start on `stream` (ignoring cores):
+    // what ranks of a collective exchange so that it starts when every rank's stream reaches it.
+    uint64_t earliest_start(const Stream& stream) const;
+    // Schedules a task on a stream and returns where it runs; nothing is emitted yet,
+    // so the runtime can report the task's host half first.
+    TaskRecord schedule(Stream& stream, const TaskDesc& desc);
+    // Emits the STARS begin/end logs of a scheduled task on channel 50 (if started).
+    void emit_task_logs(const TaskRecord& task, uint16_t stars_task_type);
+    // Emits one TS step trace on channel 44 (if started), stamped at the task's start.
+    void emit_step_trace(const TaskRecord& task, uint64_t index_id, uint64_t model_id, uint16_t tag_id);
+
+    // Cost model.
+    uint64_t kernel_duration_ns(const KernelCost& cost, CoreType core, uint32_t block_dim) const;
+    uint64_t host_link_ns(uint64_t bytes) const;   // one direction over the host link
+    uint64_t device_copy_ns(uint64_t bytes) const; // device memory to device memory
+    uint64_t memset_ns(uint64_t bytes) const;
+
+    // Device memory accounting against the SoC's capacity.
+    bool reserve_memory(uint64_t bytes);
+    void release_memory(uint64_t bytes);
+    uint64_t memory_in_use() const { return memory_in_use_.load(); }
+
+    // Latest end over all streams (aclrtSynchronizeDevice).
+    uint64_t busy_until_ns() const;
+
+private:
+    uint64_t jittered(uint64_t ns);
+    uint64_t acquire_cores(std::vector<uint64_t>& cores, uint32_t count, uint64_t ready, uint64_t duration);
+
+    uint32_t id_;
+    const SocSpec& soc_;
+    Clock& clock_;
+    ChannelHub& channels_;
+    double jitter_pct_;
+    uint64_t rng_;
+
+    mutable std::mutex mutex_;  // scheduling state below
+    std::vector<uint64_t> cube_free_, vector_free_, aicpu_free_;
+    std::array<std::atomic<Stream*>, Stream::kMaxStreams> streams_{};
+    std::vector<std::unique_ptr<Stream>> owned_;  // every stream ever made; freed with the device
+    std::atomic<uint64_t> memory_in_use_{0};
+};
+
+}  // namespace npusim

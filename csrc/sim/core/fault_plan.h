@@ -1,0 +1,86 @@
+// Fault plans: make any exported simulator function fail, fail on its Nth call,
+// delay, stall, or return short / garbled data, and count its calls.
+//
+// Grammar (shared with sim_runtime/faults.py), rules separated by ';':
+//   FUNCTION:ACTION[@WHEN]
+//   ACTION = error=INT | delay=DURATION(ns|us|ms|s) | short=INT | garble | stall
+//   WHEN   = N | N+ | N-M | every=K          (absent: every call)
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/export.h"
+
+namespace npusim {
+
+enum class FaultAction : uint8_t { Error, Delay, Short, Garble, Stall };
+
+struct NPUSIM_API FaultRule {
+    std::string function;
+    FaultAction action = FaultAction::Error;
+    int64_t value = 0;  // error code, delay ns, or byte limit
+    uint64_t first = 1, last = UINT64_MAX, every = 0;  // which calls (1-based)
+    bool matches(uint64_t call) const;
+};
+
+NPUSIM_API bool parse_fault_plan(const std::string& text, std::vector<FaultRule>& out, std::string& error);
+
+// What a fault point tells its function to do on this call.
+struct FaultDecision {
+    bool fail = false;
+    int64_t error = 0;
+    uint32_t short_bytes = UINT32_MAX;  // cap on returned bytes
+    bool garble = false;
+    uint64_t garble_seed = 0;
+};
+
+// One per exported function; registered on its first call.
+class NPUSIM_API FaultSite {
+public:
+    explicit FaultSite(const char* name);
+    const char* name() const { return name_; }
+    uint64_t calls() const { return calls_.load(std::memory_order_relaxed); }
+
+    // Counts the call and applies the plan. Delays and stalls happen inside.
+    FaultDecision hit() {
+        const uint64_t n = calls_.fetch_add(1, std::memory_order_relaxed) + 1;
+        if (!plan_armed().load(std::memory_order_acquire)) return {};
+        return evaluate(n);
+    }
+
+    void reset_calls() { calls_.store(0, std::memory_order_relaxed); }
+    static std::atomic<bool>& plan_armed();
+
+private:
+    FaultDecision evaluate(uint64_t call);
+    const char* name_;
+    std::atomic<uint64_t> calls_{0};
+};
+
+// Process-wide plan control (used by the bindings and at start-up from NPU_SIM_FAULTS).
+NPUSIM_API bool set_fault_plan(const std::string& text, std::string& error);
+NPUSIM_API void clear_fault_plan();
+NPUSIM_API std::string current_fault_plan();
+NPUSIM_API uint64_t fault_site_calls(const std::string& function);  // 0 if never called
+NPUSIM_API void reset_fault_counters();
+NPUSIM_API uint64_t faults_injected();  // how many calls a rule acted on
+NPUSIM_API void garble_bytes(char* data, size_t len, uint64_t seed);
+
+}  // namespace npusim
+
+// Declares the fault site of the enclosing exported function and evaluates it.
+#define NPUSIM_FAULT(function_name)                                         \
+    ([]() -> ::npusim::FaultSite& {                                         \
+        static ::npusim::FaultSite site_(function_name);                    \
+        return site_;                                                       \
+    }().hit())
+
+// Returns the planned error code from the enclosing function when the plan says this call fails.
+#define NPUSIM_FAULT_RETURN(function_name, return_type)                          \
+    do {                                                                         \
+        const ::npusim::FaultDecision npusim_fault_ = NPUSIM_FAULT(function_name); \
+        if (npusim_fault_.fail) return static_cast<return_type>(npusim_fault_.error); \
+    } while (0)

@@ -1,0 +1,27 @@
+// A per-thread hint from an operator library to the runtime's next kernel launch.
+//
+// aclnn operators know their FLOPs and bytes from the tensor shapes; the opaque kernel
+// they launch through the public aclrtLaunchKernel path does not. The operator sets a
+// hint on its thread just before the launch and the runtime consumes it, so the kernel's
+// duration follows the op's roofline without any change to the public launch ABI.
+#pragma once
+
+#include <cstdint>
+
+#include "core/catalogue.h"
+#include "core/export.h"
+
+namespace npusim {
+
+struct LaunchHint {
+    double flops = 0;
+    double bytes = 0;
+    CoreType core = CoreType::Inherit;  // overrides the function's core type when set
+};
+
+// Sets the hint for the calling thread's next kernel launch (replacing an unused one).
+NPUSIM_API void set_launch_hint(const LaunchHint& hint);
+// Takes the calling thread's hint, if any; the hint applies to one launch only.
+NPUSIM_API bool take_launch_hint(LaunchHint& out);
+
+}  // namespace npusim

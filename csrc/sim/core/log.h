@@ -1,0 +1,13 @@
+// The simulator's own diagnostics, on stderr, filtered by NPU_SIM_LOG_LEVEL.
+#pragma once
+
+#include "core/export.h"
+
+namespace npusim {
+
+enum class LogLevel : int { Debug = 0, Info = 1, Warn = 2, Error = 3, Off = 4 };
+
+NPUSIM_API void log_message(LogLevel level, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+NPUSIM_API bool log_enabled(LogLevel level);
+
+}  // namespace npusim

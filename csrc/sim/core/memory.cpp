@@ -1,0 +1,81 @@
+#include "core/memory.h"
+
+#include <sys/mman.h>
+
+#include <cstdlib>
+#include <mutex>
+
+namespace npusim {
+
+namespace {
+// Large blocks come from mmap so that untouched pages cost nothing, as device memory costs the host nothing.
+constexpr size_t kMmapThreshold = 1u << 20;
+}
+
+void* MemoryRegistry::allocate(size_t size, size_t align, uint32_t device, MemoryKind kind) {
+    if (size == 0) size = 1;
+    void* p = nullptr;
+    if (size >= kMmapThreshold) {
+        p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED) return nullptr;
+    } else {
+        const size_t rounded = (size + align - 1) / align * align;
+        p = std::aligned_alloc(align, rounded);
+        if (p == nullptr) return nullptr;
+    }
+    std::unique_lock<std::shared_mutex> lock(mutex_);
+    allocations_[reinterpret_cast<uintptr_t>(p)] = Allocation{reinterpret_cast<uintptr_t>(p), size, device, kind, true};
+    return p;
+}
+
+void MemoryRegistry::add(uintptr_t base, size_t size, uint32_t device, MemoryKind kind) {
+    std::unique_lock<std::shared_mutex> lock(mutex_);
+    allocations_[base] = Allocation{base, size, device, kind, false};
+}
+
+bool MemoryRegistry::remove(uintptr_t base, Allocation* removed) {
+    std::unique_lock<std::shared_mutex> lock(mutex_);
+    auto it = allocations_.find(base);
+    if (it == allocations_.end()) return false;
+    if (removed) *removed = it->second;
+    allocations_.erase(it);
+    return true;
+}
+
+bool MemoryRegistry::release(void* ptr, MemoryKind kind, Allocation* released) {
+    Allocation a;
+    {
+        std::unique_lock<std::shared_mutex> lock(mutex_);
+        auto it = allocations_.find(reinterpret_cast<uintptr_t>(ptr));
+        if (it == allocations_.end() || it->second.kind != kind || !it->second.owned) return false;
+        a = it->second;
+        allocations_.erase(it);
+    }
+    if (released) *released = a;
+    if (a.size >= kMmapThreshold) munmap(ptr, a.size);
+    else std::free(ptr);
+    return true;
+}
+
+bool MemoryRegistry::find(const void* ptr, size_t len, Allocation* out) const {
+    const uintptr_t p = reinterpret_cast<uintptr_t>(ptr);
+    std::shared_lock<std::shared_mutex> lock(mutex_);
+    auto it = allocations_.upper_bound(p);
+    if (it == allocations_.begin()) return false;
+    --it;
+    const Allocation& a = it->second;
+    if (p < a.base || p - a.base > a.size || len > a.size - (p - a.base)) return false;
+    if (out) *out = a;
+    return true;
+}
+
+uint64_t MemoryRegistry::bytes_in_use(uint32_t device, MemoryKind kind) const {
+    std::shared_lock<std::shared_mutex> lock(mutex_);
+    uint64_t total = 0;
+    for (const auto& [base, a] : allocations_) {
+        if (a.device == device && a.kind == kind) total += a.size;
+    }
+    return total;
+}
+
+}  // namespace npusim

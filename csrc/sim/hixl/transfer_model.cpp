@@ -1,0 +1,50 @@
+#include "transfer_model.h"
+
+#include <cmath>
+
+#include "core/catalogue.h"
+#include "core/clock.h"
+#include "core/config.h"
+
+namespace hixl {
+
+namespace {
+
+// Last resort when neither the topology nor the SoC names a link (GB/s).
+constexpr double kFallbackGbps = 20.0;
+
+LinkModel build_model() {
+    LinkModel m;
+    const npusim::SimConfig& config = npusim::sim_config();
+    m.virtual_clock = config.clock == npusim::ClockMode::Virtual;
+    double gbps = 0;
+    if (const npusim::SocSpec* soc = config.soc) {
+        m.host_api_ns = soc->host_api_ns;
+        if (const npusim::Topology* topo = npusim::Catalogue::builtin().topology(soc->topology)) {
+            gbps = topo->link_gbps;
+            m.alpha_ns = static_cast<uint64_t>(std::llround(topo->alpha_ns));
+        }
+        if (gbps <= 0) gbps = soc->host_link_gbps;
+    }
+    m.bytes_per_ns = gbps > 0 ? gbps : kFallbackGbps;
+    return m;
+}
+
+}  // namespace
+
+const LinkModel& link_model() {
+    static const LinkModel model = build_model();
+    return model;
+}
+
+uint64_t transfer_duration_ns(uint64_t bytes) {
+    const LinkModel& m = link_model();
+    return m.alpha_ns + static_cast<uint64_t>(std::ceil(static_cast<double>(bytes) / m.bytes_per_ns));
+}
+
+void charge_api_call() {
+    const LinkModel& m = link_model();
+    if (m.virtual_clock) npusim::Clock::instance().spend(m.host_api_ns);
+}
+
+}  // namespace hixl

@@ -1,0 +1,24 @@
+/* aclnnLayerNorm: Layer normalisation over the trailing normalizedShape dimensions; mean and rstd outputs are optional. */
+#ifndef NPU_SIM_ACLNNOP_ACLNN_LAYER_NORM_H
+#define NPU_SIM_ACLNNOP_ACLNN_LAYER_NORM_H
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * aclnnLayerNorm: Layer normalisation over the trailing normalizedShape dimensions; mean and rstd outputs are optional.
+ * Data types: float32, float16, bfloat16.
+ */
+ACLNN_API aclnnStatus aclnnLayerNormGetWorkspaceSize(const aclTensor *input, const aclIntArray *normalizedShape, const aclTensor *weightOptional,
+    const aclTensor *biasOptional, double eps, aclTensor *out, aclTensor *meanOutOptional, aclTensor *rstdOutOptional,
+    uint64_t *workspaceSize, aclOpExecutor **executor);
+ACLNN_API aclnnStatus aclnnLayerNorm(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NPU_SIM_ACLNNOP_ACLNN_LAYER_NORM_H */

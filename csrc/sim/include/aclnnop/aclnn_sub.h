@@ -1,0 +1,23 @@
+/* aclnnSub: self - alpha * other, element-wise with broadcasting (alpha is required). */
+#ifndef NPU_SIM_ACLNNOP_ACLNN_SUB_H
+#define NPU_SIM_ACLNNOP_ACLNN_SUB_H
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * aclnnSub: self - alpha * other, element-wise with broadcasting (alpha is required).
+ * Data types: float32, float16, bfloat16.
+ */
+ACLNN_API aclnnStatus aclnnSubGetWorkspaceSize(const aclTensor *self, const aclTensor *other, const aclScalar *alpha, aclTensor *out,
+    uint64_t *workspaceSize, aclOpExecutor **executor);
+ACLNN_API aclnnStatus aclnnSub(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NPU_SIM_ACLNNOP_ACLNN_SUB_H */

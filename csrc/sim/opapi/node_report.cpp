@@ -1,0 +1,59 @@
+#include "opapi/node_report.h"
+
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <mutex>
+
+#include "seam/profapi.h"
+
+namespace npusim::opapi {
+
+namespace {
+
+std::atomic<uint64_t> g_devices_on{0};  // bit d: node reports on for device d (d < 64)
+
+int32_t on_command(uint32_t type, void* data, uint32_t len) {
+    if (type != PROF_CTRL_SWITCH || data == nullptr || len != sizeof(MsprofCommandHandle)) return 0;
+    const auto* cmd = static_cast<const MsprofCommandHandle*>(data);
+    if (cmd->type == PROF_COMMANDHANDLE_TYPE_FINALIZE) {
+        g_devices_on.store(0, std::memory_order_release);
+        return 0;
+    }
+    uint64_t bits = 0;
+    for (uint32_t i = 0; i < cmd->devNums && i < PROF_MAX_DEV_NUM; ++i) {
+        if (cmd->devIdList[i] < 64) bits |= uint64_t{1} << cmd->devIdList[i];
+    }
+    if (cmd->type == PROF_COMMANDHANDLE_TYPE_START && (cmd->profSwitch & PROF_TASK_TIME_MASK) != 0) {
+        g_devices_on.fetch_or(bits, std::memory_order_acq_rel);
+    } else if (cmd->type == PROF_COMMANDHANDLE_TYPE_STOP) {
+        g_devices_on.fetch_and(~bits, std::memory_order_acq_rel);
+    }
+    return 0;
+}
+
+}  // namespace
+
+void ensure_profiling_hook() {
+    static std::once_flag once;
+    std::call_once(once, [] { (void)MsprofRegisterCallback(kProfModuleId, on_command); });
+}
+
+bool node_reports_on() { return g_devices_on.load(std::memory_order_acquire) != 0; }
+
+uint64_t host_time() { return MsprofSysCycleTime(); }
+
+void report_node_launch(const std::string& node_name, uint64_t begin, uint64_t end) {
+    MsprofApi api{};
+    api.magicNumber = MSPROF_REPORT_DATA_MAGIC_NUM;
+    api.level = MSPROF_REPORT_NODE_LEVEL;
+    api.type = MSPROF_REPORT_NODE_LAUNCH_TYPE;
+    api.threadId = static_cast<uint32_t>(syscall(SYS_gettid));
+    api.beginTime = begin;
+    api.endTime = end;
+    api.itemId = MsprofGetHashId(node_name.c_str(), node_name.size());
+    (void)MsprofReportApi(1, &api);
+}
+
+}  // namespace npusim::opapi

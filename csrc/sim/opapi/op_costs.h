@@ -1,0 +1,40 @@
+// What a kernel launch costs in the device model: FLOPs, bytes moved to and from
+// device memory, and the blockDim it is launched with (from the SoC's core count and
+// the size of the work). The runtime turns FLOPs and bytes into a roofline duration.
+//
+// Formulas (n = output elements unless stated):
+//   element-wise binary      flops = n (Add/Sub/Mul/RealDiv), 2n (Axpy: a + alpha*b)
+//   Cast, ViewCopy, Relu     flops = n;   Silu 4n;   Gelu 8n
+//   MatMul / BatchMatMul     flops = 2 * batch * M * N * K
+//   SoftmaxV2                flops = 5 * input elements (max, subtract, exp, sum, divide)
+//   LayerNormV4 / RmsNorm    flops = 8 / 4 * input elements
+//   ReduceSum / ReduceMean   flops = input elements (+ n for the mean's division)
+//   GatherV2, Transpose      flops = 0 (pure data movement)
+//   FlashAttentionScore      flops = 4 * B * N * Sq * Skv * D (two products) + 5 * B * N * Sq * Skv
+//   bytes = the bytes of every input read plus every output written.
+// blockDim: vector kernels one block per 4096 output elements (reductions: per row),
+// cube kernels one block per 128 x 256 output tile (per batch), MIX kernels one block
+// per 128 query rows of each (batch, head); always at least 1 and at most the number
+// of cores of the kernel's type on the configured SoC.
+#pragma once
+
+#include <cstdint>
+
+#include "core/catalogue.h"
+
+namespace npusim::opapi {
+
+struct LaunchCost {
+    double flops = 0;
+    double bytes = 0;
+    uint32_t block_dim = 1;
+};
+
+// Cores of a type on the configured SoC (AIV for vector kernels, AIC for cube and MIX).
+uint32_t core_count(CoreType core);
+
+LaunchCost vector_cost(double flops, double bytes, int64_t parallel_items, int64_t items_per_block);
+LaunchCost cube_cost(int64_t batch, int64_t m, int64_t n, int64_t k, double bytes);
+LaunchCost attention_cost(int64_t batch, int64_t heads, int64_t sq, int64_t skv, int64_t d, double bytes);
+
+}  // namespace npusim::opapi

@@ -1,0 +1,120 @@
+#include "opapi/op_launcher.h"
+
+#include <array>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "acl/acl_rt.h"
+#include "core/launch_hint.h"
+#include "core/log.h"
+#include "nnopbase/immortal.h"
+#include "opapi/node_report.h"
+
+namespace npusim::opapi {
+
+namespace {
+
+// Binaries (one per kernel type, loaded on first use) and function handles by kernel name.
+// Handles are process-wide: the simulated runtime's binaries are not tied to a device.
+class KernelCache {
+public:
+    void* function(const KernelSpec& spec, aclDataType dtype) {
+        const std::string name = kernel_name(spec, dtype);
+        std::lock_guard<std::mutex> lock(mutex_);
+        auto it = functions_.find(name);
+        if (it != functions_.end()) return it->second;
+        void*& binary = binaries_[static_cast<size_t>(spec.id)];
+        if (binary == nullptr && !load(spec, binary)) return nullptr;
+        aclrtFuncHandle fn = nullptr;
+        const aclError rc = aclrtBinaryGetFunction(binary, name.c_str(), &fn);
+        if (rc != ACL_SUCCESS || fn == nullptr) {
+            log_message(LogLevel::Error, "aclnn: aclrtBinaryGetFunction(%s) failed with %d", name.c_str(), rc);
+            return nullptr;
+        }
+        functions_.emplace(name, fn);
+        return fn;
+    }
+
+private:
+    static bool load(const KernelSpec& spec, void*& binary) {
+        // The simulated runtime takes any bytes; ours name the kernel type and where it runs.
+        const std::string image = std::string("npusim-opapi-kernel\n") + spec.type + "\n" + std::to_string(binary_magic(spec.core)) + "\n";
+        aclrtBinaryLoadOption option{};
+        option.type = ACL_RT_BINARY_LOAD_OPT_MAGIC;
+        option.value.magic = binary_magic(spec.core);
+        aclrtBinaryLoadOptions options{&option, 1};
+        aclrtBinHandle handle = nullptr;
+        const aclError rc = aclrtBinaryLoadFromData(image.data(), image.size(), &options, &handle);
+        if (rc != ACL_SUCCESS || handle == nullptr) {
+            log_message(LogLevel::Error, "aclnn: aclrtBinaryLoadFromData(%s) failed with %d", spec.type, rc);
+            return false;  // not cached: a later call (e.g. after aclrtSetDevice) tries again
+        }
+        binary = handle;
+        return true;
+    }
+
+    std::mutex mutex_;
+    std::array<void*, static_cast<size_t>(Kernel::Count)> binaries_{};
+    std::unordered_map<std::string, void*> functions_;
+};
+
+KernelCache& kernels() {
+    static nn::Immortal<KernelCache> cache;
+    return cache.get();
+}
+
+thread_local uint64_t t_op_entry = 0;  // host time at which the running aclnnXxx call was entered
+
+}  // namespace
+
+OpExecutor::OpExecutor(const char* api, uint64_t workspace, Compute compute, std::vector<KernelLaunch> launches,
+                       std::vector<void*> kernel_args)
+    : aclOpExecutor(api, workspace),
+      compute_(std::move(compute)),
+      launches_(std::move(launches)),
+      kernel_args_(std::move(kernel_args)) {}
+
+aclnnStatus OpExecutor::run(void* workspace, uint64_t workspace_size, aclrtStream stream) {
+    (void)workspace_size;
+    if (compute_) compute_();
+    std::vector<void*> args = kernel_args_;
+    args.push_back(workspace);
+    uint64_t begin = t_op_entry;
+    for (const KernelLaunch& launch : launches_) {
+        const KernelSpec& spec = kernel_spec(launch.kernel);
+        void* fn = kernels().function(spec, launch.dtype);
+        if (fn == nullptr) return ACLNN_ERR_INNER_FIND_KERNEL_ERROR;
+        set_launch_hint(LaunchHint{launch.cost.flops, launch.cost.bytes, spec.core});
+        const aclError rc = aclrtLaunchKernel(fn, launch.cost.block_dim, args.data(), args.size() * sizeof(void*), stream);
+        if (rc != ACL_SUCCESS) {
+            LaunchHint unused;
+            (void)take_launch_hint(unused);  // a failed launch must not leave its hint to the next one
+            log_message(LogLevel::Error, "%s: aclrtLaunchKernel(%s) failed with %d", api().c_str(), spec.type, rc);
+            return ACLNN_ERR_RUNTIME_ERROR;
+        }
+        if (node_reports_on()) {
+            const uint64_t end = host_time();
+            if (begin == 0) begin = end;  // reports were switched on during this call
+            report_node_launch(node_name(api().c_str(), spec), begin, end);
+            begin = end;
+        }
+    }
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus hand_over(std::unique_ptr<OpExecutor> op, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    ensure_profiling_hook();
+    *workspaceSize = op->workspace();
+    *executor = nn::adopt_executor(std::move(op));
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus run_op(const char* api, void* workspace, uint64_t workspace_size, aclOpExecutor* executor,
+                   aclrtStream stream) {
+    ensure_profiling_hook();
+    t_op_entry = node_reports_on() ? host_time() : 0;
+    return nn::run_executor(api, executor, workspace, workspace_size, stream);
+}
+
+}  // namespace npusim::opapi

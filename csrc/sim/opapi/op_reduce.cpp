@@ -1,0 +1,96 @@
+// aclnnReduceSum and aclnnMean over a set of dimensions (all of them when the set
+// is empty), accumulated in double and rounded to the output type `dtype`. An input
+// of another type than dtype is cast first (a Cast launch), as CANN does.
+#include <memory>
+
+#include "aclnnop/aclnn_mean.h"
+#include "aclnnop/aclnn_reduce_sum.h"
+#include "core/fault_plan.h"
+#include "nnopbase/dtype.h"
+#include "nnopbase/tensor.h"
+#include "opapi/checks.h"
+#include "opapi/op_launcher.h"
+
+namespace npusim::opapi {
+
+namespace {
+
+aclnnStatus prepare(const char* api, bool mean, const aclTensor* self, const aclIntArray* dim, bool keepDim,
+                    aclDataType dtype, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    OPAPI_CHECK(check_not_null(api, {self, dim, out, workspaceSize, executor}));
+    OPAPI_CHECK(check_tensor(api, "self", self));
+    OPAPI_CHECK(check_tensor(api, "out", out));
+    if (!nn::valid(dim)) return invalid(api, "dim is not a live aclIntArray");
+    const TensorView x = view_of(self), y = view_of(out);
+    OPAPI_CHECK(check_float_type(api, "self", x.dtype));
+    OPAPI_CHECK(check_float_type(api, "dtype", dtype));
+    OPAPI_CHECK(check_same_dtype(api, "out", y.dtype, dtype));
+    OPAPI_CHECK(check_rank(api, "self", x.dims, 0, nn::kMaxDims));
+    std::vector<bool> reduced(x.rank(), dim->values.empty());
+    for (int64_t d : dim->values) {
+        size_t i = 0;
+        if (!normalize_dim(d, x.rank(), i) || reduced[i]) return invalid(api, "dim %s is out of range or repeated", dims_text(dim->values).c_str());
+        reduced[i] = true;
+    }
+    Dims expected, kept = x.dims;  // kept: the output shape with reduced dimensions as 1
+    for (size_t i = 0; i < x.rank(); ++i) {
+        if (reduced[i]) kept[i] = 1;
+        if (!reduced[i] || keepDim) expected.push_back(reduced[i] ? 1 : x.dims[i]);
+    }
+    OPAPI_CHECK(check_same_dims(api, "out", y.dims, expected));
+    const int64_t n = x.numel(), outputs = y.numel();
+    std::vector<KernelLaunch> launches;
+    if (x.dtype != dtype) {
+        launches.push_back({Kernel::Cast, dtype, vector_cost(double(n), double(x.bytes()) + double(n * nn::dtype_size(dtype)), n, 4096)});
+    }
+    launches.push_back({mean ? Kernel::ReduceMean : Kernel::ReduceSum, dtype,
+                        vector_cost(double(n + (mean ? outputs : 0)), double(n * nn::dtype_size(dtype) + y.bytes()), outputs, 1)});
+    auto compute = [x, y, kept, mean]() {
+        const std::vector<double> v = read_doubles(x);
+        // Row-major strides of the kept shape; a reduced dimension contributes nothing.
+        Dims out_strides(kept.size(), 0);
+        int64_t stride = 1;
+        for (size_t i = kept.size(); i-- > 0;) {
+            out_strides[i] = kept[i] == 1 ? 0 : stride;
+            stride *= kept[i];
+        }
+        std::vector<double> acc(static_cast<size_t>(stride), 0.0);
+        std::vector<int64_t> index(x.rank(), 0);
+        for (size_t e = 0; e < v.size(); ++e) {
+            int64_t pos = 0;
+            for (size_t i = 0; i < index.size(); ++i) pos += index[i] * out_strides[i];
+            acc[static_cast<size_t>(pos)] += v[e];
+            for (size_t i = index.size(); i-- > 0;) {
+                if (++index[i] < x.dims[i]) break;
+                index[i] = 0;
+            }
+        }
+        if (mean && !acc.empty()) {
+            const double count = double(v.size()) / double(acc.size());
+            for (double& a : acc) a /= count;
+        }
+        write_doubles(y, acc);
+    };
+    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
+                     workspaceSize, executor);
+}
+
+}  // namespace
+
+}  // namespace npusim::opapi
+
+NPUSIM_C_EXPORT aclnnStatus aclnnReduceSumGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepDim,
+                                                           aclDataType dtype, aclTensor* out, uint64_t* workspaceSize,
+                                                           aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnReduceSumGetWorkspaceSize", aclnnStatus);
+    return npusim::opapi::prepare("aclnnReduceSum", false, self, dim, keepDim, dtype, out, workspaceSize, executor);
+}
+OPAPI_DEFINE_RUN(aclnnReduceSum)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnMeanGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepDim,
+                                                      aclDataType dtype, aclTensor* out, uint64_t* workspaceSize,
+                                                      aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnMeanGetWorkspaceSize", aclnnStatus);
+    return npusim::opapi::prepare("aclnnMean", true, self, dim, keepDim, dtype, out, workspaceSize, executor);
+}
+OPAPI_DEFINE_RUN(aclnnMean)

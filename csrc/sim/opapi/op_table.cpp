@@ -1,0 +1,73 @@
+#include "opapi/op_table.h"
+
+#include <array>
+#include <cstdio>
+
+#include "acl/acl_rt.h"
+#include "nnopbase/dtype.h"
+
+namespace npusim::opapi {
+
+namespace {
+
+// One row per kernel, in Kernel order.
+constexpr std::array<KernelSpec, static_cast<size_t>(Kernel::Count)> kKernels = {{
+    {Kernel::Add, "Add", "AddAiCore", 100000000, CoreType::AIV},
+    {Kernel::Axpy, "Axpy", "AxpyAiCore", 210000000, CoreType::AIV},
+    {Kernel::Sub, "Sub", "SubAiCore", 100000000, CoreType::AIV},
+    {Kernel::Mul, "Mul", "MulAiCore", 100000000, CoreType::AIV},
+    {Kernel::RealDiv, "RealDiv", "RealDivAiCore", 100000000, CoreType::AIV},
+    {Kernel::Cast, "Cast", "CastAiCore", 1000, CoreType::AIV},
+    {Kernel::MatMulV2, "MatMulV2", "MatMulCommon", 10000001, CoreType::AIC},
+    {Kernel::BatchMatMulV2, "BatchMatMulV2", "BatchMatMulCommon", 10000001, CoreType::AIC},
+    {Kernel::SoftmaxV2, "SoftmaxV2", "SoftmaxV2AiCore", 10000, CoreType::AIV},
+    {Kernel::LayerNormV4, "LayerNormV4", "LayerNormV4AiCore", 100, CoreType::AIV},
+    {Kernel::RmsNorm, "RmsNorm", "RmsNormAiCore", 1, CoreType::AIV},
+    {Kernel::Gelu, "Gelu", "GeluAiCore", 1, CoreType::AIV},
+    {Kernel::Silu, "Silu", "SiluAiCore", 1, CoreType::AIV},
+    {Kernel::Relu, "Relu", "ReluAiCore", 1, CoreType::AIV},
+    {Kernel::GatherV2, "GatherV2", "GatherV2AiCore", 1000, CoreType::AIV},
+    {Kernel::Transpose, "Transpose", "TransposeAiCore", 10000, CoreType::AIV},
+    {Kernel::ReduceSum, "ReduceSum", "ReduceSumAiCore", 2100, CoreType::AIV},
+    {Kernel::ReduceMean, "ReduceMean", "ReduceMeanAiCore", 2100, CoreType::AIV},
+    {Kernel::ViewCopy, "ViewCopy", "ViewCopyAiCore", 1, CoreType::AIV},
+    {Kernel::FlashAttentionScore, "FlashAttentionScore", "FlashAttentionScoreAiCore", 10000000000000, CoreType::MIX},
+}};
+
+// 64-bit FNV-1a with a seed, so that two seeds give a 128-bit digest.
+uint64_t fnv1a(const std::string& text, uint64_t seed) {
+    uint64_t h = 0xCBF29CE484222325ULL ^ seed;
+    for (unsigned char c : text) {
+        h ^= c;
+        h *= 0x100000001B3ULL;
+    }
+    return h;
+}
+
+}  // namespace
+
+const KernelSpec& kernel_spec(Kernel id) { return kKernels[static_cast<size_t>(id)]; }
+
+std::string kernel_name(const KernelSpec& spec, aclDataType dtype) {
+    const std::string key = std::string(spec.type) + "/" + nn::dtype_name(dtype);
+    char digest[33];
+    std::snprintf(digest, sizeof digest, "%016llx%016llx", static_cast<unsigned long long>(fnv1a(key, 0)),
+                  static_cast<unsigned long long>(fnv1a(key, 0x9E3779B97F4A7C15ULL)));
+    std::string name = std::string(spec.type) + "_" + digest + "_high_performance_" + std::to_string(spec.tiling_key);
+    if (spec.core == CoreType::MIX) name += "_mix_aic";
+    return name;
+}
+
+std::string node_name(const char* api, const KernelSpec& spec) {
+    return std::string(api) + "_" + spec.l0_op + "_" + spec.type;
+}
+
+uint32_t binary_magic(CoreType core) {
+    switch (core) {
+        case CoreType::AIC: return ACL_RT_BINARY_MAGIC_ELF_CUBE_CORE;
+        case CoreType::AIV: return ACL_RT_BINARY_MAGIC_ELF_VECTOR_CORE;
+        default: return ACL_RT_BINARY_MAGIC_ELF_AICORE;
+    }
+}
+
+}  // namespace npusim::opapi

@@ -1,0 +1,47 @@
+// The kernels of the operator library, as data: which kernel an operator launches,
+// the core type it runs on and the names a profiler sees.
+//
+// Naming scheme (modelled on CANN's op binaries):
+//   kernel name  <Type>_<32 hex digits>_high_performance_<tiling key>[_mix_aic]
+//                e.g. Axpy_8f1c..._high_performance_210000000. The 32 hex digits are a
+//                128-bit digest of the kernel type and the data type it is instantiated
+//                for, so each (kernel, dtype) pair has its own stable name; MIX kernels
+//                carry the "_mix_aic" suffix.
+//   node name    <aclnn API>_<L0 operator>_<Type>, e.g. aclnnAdd_AxpyAiCore_Axpy: the
+//                name of the node-launch (level 10000, type 5) report of each launch.
+// One binary per (kernel type, core type) is loaded with aclrtBinaryLoadFromData, its
+// magic chosen by the core type (vector core, cube core, or plain AI core for MIX).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "acl/acl_base.h"
+#include "core/catalogue.h"
+
+namespace npusim::opapi {
+
+enum class Kernel : uint8_t {
+    Add, Axpy, Sub, Mul, RealDiv, Cast, MatMulV2, BatchMatMulV2, SoftmaxV2, LayerNormV4, RmsNorm,
+    Gelu, Silu, Relu, GatherV2, Transpose, ReduceSum, ReduceMean, ViewCopy, FlashAttentionScore,
+    Count
+};
+
+struct KernelSpec {
+    Kernel id;
+    const char* type;      // kernel operator type
+    const char* l0_op;     // the middle part of node names
+    uint64_t tiling_key;
+    CoreType core;
+};
+
+const KernelSpec& kernel_spec(Kernel id);
+
+// "Axpy_<digest>_high_performance_210000000" for the given data type.
+std::string kernel_name(const KernelSpec& spec, aclDataType dtype);
+// "aclnnAdd_AxpyAiCore_Axpy".
+std::string node_name(const char* api, const KernelSpec& spec);
+// The ACL_RT_BINARY_MAGIC_ELF_* magic for a core type.
+uint32_t binary_magic(CoreType core);
+
+}  // namespace npusim::opapi

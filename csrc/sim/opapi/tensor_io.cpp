@@ -1,0 +1,140 @@
+#include "opapi/tensor_io.h"
+
+#include <cstring>
+
+#include "nnopbase/dtype.h"
+#include "nnopbase/tensor.h"
+
+namespace npusim::opapi {
+
+namespace {
+
+bool contiguous(const Dims& dims, const Dims& strides) {
+    int64_t expected = 1;
+    for (size_t i = dims.size(); i-- > 0;) {
+        if (dims[i] != 1 && strides[i] != expected) return false;
+        expected *= dims[i];
+    }
+    return true;
+}
+
+// Strides of `v` seen as a tensor of shape `dims` (broadcast dimensions get stride 0).
+Dims broadcast_strides(const TensorView& v, const Dims& dims) {
+    Dims strides(dims.size(), 0);
+    const size_t lead = dims.size() - v.dims.size();
+    for (size_t i = 0; i < v.dims.size(); ++i) {
+        strides[lead + i] = v.dims[i] == 1 ? 0 : v.strides[i];
+    }
+    return strides;
+}
+
+// Calls fn(index, element offset) for every element of `dims` in row-major order.
+template <typename Fn>
+void for_each_element(const Dims& dims, const Dims& strides, int64_t offset, Fn&& fn) {
+    const int64_t total = numel(dims);
+    if (total == 0) return;
+    const size_t rank = dims.size();
+    if (rank == 0) {
+        fn(0, offset);
+        return;
+    }
+    std::vector<int64_t> index(rank, 0);
+    int64_t pos = offset;
+    const int64_t inner = dims[rank - 1];
+    const int64_t inner_stride = strides[rank - 1];
+    for (int64_t i = 0; i < total;) {
+        for (int64_t j = 0; j < inner; ++j, ++i) fn(i, pos + j * inner_stride);
+        // Carry into the outer dimensions.
+        size_t d = rank - 1;
+        while (d-- > 0) {
+            pos += strides[d];
+            if (++index[d] < dims[d]) break;
+            pos -= strides[d] * dims[d];
+            index[d] = 0;
+        }
+    }
+}
+
+template <typename T, typename Load>
+std::vector<T> gather(const TensorView& v, const Dims& dims, const Dims& strides, Load load) {
+    std::vector<T> out(static_cast<size_t>(numel(dims)));
+    const size_t esize = nn::dtype_size(v.dtype);
+    const auto* base = static_cast<const unsigned char*>(v.data);
+    if (base == nullptr) return out;
+    for_each_element(dims, strides, v.offset, [&](int64_t i, int64_t off) {
+        out[static_cast<size_t>(i)] = load(base + off * static_cast<int64_t>(esize), v.dtype);
+    });
+    return out;
+}
+
+template <typename T, typename Store>
+void scatter(const TensorView& v, const std::vector<T>& values, Store store) {
+    const size_t esize = nn::dtype_size(v.dtype);
+    auto* base = static_cast<unsigned char*>(v.data);
+    if (base == nullptr) return;
+    for_each_element(v.dims, v.strides, v.offset, [&](int64_t i, int64_t off) {
+        store(base + off * static_cast<int64_t>(esize), v.dtype, values[static_cast<size_t>(i)]);
+    });
+}
+
+}  // namespace
+
+int64_t numel(const Dims& dims) {
+    int64_t n = 1;
+    for (int64_t d : dims) n *= d;
+    return n;
+}
+
+int64_t TensorView::numel() const { return opapi::numel(dims); }
+int64_t TensorView::bytes() const { return numel() * static_cast<int64_t>(nn::dtype_size(dtype)); }
+
+TensorView view_of(const aclTensor* tensor) {
+    TensorView v;
+    if (tensor == nullptr) return v;
+    v.dtype = tensor->dtype;
+    v.dims = tensor->view;
+    v.strides = tensor->strides;
+    v.offset = tensor->offset;
+    v.data = tensor->data;
+    return v;
+}
+
+std::vector<float> read_floats(const TensorView& v) {
+    if (v.dtype == ACL_FLOAT && v.data != nullptr && contiguous(v.dims, v.strides)) {
+        std::vector<float> out(static_cast<size_t>(v.numel()));
+        std::memcpy(out.data(), static_cast<const float*>(v.data) + v.offset, out.size() * sizeof(float));
+        return out;
+    }
+    return gather<float>(v, v.dims, v.strides, nn::load_float);
+}
+
+std::vector<double> read_doubles(const TensorView& v) { return gather<double>(v, v.dims, v.strides, nn::load_element); }
+
+std::vector<float> read_floats(const TensorView& v, const Dims& dims) {
+    if (dims == v.dims) return read_floats(v);
+    return gather<float>(v, dims, broadcast_strides(v, dims), nn::load_float);
+}
+
+std::vector<double> read_doubles(const TensorView& v, const Dims& dims) {
+    return gather<double>(v, dims, broadcast_strides(v, dims), nn::load_element);
+}
+
+void write_floats(const TensorView& v, const std::vector<float>& values) {
+    if (v.dtype == ACL_FLOAT && v.data != nullptr && contiguous(v.dims, v.strides)) {
+        std::memcpy(static_cast<float*>(v.data) + v.offset, values.data(), values.size() * sizeof(float));
+        return;
+    }
+    scatter(v, values, nn::store_float);
+}
+
+void write_doubles(const TensorView& v, const std::vector<double>& values) { scatter(v, values, nn::store_element); }
+
+float round_to(aclDataType dtype, float value) {
+    switch (dtype) {
+        case ACL_FLOAT16: return nn::half_to_float(nn::float_to_half(value));
+        case ACL_BF16: return nn::bfloat16_to_float(nn::float_to_bfloat16(value));
+        default: return value;
+    }
+}
+
+}  // namespace npusim::opapi

@@ -1,0 +1,47 @@
+// Reading and writing aclnn tensors on the host: device memory is host memory in
+// the simulator, so an operator gathers its inputs through their views (dims,
+// strides, offset) into contiguous row-major buffers, computes, and scatters the
+// result through the output's view, rounding to the output's data type.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "aclnn/acl_meta.h"
+
+namespace npusim::opapi {
+
+using Dims = std::vector<int64_t>;
+
+// A copy of a tensor's view, taken in the first phase (the caller may destroy the
+// aclTensor before the second phase; the memory it points to must stay valid).
+struct TensorView {
+    aclDataType dtype = ACL_FLOAT;
+    Dims dims;
+    Dims strides;
+    int64_t offset = 0;
+    void* data = nullptr;
+
+    int64_t numel() const;
+    int64_t bytes() const;  // numel * element size: the bytes a kernel moves for it
+    size_t rank() const { return dims.size(); }
+};
+
+TensorView view_of(const aclTensor* tensor);
+int64_t numel(const Dims& dims);
+
+// Elements in row-major order of the view's dims, as float (or double, exact for integers).
+std::vector<float> read_floats(const TensorView& v);
+std::vector<double> read_doubles(const TensorView& v);
+// The same, broadcast to `dims` (v.dims must be broadcastable to dims).
+std::vector<float> read_floats(const TensorView& v, const Dims& dims);
+std::vector<double> read_doubles(const TensorView& v, const Dims& dims);
+
+// Stores `values` (row-major, numel(v.dims) of them) through the view, rounding to v.dtype.
+void write_floats(const TensorView& v, const std::vector<float>& values);
+void write_doubles(const TensorView& v, const std::vector<double>& values);
+
+// `value` rounded to the precision of `dtype` (float32, float16, bfloat16; others unchanged).
+float round_to(aclDataType dtype, float value);
+
+}  // namespace npusim::opapi

@@ -1,0 +1,74 @@
+// MsprofReportApi / Event / CompactInfo / AdditionalInfo: the per-launch report path.
+//
+// Each report goes synchronously, on the reporting thread, to the profiler
+// callback of its kind, and the callback's result is returned. With no callback
+// the report is counted as not collected (real CANN would buffer it for msprof).
+// The path takes no lock, allocates nothing and makes no system call: a fault
+// check (one relaxed increment and one acquire load), one acquire load of the
+// callback, and the call.
+#include <array>
+
+#include "callback_table.h"
+#include "core/fault_plan.h"
+#include "profapi_internal.h"
+#include "striped_counter.h"
+
+namespace npusim::profapi {
+
+namespace {
+
+// Constant-initialised (all zero) with a trivial destructor: usable at any time, even during exit.
+std::array<StripedCounter, kReportKindCount> g_uncollected;
+
+int32_t uncollected(ReportKind kind) {
+    g_uncollected[static_cast<size_t>(kind)].add();
+    return PROFAPI_SUCCESS;
+}
+
+}  // namespace
+
+uint64_t uncollected_reports(ReportKind kind) {
+    const auto index = static_cast<size_t>(kind);
+    return index < kReportKindCount ? g_uncollected[index].total() : 0;
+}
+
+void reset_uncollected_reports() {
+    for (StripedCounter& c : g_uncollected) c.reset();
+}
+
+}  // namespace npusim::profapi
+
+using npusim::profapi::callbacks;
+using npusim::profapi::ReportKind;
+
+NPUSIM_C_EXPORT int32_t MsprofReportApi(uint32_t agingFlag, const MsprofApi* api) {
+    NPUSIM_FAULT_RETURN("MsprofReportApi", int32_t);
+    if (api == nullptr) return PROFAPI_ERROR;
+    auto callback = callbacks().get<ProfReportApiCFunc>(PROFILE_REPORT_API_C_CALLBACK);
+    if (callback == nullptr) return npusim::profapi::uncollected(ReportKind::Api);
+    return callback(agingFlag, api);
+}
+
+NPUSIM_C_EXPORT int32_t MsprofReportEvent(uint32_t agingFlag, const MsprofEvent* event) {
+    NPUSIM_FAULT_RETURN("MsprofReportEvent", int32_t);
+    if (event == nullptr) return PROFAPI_ERROR;
+    auto callback = callbacks().get<ProfReportEventCFunc>(PROFILE_REPORT_EVENT_C_CALLBACK);
+    if (callback == nullptr) return npusim::profapi::uncollected(ReportKind::Event);
+    return callback(agingFlag, event);
+}
+
+NPUSIM_C_EXPORT int32_t MsprofReportCompactInfo(uint32_t agingFlag, const void* data, uint32_t length) {
+    NPUSIM_FAULT_RETURN("MsprofReportCompactInfo", int32_t);
+    if (data == nullptr || length != sizeof(MsprofCompactInfo)) return PROFAPI_ERROR;
+    auto callback = callbacks().get<ProfReportCompactFunc>(PROFILE_REPORT_COMPACT_CALLBACK);
+    if (callback == nullptr) return npusim::profapi::uncollected(ReportKind::Compact);
+    return callback(agingFlag, data, length);
+}
+
+NPUSIM_C_EXPORT int32_t MsprofReportAdditionalInfo(uint32_t agingFlag, const void* data, uint32_t length) {
+    NPUSIM_FAULT_RETURN("MsprofReportAdditionalInfo", int32_t);
+    if (data == nullptr || length != sizeof(MsprofAdditionalInfo)) return PROFAPI_ERROR;
+    auto callback = callbacks().get<ProfReportAdditionalFunc>(PROFILE_REPORT_ADDITIONAL_CALLBACK);
+    if (callback == nullptr) return npusim::profapi::uncollected(ReportKind::Additional);
+    return callback(agingFlag, data, length);
+}

@@ -1,0 +1,286 @@
+"""The ``npu-sim`` command: toolkit environment, SoC catalogue and running programs on the simulator."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import dataclasses
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from sim_runtime import soc as soc_catalogue
+from sim_runtime.config import CLOCKS, CONFIG_VAR, ConfigError, SimConfig, parse_setting
+from sim_runtime.faults import FaultPlanError
+from sim_runtime.soc import SocSpec
+from sim_runtime.toolkit import ToolkitError, build_toolkit
+
+__all__ = ["EXIT_TIMEOUT", "EXIT_USAGE", "build_parser", "main", "shell_quote"]
+
+PROG = "npu-sim"
+EXIT_USAGE = 2
+EXIT_TIMEOUT = 124
+EXIT_CANNOT_EXECUTE = 126
+EXIT_NOT_FOUND = 127
+_KILL_GRACE_SECONDS = 2.0
+#: Errors whose message tells the user what to fix; anything else is a bug and keeps its traceback.
+_USER_ERRORS = (
+    ConfigError,
+    FaultPlanError,
+    ToolkitError,
+    soc_catalogue.UnknownSocError,
+    soc_catalogue.CatalogueError,
+    OSError,
+)
+
+
+def shell_quote(value: str) -> str:
+    """``value`` in single quotes, safe to paste into a POSIX shell."""
+    return "'" + value.replace("'", "'\"'\"'") + "'"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=PROG, description="Simulated Ascend NPU runtime tools.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    env = commands.add_parser(
+        "env",
+        help="print the environment of the simulated CANN toolkit",
+        description="Print `export` lines (or JSON) that put a shell on the simulated CANN toolkit. "
+        'Use as: eval "$(npu-sim env --preload)".',
+    )
+    env.add_argument(
+        "--mspti", type=Path, metavar="PATH", help="libmspti.so to put under test (default: ours)"
+    )
+    env.add_argument("--preload", action="store_true", help="also set LD_PRELOAD to the msPTI under test")
+    env.add_argument("--json", action="store_true", help="print a JSON object instead of shell exports")
+
+    info = commands.add_parser("info", help="show the SoC catalogue", description="Show the SoC catalogue.")
+    info.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    info.add_argument("--soc", metavar="NAME", help="show only this SoC")
+
+    run = commands.add_parser(
+        "run",
+        help="run a program on the simulated NPU",
+        description="Run PROGRAM on the simulated NPU with the msPTI under test preloaded. Settings come "
+        "from the SoC catalogue defaults, then --config (or $NPU_SIM_CONFIG), then the NPU_SIM_* "
+        "variables, then the options below. Exits with PROGRAM's exit code, or 124 on timeout.",
+    )
+    mspti = run.add_mutually_exclusive_group()
+    mspti.add_argument("--mspti", type=Path, metavar="PATH", help="libmspti.so to preload (default: ours)")
+    mspti.add_argument("--no-mspti", action="store_true", help="do not preload any msPTI")
+    run.add_argument("--soc", metavar="NAME", help="SoC to simulate (see `npu-sim info`)")
+    run.add_argument("--devices", metavar="N", help="number of devices, 1..64")
+    run.add_argument("--clock", metavar="|".join(CLOCKS), help="clock mode")
+    run.add_argument("--seed", metavar="N", help="seed, 0..2**64-1")
+    run.add_argument("--faults", metavar="SPEC", help="fault plan, e.g. 'aclrtMalloc:error=207001@2'")
+    run.add_argument(
+        "--config", type=Path, metavar="FILE", help="TOML config file (replaces $NPU_SIM_CONFIG)"
+    )
+    run.add_argument("--timeout", type=_positive_seconds, metavar="SECONDS", help="kill PROGRAM after this")
+    run.add_argument("program", nargs=argparse.REMAINDER, metavar="-- PROGRAM [ARGS...]")
+    run.set_defaults(parser=run)
+    return parser
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not seconds > 0 or seconds == float("inf"):
+        raise argparse.ArgumentTypeError(f"invalid value {text!r}; expected a positive number of seconds")
+    return seconds
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "run":
+        program = list(args.program)
+        if program[:1] == ["--"]:
+            program = program[1:]
+        if not program:
+            args.parser.error("missing PROGRAM: give the program to run after --")
+        args.program = program
+    try:
+        if args.command == "env":
+            return _cmd_env(args)
+        if args.command == "info":
+            return _cmd_info(args)
+        return _cmd_run(args)
+    except _USER_ERRORS as error:
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+# --- env ------------------------------------------------------------------------------------------
+
+
+def _cmd_env(args: argparse.Namespace) -> int:
+    config = SimConfig.from_env()
+    toolkit = build_toolkit(args.mspti)
+    variables = toolkit.env(config, preload=args.preload)
+    if args.json:
+        print(json.dumps(variables, indent=2))
+    else:
+        for name, value in variables.items():
+            print(f"export {name}={shell_quote(value)}")
+    return 0
+
+
+# --- info -----------------------------------------------------------------------------------------
+
+_TABLE_COLUMNS = (
+    "name",
+    "chip type",
+    "family",
+    "AIC/AIV",
+    "clock MHz",
+    "FP16 TFLOPS",
+    "memory GiB",
+    "HBM GB/s",
+)
+_NUMERIC_COLUMNS = frozenset({1, 3, 4, 5, 6, 7})
+
+
+def _cmd_info(args: argparse.Namespace) -> int:
+    catalogue = soc_catalogue.default_catalogue()
+    specs = [catalogue.get(args.soc)] if args.soc else list(catalogue.socs.values())
+    if args.json:
+        print(json.dumps([_spec_record(spec) for spec in specs], indent=2))
+        return 0
+    rows = [_TABLE_COLUMNS, *(_spec_row(spec) for spec in specs)]
+    widths = [max(len(row[column]) for row in rows) for column in range(len(_TABLE_COLUMNS))]
+    for row in rows:
+        cells = [
+            cell.rjust(width) if column in _NUMERIC_COLUMNS else cell.ljust(width)
+            for column, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ]
+        print("  ".join(cells).rstrip())
+    return 0
+
+
+def _number(value: float, digits: int | None = None) -> str:
+    return f"{value:.{digits}f}" if digits is not None else f"{value:g}"
+
+
+def _spec_row(spec: SocSpec) -> tuple[str, ...]:
+    return (
+        spec.name,
+        str(spec.chip_type),
+        spec.family,
+        f"{spec.aic}/{spec.aiv}",
+        str(spec.cube_mhz),
+        _number(spec.fp16_tflops, 1),
+        str(spec.memory_gib),
+        _number(spec.hbm_gbps),
+    )
+
+
+def _spec_record(spec: SocSpec) -> dict[str, Any]:
+    return {**dataclasses.asdict(spec), "fp16_tflops": round(spec.fp16_tflops, 3)}
+
+
+# --- run ------------------------------------------------------------------------------------------
+
+
+def _run_config(args: argparse.Namespace) -> SimConfig:
+    environ = dict(os.environ)
+    if args.config is not None:
+        environ[CONFIG_VAR] = str(args.config)
+    config = SimConfig.from_env(environ)
+    changes = {
+        name: parse_setting(name, raw, source=f"--{name}")
+        for name in ("soc", "devices", "clock", "seed", "faults")
+        if (raw := getattr(args, name)) is not None
+    }
+    return config.replace(**changes) if changes else config
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    config = _run_config(args)
+    toolkit = build_toolkit(args.mspti)
+    environ = dict(os.environ)
+    environ.update(toolkit.env(config, preload=not args.no_mspti, environ=os.environ))
+    return _execute(args.program, environ, args.timeout)
+
+
+def _execute(program: list[str], environ: dict[str, str], timeout: float | None) -> int:
+    # With a timeout PROGRAM gets its own process group so that everything it started can be killed;
+    # without one it stays in ours, in the foreground, free to use the terminal.
+    group: dict[str, Any] = {}
+    if timeout is not None:
+        group = {"process_group": 0} if sys.version_info >= (3, 11) else {"preexec_fn": os.setpgrp}
+    try:
+        process = subprocess.Popen(program, env=environ, **group)
+    except FileNotFoundError:
+        print(f"{PROG}: error: cannot run {program[0]!r}: no such file or command", file=sys.stderr)
+        return EXIT_NOT_FOUND
+    except OSError as error:
+        reason = (error.strerror or str(error)).lower()
+        print(f"{PROG}: error: cannot run {program[0]!r}: {reason}", file=sys.stderr)
+        return EXIT_CANNOT_EXECUTE
+    if timeout is None:
+        with _forwarding((signal.SIGTERM, signal.SIGHUP), process.send_signal):
+            return _exit_status(_wait_in_foreground(process))
+    with _forwarding(
+        (signal.SIGINT, signal.SIGTERM, signal.SIGHUP), lambda signum: _signal_group(process, signum)
+    ):
+        return _wait_with_timeout(process, program, timeout)
+
+
+@contextlib.contextmanager
+def _forwarding(signals: Sequence[signal.Signals], send: Callable[[int], None]) -> Iterator[None]:
+    """While active, ``signals`` received by this process are passed on through ``send``."""
+
+    def forward(signum: int, _frame: FrameType | None) -> None:
+        send(signum)
+
+    previous = {signum: signal.signal(signum, forward) for signum in signals}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def _wait_in_foreground(process: subprocess.Popen[bytes]) -> int:
+    # The terminal's SIGINT reaches PROGRAM too; we keep waiting so PROGRAM decides how to exit.
+    while True:
+        try:
+            return process.wait()
+        except KeyboardInterrupt:
+            continue
+
+
+def _wait_with_timeout(process: subprocess.Popen[bytes], program: list[str], timeout: float) -> int:
+    try:
+        return _exit_status(process.wait(timeout=timeout))
+    except subprocess.TimeoutExpired:
+        pass
+    print(f"{PROG}: error: {program[0]!r} timed out after {timeout:g} s; killed it", file=sys.stderr)
+    _signal_group(process, signal.SIGTERM)
+    try:
+        process.wait(timeout=_KILL_GRACE_SECONDS)
+    except subprocess.TimeoutExpired:
+        _signal_group(process, signal.SIGKILL)
+        process.wait()
+    _signal_group(process, signal.SIGKILL)  # anything PROGRAM left behind in its group
+    return EXIT_TIMEOUT
+
+
+def _signal_group(process: subprocess.Popen[bytes], signum: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signum)
+
+
+def _exit_status(returncode: int) -> int:
+    """A shell-style exit status: killed by signal N gives 128+N."""
+    return 128 - returncode if returncode < 0 else returncode

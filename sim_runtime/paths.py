@@ -1,0 +1,129 @@
+"""Where the native parts live: the simulated CANN and the msPTI core.
+
+Installed layout::
+
+    <sim root>/lib64/lib*.so            simulated CANN libraries (sim_runtime package dir by default)
+    <sim root>/include/{acl,aclnn,...}  CANN-compatible headers
+    <mspti root>/lib64/libmspti.so      our msPTI (mspti_core package dir by default)
+    <mspti root>/include/mspti/*.h
+
+``NPU_SIM_PREFIX`` replaces the sim root and ``NPU_SIM_MSPTI_PREFIX`` the msPTI root.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = [
+    "INSTALL_HINT",
+    "MSPTI_HEADER_DIR",
+    "MSPTI_LIBRARY",
+    "MSPTI_PREFIX_VAR",
+    "SIM_HEADER_DIRS",
+    "SIM_LIBRARIES",
+    "SIM_PREFIX_VAR",
+    "NativeTree",
+    "mspti_root",
+    "mspti_tree",
+    "require",
+    "sim_root",
+    "sim_tree",
+]
+
+SIM_PREFIX_VAR = "NPU_SIM_PREFIX"
+MSPTI_PREFIX_VAR = "NPU_SIM_MSPTI_PREFIX"
+INSTALL_HINT = "run `pip install .` to build and install the native libraries"
+
+#: Libraries of the simulated CANN, by the names CANN programs and msPTI load them.
+SIM_LIBRARIES: tuple[str, ...] = (
+    "libascendcl.so",
+    "libnnopbase.so",
+    "libopapi.so",
+    "libhccl.so",
+    "libhcomm.so",
+    "libmsprofiler.so",
+    "libprofapi.so",
+    "libascend_hal.so",
+    "libascendalog.so",
+    "libc_sec.so",
+    "libhixl.so",
+    "libnpusim.so",
+)
+#: Header directories of the simulated CANN under ``<sim root>/include``.
+SIM_HEADER_DIRS: tuple[str, ...] = ("acl", "aclnn", "aclnnop", "hccl", "mstx", "hixl")
+MSPTI_LIBRARY = "libmspti.so"
+MSPTI_HEADER_DIR = "mspti"
+
+
+@dataclass(frozen=True)
+class NativeTree:
+    """A ``lib64`` + ``include`` pair under one root."""
+
+    root: Path
+
+    @property
+    def lib64(self) -> Path:
+        return self.root / "lib64"
+
+    @property
+    def include(self) -> Path:
+        return self.root / "include"
+
+    def library(self, name: str) -> Path:
+        """``lib64/<name>``; raises :class:`FileNotFoundError` when it is not there."""
+        return require(self.lib64 / name, what="library")
+
+    def header_dir(self, name: str) -> Path:
+        """``include/<name>``; raises :class:`FileNotFoundError` when it is not there."""
+        return require(self.include / name, what="header directory", directory=True)
+
+
+def sim_root(environ: Mapping[str, str] | None = None) -> Path:
+    """Root of the simulated CANN: ``$NPU_SIM_PREFIX`` or the ``sim_runtime`` package directory."""
+    return _root(SIM_PREFIX_VAR, Path(__file__).resolve().parent, environ)
+
+
+def mspti_root(environ: Mapping[str, str] | None = None) -> Path:
+    """Root of our msPTI: ``$NPU_SIM_MSPTI_PREFIX`` or the ``mspti_core`` package directory."""
+    return _root(MSPTI_PREFIX_VAR, _mspti_package_dir(), environ)
+
+
+def sim_tree(environ: Mapping[str, str] | None = None) -> NativeTree:
+    return NativeTree(sim_root(environ))
+
+
+def mspti_tree(environ: Mapping[str, str] | None = None) -> NativeTree:
+    return NativeTree(mspti_root(environ))
+
+
+def require(path: Path, *, what: str = "file", directory: bool = False) -> Path:
+    """Return ``path`` if it exists (as a directory when ``directory``), else a clear error."""
+    present = path.is_dir() if directory else path.is_file()
+    if not present:
+        raise FileNotFoundError(f"missing {what} {path}; {INSTALL_HINT}")
+    return path
+
+
+def _root(variable: str, default: Path, environ: Mapping[str, str] | None) -> Path:
+    env = os.environ if environ is None else environ
+    value = env.get(variable, "")
+    if not value:
+        return default
+    root = Path(value).expanduser()
+    if not root.is_dir():
+        raise FileNotFoundError(f"{variable}={value!r} is not a directory; point it at an installed tree")
+    return root.resolve()
+
+
+def _mspti_package_dir() -> Path:
+    sibling = Path(__file__).resolve().parent.parent / "mspti_core"
+    if sibling.is_dir():
+        return sibling
+    spec = importlib.util.find_spec("mspti_core")
+    if spec is not None and spec.submodule_search_locations:
+        return Path(next(iter(spec.submodule_search_locations))).resolve()
+    return sibling

@@ -1,0 +1,243 @@
+"""A directory laid out like a CANN toolkit install (``ASCEND_HOME_PATH``) over the simulator.
+
+::
+
+    <root>/include/{acl,aclnn,aclnnop,hccl,mstx,hixl}  -> the simulator's headers
+    <root>/include/mspti                              -> our msPTI headers
+    <root>/lib64/lib*.so                              -> the simulator's libraries
+    <root>/lib64/libmspti.so                          -> the msPTI under test
+    <root>/.npu-sim-toolkit.json                      manifest: what the links were built from
+
+Every entry is a symlink, so building is cheap. A toolkit is built in a temporary sibling directory
+and renamed into place, so concurrent builders never see a half-built tree: whoever renames first
+wins and the others reuse its result.
+
+The default root depends on a hash of the inputs, so toolkits for different msPTI libraries live
+side by side. A fixed root (``NPU_SIM_TOOLKIT_DIR`` or the ``root`` argument) holds one toolkit at a
+time: building it with other inputs replaces it, under any process still using the old one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from sim_runtime import paths
+from sim_runtime.config import SimConfig
+
+__all__ = [
+    "LINK_LIBRARIES",
+    "MANIFEST",
+    "TOOLKIT_DIR_VAR",
+    "Toolkit",
+    "ToolkitError",
+    "build_toolkit",
+    "check_shared_object",
+    "default_toolkit_root",
+]
+
+TOOLKIT_DIR_VAR = "NPU_SIM_TOOLKIT_DIR"
+MANIFEST = ".npu-sim-toolkit.json"
+LAYOUT_VERSION = 1
+#: What ``ASCEND_LDFLAGS`` links, in CANN sample order.
+LINK_LIBRARIES: tuple[str, ...] = (
+    "ascendcl",
+    "nnopbase",
+    "opapi",
+    "hccl",
+    "profapi",
+    "ascend_hal",
+    "ascendalog",
+)
+_ELF_MAGIC = b"\x7fELF"
+_ET_DYN = 3
+
+
+class ToolkitError(ValueError):
+    """The toolkit cannot be built from the given inputs; the message says what to change."""
+
+
+@dataclass(frozen=True)
+class Toolkit:
+    """A built toolkit. ``mspti`` is the msPTI library under test (the target of lib64/libmspti.so)."""
+
+    ascend_home: Path
+    lib64: Path
+    include: Path
+    mspti: Path
+
+    @property
+    def mspti_link(self) -> Path:
+        """``lib64/libmspti.so``, the path to preload."""
+        return self.lib64 / paths.MSPTI_LIBRARY
+
+    def env(
+        self, config: SimConfig, preload: bool, environ: Mapping[str, str] | None = None
+    ) -> dict[str, str]:
+        """Variables that put a process on this toolkit with ``config``.
+
+        ``LD_LIBRARY_PATH`` (and ``LD_PRELOAD`` when ``preload``) get this toolkit's entry prepended
+        to the value in ``environ`` (``os.environ`` by default), without duplicating it.
+        """
+        base = os.environ if environ is None else environ
+        lib64 = str(self.lib64)
+        result = {
+            "ASCEND_HOME_PATH": str(self.ascend_home),
+            "LD_LIBRARY_PATH": _prepend(lib64, base.get("LD_LIBRARY_PATH", ""), ":"),
+            "MSTX_INJECTION_PATH": str(self.lib64 / "libprofapi.so"),
+            "ASCEND_CFLAGS": f"-I{self.include}",
+            "ASCEND_LDFLAGS": " ".join(
+                [f"-L{lib64}", f"-Wl,-rpath,{lib64}", *(f"-l{name}" for name in LINK_LIBRARIES)]
+            ),
+        }
+        result.update(config.to_env())
+        if preload:
+            result["LD_PRELOAD"] = _prepend(str(self.mspti_link), base.get("LD_PRELOAD", ""), ": ")
+        return result
+
+
+def _prepend(entry: str, existing: str, separators: str) -> str:
+    """``entry`` followed by the entries of ``existing`` (split on any of ``separators``) except itself."""
+    parts = [existing]
+    for separator in separators:
+        parts = [piece for part in parts for piece in part.split(separator)]
+    rest = [part for part in parts if part and part != entry]
+    return ":".join([entry, *rest])
+
+
+def check_shared_object(path: Path) -> Path:
+    """Return ``path`` resolved if it is an ELF shared object; else raise with what is wrong."""
+    if not path.exists():
+        raise FileNotFoundError(f"msPTI library {path} does not exist; give the path of a libmspti.so")
+    if not path.is_file():
+        raise ToolkitError(f"msPTI library {path} is not a file; give the path of a libmspti.so")
+    with path.open("rb") as stream:
+        header = stream.read(18)
+    if header[:4] != _ELF_MAGIC:
+        raise ToolkitError(f"msPTI library {path} is not an ELF file; give the path of a libmspti.so")
+    byteorder = "big" if header[5:6] == b"\x02" else "little"
+    if len(header) < 18 or int.from_bytes(header[16:18], byteorder) != _ET_DYN:
+        raise ToolkitError(
+            f"msPTI library {path} is an ELF file but not a shared object; give the path of a libmspti.so"
+        )
+    return path.resolve()
+
+
+def default_toolkit_root(key: str, environ: Mapping[str, str] | None = None) -> Path:
+    """``$NPU_SIM_TOOLKIT_DIR`` if set, else ``~/.cache/npu-sim/toolkits/<key>``."""
+    env = os.environ if environ is None else environ
+    configured = env.get(TOOLKIT_DIR_VAR, "")
+    if configured:
+        return Path(configured).expanduser().absolute()
+    return Path.home() / ".cache" / "npu-sim" / "toolkits" / key
+
+
+def build_toolkit(
+    mspti: Path | None, root: Path | None = None, *, environ: Mapping[str, str] | None = None
+) -> Toolkit:
+    """Build (or reuse) a toolkit whose ``lib64/libmspti.so`` is ``mspti`` (ours when ``None``).
+
+    Raises :class:`FileNotFoundError` when a native file is missing and :class:`ToolkitError` when
+    ``mspti`` is not a shared object or ``root`` is occupied by something that is not a toolkit.
+    """
+    links = _planned_links(mspti, environ)
+    under_test = links[f"lib64/{paths.MSPTI_LIBRARY}"]
+    manifest = {"layout": LAYOUT_VERSION, "links": {name: str(target) for name, target in links.items()}}
+    key = hashlib.sha256(json.dumps(manifest, sort_keys=True).encode()).hexdigest()[:16]
+    manifest["key"] = key
+    target = root.expanduser().absolute() if root is not None else default_toolkit_root(key, environ)
+    if not _is_complete(target, manifest):
+        _install(target, links, manifest)
+    return Toolkit(ascend_home=target, lib64=target / "lib64", include=target / "include", mspti=under_test)
+
+
+def _planned_links(mspti: Path | None, environ: Mapping[str, str] | None) -> dict[str, Path]:
+    sim = paths.sim_tree(environ)
+    ours = paths.mspti_tree(environ)
+    links: dict[str, Path] = {}
+    for header_dir in paths.SIM_HEADER_DIRS:
+        links[f"include/{header_dir}"] = sim.header_dir(header_dir).resolve()
+    links[f"include/{paths.MSPTI_HEADER_DIR}"] = ours.header_dir(paths.MSPTI_HEADER_DIR).resolve()
+    for library in paths.SIM_LIBRARIES:
+        links[f"lib64/{library}"] = sim.library(library).resolve()
+    library = ours.library(paths.MSPTI_LIBRARY) if mspti is None else Path(mspti).expanduser()
+    links[f"lib64/{paths.MSPTI_LIBRARY}"] = check_shared_object(library)
+    return links
+
+
+def _read_manifest(root: Path) -> dict[str, object] | None:
+    try:
+        data = json.loads((root / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _is_complete(root: Path, manifest: Mapping[str, object]) -> bool:
+    if _read_manifest(root) != manifest:
+        return False
+    links = manifest["links"]
+    assert isinstance(links, dict)
+    for name, target in links.items():
+        link = root / name
+        try:
+            if os.readlink(link) != target or not link.exists():
+                return False
+        except OSError:
+            return False
+    return True
+
+
+def _install(root: Path, links: Mapping[str, Path], manifest: Mapping[str, object]) -> None:
+    root.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{root.name}.build-", dir=root.parent))
+    try:
+        staging.chmod(0o755)  # mkdtemp makes it private; a toolkit is for every user of the cache
+        for subdir in ("include", "lib64"):
+            (staging / subdir).mkdir()
+        for name, target in links.items():
+            (staging / name).symlink_to(target)
+        text = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
+        (staging / MANIFEST).write_text(text, encoding="utf-8")
+        _move_into_place(staging, root, manifest)
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging, ignore_errors=True)
+
+
+def _move_into_place(staging: Path, root: Path, manifest: Mapping[str, object]) -> None:
+    last_error: OSError | None = None
+    for _attempt in range(10):
+        try:
+            os.rename(staging, root)
+            return
+        except OSError as error:
+            last_error = error
+            if not root.exists() and not root.is_symlink():
+                continue  # a concurrent replacement moved it away between the rename and this check
+        if _is_complete(root, manifest):
+            return  # a concurrent builder finished first
+        _retire(root)
+    raise ToolkitError(f"could not install a toolkit at {root}: {last_error}")
+
+
+def _retire(root: Path) -> None:
+    """Move an outdated toolkit at ``root`` aside and delete it; refuse to touch anything else."""
+    if _read_manifest(root) is None and not (root.is_dir() and not any(root.iterdir())):
+        raise ToolkitError(
+            f"{root} exists and is not an npu-sim toolkit; remove it or choose another toolkit directory "
+            f"(${TOOLKIT_DIR_VAR})"
+        )
+    graveyard = Path(tempfile.mkdtemp(prefix=f".{root.name}.old-", dir=root.parent))
+    try:
+        os.rename(root, graveyard / "toolkit")
+    except FileNotFoundError:
+        pass  # someone else retired it already
+    finally:
+        shutil.rmtree(graveyard, ignore_errors=True)

@@ -1,0 +1,319 @@
+// Runs one aclnn operator described by a spec file and writes its output tensors.
+//
+// Spec lines (whitespace-separated):
+//   op NAME                        the operator (Add, Sub, Mul, Div, Cast, Matmul, ...)
+//   tensor NAME DTYPE RANK DIMS... STRIDES... OFFSET STORAGE IN OUT
+//                                  a device tensor: DTYPE is the aclDataType value, STORAGE the
+//                                  storage size in elements, IN a file with its initial storage
+//                                  bytes (or -), OUT the file that receives the storage after the
+//                                  run (or -)
+//   scalar NAME DTYPE VALUE        an aclScalar
+//   int NAME VALUE | float NAME VALUE | str NAME VALUE | ints NAME COUNT VALUES...
+//   wsdelta N                      pass the requested workspace size + N to the second phase
+//   runs N                         make the executor repeatable and run it N times
+// Prints "phase1 STATUS WORKSPACE" and one "phase2 STATUS" per run; exits 0 when every call succeeded.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_batch_matmul.h"
+#include "aclnnop/aclnn_cast.h"
+#include "aclnnop/aclnn_copy.h"
+#include "aclnnop/aclnn_div.h"
+#include "aclnnop/aclnn_embedding.h"
+#include "aclnnop/aclnn_flash_attention_score.h"
+#include "aclnnop/aclnn_gelu.h"
+#include "aclnnop/aclnn_layer_norm.h"
+#include "aclnnop/aclnn_matmul.h"
+#include "aclnnop/aclnn_mean.h"
+#include "aclnnop/aclnn_mul.h"
+#include "aclnnop/aclnn_permute.h"
+#include "aclnnop/aclnn_reduce_sum.h"
+#include "aclnnop/aclnn_relu.h"
+#include "aclnnop/aclnn_rms_norm.h"
+#include "aclnnop/aclnn_silu.h"
+#include "aclnnop/aclnn_softmax.h"
+#include "aclnnop/aclnn_sub.h"
+#include "aclnnop/aclnn_transpose.h"
+
+namespace {
+
+size_t esize(int dtype) {
+    switch (dtype) {
+        case ACL_FLOAT: case ACL_INT32: case ACL_UINT32: return 4;
+        case ACL_FLOAT16: case ACL_BF16: case ACL_INT16: case ACL_UINT16: return 2;
+        case ACL_INT64: case ACL_UINT64: case ACL_DOUBLE: return 8;
+        default: return 1;
+    }
+}
+
+struct DeviceTensor {
+    aclTensor* tensor = nullptr;
+    void* device = nullptr;
+    size_t bytes = 0;
+    std::string out_file;
+};
+
+struct Spec {
+    std::string op;
+    std::map<std::string, DeviceTensor> tensors;
+    std::map<std::string, aclScalar*> scalars;
+    std::map<std::string, double> numbers;
+    std::map<std::string, std::string> strings;
+    std::map<std::string, aclIntArray*> arrays;
+    long long wsdelta = 0;
+    int runs = 1;
+
+    aclTensor* t(const std::string& name) const {
+        auto it = tensors.find(name);
+        return it == tensors.end() ? nullptr : it->second.tensor;
+    }
+    aclScalar* s(const std::string& name) const {
+        auto it = scalars.find(name);
+        return it == scalars.end() ? nullptr : it->second;
+    }
+    aclIntArray* a(const std::string& name) const {
+        auto it = arrays.find(name);
+        return it == arrays.end() ? nullptr : it->second;
+    }
+    double n(const std::string& name, double fallback = 0) const {
+        auto it = numbers.find(name);
+        return it == numbers.end() ? fallback : it->second;
+    }
+};
+
+bool check(aclError rc, const char* what) {
+    if (rc != ACL_SUCCESS) std::fprintf(stderr, "%s failed: %d\n", what, rc);
+    return rc == ACL_SUCCESS;
+}
+
+bool load_tensor(std::istringstream& in, Spec& spec) {
+    std::string name, in_file, out_file;
+    int dtype = 0;
+    size_t rank = 0;
+    in >> name >> dtype >> rank;
+    std::vector<int64_t> dims(rank), strides(rank);
+    for (auto& d : dims) in >> d;
+    for (auto& s : strides) in >> s;
+    int64_t offset = 0, storage = 0;
+    in >> offset >> storage >> in_file >> out_file;
+    DeviceTensor dt;
+    dt.bytes = static_cast<size_t>(storage) * esize(dtype);
+    dt.out_file = out_file == "-" ? "" : out_file;
+    if (!check(aclrtMalloc(&dt.device, dt.bytes ? dt.bytes : 1, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc")) return false;
+    std::vector<char> host(dt.bytes, 0);
+    if (in_file != "-") {
+        std::ifstream f(in_file, std::ios::binary);
+        f.read(host.data(), static_cast<std::streamsize>(host.size()));
+        if (static_cast<size_t>(f.gcount()) != host.size()) {
+            std::fprintf(stderr, "%s: %zu bytes expected\n", in_file.c_str(), host.size());
+            return false;
+        }
+    }
+    if (dt.bytes && !check(aclrtMemcpy(dt.device, dt.bytes, host.data(), dt.bytes, ACL_MEMCPY_HOST_TO_DEVICE), "aclrtMemcpy")) {
+        return false;
+    }
+    const int64_t storage_dims[1] = {storage};
+    dt.tensor = aclCreateTensor(dims.data(), rank, static_cast<aclDataType>(dtype), strides.data(), offset, ACL_FORMAT_ND,
+                                storage_dims, 1, dt.device);
+    if (dt.tensor == nullptr) {
+        std::fprintf(stderr, "aclCreateTensor(%s) failed\n", name.c_str());
+        return false;
+    }
+    spec.tensors[name] = dt;
+    return true;
+}
+
+bool parse(const char* path, Spec& spec) {
+    std::ifstream file(path);
+    std::string line;
+    while (std::getline(file, line)) {
+        std::istringstream in(line);
+        std::string kind;
+        if (!(in >> kind)) continue;
+        if (kind == "op") {
+            in >> spec.op;
+        } else if (kind == "tensor") {
+            if (!load_tensor(in, spec)) return false;
+        } else if (kind == "scalar") {
+            std::string name;
+            int dtype = 0;
+            double value = 0;
+            in >> name >> dtype >> value;
+            unsigned char raw[8] = {};
+            if (dtype == ACL_FLOAT) { float v = static_cast<float>(value); std::memcpy(raw, &v, 4); }
+            else if (dtype == ACL_DOUBLE) { std::memcpy(raw, &value, 8); }
+            else { int64_t v = static_cast<int64_t>(value); std::memcpy(raw, &v, 8); }
+            spec.scalars[name] = aclCreateScalar(raw, static_cast<aclDataType>(dtype));
+        } else if (kind == "int" || kind == "float") {
+            std::string name;
+            double value = 0;
+            in >> name >> value;
+            spec.numbers[name] = value;
+        } else if (kind == "str") {
+            std::string name, value;
+            in >> name >> value;
+            spec.strings[name] = value;
+        } else if (kind == "ints") {
+            std::string name;
+            size_t count = 0;
+            in >> name >> count;
+            std::vector<int64_t> values(count);
+            for (auto& v : values) in >> v;
+            spec.arrays[name] = aclCreateIntArray(values.data(), count);
+        } else if (kind == "wsdelta") {
+            in >> spec.wsdelta;
+        } else if (kind == "runs") {
+            in >> spec.runs;
+        }
+    }
+    return !spec.op.empty();
+}
+
+using Phase1 = std::function<aclnnStatus(uint64_t*, aclOpExecutor**)>;
+using Phase2 = aclnnStatus (*)(void*, uint64_t, aclOpExecutor*, aclrtStream);
+
+bool select(const Spec& p, Phase1& first, Phase2& second) {
+    const std::string& op = p.op;
+    const auto dt = [&](const char* name) { return static_cast<aclDataType>(static_cast<int>(p.n(name))); };
+    if (op == "Add") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnAddGetWorkspaceSize(p.t("self"), p.t("other"), p.s("alpha"), p.t("out"), w, e); };
+        second = aclnnAdd;
+    } else if (op == "Sub") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnSubGetWorkspaceSize(p.t("self"), p.t("other"), p.s("alpha"), p.t("out"), w, e); };
+        second = aclnnSub;
+    } else if (op == "Mul") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnMulGetWorkspaceSize(p.t("self"), p.t("other"), p.t("out"), w, e); };
+        second = aclnnMul;
+    } else if (op == "Div") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnDivGetWorkspaceSize(p.t("self"), p.t("other"), p.t("out"), w, e); };
+        second = aclnnDiv;
+    } else if (op == "Cast") {
+        first = [&, dt](uint64_t* w, aclOpExecutor** e) { return aclnnCastGetWorkspaceSize(p.t("self"), dt("dtype"), p.t("out"), w, e); };
+        second = aclnnCast;
+    } else if (op == "Matmul") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnMatmulGetWorkspaceSize(p.t("self"), p.t("mat2"), p.t("out"), 1, w, e); };
+        second = aclnnMatmul;
+    } else if (op == "BatchMatMul") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnBatchMatMulGetWorkspaceSize(p.t("self"), p.t("mat2"), p.t("out"), 1, w, e); };
+        second = aclnnBatchMatMul;
+    } else if (op == "Softmax") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnSoftmaxGetWorkspaceSize(p.t("self"), static_cast<int64_t>(p.n("dim")), p.t("out"), w, e); };
+        second = aclnnSoftmax;
+    } else if (op == "LayerNorm") {
+        first = [&](uint64_t* w, aclOpExecutor** e) {
+            return aclnnLayerNormGetWorkspaceSize(p.t("input"), p.a("normalizedShape"), p.t("weight"), p.t("bias"), p.n("eps", 1e-5),
+                                                  p.t("out"), p.t("mean"), p.t("rstd"), w, e);
+        };
+        second = aclnnLayerNorm;
+    } else if (op == "RmsNorm") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnRmsNormGetWorkspaceSize(p.t("x"), p.t("gamma"), p.n("eps", 1e-6), p.t("y"), p.t("rstd"), w, e); };
+        second = aclnnRmsNorm;
+    } else if (op == "Gelu") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnGeluGetWorkspaceSize(p.t("self"), p.t("out"), w, e); };
+        second = aclnnGelu;
+    } else if (op == "Silu") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnSiluGetWorkspaceSize(p.t("self"), p.t("out"), w, e); };
+        second = aclnnSilu;
+    } else if (op == "Relu") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnReluGetWorkspaceSize(p.t("self"), p.t("out"), w, e); };
+        second = aclnnRelu;
+    } else if (op == "Embedding") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnEmbeddingGetWorkspaceSize(p.t("weight"), p.t("indices"), p.t("out"), w, e); };
+        second = aclnnEmbedding;
+    } else if (op == "Permute") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnPermuteGetWorkspaceSize(p.t("self"), p.a("dims"), p.t("out"), w, e); };
+        second = aclnnPermute;
+    } else if (op == "Transpose") {
+        first = [&](uint64_t* w, aclOpExecutor** e) {
+            return aclnnTransposeGetWorkspaceSize(p.t("self"), static_cast<int64_t>(p.n("dim0")), static_cast<int64_t>(p.n("dim1")), p.t("out"), w, e);
+        };
+        second = aclnnTranspose;
+    } else if (op == "ReduceSum") {
+        first = [&, dt](uint64_t* w, aclOpExecutor** e) { return aclnnReduceSumGetWorkspaceSize(p.t("self"), p.a("dim"), p.n("keepDim") != 0, dt("dtype"), p.t("out"), w, e); };
+        second = aclnnReduceSum;
+    } else if (op == "Mean") {
+        first = [&, dt](uint64_t* w, aclOpExecutor** e) { return aclnnMeanGetWorkspaceSize(p.t("self"), p.a("dim"), p.n("keepDim") != 0, dt("dtype"), p.t("out"), w, e); };
+        second = aclnnMean;
+    } else if (op == "InplaceCopy") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceCopyGetWorkspaceSize(p.t("selfRef"), p.t("src"), w, e); };
+        second = aclnnInplaceCopy;
+    } else if (op == "FlashAttentionScore") {
+        first = [&](uint64_t* w, aclOpExecutor** e) {
+            auto it = p.strings.find("layout");
+            std::string layout = it == p.strings.end() ? "BSH" : it->second;
+            return aclnnFlashAttentionScoreGetWorkspaceSize(
+                p.t("query"), p.t("key"), p.t("value"), p.t("realShift"), nullptr, nullptr, p.t("mask"), nullptr, p.n("scale", 1.0),
+                p.n("keepProb", 1.0), 2147483647, 2147483647, static_cast<int64_t>(p.n("headNum", 1)), layout.data(), 0,
+                static_cast<int64_t>(p.n("sparseMode", 0)), p.t("softmaxMax"), p.t("softmaxSum"), nullptr, p.t("out"), w, e);
+        };
+        second = aclnnFlashAttentionScore;
+    } else {
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: %s SPEC\n", argv[0]);
+        return 2;
+    }
+    aclrtStream stream = nullptr;
+    if (!check(aclInit(nullptr), "aclInit") || !check(aclrtSetDevice(0), "aclrtSetDevice") ||
+        !check(aclrtCreateStream(&stream), "aclrtCreateStream")) {
+        return 3;
+    }
+    Spec spec;
+    if (!parse(argv[1], spec)) return 4;
+    Phase1 first;
+    Phase2 second = nullptr;
+    if (!select(spec, first, second)) {
+        std::fprintf(stderr, "unknown op %s\n", spec.op.c_str());
+        return 5;
+    }
+    uint64_t ws = 0;
+    aclOpExecutor* executor = nullptr;
+    const aclnnStatus s1 = first(&ws, &executor);
+    std::printf("phase1 %d %llu\n", s1, static_cast<unsigned long long>(ws));
+    if (s1 != ACLNN_SUCCESS) return 1;
+    if (spec.runs > 1) aclSetAclOpExecutorRepeatable(executor);
+    const long long given = static_cast<long long>(ws) + spec.wsdelta;
+    void* workspace = nullptr;
+    if (ws > 0 && !check(aclrtMalloc(&workspace, ws, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc")) return 3;
+    bool ok = true;
+    for (int i = 0; i < spec.runs; ++i) {
+        const aclnnStatus s2 = second(workspace, static_cast<uint64_t>(given < 0 ? 0 : given), executor, stream);
+        std::printf("phase2 %d\n", s2);
+        ok = ok && s2 == ACLNN_SUCCESS;
+    }
+    if (spec.runs > 1) aclDestroyAclOpExecutor(executor);
+    if (!check(aclrtSynchronizeStream(stream), "aclrtSynchronizeStream")) return 3;
+    for (auto& [name, dt] : spec.tensors) {
+        if (!dt.out_file.empty()) {
+            std::vector<char> host(dt.bytes);
+            if (dt.bytes && !check(aclrtMemcpy(host.data(), dt.bytes, dt.device, dt.bytes, ACL_MEMCPY_DEVICE_TO_HOST), "aclrtMemcpy")) return 3;
+            std::ofstream(dt.out_file, std::ios::binary).write(host.data(), static_cast<std::streamsize>(host.size()));
+        }
+        aclDestroyTensor(dt.tensor);
+        aclrtFree(dt.device);
+    }
+    for (auto& [name, s] : spec.scalars) aclDestroyScalar(s);
+    for (auto& [name, a] : spec.arrays) aclDestroyIntArray(a);
+    if (workspace) aclrtFree(workspace);
+    aclrtDestroyStream(stream);
+    aclrtResetDevice(0);
+    aclFinalize();
+    return ok ? 0 : 1;
+}

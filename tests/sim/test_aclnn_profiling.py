@@ -1,0 +1,85 @@
+"""How aclnn operators appear to a profiler: kernel launches through libascendcl's exported
+aclrtLaunchKernel (seen by an LD_PRELOAD wrapper, as a preloaded msPTI sees them), CANN-like kernel
+names, and node-launch reports (level 10000, type 5) switched by profSetProfCommand.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from support.native import NativeTree, ProgramBuilder, run_program
+
+PROGRAMS = Path(__file__).resolve().parent / "programs"
+KERNEL = re.compile(
+    r"^(?P<type>\w+?)_(?P<digest>[0-9a-f]{32})_high_performance_(?P<key>\d+)(?P<mix>_mix_aic)?$"
+)
+
+
+@pytest.fixture(scope="module")
+def workload(programs: ProgramBuilder) -> Path:
+    return programs.build([PROGRAMS / "aclnn_profiling.c"], libs=["ascendcl", "opapi", "nnopbase", "profapi"])
+
+
+@pytest.fixture(scope="module")
+def shim(programs: ProgramBuilder) -> Path:
+    return programs.build([PROGRAMS / "aclnn_launch_shim.c"], libs=[], extra_flags=["-shared", "-fPIC"])
+
+
+@pytest.fixture(scope="module")
+def preloaded_run(workload: Path, shim: Path, native: NativeTree) -> list[str]:
+    env = native.env(NPU_SIM_CLOCK="virtual")
+    env["LD_PRELOAD"] = " ".join(p for p in (env.get("LD_PRELOAD", ""), str(shim)) if p)
+    res = run_program(workload, env)
+    assert res.returncode == 0, res.stdout + res.stderr
+    return res.stdout.splitlines()
+
+
+def test_every_kernel_launch_goes_through_the_exported_aclrtLaunchKernel(preloaded_run: list[str]) -> None:
+    # Add: Axpy; mixed Add: Cast + Axpy; Matmul: MatMulV2; Add after STOP: Axpy.
+    assert preloaded_run[-1] == "shim launches 5"
+    assert sum(line.startswith("shim launch blocks=") for line in preloaded_run) == 5
+
+
+def test_kernel_names_follow_the_cann_like_scheme(preloaded_run: list[str]) -> None:
+    names = [line.split()[-1] for line in preloaded_run if line.startswith("shim function ")]
+    parsed = [KERNEL.match(n) for n in names]
+    assert all(parsed), names
+    assert [(m["type"], m["key"]) for m in parsed] == [
+        ("Axpy", "210000000"),
+        ("Cast", "1000"),
+        ("MatMulV2", "10000001"),
+    ]
+    # A function handle is fetched once per (kernel, dtype); the repeated Axpy launch reuses it.
+    assert len(set(names)) == len(names)
+
+
+def test_node_launch_reports_name_each_launch(preloaded_run: list[str]) -> None:
+    nodes = [line for line in preloaded_run if line.startswith("node ")]
+    tid = {line.split()[-1] for line in preloaded_run if line.startswith("op ")}
+    assert len(tid) == 1
+    names = [re.search(r"name=(\S+)", n)[1] for n in nodes]
+    assert names == [
+        "aclnnAdd_AxpyAiCore_Axpy",
+        "aclnnAdd_CastAiCore_Cast",
+        "aclnnAdd_AxpyAiCore_Axpy",
+        "aclnnMatmul_MatMulCommon_MatMulV2",
+    ]
+    for n in nodes:
+        assert "level=10000 type=5 magic=5a5a" in n
+        assert f"tid={next(iter(tid))}" in n
+        assert "ordered=1" in n and "aging=1" in n
+
+
+def test_each_report_follows_its_launch_and_stop_ends_them(preloaded_run: list[str]) -> None:
+    body = [line for line in preloaded_run if line.startswith(("shim launch ", "node ", "op "))]
+    stopped = body.index(next(line for line in body if line.startswith("op stopped")))
+    before, after = body[:stopped], body[stopped + 1 :]
+    kinds = [
+        line.split()[0] + (" " + line.split()[1] if line.startswith("shim") else "")
+        for line in before
+        if not line.startswith("op ")
+    ]
+    assert kinds == ["shim launch", "node"] * 4
+    assert [line for line in after if line.startswith("node ")] == []

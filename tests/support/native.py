@@ -1,0 +1,116 @@
+"""Locate the native build and compile test programs against it.
+
+Tests run against the installed package (``pip install .``) by default. A developer
+iterating on C++ can point ``NPU_SIM_BUILD_DIR`` at a CMake build tree instead; its
+``lib64/`` holds every library, exactly as the installed ``lib64/`` folders do.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True)
+class NativeTree:
+    """Where the simulator's and msPTI's libraries and headers are."""
+
+    sim_lib64: Path
+    mspti_lib64: Path
+    include_dirs: tuple[Path, ...]
+    extra_env: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def mspti_library(self) -> Path:
+        return self.mspti_lib64 / "libmspti.so"
+
+    def env(self, preload_mspti: bool = False, **overrides: str) -> dict[str, str]:
+        """An environment that runs a program on the simulator, like `npu-sim run` does."""
+        env = {k: v for k, v in os.environ.items() if not k.startswith("NPU_SIM_") or k == "NPU_SIM_BUILD_DIR"}
+        env.pop("LD_PRELOAD", None)
+        env["ASCEND_HOME_PATH"] = str(self.sim_lib64.parent)
+        paths = [str(self.sim_lib64), str(self.mspti_lib64)]
+        env["LD_LIBRARY_PATH"] = os.pathsep.join([*paths, env.get("LD_LIBRARY_PATH", "")]).rstrip(os.pathsep)
+        env["MSTX_INJECTION_PATH"] = str(self.sim_lib64 / "libprofapi.so")
+        env.update(self.extra_env)
+        preload = [os.environ["NPU_SIM_SANITIZER_PRELOAD"]] if os.environ.get("NPU_SIM_SANITIZER_PRELOAD") else []
+        if preload_mspti:
+            preload.append(str(self.mspti_library))
+        if preload:
+            env["LD_PRELOAD"] = " ".join(preload)
+        env.update(overrides)
+        return env
+
+
+def find_native_tree() -> NativeTree:
+    include = (REPO / "csrc" / "sim" / "include", REPO / "csrc" / "seam" / "include",
+               REPO / "csrc" / "mspti" / "include")
+    build = os.environ.get("NPU_SIM_BUILD_DIR")
+    if build:
+        lib64 = Path(build).resolve() / "lib64"
+        return NativeTree(sim_lib64=lib64, mspti_lib64=lib64, include_dirs=include)
+    import mspti_core
+    import sim_runtime
+
+    sim_lib64 = Path(sim_runtime.__file__).resolve().parent / "lib64"
+    mspti_lib64 = Path(mspti_core.__file__).resolve().parent / "lib64"
+    if not (sim_lib64 / "libascendcl.so").exists():
+        raise FileNotFoundError(
+            f"{sim_lib64}/libascendcl.so is missing: install the project (`pip install .`) "
+            "or set NPU_SIM_BUILD_DIR to a CMake build tree"
+        )
+    return NativeTree(sim_lib64=sim_lib64, mspti_lib64=mspti_lib64, include_dirs=include)
+
+
+class ProgramBuilder:
+    """Compiles C/C++ test programs once per session, keyed by their sources and flags."""
+
+    def __init__(self, tree: NativeTree, out_dir: Path) -> None:
+        self.tree = tree
+        self.out_dir = out_dir
+
+    def build(self, sources: list[Path], libs: list[str], extra_flags: list[str] | None = None) -> Path:
+        flags = list(extra_flags or [])
+        digest = hashlib.sha256()
+        for src in sources:
+            digest.update(src.read_bytes())
+        digest.update(" ".join([*libs, *flags]).encode())
+        exe = self.out_dir / f"{sources[0].stem}-{digest.hexdigest()[:12]}"
+        if exe.exists():
+            return exe
+        is_cpp = any(s.suffix in (".cpp", ".cc") for s in sources)
+        compiler = shutil.which("g++" if is_cpp else "gcc") or ("g++" if is_cpp else "gcc")
+        cmd = [compiler, "-O1", "-g", "-Wall", "-Wextra", "-Werror", *(f"-I{d}" for d in self.tree.include_dirs),
+               *(str(s) for s in sources), "-o", str(exe), f"-L{self.tree.sim_lib64}", f"-L{self.tree.mspti_lib64}",
+               f"-Wl,-rpath,{self.tree.sim_lib64}", *(f"-l{lib}" for lib in libs), "-lpthread", "-ldl", *flags]
+        if is_cpp:
+            cmd.insert(1, "-std=c++17")
+        sanitize = os.environ.get("NPU_SIM_TEST_SANITIZE", "")
+        if sanitize:
+            cmd.insert(1, f"-fsanitize={sanitize}")
+        result = subprocess.run(cmd, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise RuntimeError(f"compiling {sources[0].name} failed:\n{' '.join(cmd)}\n{result.stderr}")
+        return exe
+
+
+def run_program(exe: Path, env: dict[str, str], args: list[str] | None = None,
+                timeout: float = 60.0) -> subprocess.CompletedProcess[str]:
+    """Runs a test program; a crash or non-zero exit is reported with its output."""
+    return subprocess.run([str(exe), *(args or [])], env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def python_subprocess_env(base: dict[str, str] | None = None) -> dict[str, str]:
+    """An environment in which a child `python` imports the same packages as this test process."""
+    import sim_runtime
+
+    env = dict(os.environ if base is None else base)
+    root = str(Path(sim_runtime.__file__).resolve().parents[1])
+    env["PYTHONPATH"] = os.pathsep.join([root, env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    return env
