@@ -1,7 +1,7 @@
 """Runs every benchmark (or the ones named) and prints their figures.
 
-    python -m benchmarks                 # all
-    python -m benchmarks launch_rate     # one
+python -m benchmarks                 # all
+python -m benchmarks launch_rate     # one
 """
 
 from __future__ import annotations
@@ -22,7 +22,10 @@ def main(argv: list[str]) -> int:
     names = argv or available()
     unknown = [n for n in names if n not in available()]
     if unknown:
-        print(f"unknown benchmark(s): {', '.join(unknown)}; available: {', '.join(available())}", file=sys.stderr)
+        print(
+            f"unknown benchmark(s): {', '.join(unknown)}; available: {', '.join(available())}",
+            file=sys.stderr,
+        )
         return 2
     failures = 0
     for name in names:

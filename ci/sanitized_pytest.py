@@ -16,7 +16,9 @@ RUNTIMES = {"address": "libasan.so", "thread": "libtsan.so"}
 
 def runtime_path(sanitizer: str) -> str:
     name = RUNTIMES[sanitizer]
-    path = subprocess.run(["gcc", f"-print-file-name={name}"], capture_output=True, text=True, check=True).stdout.strip()
+    path = subprocess.run(
+        ["gcc", f"-print-file-name={name}"], capture_output=True, text=True, check=True
+    ).stdout.strip()
     if not os.path.isabs(path):
         raise SystemExit(f"gcc does not know where {name} is; install the gcc sanitizer runtime")
     return path

@@ -67,8 +67,9 @@ class Device:
     def __enter__(self) -> Device:
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self.close()
 
 
@@ -121,7 +122,9 @@ class Buffer:
         if stream is None:
             check("aclrtMemcpy", _acl.memcpy(self.ptr, self.size, other.ptr, n, MEMCPY_DEVICE_TO_DEVICE))
         else:
-            code = _acl.memcpy_async(self.ptr, self.size, other.ptr, n, MEMCPY_DEVICE_TO_DEVICE, stream.handle)
+            code = _acl.memcpy_async(
+                self.ptr, self.size, other.ptr, n, MEMCPY_DEVICE_TO_DEVICE, stream.handle
+            )
             check("aclrtMemcpyAsync", code)
 
     def fill(self, value: int) -> None:
@@ -169,7 +172,10 @@ class Kernel:
         self.name = name
 
     def launch(self, blocks: int = 1, stream: Stream | None = None, args: bytes = b"") -> None:
-        check("aclrtLaunchKernel", _acl.launch_kernel(self.function, blocks, stream.handle if stream else 0, args))
+        check(
+            "aclrtLaunchKernel",
+            _acl.launch_kernel(self.function, blocks, stream.handle if stream else 0, args),
+        )
 
     def launch_many(self, count: int, blocks: int = 1, stream: Stream | None = None) -> None:
         """Launches ``count`` times without returning to Python in between."""

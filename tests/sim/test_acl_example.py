@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from support.native import NativeTree, ProgramBuilder, run_program
 
 if sys.version_info >= (3, 11):

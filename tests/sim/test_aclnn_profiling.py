@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from support.native import NativeTree, ProgramBuilder, run_program
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"

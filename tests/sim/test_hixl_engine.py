@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+
 from support.native import NativeTree, ProgramBuilder, run_program
 
 PROGRAMS = Path(__file__).parent / "programs"

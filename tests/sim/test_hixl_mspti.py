@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from support.native import NativeTree, ProgramBuilder, run_program
 
 PROGRAMS = Path(__file__).parent / "programs"

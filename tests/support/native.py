@@ -32,14 +32,18 @@ class NativeTree:
 
     def env(self, preload_mspti: bool = False, **overrides: str) -> dict[str, str]:
         """An environment that runs a program on the simulator, like `npu-sim run` does."""
-        env = {k: v for k, v in os.environ.items() if not k.startswith("NPU_SIM_") or k == "NPU_SIM_BUILD_DIR"}
+        env = {
+            k: v for k, v in os.environ.items() if not k.startswith("NPU_SIM_") or k == "NPU_SIM_BUILD_DIR"
+        }
         env.pop("LD_PRELOAD", None)
         env["ASCEND_HOME_PATH"] = str(self.sim_lib64.parent)
         paths = [str(self.sim_lib64), str(self.mspti_lib64)]
         env["LD_LIBRARY_PATH"] = os.pathsep.join([*paths, env.get("LD_LIBRARY_PATH", "")]).rstrip(os.pathsep)
         env["MSTX_INJECTION_PATH"] = str(self.sim_lib64 / "libprofapi.so")
         env.update(self.extra_env)
-        preload = [os.environ["NPU_SIM_SANITIZER_PRELOAD"]] if os.environ.get("NPU_SIM_SANITIZER_PRELOAD") else []
+        preload = (
+            [os.environ["NPU_SIM_SANITIZER_PRELOAD"]] if os.environ.get("NPU_SIM_SANITIZER_PRELOAD") else []
+        )
         if preload_mspti:
             preload.append(str(self.mspti_library))
         if preload:
@@ -49,8 +53,11 @@ class NativeTree:
 
 
 def find_native_tree() -> NativeTree:
-    include = (REPO / "csrc" / "sim" / "include", REPO / "csrc" / "seam" / "include",
-               REPO / "csrc" / "mspti" / "include")
+    include = (
+        REPO / "csrc" / "sim" / "include",
+        REPO / "csrc" / "seam" / "include",
+        REPO / "csrc" / "mspti" / "include",
+    )
     build = os.environ.get("NPU_SIM_BUILD_DIR")
     if build:
         lib64 = Path(build).resolve() / "lib64"
@@ -86,9 +93,25 @@ class ProgramBuilder:
             return exe
         is_cpp = any(s.suffix in (".cpp", ".cc") for s in sources)
         compiler = shutil.which("g++" if is_cpp else "gcc") or ("g++" if is_cpp else "gcc")
-        cmd = [compiler, "-O1", "-g", "-Wall", "-Wextra", "-Werror", *(f"-I{d}" for d in self.tree.include_dirs),
-               *(str(s) for s in sources), "-o", str(exe), f"-L{self.tree.sim_lib64}", f"-L{self.tree.mspti_lib64}",
-               f"-Wl,-rpath,{self.tree.sim_lib64}", *(f"-l{lib}" for lib in libs), "-lpthread", "-ldl", *flags]
+        cmd = [
+            compiler,
+            "-O1",
+            "-g",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            *(f"-I{d}" for d in self.tree.include_dirs),
+            *(str(s) for s in sources),
+            "-o",
+            str(exe),
+            f"-L{self.tree.sim_lib64}",
+            f"-L{self.tree.mspti_lib64}",
+            f"-Wl,-rpath,{self.tree.sim_lib64}",
+            *(f"-l{lib}" for lib in libs),
+            "-lpthread",
+            "-ldl",
+            *flags,
+        ]
         if is_cpp:
             cmd.insert(1, "-std=c++17")
         sanitize = os.environ.get("NPU_SIM_TEST_SANITIZE", "")
@@ -100,8 +123,9 @@ class ProgramBuilder:
         return exe
 
 
-def run_program(exe: Path, env: dict[str, str], args: list[str] | None = None,
-                timeout: float = 60.0) -> subprocess.CompletedProcess[str]:
+def run_program(
+    exe: Path, env: dict[str, str], args: list[str] | None = None, timeout: float = 60.0
+) -> subprocess.CompletedProcess[str]:
     """Runs a test program; a crash or non-zero exit is reported with its output."""
     return subprocess.run([str(exe), *(args or [])], env=env, capture_output=True, text=True, timeout=timeout)
 

@@ -1,0 +1,40 @@
+/*
+ * msPTI result codes.
+ *
+ * Part of the msPTI C API of this project. Names, values and layouts are
+ * ABI-compatible with CANN's msPTI so that programs built against either set of
+ * headers run with either library.
+ */
+#ifndef MSPTI_RESULT_H
+#define MSPTI_RESULT_H
+
+/* Symbol visibility of the public functions: exported by the library build, plain declarations otherwise. */
+#ifndef MSPTI_API
+#if defined(MSPTI_LIB) && defined(__GNUC__)
+#define MSPTI_API __attribute__((visibility("default")))
+#else
+#define MSPTI_API
+#endif
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    MSPTI_SUCCESS = 0,
+    MSPTI_ERROR_INVALID_PARAMETER = 1,
+    MSPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED = 2,
+    MSPTI_ERROR_MAX_LIMIT_REACHED = 3,
+    MSPTI_ERROR_DEVICE_OFFLINE = 4,
+    MSPTI_ERROR_QUEUE_EMPTY = 5,
+    MSPTI_ERROR_WITHOUT_LD_PRELOAD = 6,
+    MSPTI_ERROR_INNER = 999,
+    MSPTI_ERROR_FORCE_INT = 0x7fffffff
+} msptiResult;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MSPTI_RESULT_H */
