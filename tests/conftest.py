@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from support.native import NativeTree, ProgramBuilder, find_native_tree
+
+# Machines under load (CI, sanitizer builds) generate examples slowly; the properties stay the same.
+settings.register_profile("project", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("project")
+
+# A sanitizer run preloads its runtime into this interpreter only; child processes get it back
+# through NativeTree.env / python_subprocess_env, exactly when they load our native libraries.
+if os.environ.get("NPU_SIM_SANITIZER_PRELOAD"):
+    os.environ.pop("LD_PRELOAD", None)
 
 
 @pytest.fixture(scope="session")

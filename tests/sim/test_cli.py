@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -410,10 +411,15 @@ def test_run_forwards_sigterm_to_the_program(cli: Cli, options: tuple[str, ...])
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        start_new_session=True,  # so a failure can clean up the whole tree
     )
-    assert process.stdout is not None
-    assert process.stdout.readline() == "ready\n"
-    process.send_signal(signal.SIGTERM)
-    stdout, _ = process.communicate(timeout=30)
+    try:
+        assert process.stdout is not None
+        assert process.stdout.readline() == "ready\n"
+        process.send_signal(signal.SIGTERM)
+        stdout, _ = process.communicate(timeout=30)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
     assert process.returncode == 42
     assert stdout == "got-term\n"
