@@ -100,7 +100,11 @@ int ChannelHub::poll(prof_poll_info_t* out, int num, int timeout_sec) {
     };
     std::unique_lock<std::mutex> lock(poll_mutex_);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_sec < 0 ? 0 : timeout_sec);
-    poll_cv_.wait_until(lock, deadline, [&] { return shutdown_.load() || any_pending(); });
+    // A stop or a flush also wakes the poller (it may have nothing to read, but it must look again).
+    const uint64_t seen = wake_seq_.load(std::memory_order_relaxed);
+    poll_cv_.wait_until(lock, deadline, [&] {
+        return shutdown_.load() || any_pending() || wake_seq_.load(std::memory_order_relaxed) != seen;
+    });
     return collect();
 }
 

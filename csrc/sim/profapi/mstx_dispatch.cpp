@@ -56,9 +56,16 @@ void* domain_create_a(const char* name) {
         return nullptr;
     }
     // The current module learns of the domain now; other modules on their first call with it.
+    // A tool that refuses the name (NULL for "default", or a name too long) refuses it for the
+    // application too, as when the application talks to the tool directly.
     const uint32_t module = mstx_tools().current();
-    void* ignored = nullptr;
-    (void)translate(hub_handle, module, ignored);
+    void* tool_handle = nullptr;
+    const bool known = translate(hub_handle, module, tool_handle);
+    const bool tool_creates = mstx_tools().domain<MstxDomainCreateAFn>(module, MSTX_API_CORE2_DOMAIN_CREATE_A) != nullptr;
+    if (known && tool_creates && tool_handle == nullptr) {
+        mstx_domains().destroy(hub_handle);
+        return nullptr;
+    }
     return hub_handle;
 }
 

@@ -28,6 +28,13 @@ MstxDomains::Domain* MstxDomains::slot(uint32_t index) const {
 
 void* MstxDomains::create(const char* name) {
     std::lock_guard<std::mutex> lock(mutex_);
+    for (uint32_t i = 0; i < next_unused_; ++i) {
+        Domain& existing = *slot(i);
+        const uint32_t generation = existing.generation.load(std::memory_order_acquire);
+        if ((generation & 1u) == 0) continue;
+        std::lock_guard<std::mutex> domain_lock(existing.mutex);
+        if (existing.name == name) return encode(i, generation);
+    }
     uint32_t index = 0;
     if (!free_.empty()) {
         index = free_.back();

@@ -33,7 +33,8 @@ public:
         std::array<std::atomic<void*>, kMstxModuleSlots> tool_handle{};
     };
 
-    // A new hub handle for `name` (nullptr when every slot is in use).
+    // The hub handle for `name`: the live one of that name if there is one (a name names one
+    // domain), else a new one (nullptr when every slot is in use).
     void* create(const char* name);
     // The live domain behind a hub handle, or nullptr.
     Domain* find(void* handle);

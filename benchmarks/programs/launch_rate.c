@@ -1,0 +1,124 @@
+/*
+ * Kernel launches per second of host time on the simulator, with and without msPTI.
+ *
+ *   launch_rate MODE COUNT
+ *   MODE = off     no msPTI calls (run without LD_PRELOAD)
+ *          idle    msPTI preloaded, no activity kind enabled
+ *          traced  msPTI preloaded, KERNEL + API + RUNTIME_API enabled
+ * Prints one JSON line: launches, seconds, ns per launch, records delivered and dropped.
+ */
+#include <dlfcn.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "acl/acl.h"
+#include "mspti/mspti.h"
+#include "mspti/mspti_ext.h"
+
+#define BUFFER_BYTES (8u << 20)
+#define POOL 32
+
+static _Alignas(8) uint8_t g_pool[POOL][BUFFER_BYTES];
+static atomic_uint g_next;
+static atomic_ullong g_records;
+
+typedef msptiResult (*next_record_fn)(uint8_t *, size_t, msptiActivity **);
+static next_record_fn g_next_record;
+
+static void request(uint8_t **buffer, size_t *size, size_t *max_records) {
+    unsigned i = atomic_fetch_add(&g_next, 1) % POOL;
+    *buffer = g_pool[i];
+    *size = BUFFER_BYTES;
+    *max_records = 0;
+}
+
+static void complete(uint8_t *buffer, size_t size, size_t valid) {
+    (void)size;
+    msptiActivity *rec = NULL;
+    unsigned long long n = 0;
+    while (g_next_record(buffer, valid, &rec) == MSPTI_SUCCESS) ++n;
+    atomic_fetch_add(&g_records, n);
+}
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+#define CHECK(call)                                                        \
+    do {                                                                   \
+        aclError e_ = (call);                                              \
+        if (e_ != ACL_SUCCESS) {                                           \
+            fprintf(stderr, "%s failed: %d\n", #call, e_);                 \
+            return 1;                                                      \
+        }                                                                  \
+    } while (0)
+
+#define LOOKUP(type, name) ((type)dlsym(RTLD_DEFAULT, name))
+
+int main(int argc, char **argv) {
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s off|idle|traced COUNT\n", argv[0]);
+        return 2;
+    }
+    const char *mode = argv[1];
+    const long count = atol(argv[2]);
+    const int use_mspti = strcmp(mode, "off") != 0;
+    const int traced = strcmp(mode, "traced") == 0;
+
+    msptiSubscriberHandle sub = NULL;
+    if (use_mspti) {
+        g_next_record = LOOKUP(next_record_fn, "msptiActivityGetNextRecord");
+        if (g_next_record == NULL) {
+            fprintf(stderr, "msPTI is not loaded: run with LD_PRELOAD=libmspti.so\n");
+            return 2;
+        }
+        LOOKUP(msptiResult (*)(msptiSubscriberHandle *, msptiCallbackFunc, void *), "msptiSubscribe")(&sub, NULL, NULL);
+        LOOKUP(msptiResult (*)(msptiBuffersCallbackRequestFunc, msptiBuffersCallbackCompleteFunc),
+               "msptiActivityRegisterCallbacks")(request, complete);
+    }
+    CHECK(aclInit(NULL));
+    CHECK(aclrtSetDevice(0));
+    aclrtStream stream = NULL;
+    CHECK(aclrtCreateStream(&stream));
+    if (traced) {
+        msptiResult (*enable)(msptiActivityKind) = LOOKUP(msptiResult (*)(msptiActivityKind), "msptiActivityEnable");
+        enable(MSPTI_ACTIVITY_KIND_KERNEL);
+        enable(MSPTI_ACTIVITY_KIND_API);
+        enable(MSPTI_ACTIVITY_KIND_RUNTIME_API);
+    }
+    static const char image[] = "launch-rate-kernel";
+    aclrtBinaryLoadOption opt = {.type = ACL_RT_BINARY_LOAD_OPT_MAGIC, .value = {.magic = ACL_RT_BINARY_MAGIC_ELF_VECTOR_CORE}};
+    aclrtBinaryLoadOptions opts = {&opt, 1};
+    aclrtBinHandle bin = NULL;
+    aclrtFuncHandle fn = NULL;
+    CHECK(aclrtBinaryLoadFromData(image, sizeof image, &opts, &bin));
+    CHECK(aclrtBinaryGetFunction(bin, "add_custom", &fn));
+    uint64_t args[2] = {0, 0};
+
+    for (long i = 0; i < count / 10; ++i) CHECK(aclrtLaunchKernel(fn, 8, args, sizeof args, stream));  // warm up
+    const double t0 = now_s();
+    for (long i = 0; i < count; ++i) CHECK(aclrtLaunchKernel(fn, 8, args, sizeof args, stream));
+    const double seconds = now_s() - t0;
+    CHECK(aclrtSynchronizeStream(stream));
+
+    unsigned long long dropped = 0;
+    if (use_mspti) {
+        LOOKUP(msptiResult (*)(uint32_t), "msptiActivityFlushAll")(1);
+        msptiResult (*get_dropped)(msptiActivityKind, uint64_t *) =
+            LOOKUP(msptiResult (*)(msptiActivityKind, uint64_t *), "msptiActivityGetDroppedRecords");
+        uint64_t d = 0;
+        if (get_dropped && get_dropped(MSPTI_ACTIVITY_KIND_INVALID, &d) == MSPTI_SUCCESS) dropped = d;
+        LOOKUP(msptiResult (*)(msptiSubscriberHandle), "msptiUnsubscribe")(sub);
+    }
+    CHECK(aclrtDestroyStream(stream));
+    CHECK(aclrtResetDevice(0));
+    printf("{\"mode\": \"%s\", \"launches\": %ld, \"seconds\": %.6f, \"ns_per_launch\": %.1f, "
+           "\"records\": %llu, \"dropped\": %llu}\n",
+           mode, count, seconds, seconds * 1e9 / (double)count, (unsigned long long)atomic_load(&g_records), dropped);
+    return 0;
+}

@@ -1,0 +1,170 @@
+"""Running one invocation of a workload program in a fresh process.
+
+Each invocation gets its own directory (script, log, stdout, stderr); a crash or a timeout is kept
+with its log as the evidence of a failed run.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from conformance import abi_probe
+from conformance.build import Builder, BuildError, Program, collector, workload
+from conformance.log import RunLog
+from conformance.target import Target
+
+__all__ = ["PROGRAMS", "Invocation", "RunResult", "execute"]
+
+#: Runtime libraries the driver links when the target has them (mstx and HCCL live in their own).
+_DRIVER_LIBRARIES = ("ascendcl", "ms_tools_ext", "hccl", "opapi", "nnopbase")
+
+PROGRAMS: Mapping[str, Callable[[], Program]] = {
+    "driver": lambda: Program("driver", (workload("driver.cpp"), collector()), _DRIVER_LIBRARIES),
+    "iterate": lambda: Program("iterate", (workload("iterate.cpp"), collector())),
+    "abi_layout": abi_probe.layout_program,
+    "abi_enums": abi_probe.enums_program,
+    "abi_symbols": abi_probe.symbols_program,
+}
+
+
+@dataclass(frozen=True)
+class Invocation:
+    """One process of a scenario: which program, with which script or arguments and policies."""
+
+    name: str = "main"
+    program: str = "driver"
+    script: str | None = None
+    args: tuple[str, ...] = ()
+    preload: bool = True
+    buffer: str = ""  # MSPTI_CONFORMANCE_BUFFER
+    cbdata: str = ""  # MSPTI_CONFORMANCE_CBDATA
+    env: Mapping[str, str] = field(default_factory=dict)
+    timeout: float = 60.0
+    crash_ok: bool = False  # the checker judges a crash itself (robustness probes)
+
+
+@dataclass
+class RunResult:
+    scenario: str
+    invocation: Invocation
+    log: RunLog
+    directory: Path
+    command: list[str] = field(default_factory=list)
+    exit_code: int | None = None
+    timed_out: bool = False
+    duration: float = 0.0
+    stdout: str = ""
+    stderr: str = ""
+    build_error: str | None = None
+
+    @property
+    def log_path(self) -> Path:
+        return self.directory / "log.jsonl"
+
+    @property
+    def crashed(self) -> bool:
+        return self.exit_code is not None and self.exit_code < 0
+
+    @property
+    def failed(self) -> bool:
+        return self.build_error is not None or self.timed_out or self.exit_code != 0
+
+    def failure(self) -> str:
+        """What went wrong, in one paragraph (empty when the run succeeded)."""
+        if self.build_error is not None:
+            return f"the workload did not build: {self.build_error.splitlines()[0]}"
+        if self.timed_out:
+            return f"timed out after {self.invocation.timeout:.0f} s (killed)"
+        if self.exit_code is None or self.exit_code == 0:
+            return ""
+        if self.exit_code < 0:
+            try:
+                name = signal.Signals(-self.exit_code).name
+            except ValueError:
+                name = f"signal {-self.exit_code}"
+            return f"the workload crashed ({name})" + self._tail()
+        unsupported = self.log.unsupported()
+        if self.exit_code == 4 and unsupported:
+            return f"the target does not support the command {unsupported!r}"
+        driver_error = self.log.driver_error()
+        if driver_error:
+            return f"the workload stopped: {driver_error}"
+        return f"the workload exited with status {self.exit_code}" + self._tail()
+
+    def _tail(self) -> str:
+        text = self.stderr.strip().splitlines()
+        return f"; stderr ends with: {text[-1][:300]}" if text else ""
+
+
+def execute(
+    scenario: str,
+    invocation: Invocation,
+    target: Target,
+    builder: Builder,
+    work_dir: Path,
+) -> RunResult:
+    """Build the program (cached) and run it once; never raises for a failing workload."""
+    directory = work_dir / scenario / invocation.name
+    directory.mkdir(parents=True, exist_ok=True)
+    log_path = directory / "log.jsonl"
+    log_path.unlink(missing_ok=True)
+    result = RunResult(scenario, invocation, RunLog([]), directory)
+    try:
+        exe = builder.build(PROGRAMS[invocation.program]())
+    except BuildError as error:
+        result.build_error = str(error)
+        (directory / "build.txt").write_text(str(error), encoding="utf-8")
+        return result
+    args = list(invocation.args)
+    if invocation.script is not None:
+        script_path = directory / "script.txt"
+        script_path.write_text(invocation.script, encoding="utf-8")
+        args = [str(script_path), *args]
+    extra = {"MSPTI_CONFORMANCE_LOG": str(log_path), **invocation.env}
+    if invocation.buffer:
+        extra["MSPTI_CONFORMANCE_BUFFER"] = invocation.buffer
+    if invocation.cbdata:
+        extra["MSPTI_CONFORMANCE_CBDATA"] = invocation.cbdata
+    env = target.env(preload=invocation.preload, extra=extra)
+    result.command = [str(exe), *args]
+    started = time.monotonic()
+    with subprocess.Popen(
+        result.command,
+        env=env,
+        cwd=directory,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        errors="replace",
+        start_new_session=True,
+    ) as process:
+        try:
+            stdout, stderr = process.communicate(timeout=invocation.timeout)
+        except subprocess.TimeoutExpired:
+            result.timed_out = True
+            _kill_group(process)
+            stdout, stderr = process.communicate()
+        result.exit_code = process.returncode
+    result.duration = time.monotonic() - started
+    result.stdout, result.stderr = stdout, stderr
+    (directory / "stdout.txt").write_text(stdout, encoding="utf-8")
+    (directory / "stderr.txt").write_text(stderr, encoding="utf-8")
+    (directory / "command.txt").write_text(
+        " ".join(result.command) + "\n" + "".join(f"{k}={v}\n" for k, v in sorted(extra.items())),
+        encoding="utf-8",
+    )
+    result.log = RunLog.from_file(log_path)
+    return result
+
+
+def _kill_group(process: subprocess.Popen[str]) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        process.kill()

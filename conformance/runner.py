@@ -1,0 +1,255 @@
+"""The suite runner: plans which clauses can be graded, runs their scenarios and collects verdicts."""
+
+from __future__ import annotations
+
+import os
+import platform
+import time
+import traceback
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from conformance import __version__
+from conformance.build import Builder
+from conformance.catalogue import Catalogue, Clause
+from conformance.checks import CheckContext, ClauseResult
+from conformance.execute import Invocation, RunResult, execute
+from conformance.model.invariants import Violation, buffer_protocol, result_codes
+from conformance.scenarios import PLANNED, SCENARIOS, Scenario, ScenarioEnv
+from conformance.target import Target
+
+__all__ = ["RunOptions", "ScenarioReport", "SuiteReport", "SuiteRunner", "plan_features"]
+
+#: Clauses checked in every run's log as well as in their own scenario.
+GLOBAL_CLAUSES = (
+    "ACT-BUF-01",
+    "ACT-BUF-02",
+    "ACT-BUF-03",
+    "ACT-BUF-04",
+    "GEN-ABI-01",
+    "GEN-ABI-03",
+    "GEN-RES-01",
+)
+
+
+@dataclass
+class RunOptions:
+    profile: str = "spec"
+    patterns: list[str] = field(default_factory=list)
+    jobs: int = 2
+    report_dir: Path = Path("mspti-conformance-report")
+    stateful_examples: int = 20
+    stateful_seed: int = 0
+    werror: bool = False
+
+
+@dataclass
+class ScenarioReport:
+    name: str
+    summary: str
+    clauses: list[str]
+    runs: list[RunResult] = field(default_factory=list)
+    duration: float = 0.0
+    error: str = ""
+
+
+@dataclass
+class SuiteReport:
+    profile: str
+    target: dict[str, Any]
+    started: str
+    duration: float
+    clauses: list[tuple[Clause, ClauseResult]]
+    scenarios: list[ScenarioReport]
+    catalogue_size: int
+    environment: dict[str, str] = field(default_factory=dict)
+
+    def counts(self) -> dict[str, int]:
+        counts = {"pass": 0, "fail": 0, "skip": 0, "not-automated": 0}
+        for _clause, result in self.clauses:
+            counts[result.verdict] = counts.get(result.verdict, 0) + 1
+        return counts
+
+    @property
+    def passed(self) -> bool:
+        """True when no applicable automated clause failed (skips and not-automated clauses do not count)."""
+        counts = self.counts()
+        return counts["fail"] == 0
+
+    def exit_status(self) -> int:
+        return 0 if self.passed else 1
+
+
+def plan_features(target: Target) -> frozenset[str]:
+    """The target's features plus ``launch`` when kernels can be launched from an opaque binary."""
+    features = set(target.features())
+    if "acl" in features and (target.is_simulator or os.environ.get("MSPTI_CONFORMANCE_KERNEL_BIN")):
+        features.add("launch")
+    return frozenset(features)
+
+
+class SuiteRunner:
+    def __init__(
+        self,
+        catalogue: Catalogue,
+        target: Target,
+        options: RunOptions,
+        progress: Callable[[str], None] | None = None,
+    ) -> None:
+        self.catalogue = catalogue
+        self.target = target
+        self.options = options
+        self.progress = progress or (lambda _line: None)
+        self.features = plan_features(target)
+        self.env = ScenarioEnv(self.features, target.kind, target.devices)
+        self.builder = Builder(target, werror=options.werror)
+        self.work_dir = options.report_dir / "runs"
+
+    # ------------------------------------------------------------------ planning
+
+    def _static_verdict(self, clause: Clause) -> ClauseResult | None:
+        """The verdict of a clause that needs no run (skip or not automated), else None."""
+        expectation = clause.expectation(self.options.profile)
+        if not expectation.applies:
+            return ClauseResult(clause.id, "skip", expectation.reason, scenario=clause.scenario)
+        environments = set(clause.environment)
+        if environments == {"HW"} and self.target.is_simulator:
+            return ClauseResult(clause.id, "skip", "needs real Ascend hardware", scenario=clause.scenario)
+        if "MULTI" in environments and self.target.devices < 2:
+            return ClauseResult(clause.id, "skip", "needs at least 2 devices", scenario=clause.scenario)
+        if not clause.scenario:
+            return ClauseResult(clause.id, "not-automated", "no scenario yet")
+        if clause.scenario in PLANNED:
+            return ClauseResult(
+                clause.id,
+                "not-automated",
+                f"not yet automated: {PLANNED[clause.scenario]}",
+                scenario=clause.scenario,
+            )
+        scenario = SCENARIOS[clause.scenario]
+        missing = scenario.missing(self.features)
+        if missing:
+            return ClauseResult(
+                clause.id, "skip", f"the target lacks {', '.join(missing)}", scenario=clause.scenario
+            )
+        return None
+
+    # ------------------------------------------------------------------ running
+
+    def _execute(self, scenario: str, invocation: Invocation) -> RunResult:
+        return execute(scenario, invocation, self.target, self.builder, self.work_dir)
+
+    def _run_scenario(
+        self, scenario: Scenario, clauses: dict[str, Clause]
+    ) -> tuple[ScenarioReport, dict[str, ClauseResult]]:
+        report = ScenarioReport(scenario.name, scenario.summary, sorted(clauses))
+        started = time.monotonic()
+        results: dict[str, ClauseResult] = {}
+        try:
+            invocations = scenario.build(self.env)
+            runs = {inv.name: self._execute(scenario.name, inv) for inv in invocations}
+            context = CheckContext(
+                scenario.name,
+                runs,
+                clauses,
+                self.options.profile,
+                self.features,
+                executor=lambda inv: self._execute(scenario.name, inv),
+                options={
+                    "stateful_examples": self.options.stateful_examples,
+                    "stateful_seed": self.options.stateful_seed,
+                },
+            )
+            assert scenario.check is not None, f"scenario {scenario.name} has no checker"
+            scenario.check(context)
+            report.runs = list(context.runs.values())
+            results = context.results
+        except Exception as error:  # a broken scenario must not stop the suite
+            report.error = f"{type(error).__name__}: {error}\n{traceback.format_exc()}"
+        for clause_id in clauses:
+            if clause_id not in results:
+                reason = "the scenario's checker did not grade this clause"
+                if report.error:
+                    reason = f"the scenario failed: {report.error.splitlines()[0]}"
+                results[clause_id] = ClauseResult(clause_id, "fail", reason, [reason], scenario=scenario.name)
+            results[clause_id].scenario = scenario.name
+        report.duration = time.monotonic() - started
+        return report, {k: v for k, v in results.items() if k in clauses}
+
+    def _global_violations(self, reports: Iterable[ScenarioReport]) -> dict[str, list[str]]:
+        found: dict[str, list[str]] = {}
+        for report in reports:
+            for run in report.runs:
+                if run.failed:
+                    continue
+                violations: list[Violation] = [*buffer_protocol(run.log), *result_codes(run.log)]
+                for violation in violations:
+                    if violation.clause in GLOBAL_CLAUSES:
+                        where = f"{report.name}/{run.invocation.name}"
+                        found.setdefault(violation.clause, []).append(f"[{where}] {violation.message}")
+        return found
+
+    def run(self) -> SuiteReport:
+        started_wall = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        started = time.monotonic()
+        selected = self.catalogue.select(self.options.patterns)
+        verdicts: dict[str, ClauseResult] = {}
+        to_run: dict[str, dict[str, Clause]] = {}
+        for clause in selected:
+            static = self._static_verdict(clause)
+            if static is not None:
+                verdicts[clause.id] = static
+            else:
+                to_run.setdefault(clause.scenario, {})[clause.id] = clause
+        total = len(to_run)
+        self.progress(f"target: {self.target.description} ({self.target.kind}); msPTI: {self.target.mspti}")
+        self.progress(
+            f"profile {self.options.profile}: {len(selected)} clause(s) selected, {total} scenario(s) to run,"
+            f" {len(verdicts)} decided without running"
+        )
+        reports: list[ScenarioReport] = []
+        self.options.report_dir.mkdir(parents=True, exist_ok=True)
+        with ThreadPoolExecutor(max_workers=max(1, self.options.jobs)) as pool:
+            futures = {
+                pool.submit(self._run_scenario, SCENARIOS[name], clauses): name
+                for name, clauses in sorted(to_run.items())
+            }
+            for done, future in enumerate(as_completed(futures), start=1):
+                report, results = future.result()
+                reports.append(report)
+                verdicts.update(results)
+                tally: dict[str, int] = {}
+                for result in results.values():
+                    tally[result.verdict] = tally.get(result.verdict, 0) + 1
+                summary = ", ".join(f"{n} {v}" for v, n in sorted(tally.items()))
+                note = f" [{report.error.splitlines()[0]}]" if report.error else ""
+                self.progress(
+                    f"[{done:>3}/{total}] {report.name:<30} {summary} ({report.duration:.1f}s){note}"
+                )
+        for clause_id, messages in self._global_violations(reports).items():
+            result = verdicts.get(clause_id)
+            if result is None or result.verdict != "pass":
+                continue
+            result.verdict = "fail"
+            result.failures.extend(messages[:20])
+            result.reason = f"violated in another scenario: {messages[0]}"
+        clauses = [(clause, verdicts[clause.id]) for clause in selected]
+        return SuiteReport(
+            profile=self.options.profile,
+            target=self.target.describe(),
+            started=started_wall,
+            duration=time.monotonic() - started,
+            clauses=clauses,
+            scenarios=sorted(reports, key=lambda r: r.name),
+            catalogue_size=len(self.catalogue),
+            environment={
+                "python": platform.python_version(),
+                "host": platform.node(),
+                "suite_version": __version__,
+                "features": ",".join(sorted(self.features)),
+            },
+        )

@@ -1,0 +1,30 @@
+"""Scenarios: each one runs workload processes and grades the clauses that name it.
+
+Importing this package registers every scenario module.
+"""
+
+from __future__ import annotations
+
+from conformance.scenarios import (  # noqa: F401  (imported for their registrations)
+    abi,
+    activity_api,
+    buffers,
+    callbacks,
+    collectives,
+    device,
+    external,
+    iteration,
+    lifecycle,
+    markers,
+    planned_list,
+    stateful_scenario,
+    threads,
+)
+from conformance.scenarios.registry import PLANNED, SCENARIOS, Scenario, ScenarioEnv
+
+__all__ = ["PLANNED", "SCENARIOS", "Scenario", "ScenarioEnv", "known_scenarios"]
+
+
+def known_scenarios() -> set[str]:
+    """Names a catalogue clause may refer to: implemented and planned scenarios."""
+    return set(SCENARIOS) | set(PLANNED)

@@ -1,0 +1,247 @@
+#include "activity/buffer_manager.h"
+
+#include <chrono>
+#include <cstring>
+
+#include "activity/drop_counter.h"
+#include "activity/kinds.h"
+#include "common/log.h"
+#include "common/no_destructor.h"
+#include "common/spin_lock.h"
+
+namespace mspti::activity {
+
+struct BufferManager::ThreadBuffer {
+    SpinLock lock;
+    uint8_t* data = nullptr;
+    size_t size = 0;
+    size_t used = 0;
+    size_t max_records = 0;  // 0 = no limit
+    size_t records = 0;
+    msptiBuffersCallbackCompleteFunc complete = nullptr;
+};
+
+namespace {
+
+thread_local bool t_in_request = false;
+thread_local bool t_in_complete = false;
+// Set when this thread's LocalBuffer has been destroyed (thread exit): later records are dropped
+// instead of touching the destroyed thread-local.
+thread_local bool t_buffer_gone = false;
+
+}  // namespace
+
+// Owns the calling thread's buffer; registered with the manager for flushes and
+// closed when the thread exits.
+struct LocalBuffer {
+    std::shared_ptr<BufferManager::ThreadBuffer> tb;
+    LocalBuffer() : tb(std::make_shared<BufferManager::ThreadBuffer>()) { BufferManager::Instance().Register(tb); }
+    ~LocalBuffer() {
+        t_buffer_gone = true;
+        BufferManager::Instance().Retire(tb);
+    }
+    LocalBuffer(const LocalBuffer&) = delete;
+    LocalBuffer& operator=(const LocalBuffer&) = delete;
+};
+
+namespace {
+
+BufferManager::ThreadBuffer& Local() {
+    thread_local LocalBuffer local;
+    return *local.tb;
+}
+
+}  // namespace
+
+BufferManager& BufferManager::Instance() {
+    static NoDestructor<BufferManager> manager;
+    return manager.get();
+}
+
+bool BufferManager::InClientCallback() { return t_in_request || t_in_complete; }
+
+msptiResult BufferManager::RegisterCallbacks(msptiBuffersCallbackRequestFunc request,
+                                             msptiBuffersCallbackCompleteFunc complete) {
+    if (request == nullptr || complete == nullptr) return MSPTI_ERROR_INVALID_PARAMETER;
+    std::lock_guard<std::mutex> lock(callbacks_mutex_);
+    callbacks_.request = request;
+    callbacks_.complete = complete;
+    return MSPTI_SUCCESS;
+}
+
+bool BufferManager::HasCallbacks() {
+    std::lock_guard<std::mutex> lock(callbacks_mutex_);
+    return callbacks_.request != nullptr;
+}
+
+bool BufferManager::Write(int64_t kind, const void* record, size_t size) {
+    // Inside RequestFunc this thread's buffer is being replaced; a record made there has no home.
+    if (t_in_request || t_buffer_gone) {
+        Drops().Add(kind);
+        return false;
+    }
+    ThreadBuffer& tb = Local();
+    tb.lock.lock();
+    if (tb.data != nullptr && size <= tb.size - tb.used && (tb.max_records == 0 || tb.records < tb.max_records)) {
+        std::memcpy(tb.data + tb.used, record, size);
+        tb.used += size;
+        ++tb.records;
+        tb.lock.unlock();
+        return true;
+    }
+    tb.lock.unlock();
+    return WriteSlow(tb, kind, record, size);
+}
+
+bool BufferManager::WriteSlow(ThreadBuffer& tb, int64_t kind, const void* record, size_t size) {
+    tb.lock.lock();
+    CloseLocked(tb);
+    tb.lock.unlock();
+
+    Callbacks cb;
+    {
+        std::lock_guard<std::mutex> lock(callbacks_mutex_);
+        cb = callbacks_;
+    }
+    if (cb.request == nullptr) {
+        Drops().Add(kind);
+        return false;
+    }
+    uint8_t* data = nullptr;
+    size_t size_given = 0;
+    size_t max_records = 0;
+    {
+        std::lock_guard<std::mutex> lock(request_mutex_);
+        t_in_request = true;
+        cb.request(&data, &size_given, &max_records);
+        t_in_request = false;
+    }
+    if (data == nullptr) {
+        Drops().Add(kind);
+        return false;
+    }
+    if (size_given < size) {
+        // Too small for this record: give it straight back (empty) and count the record.
+        MSPTI_LOGW("buffer of %zu bytes cannot hold a record of %zu bytes", size_given, size);
+        Enqueue(Closed{data, size_given, 0, cb.complete});
+        Drops().Add(kind);
+        return false;
+    }
+    tb.lock.lock();
+    tb.data = data;
+    tb.size = size_given;
+    tb.max_records = max_records;
+    tb.complete = cb.complete;
+    std::memcpy(tb.data, record, size);
+    tb.used = size;
+    tb.records = 1;
+    tb.lock.unlock();
+    return true;
+}
+
+void BufferManager::CloseLocked(ThreadBuffer& tb) {
+    if (tb.data == nullptr) return;
+    // Enqueued while the thread's lock is held, so a concurrent flush that finds the thread's
+    // buffer gone is sure to wait for this one too.
+    Enqueue(Closed{tb.data, tb.size, tb.used, tb.complete});
+    tb.data = nullptr;
+    tb.size = 0;
+    tb.used = 0;
+    tb.records = 0;
+    tb.max_records = 0;
+    tb.complete = nullptr;
+}
+
+uint64_t BufferManager::Enqueue(const Closed& closed) {
+    std::lock_guard<std::mutex> lock(queue_mutex_);
+    queue_.push_back(closed);
+    ++enqueued_;
+    if (!delivery_thread_.joinable()) delivery_thread_ = std::thread([this] { DeliveryLoop(); });
+    queue_cv_.notify_one();
+    return enqueued_;
+}
+
+void BufferManager::WaitDelivered(uint64_t ticket) {
+    std::unique_lock<std::mutex> lock(queue_mutex_);
+    delivered_cv_.wait(lock, [&] { return delivered_ >= ticket; });
+}
+
+void BufferManager::DeliveryLoop() {
+    std::unique_lock<std::mutex> lock(queue_mutex_);
+    for (;;) {
+        queue_cv_.wait(lock, [&] { return !queue_.empty(); });
+        const Closed closed = queue_.front();
+        queue_.pop_front();
+        lock.unlock();
+        if (closed.complete != nullptr) {
+            t_in_complete = true;
+            closed.complete(closed.data, closed.size, closed.valid);
+            t_in_complete = false;
+        }
+        lock.lock();
+        ++delivered_;
+        delivered_cv_.notify_all();
+    }
+}
+
+void BufferManager::Flush(bool wait) {
+    {
+        std::lock_guard<std::mutex> lock(registry_mutex_);
+        for (const auto& tb : threads_) {
+            tb->lock.lock();
+            CloseLocked(*tb);
+            tb->lock.unlock();
+        }
+    }
+    uint64_t ticket = 0;
+    {
+        std::lock_guard<std::mutex> lock(queue_mutex_);
+        ticket = enqueued_;
+    }
+    if (wait && !InClientCallback()) WaitDelivered(ticket);
+}
+
+void BufferManager::SetFlushPeriod(uint32_t ms) {
+    std::lock_guard<std::mutex> lock(period_mutex_);
+    period_ms_ = ms;
+    ++period_generation_;
+    if (ms != 0 && !period_thread_.joinable()) period_thread_ = std::thread([this] { PeriodLoop(); });
+    period_cv_.notify_all();
+}
+
+void BufferManager::PeriodLoop() {
+    std::unique_lock<std::mutex> lock(period_mutex_);
+    for (;;) {
+        if (period_ms_ == 0) {
+            period_cv_.wait(lock, [&] { return period_ms_ != 0; });
+            continue;
+        }
+        const uint64_t generation = period_generation_;
+        const bool changed = period_cv_.wait_for(lock, std::chrono::milliseconds(period_ms_),
+                                                 [&] { return period_generation_ != generation; });
+        if (changed) continue;  // a new period starts counting now
+        lock.unlock();
+        Flush(false);
+        lock.lock();
+    }
+}
+
+void BufferManager::Register(const std::shared_ptr<ThreadBuffer>& tb) {
+    std::lock_guard<std::mutex> lock(registry_mutex_);
+    threads_.push_back(tb);
+}
+
+void BufferManager::Retire(const std::shared_ptr<ThreadBuffer>& tb) {
+    std::lock_guard<std::mutex> lock(registry_mutex_);
+    tb->lock.lock();
+    CloseLocked(*tb);
+    tb->lock.unlock();
+    for (auto it = threads_.begin(); it != threads_.end(); ++it) {
+        if (*it == tb) {
+            threads_.erase(it);
+            break;
+        }
+    }
+}
+
+}  // namespace mspti::activity

@@ -1,0 +1,104 @@
+// Client buffers: requesting, filling, completing.
+//
+// Every recording thread fills its own buffer (requested from the client on
+// that thread), so writing a record takes only that thread's own lock, which
+// nobody else holds except a flush handing the buffer over. A record that does
+// not fit closes the buffer and goes to the next one. Closed buffers are
+// completed, in the order they were closed, by one delivery thread; so
+// CompleteFunc calls never overlap and a thread's buffers come back in order.
+//
+// Buffers are closed when full, on FlushAll, on each FlushPeriod tick (partly
+// filled ones too), when their thread exits and at process exit. A record that
+// finds no usable buffer (no callbacks, a declined or too small buffer) is
+// counted as dropped.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "mspti/mspti_activity.h"
+
+namespace mspti::activity {
+
+class BufferManager {
+public:
+    static BufferManager& Instance();
+
+    msptiResult RegisterCallbacks(msptiBuffersCallbackRequestFunc request, msptiBuffersCallbackCompleteFunc complete);
+    bool HasCallbacks();
+
+    // Copies one record into the calling thread's buffer. False if it was dropped (and counted).
+    bool Write(int64_t kind, const void* record, size_t size);
+    template <typename Record>
+    bool Write(const Record& record) {
+        return Write(record.kind, &record, sizeof record);
+    }
+
+    // Closes every buffer that holds records and hands it to delivery; with `wait`, returns once
+    // all of them (and every buffer closed before) have been completed. Called from inside a
+    // buffer callback it never waits (the delivery would wait for the caller).
+    void Flush(bool wait);
+
+    void SetFlushPeriod(uint32_t ms);
+
+    // True while the calling thread is inside the client's RequestFunc or CompleteFunc.
+    static bool InClientCallback();
+
+    BufferManager() = default;
+    BufferManager(const BufferManager&) = delete;
+    BufferManager& operator=(const BufferManager&) = delete;
+
+    struct ThreadBuffer;
+
+private:
+    struct Callbacks {
+        msptiBuffersCallbackRequestFunc request = nullptr;
+        msptiBuffersCallbackCompleteFunc complete = nullptr;
+    };
+    struct Closed {
+        uint8_t* data;
+        size_t size;
+        size_t valid;
+        msptiBuffersCallbackCompleteFunc complete;
+    };
+    friend struct LocalBuffer;
+
+    bool WriteSlow(ThreadBuffer& tb, int64_t kind, const void* record, size_t size);
+    // Requires tb's lock; hands its buffer (if any) to delivery.
+    void CloseLocked(ThreadBuffer& tb);
+    uint64_t Enqueue(const Closed& closed);
+    void WaitDelivered(uint64_t ticket);
+    void DeliveryLoop();
+    void PeriodLoop();
+    void Register(const std::shared_ptr<ThreadBuffer>& tb);
+    void Retire(const std::shared_ptr<ThreadBuffer>& tb);
+
+    std::mutex callbacks_mutex_;
+    Callbacks callbacks_;
+    std::mutex request_mutex_;  // the client's RequestFunc calls never overlap
+
+    std::mutex registry_mutex_;
+    std::vector<std::shared_ptr<ThreadBuffer>> threads_;
+
+    std::mutex queue_mutex_;
+    std::condition_variable queue_cv_;
+    std::condition_variable delivered_cv_;
+    std::deque<Closed> queue_;
+    uint64_t enqueued_ = 0;
+    uint64_t delivered_ = 0;
+    std::thread delivery_thread_;
+
+    std::mutex period_mutex_;
+    std::condition_variable period_cv_;
+    uint32_t period_ms_ = 0;
+    uint64_t period_generation_ = 0;
+    std::thread period_thread_;
+};
+
+}  // namespace mspti::activity

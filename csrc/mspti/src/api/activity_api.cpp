@@ -1,0 +1,136 @@
+// The Activity API (mspti_activity.h).
+#include <mutex>
+
+#include "activity/buffer_manager.h"
+#include "activity/external_correlation.h"
+#include "activity/kinds.h"
+#include "activity/record_iterator.h"
+#include "api/lifecycle.h"
+#include "callback/subscriber.h"
+#include "common/log.h"
+#include "common/no_destructor.h"
+#include "interpose/preload_check.h"
+#include "markers/domains.h"
+#include "mspti/mspti_activity.h"
+#include "seam/device_task_manager.h"
+
+namespace {
+
+using namespace mspti;
+
+// Enable and Disable change switches and device collection together.
+std::mutex& SwitchMutex() {
+    static NoDestructor<std::mutex> mutex;
+    return mutex.get();
+}
+
+bool InterpositionAvailable(msptiActivityKind kind) {
+    return kind == MSPTI_ACTIVITY_KIND_HCCL ? interpose::HcclInterposed() : interpose::RuntimeInterposed();
+}
+
+msptiResult SetMarkerDomain(const char* name, bool enabled) {
+    if (name == nullptr || name[0] == '\0' || !markers::ValidName(name)) return MSPTI_ERROR_INVALID_PARAMETER;
+    return markers::SetDomainEnabled(name, enabled);
+}
+
+}  // namespace
+
+extern "C" {
+
+MSPTI_API msptiResult msptiActivityRegisterCallbacks(msptiBuffersCallbackRequestFunc funcBufferRequested,
+                                                     msptiBuffersCallbackCompleteFunc funcBufferCompleted) {
+    try {
+        lifecycle::EnsureExitFlush();
+        return activity::BufferManager::Instance().RegisterCallbacks(funcBufferRequested, funcBufferCompleted);
+    } catch (...) {
+        return MSPTI_ERROR_INNER;
+    }
+}
+
+MSPTI_API msptiResult msptiActivityEnable(msptiActivityKind kind) {
+    if (!activity::IsValidKind(kind)) return MSPTI_ERROR_INVALID_PARAMETER;
+    try {
+        if (activity::NeedsInterposition(kind) && !InterpositionAvailable(kind)) return MSPTI_ERROR_WITHOUT_LD_PRELOAD;
+        lifecycle::EnsureExitFlush();
+        std::lock_guard<std::mutex> lock(SwitchMutex());
+        activity::Kinds().Set(kind, true);
+        seam::DeviceTaskManager::Instance().OnKindEnabled();
+        return MSPTI_SUCCESS;
+    } catch (...) {
+        return MSPTI_ERROR_INNER;
+    }
+}
+
+MSPTI_API msptiResult msptiActivityDisable(msptiActivityKind kind) {
+    if (!activity::IsValidKind(kind)) return MSPTI_ERROR_INVALID_PARAMETER;
+    try {
+        std::lock_guard<std::mutex> lock(SwitchMutex());
+        if (!activity::Kinds().IsEnabled(kind)) return MSPTI_SUCCESS;
+        // Records of work that already ran on the device are collected before the switch goes off.
+        if (!activity::BufferManager::InClientCallback()) seam::DeviceTaskManager::Instance().DrainKind(kind);
+        activity::Kinds().Set(kind, false);
+        seam::DeviceTaskManager::Instance().OnKindDisabled();
+        return MSPTI_SUCCESS;
+    } catch (...) {
+        return MSPTI_ERROR_INNER;
+    }
+}
+
+MSPTI_API bool msptiActivityIsEnabled(msptiActivityKind kind) { return activity::Kinds().IsEnabled(kind); }
+
+MSPTI_API msptiResult msptiActivityEnableMarkerDomain(const char* name) {
+    try {
+        return SetMarkerDomain(name, true);
+    } catch (...) {
+        return MSPTI_ERROR_INNER;
+    }
+}
+
+MSPTI_API msptiResult msptiActivityDisableMarkerDomain(const char* name) {
+    try {
+        return SetMarkerDomain(name, false);
+    } catch (...) {
+        return MSPTI_ERROR_INNER;
+    }
+}
+
+MSPTI_API msptiResult msptiActivityGetNextRecord(uint8_t* buffer, size_t validBufferSizeBytes, msptiActivity** record) {
+    return activity::NextRecord(buffer, validBufferSizeBytes, record);
+}
+
+MSPTI_API msptiResult msptiActivityFlushAll(uint32_t /*flag*/) {
+    try {
+        lifecycle::FlushAll();
+        return MSPTI_SUCCESS;
+    } catch (...) {
+        return MSPTI_ERROR_INNER;
+    }
+}
+
+MSPTI_API msptiResult msptiActivityFlushPeriod(uint32_t time) {
+    try {
+        lifecycle::EnsureExitFlush();
+        activity::BufferManager::Instance().SetFlushPeriod(time);
+        return MSPTI_SUCCESS;
+    } catch (...) {
+        return MSPTI_ERROR_INNER;
+    }
+}
+
+MSPTI_API msptiResult msptiActivityPushExternalCorrelationId(msptiExternalCorrelationKind kind, uint64_t id) {
+    try {
+        return activity::PushExternalCorrelationId(kind, id);
+    } catch (...) {
+        return MSPTI_ERROR_INNER;
+    }
+}
+
+MSPTI_API msptiResult msptiActivityPopExternalCorrelationId(msptiExternalCorrelationKind kind, uint64_t* lastId) {
+    try {
+        return activity::PopExternalCorrelationId(kind, lastId);
+    } catch (...) {
+        return MSPTI_ERROR_INNER;
+    }
+}
+
+}  // extern "C"

@@ -1,0 +1,54 @@
+#include "callback/api_call.h"
+
+#include "callback/subscriber.h"
+#include "seam/host_time.h"
+
+namespace mspti::callback {
+namespace {
+
+thread_local const char* t_symbol = nullptr;
+
+msptiCallbackData MakeData(msptiApiCallbackSite site, const char* name, const void* params, const void* ret,
+                           const char* symbol, uint64_t correlation_id, uint64_t* correlation_data) {
+    msptiCallbackData data{};
+    data.callbackSite = site;
+    data.functionName = name;
+    data.functionParams = params;
+    data.functionReturnValue = ret;
+    data.symbolName = symbol;
+    data.correlationId = correlation_id;
+    data.correlationData = correlation_data;
+    return data;
+}
+
+}  // namespace
+
+void NoteKernelName(const char* name) { t_symbol = name; }
+
+ApiCall::ApiCall(msptiCallbackDomain domain, uint32_t cbid, const char* function_name, const void* params)
+    : scope_(seam::host_time::CannNow()),
+      domain_(domain),
+      cbid_(cbid),
+      function_name_(function_name),
+      params_(params),
+      previous_symbol_(t_symbol) {
+    t_symbol = nullptr;
+    const Subscriber& s = Subscriber::Instance();
+    if (!s.WantsCallback(domain_, cbid_)) return;
+    const msptiCallbackData data =
+        MakeData(MSPTI_API_ENTER, function_name_, params_, nullptr, nullptr, scope_.id(), &correlation_data_);
+    entered_ = s.Deliver(domain_, cbid_, data);
+}
+
+void ApiCall::Exit(const void* return_value) {
+    if (!entered_) return;
+    entered_ = false;
+    const msptiCallbackData data =
+        MakeData(MSPTI_API_EXIT, function_name_, params_, return_value, t_symbol, scope_.id(), &correlation_data_);
+    // Delivered even if the callback was switched off meanwhile: ENTER and EXIT always pair up.
+    Subscriber::Instance().DeliverExit(domain_, cbid_, data);
+}
+
+ApiCall::~ApiCall() { t_symbol = previous_symbol_; }
+
+}  // namespace mspti::callback

@@ -1,0 +1,41 @@
+// One instrumented call (an interposed aclrt*/Hccl* function): opens the
+// call's correlation scope, delivers ENTER before the real function and EXIT
+// after it, with msptiCallbackData fully filled. EXIT is delivered exactly
+// when ENTER was, so callbacks always pair up per call.
+#pragma once
+
+#include <cstdint>
+
+#include "activity/correlation.h"
+#include "mspti/mspti_callback.h"
+
+namespace mspti::callback {
+
+class ApiCall {
+public:
+    ApiCall(msptiCallbackDomain domain, uint32_t cbid, const char* function_name, const void* params);
+    ~ApiCall();
+    ApiCall(const ApiCall&) = delete;
+    ApiCall& operator=(const ApiCall&) = delete;
+
+    // Delivers EXIT (if ENTER was delivered). `return_value` points to the function's result.
+    void Exit(const void* return_value);
+
+    uint64_t correlation_id() const { return scope_.id(); }
+
+private:
+    activity::CorrelationScope scope_;
+    msptiCallbackDomain domain_;
+    uint32_t cbid_;
+    const char* function_name_;
+    const void* params_;
+    uint64_t correlation_data_ = 0;
+    const char* previous_symbol_;
+    bool entered_ = false;
+};
+
+// Called when CANN reports a kernel launched inside the current instrumented call: its name
+// becomes the EXIT callback's symbolName.
+void NoteKernelName(const char* name);
+
+}  // namespace mspti::callback

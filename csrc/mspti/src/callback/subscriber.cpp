@@ -1,0 +1,67 @@
+#include "callback/subscriber.h"
+
+#include "common/no_destructor.h"
+#include "seam/profapi_injection.h"
+
+namespace mspti::callback {
+
+Subscriber& Subscriber::Instance() {
+    static NoDestructor<Subscriber> subscriber;
+    return subscriber.get();
+}
+
+msptiResult Subscriber::Subscribe(msptiSubscriberHandle* handle, msptiCallbackFunc callback, void* userdata) {
+    if (handle == nullptr) return MSPTI_ERROR_INVALID_PARAMETER;
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (active_.load(std::memory_order_acquire) != nullptr) return MSPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
+    msptiSubscriber_st* slot = &slots_[next_slot_++ % kSlots];
+    slot->callback = callback;
+    slot->userdata = userdata;
+    table_.Clear();
+    active_.store(slot, std::memory_order_release);
+    seam::profapi::OnSubscribe();
+    *handle = slot;
+    return MSPTI_SUCCESS;
+}
+
+msptiResult Subscriber::Unsubscribe(msptiSubscriberHandle handle) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    msptiSubscriber_st* current = active_.load(std::memory_order_acquire);
+    if (current == nullptr || handle != current) return MSPTI_ERROR_INVALID_PARAMETER;
+    table_.Clear();
+    seam::profapi::OnUnsubscribe();
+    active_.store(nullptr, std::memory_order_release);
+    return MSPTI_SUCCESS;
+}
+
+msptiResult Subscriber::EnableCallback(uint32_t enable, msptiSubscriberHandle handle, msptiCallbackDomain domain,
+                                       msptiCallbackId cbid) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    msptiSubscriber_st* current = active_.load(std::memory_order_acquire);
+    if (current == nullptr || handle != current || !IsValidCbid(domain, cbid)) return MSPTI_ERROR_INVALID_PARAMETER;
+    table_.Set(domain, cbid, enable != 0);
+    return MSPTI_SUCCESS;
+}
+
+msptiResult Subscriber::EnableDomain(uint32_t enable, msptiSubscriberHandle handle, msptiCallbackDomain domain) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    msptiSubscriber_st* current = active_.load(std::memory_order_acquire);
+    if (current == nullptr || handle != current || !IsValidDomain(domain)) return MSPTI_ERROR_INVALID_PARAMETER;
+    table_.SetDomain(domain, enable != 0);
+    return MSPTI_SUCCESS;
+}
+
+bool Subscriber::Deliver(msptiCallbackDomain domain, uint32_t cbid, const msptiCallbackData& data) const {
+    const msptiSubscriber_st* current = active_.load(std::memory_order_acquire);
+    if (current == nullptr || current->callback == nullptr || !table_.IsEnabled(domain, cbid)) return false;
+    current->callback(current->userdata, domain, cbid, &data);
+    return true;
+}
+
+void Subscriber::DeliverExit(msptiCallbackDomain domain, uint32_t cbid, const msptiCallbackData& data) const {
+    const msptiSubscriber_st* current = active_.load(std::memory_order_acquire);
+    if (current == nullptr || current->callback == nullptr) return;
+    current->callback(current->userdata, domain, cbid, &data);
+}
+
+}  // namespace mspti::callback

@@ -1,0 +1,39 @@
+// The only place msPTI reads host time.
+//
+// Records carry nanoseconds since the Unix epoch (the CLOCK_REALTIME domain,
+// like CANN's msPTI). msPTI's own time base is CLOCK_MONOTONIC_RAW plus an
+// offset to CLOCK_REALTIME that is measured at start and re-measured now and
+// then (Resync), so that records taken by msPTI and timestamps CANN reports in
+// CLOCK_MONOTONIC_RAW convert through the same reference and compare exactly.
+//
+// A different time source (a virtual clock) can be installed with SetSource.
+#pragma once
+
+#include <cstdint>
+
+namespace mspti::host_clock {
+
+struct Source {
+    uint64_t (*realtime_ns)();   // CLOCK_REALTIME ns
+    uint64_t (*monoraw_ns)();    // CLOCK_MONOTONIC_RAW ns (CANN's host timestamps)
+    uint64_t (*counter)();       // the raw host counter CANN uses in host-frequency mode
+};
+
+// The system clocks.
+const Source& SystemSource();
+
+// Installs a time source (nullptr restores the system clocks) and re-measures the offset.
+void SetSource(const Source* source);
+
+uint64_t RealtimeNs();
+uint64_t MonoRawNs();
+uint64_t Counter();
+
+// Now in the records' time base (epoch ns).
+uint64_t Now();
+// Converts a CLOCK_MONOTONIC_RAW ns value to the records' time base.
+uint64_t FromMonoRaw(uint64_t monoraw_ns);
+// Re-measures the monotonic-raw to realtime offset.
+void Resync();
+
+}  // namespace mspti::host_clock

@@ -1,0 +1,83 @@
+// Interposed copies and fills: MEMCPY and MEMSET records timed around the host
+// call (asynchronous calls included: the device side of a copy is not reported
+// by CANN to msPTI).
+#include "activity/kinds.h"
+#include "interpose/memory_reporter.h"
+#include "interpose/wrapper.h"
+#include "mspti/mspti_cbid.h"
+#include "mspti/mspti_ext.h"
+
+namespace {
+
+MSPTI_REAL_ACL(aclrtMemcpy);
+MSPTI_REAL_ACL(aclrtMemcpyAsync);
+MSPTI_REAL_ACL(aclrtMemcpy2d);
+MSPTI_REAL_ACL(aclrtMemcpy2dAsync);
+MSPTI_REAL_ACL(aclrtMemset);
+MSPTI_REAL_ACL(aclrtMemsetAsync);
+
+using mspti::interpose::CallTimes;
+using mspti::interpose::InterceptRuntime;
+namespace memory = mspti::interpose::memory;
+
+bool MemcpyOn() { return mspti::activity::Enabled(MSPTI_ACTIVITY_KIND_MEMCPY); }
+bool MemsetOn() { return mspti::activity::Enabled(MSPTI_ACTIVITY_KIND_MEMSET); }
+
+auto Copy(aclrtMemcpyKind kind, uint64_t bytes, bool async, aclrtStream stream) {
+    return [=](aclError ret, uint64_t correlation_id, const CallTimes& t) {
+        if (ret == ACL_SUCCESS) memory::ReportMemcpy(correlation_id, t.start, t.end, kind, bytes, async, stream);
+    };
+}
+
+auto Fill(int32_t value, uint64_t bytes, bool async, aclrtStream stream) {
+    return [=](aclError ret, uint64_t correlation_id, const CallTimes& t) {
+        if (ret == ACL_SUCCESS) memory::ReportMemset(correlation_id, t.start, t.end, value, bytes, async, stream);
+    };
+}
+
+}  // namespace
+
+extern "C" {
+
+aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
+    const msptiRuntimeMemcpyParams params{dst, destMax, src, count, kind};
+    return InterceptRuntime(real_aclrtMemcpy, MSPTI_CBID_RUNTIME_MEMCPY, "aclrtMemcpy", params, MemcpyOn(),
+                            Copy(kind, count, false, nullptr), dst, destMax, src, count, kind);
+}
+
+aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
+                          aclrtStream stream) {
+    const msptiRuntimeMemcpyAsyncParams params{dst, destMax, src, count, kind, stream};
+    return InterceptRuntime(real_aclrtMemcpyAsync, MSPTI_CBID_RUNTIME_MEMCPY_ASYNC, "aclrtMemcpyAsync", params,
+                            MemcpyOn(), Copy(kind, count, true, stream), dst, destMax, src, count, kind, stream);
+}
+
+aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                       aclrtMemcpyKind kind) {
+    const msptiRuntimeMemcpy2dParams params{dst, dpitch, src, spitch, width, height, kind};
+    return InterceptRuntime(real_aclrtMemcpy2d, MSPTI_CBID_RUNTIME_MEM_CPY2D, "aclrtMemcpy2d", params, MemcpyOn(),
+                            Copy(kind, uint64_t{width} * height, false, nullptr), dst, dpitch, src, spitch, width,
+                            height, kind);
+}
+
+aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                            aclrtMemcpyKind kind, aclrtStream stream) {
+    const msptiRuntimeMemcpy2dAsyncParams params{dst, dpitch, src, spitch, width, height, kind, stream};
+    return InterceptRuntime(real_aclrtMemcpy2dAsync, MSPTI_CBID_RUNTIME_MEM_CPY2D_ASYNC, "aclrtMemcpy2dAsync", params,
+                            MemcpyOn(), Copy(kind, uint64_t{width} * height, true, stream), dst, dpitch, src, spitch,
+                            width, height, kind, stream);
+}
+
+aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
+    const msptiRuntimeMemsetParams params{devPtr, maxCount, value, count};
+    return InterceptRuntime(real_aclrtMemset, MSPTI_CBID_RUNTIME_MEM_SET, "aclrtMemset", params, MemsetOn(),
+                            Fill(value, count, false, nullptr), devPtr, maxCount, value, count);
+}
+
+aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
+    const msptiRuntimeMemsetAsyncParams params{devPtr, maxCount, value, count, stream};
+    return InterceptRuntime(real_aclrtMemsetAsync, MSPTI_CBID_RUNTIME_MEM_SET_ASYNC, "aclrtMemsetAsync", params,
+                            MemsetOn(), Fill(value, count, true, stream), devPtr, maxCount, value, count, stream);
+}
+
+}  // extern "C"

@@ -1,0 +1,54 @@
+// Interposed kernel launches (all report cbid LAUNCH). The KERNEL records come
+// from CANN (task track) and the device (STARS logs); the wrapper's
+// correlation scope gives them the launch call's id.
+#include "interpose/wrapper.h"
+#include "mspti/mspti_cbid.h"
+#include "mspti/mspti_ext.h"
+
+namespace {
+
+MSPTI_REAL_ACL(aclrtLaunchKernel);
+MSPTI_REAL_ACL(aclrtLaunchKernelV2);
+MSPTI_REAL_ACL(aclrtLaunchKernelWithConfig);
+MSPTI_REAL_ACL(aclrtLaunchKernelWithHostArgs);
+
+using mspti::interpose::InterceptRuntime;
+using mspti::interpose::NoRecord;
+
+}  // namespace
+
+extern "C" {
+
+aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize,
+                           aclrtStream stream) {
+    const msptiRuntimeLaunchKernelParams params{funcHandle, numBlocks, argsData, argsSize, stream};
+    return InterceptRuntime(real_aclrtLaunchKernel, MSPTI_CBID_RUNTIME_LAUNCH, "aclrtLaunchKernel", params, false,
+                            NoRecord{}, funcHandle, numBlocks, argsData, argsSize, stream);
+}
+
+aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize,
+                             aclrtLaunchKernelCfg* cfg, aclrtStream stream) {
+    const msptiRuntimeLaunchKernelV2Params params{funcHandle, numBlocks, argsData, argsSize, cfg, stream};
+    return InterceptRuntime(real_aclrtLaunchKernelV2, MSPTI_CBID_RUNTIME_LAUNCH, "aclrtLaunchKernelV2", params, false,
+                            NoRecord{}, funcHandle, numBlocks, argsData, argsSize, cfg, stream);
+}
+
+aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
+                                     aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle, void* reserve) {
+    const msptiRuntimeLaunchKernelWithConfigParams params{funcHandle, numBlocks, stream, cfg, argsHandle, reserve};
+    return InterceptRuntime(real_aclrtLaunchKernelWithConfig, MSPTI_CBID_RUNTIME_LAUNCH, "aclrtLaunchKernelWithConfig",
+                            params, false, NoRecord{}, funcHandle, numBlocks, stream, cfg, argsHandle, reserve);
+}
+
+aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
+                                       aclrtLaunchKernelCfg* cfg, void* hostArgs, size_t argsSize,
+                                       aclrtPlaceHolderInfo* placeHolderArray, size_t placeHolderNum) {
+    const msptiRuntimeLaunchKernelWithHostArgsParams params{funcHandle, numBlocks,        stream,        cfg,
+                                                            hostArgs,   argsSize,         placeHolderArray,
+                                                            placeHolderNum};
+    return InterceptRuntime(real_aclrtLaunchKernelWithHostArgs, MSPTI_CBID_RUNTIME_LAUNCH,
+                            "aclrtLaunchKernelWithHostArgs", params, false, NoRecord{}, funcHandle, numBlocks, stream,
+                            cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
+}
+
+}  // extern "C"

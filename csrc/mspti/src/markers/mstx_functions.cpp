@@ -1,0 +1,116 @@
+#include "markers/mstx_functions.h"
+
+#include "activity/buffer_manager.h"
+#include "activity/kinds.h"
+#include "common/host_clock.h"
+#include "common/string_pool.h"
+#include "common/thread_id.h"
+#include "markers/domains.h"
+#include "markers/marker_ids.h"
+#include "markers/prof_trace.h"
+#include "markers/range_table.h"
+#include "seam/mstx_table.h"
+
+namespace mspti::markers {
+namespace {
+
+using Stream = void*;
+
+bool Collecting(const Domain* domain) {
+    return domain != nullptr && activity::Enabled(MSPTI_ACTIVITY_KIND_MARKER) &&
+           domain->enabled.load(std::memory_order_acquire) && !domain->destroyed.load(std::memory_order_acquire);
+}
+
+void WriteHostRecord(msptiActivityFlag flag, uint64_t id, const char* name, const char* domain) {
+    msptiActivityMarker record{};
+    record.kind = MSPTI_ACTIVITY_KIND_MARKER;
+    record.flag = flag;
+    record.sourceKind = MSPTI_ACTIVITY_SOURCE_KIND_HOST;
+    record.timestamp = host_clock::Now();
+    record.id = id;
+    record.objectId.pt.processId = CurrentProcessId();
+    record.objectId.pt.threadId = CurrentThreadId();
+    record.name = name;
+    record.domain = domain;
+    activity::BufferManager::Instance().Write(record);
+}
+
+void Mark(Domain* domain, const char* message, Stream stream) {
+    if (!Collecting(domain) || !ValidName(message)) return;
+    const uint64_t id = NextMarkerId();
+    const msptiActivityFlag flag =
+        stream != nullptr ? MSPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS_WITH_DEVICE : MSPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS;
+    WriteHostRecord(flag, id, InternString(message), domain->name);
+    if (stream != nullptr) ProfTrace(id, flag, stream);
+}
+
+uint64_t RangeStart(Domain* domain, const char* message, Stream stream) {
+    if (!Collecting(domain) || !ValidName(message)) return 0;
+    const uint64_t id = NextMarkerId();
+    const bool with_device = stream != nullptr;
+    const msptiActivityFlag flag =
+        with_device ? MSPTI_ACTIVITY_FLAG_MARKER_START_WITH_DEVICE : MSPTI_ACTIVITY_FLAG_MARKER_START;
+    AddRange(id, OpenRange{domain, stream});
+    WriteHostRecord(flag, id, InternString(message), domain->name);
+    if (with_device) ProfTrace(id, flag, stream);
+    return id;
+}
+
+void RangeEnd(Domain* domain, uint64_t id) {
+    OpenRange range{};
+    if (id == 0 || !TakeRange(id, &range)) return;
+    // The range ends in the domain it started in (the handle given to the end call is not trusted).
+    (void)domain;
+    if (!Collecting(range.domain)) return;
+    const bool with_device = range.stream != nullptr;
+    const msptiActivityFlag flag =
+        with_device ? MSPTI_ACTIVITY_FLAG_MARKER_END_WITH_DEVICE : MSPTI_ACTIVITY_FLAG_MARKER_END;
+    WriteHostRecord(flag, id, "", "");
+    // The device end goes to the stream of the start, so both device markers time the same stream.
+    if (with_device) ProfTrace(id, flag, range.stream);
+}
+
+// ---- the functions in libprofapi's tables (C calling convention, mstx signatures) ----
+
+void MarkA(const char* message, Stream stream) { Mark(&DefaultDomain(), message, stream); }
+uint64_t RangeStartA(const char* message, Stream stream) { return RangeStart(&DefaultDomain(), message, stream); }
+void RangeEndA(uint64_t id) { RangeEnd(nullptr, id); }
+
+void* DomainCreateA(const char* name) { return CreateDomain(name); }
+void DomainDestroyA(void* handle) { DestroyDomain(FromHandle(handle)); }
+void DomainMarkA(void* handle, const char* message, Stream stream) { Mark(FromHandle(handle), message, stream); }
+uint64_t DomainRangeStartA(void* handle, const char* message, Stream stream) {
+    return RangeStart(FromHandle(handle), message, stream);
+}
+void DomainRangeEndA(void* handle, uint64_t id) { RangeEnd(FromHandle(handle), id); }
+
+template <typename Fn>
+void Install(MstxFuncPointer** table, uint32_t size, uint32_t id, Fn fn) {
+    if (table == nullptr || id > size || table[id] == nullptr) return;
+    *table[id] = reinterpret_cast<MstxFuncPointer>(fn);
+}
+
+}  // namespace
+
+int InitMstxInjection(MstxGetModuleFuncTableFunc get_table) {
+    if (get_table == nullptr) return 1;
+    MstxFuncPointer** table = nullptr;
+    uint32_t size = 0;
+    if (get_table(MSTX_API_MODULE_CORE, &table, &size) == 0) {
+        Install(table, size, MSTX_API_CORE_MARK_A, &MarkA);
+        Install(table, size, MSTX_API_CORE_RANGE_START_A, &RangeStartA);
+        Install(table, size, MSTX_API_CORE_RANGE_END, &RangeEndA);
+    }
+    table = nullptr;
+    size = 0;
+    if (get_table(MSTX_API_MODULE_CORE_DOMAIN, &table, &size) == 0) {
+        Install(table, size, MSTX_API_CORE2_DOMAIN_CREATE_A, &DomainCreateA);
+        Install(table, size, MSTX_API_CORE2_DOMAIN_DESTROY, &DomainDestroyA);
+        Install(table, size, MSTX_API_CORE2_DOMAIN_MARK_A, &DomainMarkA);
+        Install(table, size, MSTX_API_CORE2_DOMAIN_RANGE_START_A, &DomainRangeStartA);
+        Install(table, size, MSTX_API_CORE2_DOMAIN_RANGE_END, &DomainRangeEndA);
+    }
+    return 0;
+}
+
+}  // namespace mspti::markers

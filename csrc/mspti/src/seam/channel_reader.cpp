@@ -1,0 +1,173 @@
+#include "seam/channel_reader.h"
+
+#include <chrono>
+#include <cstring>
+
+#include "common/host_clock.h"
+#include "common/log.h"
+#include "common/no_destructor.h"
+#include "seam/cann_api.h"
+#include "seam/device_data.h"
+#include "seam/device_registry.h"
+#include "seam/device_time.h"
+#include "seam/host_time.h"
+
+namespace mspti::seam {
+namespace {
+
+constexpr size_t kReadBufferSize = 2U << 20;
+constexpr int kPollBatch = 64;
+constexpr int kPollTimeoutSec = 1;
+// How long a drain waits for bytes the driver reported pending but has not handed out yet.
+constexpr auto kDrainPatience = std::chrono::milliseconds(50);
+constexpr uint64_t kSweepPeriodNs = 1'000'000'000ULL;
+constexpr uint64_t kResyncPeriodNs = 7'000'000'000ULL;
+
+size_t RecordSize(const uint32_t device, const uint32_t channel) {
+    return channel == PROF_CHANNEL_TS_FW ? kStepTraceSize : StarsRecordSize(devices::Chip(device));
+}
+
+}  // namespace
+
+ChannelReader& ChannelReader::Instance() {
+    static NoDestructor<ChannelReader> reader;
+    return reader.get();
+}
+
+void ChannelReader::Add(uint32_t device, uint32_t channel) {
+    {
+        std::lock_guard<std::mutex> lock(DeviceData::Instance().mutex());
+        auto& c = channels_[Key(device, channel)];
+        if (!c) {
+            c = std::make_unique<Channel>();
+            c->device = device;
+            c->channel = channel;
+            c->buffer.resize(kReadBufferSize);
+        }
+    }
+    std::lock_guard<std::mutex> lock(thread_mutex_);
+    if (generation_.load(std::memory_order_acquire) != 0) return;  // a reader is running
+    const uint64_t mine = ++next_generation_;
+    generation_.store(mine, std::memory_order_release);
+    // Detached: a retired reader (see RetireThread) finishes its last poll on its own.
+    std::thread([this, mine] { Loop(mine); }).detach();
+}
+
+void ChannelReader::Remove(uint32_t device, uint32_t channel) {
+    std::lock_guard<std::mutex> lock(DeviceData::Instance().mutex());
+    auto it = channels_.find(Key(device, channel));
+    if (it == channels_.end()) return;
+    ReadLocked(*it->second);
+    channels_.erase(it);
+}
+
+void ChannelReader::Drain(uint32_t device, uint32_t channel) {
+    std::lock_guard<std::mutex> lock(DeviceData::Instance().mutex());
+    auto it = channels_.find(Key(device, channel));
+    if (it != channels_.end()) DrainLocked(*it->second);
+}
+
+void ChannelReader::DrainAll() {
+    std::lock_guard<std::mutex> lock(DeviceData::Instance().mutex());
+    for (auto& entry : channels_) DrainLocked(*entry.second);
+    DeviceData::Instance().DrainHostQueuesLocked();
+}
+
+void ChannelReader::DrainLocked(Channel& c) {
+    uint32_t pending = 0;
+    auto flush = cann::halProfDataFlush.get();
+    if (flush != nullptr) {
+        const int rc = flush(c.device, c.channel, &pending);
+        if (rc != 0) MSPTI_LOGW("halProfDataFlush(%u, %u) returned %d", c.device, c.channel, rc);
+    }
+    size_t got = ReadLocked(c);
+    const auto deadline = std::chrono::steady_clock::now() + kDrainPatience;
+    while (got < pending && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        got += ReadLocked(c);
+    }
+}
+
+size_t ChannelReader::ReadLocked(Channel& c) {
+    auto read = cann::prof_channel_read.get();
+    if (read == nullptr) return 0;
+    DeviceData& data = DeviceData::Instance();
+    size_t total = 0;
+    for (;;) {
+        const int n = read(c.device, c.channel, reinterpret_cast<char*>(c.buffer.data() + c.fill),
+                           static_cast<unsigned>(c.buffer.size() - c.fill));
+        if (n <= 0) {
+            if (n < 0) MSPTI_LOGW("prof_channel_read(%u, %u) returned %d", c.device, c.channel, n);
+            break;
+        }
+        total += static_cast<size_t>(n);
+        c.fill += static_cast<size_t>(n);
+        const size_t record = RecordSize(c.device, c.channel);
+        const size_t whole = c.fill / record * record;
+        if (c.channel == PROF_CHANNEL_TS_FW) {
+            data.ParseStepTraces(c.device, devices::Chip(c.device), c.buffer.data(), whole);
+        } else {
+            data.ParseStars(c.device, devices::Chip(c.device), c.buffer.data(), whole);
+        }
+        // Keep a partial record for the next read.
+        std::memmove(c.buffer.data(), c.buffer.data() + whole, c.fill - whole);
+        c.fill -= whole;
+    }
+    return total;
+}
+
+void ChannelReader::Loop(uint64_t generation) {
+    prof_poll_info_t infos[kPollBatch];
+    uint64_t last_sweep = host_clock::Now();
+    uint64_t last_resync = last_sweep;
+    bool poll_error_logged = false;
+    auto current = [&] { return generation_.load(std::memory_order_acquire) == generation; };
+    while (current()) {
+        auto poll = cann::prof_channel_poll.get();
+        if (poll == nullptr) {
+            MSPTI_LOGE("prof_channel_poll unavailable: no device data");
+            break;
+        }
+        const auto polled_at = std::chrono::steady_clock::now();
+        const int n = poll(infos, kPollBatch, kPollTimeoutSec);
+        if (!current()) break;
+        if (n < 0) {
+            // A failing poll (e.g. no channel open yet) is retried rather than ending collection for good.
+            if (!poll_error_logged) MSPTI_LOGW("prof_channel_poll returned %d; retrying", n);
+            poll_error_logged = true;
+            std::this_thread::sleep_for(std::chrono::milliseconds(n == PROF_STOPPED_ALREADY ? 1 : 20));
+            continue;
+        }
+        poll_error_logged = false;
+        size_t got = 0;
+        if (n > 0) {
+            std::lock_guard<std::mutex> lock(DeviceData::Instance().mutex());
+            for (int i = 0; i < n && i < kPollBatch; ++i) {
+                auto it = channels_.find(Key(infos[i].device_id, infos[i].channel_id));
+                if (it != channels_.end()) got += ReadLocked(*it->second);
+            }
+        }
+        if (got == 0 && std::chrono::steady_clock::now() - polled_at < std::chrono::milliseconds(1)) {
+            // A driver that does not block in poll must not make this thread spin.
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+        const uint64_t now = host_clock::Now();
+        if (now - last_sweep > kSweepPeriodNs) {
+            last_sweep = now;
+            std::lock_guard<std::mutex> lock(DeviceData::Instance().mutex());
+            DeviceData::Instance().SweepLocked(now);
+        }
+        if (now - last_resync > kResyncPeriodNs) {
+            last_resync = now;
+            host_time::Resync();
+            device_time::ResyncAll();
+        }
+    }
+}
+
+void ChannelReader::RetireThread() {
+    std::lock_guard<std::mutex> lock(thread_mutex_);
+    generation_.store(0, std::memory_order_release);
+}
+
+}  // namespace mspti::seam

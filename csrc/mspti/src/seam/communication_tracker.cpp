@@ -1,0 +1,115 @@
+#include "seam/communication_tracker.h"
+
+#include <atomic>
+#include <mutex>
+#include <vector>
+
+#include "activity/kinds.h"
+#include "common/no_destructor.h"
+#include "seam/name_cache.h"
+
+namespace mspti::seam::communication {
+namespace {
+
+struct ThreadState {
+    // Latest task track of the thread.
+    bool has_track;
+    uint16_t device;
+    uint16_t stream;
+    uint32_t task_info;
+    uint64_t track_ts;
+    // Operator being assembled.
+    uint64_t op;
+    uint64_t last_hccl_begin;
+    uint64_t last_hccl_end;
+    bool has_info;
+    MsprofHcclOpInfo info;
+};
+
+thread_local ThreadState t_state{};
+
+std::atomic<uint64_t> g_next_op{1};
+
+struct Queue {
+    std::mutex mutex;
+    std::vector<TaskEvent> tasks;
+    std::vector<OpEvent> ops;
+};
+
+Queue& GetQueue() {
+    static NoDestructor<Queue> queue;
+    return queue.get();
+}
+
+const char* HashName(uint64_t id) {
+    const char* s = NameCache::Instance().HashText(id);
+    return s != nullptr ? s : "";
+}
+
+}  // namespace
+
+void OnTaskTrack(const MsprofRuntimeTrack& track, uint64_t ts) {
+    t_state.has_track = true;
+    t_state.device = track.deviceId;
+    t_state.stream = track.streamId;
+    t_state.task_info = track.taskId;
+    t_state.track_ts = ts;
+}
+
+void OnHcclApi(const MsprofApi& api) {
+    if (!activity::Enabled(MSPTI_ACTIVITY_KIND_COMMUNICATION)) return;
+    // The task this API issued is the thread's latest track, if it lies inside the API.
+    if (!t_state.has_track || t_state.track_ts < api.beginTime || t_state.track_ts > api.endTime) return;
+    t_state.has_track = false;
+    if (t_state.op == 0) t_state.op = g_next_op.fetch_add(1, std::memory_order_relaxed);
+    t_state.last_hccl_begin = api.beginTime;
+    t_state.last_hccl_end = api.endTime;
+    Queue& q = GetQueue();
+    std::lock_guard<std::mutex> lock(q.mutex);
+    q.tasks.push_back(TaskEvent{t_state.op, t_state.track_ts, t_state.device, t_state.stream, t_state.task_info});
+}
+
+void OnOpInfo(const MsprofHcclOpInfo& info) {
+    t_state.has_info = true;
+    t_state.info = info;
+}
+
+void OnNodeLaunch(const MsprofApi& api, uint64_t correlation_id) {
+    if (t_state.op == 0) return;
+    if (t_state.last_hccl_begin < api.beginTime || t_state.last_hccl_end > api.endTime) return;
+    OpEvent op{};
+    op.op = t_state.op;
+    op.correlation_id = correlation_id;
+    op.name = HashName(api.itemId);
+    if (t_state.has_info) {
+        op.alg_type = HashName(t_state.info.algType);
+        op.comm_name = HashName(t_state.info.groupName);
+        op.count = t_state.info.count;
+        op.data_type = t_state.info.dataType;
+    } else {
+        op.alg_type = "";
+        op.comm_name = "";
+        op.data_type = MSPTI_ACTIVITY_COMMUNICATION_INVALID_TYPE;
+    }
+    t_state.op = 0;
+    t_state.has_info = false;
+    Queue& q = GetQueue();
+    std::lock_guard<std::mutex> lock(q.mutex);
+    q.ops.push_back(op);
+}
+
+void DrainEvents(const std::function<void(const TaskEvent&)>& on_task,
+                 const std::function<void(const OpEvent&)>& on_op) {
+    std::vector<TaskEvent> tasks;
+    std::vector<OpEvent> ops;
+    {
+        Queue& q = GetQueue();
+        std::lock_guard<std::mutex> lock(q.mutex);
+        tasks.swap(q.tasks);
+        ops.swap(q.ops);
+    }
+    for (const TaskEvent& t : tasks) on_task(t);
+    for (const OpEvent& o : ops) on_op(o);
+}
+
+}  // namespace mspti::seam::communication

@@ -1,0 +1,46 @@
+// The host half of COMMUNICATION records. For a communication operator CANN
+// reports, on the operator's thread and in this order:
+//   for every task: the task track (5000/802), then a level-5500 API whose
+//   interval contains that track;
+//   the HCCL op info (10000/10: data type, count, algorithm, group);
+//   the node launch API (10000/5) whose interval contains the 5500 APIs.
+// The tracker follows that sequence per thread and hands tasks and finished
+// operators to the device-data side (CommunicationMatcher).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "seam/profapi.h"
+
+namespace mspti::seam::communication {
+
+struct TaskEvent {
+    uint64_t op;  // process-unique operator sequence number
+    uint64_t track_ts;  // CANN host time of the task's track
+    uint16_t device;
+    uint16_t stream;  // raw
+    uint32_t task_info;
+};
+
+struct OpEvent {
+    uint64_t op;
+    uint64_t correlation_id;
+    const char* name;
+    const char* alg_type;
+    const char* comm_name;
+    uint64_t count;
+    uint32_t data_type;
+};
+
+// Called on the reporting thread, from the profapi report handlers.
+void OnTaskTrack(const MsprofRuntimeTrack& track, uint64_t ts);
+void OnHcclApi(const MsprofApi& api);
+void OnOpInfo(const MsprofHcclOpInfo& info);
+void OnNodeLaunch(const MsprofApi& api, uint64_t correlation_id);
+
+// Hands the queued events over (requires the device-data mutex).
+void DrainEvents(const std::function<void(const TaskEvent&)>& on_task,
+                 const std::function<void(const OpEvent&)>& on_op);
+
+}  // namespace mspti::seam::communication

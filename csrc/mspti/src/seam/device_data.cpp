@@ -1,0 +1,116 @@
+#include "seam/device_data.h"
+
+#include <cstring>
+
+#include "common/no_destructor.h"
+#include "markers/device_markers.h"
+#include "seam/device_log.h"
+#include "seam/device_registry.h"
+#include "seam/stream_task_id.h"
+#include "seam/task_track_queue.h"
+
+namespace mspti::seam {
+namespace {
+
+template <typename T>
+T Load(const uint8_t* p) {
+    T value;
+    std::memcpy(&value, p, sizeof value);
+    return value;
+}
+
+}  // namespace
+
+size_t StarsRecordSize(uint32_t chip) { return devices::IsV6(chip) ? sizeof(StarsSocLogV6) : sizeof(StarsSocLog); }
+
+DeviceData& DeviceData::Instance() {
+    static NoDestructor<DeviceData> data;
+    return data.get();
+}
+
+void DeviceData::DrainHostQueues() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    DrainHostQueuesLocked();
+}
+
+void DeviceData::DrainHostQueuesLocked() {
+    DrainTracks([this](const TrackEvent& e) { kernels_.AddTrack(e); });
+    communication::DrainEvents([this](const communication::TaskEvent& t) { communications_.AddTask(t); },
+                               [this](const communication::OpEvent& o) { communications_.FinishOp(o); });
+}
+
+void DeviceData::ParseStars(uint32_t device, uint32_t chip, const uint8_t* data, size_t size) {
+    DrainHostQueuesLocked();
+    const size_t record = StarsRecordSize(chip);
+    for (size_t off = 0; off + record <= size; off += record) {
+        const uint8_t* p = data + off;
+        const uint16_t func = STARS_HEAD_FUNC_TYPE(Load<uint16_t>(p));
+        if (devices::IsV6(chip)) {
+            if (func != STARS_FUNC_TYPE_BEGIN && func != STARS_FUNC_TYPE_END) continue;
+            const auto log = Load<StarsSocLogV6>(p);
+            const bool start = func == STARS_FUNC_TYPE_BEGIN;
+            kernels_.OnTask(device, 0, log.taskId, start, log.timestamp);
+            communications_.OnTask(device, 0, log.taskId, start, log.timestamp);
+            continue;
+        }
+        if (func == STARS_FUNC_TYPE_BEGIN || func == STARS_FUNC_TYPE_END) {
+            const auto log = Load<StarsSocLog>(p);
+            const StreamTask id = DecodeStreamTask(log.streamId, log.taskId);
+            const bool start = func == STARS_FUNC_TYPE_BEGIN;
+            kernels_.OnTask(device, id.stream, id.task, start, log.timestamp);
+            communications_.OnTask(device, id.stream, id.task, start, log.timestamp);
+        } else if (func == STARS_FUNC_TYPE_FFTS_BEGIN || func == STARS_FUNC_TYPE_FFTS_END) {
+            const auto log = Load<FftsPlusLog>(p);
+            const StreamTask id = DecodeStreamTask(log.streamId, log.taskId);
+            communications_.OnSubTask(device, id.stream, id.task, log.subTaskId, func == STARS_FUNC_TYPE_FFTS_BEGIN,
+                                      log.timestamp);
+        }
+        // Other function types carry nothing msPTI reports; they are skipped, never re-reported.
+    }
+}
+
+void DeviceData::ParseStepTraces(uint32_t device, uint32_t chip, const uint8_t* data, size_t size) {
+    DrainHostQueuesLocked();
+    for (size_t off = 0; off + kStepTraceSize <= size; off += kStepTraceSize) {
+        const uint8_t* p = data + off;
+        if (p[1] != TS_RPT_TYPE_STEP_TRACE) continue;
+        uint32_t stream = 0;
+        uint16_t tag = 0;
+        uint64_t timestamp = 0;
+        uint64_t index = 0;
+        uint64_t model = 0;
+        if (devices::IsV6(chip)) {
+            const auto t = Load<TsStepTraceV6>(p);
+            stream = t.streamId;
+            tag = t.tagId;
+            timestamp = t.timestamp;
+            index = t.indexId;
+            model = t.modelId;
+        } else {
+            const auto t = Load<TsStepTrace>(p);
+            stream = t.streamId;
+            tag = t.tagId;
+            timestamp = t.timestamp;
+            index = t.indexId;
+            model = t.modelId;
+        }
+        if (tag != STEP_TRACE_TAG_MARKEX) continue;
+        markers::OnDeviceMarker(device, stream, index, model, timestamp);
+    }
+}
+
+void DeviceData::SweepLocked(uint64_t now_ns) {
+    kernels_.Sweep(now_ns);
+    communications_.Sweep(now_ns);
+}
+
+void DeviceData::DropDeviceLocked(uint32_t device, bool stars, bool tsfw) {
+    DrainHostQueuesLocked();
+    if (stars) {
+        kernels_.DropDevice(device);
+        communications_.DropDevice(device);
+    }
+    if (tsfw) markers::DropDeviceMarkers(device);
+}
+
+}  // namespace mspti::seam

@@ -1,0 +1,29 @@
+#include "seam/device_registry.h"
+
+#include <atomic>
+
+namespace mspti::seam::devices {
+namespace {
+
+std::atomic<uint32_t> g_chip[kMaxDevices] = {};
+std::atomic<bool> g_stars[kMaxDevices] = {};
+std::atomic<bool> g_tsfw[kMaxDevices] = {};
+
+}  // namespace
+
+uint32_t Chip(uint32_t device) { return device < kMaxDevices ? g_chip[device].load(std::memory_order_acquire) : 0; }
+void SetChip(uint32_t device, uint32_t chip) {
+    if (device < kMaxDevices) g_chip[device].store(chip, std::memory_order_release);
+}
+bool StarsActive(uint32_t device) {
+    return device < kMaxDevices && g_stars[device].load(std::memory_order_acquire);
+}
+bool TsFwActive(uint32_t device) { return device < kMaxDevices && g_tsfw[device].load(std::memory_order_acquire); }
+void SetStarsActive(uint32_t device, bool on) {
+    if (device < kMaxDevices) g_stars[device].store(on, std::memory_order_release);
+}
+void SetTsFwActive(uint32_t device, bool on) {
+    if (device < kMaxDevices) g_tsfw[device].store(on, std::memory_order_release);
+}
+
+}  // namespace mspti::seam::devices

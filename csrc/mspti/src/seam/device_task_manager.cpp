@@ -1,0 +1,281 @@
+#include "seam/device_task_manager.h"
+
+#include <cstring>
+
+#include "activity/kinds.h"
+#include "common/log.h"
+#include "common/no_destructor.h"
+#include "seam/cann_api.h"
+#include "seam/channel_reader.h"
+#include "seam/device_data.h"
+#include "seam/device_log.h"
+#include "seam/device_registry.h"
+#include "seam/device_time.h"
+
+namespace mspti::seam {
+namespace {
+
+using activity::Enabled;
+
+// profSwitch bits each kind needs from CANN's host side.
+uint64_t DesiredBits() {
+    uint64_t bits = 0;
+    if (Enabled(MSPTI_ACTIVITY_KIND_KERNEL)) bits |= PROF_TASK_TIME_MASK | PROF_RUNTIME_TRACE_MASK;
+    if (Enabled(MSPTI_ACTIVITY_KIND_API) || Enabled(MSPTI_ACTIVITY_KIND_ACL_API) ||
+        Enabled(MSPTI_ACTIVITY_KIND_NODE_API)) {
+        bits |= PROF_ACL_API_MASK | PROF_TASK_TIME_MASK;
+    }
+    if (Enabled(MSPTI_ACTIVITY_KIND_COMMUNICATION)) {
+        bits |= PROF_ACL_API_MASK | PROF_RUNTIME_TRACE_MASK | PROF_TASK_TIME_MASK | PROF_HCCL_TRACE_MASK;
+    }
+    if (Enabled(MSPTI_ACTIVITY_KIND_RUNTIME_API)) bits |= PROF_RUNTIME_API_MASK;
+    return bits;
+}
+
+bool WantTsFw() {
+    return Enabled(MSPTI_ACTIVITY_KIND_MARKER) || Enabled(MSPTI_ACTIVITY_KIND_HCCL) ||
+           Enabled(MSPTI_ACTIVITY_KIND_COMMUNICATION);
+}
+
+bool WantStars() { return Enabled(MSPTI_ACTIVITY_KIND_KERNEL) || Enabled(MSPTI_ACTIVITY_KIND_COMMUNICATION); }
+
+bool UsesTsFw(msptiActivityKind k) {
+    return k == MSPTI_ACTIVITY_KIND_MARKER || k == MSPTI_ACTIVITY_KIND_HCCL || k == MSPTI_ACTIVITY_KIND_COMMUNICATION;
+}
+bool UsesStars(msptiActivityKind k) { return k == MSPTI_ACTIVITY_KIND_KERNEL || k == MSPTI_ACTIVITY_KIND_COMMUNICATION; }
+
+bool SupportedChip(uint32_t chip) {
+    return chip == SEAM_CHIP_TYPE_910B || chip == SEAM_CHIP_TYPE_310B || chip == SEAM_CHIP_TYPE_950;
+}
+
+}  // namespace
+
+DeviceTaskManager& DeviceTaskManager::Instance() {
+    static NoDestructor<DeviceTaskManager> manager;
+    return manager.get();
+}
+
+void DeviceTaskManager::OnDeviceState(uint32_t device, bool open) {
+    if (device >= devices::kMaxDevices) return;
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    Device& d = devices_[device];
+    d.open = open;
+    if (!open) d.probed = false;  // probe (and sync the clock) again when it reopens
+    Reconcile(device);
+}
+
+void DeviceTaskManager::OnSubscribe() {
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    subscribed_ = true;
+    online_checked_ = false;
+    for (auto& entry : devices_) entry.second.probed = false;
+    ReconcileAll();
+}
+
+void DeviceTaskManager::OnUnsubscribe() {
+    {
+        std::lock_guard<std::recursive_mutex> lock(mutex_);
+        subscribed_ = false;
+        ReconcileAll();
+    }
+    // Every channel was drained and stopped on this thread; the reader has nothing left to do.
+    ChannelReader::Instance().RetireThread();
+}
+
+void DeviceTaskManager::OnKindEnabled() {
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    ReconcileAll();
+}
+
+void DeviceTaskManager::DrainKind(msptiActivityKind kind) {
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    for (const auto& [id, d] : devices_) {
+        if (UsesTsFw(kind) && d.tsfw_running) ChannelReader::Instance().Drain(id, PROF_CHANNEL_TS_FW);
+        if (UsesStars(kind) && d.stars_running) ChannelReader::Instance().Drain(id, PROF_CHANNEL_STARS_SOC_LOG);
+    }
+}
+
+void DeviceTaskManager::OnKindDisabled() {
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    ReconcileAll();
+}
+
+void DeviceTaskManager::DrainAll() { ChannelReader::Instance().DrainAll(); }
+
+void DeviceTaskManager::ReconcileAll() {
+    for (auto& entry : devices_) Reconcile(entry.first);
+}
+
+void DeviceTaskManager::Reconcile(uint32_t id) {
+    Device& d = devices_[id];
+    if (d.busy) {
+        d.again = true;
+        return;
+    }
+    d.busy = true;
+    do {
+        d.again = false;
+        const bool want = subscribed_ && d.open;
+        if (want && !d.probed) Probe(id, d);
+        const bool live = want && d.usable;
+        const uint64_t bits = want && Online(id) ? DesiredBits() : 0;
+        const bool tsfw = live && d.has_tsfw && WantTsFw();
+        const bool stars = live && d.has_stars && WantStars();
+
+        // Stop what is no longer wanted: CANN's reports first, then the channels (drained on the way).
+        if ((d.bits & ~bits) != 0) {
+            // A STOP may end the device's whole switch (CANN keeps one switch per device), so what
+            // is still wanted is started again below.
+            SendCommand(id, PROF_COMMANDHANDLE_TYPE_STOP, d.bits & ~bits);
+            d.bits = 0;
+        }
+        if (d.tsfw_running && !tsfw) {
+            devices::SetTsFwActive(id, false);
+            StopChannel(id, PROF_CHANNEL_TS_FW);
+            d.tsfw_running = false;
+        }
+        if (d.stars_running && !stars) {
+            devices::SetStarsActive(id, false);
+            StopChannel(id, PROF_CHANNEL_STARS_SOC_LOG);
+            d.stars_running = false;
+        }
+        // Start what is newly wanted: channels first, so no device record of a reported task is missed.
+        if (!d.tsfw_running && tsfw && StartChannel(id, d, PROF_CHANNEL_TS_FW)) {
+            d.tsfw_running = true;
+            devices::SetTsFwActive(id, true);
+        }
+        if (!d.stars_running && stars && StartChannel(id, d, PROF_CHANNEL_STARS_SOC_LOG)) {
+            d.stars_running = true;
+            devices::SetStarsActive(id, true);
+        }
+        if ((bits & ~d.bits) != 0) {
+            SendCommand(id, PROF_COMMANDHANDLE_TYPE_START, bits);
+            d.bits |= bits;
+        }
+    } while (d.again);
+    d.busy = false;
+}
+
+bool DeviceTaskManager::Online(uint32_t id) {
+    if (!online_checked_) {
+        online_checked_ = true;
+        online_mask_ = 0;
+        auto get_num = cann::drvGetDevNum.get();
+        auto get_ids = cann::drvGetDevIDs.get();
+        uint32_t num = 0;
+        if (get_num == nullptr || get_ids == nullptr || get_num(&num) != DRV_ERROR_NONE) {
+            MSPTI_LOGE("cannot list devices: no device data will be collected");
+        } else {
+            uint32_t ids[devices::kMaxDevices] = {};
+            if (num > devices::kMaxDevices) num = devices::kMaxDevices;
+            if (num > 0 && get_ids(ids, num) == DRV_ERROR_NONE) {
+                // Only the ids the driver listed are online.
+                for (uint32_t i = 0; i < num; ++i) {
+                    if (ids[i] < devices::kMaxDevices) online_mask_ |= uint64_t{1} << ids[i];
+                }
+            }
+        }
+    }
+    return id < devices::kMaxDevices && (online_mask_ & (uint64_t{1} << id)) != 0;
+}
+
+void DeviceTaskManager::Probe(uint32_t id, Device& d) {
+    d.probed = true;
+    d.usable = false;
+    if (!Online(id)) {
+        MSPTI_LOGW("device %u is not online", id);
+        return;
+    }
+    int64_t version = 0;
+    auto info = cann::halGetDeviceInfo.get();
+    if (info == nullptr || info(id, MODULE_TYPE_SYSTEM, INFO_TYPE_VERSION, &version) != DRV_ERROR_NONE) {
+        MSPTI_LOGE("device %u: VERSION unavailable, no device data", id);
+        return;
+    }
+    d.chip = static_cast<uint32_t>((version >> 8) & 0xFF);
+    if (!SupportedChip(d.chip)) {
+        MSPTI_LOGW("device %u: chip type %u not supported, no device data", id, d.chip);
+        return;
+    }
+    devices::SetChip(id, d.chip);
+    auto get_channels = cann::prof_drv_get_channels.get();
+    channel_list_t list;
+    std::memset(&list, 0, sizeof list);
+    if (get_channels == nullptr || get_channels(id, &list) != 0 || list.channel_num == 0 ||
+        list.channel_num > PROF_CHANNEL_NUM_MAX) {
+        MSPTI_LOGE("device %u: no profiling channel list", id);
+        return;
+    }
+    d.has_tsfw = false;
+    d.has_stars = false;
+    for (uint32_t i = 0; i < list.channel_num; ++i) {
+        if (list.channel[i].channel_id == PROF_CHANNEL_TS_FW) d.has_tsfw = true;
+        if (list.channel[i].channel_id == PROF_CHANNEL_STARS_SOC_LOG) d.has_stars = true;
+    }
+    if (!device_time::Sync(id)) return;
+    d.usable = true;
+}
+
+void DeviceTaskManager::SendCommand(uint32_t id, uint32_t type, uint64_t bits) {
+    auto send = cann::profSetProfCommand.get();
+    if (send == nullptr) {
+        MSPTI_LOGE("profSetProfCommand unavailable: CANN reports stay off");
+        return;
+    }
+    MsprofCommandHandle cmd;
+    std::memset(&cmd, 0, sizeof cmd);
+    cmd.profSwitch = bits;
+    cmd.profSwitchHi = 0;
+    cmd.devNums = 1;
+    cmd.devIdList[0] = id;
+    cmd.modelId = 0xFFFFFFFFU;
+    cmd.type = type;
+    const int32_t rc = send(&cmd, static_cast<uint32_t>(sizeof cmd));
+    if (rc != 0) MSPTI_LOGE("profSetProfCommand(type %u, switch 0x%llx) on device %u: %d", type,
+                            static_cast<unsigned long long>(bits), id, rc);
+}
+
+bool DeviceTaskManager::StartChannel(uint32_t id, const Device& d, uint32_t channel) {
+    auto start = cann::prof_drv_start.get();
+    if (start == nullptr) return false;
+    TsTsFwProfileConfig tsfw{};
+    tsfw.period = 20;
+    tsfw.tsKeypoint = 1;
+    tsfw.tsBlockdim = 1;
+    StarsSocLogConfig stars{};
+    stars.acsqTask = 1;
+    stars.fftsThreadTask = 1;
+    prof_start_para_t para{};
+    para.channel_type = PROF_TS_TYPE;
+    para.sample_period = d.chip == SEAM_CHIP_TYPE_950 ? 0 : 20;
+    para.real_time = 1;
+    if (channel == PROF_CHANNEL_TS_FW) {
+        para.user_data = &tsfw;
+        para.user_data_size = sizeof tsfw;
+    } else {
+        para.user_data = &stars;
+        para.user_data_size = sizeof stars;
+    }
+    const int rc = start(id, channel, &para);
+    if (rc != PROF_OK && rc != PROF_STARTED_ALREADY) {
+        MSPTI_LOGE("prof_drv_start(%u, %u): %d", id, channel, rc);
+        return false;
+    }
+    ChannelReader::Instance().Add(id, channel);
+    return true;
+}
+
+void DeviceTaskManager::StopChannel(uint32_t id, uint32_t channel) {
+    ChannelReader& reader = ChannelReader::Instance();
+    reader.Drain(id, channel);
+    auto stop = cann::prof_stop.get();
+    if (stop != nullptr) {
+        const int rc = stop(id, channel);
+        if (rc != PROF_OK && rc != PROF_STOPPED_ALREADY) MSPTI_LOGW("prof_stop(%u, %u): %d", id, channel, rc);
+    }
+    reader.Remove(id, channel);
+    std::lock_guard<std::mutex> lock(DeviceData::Instance().mutex());
+    DeviceData::Instance().DropDeviceLocked(id, channel == PROF_CHANNEL_STARS_SOC_LOG, channel == PROF_CHANNEL_TS_FW);
+}
+
+}  // namespace mspti::seam

@@ -1,0 +1,77 @@
+#include "seam/device_time.h"
+
+#include <mutex>
+
+#include "common/host_clock.h"
+#include "common/log.h"
+#include "common/no_destructor.h"
+#include "common/seqlock.h"
+#include "seam/cann_api.h"
+
+namespace mspti::seam::device_time {
+namespace {
+
+// Without a frequency from the driver, assume nanosecond ticks (1e6 per ms), the unit the
+// conversion formula uses; a wrong guess shifts times but never scales them by 1000.
+constexpr uint64_t kDefaultFreqPerMs = 1000000;
+
+struct Reference {
+    uint64_t record_ns;
+    uint64_t count;
+    uint64_t freq_per_ms;
+    uint64_t valid;
+};
+
+struct Table {
+    std::mutex write_mutex;
+    SeqLock<Reference> refs[kMaxDevices];
+};
+
+Table& GetTable() {
+    static NoDestructor<Table> table;
+    return table.get();
+}
+
+}  // namespace
+
+bool Sync(uint32_t device) {
+    if (device >= kMaxDevices) return false;
+    auto info = cann::halGetDeviceInfo.get();
+    if (info == nullptr) return false;
+    int64_t freq = 0;
+    if (info(device, MODULE_TYPE_SYSTEM, INFO_TYPE_DEV_OSC_FREQUE, &freq) != DRV_ERROR_NONE || freq <= 0) {
+        MSPTI_LOGW("device %u: no DEV_OSC_FREQUE, assuming %llu counts/ms", device,
+                   static_cast<unsigned long long>(kDefaultFreqPerMs));
+        freq = static_cast<int64_t>(kDefaultFreqPerMs);
+    }
+    int64_t count = 0;
+    const uint64_t before = host_clock::Now();
+    const int rc = info(device, MODULE_TYPE_SYSTEM, INFO_TYPE_SYS_COUNT, &count);
+    const uint64_t after = host_clock::Now();
+    if (rc != DRV_ERROR_NONE) {
+        MSPTI_LOGE("device %u: SYS_COUNT failed (%d); device times stay unconverted", device, rc);
+        return false;
+    }
+    Table& t = GetTable();
+    std::lock_guard<std::mutex> lock(t.write_mutex);
+    t.refs[device].Store(
+        Reference{before + (after - before) / 2, static_cast<uint64_t>(count), static_cast<uint64_t>(freq), 1});
+    return true;
+}
+
+void ResyncAll() {
+    for (uint32_t d = 0; d < kMaxDevices; ++d) {
+        if (GetTable().refs[d].Load().valid != 0) Sync(d);
+    }
+}
+
+uint64_t ToRecordTime(uint32_t device, uint64_t count) {
+    if (device >= kMaxDevices) return 0;
+    const Reference ref = GetTable().refs[device].Load();
+    if (ref.valid == 0 || ref.freq_per_ms == 0) return 0;
+    const auto delta = static_cast<__int128>(count) - static_cast<__int128>(ref.count);
+    return static_cast<uint64_t>(static_cast<__int128>(ref.record_ns) +
+                                 delta * 1000000 / static_cast<__int128>(ref.freq_per_ms));
+}
+
+}  // namespace mspti::seam::device_time

@@ -1,0 +1,101 @@
+#include "seam/host_time.h"
+
+#include <mutex>
+
+#include "common/host_clock.h"
+#include "common/log.h"
+#include "common/no_destructor.h"
+#include "common/seqlock.h"
+#include "seam/cann_api.h"
+
+namespace mspti::seam::host_time {
+namespace {
+
+struct CounterReference {
+    uint64_t record_ns;   // records' time base at the reference
+    uint64_t counter;     // host counter at the reference
+    uint64_t freq_per_ms; // counts per millisecond
+    uint64_t valid;
+};
+
+struct State {
+    std::once_flag once;
+    bool enabled = false;
+    uint64_t freq = 0;
+    std::mutex write_mutex;
+    SeqLock<CounterReference> reference;
+};
+
+State& GetState() {
+    static NoDestructor<State> state;
+    return state.get();
+}
+
+void Decide(State& s) {
+    int32_t version = 0;
+    auto get_version = cann::halGetAPIVersion.get();
+    if (get_version == nullptr || get_version(&version) != DRV_ERROR_NONE || version < SEAM_HAL_HOST_FREQ_API_VERSION) {
+        return;
+    }
+    int64_t freq = 0;
+    auto info = cann::halGetDeviceInfo.get();
+    if (info == nullptr || info(0, MODULE_TYPE_SYSTEM, INFO_TYPE_HOST_OSC_FREQUE, &freq) != DRV_ERROR_NONE || freq <= 0) {
+        return;
+    }
+    s.enabled = true;
+    s.freq = static_cast<uint64_t>(freq);
+    MSPTI_LOGI("host-frequency mode on, %llu counts/ms", static_cast<unsigned long long>(freq));
+}
+
+void MeasureCounter(State& s) {
+    std::lock_guard<std::mutex> lock(s.write_mutex);
+    const uint64_t c0 = host_clock::Counter();
+    const uint64_t now = host_clock::Now();
+    const uint64_t c1 = host_clock::Counter();
+    s.reference.Store(CounterReference{now, c0 + (c1 - c0) / 2, s.freq, 1});
+}
+
+}  // namespace
+
+bool HostFreqEnabled() {
+    State& s = GetState();
+    std::call_once(s.once, [&s] {
+        Decide(s);
+        if (s.enabled) MeasureCounter(s);
+    });
+    return s.enabled;
+}
+
+uint64_t CannNow() { return HostFreqEnabled() ? host_clock::Counter() : host_clock::MonoRawNs(); }
+
+uint64_t ToRecordTime(uint64_t cann_ts) {
+    if (!HostFreqEnabled()) return host_clock::FromMonoRaw(cann_ts);
+    const CounterReference ref = GetState().reference.Load();
+    const auto delta = static_cast<__int128>(cann_ts) - static_cast<__int128>(ref.counter);
+    return static_cast<uint64_t>(static_cast<__int128>(ref.record_ns) + delta * 1000000 / static_cast<__int128>(ref.freq_per_ms));
+}
+
+namespace {
+
+uint64_t CannClock() {
+    auto now = cann::MsprofSysCycleTime.get();
+    return now != nullptr ? now() : 0;
+}
+}  // namespace
+
+void UseCannClock() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        if (HostFreqEnabled() || !cann::MsprofSysCycleTime || CannClock() == 0) return;
+        static const host_clock::Source source{host_clock::SystemSource().realtime_ns, &CannClock,
+                                               host_clock::SystemSource().counter};
+        host_clock::SetSource(&source);
+    });
+}
+
+void Resync() {
+    host_clock::Resync();
+    if (HostFreqEnabled()) MeasureCounter(GetState());
+}
+
+}  // namespace mspti::seam::host_time

@@ -1,0 +1,49 @@
+#include "seam/name_cache.h"
+
+#include "common/hash.h"
+#include "common/no_destructor.h"
+
+namespace mspti::seam {
+namespace {
+
+constexpr uint64_t TypeKey(uint16_t level, uint32_t type_id) { return (uint64_t{level} << 32) | type_id; }
+
+}  // namespace
+
+NameCache& NameCache::Instance() {
+    static NoDestructor<NameCache> cache;
+    return cache.get();
+}
+
+void NameCache::RegisterType(uint16_t level, uint32_t type_id, std::string_view name) {
+    types_.Put(TypeKey(level, type_id), name, 0, /*replace=*/true);
+}
+
+const char* NameCache::TypeName(uint16_t level, uint32_t type_id) const {
+    const InternTable::Entry* e = types_.Find(TypeKey(level, type_id));
+    return e != nullptr ? e->text.c_str() : nullptr;
+}
+
+uint64_t NameCache::HashId(std::string_view text) {
+    const uint64_t text_key = HashString(text);
+    if (const InternTable::Entry* e = by_text_.FindText(text_key, text)) return e->value;
+    std::lock_guard<std::mutex> lock(assign_mutex_);
+    if (const InternTable::Entry* e = by_text_.FindText(text_key, text)) return e->value;
+    uint64_t id = text_key;
+    for (;;) {
+        if (id == 0) id = 1;  // 0 means "no name" in CANN's reports
+        const InternTable::Entry* taken = by_id_.Find(id);
+        if (taken == nullptr) break;
+        ++id;
+    }
+    by_id_.Put(id, text, id, false);
+    by_text_.Put(text_key, text, id, false);
+    return id;
+}
+
+const char* NameCache::HashText(uint64_t id) const {
+    const InternTable::Entry* e = by_id_.Find(id);
+    return e != nullptr ? e->text.c_str() : nullptr;
+}
+
+}  // namespace mspti::seam

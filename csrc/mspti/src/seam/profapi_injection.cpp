@@ -1,0 +1,80 @@
+#include "seam/profapi_injection.h"
+
+#include "common/log.h"
+#include "markers/mstx_functions.h"
+#include "seam/cann_api.h"
+#include "seam/device_task_manager.h"
+#include "seam/host_time.h"
+#include "seam/report_handlers.h"
+
+namespace mspti::seam::profapi {
+namespace {
+
+template <typename Fn>
+void Register(int32_t type, Fn fn) {
+    auto reg = cann::MsprofRegisterProfileCallback.get();
+    if (reg == nullptr) return;
+    const int32_t rc = reg(type, reinterpret_cast<void*>(fn), static_cast<uint32_t>(sizeof(void*)));
+    if (rc != 0) MSPTI_LOGW("MsprofRegisterProfileCallback(%d) returned %d", type, rc);
+}
+
+void Unregister(int32_t type) {
+    auto reg = cann::MsprofRegisterProfileCallback.get();
+    if (reg != nullptr) reg(type, nullptr, static_cast<uint32_t>(sizeof(void*)));
+}
+
+void EnableMstx(uint32_t module) {
+    auto enable = cann::ProfEnableMstxFunc.get();
+    if (enable == nullptr) {
+        MSPTI_LOGW("ProfEnableMstxFunc unavailable: mstx markers are not routed to msPTI");
+        return;
+    }
+    enable(module);
+}
+
+}  // namespace
+
+void OnLoad() {
+    if (!cann::MsprofRegisterProfileCallback) {
+        MSPTI_LOGW("libprofapi unavailable: no CANN data will be collected");
+        return;
+    }
+    Register(PROFILE_REPORT_REG_TYPE_INFO_C_CALLBACK, &handlers::OnRegTypeInfo);
+    Register(PROFILE_REPORT_GET_HASH_ID_C_CALLBACK, &handlers::OnGetHashId);
+    auto reg_mstx = cann::ProfRegisterMstxFunc.get();
+    if (reg_mstx != nullptr) {
+        reg_mstx(&markers::InitMstxInjection, PROF_MODULE_MSPTI);
+    } else {
+        MSPTI_LOGW("ProfRegisterMstxFunc unavailable: no marker records");
+    }
+}
+
+void OnSubscribe() {
+    host_time::UseCannClock();
+    host_time::Resync();
+    // Collection on before the device-state callback is registered: libprofapi replays the open
+    // devices from inside the registration.
+    DeviceTaskManager::Instance().OnSubscribe();
+    Register(PROFILE_REPORT_REG_TYPE_INFO_C_CALLBACK, &handlers::OnRegTypeInfo);
+    Register(PROFILE_REPORT_GET_HASH_ID_C_CALLBACK, &handlers::OnGetHashId);
+    Register(PROFILE_HOST_FREQ_IS_ENABLE_C_CALLBACK, &handlers::OnHostFreqIsEnable);
+    Register(PROFILE_REPORT_API_C_CALLBACK, &handlers::OnApi);
+    Register(PROFILE_REPORT_EVENT_C_CALLBACK, &handlers::OnEvent);
+    Register(PROFILE_REPORT_COMPACT_CALLBACK, &handlers::OnCompact);
+    Register(PROFILE_REPORT_ADDITIONAL_CALLBACK, &handlers::OnAdditional);
+    Register(PROFILE_DEVICE_STATE_C_CALLBACK, &handlers::OnDeviceState);
+    EnableMstx(PROF_MODULE_MSPTI);
+}
+
+void OnUnsubscribe() {
+    DeviceTaskManager::Instance().OnUnsubscribe();
+    EnableMstx(PROF_MODULE_MSPROF);
+    Unregister(PROFILE_HOST_FREQ_IS_ENABLE_C_CALLBACK);
+    Unregister(PROFILE_REPORT_API_C_CALLBACK);
+    Unregister(PROFILE_REPORT_EVENT_C_CALLBACK);
+    Unregister(PROFILE_REPORT_COMPACT_CALLBACK);
+    Unregister(PROFILE_REPORT_ADDITIONAL_CALLBACK);
+    Unregister(PROFILE_DEVICE_STATE_C_CALLBACK);
+}
+
+}  // namespace mspti::seam::profapi

@@ -1,0 +1,103 @@
+#include "seam/task_track_queue.h"
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "activity/drop_counter.h"
+#include "common/no_destructor.h"
+#include "seam/device_data.h"
+
+namespace mspti::seam {
+namespace {
+
+struct Ring {
+    static constexpr uint32_t kCapacity = 4096;  // a power of two
+    std::atomic<uint32_t> head{0};               // next slot to consume
+    std::atomic<uint32_t> tail{0};               // next slot to fill
+    std::atomic<bool> thread_gone{false};
+    TrackEvent slots[kCapacity];
+};
+
+struct Registry {
+    std::mutex mutex;
+    std::vector<std::shared_ptr<Ring>> rings;
+};
+
+Registry& GetRegistry() {
+    static NoDestructor<Registry> registry;
+    return registry.get();
+}
+
+thread_local bool t_ring_gone = false;
+
+struct LocalRing {
+    std::shared_ptr<Ring> ring = std::make_shared<Ring>();
+    LocalRing() {
+        Registry& r = GetRegistry();
+        std::lock_guard<std::mutex> lock(r.mutex);
+        r.rings.push_back(ring);
+    }
+    ~LocalRing() {
+        t_ring_gone = true;
+        ring->thread_gone.store(true, std::memory_order_release);  // the consumer drops it once drained
+    }
+    LocalRing(const LocalRing&) = delete;
+    LocalRing& operator=(const LocalRing&) = delete;
+};
+
+Ring* Local() {
+    if (t_ring_gone) return nullptr;
+    thread_local LocalRing local;
+    return local.ring.get();
+}
+
+bool TryPush(Ring& ring, const TrackEvent& event) {
+    const uint32_t tail = ring.tail.load(std::memory_order_relaxed);
+    if (tail - ring.head.load(std::memory_order_acquire) >= Ring::kCapacity) return false;
+    ring.slots[tail % Ring::kCapacity] = event;
+    ring.tail.store(tail + 1, std::memory_order_release);
+    return true;
+}
+
+}  // namespace
+
+void PushTrack(const TrackEvent& event) {
+    Ring* ring = Local();
+    if (ring == nullptr) {
+        activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL);
+        return;
+    }
+    if (TryPush(*ring, event)) return;
+    // The parser has fallen behind by a whole ring: consume the rings here (rare, so a lock is fine).
+    DeviceData::Instance().DrainHostQueues();
+    if (!TryPush(*ring, event)) activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL);
+}
+
+void DrainTracks(const std::function<void(const TrackEvent&)>& sink) {
+    // Copied out first: the sink writes records, which may call into the client, which must not
+    // find the registry locked.
+    thread_local std::vector<TrackEvent> batch;
+    batch.clear();
+    {
+        Registry& r = GetRegistry();
+        std::lock_guard<std::mutex> lock(r.mutex);
+        for (auto it = r.rings.begin(); it != r.rings.end();) {
+            Ring& ring = **it;
+            const bool gone = ring.thread_gone.load(std::memory_order_acquire);
+            uint32_t head = ring.head.load(std::memory_order_relaxed);
+            const uint32_t tail = ring.tail.load(std::memory_order_acquire);
+            for (; head != tail; ++head) batch.push_back(ring.slots[head % Ring::kCapacity]);
+            ring.head.store(head, std::memory_order_release);
+            if (gone && ring.tail.load(std::memory_order_acquire) == head) {
+                it = r.rings.erase(it);
+            } else {
+                ++it;
+            }
+        }
+    }
+    for (const TrackEvent& e : batch) sink(e);
+}
+
+}  // namespace mspti::seam

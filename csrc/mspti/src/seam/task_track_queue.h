@@ -1,0 +1,32 @@
+// Hands host task tracks from the application threads (inside CANN's launch
+// calls) to the device-data parser without a shared lock: every reporting
+// thread owns a single-producer ring, and the parser (one at a time, under the
+// device-data mutex) is its only consumer. Drained before device data is
+// parsed, so a task's host half is always known when its device half is
+// matched.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+namespace mspti::seam {
+
+struct TrackEvent {
+    uint64_t correlation_id;
+    uint64_t host_ts;      // CANN host time of the track
+    const char* type;      // registered task type name
+    const char* name;      // kernel name
+    uint32_t task_info;    // raw task id field
+    uint16_t device;
+    uint16_t stream;       // raw stream id
+    uint32_t aging;        // 0: graph task, executed again and again
+};
+
+// Queues a track from the calling thread. If the thread's ring is full, the
+// caller drains every ring itself (under the device-data mutex).
+void PushTrack(const TrackEvent& event);
+
+// Calls `sink` for every queued track, oldest first per thread. Requires the device-data mutex.
+void DrainTracks(const std::function<void(const TrackEvent&)>& sink);
+
+}  // namespace mspti::seam
