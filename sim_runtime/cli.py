@@ -86,6 +86,13 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--timeout", type=_positive_seconds, metavar="SECONDS", help="kill PROGRAM after this")
     run.add_argument("program", nargs=argparse.REMAINDER, metavar="-- PROGRAM [ARGS...]")
     run.set_defaults(parser=run)
+
+    commands.add_parser(
+        "trace",
+        help="capture a program's msPTI activity; export, break down, validate, report",
+        description="See `npu-sim trace --help`.",
+        add_help=False,
+    )
     return parser
 
 
@@ -100,6 +107,9 @@ def _positive_seconds(text: str) -> float:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["trace"]:
+        return _cmd_trace(arguments[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "run":
@@ -186,6 +196,20 @@ def _spec_row(spec: SocSpec) -> tuple[str, ...]:
 
 def _spec_record(spec: SocSpec) -> dict[str, Any]:
     return {**dataclasses.asdict(spec), "fp16_tflops": round(spec.fp16_tflops, 3)}
+
+
+# --- trace ----------------------------------------------------------------------------------------
+
+
+def _cmd_trace(arguments: list[str]) -> int:
+    """``npu-sim trace ...``: parsed and run by sim_runtime.trace.cli."""
+    from sim_runtime.trace.cli import main as trace_main
+
+    try:
+        return trace_main(arguments)
+    except _USER_ERRORS as error:
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
 
 
 # --- run ------------------------------------------------------------------------------------------

@@ -88,16 +88,16 @@ def test_no_command_is_a_usage_error(cli: Cli) -> None:
     assert "usage: npu-sim" in result.stderr
 
 
-def test_trace_is_not_a_command(cli: Cli) -> None:
+def test_trace_without_a_program_is_a_usage_error(cli: Cli) -> None:
     result = cli("trace")
     assert result.returncode == 2
-    assert "invalid choice: 'trace'" in result.stderr
+    assert "usage: npu-sim trace" in result.stderr
 
 
 def test_help_lists_the_commands(cli: Cli) -> None:
     result = cli("--help")
     assert result.returncode == 0
-    for command in ("env", "info", "run"):
+    for command in ("env", "info", "run", "trace"):
         assert command in result.stdout
 
 

@@ -1,0 +1,28 @@
+"""The performance breakdown: kernels attributed to the structure a program declares with mstx
+ranges, written as four facts files and checked by :func:`validate_facts`."""
+
+from sim_runtime.trace.breakdown.declarations import load_declarations
+from sim_runtime.trace.breakdown.facts import Breakdown, build_breakdown, emit_facts
+from sim_runtime.trace.breakdown.options import BreakdownError, BreakdownOptions, ConversionRefused
+from sim_runtime.trace.breakdown.validate import (
+    INVARIANTS,
+    Failure,
+    ValidationReport,
+    validate_documents,
+    validate_facts,
+)
+
+__all__ = [
+    "INVARIANTS",
+    "Breakdown",
+    "BreakdownError",
+    "BreakdownOptions",
+    "ConversionRefused",
+    "Failure",
+    "ValidationReport",
+    "build_breakdown",
+    "emit_facts",
+    "load_declarations",
+    "validate_documents",
+    "validate_facts",
+]

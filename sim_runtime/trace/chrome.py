@@ -1,0 +1,483 @@
+"""Export of captures to the Chrome trace event format (JSON), which Perfetto and chrome://tracing
+load.
+
+Layout: one process per host process (API calls and host markers on one track per thread) and one
+process per device (tracks per stream for kernels, copies, fills and device markers; separate
+tracks per stream for HCCL and communication records; one track for synchronous copies). Flow
+arrows join each API call to the device operations it launched (same correlation id); a counter
+per device shows the memory allocated (MEMORY records).
+
+The events are formatted from numpy columns in bulk and streamed to the file.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+import numpy as np
+
+from sim_runtime.trace.joins import (
+    COMMUNICATION_LAUNCH_PREFERENCE,
+    KERNEL_LAUNCH_PREFERENCE,
+    launchers,
+    marker_spans,
+)
+from sim_runtime.trace.kinds import INVALID_STREAM, KIND_NAMES, ActivityKind
+from sim_runtime.trace.reader import Capture, Trace
+
+__all__ = [
+    "COMM_LANE",
+    "DEVICE_PID_BASE",
+    "HCCL_LANE",
+    "LANE_STRIDE",
+    "SYNC_LANE",
+    "ChromeExportStats",
+    "device_pid",
+    "export_chrome_trace",
+]
+
+#: Device d appears as process DEVICE_PID_BASE + d (above any Linux pid).
+DEVICE_PID_BASE = 0x40000000
+#: Track ids inside a device process: a stream's own id for its compute track, these bases plus the
+#: stream id for its HCCL and communication tracks, and one track for copies without a stream.
+HCCL_LANE = 0x10000000
+COMM_LANE = 0x20000000
+SYNC_LANE = 0x30000000
+#: When several processes use one device, the tracks of the n-th capture are offset by n strides
+#: (the simulator models the device per process, so their operations may overlap).
+LANE_STRIDE = 0x100000
+_LANE_KIND = 0x30000000
+_CHUNK = 200_000
+_COPY_KINDS = {
+    0: "Memcpy",
+    1: "Memcpy HtoH",
+    2: "Memcpy HtoD",
+    3: "Memcpy DtoH",
+    4: "Memcpy DtoD",
+    5: "Memcpy",
+}
+
+
+def device_pid(device_id: int) -> int:
+    return DEVICE_PID_BASE + device_id
+
+
+@dataclass
+class ChromeExportStats:
+    events: int = 0
+    flows: int = 0
+    by_category: dict[str, int] = field(default_factory=dict)
+    time_base_ns: int = 0
+
+    def add(self, category: str, count: int) -> None:
+        self.by_category[category] = self.by_category.get(category, 0) + count
+        self.events += count
+
+
+def _time_base(trace: Trace) -> int:
+    lows = []
+    for capture in trace.captures:
+        for kind, array in capture.records.items():
+            if len(array) == 0:
+                continue
+            if kind == ActivityKind.MARKER:
+                lows.append(int(array["timestamp"].min()))
+            elif "start" in (array.dtype.names or ()):
+                starts = array["start"]
+                starts = starts[starts > 0]
+                if len(starts):
+                    lows.append(int(starts.min()))
+    return min(lows) if lows else 0
+
+
+def _us(values: np.ndarray, base: int) -> list[float]:
+    return ((values.astype(np.int64) - base) / 1000.0).tolist()
+
+
+def _dur(start: np.ndarray, end: np.ndarray) -> list[float]:
+    return (np.maximum(end.astype(np.int64) - start.astype(np.int64), 0) / 1000.0).tolist()
+
+
+class _Writer:
+    def __init__(self, out: IO[str]) -> None:
+        self.out = out
+        self.first = True
+
+    def lines(self, lines: Iterable[str]) -> None:
+        batch: list[str] = []
+        for line in lines:
+            batch.append(line)
+            if len(batch) >= _CHUNK:
+                self._flush(batch)
+                batch = []
+        if batch:
+            self._flush(batch)
+
+    def _flush(self, batch: list[str]) -> None:
+        if self.first:
+            self.out.write("\n" + ",\n".join(batch))
+            self.first = False
+        else:
+            self.out.write(",\n" + ",\n".join(batch))
+
+
+class _Exporter:
+    def __init__(
+        self,
+        capture: Capture,
+        base: int,
+        stats: ChromeExportStats,
+        writer: _Writer,
+        flow_base: int,
+        position: int,
+    ):
+        self.c = capture
+        self.offset = position * LANE_STRIDE
+        self.base = base
+        self.stats = stats
+        self.w = writer
+        self.names = [json.dumps(text) for text in capture.strings.tolist()]
+        self.flow_id = flow_base
+        self.device_lanes: dict[int, set[int]] = {}
+        self.host_threads: set[int] = set()
+
+    def lane(self, streams: np.ndarray, kind: int = 0) -> np.ndarray:
+        """Track ids of ``streams`` for tracks of ``kind`` (0, HCCL_LANE or COMM_LANE)."""
+        streams = streams.astype(np.int64)
+        lanes = kind + self.offset + (streams % LANE_STRIDE)
+        if kind == 0:
+            lanes = np.where(streams == INVALID_STREAM, SYNC_LANE + self.offset, lanes)
+        return lanes
+
+    def _lanes(self, devices: np.ndarray, lanes: np.ndarray) -> None:
+        if len(devices) == 0:
+            return
+        pairs = np.unique(np.stack([devices.astype(np.int64), lanes.astype(np.int64)], axis=1), axis=0)
+        for device, lane in pairs.tolist():
+            self.device_lanes.setdefault(device, set()).add(lane)
+
+    def api_events(self) -> None:
+        apis = self.c.apis()
+        if len(apis) == 0:
+            return
+        pid = self.c.pid
+        tids = apis["thread_id"]
+        self.host_threads.update(np.unique(tids).tolist())
+        cats = [KIND_NAMES[ActivityKind(k)] for k in range(13) if k in ActivityKind._value2member_map_]
+        cat_of = {int(ActivityKind[c.upper()]): c for c in cats}
+        names = self.names
+        self.w.lines(
+            f'{{"ph":"X","cat":"{cat_of[k]}","name":{names[n]},"pid":{pid},"tid":{t},"ts":{s:.3f},'
+            f'"dur":{d:.3f},"args":{{"correlation_id":{c}}}}}'
+            for k, n, t, s, d, c in zip(
+                apis["kind"].tolist(),
+                apis["name"].tolist(),
+                tids.tolist(),
+                _us(apis["start"], self.base),
+                _dur(apis["start"], apis["end"]),
+                apis["correlation_id"].tolist(),
+                strict=True,
+            )
+        )
+        self.stats.add("api", len(apis))
+
+    def _device_ops(self, kind: ActivityKind) -> tuple[np.ndarray, np.ndarray]:
+        """The records of ``kind`` and their track ids."""
+        records = self.c.table(kind)
+        base = {ActivityKind.HCCL: HCCL_LANE, ActivityKind.COMMUNICATION: COMM_LANE}.get(kind, 0)
+        lanes = self.lane(records["stream_id"], base)
+        self._lanes(records["device_id"], lanes)
+        return records, lanes
+
+    def device_events(self) -> None:
+        names = self.names
+        kernels, lanes = self._device_ops(ActivityKind.KERNEL)
+        self.w.lines(
+            f'{{"ph":"X","cat":"kernel","name":{names[n]},"pid":{DEVICE_PID_BASE + d},"tid":{t},"ts":{s:.3f},'
+            f'"dur":{u:.3f},"args":{{"type":{names[y]},"correlation_id":{c}}}}}'
+            for n, d, t, s, u, y, c in zip(
+                kernels["name"].tolist(),
+                kernels["device_id"].tolist(),
+                lanes.tolist(),
+                _us(kernels["start"], self.base),
+                _dur(kernels["start"], kernels["end"]),
+                kernels["type"].tolist(),
+                kernels["correlation_id"].tolist(),
+                strict=True,
+            )
+        )
+        self.stats.add("kernel", len(kernels))
+        for kind, label in ((ActivityKind.MEMCPY, "memcpy"), (ActivityKind.MEMSET, "memset")):
+            records, lanes = self._device_ops(kind)
+            if kind == ActivityKind.MEMCPY:
+                titles = [json.dumps(_COPY_KINDS.get(k, "Memcpy")) for k in records["copy_kind"].tolist()]
+            else:
+                titles = ['"Memset"'] * len(records)
+            self.w.lines(
+                f'{{"ph":"X","cat":"{label}","name":{title},"pid":{DEVICE_PID_BASE + d},"tid":{t},'
+                f'"ts":{s:.3f},"dur":{u:.3f},"args":{{"bytes":{b},"async":{a},"correlation_id":{c}}}}}'
+                for title, d, t, s, u, b, a, c in zip(
+                    titles,
+                    records["device_id"].tolist(),
+                    lanes.tolist(),
+                    _us(records["start"], self.base),
+                    _dur(records["start"], records["end"]),
+                    records["bytes"].tolist(),
+                    records["is_async"].tolist(),
+                    records["correlation_id"].tolist(),
+                    strict=True,
+                )
+            )
+            self.stats.add(label, len(records))
+        records, lanes = self._device_ops(ActivityKind.COMMUNICATION)
+        self.w.lines(
+            f'{{"ph":"X","cat":"communication","name":{names[n]},"pid":{DEVICE_PID_BASE + d},"tid":{t},'
+            f'"ts":{s:.3f},"dur":{u:.3f},"args":{{"comm_name":{names[g]},"alg_type":{names[a]},'
+            f'"data_type":{y},"count":{k},"correlation_id":{c}}}}}'
+            for n, d, t, s, u, g, a, y, k, c in zip(
+                records["name"].tolist(),
+                records["device_id"].tolist(),
+                lanes.tolist(),
+                _us(records["start"], self.base),
+                _dur(records["start"], records["end"]),
+                records["comm_name"].tolist(),
+                records["alg_type"].tolist(),
+                records["data_type"].tolist(),
+                records["count"].tolist(),
+                records["correlation_id"].tolist(),
+                strict=True,
+            )
+        )
+        self.stats.add("communication", len(records))
+        records, lanes = self._device_ops(ActivityKind.HCCL)
+        self.w.lines(
+            f'{{"ph":"X","cat":"hccl","name":{names[n]},"pid":{DEVICE_PID_BASE + d},"tid":{t},"ts":{s:.3f},'
+            f'"dur":{u:.3f},"args":{{"comm_name":{names[g]},"bandwidth_gbps":{b!r}}}}}'
+            for n, d, t, s, u, g, b in zip(
+                records["name"].tolist(),
+                records["device_id"].tolist(),
+                lanes.tolist(),
+                _us(records["start"], self.base),
+                _dur(records["start"], records["end"]),
+                records["comm_name"].tolist(),
+                np.nan_to_num(records["bandwidth"], nan=0.0, posinf=0.0, neginf=0.0).tolist(),
+                strict=True,
+            )
+        )
+        self.stats.add("hccl", len(records))
+
+    def flow_events(self) -> None:
+        kernel_launchers = launchers(self.c, KERNEL_LAUNCH_PREFERENCE)
+        if len(kernel_launchers.records) == 0:
+            return
+        comm_launchers = launchers(self.c, COMMUNICATION_LAUNCH_PREFERENCE)
+        pid = self.c.pid
+        for kind in (
+            ActivityKind.KERNEL,
+            ActivityKind.MEMCPY,
+            ActivityKind.MEMSET,
+            ActivityKind.COMMUNICATION,
+        ):
+            found = comm_launchers if kind == ActivityKind.COMMUNICATION else kernel_launchers
+            records = self.c.table(kind)
+            if len(records) == 0:
+                continue
+            index = found.find(records["correlation_id"])
+            hit = index >= 0
+            if not hit.any():
+                continue
+            targets = records[hit]
+            apis = found.records[index[hit]]
+            lanes = self.lane(targets["stream_id"], COMM_LANE if kind == ActivityKind.COMMUNICATION else 0)
+            ids = range(self.flow_id, self.flow_id + len(targets))
+            self.flow_id += len(targets)
+            self.w.lines(
+                line
+                for i, t, s, d, lane, ks in zip(
+                    ids,
+                    apis["thread_id"].tolist(),
+                    _us(apis["start"], self.base),
+                    targets["device_id"].tolist(),
+                    lanes.tolist(),
+                    _us(targets["start"], self.base),
+                    strict=True,
+                )
+                for line in (
+                    f'{{"ph":"s","cat":"launch","name":"launch","id":{i},"pid":{pid},"tid":{t},"ts":{s:.3f}}}',
+                    f'{{"ph":"f","bp":"e","cat":"launch","name":"launch","id":{i},'
+                    f'"pid":{DEVICE_PID_BASE + d},"tid":{lane},"ts":{ks:.3f}}}',
+                )
+            )
+            self.stats.flows += len(targets)
+            self.stats.add("flow", 2 * len(targets))
+
+    def marker_events(self) -> None:
+        spans = marker_spans(self.c)
+        names = self.names
+        ranges = spans.ranges
+        host = ranges[ranges["source_kind"] == 0]
+        device = ranges[ranges["source_kind"] == 1]
+        self.host_threads.update(np.unique(host["object_b"]).tolist())
+        self.w.lines(
+            f'{{"ph":"X","cat":"mstx","name":{names[n]},"pid":{self.c.pid},"tid":{t},"ts":{s:.3f},'
+            f'"dur":{u:.3f},"args":{{"domain":{names[m]},"range_id":{i}}}}}'
+            for n, t, s, u, m, i in zip(
+                host["name"].tolist(),
+                host["object_b"].tolist(),
+                _us(host["start"], self.base),
+                _dur(host["start"], host["end"]),
+                host["domain"].tolist(),
+                host["id"].tolist(),
+                strict=True,
+            )
+        )
+        device_lanes = self.lane(device["object_b"])
+        self._lanes(device["object_a"], device_lanes)
+        self.w.lines(
+            f'{{"ph":"X","cat":"mstx","name":"range {i}","pid":{DEVICE_PID_BASE + d},"tid":{t},"ts":{s:.3f},'
+            f'"dur":{u:.3f},"args":{{"range_id":{i}}}}}'
+            for i, d, t, s, u in zip(
+                device["id"].tolist(),
+                device["object_a"].tolist(),
+                device_lanes.tolist(),
+                _us(device["start"], self.base),
+                _dur(device["start"], device["end"]),
+                strict=True,
+            )
+        )
+        self.stats.add("range", len(ranges))
+        instants = spans.instants
+        pids = np.where(
+            instants["source_kind"] == 0, self.c.pid, DEVICE_PID_BASE + instants["object_a"].astype(np.int64)
+        )
+        device_instants = instants[instants["source_kind"] == 1]
+        self._lanes(device_instants["object_a"], self.lane(device_instants["object_b"]))
+        tids = np.where(instants["source_kind"] == 0, instants["object_b"], self.lane(instants["object_b"]))
+        self.host_threads.update(np.unique(instants[instants["source_kind"] == 0]["object_b"]).tolist())
+        self.w.lines(
+            f'{{"ph":"i","s":"t","cat":"mstx","name":{names[n] if n else json.dumps(f"mark {i}")},"pid":{p},'
+            f'"tid":{t},"ts":{s:.3f},"args":{{"domain":{names[m]},"mark_id":{i}}}}}'
+            for n, p, t, s, m, i in zip(
+                instants["name"].tolist(),
+                pids.tolist(),
+                tids.tolist(),
+                _us(instants["timestamp"], self.base),
+                instants["domain"].tolist(),
+                instants["id"].tolist(),
+                strict=True,
+            )
+        )
+        self.stats.add("mark", len(instants))
+
+    def memory_counters(self) -> None:
+        memory = self.c.table(ActivityKind.MEMORY)
+        if len(memory) == 0:
+            return
+        order = np.lexsort((memory["start"], memory["device_id"]))
+        memory = memory[order]
+        signed = np.where(memory["operation_type"] == 0, 1, -1) * memory["bytes"].astype(np.int64)
+        devices = memory["device_id"].astype(np.int64)
+        total = np.cumsum(signed)
+        # Restart the running sum at each device.
+        first = np.ones(len(memory), dtype=bool)
+        first[1:] = devices[1:] != devices[:-1]
+        offsets = np.maximum.accumulate(np.where(first, np.arange(len(memory)), 0))
+        before = np.where(offsets > 0, total[offsets - 1], 0)
+        allocated = total - before
+        label = json.dumps(f"Memory allocated by pid {self.c.pid}")
+        self.w.lines(
+            f'{{"ph":"C","cat":"memory","name":{label},"pid":{DEVICE_PID_BASE + d},"ts":{s:.3f},'
+            f'"args":{{"bytes":{b}}}}}'
+            for d, s, b in zip(
+                devices.tolist(), _us(memory["start"], self.base), allocated.tolist(), strict=True
+            )
+        )
+        for device in np.unique(devices).tolist():
+            self.device_lanes.setdefault(device, set())
+        self.stats.add("counter", len(memory))
+
+
+def _metadata(exporter: _Exporter, sort_index: int) -> Iterator[str]:
+    capture = exporter.c
+    argv = capture.meta.get("argv") or []
+    program = Path(argv[0]).name if argv else "process"
+    yield (
+        f'{{"ph":"M","name":"process_name","pid":{capture.pid},'
+        f'"args":{{"name":{json.dumps(f"Host {capture.pid} ({program})")}}}}}'
+    )
+    yield f'{{"ph":"M","name":"process_sort_index","pid":{capture.pid},"args":{{"sort_index":{sort_index}}}}}'
+    for tid in sorted(exporter.host_threads):
+        label = f"Main thread {tid}" if tid == capture.pid else f"Thread {tid}"
+        yield (
+            f'{{"ph":"M","name":"thread_name","pid":{capture.pid},"tid":{tid},'
+            f'"args":{{"name":{json.dumps(label)}}}}}'
+        )
+
+
+def _lane_name(lane: int, pids: list[int]) -> tuple[str, int]:
+    """The track title and its sort position (``pids``: the host pid of each capture position)."""
+    kind, rest = lane & _LANE_KIND, lane & ~_LANE_KIND
+    position, stream = divmod(rest, LANE_STRIDE)
+    owner = f" (pid {pids[position]})" if len(pids) > 1 and position < len(pids) else ""
+    order = 4 * rest
+    if kind == SYNC_LANE:
+        return f"Synchronous copies{owner}", order + 3
+    if kind == COMM_LANE:
+        return f"Stream {stream} communication{owner}", order + 2
+    if kind == HCCL_LANE:
+        return f"Stream {stream} HCCL{owner}", order + 1
+    return f"Stream {stream}{owner}", order
+
+
+def _device_metadata(lanes: dict[int, set[int]], sort_base: int, pids: list[int]) -> Iterator[str]:
+    for position, device in enumerate(sorted(lanes)):
+        pid = DEVICE_PID_BASE + device
+        yield f'{{"ph":"M","name":"process_name","pid":{pid},"args":{{"name":"NPU {device}"}}}}'
+        order = sort_base + position
+        yield f'{{"ph":"M","name":"process_sort_index","pid":{pid},"args":{{"sort_index":{order}}}}}'
+        for lane in sorted(lanes[device]):
+            title, order = _lane_name(lane, pids)
+            label = json.dumps(title)
+            yield f'{{"ph":"M","name":"thread_name","pid":{pid},"tid":{lane},"args":{{"name":{label}}}}}'
+            yield (
+                f'{{"ph":"M","name":"thread_sort_index","pid":{pid},"tid":{lane},'
+                f'"args":{{"sort_index":{order}}}}}'
+            )
+
+
+def export_chrome_trace(trace: Trace, out: Path | str, *, flows: bool = True) -> ChromeExportStats:
+    """Writes ``trace`` as Chrome trace event JSON to ``out``; returns what was written."""
+    stats = ChromeExportStats(time_base_ns=_time_base(trace))
+    lanes: dict[int, set[int]] = {}
+    path = Path(out)
+    with path.open("w", encoding="utf-8") as handle:
+        other = {
+            "exporter": "npu-sim trace",
+            "time_base_ns": stats.time_base_ns,
+            "time_unit": "timestamps are microseconds after time_base_ns (Unix epoch ns)",
+            "captures": [
+                {"pid": c.pid, "soc": c.meta.get("soc"), "clock": c.meta.get("clock")} for c in trace.captures
+            ],
+        }
+        handle.write('{"displayTimeUnit":"ns","otherData":' + json.dumps(other) + ',"traceEvents":[')
+        writer = _Writer(handle)
+        flow_base = 1
+        for position, capture in enumerate(trace.captures):
+            exporter = _Exporter(capture, stats.time_base_ns, stats, writer, flow_base, position)
+            exporter.api_events()
+            exporter.device_events()
+            exporter.marker_events()
+            exporter.memory_counters()
+            if flows:
+                exporter.flow_events()
+            flow_base = exporter.flow_id
+            writer.lines(_metadata(exporter, position))
+            for device, device_lanes in exporter.device_lanes.items():
+                lanes.setdefault(device, set()).update(device_lanes)
+        writer.lines(_device_metadata(lanes, len(trace.captures), [c.pid for c in trace.captures]))
+        handle.write("\n]}\n")
+    return stats

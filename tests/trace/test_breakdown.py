@@ -1,0 +1,351 @@
+"""The breakdown: structure from declared nesting, attribution by correlation id and time
+containment on the launching thread, accounting, and the four facts files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from sim_runtime.trace import (
+    ActivityKind,
+    BreakdownError,
+    BreakdownOptions,
+    ConversionRefused,
+    build_breakdown,
+    emit_facts,
+    load_trace,
+    validate_facts,
+)
+
+NS = "model/decoder_3l"
+
+
+def breakdown(directory: Path, **options):
+    return build_breakdown(load_trace(directory), BreakdownOptions(model_name="Decoder 3L", **options))
+
+
+def nodes(analysis: dict) -> dict[str, dict]:
+    found = {}
+    stack = [
+        *analysis["stages"].values(),
+        *analysis["layer_structure"].values(),
+        *analysis["runtime_auxiliary"],
+    ]
+    while stack:
+        node = stack.pop()
+        found[node["node_id"]] = node
+        stack.extend(node["children"])
+    return found
+
+
+def test_node_ids_follow_the_namespace_and_the_nesting(decoder_dir: Path) -> None:
+    result = breakdown(decoder_dir)
+    by_id = nodes(result.analysis)
+    assert result.analysis["id_namespace"] == NS
+    assert set(result.analysis["stages"]) == {"embedding", "lm_head", "logits_allreduce"}
+    layers = result.analysis["layer_structure"]["decoder_layers"]
+    assert layers["node_id"] == f"{NS}/decoder_layers" and layers["node_kind"] == "module"
+    assert [c["name"] for c in layers["children"]] == ["input_norm", "attention", "mlp"]
+    attention = by_id[f"{NS}/decoder_layers/attention"]
+    assert [c["name"] for c in attention["children"]] == ["q_proj", "softmax", "o_proj"]
+    q_proj = by_id[f"{NS}/decoder_layers/attention/q_proj"]
+    assert q_proj["node_kind"] == "op" and q_proj["metric_scope"] == "all_observed_instances"
+    assert q_proj["instance_indices"] == [0, 1, 2] and q_proj["mapped_kernels"] == 3
+    assert by_id[f"{NS}/stages/embedding"]["instance_indices"] == []
+    assert by_id[f"{NS}/stages/embedding"]["metric_scope"] == "single_instance"
+    runtime = result.analysis["runtime_auxiliary"][0]
+    assert (
+        runtime["node_id"] == f"{NS}/runtime_auxiliary/fetch_logits"
+        and runtime["node_kind"] == "runtime_auxiliary"
+    )
+
+
+def test_accounting_is_complete_with_the_other_step_and_setup_excluded(decoder_dir: Path, fakes) -> None:
+    result = breakdown(decoder_dir)
+    per_step = fakes.kernels_per_step(3, allreduce=True)
+    assert (
+        result.account
+        == f"{2 * per_step + 1} total = {per_step} attributed + {per_step + 1} excluded + 0 unattributed"
+    )
+    reasons = result.perf["accounting"]["excluded_reasons"]
+    assert reasons == {
+        "launched in step 0, not the representative step": per_step,
+        "launched outside every 'step' range": 1,
+    }
+    assert result.structure.representative_step == 1
+
+
+def test_the_representative_step_can_be_chosen(decoder_dir: Path, fakes) -> None:
+    result = breakdown(decoder_dir, representative_step=0)
+    assert result.analysis["representative_step"] == 0 and result.complete
+    with pytest.raises(BreakdownError, match="representative step 5 does not exist"):
+        breakdown(decoder_dir, representative_step=5)
+
+
+def test_attribution_follows_correlation_and_containment_never_names(fakes, tmp_path: Path) -> None:
+    process = fakes.FakeProcess()
+    with process.range("step"):
+        with process.range("mlp"):
+            # A kernel whose name says "attention" launched inside the mlp range belongs to mlp.
+            process.launch("aclnnMatmul", "attention_q_proj_MatMulV2")
+        with process.range("attention"):
+            process.launch("aclnnMatmul", "MatMulV2")
+    process.write(tmp_path)
+    result = build_breakdown(load_trace(tmp_path))
+    owners = [e["owner_node_id"] for e in result.timeline["events"] if e["event_class"] == "kernel"]
+    assert owners == ["model/model/stages/mlp", "model/model/stages/attention"]
+
+
+def test_a_kernel_is_joined_through_its_api_even_when_it_runs_later(fakes, tmp_path: Path) -> None:
+    process = fakes.FakeProcess()
+    with process.range("step"):
+        with process.range("first"):
+            process.launch("aclnnMatmul", "MatMulV2", duration=50_000)  # runs long after the range closed
+        with process.range("second"):
+            process.launch("aclnnAdd", "Add")
+    process.write(tmp_path)
+    result = build_breakdown(load_trace(tmp_path))
+    events = [e for e in result.timeline["events"] if e["event_class"] == "kernel"]
+    assert [e["submodule"] for e in events] == ["first", "second"]
+    assert events[1]["wait_time_us"] is not None and events[0]["wait_time_us"] is None
+
+
+def test_unattributed_kernels_make_the_conversion_refuse(fakes, tmp_path: Path) -> None:
+    process = fakes.FakeProcess()
+    with process.range("step"):
+        with process.range("attention"):
+            with process.range("q_proj"):
+                process.launch("aclnnMatmul", "MatMulV2")
+            process.launch("aclnnAdd", "Add_in_module")  # in a module, outside its children
+        process.launch("aclnnAdd", "Add_in_step")  # in the step, outside any structure range
+        process.orphan_kernel("Orphan")  # no API record carries its correlation id
+    process.write(tmp_path)
+    result = build_breakdown(load_trace(tmp_path))
+    assert result.account == "4 total = 1 attributed + 0 excluded + 3 unattributed"
+    with pytest.raises(ConversionRefused) as refused:
+        emit_facts(result, tmp_path / "facts")
+    assert refused.value.account == "4 total = 1 attributed + 0 excluded + 3 unattributed"
+    text = str(refused.value)
+    assert "module model/model/stages/attention outside its declared children" in text
+    assert "no API record carries its correlation id" in text
+    assert "representative 'step' range itself" in text
+    assert not (tmp_path / "facts").exists()
+
+
+def test_kernels_of_another_thread_without_ranges_are_unattributed(fakes, tmp_path: Path) -> None:
+    process = fakes.FakeProcess()
+    with process.range("step"), process.range("work"):
+        process.launch("aclnnAdd", "Add")
+        process.launch("aclnnAdd", "Add_worker", tid=7777)
+    process.write(tmp_path)
+    result = build_breakdown(load_trace(tmp_path))
+    assert result.perf["accounting"]["unattributed_reasons"] == {
+        "launched in the representative step on thread 7777 outside any declared range": 1
+    }
+
+
+def test_without_step_ranges_the_whole_capture_is_the_step(fakes, tmp_path: Path) -> None:
+    process = fakes.FakeProcess()
+    with process.range("prefill"):
+        process.launch("aclnnAdd", "Add")
+    with process.range("decode"):
+        process.launch("aclnnAdd", "Add")
+    process.write(tmp_path)
+    result = build_breakdown(load_trace(tmp_path))
+    assert result.analysis["trace_scope"]["kind"] == "whole_capture"
+    assert set(result.analysis["stages"]) == {"prefill", "decode"} and result.complete
+
+
+def test_ranges_that_cross_are_rejected(fakes, tmp_path: Path) -> None:
+    process = fakes.FakeProcess()
+    process.markers += [
+        (2, 0, 100, 1, 1, 1, "a", "default"),
+        (2, 0, 200, 2, 1, 1, "b", "default"),
+        (4, 0, 300, 1, 1, 1, "", ""),
+        (4, 0, 400, 2, 1, 1, "", ""),
+    ]
+    process.write(tmp_path)
+    with pytest.raises(BreakdownError, match=r"'b' .* starts inside 'a' .* ranges must nest"):
+        build_breakdown(load_trace(tmp_path))
+
+
+def test_colliding_node_ids_are_rejected(fakes, tmp_path: Path) -> None:
+    process = fakes.FakeProcess()
+    with process.range("step"):
+        with process.range("a/b"):
+            process.launch("x", "k")
+        with process.range("a b"):
+            process.launch("x", "k")
+    process.write(tmp_path)
+    with pytest.raises(BreakdownError, match="both map to node id"):
+        build_breakdown(load_trace(tmp_path))
+
+
+def test_sampled_windows_have_no_time(fakes, tmp_path: Path) -> None:
+    process = fakes.FakeProcess()
+    with process.range("step"), process.range("npu_sampler", "sampler"), process.range("work"):
+        process.launch("aclnnAdd", "Add")
+    process.write(tmp_path)
+    result = build_breakdown(load_trace(tmp_path))
+    record = next(r for r in result.perf["records"] if r["metric_scope"] == "sampled_window_context")
+    assert record["time_us"] is None and record["sampled_window_span_us"] > 0
+    assert any(e["event_class"] == "sampled_window" for e in result.timeline["events"])
+    emit_facts(result, tmp_path / "facts")
+    assert validate_facts(tmp_path / "facts").ok
+
+
+def test_perf_records_carry_every_key_and_no_guessed_values(facts_dir: Path) -> None:
+    perf = json.loads(next(facts_dir.glob("*_perf_data.json")).read_text())
+    from sim_runtime.trace.breakdown.schema import PERF_KEYS
+
+    for record in perf["records"]:
+        assert set(PERF_KEYS) <= set(record)
+        assert record["hbm_mb"] is None and record["mfu_bf16_pct"] is None and record["mac_ratio"] is None
+    layers = next(r for r in perf["records"] if r["node_id"].endswith("/decoder_layers"))
+    assert layers["metric_scope"] == "aggregate" and layers["nops"] == 21
+    assert "3 observed instance(s) [0, 1, 2]" in layers["kernel_scope_note"]
+    assert perf["aicore_freq_mhz"] is not None  # declared from the SoC catalogue of the capture's SoC
+
+
+def test_the_timeline_names_instances(facts_dir: Path) -> None:
+    timeline = json.loads(next(facts_dir.glob("*_timeline.json")).read_text())
+    q = [e for e in timeline["events"] if e["submodule"] == "q_proj"]
+    assert [e["instance_index"] for e in q] == [0, 1, 2]
+    assert q[2]["structure_instance_node_id"] == f"{NS}/decoder_layers[2]/attention/q_proj"
+    comm = [e for e in timeline["events"] if e["event_class"] == "communication"]
+    assert len(comm) == 1 and comm[0]["accelerator_core"] == "COMMUNICATION"
+    windows = [e for e in timeline["events"] if e["event_class"] == "runtime_window"]
+    assert [w["owner_node_id"] for w in windows] == [f"{NS}/runtime_auxiliary/fetch_logits"]
+
+
+def test_declarations_give_edges_semantics_and_source_only_structure(
+    decoder_dir: Path, tmp_path: Path
+) -> None:
+    declarations = {
+        "nodes": {
+            "decoder_layers/attention/q_proj": {"semantic": "query projection", "code_ref": "model.cpp:10"}
+        },
+        "branches": {
+            "decoder_layers": [
+                {
+                    "name": "attention_residual",
+                    "inputs": ["block_input", "attention"],
+                    "output": "mlp",
+                    "source_ref": "model.cpp:20",
+                }
+            ]
+        },
+        "dataflow": [
+            {
+                "name": "hidden",
+                "source": {"structure": "stages/embedding"},
+                "target": {"structure": "decoder_layers"},
+                "tensor": {"name": "hidden", "dtype": "float32"},
+            }
+        ],
+        "source_only": [
+            {
+                "path": "stages/position_ids",
+                "code_ref": "model.cpp:5",
+                "reason": "positions are computed once before the first step, outside the capture window",
+            }
+        ],
+    }
+    result = breakdown(decoder_dir, declarations=declarations)
+    q = nodes(result.analysis)[f"{NS}/decoder_layers/attention/q_proj"]
+    assert q["semantic"] == "query projection" and q["code_ref"] == "model.cpp:10"
+    edges = result.graph["edges"]
+    residual = [e for e in edges if e["semanticEdgeType"] == "residual"]
+    assert [(e["source"], e["target"]) for e in residual] == [
+        ("node/decoder_layers", "node/decoder_layers/mlp"),
+        ("node/decoder_layers/attention", "node/decoder_layers/mlp"),
+    ]
+    assert [e["semanticEdgeType"] for e in edges].count("dataflow") == 1
+    only = result.analysis["source_only_structure"][0]
+    assert only["structure_node_id"] == f"{NS}/stages/position_ids" and "node_id" not in only
+    emit_facts(result, tmp_path / "facts")
+    assert validate_facts(tmp_path / "facts").ok
+
+
+@pytest.mark.parametrize(
+    ("declarations", "message"),
+    [
+        (
+            {"branches": {"decoder_layers": [{"name": "r", "inputs": ["nowhere"], "output": "mlp"}]}},
+            "references undefined input 'nowhere'",
+        ),
+        (
+            {
+                "dataflow": [
+                    {
+                        "name": "d",
+                        "source": {"structure": "stages/x"},
+                        "target": {"structure": "decoder_layers"},
+                    }
+                ]
+            },
+            "source 'stages/x' is not in the capture",
+        ),
+        (
+            {"source_only": [{"path": "stages/embedding", "reason": "r"}]},
+            "declared source-only but the capture observed",
+        ),
+    ],
+)
+def test_declarations_that_do_not_match_the_capture_are_reported(
+    decoder_dir: Path, declarations, message
+) -> None:
+    with pytest.raises(BreakdownError, match=message):
+        breakdown(decoder_dir, declarations=declarations)
+
+
+def test_activation_edges_come_from_children_order_only(facts_dir: Path) -> None:
+    graph = json.loads((facts_dir / "model_architecture_graph.json").read_text())
+    activation = [(e["source"], e["target"]) for e in graph["edges"] if e["semanticEdgeType"] == "activation"]
+    assert ("node/decoder_layers/attention/q_proj", "node/decoder_layers/attention/softmax") in activation
+    assert ("node/stages/embedding", "node/decoder_layers") in activation
+    assert not any("runtime_auxiliary" in s or "runtime_auxiliary" in t for s, t in activation)
+    assert all(e["provenance"]["kind"] == "declared_nesting" for e in graph["edges"])
+    assert graph["roots"] == ["section/source_architecture", "section/runtime_auxiliary"]
+
+
+def test_the_runtime_launch_call_is_preferred_among_records_sharing_an_id(fakes, tmp_path: Path) -> None:
+    process = fakes.FakeProcess()
+    with process.range("step"):
+        with process.range("first"):
+            corr = process.launch("aclrtLaunchKernel", "RmsNorm", kind=ActivityKind.RUNTIME_API)
+        with process.range("second"):
+            # A node record carrying the same id in the next range (as a late node report would).
+            process.apis.append(
+                (
+                    int(ActivityKind.NODE_API),
+                    process.now,
+                    process.now + 50,
+                    process.pid,
+                    process.tid,
+                    corr,
+                    "aclnnRmsNorm",
+                )
+            )
+            process.advance(100)
+            comm = process.allreduce()
+            # A runtime record carrying the communication's id elsewhere does not take it over.
+            process.apis.append(
+                (
+                    int(ActivityKind.RUNTIME_API),
+                    fakes.BASE_NS,
+                    fakes.BASE_NS + 10,
+                    process.pid,
+                    process.tid,
+                    comm,
+                    "KernelLaunch",
+                )
+            )
+    process.write(tmp_path)
+    result = build_breakdown(load_trace(tmp_path))
+    owners = {
+        e["name"]: e["submodule"] for e in result.timeline["events"] if e["event_class"] != "runtime_window"
+    }
+    assert owners == {"RmsNorm": "first", "hcom_allReduce_": "second"}
