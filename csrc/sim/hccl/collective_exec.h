@@ -1,0 +1,19 @@
+// The collective executor libhccl registers with libhcomm: once every rank of a collective
+// has arrived, it checks the ranks' descriptors against each other (any disagreement in
+// operation, data type, count, reduction, root or V layout fails the operation with
+// HCCL_E_PARA on every rank) and moves the data: every rank's output is computed from every
+// rank's input, in rank order (so reductions are deterministic), in chunks so that a rank
+// may use one buffer for input and output. Inputs that overlap another rank's output in any
+// other way are copied first.
+#pragma once
+
+#include <vector>
+
+#include "hcomm/exchange.h"
+
+namespace hccl {
+
+npusim::hcomm::CollectiveResult execute_collective(const std::vector<npusim::hcomm::CollectiveInput>& ranks,
+                                                   bool move_data);
+
+}  // namespace hccl

@@ -1,0 +1,51 @@
+// The path every HCCL operation takes once its arguments are checked:
+//   resolve the communicator and stream (NULL = the default stream of the communicator's
+//   device); note the call's host start t0 and charge the SoC's host API cost; ask the
+//   device when the stream could start the operation; exchange with the other ranks (which
+//   moves the data and agrees on the start: the latest of the ranks' readiness); schedule
+//   one task of the modelled duration no earlier than that start, at the moment the ranks
+//   agree (for ranks in one process: by the thread that completed the exchange, for all of
+//   them at once, so host time spent by other threads meanwhile cannot shift one rank's
+//   start); then, back on the calling thread, report it (hccl_reporter.h) and let the
+//   device log it.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "acl/acl_base.h"
+#include "hccl/hccl_types.h"
+#include "hcomm/exchange.h"
+#include "op_desc.h"
+
+namespace hccl {
+
+struct CollectiveCall {
+    OpDesc desc;
+    const void* in = nullptr;
+    void* out = nullptr;
+    const char* item_name = "";  // the node name CANN reports, e.g. "hcom_allReduce_"
+    uint64_t report_count = 0;
+    bool report = true;
+};
+
+HcclResult run_collective(HcclComm comm, aclrtStream stream, const CollectiveCall& call);
+
+struct P2PCall {
+    std::vector<npusim::hcomm::P2PItem> items;
+    const char* item_name = "";
+    uint64_t report_count = 0;
+    uint32_t report_dtype = 0;
+};
+
+HcclResult run_p2p(HcclComm comm, aclrtStream stream, const P2PCall& call);
+
+// Argument checks shared by the operations.
+HcclResult check_buffer(const void* buf, uint64_t count, uint32_t dtype);  // E_PTR / E_PARA
+bool fits(uint64_t count, uint32_t dtype, uint64_t factor);                 // count * size * factor < 2^63
+
+// The communicator's rank count, or 0 when the handle is not a communicator.
+uint32_t comm_size(HcclComm comm);
+uint32_t comm_rank(HcclComm comm);
+
+}  // namespace hccl

@@ -1,0 +1,219 @@
+// Creating communicators: root info, rank table, all devices of one process.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <set>
+
+#include "acl/acl_rt.h"
+#include "cluster_rendezvous.h"
+#include "comm_api.h"
+#include "communicator.h"
+#include "core/log.h"
+#include "core/platform.h"
+#include "hub_registry.h"
+#include "rank_table.h"
+#include "root_info.h"
+#include "settings.h"
+#include "transport.h"
+
+namespace npusim::hcomm {
+
+namespace {
+
+// The options a configuration block sets; fields outside its declared size are not read.
+CommOptions options_from(const HcclCommConfig* config, std::string& name) {
+    CommOptions o;
+    o.exec_timeout = settings().exec_timeout;
+    o.algo = settings().algo;
+    if (config == nullptr) return o;
+    HcclCommConfigInfo info{};
+    std::memcpy(&info, config->reserved, sizeof info);
+    if (info.magicWord != HCCL_COMM_CONFIG_MAGIC_WORD) return o;
+    const size_t size = info.size;
+    auto covers = [size](size_t offset, size_t length) { return offset + length <= size; };
+    if (covers(offsetof(HcclCommConfig, hcclBufferSize), sizeof config->hcclBufferSize) && config->hcclBufferSize > 0) {
+        o.buffer_mb = config->hcclBufferSize;
+    }
+    if (covers(offsetof(HcclCommConfig, hcclCommName), sizeof config->hcclCommName) && config->hcclCommName[0] != '\0') {
+        name.assign(config->hcclCommName, strnlen(config->hcclCommName, HCCL_COMM_NAME_MAX_LENGTH - 1));
+    }
+    if (covers(offsetof(HcclCommConfig, hcclExecTimeOut), sizeof config->hcclExecTimeOut) &&
+        config->hcclExecTimeOut > 0) {
+        o.exec_timeout = std::chrono::seconds(config->hcclExecTimeOut);
+    }
+    if (covers(offsetof(HcclCommConfig, hcclAlgo), sizeof config->hcclAlgo) && config->hcclAlgo[0] != '\0') {
+        o.algo.assign(config->hcclAlgo, strnlen(config->hcclAlgo, HCCL_COMM_ALGO_MAX_LENGTH));
+    }
+    return o;
+}
+
+std::string default_name(uint64_t uid) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "sim_comm_%016" PRIx64, uid);
+    return buf;
+}
+
+const Topology* platform_topology() {
+    const SocSpec* soc = Platform::instance().config().soc;
+    return soc ? Catalogue::builtin().topology(soc->topology) : nullptr;
+}
+
+// Ranks fill servers in rank order; the dies of a server pair up into packages. (Ranks of a
+// root-info communicator know only their own device, so the layout follows the rank.)
+CommLayout layout_by_rank(uint32_t nranks, const Topology& topo) {
+    const uint32_t per_server = std::max<uint32_t>(topo.ranks_per_server, 1);
+    CommLayout l;
+    for (uint32_t r = 0; r < nranks; ++r) {
+        l.server.push_back(r / per_server);
+        l.package.push_back((r % per_server) / 2);
+    }
+    return l;
+}
+
+uint32_t current_device(uint32_t rank) {
+    int32_t dev = -1;
+    if (aclrtGetDevice(&dev) == ACL_SUCCESS && dev >= 0) return static_cast<uint32_t>(dev);
+    const uint32_t count = std::max<uint32_t>(Platform::instance().device_count(), 1);
+    return rank % count;  // no device set on this thread: spread ranks over the devices
+}
+
+HcclResult check_world(uint32_t nranks, const Topology* topo) {
+    if (topo == nullptr) {
+        log_message(LogLevel::Error, "hccl: the SoC names no known topology");
+        return HCCL_E_INTERNAL;
+    }
+    if (nranks > 1 && topo->link_gbps <= 0 && topo->scaleout_gbps <= 0) {
+        log_message(LogLevel::Error, "hccl: topology %s has no inter-chip link; only 1-rank communicators",
+                    topo->name.c_str());
+        return HCCL_E_NOT_SUPPORT;
+    }
+    return HCCL_SUCCESS;
+}
+
+HcclResult publish(std::shared_ptr<Communicator> c, HcclComm* comm) {
+    *comm = register_comm(std::move(c));
+    return HCCL_SUCCESS;
+}
+
+}  // namespace
+
+HcclResult get_root_info(HcclRootInfo* root_info) {
+    if (root_info == nullptr) return HCCL_E_PTR;
+    std::string error;
+    auto hub = HubServer::start("127.0.0.1", 0, new_unique_id(), &error);
+    if (!hub) {
+        log_message(LogLevel::Error, "hccl: cannot listen for the rendezvous: %s", error.c_str());
+        return HCCL_E_TCP_CONNECT;
+    }
+    register_hub(hub, "");
+    encode_root_info(RootInfo{hub->host(), hub->port(), hub->uid(), static_cast<uint32_t>(::getpid())}, root_info);
+    return HCCL_SUCCESS;
+}
+
+HcclResult init_root_info(uint32_t nranks, const HcclRootInfo* root_info, uint32_t rank,
+                          const HcclCommConfig* config, HcclComm* comm) {
+    if (root_info == nullptr || comm == nullptr) return HCCL_E_PTR;
+    if (nranks == 0 || rank >= nranks) return HCCL_E_PARA;
+    RootInfo info;
+    if (!decode_root_info(root_info, info)) {
+        log_message(LogLevel::Error, "hccl: the root info was not made by HcclGetRootInfo");
+        return HCCL_E_PARA;
+    }
+    const Topology* topo = platform_topology();
+    if (HcclResult st = check_world(nranks, topo); st != HCCL_SUCCESS) return st;
+    std::string name = default_name(info.uid);
+    CommOptions options = options_from(config, name);
+    const uint32_t device = current_device(rank);
+    const Deadline deadline = Deadline::after(settings().connect_timeout);
+
+    std::unique_ptr<Transport> transport;
+    if (auto hub = find_hub(info.uid)) {
+        auto group = hub->group(nranks);
+        const HcclResult st = join_local(group, rank, nranks, deadline);
+        if (st != HCCL_SUCCESS) return st;
+        transport = std::make_unique<LocalTransport>(group);
+    } else {
+        Fd fd = connect_until(info.host, info.port, deadline);
+        if (!fd.valid()) return HCCL_E_TIMEOUT;
+        std::unique_ptr<RemoteTransport> remote;
+        uint64_t uid = 0;
+        const HcclResult st = join_remote(std::move(fd), info.uid, nranks, rank, device, deadline, remote, uid);
+        if (st != HCCL_SUCCESS) return st;
+        transport = std::move(remote);
+    }
+    return publish(std::make_shared<Communicator>(info.uid, name, rank, nranks, device, layout_by_rank(nranks, *topo),
+                                                  std::move(options), *topo, std::move(transport)),
+                   comm);
+}
+
+HcclResult init_cluster_info(const char* cluster_info, uint32_t rank, const HcclCommConfig* config, HcclComm* comm) {
+    if (cluster_info == nullptr || comm == nullptr) return HCCL_E_PTR;
+    RankTable table;
+    std::string error;
+    if (!load_rank_table(cluster_info, table, error)) {
+        log_message(LogLevel::Error, "hccl: rank table: %s", error.c_str());
+        return std::strstr(error.c_str(), "cannot open") == error.c_str() ? HCCL_E_OPEN_FILE_FAILURE : HCCL_E_PARA;
+    }
+    const auto nranks = static_cast<uint32_t>(table.ranks.size());
+    if (rank >= nranks) return HCCL_E_PARA;
+    const Topology* topo = platform_topology();
+    if (HcclResult st = check_world(nranks, topo); st != HCCL_SUCCESS) return st;
+    const uint32_t device = table.ranks[rank].device;
+    if (device >= Platform::instance().device_count()) {
+        log_message(LogLevel::Error, "hccl: rank %u uses device %u; the platform has %u", rank, device,
+                    Platform::instance().device_count());
+        return HCCL_E_PARA;
+    }
+    std::unique_ptr<Transport> transport;
+    uint64_t uid = 0;
+    const HcclResult st = cluster_rendezvous(cluster_info, nranks, rank, device,
+                                             Deadline::after(settings().connect_timeout), transport, uid);
+    if (st != HCCL_SUCCESS) return st;
+    std::string name = default_name(uid);
+    CommOptions options = options_from(config, name);
+    CommLayout layout;
+    for (const auto& r : table.ranks) {
+        layout.server.push_back(r.server);
+        layout.package.push_back(r.device / 2);
+    }
+    return publish(std::make_shared<Communicator>(uid, name, rank, nranks, device, std::move(layout),
+                                                  std::move(options), *topo, std::move(transport)),
+                   comm);
+}
+
+HcclResult init_all(uint32_t ndev, const int32_t* devices, HcclComm* comms) {
+    if (devices == nullptr || comms == nullptr) return HCCL_E_PTR;
+    if (ndev == 0) return HCCL_E_PARA;
+    const Topology* topo = platform_topology();
+    if (HcclResult st = check_world(ndev, topo); st != HCCL_SUCCESS) return st;
+    std::set<int32_t> seen;
+    for (uint32_t i = 0; i < ndev; ++i) {
+        if (devices[i] < 0 || uint32_t(devices[i]) >= Platform::instance().device_count() ||
+            !seen.insert(devices[i]).second) {
+            return HCCL_E_PARA;
+        }
+    }
+    const uint64_t uid = new_unique_id();
+    auto group = std::make_shared<Group>(uid, ndev);
+    for (uint32_t r = 0; r < ndev; ++r) (void)group->join(r, ndev, [](HcclResult) {}, /*local=*/true);
+    std::string name = default_name(uid);
+    CommOptions options = options_from(nullptr, name);
+    // The devices are this process's: they place the ranks in servers and packages.
+    const uint32_t per_server = std::max<uint32_t>(topo->ranks_per_server, 1);
+    CommLayout layout;
+    for (uint32_t r = 0; r < ndev; ++r) {
+        layout.server.push_back(uint32_t(devices[r]) / per_server);
+        layout.package.push_back(uint32_t(devices[r]) % per_server / 2);
+    }
+    for (uint32_t r = 0; r < ndev; ++r) {
+        (void)publish(std::make_shared<Communicator>(uid, name, r, ndev, uint32_t(devices[r]), layout, options, *topo,
+                                                     std::make_unique<LocalTransport>(group)),
+                      &comms[r]);
+    }
+    return HCCL_SUCCESS;
+}
+
+}  // namespace npusim::hcomm

@@ -1,0 +1,79 @@
+// What ranks exchange to run an operation together, independent of how they are
+// connected (threads of one process share memory; other processes go over TCP).
+//
+// A collective: every rank hands in an opaque descriptor (libhccl's encoding of the
+// call), the device time its stream could start the operation, and its input and output
+// buffers. When all ranks of the communicator are in, the collective executor (registered
+// by libhccl) checks the descriptors against each other and moves the data; every rank
+// gets the same status, the agreed start (the latest of the ranks' earliest starts) and
+// the executor's agreed value. A point-to-point item is matched with its peer's opposite
+// item in posting order per (sender, receiver) pair.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "core/export.h"
+#include "hccl/hccl_types.h"
+
+namespace npusim::hcomm {
+
+struct Segment {
+    uint64_t offset = 0;
+    uint64_t length = 0;
+};
+
+// The result of one rank's part of an exchange.
+struct Outcome {
+    HcclResult status = HCCL_SUCCESS;
+    uint64_t start_ns = 0;  // agreed device start
+    uint64_t agreed = 0;    // executor-defined value every rank receives
+    std::vector<Segment> written;  // output segments the executor wrote (collectives)
+};
+
+// Called once per rank when an exchange has succeeded, before the rank's call returns: on
+// the thread that completed the exchange for ranks in the hosting process (so all of them
+// see the same moment), on the rank's own thread for ranks of other processes. The
+// operation schedules its device task here.
+using AgreedFn = std::function<void(const Outcome&)>;
+
+// One rank's part of a collective as the executor sees it. `in`/`out` are the rank's own
+// buffers (same process) or staging copies (other processes); null when no data moves.
+struct CollectiveInput {
+    uint32_t rank = 0;
+    const std::vector<uint8_t>* desc = nullptr;
+    const uint8_t* in = nullptr;
+    uint64_t in_len = 0;
+    uint8_t* out = nullptr;
+    uint64_t out_len = 0;
+};
+
+struct CollectiveResult {
+    HcclResult status = HCCL_SUCCESS;
+    uint64_t agreed = 0;
+    std::vector<std::vector<Segment>> written;  // per rank; empty when nothing was written
+};
+
+// Checks the ranks' descriptors and, when `move_data`, computes every rank's output. The
+// group calls it twice per collective: first to check (move_data false; the ranks then agree
+// and schedule their tasks), then to move the data.
+using CollectiveExecutor = CollectiveResult (*)(const std::vector<CollectiveInput>& ranks, bool move_data);
+
+// A point-to-point item of one rank.
+struct P2PItem {
+    uint32_t peer = 0;
+    bool send = false;
+    uint64_t count = 0;
+    uint32_t dtype = 0;
+    uint64_t bytes = 0;
+    const uint8_t* src = nullptr;  // send items
+    uint8_t* dst = nullptr;        // receive items
+};
+
+// libhccl registers the executor when it is loaded. A hub process that never loaded
+// libhccl loads it on its first collective.
+NPUSIM_API void set_collective_executor(CollectiveExecutor executor);
+CollectiveExecutor collective_executor();
+
+}  // namespace npusim::hcomm

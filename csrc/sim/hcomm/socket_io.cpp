@@ -1,0 +1,186 @@
+#include "socket_io.h"
+
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace npusim::hcomm {
+
+namespace {
+
+constexpr size_t kChunkBytes = size_t(1) << 20;  // one write/read call moves at most this much
+
+bool resolve(const std::string& host, uint16_t port, sockaddr_in& out) {
+    std::memset(&out, 0, sizeof out);
+    out.sin_family = AF_INET;
+    out.sin_port = htons(port);
+    if (host.empty() || host == "localhost") {
+        out.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        return true;
+    }
+    if (inet_pton(AF_INET, host.c_str(), &out.sin_addr) == 1) return true;
+    addrinfo hints{};
+    hints.ai_family = AF_INET;
+    hints.ai_socktype = SOCK_STREAM;
+    addrinfo* found = nullptr;
+    if (getaddrinfo(host.c_str(), nullptr, &hints, &found) != 0 || found == nullptr) return false;
+    out.sin_addr = reinterpret_cast<sockaddr_in*>(found->ai_addr)->sin_addr;
+    freeaddrinfo(found);
+    return true;
+}
+
+void tune(int fd) {
+    const int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+}
+
+}  // namespace
+
+int Deadline::poll_ms() const {
+    if (at == SteadyTime::max()) return -1;
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(at - std::chrono::steady_clock::now());
+    return static_cast<int>(std::clamp<int64_t>(left.count() + 1, 0, 1'000'000));
+}
+
+Fd& Fd::operator=(Fd&& other) noexcept {
+    if (this != &other) {
+        reset();
+        fd_ = other.release();
+    }
+    return *this;
+}
+
+void Fd::reset() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+}
+
+void Fd::shutdown_both() const {
+    if (fd_ >= 0) ::shutdown(fd_, SHUT_RDWR);
+}
+
+Fd listen_tcp(const std::string& host, uint16_t port, uint16_t* bound_port, std::string* error) {
+    sockaddr_in addr{};
+    if (!resolve(host, port, addr)) {
+        if (error) *error = "cannot resolve '" + host + "'";
+        return Fd();
+    }
+    Fd fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    if (!fd.valid()) {
+        if (error) *error = std::strerror(errno);
+        return Fd();
+    }
+    const int one = 1;
+    setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (::bind(fd.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || ::listen(fd.get(), 256) != 0) {
+        if (error) *error = std::strerror(errno);
+        return Fd();
+    }
+    socklen_t len = sizeof addr;
+    getsockname(fd.get(), reinterpret_cast<sockaddr*>(&addr), &len);
+    if (bound_port) *bound_port = ntohs(addr.sin_port);
+    return fd;
+}
+
+Fd connect_tcp(const std::string& host, uint16_t port) {
+    sockaddr_in addr{};
+    if (!resolve(host, port, addr)) return Fd();
+    Fd fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    if (!fd.valid()) return Fd();
+    int rc;
+    do {
+        rc = ::connect(fd.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    } while (rc != 0 && errno == EINTR);
+    if (rc != 0) return Fd();
+    tune(fd.get());
+    return fd;
+}
+
+Fd accept_tcp(const Fd& listener) {
+    for (;;) {
+        const int fd = ::accept4(listener.get(), nullptr, nullptr, SOCK_CLOEXEC);
+        if (fd >= 0) {
+            tune(fd);
+            return Fd(fd);
+        }
+        if (errno == EINTR || errno == ECONNABORTED) continue;
+        return Fd();
+    }
+}
+
+IoStatus write_all(const Fd& fd, const void* data, size_t length) {
+    const char* p = static_cast<const char*>(data);
+    while (length > 0) {
+        const ssize_t n = ::send(fd.get(), p, std::min(length, kChunkBytes), MSG_NOSIGNAL);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return errno == EPIPE || errno == ECONNRESET ? IoStatus::Closed : IoStatus::Error;
+        }
+        p += n;
+        length -= size_t(n);
+    }
+    return IoStatus::Ok;
+}
+
+bool wait_readable(const Fd& fd, Deadline deadline) {
+    for (;;) {
+        pollfd p{fd.get(), POLLIN, 0};
+        const int rc = ::poll(&p, 1, deadline.poll_ms());
+        if (rc > 0) return true;
+        if (rc == 0) {
+            if (deadline.passed()) return false;
+            continue;
+        }
+        if (errno != EINTR) return true;  // let the read report the error
+    }
+}
+
+IoStatus read_all(const Fd& fd, void* data, size_t length, Deadline deadline) {
+    char* p = static_cast<char*>(data);
+    while (length > 0) {
+        if (deadline.at != SteadyTime::max() && !wait_readable(fd, deadline)) return IoStatus::Timeout;
+        const ssize_t n = ::recv(fd.get(), p, std::min(length, kChunkBytes), 0);
+        if (n == 0) return IoStatus::Closed;
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return errno == ECONNRESET ? IoStatus::Closed : IoStatus::Error;
+        }
+        p += n;
+        length -= size_t(n);
+    }
+    return IoStatus::Ok;
+}
+
+IoStatus skip_bytes(const Fd& fd, uint64_t length, Deadline deadline) {
+    std::vector<char> sink(static_cast<size_t>(std::min<uint64_t>(length, kChunkBytes)));
+    while (length > 0) {
+        const size_t step = static_cast<size_t>(std::min<uint64_t>(length, sink.size()));
+        const IoStatus st = read_all(fd, sink.data(), step, deadline);
+        if (st != IoStatus::Ok) return st;
+        length -= step;
+    }
+    return IoStatus::Ok;
+}
+
+bool split_host_port(const std::string& text, std::string& host, uint16_t& port) {
+    const size_t colon = text.rfind(':');
+    if (colon == std::string::npos || colon + 1 >= text.size()) return false;
+    char* end = nullptr;
+    const unsigned long p = std::strtoul(text.c_str() + colon + 1, &end, 10);
+    if (*end != '\0' || p == 0 || p > 65535) return false;
+    host = text.substr(0, colon);
+    port = static_cast<uint16_t>(p);
+    return true;
+}
+
+}  // namespace npusim::hcomm

@@ -1,0 +1,67 @@
+// Loopback/TCP plumbing of the rendezvous: an owned descriptor, listen and
+// connect, and whole-buffer reads and writes (in chunks) with deadlines.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace npusim::hcomm {
+
+using SteadyTime = std::chrono::steady_clock::time_point;
+
+// A point in time to give up at; `never()` waits without limit.
+struct Deadline {
+    SteadyTime at = SteadyTime::max();
+    static Deadline never() { return {}; }
+    static Deadline after(std::chrono::nanoseconds d) { return {std::chrono::steady_clock::now() + d}; }
+    bool passed() const { return std::chrono::steady_clock::now() >= at; }
+    int poll_ms() const;  // milliseconds left for poll(2), -1 for no limit
+};
+
+class Fd {
+public:
+    Fd() = default;
+    explicit Fd(int fd) : fd_(fd) {}
+    Fd(Fd&& other) noexcept : fd_(other.release()) {}
+    Fd& operator=(Fd&& other) noexcept;
+    Fd(const Fd&) = delete;
+    Fd& operator=(const Fd&) = delete;
+    ~Fd() { reset(); }
+
+    int get() const { return fd_; }
+    bool valid() const { return fd_ >= 0; }
+    int release() {
+        const int fd = fd_;
+        fd_ = -1;
+        return fd;
+    }
+    void reset();
+    // Wakes any thread blocked on the descriptor (accept/read) without closing it.
+    void shutdown_both() const;
+
+private:
+    int fd_ = -1;
+};
+
+enum class IoStatus { Ok, Closed, Timeout, Error };
+
+// Listens on host:port (port 0 picks a free one); returns an invalid Fd on failure.
+Fd listen_tcp(const std::string& host, uint16_t port, uint16_t* bound_port, std::string* error);
+// One connection attempt; an invalid Fd when refused or unreachable.
+Fd connect_tcp(const std::string& host, uint16_t port);
+// Accepts one connection; an invalid Fd when the listener was shut down.
+Fd accept_tcp(const Fd& listener);
+
+IoStatus write_all(const Fd& fd, const void* data, size_t length);
+IoStatus read_all(const Fd& fd, void* data, size_t length, Deadline deadline = Deadline::never());
+// Reads and discards `length` bytes.
+IoStatus skip_bytes(const Fd& fd, uint64_t length, Deadline deadline = Deadline::never());
+// True when the descriptor has data (or EOF) before the deadline.
+bool wait_readable(const Fd& fd, Deadline deadline);
+
+// "host:port" -> parts; false when malformed.
+bool split_host_port(const std::string& text, std::string& host, uint16_t& port);
+
+}  // namespace npusim::hcomm

@@ -1,0 +1,85 @@
+"""HCCL's communicator API, argument checks, configuration blocks and fault points."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from support.native import NativeTree, ProgramBuilder, run_program
+
+PROGRAMS = Path(__file__).resolve().parent / "programs"
+SUCCESS, E_PARA, E_PTR, E_INTERNAL, E_NOT_SUPPORT, E_TIMEOUT, E_TCP_CONNECT = 0, 1, 2, 4, 5, 9, 11
+
+
+@pytest.fixture(scope="module")
+def exe(programs: ProgramBuilder) -> Path:
+    # Linked like CANN samples: the communicator API resolves from libhccl alone.
+    return programs.build([PROGRAMS / "hccl_api_cases.c"], libs=["hccl", "ascendcl"])
+
+
+def run(exe: Path, native: NativeTree, scenario: str, **env: str) -> dict[str, str]:
+    result = run_program(exe, native.env(**{"NPU_SIM_DEVICES": "8", **env}), [scenario], timeout=60)
+    assert result.returncode == 0, f"exit {result.returncode}\n{result.stdout}\n{result.stderr}"
+    return dict(line.split("=", 1) for line in result.stdout.splitlines())
+
+
+def test_queries_checks_and_configuration(exe: Path, native: NativeTree) -> None:
+    out = run(exe, native, "api")
+    assert out["init_all"] == "0"
+    assert out["size"] == "2 ids=0,1"
+    name = out["name"].split()[0]
+    assert name.startswith("sim_comm_") and len(name) == len("sim_comm_") + 16
+    assert out["name"].endswith("same=1 len_ok=1")
+    expected = {
+        "init_all_duplicate": E_PARA,
+        "init_all_bad_device": E_PARA,
+        "size_null_comm": E_PTR,
+        "size_bogus_comm": E_PARA,
+        "size_null_out": E_PTR,
+        "group_start": E_NOT_SUPPORT,
+        "allreduce_bad_dtype": E_PARA,
+        "allreduce_bad_op": E_PARA,
+        "allreduce_null_buf": E_PTR,
+        "allreduce_null_comm": E_PTR,
+        "broadcast_bad_root": E_PARA,
+        "send_to_self": E_PARA,
+        "send_out_of_range": E_PARA,
+        "stream_of_other_device": E_PARA,
+        "set_config": SUCCESS,
+        "deterministic": 1,
+        "destroy_again": E_PARA,
+        "init_garbage_root": E_PARA,
+        "root_info": SUCCESS,
+        "init_config": SUCCESS,
+        "single_rank_allreduce": SUCCESS,
+        "destroy_single": SUCCESS,
+    }
+    assert {k: int(out[k]) for k in expected} == expected
+    assert out["destroy"] == "0,0"
+    assert (out["error_string_9"], out["error_string_0"]) == ("timeout", "success")
+    assert out["config_name"] == "my_group"  # hcclCommName of the configuration block
+    assert out["single_rank_result"] == "1,2,3,4"
+
+
+def test_config_exec_timeout_overrides_the_environment(exe: Path, native: NativeTree) -> None:
+    out = run(exe, native, "exec_timeout", HCCL_CONNECT_TIMEOUT="30")
+    assert out["init"] == "0,0"
+    status, seconds = out["allreduce"].split(" seconds=")
+    assert int(status) == E_TIMEOUT and 0.9 <= float(seconds) < 5
+
+
+@pytest.mark.parametrize(
+    "plan,key,value",
+    [
+        ("HcclAllReduce:error=4", "allreduce", "4,4"),  # every call fails at once, on every rank, no wait
+        ("HcclAllReduce:error=4@1", "allreduce", None),  # only the first call: the other rank times out
+        ("HcclCommInitAll:error=11", "init_all", "11"),
+    ],
+)
+def test_fault_points(exe: Path, native: NativeTree, plan: str, key: str, value: str | None) -> None:
+    out = run(exe, native, "faults", NPU_SIM_FAULTS=plan, HCCL_CONNECT_TIMEOUT="1")
+    if value is not None:
+        assert out[key] == value
+    else:
+        assert sorted(out[key].split(",")) == sorted([str(E_INTERNAL), str(E_TIMEOUT)])

@@ -1,0 +1,250 @@
+"""When a collective runs on each rank's device and how long it takes, on the virtual clock.
+
+A collective starts on every rank when the last rank's stream reaches it, and lasts what the
+alpha-beta-gamma model of the algorithm HCCL would pick says (device-specs sec7), with the
+coefficients of the SoC's topology table. The model is restated here from
+sim_runtime/data/socs.toml, so a change of a coefficient moves both sides.
+
+programs/hccl_reports.cpp runs the operations (HCCL_SIM_DATA=0: timing only, buffers are not
+touched) and prints the task tracks and the STARS begin/end logs of every device.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+
+import pytest
+
+from support.native import NativeTree, ProgramBuilder, run_program
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # Python 3.10
+    import tomli as tomllib
+
+PROGRAMS = Path(__file__).resolve().parent / "programs"
+DATA = Path(__file__).resolve().parents[2] / "sim_runtime" / "data"
+CATALOGUE = tomllib.loads((DATA / "socs.toml").read_text(encoding="utf-8"))
+JITTER = CATALOGUE["defaults"]["jitter_pct"] / 100.0
+TASK_TIME = 0x800
+
+
+# --- the model, restated -----------------------------------------------------------------------------
+
+
+def ceil_log2(p: int) -> int:
+    return max(0, math.ceil(math.log2(p))) if p > 1 else 0
+
+
+def half(prim: str, algo: str, p: int, n: float, link: dict) -> tuple[float, float, float]:
+    """(alpha steps, transfer ns, bytes reduced) of a reduce-scatter ("rs") or all-gather ("ag")."""
+    frac = (p - 1) / p
+    b = 1 / link["gbps"]
+    if algo == "ring":
+        steps, moved = p - 1, frac * n
+    elif algo == "hd":
+        k = math.floor(math.log2(p))
+        pp = 1 << k
+        steps, moved = (k, frac * n) if pp == p else (k + 1, ((pp - 1) / pp + 1) * n)
+    elif algo == "nhr":
+        steps, moved = ceil_log2(p), frac * n
+    else:  # mesh: every rank sends its p - 1 blocks at once
+        return 1, max(n / p * b, frac * n / link["aggregate"]), frac * n if prim == "rs" else 0.0
+    reduced = (moved if algo == "hd" else frac * n) if prim == "rs" else 0.0
+    return steps, moved * b, reduced
+
+
+def prim_ns(prim: str, algo: str, p: int, n: float, link: dict, reduce_gbps: float) -> float:
+    if p <= 1:
+        return 0.0
+
+    def cost(which: str) -> float:
+        steps, transfer, reduced = half(which, algo, p, n, link)
+        return steps * link["alpha"] + transfer + reduced / reduce_gbps
+
+    if prim == "rs":
+        return cost("rs")
+    if prim in ("ag", "scatter", "gather"):
+        return cost("ag")
+    if prim == "ar":
+        return cost("rs") + cost("ag")
+    if prim == "bc":
+        b = 1 / link["gbps"]
+        return {
+            "ring": (p - 1) * (link["alpha"] + n * b),
+            "hd": ceil_log2(p) * (link["alpha"] + n * b),
+            "nhr": 2 * ceil_log2(p) * link["alpha"] + 2 * (p - 1) / p * n * b,
+            "mesh": 2 * cost("ag"),
+        }[algo]
+    if prim == "a2a":
+        return cost("ag") if algo == "mesh" else (p - 1) * link["alpha"] + (p - 1) / p * n / link["gbps"]
+    raise AssertionError(prim)
+
+
+def levels(soc: str, p: int, inter: str | None = None) -> tuple[list[tuple[str, int, dict]], float]:
+    """Innermost-first (algorithm, ranks, link) levels of p ranks filling servers in order."""
+    spec = CATALOGUE["soc"][soc]
+    topo = CATALOGUE["topology"][spec["topology"]]
+    per = topo["ranks_per_server"]
+    servers, local = math.ceil(p / per), min(p, per)
+    intra = {"alpha": topo["alpha_ns"], "gbps": topo["link_gbps"], "aggregate": topo["aggregate_gbps"]}
+    sio = {"alpha": topo["sio_alpha_ns"], "gbps": topo["sio_gbps"], "aggregate": topo["sio_gbps"]}
+    out = {
+        "alpha": topo["scaleout_alpha_ns"],
+        "gbps": topo["scaleout_gbps"],
+        "aggregate": topo["scaleout_gbps"],
+    }
+    lv = []
+    if local > 1:
+        if topo["kind"] == "sio_mesh" and local % 2 == 0:
+            lv.append(("mesh", 2, sio))
+            if local > 2:
+                lv.append(("mesh", local // 2, intra))
+        elif spec["chip_type"] == 15:
+            lv.append(("nhr", local, intra))
+        else:
+            lv.append(("mesh", local, intra))
+    if servers > 1:
+        lv.append((inter or "hd", servers, out))
+    return lv, topo["reduce_gbps"]
+
+
+def allreduce_ns(soc: str, p: int, n: float, inter: str | None = None) -> float:
+    """Hierarchical all-reduce; without `inter`, the cheapest of H-D_R, ring and NHR between servers."""
+    if inter is None and len(levels(soc, p)[0]) > 1 and CATALOGUE["soc"][soc]["chip_type"] != 15:
+        return min(allreduce_ns(soc, p, n, algo) for algo in ("hd", "ring", "nhr"))
+    if inter is None and CATALOGUE["soc"][soc]["chip_type"] == 15:
+        inter = "nhr"
+    lv, g = levels(soc, p, inter)
+    t, inner = 0.0, 1
+    for algo, ranks, link in lv[:-1]:
+        t += prim_ns("rs", algo, ranks, n / inner, link, g) + prim_ns("ag", algo, ranks, n / inner, link, g)
+        inner *= ranks
+    algo, ranks, link = lv[-1]
+    return t + prim_ns("ar", algo, ranks, n / inner, link, g)
+
+
+def flat_ns(prim: str, soc: str, p: int, n: float) -> float:
+    ((algo, ranks, link),) = levels(soc, p)[0]
+    return prim_ns(prim, algo, ranks, n, link, levels(soc, p)[1])
+
+
+def p2p_ns(soc: str, n: float) -> float:
+    topo = CATALOGUE["topology"][CATALOGUE["soc"][soc]["topology"]]
+    return topo["alpha_ns"] + n / topo["link_gbps"]
+
+
+# --- running ---------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def exe(programs: ProgramBuilder) -> Path:
+    return programs.build(
+        [PROGRAMS / "hccl_reports.cpp"], libs=["hccl", "hcomm", "ascendcl", "profapi", "ascend_hal"]
+    )
+
+
+def tasks(exe: Path, native: NativeTree, soc: str, p: int, ops: list[str], **env: str) -> dict:
+    """device -> [(start, end)] of the HCCL tasks in order (matched through their task tracks)."""
+    settings = {
+        "NPU_SIM_CLOCK": "virtual",
+        "NPU_SIM_DEVICES": str(max(p, 8)),
+        "NPU_SIM_SOC": soc,
+        "NPU_SIM_SEED": "7",
+        "HCCL_SIM_DATA": "0",
+        "HCCL_CONNECT_TIMEOUT": "60",
+        **env,
+    }
+    result = run_program(exe, native.env(**settings), [str(p), f"{TASK_TIME:x}", *ops], timeout=180)
+    assert result.returncode == 0, (
+        f"exit {result.returncode}\n{result.stdout[-2000:]}\n{result.stderr[-2000:]}"
+    )
+    wide = CATALOGUE["soc"][soc]["chip_type"] == 15
+    lines = [line.split() for line in result.stdout.splitlines()]
+    assert all(f[3] == "0" for f in lines if f[0] == "X"), result.stdout[-2000:]
+    logs: dict[tuple, dict[int, int]] = {}
+    for f in lines:
+        if f[0] == "S":
+            dev, func, stream, task, ts = map(int, f[2:7])
+            logs.setdefault((dev, 0 if wide else stream, task), {})[func] = ts
+    out: dict[int, list[tuple[int, int]]] = {}
+    for f in sorted((f for f in lines if f[0] == "K"), key=lambda f: int(f[1])):
+        dev, stream, task = map(int, f[4:7])
+        log = logs[(dev, 0 if wide else stream, task)]
+        out.setdefault(dev, []).append((log[0], log[1]))
+    return out
+
+
+def within_jitter(observed: int, model: float) -> bool:
+    return abs(observed - model) <= model * JITTER + 2
+
+
+@pytest.mark.parametrize("p", [2, 4, 8])
+def test_allreduce_starts_when_the_last_stream_is_ready(exe: Path, native: NativeTree, p: int) -> None:
+    soc = "Ascend910B3"
+    n = 4 << 20  # 1 Mi floats
+    t = tasks(exe, native, soc, p, ["stagger", f"allreduce:{n // 4}"])
+    # Ranks 0 and 1 first exchange 256 MiB (each direction alone takes alpha + n beta); the others are idle.
+    stagger_end = max(t[0][0][1], t[1][0][1])
+    for dev in (0, 1):
+        start, end = t[dev][0]
+        assert within_jitter(end - start, p2p_ns(soc, 256 << 20))
+    gap = CATALOGUE["soc"][soc]["task_gap_ns"]
+    starts = {t[d][-1][0] for d in range(p)}
+    assert starts == {stagger_end + gap}
+    for d in range(p):
+        start, end = t[d][-1]
+        assert within_jitter(end - start, allreduce_ns(soc, p, n)), (d, end - start, allreduce_ns(soc, p, n))
+
+
+@pytest.mark.parametrize(
+    "soc,p,algo",
+    [
+        ("Ascend910B3", 8, None),  # A2: HCCS full mesh
+        ("Ascend910B3", 16, None),  # A2, two servers: mesh inside, H-D_R between (2 servers)
+        ("Ascend910B3", 24, None),  # three servers: NHR between
+        ("Ascend910_9382", 16, None),  # A3 server: SIO pairs, then mesh over the 8 packages
+        ("Ascend910_9382", 2, None),  # one package: SIO only
+        ("Ascend950PR_9599", 8, None),  # 950: NHR
+    ],
+)
+def test_allreduce_duration_follows_the_model(
+    exe: Path, native: NativeTree, soc: str, p: int, algo: str | None
+) -> None:
+    n = 64 << 20
+    model = allreduce_ns(soc, p, n)
+    t = tasks(exe, native, soc, p, [f"allreduce:{n // 4}"])
+    starts = {t[d][0][0] for d in range(p)}
+    assert len(starts) == 1, "every rank starts together"
+    for d in range(p):
+        start, end = t[d][0]
+        assert within_jitter(end - start, model), (soc, p, end - start, model)
+
+
+def test_hccl_algo_selects_the_inter_server_algorithm(exe: Path, native: NativeTree) -> None:
+    n = 16 << 20
+    t = tasks(exe, native, "Ascend910B3", 16, [f"allreduce:{n // 4}"], HCCL_ALGO="level0:NA;level1:ring")
+    model = allreduce_ns("Ascend910B3", 16, n, "ring")
+    assert all(within_jitter(e - s, model) for s, e in (t[d][0] for d in range(16)))
+
+
+@pytest.mark.parametrize(
+    "op,prim,bytes_of",
+    [
+        ("allgather", "ag", lambda n, p: 2 * n * p),  # fp16 elements; n per rank, output p * n
+        ("reducescatter", "rs", lambda n, p: 2 * n * p),  # bfp16; input p * n
+        ("alltoall", "a2a", lambda n, p: 8 * n * p),  # int64; p * n per rank
+        ("broadcast", "bc", lambda n, p: n),  # int8 buffer
+    ],
+)
+def test_other_collectives_follow_the_model(
+    exe: Path, native: NativeTree, op: str, prim: str, bytes_of
+) -> None:
+    soc, p, n = "Ascend910B3", 8, 1 << 20
+    model = flat_ns(prim, soc, p, bytes_of(n, p))
+    t = tasks(exe, native, soc, p, [f"{op}:{n}"])
+    for d in range(p):
+        start, end = t[d][0]
+        assert within_jitter(end - start, model), (op, end - start, model)
