@@ -3,18 +3,27 @@
 //  - An interposed aclrt*/Hccl* call opens a scope: its id is allocated at
 //    entry, and every task track and API report CANN delivers on the calling
 //    thread while the call runs takes that id (so all kernels, copies and fills
-//    of one call share it).
+//    of one call share it). The scope remembers the call's entry and exit times.
 //  - Task tracks outside any scope (CANN calls that msPTI does not interpose)
-//    open an implicit group on their thread; the group keeps its id until an
-//    API report of the thread claims it.
-//  - An API report outside any scope takes the id of the earliest recent group
-//    of its thread whose work (task track, else the call's start) lies inside
-//    the reported interval, so e.g. a node launch reported after the launch
-//    call it made shares that call's id with its kernels; with no such group a
-//    fresh id is allocated.
+//    open an implicit group on their thread. The group stays open until an API
+//    report of the thread ends it; the first report whose interval contains the
+//    group's first track is its call's report and gives the group its interval.
+//  - An API report outside any scope (e.g. an operator's node launch, reported
+//    after the launch call it made) takes, among the thread's recent calls
+//    (scopes and groups), the id of the earliest one that lies inside the
+//    reported interval, preferring a call that launched a kernel. A call lies
+//    inside the interval when its whole [entry, exit] does; an open implicit
+//    group, whose interval is not known yet, when its first track does. With
+//    no such call, the earliest call that began inside the interval; with none
+//    at all, a fresh id.
 //
-// All state is per thread (CANN reports synchronously on the calling thread),
-// so no lock is involved. Host times here are in CANN's host time domain.
+// Containment of whole intervals (not of single instants) keeps the rule exact
+// when one call ends at the very time the next report begins (a virtual clock
+// that only API costs advance makes this the normal case): the earlier call
+// begins before the report does, so it is not inside it.
+//
+// All state is per thread (CANN reports synchronously on the calling thread):
+// no lock, no allocation. Host times here are in CANN's host time domain.
 #pragma once
 
 #include <cstdint>
@@ -27,8 +36,8 @@ uint64_t AllocateCorrelationId();
 
 class CorrelationScope {
 public:
-    // `cann_now` is the entry time in CANN's host time domain.
-    explicit CorrelationScope(uint64_t cann_now);
+    // `cann_clock` reads now in CANN's host time domain; it is read at entry and at exit.
+    explicit CorrelationScope(uint64_t (*cann_clock)());
     ~CorrelationScope();
     CorrelationScope(const CorrelationScope&) = delete;
     CorrelationScope& operator=(const CorrelationScope&) = delete;
@@ -36,8 +45,11 @@ public:
     uint64_t id() const { return id_; }
 
 private:
+    uint64_t (*cann_clock_)();
     uint64_t id_;
     uint64_t previous_;
+    uint32_t slot_;
+    uint32_t previous_slot_;
 };
 
 // The id of the innermost interposed call running on this thread, 0 if none.
@@ -51,6 +63,6 @@ uint64_t CorrelationForApi(uint64_t begin, uint64_t end);
 
 // Every API report on this thread (recorded or not) ends the thread's implicit group: the
 // kernels its tracks stood for have been claimed by the report's call, later ones are new calls.
-void NoteApiReport(uint64_t end);
+void NoteApiReport(uint64_t begin, uint64_t end);
 
 }  // namespace mspti::activity

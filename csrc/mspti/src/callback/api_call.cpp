@@ -26,7 +26,7 @@ msptiCallbackData MakeData(msptiApiCallbackSite site, const char* name, const vo
 void NoteKernelName(const char* name) { t_symbol = name; }
 
 ApiCall::ApiCall(msptiCallbackDomain domain, uint32_t cbid, const char* function_name, const void* params)
-    : scope_(seam::host_time::CannNow()),
+    : scope_(&seam::host_time::CannNow),
       domain_(domain),
       cbid_(cbid),
       function_name_(function_name),

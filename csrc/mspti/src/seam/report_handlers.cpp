@@ -123,7 +123,7 @@ int32_t OnApi(uint32_t, const void* raw) {
             return PROFAPI_SUCCESS;
     }
     // Any API report ends the implicit correlation group of its thread (see activity/correlation.h).
-    if (OnReportingThread(api.threadId)) activity::NoteApiReport(api.endTime);
+    if (OnReportingThread(api.threadId)) activity::NoteApiReport(api.beginTime, api.endTime);
     return PROFAPI_SUCCESS;
 }
 
