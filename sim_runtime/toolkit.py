@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Mapping
@@ -98,7 +99,7 @@ class Toolkit:
         }
         result.update(config.to_env())
         if preload:
-            result["LD_PRELOAD"] = _prepend(str(self.mspti_link), base.get("LD_PRELOAD", ""), ": ")
+            result["LD_PRELOAD"] = preload_list(str(self.mspti_link), base.get("LD_PRELOAD", ""))
         return result
 
 
@@ -109,6 +110,20 @@ def _prepend(entry: str, existing: str, separators: str) -> str:
         parts = [piece for part in parts for piece in part.split(separator)]
     rest = [part for part in parts if part and part != entry]
     return ":".join([entry, *rest])
+
+
+_SANITIZER_RUNTIME = re.compile(r"^lib(a|t|ub|l|hwa)san\.so")
+
+
+def preload_list(entry: str, existing: str) -> str:
+    """``entry`` first in ``existing`` LD_PRELOAD list, except that sanitizer runtimes stay in front.
+
+    A sanitizer runtime must be the first library a process loads; everything else may follow it.
+    """
+    parts = [part for part in re.split(r"[: ]", existing) if part and part != entry]
+    runtimes = [part for part in parts if _SANITIZER_RUNTIME.match(Path(part).name)]
+    rest = [part for part in parts if part not in runtimes]
+    return ":".join([*runtimes, entry, *rest])
 
 
 def check_shared_object(path: Path) -> Path:

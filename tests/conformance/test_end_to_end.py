@@ -5,7 +5,6 @@ The native build is the one the other tests use: ``NPU_SIM_BUILD_DIR`` or the in
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -19,6 +18,7 @@ from conformance.execute import Invocation, execute
 from conformance.report import write_all
 from conformance.runner import RunOptions, SuiteReport, SuiteRunner
 from conformance.target import Target, TargetError, resolve_target
+from support.native import python_subprocess_env
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -151,8 +151,7 @@ def test_a_hanging_implementation_is_killed_at_the_timeout(broken_mspti: Path, t
 
 
 def test_the_pytest_plugin_turns_clauses_into_items(target: Target, tmp_path: Path) -> None:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env = python_subprocess_env()  # the packages this test process imports (installed, or the source tree)
     command = [
         sys.executable,
         "-m",

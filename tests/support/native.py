@@ -137,6 +137,8 @@ def python_subprocess_env(base: dict[str, str] | None = None) -> dict[str, str]:
     env = dict(os.environ if base is None else base)
     root = str(Path(sim_runtime.__file__).resolve().parents[1])
     env["PYTHONPATH"] = os.pathsep.join([root, env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-    if os.environ.get("NPU_SIM_SANITIZER_PRELOAD"):
-        env["LD_PRELOAD"] = os.environ["NPU_SIM_SANITIZER_PRELOAD"]
+    runtime = os.environ.get("NPU_SIM_SANITIZER_PRELOAD", "")
+    preload = env.get("LD_PRELOAD", "").split()
+    if runtime and runtime not in preload:
+        env["LD_PRELOAD"] = " ".join([runtime, *preload])
     return env
