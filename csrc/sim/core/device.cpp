@@ -129,8 +129,8 @@ TaskRecord Device::schedule(Stream& stream, const TaskDesc& desc) {
     rec.end_ns = start + duration;
     stream.tail_ns_.store(rec.end_ns, std::memory_order_release);
     stream.tasks_.fetch_add(1, std::memory_order_relaxed);
-    const uint32_t id_mask = wide_task_ids() ? 0xFFFFFFFFu : 0xFFFFu;
-    rec.task_id = stream.next_task_id_++ & id_mask;
+    // Chip type 15 logs carry no stream id, so its task ids are unique per device; the others are per stream.
+    rec.task_id = wide_task_ids() ? next_wide_task_id_++ : (stream.next_task_id_++ & 0xFFFFu);
     return rec;
 }
 

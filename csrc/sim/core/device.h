@@ -122,6 +122,7 @@ private:
     std::array<std::atomic<Stream*>, Stream::kMaxStreams> streams_{};
     std::vector<std::unique_ptr<Stream>> owned_;  // every stream ever made; freed with the device
     std::atomic<uint64_t> memory_in_use_{0};
+    uint32_t next_wide_task_id_ = 0;  // chip type 15: one task-id space per device (its logs carry no stream)
 };
 
 }  // namespace npusim
