@@ -1,5 +1,7 @@
 #include "hccl_reporter.h"
 
+#include "core/platform.h"
+
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -113,9 +115,12 @@ void report_op(const OpReport& op, const npusim::TaskRecord& task) {
     if (!task_time && !hccl_trace) return;
     const uint32_t tid = current_tid();
     const uint64_t item = hash(op.item_name);
-    // Host times inside the call's modelled host cost: t0 < api begin < track < api end < op info < t4.
+    // Host times inside the call: t0 < api begin < track < api end < op info < t4, with t4 the end of
+    // the call's modelled host cost, but never later than now: on the wall clock a call can return
+    // sooner than its modelled cost, and the node must not end after the call has returned.
     const uint64_t t0 = op.t0;
-    const uint64_t t4 = t0 + std::max<uint64_t>(op.host_ns, 5);
+    const uint64_t now = npusim::Platform::instance().clock().now();
+    const uint64_t t4 = std::max<uint64_t>(t0 + 5, std::min<uint64_t>(now, t0 + op.host_ns));
     const uint64_t api_begin = t0 + 1, track_time = t0 + 2, api_end = t0 + 3, info_time = t0 + 4;
 
     if (task_time) {
