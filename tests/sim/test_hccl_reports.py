@@ -139,8 +139,11 @@ def test_each_operation_reports_track_master_api_op_info_and_node_launch_in_orde
             assert ttype == 5 and not out.types[(5000, ttype)].startswith("KERNEL")
             assert dev == rank and stream > 0
             # The device logs the task only after the reports: its begin/end follow the node launch.
-            logs = [s for s in out.stars if (s[1], s[3], s[4]) == (dev, stream, task)]
-            assert [s[2] for s in logs] == [0, 1], logs
+            task_logs = [s for s in out.stars if (s[1], s[3], s[4]) == (dev, stream, task)]
+            # The task's begin, its one FFTS+ data-movement sub-task (begin, end) inside it, its end.
+            assert [s[2] for s in task_logs] == [0, 34, 35, 1], task_logs
+            assert task_logs[0][5] <= task_logs[1][5] <= task_logs[2][5] <= task_logs[3][5]
+            logs = [s for s in task_logs if s[2] in (0, 1)]
             assert all(s[0] > n_seq for s in logs)
             assert t4 < logs[0][5] <= logs[1][5]
 

@@ -18,7 +18,9 @@ npusim::TaskRecord submit_task(npusim::Device& device, npusim::Stream& stream, c
                                TaskType type, HashFn&& kernel_hash) {
     const npusim::TaskRecord rec = device.schedule(stream, desc);
     if (prof::task_time_on(device.id())) prof::report_task_track(rec, type, kernel_hash());
-    device.emit_task_logs(rec, desc.stars_task_type);
+    // A mixed kernel runs as an FFTS+ task: a cube and a vector sub-task.
+    const bool mixed = desc.kind == npusim::TaskKind::Kernel && desc.core == npusim::CoreType::MIX;
+    device.emit_task_logs(rec, desc.stars_task_type, mixed ? 2 : 0);
     return rec;
 }
 

@@ -134,7 +134,7 @@ TaskRecord Device::schedule(Stream& stream, const TaskDesc& desc) {
     return rec;
 }
 
-void Device::emit_task_logs(const TaskRecord& task, uint16_t stars_task_type) {
+void Device::emit_task_logs(const TaskRecord& task, uint16_t stars_task_type, uint16_t ffts_subtasks) {
     if (!channels_.active(id_, PROF_CHANNEL_STARS_SOC_LOG)) return;
     if (wide_task_ids()) {
         StarsSocLogV6 logs[2]{};
@@ -153,7 +153,34 @@ void Device::emit_task_logs(const TaskRecord& task, uint16_t stars_task_type) {
         logs[i].taskId = static_cast<uint16_t>(task.task_id);
         logs[i].timestamp = i == 0 ? task.start_ns : task.end_ns;
     }
-    channels_.push(id_, PROF_CHANNEL_STARS_SOC_LOG, logs, sizeof logs);
+    if (ffts_subtasks == 0) {
+        channels_.push(id_, PROF_CHANNEL_STARS_SOC_LOG, logs, sizeof logs);
+        return;
+    }
+    // Order on the device: task begin, each sub-task's begin and end, task end.
+    constexpr uint16_t kMaxSubtasks = 8;
+    const uint16_t n = ffts_subtasks < kMaxSubtasks ? ffts_subtasks : kMaxSubtasks;
+    char bytes[sizeof(StarsSocLog) * 2 + sizeof(FftsPlusLog) * 2 * kMaxSubtasks];
+    size_t at = 0;
+    std::memcpy(bytes + at, &logs[0], sizeof logs[0]);
+    at += sizeof logs[0];
+    const uint64_t span = task.end_ns - task.start_ns;
+    for (uint16_t sub = 0; sub < n; ++sub) {
+        for (int edge = 0; edge < 2; ++edge) {
+            FftsPlusLog f{};
+            f.head = STARS_HEAD(edge == 0 ? STARS_FUNC_TYPE_FFTS_BEGIN : STARS_FUNC_TYPE_FFTS_END, 0, stars_task_type);
+            f.streamId = task.stream_id;
+            f.taskId = static_cast<uint16_t>(task.task_id);
+            f.timestamp = task.start_ns + span * (sub + edge) / n;
+            f.subTaskType = sub;  // low byte: which engine runs it (0 cube, 1 vector, ...)
+            f.subTaskId = sub;
+            std::memcpy(bytes + at, &f, sizeof f);
+            at += sizeof f;
+        }
+    }
+    std::memcpy(bytes + at, &logs[1], sizeof logs[1]);
+    at += sizeof logs[1];
+    channels_.push(id_, PROF_CHANNEL_STARS_SOC_LOG, bytes, at);
 }
 
 void Device::emit_step_trace(const TaskRecord& task, uint64_t index_id, uint64_t model_id, uint16_t tag_id) {

@@ -87,8 +87,10 @@ public:
     // Schedules a task on a stream and returns where it runs; nothing is emitted yet,
     // so the runtime can report the task's host half first.
     TaskRecord schedule(Stream& stream, const TaskDesc& desc);
-    // Emits the STARS begin/end logs of a scheduled task on channel 50 (if started).
-    void emit_task_logs(const TaskRecord& task, uint16_t stars_task_type);
+    // Emits the STARS begin/end logs of a scheduled task on channel 50 (if started). An FFTS+ task
+    // (a mixed kernel, a collective) also logs `ffts_subtasks` sub-task begin/end pairs that split
+    // its span; chip type 15 logs carry no sub-tasks.
+    void emit_task_logs(const TaskRecord& task, uint16_t stars_task_type, uint16_t ffts_subtasks = 0);
     // Emits one TS step trace on channel 44 (if started), stamped at the task's start.
     void emit_step_trace(const TaskRecord& task, uint64_t index_id, uint64_t model_id, uint16_t tag_id);
 

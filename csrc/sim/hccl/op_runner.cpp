@@ -64,7 +64,8 @@ void schedule(OpContext& ctx, uint64_t start_ns, double duration_ns) {
 void finish(OpContext& ctx, const prof::OpReport* report) {
     if (!ctx.scheduled) return;
     if (report != nullptr) prof::report_op(*report, ctx.task);
-    ctx.device->emit_task_logs(ctx.task, prof::kStarsSdma);
+    // A collective runs as one FFTS+ task with one data-movement sub-task.
+    ctx.device->emit_task_logs(ctx.task, prof::kStarsSdma, 1);
 }
 
 // The bytes the cost model charges (the primitive's full vector, see cost_model.h).
