@@ -71,6 +71,17 @@ def test_exit_flush(mspti_programs):
     assert not run.errors
 
 
+def test_exit_flush_delivers_records_made_in_atexit_handlers(mspti_programs):
+    # exit() destroys the exiting thread's thread-locals before it runs the atexit handlers: records
+    # made on that thread afterwards (an atexit handler, msPTI's own exit drain) must still arrive.
+    n = 7
+    run = mspti_programs.run("buffers.c", args=["atexit", str(n)]).check()
+    assert run.facts["exiting"] == "1"
+    assert marks_in_order(run, "main") == [f"main-{i}" for i in range(n)]
+    assert marks_in_order(run, "atexit") == [f"atexit-{i}" for i in range(n)]
+    assert not run.errors
+
+
 @pytest.mark.parametrize("n", [5])
 def test_records_before_registration_are_counted(mspti_programs, n):
     run = mspti_programs.run("buffers.c", args=["noreg", str(n)]).check()
@@ -82,4 +93,10 @@ def test_records_before_registration_are_counted(mspti_programs, n):
 def test_exit_flush_drains_device_records(mspti_programs):
     run = mspti_programs.run("exit_device.c", libs=("mspti", "ascendcl"), preload=True).check()
     assert len(run.of("KERNEL")) == 5
+    assert sorted(m["sourceKind"] for m in run.of("MARKER")) == [0, 1]
+
+
+def test_exit_flush_drains_device_records_after_flush_all(mspti_programs):
+    run = mspti_programs.run("exit_device.c", libs=("mspti", "ascendcl"), preload=True, args=["flushed"]).check()
+    assert len(run.of("KERNEL")) == 205
     assert sorted(m["sourceKind"] for m in run.of("MARKER")) == [0, 1]

@@ -9,6 +9,8 @@
  *   partial   one big buffer, FlushAll delivers it partly filled
  *   period    FlushPeriod delivers a partly filled buffer without FlushAll
  *   exit      no FlushAll at all: the exit flush delivers (main thread and an exited thread)
+ *   atexit    marks made in an atexit handler that runs before msPTI's exit flush (exit() has
+ *             already destroyed the main thread's thread-locals then): the exit flush delivers them
  *   noreg     marks before RegisterCallbacks are dropped and counted
  */
 #include <time.h>
@@ -34,6 +36,10 @@ static void *thread_marks(void *arg) {
     marks((int)(intptr_t)arg, "thread");
     return NULL;
 }
+
+static int g_atexit_marks;
+
+static void atexit_marks(void) { marks(g_atexit_marks, "atexit"); }
 
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "full";
@@ -74,6 +80,14 @@ int main(int argc, char **argv) {
         pthread_join(t, NULL);
         marks(n, "main");
         /* No FlushAll, no unsubscribe: everything arrives through the exit flush. */
+        printf("P exiting=1\n");
+        fflush(stdout);
+        return 0;
+    } else if (strcmp(mode, "atexit") == 0) {
+        marks(n, "main");
+        /* Registered after msPTI's exit flush (which the first Subscribe registered), so it runs first. */
+        g_atexit_marks = n;
+        CHECK_EQ(atexit(atexit_marks), 0);
         printf("P exiting=1\n");
         fflush(stdout);
         return 0;

@@ -25,9 +25,20 @@ namespace {
 
 thread_local bool t_in_request = false;
 thread_local bool t_in_complete = false;
-// Set when this thread's LocalBuffer has been destroyed (thread exit): later records are dropped
-// instead of touching the destroyed thread-local.
+// Set when this thread's LocalBuffer has been destroyed (thread exit): later records go to the
+// shared late buffer instead of touching the destroyed thread-local.
 thread_local bool t_buffer_gone = false;
+
+// Appends the record if the buffer has room for it (requires tb's lock).
+bool AppendLocked(BufferManager::ThreadBuffer& tb, const void* record, size_t size) {
+    if (tb.data == nullptr || size > tb.size - tb.used || (tb.max_records != 0 && tb.records >= tb.max_records)) {
+        return false;
+    }
+    std::memcpy(tb.data + tb.used, record, size);
+    tb.used += size;
+    ++tb.records;
+    return true;
+}
 
 }  // namespace
 
@@ -53,6 +64,8 @@ BufferManager::ThreadBuffer& Local() {
 
 }  // namespace
 
+BufferManager::BufferManager() : late_(std::make_shared<ThreadBuffer>()) { threads_.push_back(late_); }
+
 BufferManager& BufferManager::Instance() {
     static NoDestructor<BufferManager> manager;
     return manager.get();
@@ -76,21 +89,16 @@ bool BufferManager::HasCallbacks() {
 
 bool BufferManager::Write(int64_t kind, const void* record, size_t size) {
     // Inside RequestFunc this thread's buffer is being replaced; a record made there has no home.
-    if (t_in_request || t_buffer_gone) {
+    if (t_in_request) {
         Drops().Add(kind);
         return false;
     }
+    if (t_buffer_gone) return WriteLate(kind, record, size);
     ThreadBuffer& tb = Local();
     tb.lock.lock();
-    if (tb.data != nullptr && size <= tb.size - tb.used && (tb.max_records == 0 || tb.records < tb.max_records)) {
-        std::memcpy(tb.data + tb.used, record, size);
-        tb.used += size;
-        ++tb.records;
-        tb.lock.unlock();
-        return true;
-    }
+    const bool written = AppendLocked(tb, record, size);
     tb.lock.unlock();
-    return WriteSlow(tb, kind, record, size);
+    return written || WriteSlow(tb, kind, record, size);
 }
 
 bool BufferManager::WriteSlow(ThreadBuffer& tb, int64_t kind, const void* record, size_t size) {
@@ -137,6 +145,15 @@ bool BufferManager::WriteSlow(ThreadBuffer& tb, int64_t kind, const void* record
     tb.records = 1;
     tb.lock.unlock();
     return true;
+}
+
+bool BufferManager::WriteLate(int64_t kind, const void* record, size_t size) {
+    std::lock_guard<std::mutex> late(late_mutex_);
+    ThreadBuffer& tb = *late_;
+    tb.lock.lock();
+    const bool written = AppendLocked(tb, record, size);
+    tb.lock.unlock();
+    return written || WriteSlow(tb, kind, record, size);
 }
 
 void BufferManager::CloseLocked(ThreadBuffer& tb) {

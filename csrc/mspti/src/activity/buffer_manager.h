@@ -8,7 +8,11 @@
 // CompleteFunc calls never overlap and a thread's buffers come back in order.
 //
 // Buffers are closed when full, on FlushAll, on each FlushPeriod tick (partly
-// filled ones too), when their thread exits and at process exit. A record that
+// filled ones too), when their thread exits and at process exit. A record made
+// on a thread after its own buffer was closed for the thread's exit goes to one
+// shared buffer instead (the exiting thread of the process is such a thread:
+// exit() destroys its thread-locals before it runs the atexit handlers, among
+// them the exit flush, which drains the device on that thread). A record that
 // finds no usable buffer (no callbacks, a declined or too small buffer) is
 // counted as dropped.
 #pragma once
@@ -50,7 +54,7 @@ public:
     // True while the calling thread is inside the client's RequestFunc or CompleteFunc.
     static bool InClientCallback();
 
-    BufferManager() = default;
+    BufferManager();
     BufferManager(const BufferManager&) = delete;
     BufferManager& operator=(const BufferManager&) = delete;
 
@@ -70,6 +74,8 @@ private:
     friend struct LocalBuffer;
 
     bool WriteSlow(ThreadBuffer& tb, int64_t kind, const void* record, size_t size);
+    // Writes into the shared buffer of threads whose own buffer is gone.
+    bool WriteLate(int64_t kind, const void* record, size_t size);
     // Requires tb's lock; hands its buffer (if any) to delivery.
     void CloseLocked(ThreadBuffer& tb);
     uint64_t Enqueue(const Closed& closed);
@@ -85,6 +91,12 @@ private:
 
     std::mutex registry_mutex_;
     std::vector<std::shared_ptr<ThreadBuffer>> threads_;
+
+    // The shared buffer of exiting threads, registered in threads_ like a thread's buffer (so every
+    // flush closes it). late_mutex_ is held across a whole write, RequestFunc included, so that its
+    // writers take turns at refilling it (only the owner of a buffer may install a new one).
+    std::mutex late_mutex_;
+    std::shared_ptr<ThreadBuffer> late_;
 
     std::mutex queue_mutex_;
     std::condition_variable queue_cv_;

@@ -18,6 +18,12 @@ namespace {
 constexpr size_t kReadBufferSize = 2U << 20;
 constexpr int kPollBatch = 64;
 constexpr int kPollTimeoutSec = 1;
+// Device records come in many small pieces (two logs per task). After a read that was not large the
+// reader pauses briefly so that records gather: reading them as they arrive would wake this thread,
+// and make the launching thread pay for the wake-up, every few records. Flushes drain channels
+// themselves, so the pause delays no record a flush must deliver.
+constexpr auto kGatherPause = std::chrono::microseconds(500);
+constexpr size_t kLargeRead = kReadBufferSize / 4;
 // How long a drain waits for bytes the driver reported pending but has not handed out yet.
 constexpr auto kDrainPatience = std::chrono::milliseconds(50);
 constexpr uint64_t kSweepPeriodNs = 1'000'000'000ULL;
@@ -150,6 +156,8 @@ void ChannelReader::Loop(uint64_t generation) {
         if (got == 0 && std::chrono::steady_clock::now() - polled_at < std::chrono::milliseconds(1)) {
             // A driver that does not block in poll must not make this thread spin.
             std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        } else if (got > 0 && got < kLargeRead) {
+            std::this_thread::sleep_for(kGatherPause);
         }
         const uint64_t now = host_clock::Now();
         if (now - last_sweep > kSweepPeriodNs) {

@@ -70,6 +70,8 @@ uint64_t ToRecordTime(uint32_t device, uint64_t count) {
     const Reference ref = GetTable().refs[device].Load();
     if (ref.valid == 0 || ref.freq_per_ms == 0) return 0;
     const auto delta = static_cast<__int128>(count) - static_cast<__int128>(ref.count);
+    // A nanosecond counter (1,000,000 counts per ms) converts without the 128-bit division.
+    if (ref.freq_per_ms == 1000000) return static_cast<uint64_t>(static_cast<__int128>(ref.record_ns) + delta);
     return static_cast<uint64_t>(static_cast<__int128>(ref.record_ns) +
                                  delta * 1000000 / static_cast<__int128>(ref.freq_per_ms));
 }

@@ -1,5 +1,6 @@
 #include "seam/host_time.h"
 
+#include <atomic>
 #include <mutex>
 
 #include "common/host_clock.h"
@@ -57,11 +58,20 @@ void MeasureCounter(State& s) {
 
 }  // namespace
 
+// The decision, once made: 0 not yet, 1 off, 2 on. Read on every host timestamp, so the common
+// case is one load instead of std::call_once (which sets up thread-locals on every call).
+namespace {
+std::atomic<int> g_decided{0};
+}  // namespace
+
 bool HostFreqEnabled() {
+    const int decided = g_decided.load(std::memory_order_acquire);
+    if (decided != 0) return decided == 2;
     State& s = GetState();
     std::call_once(s.once, [&s] {
         Decide(s);
         if (s.enabled) MeasureCounter(s);
+        g_decided.store(s.enabled ? 2 : 1, std::memory_order_release);
     });
     return s.enabled;
 }

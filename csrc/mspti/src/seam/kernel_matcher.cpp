@@ -15,6 +15,7 @@ namespace {
 constexpr uint64_t kOrphanLifetimeNs = 2'000'000'000ULL;
 // Device and host clocks are aligned only to within the reference measurement.
 constexpr uint64_t kCausalitySlackNs = 1'000'000ULL;
+constexpr uint32_t kNil = TaskQueues<int>::kNil;
 
 }  // namespace
 
@@ -31,76 +32,61 @@ void KernelMatcher::AddTrack(const TrackEvent& track) {
     const uint64_t key = KeyOf(track, &stream);
     Pending p{track.type, track.name, track.correlation_id, host_time::ToRecordTime(track.host_ts), track.device,
               stream, track.aging == 0, false, 0};
-    auto orphans = orphans_.find(key);
-    if (orphans != orphans_.end()) {
-        auto& q = orphans->second;
-        while (!q.empty()) {
-            const Orphan o = q.front();
-            q.pop_front();
-            const uint64_t device_start = device_time::ToRecordTime(track.device, o.start_count);
-            if (device_start + kCausalitySlackNs < p.launch_ns) continue;  // an older task with the same key
-            if (o.ended) {
-                Emit(p, o.start_count, o.end_count);
-                if (!p.graph) {
-                    if (q.empty()) orphans_.erase(orphans);
-                    return;
-                }
-            } else {
-                p.started = true;
-                p.start_count = o.start_count;
-            }
-            break;
+    for (uint32_t n = orphans_.Front(key); n != kNil; n = orphans_.Front(key)) {
+        const Orphan o = orphans_.At(n);
+        orphans_.PopFront(key);  // a queue left empty removes its key
+        const uint64_t device_start = device_time::ToRecordTime(track.device, o.start_count);
+        if (device_start + kCausalitySlackNs < p.launch_ns) continue;  // an older task with the same key
+        if (o.ended) {
+            Emit(p, o.start_count, o.end_count);
+            if (!p.graph) return;
+        } else {
+            p.started = true;
+            p.start_count = o.start_count;
         }
-        if (q.empty()) orphans_.erase(key);
+        break;
     }
-    pending_[key].push_back(p);
+    pending_.PushBack(key, p);
 }
 
 void KernelMatcher::OnTask(uint32_t device, uint32_t stream, uint32_t task, bool start, uint64_t count) {
     const uint64_t key = TaskKey(device, stream, task);
-    auto it = pending_.find(key);
     if (start) {
-        if (it != pending_.end()) {
-            for (Pending& p : it->second) {
-                if (!p.started) {
-                    p.started = true;
-                    p.start_count = count;
-                    return;
-                }
-            }
-        }
-        orphans_[key].push_back(Orphan{count, 0, false, host_clock::Now()});
-        return;
-    }
-    if (it != pending_.end()) {
-        auto& q = it->second;
-        for (auto p = q.begin(); p != q.end(); ++p) {
-            if (!p->started) continue;
-            Emit(*p, p->start_count, count);
-            if (p->graph) {
-                p->started = false;
-            } else {
-                q.erase(p);
-                if (q.empty()) pending_.erase(it);
-            }
-            return;
-        }
-    }
-    auto o = orphans_.find(key);
-    if (o != orphans_.end()) {
-        for (Orphan& orphan : o->second) {
-            if (!orphan.ended) {
-                orphan.ended = true;
-                orphan.end_count = count;
+        for (uint32_t n = pending_.Front(key); n != kNil; n = pending_.Next(n)) {
+            Pending& p = pending_.At(n);
+            if (!p.started) {
+                p.started = true;
+                p.start_count = count;
                 return;
             }
         }
+        orphans_.PushBack(key, Orphan{count, 0, false, host_clock::Now()});
+        return;
     }
-    if (it != pending_.end() && !it->second.empty() && !it->second.front().graph) {
+    for (uint32_t prev = kNil, n = pending_.Front(key); n != kNil; prev = n, n = pending_.Next(n)) {
+        Pending& p = pending_.At(n);
+        if (!p.started) continue;
+        Emit(p, p.start_count, count);
+        if (p.graph) {
+            p.started = false;
+        } else {
+            pending_.Remove(key, prev, n);
+        }
+        return;
+    }
+    for (uint32_t n = orphans_.Front(key); n != kNil; n = orphans_.Next(n)) {
+        Orphan& orphan = orphans_.At(n);
+        if (!orphan.ended) {
+            orphan.ended = true;
+            orphan.end_count = count;
+            return;
+        }
+    }
+    const uint32_t front = pending_.Front(key);
+    if (front != kNil && !pending_.At(front).graph) {
         // An end for a launched kernel whose start was lost (e.g. the channel started mid-task).
         activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL);
-        it->second.pop_front();
-        if (it->second.empty()) pending_.erase(it);
+        pending_.PopFront(key);
     }
 }
 
@@ -124,26 +110,25 @@ void KernelMatcher::Emit(const Pending& p, uint64_t start_count, uint64_t end_co
 }
 
 void KernelMatcher::Sweep(uint64_t now_ns) {
-    for (auto it = orphans_.begin(); it != orphans_.end();) {
-        auto& q = it->second;
-        while (!q.empty() && q.front().seen_ns + kOrphanLifetimeNs < now_ns) q.pop_front();
-        it = q.empty() ? orphans_.erase(it) : std::next(it);
+    for (const uint64_t key : orphans_.Keys()) {
+        for (uint32_t n = orphans_.Front(key); n != kNil && orphans_.At(n).seen_ns + kOrphanLifetimeNs < now_ns;
+             n = orphans_.Front(key)) {
+            orphans_.PopFront(key);
+        }
     }
 }
 
 void KernelMatcher::DropDevice(uint32_t device) {
-    for (auto it = pending_.begin(); it != pending_.end();) {
-        if ((it->first >> 48) != (device & 0xFFFFU)) {
-            ++it;
-            continue;
+    const auto on_device = [device](uint64_t key) { return (key >> 48) == (device & 0xFFFFU); };
+    for (const uint64_t key : pending_.Keys()) {
+        if (!on_device(key)) continue;
+        for (uint32_t n = pending_.Front(key); n != kNil; n = pending_.Next(n)) {
+            if (!pending_.At(n).graph) activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL);
         }
-        for (const Pending& p : it->second) {
-            if (!p.graph) activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL);
-        }
-        it = pending_.erase(it);
+        pending_.EraseKey(key);
     }
-    for (auto it = orphans_.begin(); it != orphans_.end();) {
-        it = (it->first >> 48) == (device & 0xFFFFU) ? orphans_.erase(it) : std::next(it);
+    for (const uint64_t key : orphans_.Keys()) {
+        if (on_device(key)) orphans_.EraseKey(key);
     }
 }
 

@@ -11,10 +11,8 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
-#include <iterator>
-#include <unordered_map>
 
+#include "seam/task_queues.h"
 #include "seam/task_track_queue.h"
 
 namespace mspti::seam {
@@ -49,8 +47,8 @@ private:
     void Emit(const Pending& p, uint64_t start_count, uint64_t end_count);
     uint64_t KeyOf(const TrackEvent& track, uint32_t* stream) const;
 
-    std::unordered_map<uint64_t, std::deque<Pending>> pending_;
-    std::unordered_map<uint64_t, std::deque<Orphan>> orphans_;
+    TaskQueues<Pending> pending_;
+    TaskQueues<Orphan> orphans_;
 };
 
 }  // namespace mspti::seam

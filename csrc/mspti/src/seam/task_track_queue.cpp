@@ -13,7 +13,7 @@ namespace mspti::seam {
 namespace {
 
 struct Ring {
-    static constexpr uint32_t kCapacity = 4096;  // a power of two
+    static constexpr uint32_t kCapacity = 16384;  // a power of two; ~10 ms of launches at full rate
     std::atomic<uint32_t> head{0};               // next slot to consume
     std::atomic<uint32_t> tail{0};               // next slot to fill
     std::atomic<bool> thread_gone{false};
@@ -77,8 +77,11 @@ void PushTrack(const TrackEvent& event) {
 
 void DrainTracks(const std::function<void(const TrackEvent&)>& sink) {
     // Copied out first: the sink writes records, which may call into the client, which must not
-    // find the registry locked.
-    thread_local std::vector<TrackEvent> batch;
+    // find the registry locked. The batch is guarded by the device-data mutex (one drainer at a
+    // time) and is not a thread-local: the exit flush drains on the exiting thread, whose
+    // thread-locals exit() has already destroyed.
+    static NoDestructor<std::vector<TrackEvent>> storage;
+    std::vector<TrackEvent>& batch = storage.get();
     batch.clear();
     {
         Registry& r = GetRegistry();

@@ -1,0 +1,186 @@
+// A map from a task key to a FIFO of values, for the matchers of device data.
+//
+// The matchers see one key per device task and keep it only until the task's
+// device half arrives, so a node-based map of deques would allocate and free
+// (map node, deque map, deque block) for every kernel. Here the keys live in an
+// open-addressing table (linear probing, backward-shift deletion) and the
+// values in one pool of nodes linked per key, recycled through a free list:
+// once warmed up, nothing is allocated. Not thread-safe (used under the
+// device-data mutex). Node indices stay valid until their node is removed;
+// references from At() stay valid until the next PushBack.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace mspti::seam {
+
+template <typename T>
+class TaskQueues {
+public:
+    static constexpr uint32_t kNil = UINT32_MAX;
+
+    // The first node of `key`'s queue, kNil when the key has no queue.
+    uint32_t Front(uint64_t key) const {
+        const size_t i = FindSlot(key);
+        return i == kNoSlot ? kNil : slots_[i].head;
+    }
+    uint32_t Next(uint32_t node) const { return nodes_[node].next; }
+    T& At(uint32_t node) { return nodes_[node].value; }
+    const T& At(uint32_t node) const { return nodes_[node].value; }
+    bool Contains(uint64_t key) const { return FindSlot(key) != kNoSlot; }
+    bool Empty() const { return count_ == 0; }
+
+    void PushBack(uint64_t key, const T& value) {
+        const uint32_t node = Allocate(value);
+        Slot& s = slots_[InsertSlot(key)];
+        if (s.head == kNil) {
+            s.head = node;
+        } else {
+            nodes_[s.tail].next = node;
+        }
+        s.tail = node;
+    }
+
+    // Removes `node`, whose predecessor in `key`'s queue is `prev` (kNil for the front); a queue
+    // left empty removes its key.
+    void Remove(uint64_t key, uint32_t prev, uint32_t node) {
+        const size_t i = FindSlot(key);
+        if (i == kNoSlot) return;
+        Slot& s = slots_[i];
+        const uint32_t next = nodes_[node].next;
+        if (prev == kNil) {
+            s.head = next;
+        } else {
+            nodes_[prev].next = next;
+        }
+        if (s.tail == node) s.tail = prev;
+        Release(node);
+        if (s.head == kNil) EraseSlot(i);
+    }
+
+    void PopFront(uint64_t key) {
+        const uint32_t front = Front(key);
+        if (front != kNil) Remove(key, kNil, front);
+    }
+
+    // Removes `key` and its whole queue.
+    void EraseKey(uint64_t key) {
+        const size_t i = FindSlot(key);
+        if (i == kNoSlot) return;
+        for (uint32_t n = slots_[i].head; n != kNil;) {
+            const uint32_t next = nodes_[n].next;
+            Release(n);
+            n = next;
+        }
+        EraseSlot(i);
+    }
+
+    // Every key that has a queue (a snapshot: the caller may modify the map while walking it).
+    std::vector<uint64_t> Keys() const {
+        std::vector<uint64_t> keys;
+        keys.reserve(count_);
+        for (const Slot& s : slots_) {
+            if (s.head != kNil) keys.push_back(s.key);
+        }
+        return keys;
+    }
+
+private:
+    static constexpr size_t kNoSlot = SIZE_MAX;
+    static constexpr size_t kInitialSlots = 1024;
+
+    struct Slot {
+        uint64_t key = 0;
+        uint32_t head = kNil;  // kNil: the slot is free
+        uint32_t tail = kNil;
+    };
+    struct Node {
+        T value;
+        uint32_t next;
+    };
+
+    size_t Home(uint64_t key) const { return static_cast<size_t>((key * 0x9E3779B97F4A7C15ULL) >> shift_); }
+    size_t Mask() const { return slots_.size() - 1; }
+
+    size_t FindSlot(uint64_t key) const {
+        if (count_ == 0) return kNoSlot;
+        for (size_t i = Home(key);; i = (i + 1) & Mask()) {
+            const Slot& s = slots_[i];
+            if (s.head == kNil) return kNoSlot;
+            if (s.key == key) return i;
+        }
+    }
+
+    // The slot of `key`, claimed (with an empty queue) if it had none.
+    size_t InsertSlot(uint64_t key) {
+        if ((count_ + 1) * 2 > slots_.size()) Grow();
+        for (size_t i = Home(key);; i = (i + 1) & Mask()) {
+            Slot& s = slots_[i];
+            if (s.head == kNil) {
+                s.key = key;
+                s.tail = kNil;
+                ++count_;
+                return i;
+            }
+            if (s.key == key) return i;
+        }
+    }
+
+    void EraseSlot(size_t i) {
+        // Backward-shift deletion: later entries of the probe run move up, so no tombstones.
+        const size_t mask = Mask();
+        for (size_t j = (i + 1) & mask; slots_[j].head != kNil; j = (j + 1) & mask) {
+            const size_t home = Home(slots_[j].key);
+            // The entry at j may move to i unless its home lies cyclically in (i, j].
+            const bool stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
+            if (!stays) {
+                slots_[i] = slots_[j];
+                i = j;
+            }
+        }
+        slots_[i] = Slot{};
+        --count_;
+    }
+
+    void Grow() {
+        std::vector<Slot> old;
+        old.swap(slots_);
+        const size_t size = old.empty() ? kInitialSlots : old.size() * 2;
+        slots_.assign(size, Slot{});
+        shift_ = 64;
+        for (size_t n = size; n > 1; n >>= 1) --shift_;
+        count_ = 0;
+        for (const Slot& s : old) {
+            if (s.head == kNil) continue;
+            size_t i = Home(s.key);
+            while (slots_[i].head != kNil) i = (i + 1) & Mask();
+            slots_[i] = s;
+            ++count_;
+        }
+    }
+
+    uint32_t Allocate(const T& value) {
+        if (free_ != kNil) {
+            const uint32_t node = free_;
+            free_ = nodes_[node].next;
+            nodes_[node] = Node{value, kNil};
+            return node;
+        }
+        nodes_.push_back(Node{value, kNil});
+        return static_cast<uint32_t>(nodes_.size() - 1);
+    }
+    void Release(uint32_t node) {
+        nodes_[node].next = free_;
+        free_ = node;
+    }
+
+    std::vector<Slot> slots_;
+    unsigned shift_ = 64;
+    size_t count_ = 0;
+    std::vector<Node> nodes_;
+    uint32_t free_ = kNil;
+};
+
+}  // namespace mspti::seam
