@@ -55,7 +55,10 @@ def main(argv: list[str] | None = None) -> int:
         f"added host cost per traced launch: {traced - off:.1f} ns (target <= 150 ns); "
         f"traced/off = {traced / off:.2f}, idle/off = {results['idle']['ns_per_launch'] / off:.2f}"
     )
-    for key, what in (("thread_cpu_ns_per_launch", "launching thread"), ("process_cpu_ns_per_launch", "process")):
+    for key, what in (
+        ("thread_cpu_ns_per_launch", "launching thread"),
+        ("process_cpu_ns_per_launch", "process"),
+    ):
         print(f"added CPU per traced launch ({what}): {results['traced'][key] - results['off'][key]:.1f} ns")
     print(f"simulator launch rate, profiling off: {1e9 / off:,.0f} launches/s (target >= 1,000,000)")
     return 0

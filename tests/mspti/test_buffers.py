@@ -97,6 +97,8 @@ def test_exit_flush_drains_device_records(mspti_programs):
 
 
 def test_exit_flush_drains_device_records_after_flush_all(mspti_programs):
-    run = mspti_programs.run("exit_device.c", libs=("mspti", "ascendcl"), preload=True, args=["flushed"]).check()
+    run = mspti_programs.run(
+        "exit_device.c", libs=("mspti", "ascendcl"), preload=True, args=["flushed"]
+    ).check()
     assert len(run.of("KERNEL")) == 205
     assert sorted(m["sourceKind"] for m in run.of("MARKER")) == [0, 1]
