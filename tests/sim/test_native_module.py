@@ -46,18 +46,18 @@ def test_a_bad_configuration_is_reported_with_the_choices(native: NativeTree, tm
 def test_fault_plans_fail_the_chosen_call_and_calls_are_counted(native: NativeTree, tmp_path: Path) -> None:
     out = run_child(native, tmp_path, """
         import json
-        from sim_runtime import _native
+        from sim_runtime import _native, control
         acl = _native.acl
         acl.set_device(0)
-        _native.reset_call_counts()
-        _native.set_fault_plan("aclrtMalloc:error=207001@2")
+        control.reset_call_counts()
+        control.set_fault_plan("aclrtMalloc:error=207001@2")
         codes = [acl.malloc(64)[0] for _ in range(3)]
-        counted = _native.call_count("aclrtMalloc")
-        injected = _native.faults_injected()
-        _native.clear_fault_plan()
+        counted = control.call_count("aclrtMalloc")
+        injected = control.faults_injected()
+        control.clear_fault_plan()
         after = acl.malloc(64)[0]
         try:
-            _native.set_fault_plan("aclrtMalloc:explode")
+            control.set_fault_plan("aclrtMalloc:explode")
             bad = ""
         except ValueError as error:
             bad = str(error)
