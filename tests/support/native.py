@@ -142,3 +142,21 @@ def python_subprocess_env(base: dict[str, str] | None = None) -> dict[str, str]:
     if runtime and runtime not in preload:
         env["LD_PRELOAD"] = " ".join([runtime, *preload])
     return env
+
+
+def without_sanitizer_runtime(env: dict[str, str]) -> dict[str, str]:
+    """``env`` for a shell or build tool: no ThreadSanitizer runtime preloaded (bash crashes under it).
+
+    Programs compiled with the sanitizer link its runtime themselves; other preloads stay. The
+    AddressSanitizer runtime stays: it must come first for any process that loads our libraries.
+    """
+    runtime = os.environ.get("NPU_SIM_SANITIZER_PRELOAD", "")
+    if "tsan" not in Path(runtime).name:
+        return dict(env)
+    out = dict(env)
+    kept = [p for p in out.get("LD_PRELOAD", "").split() if p != runtime]
+    if kept:
+        out["LD_PRELOAD"] = " ".join(kept)
+    else:
+        out.pop("LD_PRELOAD", None)
+    return out
