@@ -404,6 +404,11 @@ _TRAPPER = 'trap "echo got-$1; exit 42" TERM; echo ready; while :; do sleep 0.05
 
 
 @pytest.mark.parametrize("options", [(), ("--timeout", "60")])
+@pytest.mark.skipif(
+    bool(os.environ.get("NPU_SIM_SANITIZER_PRELOAD")),
+    reason="pure-Python signal forwarding; a sanitizer-preloaded interpreter delays signal handling, "
+    "and the sanitizer runs exist for the native code",
+)
 def test_run_forwards_sigterm_to_the_program(cli: Cli, options: tuple[str, ...]) -> None:
     process = subprocess.Popen(
         [sys.executable, "-m", "sim_runtime", "run", *options, "--", "sh", "-c", _TRAPPER, "sh", "term"],
