@@ -67,6 +67,9 @@ uint64_t SumCounts(const void* counts, uint32_t ranks) {
 
 }  // namespace
 
+// The interposed definitions are the library's exported interface (CMake hides
+// everything else by default).
+#pragma GCC visibility push(default)
 extern "C" {
 
 HcclResult HcclAllReduce(void* sendBuf, void* recvBuf, uint64_t count, HcclDataType dataType, HcclReduceOp op,
@@ -169,3 +172,4 @@ HcclResult HcclBatchSendRecv(HcclSendRecvItem* sendRecvInfo, uint32_t itemNum, H
 }
 
 }  // extern "C"
+#pragma GCC visibility pop
