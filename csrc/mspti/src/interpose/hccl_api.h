@@ -7,9 +7,8 @@
 
 #include <cstddef>
 
+// hccl.h brings hccl_types.h and, in toolkits that split it out, hccl_comm.h.
 #include <hccl/hccl.h>
-#include <hccl/hccl_comm.h>
-#include <hccl/hccl_types.h>
 
 // Longest communicator name HcclGetCommName writes (including the terminator).
 constexpr size_t kHcclCommNameMax = HCCL_COMM_NAME_MAX_LENGTH;
