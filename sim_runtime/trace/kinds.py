@@ -8,9 +8,12 @@ string id instead of a pointer (0 = NULL), so those fields are read as ``uint64`
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Mapping
 
 import numpy as np
+
+from conformance.record_layouts import KIND_RECORD, LAYOUTS, RecordLayout
 
 __all__ = [
     "API_KINDS",
@@ -78,154 +81,59 @@ def kind_from_name(name: str) -> ActivityKind:
         raise ValueError(f"unknown activity kind {name!r}; expected one of: {known}") from None
 
 
-def _packed(size: int, fields: list[tuple[str, str, int]]) -> np.dtype:
-    names = [name for name, _, _ in fields]
-    formats = [fmt for _, fmt, _ in fields]
-    offsets = [offset for _, _, offset in fields]
-    return np.dtype({"names": names, "formats": formats, "offsets": offsets, "itemsize": size})
+#: Column names that are not the snake_case form of the C member name.
+_COLUMN_NAMES: Mapping[str, str] = {"bandWidth": "bandwidth", "memoryOperationType": "operation_type"}
+#: msptiObjectId is read as two columns: processId/deviceId, then threadId/streamId.
+_OBJECT_ID_COLUMNS = (("object_a", 0), ("object_b", 4))
+_FORMATS: Mapping[tuple[str, int], str] = {
+    ("uint", 1): "u1",
+    ("uint", 4): "<u4",
+    ("uint", 8): "<u8",
+    ("bool", 1): "u1",
+    ("float", 8): "<f8",
+    ("string", 8): "<u8",  # a string id in a capture (0 = NULL), not a pointer
+    ("pointer", 8): "<u8",
+}
 
 
-_API = _packed(
-    48,
-    [
-        ("kind", "<u4", 0),
-        ("start", "<u8", 4),
-        ("end", "<u8", 12),
-        ("process_id", "<u4", 20),
-        ("thread_id", "<u4", 24),
-        ("correlation_id", "<u8", 28),
-        ("name", "<u8", 36),
-    ],
-)
+def _column(c_name: str) -> str:
+    member = c_name.rsplit(".", 1)[-1]
+    return _COLUMN_NAMES.get(member) or re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", member).lower()
 
+
+def _dtype(layout: RecordLayout) -> np.dtype:
+    names: list[str] = []
+    formats: list[str] = []
+    offsets: list[int] = []
+    for field in layout.fields:
+        if field.type == "msptiObjectId":
+            for column, delta in _OBJECT_ID_COLUMNS:
+                names.append(column)
+                formats.append("<u4")
+                offsets.append(field.offset + delta)
+            continue
+        names.append(_column(field.name))
+        formats.append(_FORMATS[field.type, field.size])
+        offsets.append(field.offset)
+    return np.dtype({"names": names, "formats": formats, "offsets": offsets, "itemsize": layout.size})
+
+
+#: Activity kind -> the packed record as a numpy structured dtype (from mspti_core.layouts).
 DTYPES: Mapping[ActivityKind, np.dtype] = {
-    ActivityKind.MARKER: _packed(
-        56,
-        [
-            ("kind", "<u4", 0),
-            ("flag", "<u4", 4),
-            ("source_kind", "<u4", 8),
-            ("timestamp", "<u8", 12),
-            ("id", "<u8", 20),
-            ("object_a", "<u4", 28),  # processId (host) or deviceId (device)
-            ("object_b", "<u4", 32),  # threadId (host) or streamId (device)
-            ("name", "<u8", 36),
-            ("domain", "<u8", 44),
-        ],
-    ),
-    ActivityKind.KERNEL: _packed(
-        56,
-        [
-            ("kind", "<u4", 0),
-            ("start", "<u8", 4),
-            ("end", "<u8", 12),
-            ("device_id", "<u4", 20),
-            ("stream_id", "<u4", 24),
-            ("correlation_id", "<u8", 28),
-            ("type", "<u8", 36),
-            ("name", "<u8", 44),
-        ],
-    ),
-    ActivityKind.API: _API,
-    ActivityKind.HCCL: _packed(
-        56,
-        [
-            ("kind", "<u4", 0),
-            ("start", "<u8", 4),
-            ("end", "<u8", 12),
-            ("device_id", "<u4", 20),
-            ("stream_id", "<u4", 24),
-            ("bandwidth", "<f8", 28),
-            ("name", "<u8", 36),
-            ("comm_name", "<u8", 44),
-        ],
-    ),
-    ActivityKind.MEMORY: _packed(
-        64,
-        [
-            ("kind", "<u4", 0),
-            ("operation_type", "<u4", 4),
-            ("memory_kind", "<u4", 8),
-            ("correlation_id", "<u8", 12),
-            ("start", "<u8", 20),
-            ("end", "<u8", 28),
-            ("address", "<u8", 36),
-            ("bytes", "<u8", 44),
-            ("process_id", "<u4", 52),
-            ("device_id", "<u4", 56),
-            ("stream_id", "<u4", 60),
-        ],
-    ),
-    ActivityKind.MEMSET: _packed(
-        56,
-        [
-            ("kind", "<u4", 0),
-            ("value", "<u4", 4),
-            ("bytes", "<u8", 8),
-            ("start", "<u8", 16),
-            ("end", "<u8", 24),
-            ("device_id", "<u4", 32),
-            ("stream_id", "<u4", 36),
-            ("correlation_id", "<u8", 40),
-            ("is_async", "u1", 48),
-        ],
-    ),
-    ActivityKind.MEMCPY: _packed(
-        56,
-        [
-            ("kind", "<u4", 0),
-            ("copy_kind", "<u4", 4),
-            ("bytes", "<u8", 8),
-            ("start", "<u8", 16),
-            ("end", "<u8", 24),
-            ("device_id", "<u4", 32),
-            ("stream_id", "<u4", 36),
-            ("correlation_id", "<u8", 40),
-            ("is_async", "u1", 48),
-        ],
-    ),
-    ActivityKind.EXTERNAL_CORRELATION: _packed(
-        24,
-        [
-            ("kind", "<u4", 0),
-            ("external_kind", "<u4", 4),
-            ("external_id", "<u8", 8),
-            ("correlation_id", "<u8", 16),
-        ],
-    ),
-    ActivityKind.COMMUNICATION: _packed(
-        72,
-        [
-            ("kind", "<u4", 0),
-            ("data_type", "<u4", 4),
-            ("count", "<u8", 8),
-            ("device_id", "<u4", 16),
-            ("stream_id", "<u4", 20),
-            ("start", "<u8", 24),
-            ("end", "<u8", 32),
-            ("alg_type", "<u8", 40),
-            ("name", "<u8", 48),
-            ("comm_name", "<u8", 56),
-            ("correlation_id", "<u8", 64),
-        ],
-    ),
-    ActivityKind.ACL_API: _API,
-    ActivityKind.NODE_API: _API,
-    ActivityKind.RUNTIME_API: _API,
+    kind: _dtype(LAYOUTS[KIND_RECORD[int(kind)]]) for kind in ActivityKind
 }
 
 RECORD_SIZES: Mapping[ActivityKind, int] = {kind: dtype.itemsize for kind, dtype in DTYPES.items()}
 
 #: The fields that hold string ids in a capture.
 STRING_FIELDS: Mapping[ActivityKind, tuple[str, ...]] = {
-    ActivityKind.MARKER: ("name", "domain"),
-    ActivityKind.KERNEL: ("type", "name"),
-    ActivityKind.API: ("name",),
-    ActivityKind.HCCL: ("name", "comm_name"),
-    ActivityKind.COMMUNICATION: ("alg_type", "name", "comm_name"),
-    ActivityKind.ACL_API: ("name",),
-    ActivityKind.NODE_API: ("name",),
-    ActivityKind.RUNTIME_API: ("name",),
+    kind: names
+    for kind in ActivityKind
+    if (
+        names := tuple(
+            _column(field.name) for field in LAYOUTS[KIND_RECORD[int(kind)]].fields if field.type == "string"
+        )
+    )
 }
 
 INVALID_STREAM = 0xFFFFFFFF
