@@ -40,7 +40,7 @@ extern "C" {
 #endif
 
 /* The kinds of activity records. Kinds 10-12 use the msptiActivityApi layout. */
-typedef enum {
+typedef enum MSPTI_ENUM_INT {
     MSPTI_ACTIVITY_KIND_INVALID = 0,
     MSPTI_ACTIVITY_KIND_MARKER = 1,
     MSPTI_ACTIVITY_KIND_KERNEL = 2,
@@ -76,7 +76,7 @@ typedef enum {
 } msptiActivityFlag;
 
 /* Kinds of external correlation ids (msptiActivityPush/PopExternalCorrelationId). */
-typedef enum {
+typedef enum MSPTI_ENUM_INT {
     MSPTI_EXTERNAL_CORRELATION_KIND_INVALID = 0,
     MSPTI_EXTERNAL_CORRELATION_KIND_UNKNOWN = 1,
     MSPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0 = 2,

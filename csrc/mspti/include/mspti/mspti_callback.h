@@ -15,7 +15,7 @@ extern "C" {
 #endif
 
 /* Groups of instrumented functions. */
-typedef enum {
+typedef enum MSPTI_ENUM_INT {
     MSPTI_CB_DOMAIN_INVALID = 0,
     MSPTI_CB_DOMAIN_RUNTIME = 1,
     MSPTI_CB_DOMAIN_HCCL = 2,

@@ -17,11 +17,25 @@
 #endif
 #endif
 
+/*
+ * The enums a caller passes to msPTI (results, activity kinds, callback domains, external
+ * correlation kinds) take int as their underlying type in C++, so that any int a C caller passes,
+ * valid or not, is a value of the enum inside the library (msPTI then refuses it). C gives these
+ * enums an int-sized type as well: the ABI is the same in both languages.
+ */
+#ifndef MSPTI_ENUM_INT
+#ifdef __cplusplus
+#define MSPTI_ENUM_INT : int
+#else
+#define MSPTI_ENUM_INT
+#endif
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef enum {
+typedef enum MSPTI_ENUM_INT {
     MSPTI_SUCCESS = 0,
     MSPTI_ERROR_INVALID_PARAMETER = 1,
     MSPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED = 2,

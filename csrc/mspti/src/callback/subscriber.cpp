@@ -14,7 +14,7 @@ msptiResult Subscriber::Subscribe(msptiSubscriberHandle* handle, msptiCallbackFu
     if (handle == nullptr) return MSPTI_ERROR_INVALID_PARAMETER;
     std::lock_guard<std::mutex> lock(mutex_);
     if (active_.load(std::memory_order_acquire) != nullptr) return MSPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
-    msptiSubscriber_st* slot = &slots_[next_slot_++ % kSlots];
+    msptiSubscriber_st* slot = &handles_.emplace_back();
     slot->callback = callback;
     slot->userdata = userdata;
     table_.Clear();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <deque>
 #include <mutex>
 
 #include "callback/callback_table.h"
@@ -41,11 +42,11 @@ public:
     Subscriber& operator=(const Subscriber&) = delete;
 
 private:
-    // Each subscription gets the next slot, so a stale handle of an earlier subscription is refused.
-    static constexpr size_t kSlots = 64;
+    // Each subscription gets a handle of its own that is never reused, so a stale handle of any
+    // earlier subscription is refused. A deque keeps every handle at its address (a callback in
+    // flight may still read the one an Unsubscribe just retired); each costs 16 bytes.
     std::mutex mutex_;
-    msptiSubscriber_st slots_[kSlots];
-    size_t next_slot_ = 0;
+    std::deque<msptiSubscriber_st> handles_;
     std::atomic<msptiSubscriber_st*> active_{nullptr};
     CallbackTable table_;
 };
