@@ -237,7 +237,12 @@ def grade(
     command += ["--report-dir", str(report_dir), "-j", "2"]
     for clause in clauses:
         command += ["-k", clause]
-    result = subprocess.run(command, capture_output=True, text=True, env=dict(env), timeout=timeout)
+    # Run outside the checkout: `python -m` puts the working directory first on sys.path, and the
+    # packages must come from PYTHONPATH (the installed ones under tox).
+    report_dir.mkdir(parents=True, exist_ok=True)
+    result = subprocess.run(
+        command, capture_output=True, text=True, env=dict(env), timeout=timeout, cwd=report_dir
+    )
     report = report_dir / "report.json"
     if result.returncode not in (0, 1) or not report.is_file():
         output = f"{result.stdout}\n{result.stderr}"
