@@ -57,7 +57,8 @@ class Program:
     sources: tuple[Source, ...]
     libraries: tuple[str, ...] = ()
     link_mspti: bool = True
-    extra_flags: tuple[str, ...] = field(default=())
+    extra_flags: tuple[str, ...] = field(default=())  # link flags ("-shared" builds a library)
+    defines: tuple[str, ...] = field(default=())  # preprocessor macros for every source
 
 
 def workload(name: str) -> Source:
@@ -103,8 +104,8 @@ class Builder:
             return os.environ.get("CXX") or shutil.which("g++") or "g++"
         return os.environ.get("CC") or shutil.which("gcc") or "gcc"
 
-    def _compile_flags(self, language: str) -> list[str]:
-        flags = ["-O1", "-g", "-Wall", "-Wextra", "-fPIC", f"-std={language}"]
+    def _compile_flags(self, language: str, defines: Sequence[str] = ()) -> list[str]:
+        flags = ["-O1", "-g", "-Wall", "-Wextra", "-fPIC", f"-std={language}", *(f"-D{d}" for d in defines)]
         if self.werror:
             flags.append("-Werror")
         if self.target.sanitize:
@@ -136,13 +137,13 @@ class Builder:
             digest.update(source.name.encode())
             digest.update(source.language.encode())
             digest.update(source.content().encode())
-            digest.update(" ".join(self._compile_flags(source.language)).encode())
+            digest.update(" ".join(self._compile_flags(source.language, program.defines)).encode())
         digest.update((COLLECTOR_DIR / "collector.h").read_bytes())
         digest.update(" ".join(self._link_flags(program)).encode())
         return digest.hexdigest()[:20]
 
     def build(self, program: Program) -> Path:
-        """The built executable; raises BuildError (remembered for later calls) on failure."""
+        """The built executable (or library); raises BuildError (remembered for later calls) on failure."""
         key = f"{program.name}-{self._key(program)}"
         with self._lock:
             lock = self._locks.setdefault(key, threading.Lock())
@@ -178,7 +179,7 @@ class Builder:
                 self._run(
                     [
                         self._compiler(source.language),
-                        *self._compile_flags(source.language),
+                        *self._compile_flags(source.language, program.defines),
                         "-c",
                         str(path),
                         "-o",

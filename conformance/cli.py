@@ -100,6 +100,12 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--stateful-seed", type=int, default=0, metavar="N", help="seed of the stateful search")
     run.add_argument("--werror", action="store_true", help="compile workloads with -Werror")
     run.add_argument(
+        "--python-package",
+        choices=("auto", "mspti_core", "mspti"),
+        default="auto",
+        help="the Python package the PY clauses grade (auto: mspti_core on the simulator, mspti on hardware)",
+    )
+    run.add_argument(
         "-v", "--verbose", action="store_true", help="print every failed check, not only the first"
     )
     return parser
@@ -179,6 +185,7 @@ def _run(args: argparse.Namespace) -> int:
         stateful_examples=args.stateful_examples,
         stateful_seed=args.stateful_seed,
         werror=args.werror,
+        python_package=args.python_package,
     )
     runner = SuiteRunner(catalogue, target, options, progress=lambda line: print(line, flush=True))
     report = runner.run()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -27,6 +28,14 @@ _DRIVER_LIBRARIES = ("ascendcl", "ms_tools_ext", "hccl", "opapi", "nnopbase")
 PROGRAMS: Mapping[str, Callable[[], Program]] = {
     "driver": lambda: Program("driver", (workload("driver.cpp"), collector()), _DRIVER_LIBRARIES),
     "iterate": lambda: Program("iterate", (workload("iterate.cpp"), collector())),
+    # The driver as a library, loaded by the Python scenario drivers (conformance/pydriver).
+    "driver_library": lambda: Program(
+        "conformance_driver.so",
+        (workload("driver.cpp"), collector()),
+        _DRIVER_LIBRARIES,
+        extra_flags=("-shared",),
+        defines=("CONFORMANCE_DRIVER_LIBRARY",),
+    ),
     "abi_layout": abi_probe.layout_program,
     "abi_enums": abi_probe.enums_program,
     "abi_symbols": abi_probe.symbols_program,
@@ -35,10 +44,15 @@ PROGRAMS: Mapping[str, Callable[[], Program]] = {
 
 @dataclass(frozen=True)
 class Invocation:
-    """One process of a scenario: which program, with which script or arguments and policies."""
+    """One process of a scenario: which program, with which script or arguments and policies.
+
+    With ``python_module`` the process is ``python -m MODULE [SCRIPT] ARGS`` (a Python scenario
+    driver, see conformance/pydriver) and ``program`` is the native library it loads.
+    """
 
     name: str = "main"
     program: str = "driver"
+    python_module: str = ""
     script: str | None = None
     args: tuple[str, ...] = ()
     preload: bool = True
@@ -115,8 +129,9 @@ def execute(
     log_path = directory / "log.jsonl"
     log_path.unlink(missing_ok=True)
     result = RunResult(scenario, invocation, RunLog([]), directory)
+    program = "driver_library" if invocation.python_module else invocation.program
     try:
-        exe = builder.build(PROGRAMS[invocation.program]())
+        exe = builder.build(PROGRAMS[program]())
     except BuildError as error:
         result.build_error = str(error)
         (directory / "build.txt").write_text(str(error), encoding="utf-8")
@@ -127,12 +142,17 @@ def execute(
         script_path.write_text(invocation.script, encoding="utf-8")
         args = [str(script_path), *args]
     extra = {"MSPTI_CONFORMANCE_LOG": str(log_path), **invocation.env}
+    if invocation.python_module:
+        extra["MSPTI_CONFORMANCE_DRIVER_LIB"] = str(exe)
     if invocation.buffer:
         extra["MSPTI_CONFORMANCE_BUFFER"] = invocation.buffer
     if invocation.cbdata:
         extra["MSPTI_CONFORMANCE_CBDATA"] = invocation.cbdata
     env = target.env(preload=invocation.preload, extra=extra)
-    result.command = [str(exe), *args]
+    if invocation.python_module:
+        result.command = [sys.executable, "-X", "faulthandler", "-m", invocation.python_module, *args]
+    else:
+        result.command = [str(exe), *args]
     started = time.monotonic()
     with subprocess.Popen(
         result.command,

@@ -4,7 +4,10 @@ Every line carries ``ev`` (the event type) and ``seq`` (a process-wide sequence 
 in ``seq`` order). Event types: ``start``, ``features``, ``call`` (a workload call and its result),
 ``quiet`` (totals of unlogged calls), ``request`` / ``complete`` / ``complete_end`` (the buffer
 protocol), ``record`` (one activity record, tied to its completion by ``cid``), ``cb`` (a Callback
-API invocation), ``note``, ``stream``, ``thread_start``, ``canary``, ``strings``, ``finish``, ``exit``.
+API invocation), ``note``, ``stream``, ``thread_start``, ``canary``, ``strings``, ``finish``, ``exit``;
+``reenter`` (a call the THR-07 probe made from inside a buffer callback). Python scenario drivers
+(conformance/pydriver) add ``py_import``, ``py_names``, ``py_enums`` and ``pydata`` (an object a
+Python monitor handed to a callback), and log their package calls as ``call`` events.
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from conformance.catalogue import Catalogue, Clause
 from conformance.checks import CheckContext, ClauseResult
 from conformance.execute import Invocation, RunResult, execute
 from conformance.model.invariants import Violation, buffer_protocol, result_codes
+from conformance.python_target import find_python_package
 from conformance.scenarios import PLANNED, SCENARIOS, Scenario, ScenarioEnv
 from conformance.target import Target
 
@@ -45,6 +46,7 @@ class RunOptions:
     stateful_examples: int = 20
     stateful_seed: int = 0
     werror: bool = False
+    python_package: str = "auto"  # see conformance.python_target
 
 
 @dataclass
@@ -105,7 +107,13 @@ class SuiteRunner:
         self.options = options
         self.progress = progress or (lambda _line: None)
         self.features = plan_features(target)
-        self.env = ScenarioEnv(self.features, target.kind, target.devices)
+        python = find_python_package(target, options.python_package)
+        if isinstance(python, str):
+            self.python_description, python_env = f"none: {python}", {}
+        else:
+            self.features = self.features | {"python"}
+            self.python_description, python_env = python.description, dict(python.env)
+        self.env = ScenarioEnv(self.features, target.kind, target.devices, python_env)
         self.builder = Builder(target, werror=options.werror)
         self.work_dir = options.report_dir / "runs"
 
@@ -133,9 +141,10 @@ class SuiteRunner:
         scenario = SCENARIOS[clause.scenario]
         missing = scenario.missing(self.features)
         if missing:
-            return ClauseResult(
-                clause.id, "skip", f"the target lacks {', '.join(missing)}", scenario=clause.scenario
-            )
+            reason = f"the target lacks {', '.join(missing)}"
+            if "python" in missing:
+                reason += f" (Python package {self.python_description})"
+            return ClauseResult(clause.id, "skip", reason, scenario=clause.scenario)
         return None
 
     # ------------------------------------------------------------------ running
@@ -251,5 +260,6 @@ class SuiteRunner:
                 "host": platform.node(),
                 "suite_version": __version__,
                 "features": ",".join(sorted(self.features)),
+                "python_package": self.python_description,
             },
         )

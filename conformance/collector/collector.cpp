@@ -35,6 +35,8 @@ struct Policy {
     bool keep = false;
     bool strings = false;
     bool strict_cbdata = false;
+    uint64_t reenter_flush = 0;
+    uint64_t reenter_call = 0;
 };
 
 struct State {
@@ -52,6 +54,10 @@ struct State {
     std::atomic<int> request_inflight{0};
     std::atomic<int> complete_inflight{0};
     std::atomic<uint64_t> cd_token{0};
+    std::atomic<ReentryHook> reentry_hook{nullptr};
+    std::atomic<uint64_t> reentered_requests{0};
+    std::atomic<uint64_t> reentered_completions{0};
+    std::atomic<uint64_t> reentered_flushes{0};
 };
 
 State& state() {
@@ -91,6 +97,8 @@ Policy read_policy() {
         else if (key == "slow") policy.slow_ms = static_cast<unsigned>(parse_size(value));
         else if (key == "keep") policy.keep = true;
         else if (key == "strings") policy.strings = true;
+        else if (key == "reenter_flush") policy.reenter_flush = parse_size(value);
+        else if (key == "reenter_call") policy.reenter_call = parse_size(value);
         else std::fprintf(stderr, "conformance collector: unknown buffer policy item '%s'\n", item.c_str());
     }
     const char* cbdata = std::getenv("MSPTI_CONFORMANCE_CBDATA");
@@ -127,6 +135,29 @@ Json& add_string(Json& json, const char* key, const char* value) {
     return json.str(key, value);
 }
 
+// Re-entry from inside a buffer callback (THR-07 probe): the hook's instrumented calls, and FlushAll.
+void reenter_calls(std::atomic<uint64_t>& counter, const char* site) {
+    State& s = state();
+    ReentryHook hook = s.reentry_hook.load();
+    if (hook == nullptr || s.policy.reenter_call == 0) return;
+    if (++counter > s.policy.reenter_call) return;
+    hook(site);
+}
+
+void reenter_flush() {
+    State& s = state();
+    if (s.policy.reenter_flush == 0 || ++s.reentered_flushes > s.policy.reenter_flush) return;
+    Json before("reenter_begin");
+    before.str("site", "complete").str("fn", "msptiActivityFlushAll").num("tid", thread_id()).num("t", now_ns());
+    emit(before);
+    uint64_t t0 = now_ns();
+    msptiResult result = msptiActivityFlushAll(1);
+    Json event("reenter");
+    event.str("site", "complete").str("fn", "msptiActivityFlushAll").inum("ret", static_cast<int64_t>(result));
+    event.num("tid", thread_id()).num("t0", t0).num("t1", now_ns());
+    emit(event);
+}
+
 void request(char pair, uint8_t** buffer, size_t* size, size_t* max_records) {
     State& s = state();
     int inflight = ++s.request_inflight;
@@ -161,6 +192,7 @@ void request(char pair, uint8_t** buffer, size_t* size, size_t* max_records) {
         event.boolean("declined", false);
     }
     emit(event);
+    reenter_calls(s.reentered_requests, "request");
     --s.request_inflight;
 }
 
@@ -216,6 +248,8 @@ void complete(char pair, uint8_t* buffer, size_t size, size_t valid) {
     Json end("complete_end");
     end.num("cid", number).inum("status", status).num("count", count).num("end", end_offset).num("t", now_ns());
     emit(end);
+    reenter_calls(s.reentered_completions, "complete");
+    reenter_flush();
 
     if (s.policy.slow_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(s.policy.slow_ms));
     if (buffer != nullptr && known) {
@@ -329,6 +363,14 @@ Json& Json::null(const char* key_name) {
     return *this;
 }
 
+Json& Json::raw(const char* fields) {
+    if (fields != nullptr && *fields != 0) {
+        text_ += ',';
+        text_ += fields;
+    }
+    return *this;
+}
+
 std::string json_quote(const char* text) {
     std::string out = "\"";
     for (const unsigned char* p = reinterpret_cast<const unsigned char*>(text); *p != 0; ++p) {
@@ -367,6 +409,8 @@ uint32_t thread_id() {
     thread_local uint32_t tid = static_cast<uint32_t>(::syscall(SYS_gettid));
     return tid;
 }
+
+void set_reentry_hook(ReentryHook hook) { state().reentry_hook.store(hook); }
 
 void collector_init() {
     static std::once_flag once;

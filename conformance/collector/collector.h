@@ -14,6 +14,9 @@
 //   slow=MS      sleep MS milliseconds in every completion (slow consumer)
 //   keep         never free a completed buffer; fill it with a canary pattern and verify it at the end
 //   strings      remember string fields and verify at the end that they still read the same
+//   reenter_flush=N  call msptiActivityFlushAll(1) from inside the first N complete callbacks
+//   reenter_call=N   call the re-entry hook (instrumented runtime calls) from inside the first N request
+//                    and the first N complete callbacks (the THR-07 robustness probe only)
 // Callback data policy ($MSPTI_CONFORMANCE_CBDATA): "basic" (default) logs the fields every
 // implementation fills; "strict" also uses correlationData and the documented optional fields.
 #pragma once
@@ -37,6 +40,8 @@ public:
     Json& dbl(const char* key, double value);
     Json& boolean(const char* key, bool value);
     Json& null(const char* key);
+    // Appends `fields`, the members of a JSON object without its braces (`"a":1,"b":"x"`), as given.
+    Json& raw(const char* fields);
     const std::string& text() const { return text_; }
 
 private:
@@ -68,6 +73,11 @@ void log_record(const msptiActivity* record, uint64_t completion, size_t offset)
 
 // sizeof the record type of a kind, per the headers this program was compiled against (0 if none).
 size_t record_size(uint32_t kind);
+
+// What reenter_call runs inside a buffer callback; `site` is "request" or "complete". The workload
+// sets it (the collector knows no runtime API); it logs its own "reenter" event.
+using ReentryHook = void (*)(const char* site);
+void set_reentry_hook(ReentryHook hook);
 
 // End-of-run checks (canary and string lifetime), then an "end" event.
 void collector_finish();

@@ -17,6 +17,10 @@ from conformance.scenarios import (  # noqa: F401  (imported for their registrat
     lifecycle,
     markers,
     planned_list,
+    python_hccl,
+    python_monitors,
+    python_mstx,
+    reentrancy,
     stateful_scenario,
     threads,
 )

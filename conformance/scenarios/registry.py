@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 from conformance.checks import CheckContext
 from conformance.execute import Invocation
@@ -18,6 +18,8 @@ class ScenarioEnv:
     features: frozenset[str]
     kind: str = "sim"
     devices: int = 1
+    #: What a Python driver process needs to import the package under test (conformance.python_target).
+    python: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def simulator(self) -> bool:

@@ -1321,25 +1321,35 @@ void run_block(const std::vector<Command>& commands, Frame frame) {
     for (const auto& command : commands) run_command(command, frame);
 }
 
-}  // namespace
+#ifdef CONFORMANCE_HAVE_ACL
+// The instrumented calls the THR-07 probe makes from inside buffer callbacks (collector policy
+// reenter_call): make device 0 current, allocate and free 4 KiB.
+void reentry_calls(const char* site) {
+    auto set_device = RESOLVE(aclrtSetDevice);
+    auto malloc_fn = RESOLVE(aclrtMalloc);
+    auto free_fn = RESOLVE(aclrtFree);
+    Json event("reenter");
+    event.str("site", site).str("fn", "aclrtMalloc").num("tid", conformance::thread_id());
+    if (set_device == nullptr || malloc_fn == nullptr || free_fn == nullptr) {
+        event.boolean("missing", true);
+        conformance::emit(event);
+        return;
+    }
+    uint64_t t0 = conformance::now_ns();
+    aclError device = set_device(0);
+    void* pointer = nullptr;
+    aclError allocated = malloc_fn(&pointer, 4096, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclError freed = pointer != nullptr ? free_fn(pointer) : -1;
+    event.inum("ret", allocated).inum("ret_set_device", device).inum("ret_free", freed);
+    event.num("t0", t0).num("t1", conformance::now_ns());
+    conformance::emit(event);
+}
+#endif
 
-int main(int argc, char** argv) {
-    conformance::collector_init();
-    if (argc < 2) {
-        std::fprintf(stderr, "usage: %s SCRIPT\n", argv[0]);
-        return 2;
-    }
-    std::ifstream file(argv[1]);
-    if (!file) {
-        std::fprintf(stderr, "driver: cannot read %s\n", argv[1]);
-        return 2;
-    }
-    std::vector<std::pair<int, std::string>> lines;
-    std::string text;
-    int number = 0;
-    while (std::getline(file, text)) lines.emplace_back(++number, text);
-    size_t index = 0;
-    std::vector<Command> commands = parse_block(lines, index, false);
+void emit_features() {
+#ifdef CONFORMANCE_HAVE_ACL
+    conformance::set_reentry_hook(reentry_calls);
+#endif
     Json features("features");
 #ifdef CONFORMANCE_HAVE_ACL
     features.boolean("acl", true);
@@ -1358,10 +1368,75 @@ int main(int argc, char** argv) {
 #endif
     features.num("pid", static_cast<uint64_t>(::getpid()));
     conformance::emit(features);
+}
+
+void run_script(std::istream& input) {
+    std::vector<std::pair<int, std::string>> lines;
+    std::string text;
+    int number = 0;
+    while (std::getline(input, text)) lines.emplace_back(++number, text);
+    size_t index = 0;
+    std::vector<Command> commands = parse_block(lines, index, false);
     run_block(commands, Frame{});
+}
+
+void finish_script() {
     Json done("script_done");
     done.num("t", conformance::now_ns()).num("tid", conformance::thread_id());
     conformance::emit(done);
     conformance::collector_finish();
+}
+
+}  // namespace
+
+#ifdef CONFORMANCE_DRIVER_LIBRARY
+// The driver as a shared library, for scenario drivers written in Python: the Python program runs
+// script fragments in its own process (so a Python msPTI package sees the same runtime calls) and
+// writes its own events through the same log, in one sequence with the collector's.
+extern "C" {
+
+__attribute__((visibility("default"))) void conformance_driver_init() {
+    static bool started = false;
+    conformance::collector_init();
+    if (!started) {
+        started = true;
+        emit_features();
+    }
+}
+
+// Runs a script (the text of a script file); a failing command ends the process as in the program.
+__attribute__((visibility("default"))) void conformance_driver_run(const char* script) {
+    conformance_driver_init();
+    std::istringstream input(script != nullptr ? script : "");
+    run_script(input);
+}
+
+// Logs {"ev": EVENT, FIELDS..., "seq": N}; FIELDS are JSON object members without the braces.
+__attribute__((visibility("default"))) void conformance_driver_emit(const char* event, const char* fields) {
+    conformance_driver_init();
+    Json object(event);
+    object.raw(fields);
+    conformance::emit(object);
+}
+
+__attribute__((visibility("default"))) void conformance_driver_finish() { finish_script(); }
+
+}  // extern "C"
+#else
+int main(int argc, char** argv) {
+    conformance::collector_init();
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: %s SCRIPT\n", argv[0]);
+        return 2;
+    }
+    std::ifstream file(argv[1]);
+    if (!file) {
+        std::fprintf(stderr, "driver: cannot read %s\n", argv[1]);
+        return 2;
+    }
+    emit_features();
+    run_script(file);
+    finish_script();
     return 0;
 }
+#endif  // CONFORMANCE_DRIVER_LIBRARY

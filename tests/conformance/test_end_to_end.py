@@ -112,6 +112,21 @@ def test_the_upstream_profile_names_each_deviation_by_clause(target: Target, tmp
     assert report.exit_status() == 1
 
 
+def test_the_python_package_and_the_reentrancy_probe_pass_on_our_msPTI(
+    target: Target, tmp_path: Path
+) -> None:
+    report = run_suite(target, tmp_path, ["PY-*", "THR-07"])
+    found = verdicts(report)
+    if "python" not in report.environment["features"].split(","):
+        pytest.skip(f"no Python package to grade: {report.environment['python_package']}")
+    assert "fail" not in found.values(), failures(report)
+    assert found["THR-07"] == "pass" and found["PY-IMPORT-01"] == "pass" and found["PY-STOP-02"] == "pass"
+    if "mstx" in target.features():
+        assert found["PY-RANGE-01"] == "pass" and found["PY-DATA-03"] == "pass"
+    assert found["PY-DATA-04"] == "skip"  # upstream-only
+    assert (tmp_path / "report" / "runs" / "py_monitors" / "main" / "log.jsonl").is_file()
+
+
 @pytest.fixture(scope="module")
 def broken_mspti(target: Target, tmp_path_factory: pytest.TempPathFactory) -> Path:
     directory = tmp_path_factory.mktemp("broken")

@@ -40,7 +40,7 @@ def test_registry_matches_the_catalogue() -> None:
     assert not set(SCENARIOS) & set(PLANNED)
     for name, scenario in SCENARIOS.items():
         assert scenario.check is not None, f"{name} has no checker"
-        assert scenario.needs <= {*HEADER_FEATURES, "launch", "multi", "sim", "hw"}, name
+        assert scenario.needs <= {*HEADER_FEATURES, "launch", "multi", "python", "sim", "hw"}, name
         assert any(clause.scenario == name for clause in catalogue), f"no clause uses {name}"
 
 
