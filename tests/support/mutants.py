@@ -43,6 +43,8 @@ _CMAKE_FLAGS = (
     "-DNPU_SIM_PYTHON_BINDINGS=OFF",
     "-DNPU_SIM_SANITIZE=",
 )
+#: Variables naming files or directories that the conformance run reads.
+_PATH_VARIABLES = ("NPU_SIM_BUILD_DIR", "NPU_SIM_CONFIG", "NPU_SIM_KERNEL_COSTS", "MSPTI_CONFORMANCE_CACHE")
 
 
 class MutantError(RuntimeError):
@@ -238,10 +240,15 @@ def grade(
     for clause in clauses:
         command += ["-k", clause]
     # Run outside the checkout: `python -m` puts the working directory first on sys.path, and the
-    # packages must come from PYTHONPATH (the installed ones under tox).
+    # packages must come from PYTHONPATH (the installed ones under tox). Paths the caller gave
+    # relative to its own directory stay valid.
     report_dir.mkdir(parents=True, exist_ok=True)
+    run_env = dict(env)
+    for name in _PATH_VARIABLES:
+        if run_env.get(name):
+            run_env[name] = str(Path(run_env[name]).absolute())
     result = subprocess.run(
-        command, capture_output=True, text=True, env=dict(env), timeout=timeout, cwd=report_dir
+        command, capture_output=True, text=True, env=run_env, timeout=timeout, cwd=report_dir
     )
     report = report_dir / "report.json"
     if result.returncode not in (0, 1) or not report.is_file():
