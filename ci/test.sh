@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The project's test command (README "Test"): lint, the suite, and the suite under
-# AddressSanitizer+UBSan and ThreadSanitizer. Each tox env builds its own wheel.
+# The project's test command (README "Test"): lint, the suite, the suite under
+# AddressSanitizer+UBSan and ThreadSanitizer, and a libFuzzer smoke run of every fuzz target
+# (docs/reliability.md). Each tox env builds its own wheel or tree.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-exec tox run -e lint,py,asan,tsan "$@"
+exec tox run -e lint,py,asan,tsan,fuzz-smoke "$@"

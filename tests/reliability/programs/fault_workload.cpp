@@ -1,0 +1,329 @@
+// A workload for fault injection: run with libmspti.so preloaded and NPU_SIM_FAULTS set.
+//
+// It subscribes, enables every activity kind and the runtime callbacks, then does host work
+// (allocations, copies, fills, host markers, external correlation), device work (kernel
+// launches, a device marker) and optionally HCCL collectives on two ranks, and flushes. It
+// tolerates every CANN failure (a failed call is counted, and dependent work is skipped) and it
+// knows what it did, so it prints what msPTI owes it:
+//   K kind=<k> expected=<n> delivered=<n> dropped=<n>   (expected: records the host calls made;
+//                                                       -1 when the kind depends on the device)
+//   A <msPTI call> <result>                              only for results other than documented
+//   F function=<f> calls=<n> injected=<n>                the fault site's figures
+//   W <CANN call> <error>                                CANN failures the workload tolerated
+//   C enter=<n> exit=<n> unpaired=<n>                    callbacks
+// argv[1] = the faulted function (for the figures), argv[2] = 1 to run the HCCL part,
+// argv[3] = how many sessions (subscribe ... unsubscribe) to run, default 1.
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "acl/acl.h"
+#include "core/fault_plan.h"
+#include "hccl/hccl.h"
+#include "mspti/mspti.h"
+#include "mspti/mspti_ext.h"
+#include "mstx/ms_tools_ext.h"
+
+namespace {
+
+constexpr int kKinds = MSPTI_ACTIVITY_KIND_COUNT;
+
+std::mutex g_mutex;
+uint64_t g_delivered[kKinds] = {};
+std::atomic<uint64_t> g_enter{0}, g_exit{0};
+thread_local int t_depth = 0;
+std::atomic<int> g_unpaired{0};
+
+void Request(uint8_t** buffer, size_t* size, size_t* max_records) {
+    *size = 256 * 1024;
+    *buffer = static_cast<uint8_t*>(std::malloc(*size));
+    *max_records = 0;
+}
+
+void Complete(uint8_t* buffer, size_t size, size_t valid) {
+    if (buffer == nullptr) return;
+    std::lock_guard<std::mutex> lock(g_mutex);
+    if (valid > size) std::printf("A complete validSize %zu > size %zu\n", valid, size);
+    msptiActivity* r = nullptr;
+    msptiResult rc;
+    while ((rc = msptiActivityGetNextRecord(buffer, valid, &r)) == MSPTI_SUCCESS) {
+        if (r->kind > 0 && r->kind < kKinds) g_delivered[r->kind]++;
+    }
+    if (rc != MSPTI_ERROR_MAX_LIMIT_REACHED) std::printf("A msptiActivityGetNextRecord %d\n", rc);
+    std::free(buffer);
+}
+
+void Callback(void*, msptiCallbackDomain, msptiCallbackId, const msptiCallbackData* data) {
+    if (data->callbackSite == MSPTI_API_ENTER) {
+        ++g_enter;
+        ++t_depth;
+    } else {
+        ++g_exit;
+        if (--t_depth < 0) {
+            ++g_unpaired;
+            t_depth = 0;
+        }
+    }
+}
+
+// How long an msPTI call blocked the application ("T <call> <ms>").
+template <typename Fn>
+msptiResult Timed(const char* what, Fn&& fn) {
+    const auto start = std::chrono::steady_clock::now();
+    const msptiResult rc = fn();
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+    std::printf("T %s %lld\n", what, static_cast<long long>(ms.count()));
+    return rc;
+}
+
+// Documented results of the msPTI calls the workload makes.
+void Expect(const char* what, msptiResult got, msptiResult want = MSPTI_SUCCESS) {
+    if (got != want) std::printf("A %s %d\n", what, static_cast<int>(got));
+}
+
+struct Expected {
+    std::mutex mutex;
+    uint64_t n[kKinds] = {};
+    void add(int kind, uint64_t k = 1) {
+        std::lock_guard<std::mutex> lock(mutex);
+        n[kind] += k;
+    }
+} g_expected;
+
+bool Ok(const char* what, int rc) {
+    if (rc != 0) std::printf("W %s %d\n", what, rc);
+    return rc == 0;
+}
+
+// Host work: every interposed call below is made with one external id pushed (one
+// EXTERNAL_CORRELATION record each); successful ones owe a MEMORY / MEMCPY / MEMSET record.
+void HostWork(aclrtStream stream) {
+    Expect("msptiActivityPushExternalCorrelationId",
+           msptiActivityPushExternalCorrelationId(MSPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, 4242));
+    std::vector<uint8_t> host(4096, 7), back(4096);
+    for (int i = 0; i < 4; ++i) {
+        void* dev = nullptr;
+        g_expected.add(MSPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION);
+        if (!Ok("aclrtMalloc", aclrtMalloc(&dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST))) continue;
+        g_expected.add(MSPTI_ACTIVITY_KIND_MEMORY);
+        g_expected.add(MSPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION, 6);
+        if (Ok("aclrtMemcpy", aclrtMemcpy(dev, 4096, host.data(), 4096, ACL_MEMCPY_HOST_TO_DEVICE)))
+            g_expected.add(MSPTI_ACTIVITY_KIND_MEMCPY);
+        if (Ok("aclrtMemcpyAsync",
+               aclrtMemcpyAsync(back.data(), 4096, dev, 4096, ACL_MEMCPY_DEVICE_TO_HOST, stream)))
+            g_expected.add(MSPTI_ACTIVITY_KIND_MEMCPY);
+        // 2-D copies: 16 rows of 64 bytes out of 256-byte rows.
+        if (Ok("aclrtMemcpy2d", aclrtMemcpy2d(dev, 256, host.data(), 256, 64, 16, ACL_MEMCPY_HOST_TO_DEVICE)))
+            g_expected.add(MSPTI_ACTIVITY_KIND_MEMCPY);
+        if (Ok("aclrtMemcpy2dAsync",
+               aclrtMemcpy2dAsync(back.data(), 256, dev, 256, 64, 16, ACL_MEMCPY_DEVICE_TO_HOST, stream)))
+            g_expected.add(MSPTI_ACTIVITY_KIND_MEMCPY);
+        if (Ok("aclrtMemset", aclrtMemset(dev, 4096, i, 1024))) g_expected.add(MSPTI_ACTIVITY_KIND_MEMSET);
+        if (Ok("aclrtMemsetAsync", aclrtMemsetAsync(dev, 4096, i, 512, stream)))
+            g_expected.add(MSPTI_ACTIVITY_KIND_MEMSET);
+        g_expected.add(MSPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION, 2);
+        (void)Ok("aclrtSynchronizeStream", aclrtSynchronizeStream(stream));
+        if (Ok("aclrtFree", aclrtFree(dev))) g_expected.add(MSPTI_ACTIVITY_KIND_MEMORY);
+    }
+    uint64_t last = 0;
+    Expect("msptiActivityPopExternalCorrelationId",
+           msptiActivityPopExternalCorrelationId(MSPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, &last));
+    if (last != 4242) std::printf("A popped external id %" PRIu64 "\n", last);
+    for (int i = 0; i < 3; ++i) {
+        mstxMarkA("fault-host-mark", nullptr);
+        g_expected.add(MSPTI_ACTIVITY_KIND_MARKER);
+    }
+    const mstxRangeId range = mstxRangeStartA("fault-host-range", nullptr);
+    mstxRangeEnd(range);
+    g_expected.add(MSPTI_ACTIVITY_KIND_MARKER, 2);
+}
+
+// The other interposed runtime functions: each allocation that succeeds owes a MEMORY record,
+// and so does each successful release of one.
+void MiscWork(aclrtStream stream) {
+    void* p = nullptr;
+    if (Ok("aclrtMallocHost", aclrtMallocHost(&p, 256))) (void)Ok("aclrtFreeHost", aclrtFreeHost(p));
+    const struct {
+        const char* name;
+        aclError (*fn)(void**);
+    } allocators[] = {
+        {"aclrtMallocCached", [](void** q) { return aclrtMallocCached(q, 256, ACL_MEM_MALLOC_HUGE_FIRST); }},
+        {"aclrtMallocWithCfg", [](void** q) { return aclrtMallocWithCfg(q, 256, ACL_MEM_MALLOC_HUGE_FIRST, nullptr); }},
+        {"aclrtMallocForTaskScheduler",
+         [](void** q) { return aclrtMallocForTaskScheduler(q, 256, ACL_MEM_MALLOC_HUGE_FIRST, nullptr); }},
+    };
+    for (const auto& a : allocators) {
+        void* q = nullptr;
+        if (!Ok(a.name, a.fn(&q))) continue;
+        g_expected.add(MSPTI_ACTIVITY_KIND_MEMORY);
+        (void)Ok("aclrtMemFlush", aclrtMemFlush(q, 256));
+        (void)Ok("aclrtMemInvalidate", aclrtMemInvalidate(q, 256));
+        if (Ok("aclrtFree", aclrtFree(q))) g_expected.add(MSPTI_ACTIVITY_KIND_MEMORY);
+    }
+    size_t free_bytes = 0, total = 0;
+    (void)Ok("aclrtGetMemInfo", aclrtGetMemInfo(ACL_HBM_MEM, &free_bytes, &total));
+    void* va = nullptr;
+    const size_t granule = 2u << 20;
+    if (Ok("aclrtReserveMemAddress", aclrtReserveMemAddress(&va, granule, 0, nullptr, 0))) {
+        g_expected.add(MSPTI_ACTIVITY_KIND_MEMORY);
+        aclrtPhysicalMemProp prop{};
+        prop.location.type = ACL_MEMTYPE_DEVICE;
+        aclrtDrvMemHandle handle = nullptr;
+        if (Ok("aclrtMallocPhysical", aclrtMallocPhysical(&handle, granule, &prop, 0))) {
+            uint64_t shareable = 0;
+            if (Ok("aclrtMemExportToShareableHandle",
+                   aclrtMemExportToShareableHandle(handle, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, 0, &shareable))) {
+                int32_t pid = static_cast<int32_t>(getpid());
+                (void)Ok("aclrtMemSetPidToShareableHandle", aclrtMemSetPidToShareableHandle(shareable, &pid, 1));
+                aclrtDrvMemHandle imported = nullptr;
+                if (Ok("aclrtMemImportFromShareableHandle", aclrtMemImportFromShareableHandle(shareable, 0, &imported)))
+                    (void)Ok("aclrtFreePhysical(imported)", aclrtFreePhysical(imported));
+            }
+            (void)Ok("aclrtFreePhysical", aclrtFreePhysical(handle));
+        }
+        if (Ok("aclrtReleaseMemAddress", aclrtReleaseMemAddress(va))) g_expected.add(MSPTI_ACTIVITY_KIND_MEMORY);
+    }
+    aclrtContext ctx = nullptr;
+    if (Ok("aclrtCreateContext", aclrtCreateContext(&ctx, 0))) (void)Ok("aclrtDestroyContext", aclrtDestroyContext(ctx));
+    (void)Ok("aclrtSetDevice(again)", aclrtSetDevice(0));
+    (void)stream;
+}
+
+void DeviceWork(aclrtStream stream) {
+    static const char image[] = "fault workload kernels";
+    aclrtBinHandle bin = nullptr;
+    aclrtFuncHandle fn = nullptr;
+    if (!Ok("aclrtBinaryLoadFromData", aclrtBinaryLoadFromData(image, sizeof image, nullptr, &bin))) return;
+    if (!Ok("aclrtBinaryGetFunction", aclrtBinaryGetFunction(bin, "fault_kernel", &fn))) return;
+    uint64_t args[2] = {0, 0};
+    for (int i = 0; i < 6; ++i) (void)Ok("aclrtLaunchKernel", aclrtLaunchKernel(fn, 2, args, sizeof args, stream));
+    (void)Ok("aclrtLaunchKernelV2", aclrtLaunchKernelV2(fn, 2, args, sizeof args, nullptr, stream));
+    (void)Ok("aclrtLaunchKernelWithHostArgs",
+             aclrtLaunchKernelWithHostArgs(fn, 2, stream, nullptr, args, sizeof args, nullptr, 0));
+    aclrtArgsHandle handle = nullptr;
+    if (Ok("aclrtKernelArgsInit", aclrtKernelArgsInit(fn, &handle)) &&
+        Ok("aclrtKernelArgsFinalize", aclrtKernelArgsFinalize(handle)))
+        (void)Ok("aclrtLaunchKernelWithConfig", aclrtLaunchKernelWithConfig(fn, 2, stream, nullptr, handle, nullptr));
+    mstxMarkA("fault-device-mark", stream);
+    (void)Ok("aclrtSynchronizeStream", aclrtSynchronizeStream(stream));
+}
+
+// Two ranks (threads) run every collective msPTI wraps; a rank whose peer failed times out.
+void HcclWork() {
+    HcclRootInfo root;
+    if (!Ok("HcclGetRootInfo", HcclGetRootInfo(&root))) return;
+    std::vector<std::thread> ranks;
+    for (uint32_t r = 0; r < 2; ++r) {
+        ranks.emplace_back([&root, r] {
+            if (!Ok("aclrtSetDevice(rank)", aclrtSetDevice(static_cast<int32_t>(r)))) return;
+            aclrtStream s = nullptr;
+            if (!Ok("aclrtCreateStream(rank)", aclrtCreateStream(&s))) return;
+            HcclComm comm = nullptr;
+            if (!Ok("HcclCommInitRootInfo", HcclCommInitRootInfo(2, &root, r, &comm))) return;
+            void* a = nullptr;
+            void* b = nullptr;
+            if (Ok("aclrtMalloc(rank)", aclrtMalloc(&a, 4096, ACL_MEM_MALLOC_HUGE_FIRST)))
+                g_expected.add(MSPTI_ACTIVITY_KIND_MEMORY);
+            if (Ok("aclrtMalloc(rank)", aclrtMalloc(&b, 4096, ACL_MEM_MALLOC_HUGE_FIRST)))
+                g_expected.add(MSPTI_ACTIVITY_KIND_MEMORY);
+            if (a == nullptr || b == nullptr) {
+                if (a != nullptr && Ok("aclrtFree(rank)", aclrtFree(a))) g_expected.add(MSPTI_ACTIVITY_KIND_MEMORY);
+                if (b != nullptr && Ok("aclrtFree(rank)", aclrtFree(b))) g_expected.add(MSPTI_ACTIVITY_KIND_MEMORY);
+                HcclCommDestroy(comm);
+                return;
+            }
+            const uint32_t peer = 1 - r;
+            uint64_t counts[2] = {16, 16}, displs[2] = {0, 16};
+            HcclSendRecvItem items[2] = {{HCCL_SEND, a, 16, HCCL_DATA_TYPE_FP32, peer},
+                                         {HCCL_RECV, b, 16, HCCL_DATA_TYPE_FP32, peer}};
+            Ok("HcclAllReduce", HcclAllReduce(a, b, 64, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, s));
+            Ok("HcclBroadcast", HcclBroadcast(a, 64, HCCL_DATA_TYPE_FP32, 0, comm, s));
+            Ok("HcclAllGather", HcclAllGather(a, b, 32, HCCL_DATA_TYPE_FP32, comm, s));
+            Ok("HcclReduceScatter", HcclReduceScatter(a, b, 32, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, s));
+            Ok("HcclReduce", HcclReduce(a, b, 64, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_MAX, 0, comm, s));
+            Ok("HcclAlltoAll", HcclAlltoAll(a, 16, HCCL_DATA_TYPE_FP32, b, 16, HCCL_DATA_TYPE_FP32, comm, s));
+            Ok("HcclAlltoAllV", HcclAlltoAllV(a, counts, displs, HCCL_DATA_TYPE_FP32, b, counts, displs,
+                                              HCCL_DATA_TYPE_FP32, comm, s));
+            Ok("HcclBarrier", HcclBarrier(comm, s));
+            Ok("HcclScatter", HcclScatter(a, b, 16, HCCL_DATA_TYPE_FP32, 0, comm, s));
+            if (r == 0) {
+                Ok("HcclSend", HcclSend(a, 16, HCCL_DATA_TYPE_FP32, peer, comm, s));
+            } else {
+                Ok("HcclRecv", HcclRecv(b, 16, HCCL_DATA_TYPE_FP32, peer, comm, s));
+            }
+            Ok("HcclBatchSendRecv", HcclBatchSendRecv(items, 2, comm, s));
+            (void)Ok("aclrtSynchronizeStream(rank)", aclrtSynchronizeStream(s));
+            if (Ok("aclrtFree(rank)", aclrtFree(a))) g_expected.add(MSPTI_ACTIVITY_KIND_MEMORY);
+            if (Ok("aclrtFree(rank)", aclrtFree(b))) g_expected.add(MSPTI_ACTIVITY_KIND_MEMORY);
+            HcclCommDestroy(comm);
+            aclrtDestroyStream(s);
+        });
+    }
+    for (auto& t : ranks) t.join();
+}
+
+// One session: subscribe, enable every kind and the callback domains, work, flush, unsubscribe.
+void Session(bool hccl) {
+    Expect("msptiActivityRegisterCallbacks", msptiActivityRegisterCallbacks(Request, Complete));
+    msptiSubscriberHandle subscriber = nullptr;
+    Expect("msptiSubscribe", Timed("msptiSubscribe", [&] { return msptiSubscribe(&subscriber, Callback, nullptr); }));
+    Expect("msptiEnableDomain", msptiEnableDomain(1, subscriber, MSPTI_CB_DOMAIN_RUNTIME));
+    if (hccl) Expect("msptiEnableDomain(HCCL)", msptiEnableDomain(1, subscriber, MSPTI_CB_DOMAIN_HCCL));
+    for (int k = 1; k < kKinds; ++k) {
+        Expect("msptiActivityEnable", Timed("msptiActivityEnable", [k] { return msptiActivityEnable(static_cast<msptiActivityKind>(k)); }));
+    }
+
+    aclrtStream stream = nullptr;
+    if (Ok("aclrtSetDevice", aclrtSetDevice(0)) && Ok("aclrtCreateStream", aclrtCreateStream(&stream))) {
+        HostWork(stream);
+        MiscWork(stream);
+        DeviceWork(stream);
+    }
+    if (hccl) HcclWork();
+    if (stream != nullptr) (void)Ok("aclrtDestroyStream", aclrtDestroyStream(stream));
+
+    Expect("msptiActivityFlushAll", Timed("msptiActivityFlushAll", [] { return msptiActivityFlushAll(1); }));
+    Expect("msptiUnsubscribe", Timed("msptiUnsubscribe", [&] { return msptiUnsubscribe(subscriber); }));
+    Expect("msptiActivityFlushAll(after unsubscribe)",
+           Timed("msptiActivityFlushAll(after unsubscribe)", [] { return msptiActivityFlushAll(1); }));
+    (void)Ok("aclrtResetDevice", aclrtResetDevice(0));
+}
+
+}  // namespace
+
+// argv[3] = sessions (default 1): a fault on the Nth call needs functions called N times.
+int main(int argc, char** argv) {
+    const char* function = argc > 1 ? argv[1] : "";
+    const bool hccl = argc > 2 && std::atoi(argv[2]) != 0;
+    const int sessions = argc > 3 ? std::max(1, std::atoi(argv[3])) : 1;
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
+
+    (void)Ok("aclInit", aclInit(nullptr));
+    for (int i = 0; i < sessions; ++i) Session(hccl);
+
+    std::lock_guard<std::mutex> lock(g_mutex);
+    const bool host_kind[kKinds] = {false, true, false, false, false, true, true, true, true, false, false, false, false};
+    for (int k = 1; k < kKinds; ++k) {
+        uint64_t dropped = 0;
+        Expect("msptiActivityGetDroppedRecords",
+               msptiActivityGetDroppedRecords(static_cast<msptiActivityKind>(k), &dropped));
+        std::printf("K kind=%d expected=%lld delivered=%" PRIu64 " dropped=%" PRIu64 "\n", k,
+                    host_kind[k] ? static_cast<long long>(g_expected.n[k]) : -1LL, g_delivered[k], dropped);
+    }
+    std::printf("C enter=%" PRIu64 " exit=%" PRIu64 " unpaired=%d\n", g_enter.load(), g_exit.load(),
+                g_unpaired.load());
+    std::printf("F function=%s calls=%" PRIu64 " injected=%" PRIu64 "\n", function,
+                npusim::fault_site_calls(function), npusim::faults_injected());
+    return 0;
+}
