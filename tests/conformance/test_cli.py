@@ -56,3 +56,13 @@ def test_bad_arguments_exit_with_usage_status() -> None:
     with pytest.raises(SystemExit) as error:
         main(["run", "--profile", "strict"])
     assert error.value.code == 2
+
+
+def test_python_package_choices() -> None:
+    from conformance.cli import build_parser
+
+    assert build_parser().parse_args(["run"]).python_package == "auto"
+    assert build_parser().parse_args(["run", "--python-package", "mspti"]).python_package == "mspti"
+    with pytest.raises(SystemExit) as error:
+        main(["run", "--python-package", "torch"])
+    assert error.value.code == 2
