@@ -20,23 +20,28 @@ int ChannelHub::slot_of(uint32_t channel_id) {
 int ChannelHub::start(uint32_t device, uint32_t channel) {
     if (!valid(device, channel)) return PROF_ERROR;
     Fifo& f = fifo(device, slot_of(channel));
-    std::lock_guard<std::mutex> lock(f.mutex);
-    if (f.active.load()) return PROF_STARTED_ALREADY;
-    f.data.clear();
-    f.read_pos = 0;
-    f.pending.store(0);
-    f.active.store(true, std::memory_order_release);
-    return PROF_OK;
+    std::lock_guard<std::mutex> lock(f.read_mutex);
+    f.bytes.lock_producers();
+    const bool already = f.active.load(std::memory_order_relaxed);
+    if (!already) {
+        f.bytes.clear_locked();
+        f.active.store(true, std::memory_order_release);
+    }
+    f.bytes.unlock_producers();
+    return already ? PROF_STARTED_ALREADY : PROF_OK;
 }
 
 int ChannelHub::stop(uint32_t device, uint32_t channel) {
     if (!valid(device, channel)) return PROF_ERROR;
     Fifo& f = fifo(device, slot_of(channel));
     {
-        std::lock_guard<std::mutex> lock(f.mutex);
-        if (!f.active.load()) return PROF_STOPPED_ALREADY;
+        std::lock_guard<std::mutex> lock(f.read_mutex);
+        f.bytes.lock_producers();
+        const bool was_active = f.active.load(std::memory_order_relaxed);
         // Unread bytes stay readable after a stop, as they do in a driver's ring buffer.
         f.active.store(false, std::memory_order_release);
+        f.bytes.unlock_producers();
+        if (!was_active) return PROF_STOPPED_ALREADY;
     }
     notify();
     return PROF_OK;
@@ -46,25 +51,20 @@ bool ChannelHub::push(uint32_t device, uint32_t channel, const void* data, size_
     const int slot = slot_of(channel);
     if (device >= devices_ || slot < 0) return false;
     Fifo& f = fifo(device, slot);
-    bool was_empty = false;
-    {
-        std::lock_guard<std::mutex> lock(f.mutex);
-        if (!f.active.load(std::memory_order_relaxed)) return false;
-        const size_t pending = f.data.size() - f.read_pos;
-        if (pending + len > kMaxPendingBytes) {
-            f.dropped.fetch_add(len, std::memory_order_relaxed);
-            return false;
-        }
-        if (f.read_pos > 0 && f.read_pos * 2 > f.data.size()) {
-            f.data.erase(f.data.begin(), f.data.begin() + static_cast<std::ptrdiff_t>(f.read_pos));
-            f.read_pos = 0;
-        }
-        const char* bytes = static_cast<const char*>(data);
-        f.data.insert(f.data.end(), bytes, bytes + len);
-        was_empty = pending == 0;
-        f.pending.store(pending + len, std::memory_order_release);
+    f.bytes.lock_producers();
+    if (!f.active.load(std::memory_order_relaxed)) {
+        f.bytes.unlock_producers();
+        return false;
     }
-    if (was_empty) notify();
+    const bool appended = f.bytes.append_locked(data, len, kMaxPendingBytes);
+    f.bytes.unlock_producers();
+    if (!appended) {
+        f.dropped.fetch_add(len, std::memory_order_relaxed);
+        return false;
+    }
+    // The append published its bytes with a seq_cst store and a poller announces itself with a
+    // seq_cst increment before it looks at the FIFOs: either it sees the bytes or this sees it.
+    if (waiting_pollers_.load(std::memory_order_seq_cst) != 0) notify();
     return true;
 }
 
@@ -78,7 +78,7 @@ void ChannelHub::notify() {
 
 bool ChannelHub::any_pending() const {
     for (const auto& f : fifos_) {
-        if (f->pending.load(std::memory_order_acquire) > 0) return true;
+        if (f->bytes.pending() > 0) return true;
     }
     return false;
 }
@@ -89,7 +89,7 @@ int ChannelHub::poll(prof_poll_info_t* out, int num, int timeout_sec) {
         int n = 0;
         for (uint32_t d = 0; d < devices_ && n < num; ++d) {
             for (size_t s = 0; s < kChannelCount && n < num; ++s) {
-                if (fifo(d, static_cast<int>(s)).pending.load(std::memory_order_acquire) > 0) {
+                if (fifo(d, static_cast<int>(s)).bytes.pending() > 0) {
                     out[n].device_id = d;
                     out[n].channel_id = kChannels[s];
                     ++n;
@@ -102,32 +102,25 @@ int ChannelHub::poll(prof_poll_info_t* out, int num, int timeout_sec) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_sec < 0 ? 0 : timeout_sec);
     // A stop or a flush also wakes the poller (it may have nothing to read, but it must look again).
     const uint64_t seen = wake_seq_.load(std::memory_order_relaxed);
+    waiting_pollers_.fetch_add(1, std::memory_order_seq_cst);
     poll_cv_.wait_until(lock, deadline, [&] {
         return shutdown_.load() || any_pending() || wake_seq_.load(std::memory_order_relaxed) != seen;
     });
+    waiting_pollers_.fetch_sub(1, std::memory_order_relaxed);
     return collect();
 }
 
 int ChannelHub::read(uint32_t device, uint32_t channel, char* buf, uint32_t size) {
     if (!valid(device, channel) || buf == nullptr) return PROF_ERROR;
     Fifo& f = fifo(device, slot_of(channel));
-    std::lock_guard<std::mutex> lock(f.mutex);
-    const size_t pending = f.data.size() - f.read_pos;
-    const size_t n = pending < size ? pending : size;
-    if (n > 0) std::memcpy(buf, f.data.data() + f.read_pos, n);
-    f.read_pos += n;
-    if (f.read_pos == f.data.size()) {
-        f.data.clear();
-        f.read_pos = 0;
-    }
-    f.pending.store(f.data.size() - f.read_pos, std::memory_order_release);
-    return static_cast<int>(n);
+    std::lock_guard<std::mutex> lock(f.read_mutex);
+    return static_cast<int>(f.bytes.read(buf, size));
 }
 
 int ChannelHub::flush(uint32_t device, uint32_t channel, uint32_t* pending) {
     if (!valid(device, channel) || pending == nullptr) return PROF_ERROR;
     Fifo& f = fifo(device, slot_of(channel));
-    *pending = static_cast<uint32_t>(f.pending.load(std::memory_order_acquire));
+    *pending = static_cast<uint32_t>(f.bytes.pending());
     notify();
     return PROF_OK;
 }
@@ -137,7 +130,7 @@ uint64_t ChannelHub::dropped_bytes(uint32_t device, uint32_t channel) const {
 }
 
 uint64_t ChannelHub::pending_bytes(uint32_t device, uint32_t channel) const {
-    return valid(device, channel) ? fifo(device, slot_of(channel)).pending.load() : 0;
+    return valid(device, channel) ? fifo(device, slot_of(channel)).bytes.pending() : 0;
 }
 
 void ChannelHub::shutdown() {

@@ -1,6 +1,8 @@
 // The device profiling channels of the simulated driver: one byte FIFO per
 // (device, channel), filled by the device model while the channel is started,
 // drained by prof_channel_read, and signalled to a blocking prof_channel_poll.
+// Appending takes no lock the reader holds (core/byte_fifo.h); a poller is woken
+// only when one is waiting.
 #pragma once
 
 #include <atomic>
@@ -10,6 +12,7 @@
 #include <mutex>
 #include <vector>
 
+#include "core/byte_fifo.h"
 #include "core/export.h"
 #include "seam/hal.h"
 
@@ -45,11 +48,9 @@ public:
 
 private:
     struct Fifo {
-        std::mutex mutex;
-        std::vector<char> data;
-        size_t read_pos = 0;
-        std::atomic<bool> active{false};
-        std::atomic<size_t> pending{0};
+        ByteFifo bytes;
+        std::mutex read_mutex;  // readers (and start/stop) take turns; producers never take it
+        std::atomic<bool> active{false};  // changed under both locks, read under the producer lock
         std::atomic<uint64_t> dropped{0};
     };
     Fifo& fifo(uint32_t device, int slot) const { return *fifos_[device * kChannelCount + static_cast<size_t>(slot)]; }
@@ -62,6 +63,7 @@ private:
     std::condition_variable poll_cv_;
     std::atomic<bool> shutdown_{false};
     std::atomic<uint64_t> wake_seq_{0};
+    std::atomic<uint32_t> waiting_pollers_{0};
 };
 
 }  // namespace npusim
