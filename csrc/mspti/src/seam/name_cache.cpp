@@ -16,10 +16,13 @@ NameCache& NameCache::Instance() {
 }
 
 void NameCache::RegisterType(uint16_t level, uint32_t type_id, std::string_view name) {
-    types_.Put(TypeKey(level, type_id), name, 0, /*replace=*/true);
+    std::lock_guard<std::mutex> lock(assign_mutex_);  // the array and the table agree on the newest name
+    const InternTable::Entry* e = types_.Put(TypeKey(level, type_id), name, 0, /*replace=*/true);
+    const int row = FastRow(level);
+    if (row >= 0 && type_id < kFastTypes) fast_[row][type_id].store(e->text.c_str(), std::memory_order_release);
 }
 
-const char* NameCache::TypeName(uint16_t level, uint32_t type_id) const {
+const char* NameCache::SlowTypeName(uint16_t level, uint32_t type_id) const {
     const InternTable::Entry* e = types_.Find(TypeKey(level, type_id));
     return e != nullptr ? e->text.c_str() : nullptr;
 }
@@ -41,9 +44,11 @@ uint64_t NameCache::HashId(std::string_view text) {
     return id;
 }
 
-const char* NameCache::HashText(uint64_t id) const {
+const char* NameCache::SlowHashText(uint64_t id) const {
     const InternTable::Entry* e = by_id_.Find(id);
-    return e != nullptr ? e->text.c_str() : nullptr;
+    if (e == nullptr) return nullptr;
+    recent_ids_[id & (kRecentIds - 1)].store(e, std::memory_order_release);
+    return e->text.c_str();
 }
 
 }  // namespace mspti::seam

@@ -6,14 +6,18 @@
 //    names, communicator names). The id is msPTI's own hash of the string; when
 //    two strings collide, the later one gets the next free id, so an id always
 //    names exactly one string.
-// Lookups are lock-free (they run inside CANN's reporting calls).
+// Lookups are lock-free (they run inside CANN's reporting calls). Type names of
+// the levels reported per launch (runtime, ACL, node) with small type ids are
+// also kept in direct arrays, so the common lookup is one load.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <string_view>
 
 #include "common/intern_table.h"
+#include "seam/profapi.h"
 
 namespace mspti::seam {
 
@@ -23,17 +27,44 @@ public:
 
     void RegisterType(uint16_t level, uint32_t type_id, std::string_view name);
     // nullptr when CANN has not registered the type.
-    const char* TypeName(uint16_t level, uint32_t type_id) const;
+    const char* TypeName(uint16_t level, uint32_t type_id) const {
+        const int row = FastRow(level);
+        if (row >= 0 && type_id < kFastTypes) return fast_[row][type_id].load(std::memory_order_acquire);
+        return SlowTypeName(level, type_id);
+    }
 
     uint64_t HashId(std::string_view text);
     // nullptr for an id msPTI did not hand out.
-    const char* HashText(uint64_t id) const;
+    const char* HashText(uint64_t id) const {
+        const InternTable::Entry* e = recent_ids_[id & (kRecentIds - 1)].load(std::memory_order_acquire);
+        return e != nullptr && e->key == id ? e->text.c_str() : SlowHashText(id);
+    }
 
     NameCache() = default;
     NameCache(const NameCache&) = delete;
     NameCache& operator=(const NameCache&) = delete;
 
 private:
+    static constexpr uint32_t kFastTypes = 1024;
+    static constexpr int kFastLevels = 3;
+    // The row of the direct array for a level, -1 for the levels looked up in the table.
+    static constexpr int FastRow(uint16_t level) {
+        switch (level) {
+            case MSPROF_REPORT_RUNTIME_LEVEL: return 0;
+            case MSPROF_REPORT_ACL_LEVEL: return 1;
+            case MSPROF_REPORT_NODE_LEVEL: return 2;
+            default: return -1;
+        }
+    }
+    const char* SlowTypeName(uint16_t level, uint32_t type_id) const;
+    const char* SlowHashText(uint64_t id) const;
+
+    // A direct-mapped cache of hash ids in front of by_id_ (ids are hashes, so their low bits spread).
+    static constexpr uint64_t kRecentIds = 1024;
+    mutable std::atomic<const InternTable::Entry*> recent_ids_[kRecentIds] = {};
+
+    // Entries point at the intern table's strings, which live as long as the process.
+    std::atomic<const char*> fast_[kFastLevels][kFastTypes] = {};
     InternTable types_{12};
     InternTable by_id_{14};
     InternTable by_text_{14};

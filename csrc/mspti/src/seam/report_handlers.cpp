@@ -23,7 +23,15 @@ namespace {
 
 using activity::Enabled;
 
-bool IsKernelType(const char* type) { return type != nullptr && std::strncmp(type, "KERNEL", 6) == 0; }
+// Whether a task type name starts with "KERNEL" (compared in line: this runs for every task track).
+bool IsKernelType(const char* type) {
+    if (type == nullptr) return false;
+    static constexpr char kPrefix[] = "KERNEL";
+    for (size_t i = 0; i + 1 < sizeof kPrefix; ++i) {
+        if (type[i] != kPrefix[i]) return false;  // also stops at the end of a shorter name
+    }
+    return true;
+}
 
 // CANN reports on the thread that did the work; ids are per thread, so a report from another
 // thread gets an id of its own.
