@@ -99,6 +99,7 @@ void CommunicationMatcher::FinishOp(const communication::OpEvent& event) {
 }
 
 CommunicationMatcher::Task* CommunicationMatcher::OpenTask(uint64_t key, uint64_t* op_id) {
+    if (by_key_.empty()) return nullptr;  // the common case: no communication task awaits its device half
     auto it = by_key_.find(key);
     if (it == by_key_.end() || it->second.empty()) return nullptr;
     const auto [op, index] = it->second.front();

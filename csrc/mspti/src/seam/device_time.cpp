@@ -1,5 +1,7 @@
 #include "seam/device_time.h"
 
+#include <atomic>
+#include <climits>
 #include <mutex>
 
 #include "common/host_clock.h"
@@ -22,9 +24,18 @@ struct Reference {
     uint64_t valid;
 };
 
+// No nanosecond offset: the device's reference is missing or its counter does not tick in ns.
+constexpr int64_t kNoOffset = INT64_MIN;
+
 struct Table {
     std::mutex write_mutex;
     SeqLock<Reference> refs[kMaxDevices];
+    // record_ns - count of a device whose counter ticks in ns (the simulator's and the common case):
+    // its conversion is one load and one add, with no snapshot of the whole reference.
+    std::atomic<int64_t> ns_offset[kMaxDevices];
+    Table() {
+        for (auto& offset : ns_offset) offset.store(kNoOffset, std::memory_order_relaxed);
+    }
 };
 
 Table& GetTable() {
@@ -54,8 +65,11 @@ bool Sync(uint32_t device) {
     }
     Table& t = GetTable();
     std::lock_guard<std::mutex> lock(t.write_mutex);
-    t.refs[device].Store(
-        Reference{before + (after - before) / 2, static_cast<uint64_t>(count), static_cast<uint64_t>(freq), 1});
+    const Reference ref{before + (after - before) / 2, static_cast<uint64_t>(count), static_cast<uint64_t>(freq), 1};
+    t.refs[device].Store(ref);
+    t.ns_offset[device].store(
+        ref.freq_per_ms == 1000000 ? static_cast<int64_t>(ref.record_ns - ref.count) : kNoOffset,
+        std::memory_order_release);
     return true;
 }
 
@@ -67,7 +81,10 @@ void ResyncAll() {
 
 uint64_t ToRecordTime(uint32_t device, uint64_t count) {
     if (device >= kMaxDevices) return 0;
-    const Reference ref = GetTable().refs[device].Load();
+    Table& t = GetTable();
+    const int64_t offset = t.ns_offset[device].load(std::memory_order_acquire);
+    if (offset != kNoOffset) return count + static_cast<uint64_t>(offset);
+    const Reference ref = t.refs[device].Load();
     if (ref.valid == 0 || ref.freq_per_ms == 0) return 0;
     const auto delta = static_cast<__int128>(count) - static_cast<__int128>(ref.count);
     // A nanosecond counter (1,000,000 counts per ms) converts without the 128-bit division.

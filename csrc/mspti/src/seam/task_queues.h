@@ -57,7 +57,10 @@ public:
         }
         if (s.tail == node) s.tail = prev;
         Release(node);
-        if (s.head == kNil) EraseSlot(i);
+        if (s.head == kNil) {
+            EraseSlot(i);
+            MaybeShrink();
+        }
     }
 
     void PopFront(uint64_t key) {
@@ -75,6 +78,7 @@ public:
             n = next;
         }
         EraseSlot(i);
+        MaybeShrink();
     }
 
     // Every key that has a queue (a snapshot: the caller may modify the map while walking it).
@@ -90,6 +94,7 @@ public:
 private:
     static constexpr size_t kNoSlot = SIZE_MAX;
     static constexpr size_t kInitialSlots = 1024;
+    static constexpr size_t kShrinkAbove = 16384;  // 256 KiB of slots
 
     struct Slot {
         uint64_t key = 0;
@@ -144,10 +149,18 @@ private:
         --count_;
     }
 
-    void Grow() {
+    void Grow() { Rehash(slots_.empty() ? kInitialSlots : slots_.size() * 2); }
+
+    // A burst (a reader that fell behind) grows the table; once it has drained, a table larger than
+    // the cache-resident size shrinks back, so that the keys in flight are not scattered over a table
+    // sized for the burst. Shrinking only below an eighth keeps grow and shrink apart.
+    void MaybeShrink() {
+        if (slots_.size() > kShrinkAbove && count_ * 8 < slots_.size()) Rehash(slots_.size() / 2);
+    }
+
+    void Rehash(size_t size) {
         std::vector<Slot> old;
         old.swap(slots_);
-        const size_t size = old.empty() ? kInitialSlots : old.size() * 2;
         slots_.assign(size, Slot{});
         shift_ = 64;
         for (size_t n = size; n > 1; n >>= 1) --shift_;
