@@ -23,11 +23,17 @@ struct BufferManager::ThreadBuffer {
 
 namespace {
 
-thread_local bool t_in_request = false;
-thread_local bool t_in_complete = false;
-// Set when this thread's LocalBuffer has been destroyed (thread exit): later records go to the
-// shared late buffer instead of touching the destroyed thread-local.
-thread_local bool t_buffer_gone = false;
+// The calling thread's state, one plain thread-local object so that a record write reaches all of
+// it with one TLS access.
+struct ThreadState {
+    bool in_request;
+    bool in_complete;
+    // Set when this thread's LocalBuffer has been destroyed (thread exit): later records go to the
+    // shared late buffer instead of touching the destroyed thread-local.
+    bool buffer_gone;
+    BufferManager::ThreadBuffer* buffer;  // the thread's buffer once its LocalBuffer exists
+};
+thread_local ThreadState t_state{false, false, false, nullptr};
 
 // Appends the record if the buffer has room for it (requires tb's lock).
 bool AppendLocked(BufferManager::ThreadBuffer& tb, const void* record, size_t size) {
@@ -48,7 +54,8 @@ struct LocalBuffer {
     std::shared_ptr<BufferManager::ThreadBuffer> tb;
     LocalBuffer() : tb(std::make_shared<BufferManager::ThreadBuffer>()) { BufferManager::Instance().Register(tb); }
     ~LocalBuffer() {
-        t_buffer_gone = true;
+        t_state.buffer_gone = true;
+        t_state.buffer = nullptr;
         BufferManager::Instance().Retire(tb);
     }
     LocalBuffer(const LocalBuffer&) = delete;
@@ -59,6 +66,7 @@ namespace {
 
 BufferManager::ThreadBuffer& Local() {
     thread_local LocalBuffer local;
+    t_state.buffer = local.tb.get();
     return *local.tb;
 }
 
@@ -71,7 +79,7 @@ BufferManager& BufferManager::Instance() {
     return manager.get();
 }
 
-bool BufferManager::InClientCallback() { return t_in_request || t_in_complete; }
+bool BufferManager::InClientCallback() { return t_state.in_request || t_state.in_complete; }
 
 msptiResult BufferManager::RegisterCallbacks(msptiBuffersCallbackRequestFunc request,
                                              msptiBuffersCallbackCompleteFunc complete) {
@@ -89,12 +97,13 @@ bool BufferManager::HasCallbacks() {
 
 bool BufferManager::Write(int64_t kind, const void* record, size_t size) {
     // Inside RequestFunc this thread's buffer is being replaced; a record made there has no home.
-    if (t_in_request) {
+    ThreadState& t = t_state;
+    if (t.in_request) {
         Drops().Add(kind);
         return false;
     }
-    if (t_buffer_gone) return WriteLate(kind, record, size);
-    ThreadBuffer& tb = Local();
+    if (t.buffer_gone) return WriteLate(kind, record, size);
+    ThreadBuffer& tb = t.buffer != nullptr ? *t.buffer : Local();
     tb.lock.lock();
     const bool written = AppendLocked(tb, record, size);
     tb.lock.unlock();
@@ -120,9 +129,9 @@ bool BufferManager::WriteSlow(ThreadBuffer& tb, int64_t kind, const void* record
     size_t max_records = 0;
     {
         std::lock_guard<std::mutex> lock(request_mutex_);
-        t_in_request = true;
+        t_state.in_request = true;
         cb.request(&data, &size_given, &max_records);
-        t_in_request = false;
+        t_state.in_request = false;
     }
     if (data == nullptr) {
         Drops().Add(kind);
@@ -191,9 +200,9 @@ void BufferManager::DeliveryLoop() {
         queue_.pop_front();
         lock.unlock();
         if (closed.complete != nullptr) {
-            t_in_complete = true;
+            t_state.in_complete = true;
             closed.complete(closed.data, closed.size, closed.valid);
-            t_in_complete = false;
+            t_state.in_complete = false;
         }
         lock.lock();
         ++delivered_;

@@ -27,17 +27,23 @@ struct ForkHook {
 };
 ForkHook g_fork_hook;
 
+// One thread-local object (one TLS access per call).
+struct CachedTid {
+    uint32_t tid;
+    uint32_t generation;
+};
+thread_local CachedTid t_cached{0, UINT32_MAX};
+
 }  // namespace
 
 uint32_t CurrentThreadId() {
-    thread_local uint32_t tid = 0;
-    thread_local uint32_t generation = UINT32_MAX;
+    CachedTid& cached = t_cached;
     const uint32_t current = g_fork_generation.load(std::memory_order_relaxed);
-    if (generation != current) {
-        tid = static_cast<uint32_t>(syscall(SYS_gettid));
-        generation = current;
+    if (cached.generation != current) {
+        cached.tid = static_cast<uint32_t>(syscall(SYS_gettid));
+        cached.generation = current;
     }
-    return tid;
+    return cached.tid;
 }
 
 uint32_t CurrentProcessId() {
