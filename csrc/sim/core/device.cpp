@@ -134,6 +134,11 @@ TaskRecord Device::schedule(Stream& stream, const TaskDesc& desc) {
     return rec;
 }
 
+uint32_t Device::reserve_task_id(Stream& stream) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return wide_task_ids() ? next_wide_task_id_++ : (stream.next_task_id_++ & 0xFFFFu);
+}
+
 void Device::emit_task_logs(const TaskRecord& task, uint16_t stars_task_type, uint16_t ffts_subtasks) {
     if (!channels_.active(id_, PROF_CHANNEL_STARS_SOC_LOG)) return;
     if (wide_task_ids()) {

@@ -87,6 +87,9 @@ public:
     // Schedules a task on a stream and returns where it runs; nothing is emitted yet,
     // so the runtime can report the task's host half first.
     TaskRecord schedule(Stream& stream, const TaskDesc& desc);
+    // Takes the task id the next task on `stream` would get, without scheduling anything: a
+    // captured (graph) task keeps the id it was given at capture for every execution.
+    uint32_t reserve_task_id(Stream& stream);
     // Emits the STARS begin/end logs of a scheduled task on channel 50 (if started). An FFTS+ task
     // (a mixed kernel, a collective) also logs `ffts_subtasks` sub-task begin/end pairs that split
     // its span; chip type 15 logs carry no sub-tasks.
