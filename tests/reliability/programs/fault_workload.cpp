@@ -273,8 +273,17 @@ void HcclWork() {
     for (auto& t : ranks) t.join();
 }
 
+// msPTI's reader thread polls on its own schedule, and a virtual-clock session lasts a few
+// milliseconds: a fault planned for prof_channel_poll gets up to 3 s to happen before the flush.
+void AwaitReaderFault(const char* function) {
+    if (std::strcmp(function, "prof_channel_poll") != 0) return;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+    while (npusim::faults_injected() == 0 && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
 // One session: subscribe, enable every kind and the callback domains, work, flush, unsubscribe.
-void Session(bool hccl) {
+void Session(const char* function, bool hccl) {
     Expect("msptiActivityRegisterCallbacks", msptiActivityRegisterCallbacks(Request, Complete));
     msptiSubscriberHandle subscriber = nullptr;
     Expect("msptiSubscribe", Timed("msptiSubscribe", [&] { return msptiSubscribe(&subscriber, Callback, nullptr); }));
@@ -291,6 +300,7 @@ void Session(bool hccl) {
         DeviceWork(stream);
     }
     if (hccl) HcclWork();
+    AwaitReaderFault(function);
     if (stream != nullptr) (void)Ok("aclrtDestroyStream", aclrtDestroyStream(stream));
 
     Expect("msptiActivityFlushAll", Timed("msptiActivityFlushAll", [] { return msptiActivityFlushAll(1); }));
@@ -310,7 +320,7 @@ int main(int argc, char** argv) {
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
 
     (void)Ok("aclInit", aclInit(nullptr));
-    for (int i = 0; i < sessions; ++i) Session(hccl);
+    for (int i = 0; i < sessions; ++i) Session(function, hccl);
 
     std::lock_guard<std::mutex> lock(g_mutex);
     const bool host_kind[kKinds] = {false, true, false, false, false, true, true, true, true, false, false, false, false};
