@@ -74,11 +74,6 @@ BufferManager::ThreadBuffer& Local() {
 
 BufferManager::BufferManager() : late_(std::make_shared<ThreadBuffer>()) { threads_.push_back(late_); }
 
-BufferManager& BufferManager::Instance() {
-    static NoDestructor<BufferManager> manager;
-    return manager.get();
-}
-
 bool BufferManager::InClientCallback() { return t_state.in_request || t_state.in_complete; }
 
 msptiResult BufferManager::RegisterCallbacks(msptiBuffersCallbackRequestFunc request,

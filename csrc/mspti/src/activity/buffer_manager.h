@@ -26,6 +26,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/no_destructor.h"
 #include "mspti/mspti_activity.h"
 
 namespace mspti::activity {
@@ -112,5 +113,11 @@ private:
     uint64_t period_generation_ = 0;
     std::thread period_thread_;
 };
+
+// Inline: every record write starts here.
+inline BufferManager& BufferManager::Instance() {
+    static NoDestructor<BufferManager> manager;
+    return manager.get();
+}
 
 }  // namespace mspti::activity

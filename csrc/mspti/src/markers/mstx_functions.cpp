@@ -1,5 +1,8 @@
 #include "markers/mstx_functions.h"
 
+#include <cstring>
+#include <string_view>
+
 #include "activity/buffer_manager.h"
 #include "activity/kinds.h"
 #include "common/host_clock.h"
@@ -35,23 +38,31 @@ void WriteHostRecord(msptiActivityFlag flag, uint64_t id, const char* name, cons
     activity::BufferManager::Instance().Write(record);
 }
 
+// The message's length when it is a valid name (see ValidName), measured once for the check and the
+// string pool; kMaxNameLength when it is not.
+size_t MessageLength(const char* message) { return message != nullptr ? strnlen(message, kMaxNameLength) : kMaxNameLength; }
+
 void Mark(Domain* domain, const char* message, Stream stream) {
-    if (!Collecting(domain) || !ValidName(message)) return;
+    if (!Collecting(domain)) return;
+    const size_t length = MessageLength(message);
+    if (length >= kMaxNameLength) return;
     const uint64_t id = NextMarkerId();
     const msptiActivityFlag flag =
         stream != nullptr ? MSPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS_WITH_DEVICE : MSPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS;
-    WriteHostRecord(flag, id, InternString(message), domain->name);
+    WriteHostRecord(flag, id, InternString(std::string_view(message, length)), domain->name);
     if (stream != nullptr) ProfTrace(id, flag, stream);
 }
 
 uint64_t RangeStart(Domain* domain, const char* message, Stream stream) {
-    if (!Collecting(domain) || !ValidName(message)) return 0;
+    if (!Collecting(domain)) return 0;
+    const size_t length = MessageLength(message);
+    if (length >= kMaxNameLength) return 0;
     const uint64_t id = NextMarkerId();
     const bool with_device = stream != nullptr;
     const msptiActivityFlag flag =
         with_device ? MSPTI_ACTIVITY_FLAG_MARKER_START_WITH_DEVICE : MSPTI_ACTIVITY_FLAG_MARKER_START;
     AddRange(id, OpenRange{domain, stream});
-    WriteHostRecord(flag, id, InternString(message), domain->name);
+    WriteHostRecord(flag, id, InternString(std::string_view(message, length)), domain->name);
     if (with_device) ProfTrace(id, flag, stream);
     return id;
 }
