@@ -150,7 +150,14 @@ enum class RtApi : uint16_t {
     X(aclrtKernelArgsInit, KernelArgs)                              \
     X(aclrtKernelArgsAppend, KernelArgs)                            \
     X(aclrtKernelArgsFinalize, KernelArgs)                          \
-    X(aclrtProfTrace, ProfilerTrace)
+    X(aclrtProfTrace, ProfilerTrace)                                \
+    X(aclmdlRICaptureBegin, None)                                   \
+    X(aclmdlRICaptureGetInfo, None)                                 \
+    X(aclmdlRICaptureEnd, None)                                     \
+    X(aclmdlRICaptureThreadExchangeMode, None)                      \
+    X(aclmdlRIExecuteAsync, None)                                   \
+    X(aclmdlRIExecute, None)                                        \
+    X(aclmdlRIDestroy, None)
 
 // Ordinal 0 is unused so that no API reports under the bare base id.
 enum class AclApi : uint16_t {

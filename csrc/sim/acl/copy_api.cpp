@@ -2,7 +2,8 @@
 // call, for synchronous and asynchronous copies alike: the simulator executes
 // functionally and eagerly, and only the timeline is modelled. A synchronous
 // copy is not a stream task; its modelled duration is charged to the calling
-// host thread. An asynchronous copy is a Memcpy task on its stream.
+// host thread. An asynchronous copy is a Memcpy task on its stream; on a
+// capturing stream its data moves at each execution of the model instead.
 #include <cstring>
 
 #include "acl/acl.h"
@@ -49,6 +50,7 @@ aclError sync_copy(void* dst, size_t dpitch, const void* src, size_t spitch, siz
     if (!span_2d(dpitch, width, height, dst_span) || !span_2d(spitch, width, height, src_span)) return ACL_ERROR_INVALID_PARAM;
     Copy copy;
     if (const aclError rc = validate(dst, dst_span, src, src_span, kind, copy); rc != ACL_SUCCESS) return rc;
+    if (const aclError rc = capture::check_unsafe_call(); rc != ACL_SUCCESS) return rc;
     const uint64_t start = sim_clock().now();
     copy_rows(dst, dpitch, src, spitch, width, height);
     const npusim::Device& timing = copy.device >= 0 ? *platform().device(copy.device) : *current;
@@ -65,10 +67,10 @@ aclError async_copy(void* dst, size_t dpitch, const void* src, size_t spitch, si
     if (!span_2d(dpitch, width, height, dst_span) || !span_2d(spitch, width, height, src_span)) return ACL_ERROR_INVALID_PARAM;
     Copy copy;
     if (const aclError rc = validate(dst, dst_span, src, src_span, kind, copy); rc != ACL_SUCCESS) return rc;
-    copy_rows(dst, dpitch, src, spitch, width, height);
     const uint64_t duration = copy_duration_ns(*device, copy.plan.path, uint64_t(width) * height, true);
-    submit_task(*device, *s, plain_task(npusim::TaskKind::Memcpy, duration, stars::kSdma), TaskType::MemcpyAsync);
-    return ACL_SUCCESS;
+    return issue_task(*device, *s, plain_task(npusim::TaskKind::Memcpy, duration, stars::kSdma), TaskType::MemcpyAsync,
+                      [] { return uint64_t(0); },
+                      [=] { copy_rows(dst, dpitch, src, spitch, width, height); });
 }
 
 aclError check_1d(void* dst, size_t destMax, const void* src, size_t count) {

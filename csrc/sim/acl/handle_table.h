@@ -103,5 +103,6 @@ constexpr uint16_t kBinaryTag = 0x5B1A;
 constexpr uint16_t kFunctionTag = 0x5F0C;
 constexpr uint16_t kArgsTag = 0x5A26;
 constexpr uint16_t kPhysicalTag = 0x5D4E;
+constexpr uint16_t kModelTag = 0x5E0D;
 
 }  // namespace acl

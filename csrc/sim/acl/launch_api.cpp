@@ -69,8 +69,7 @@ aclError launch(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stre
         desc.duration_ns = device->kernel_duration_ns(*fn->cost, core, numBlocks);
     }
     desc.stars_task_type = core == CoreType::AICPU ? stars::kAiCpu : stars::kAiCore;
-    submit_task(*device, *s, desc, kernel_task_type(core), [fn] { return fn->hash_id(); });
-    return ACL_SUCCESS;
+    return issue_task(*device, *s, desc, kernel_task_type(core), [fn] { return fn->hash_id(); }, [] {});
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
-// Fills: value & 0xFF into count bytes of device (or pinned host) memory, at the call.
+// Fills: value & 0xFF into count bytes of device (or pinned host) memory, at the call
+// (an asynchronous fill on a capturing stream: at each execution of the model).
 #include <cstring>
 
 #include "acl/acl.h"
@@ -31,6 +32,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t 
     if (const aclError rc = check_fill(devPtr, maxCount, count); rc != ACL_SUCCESS) return rc;
     if (const aclError rc = current_device(device); rc != ACL_SUCCESS) return rc;
     if (count == 0) return ACL_SUCCESS;
+    if (const aclError rc = capture::check_unsafe_call(); rc != ACL_SUCCESS) return rc;
     const uint64_t start = sim_clock().now();
     std::memset(devPtr, value & 0xFF, count);
     charge_host(start, device->memset_ns(count));
@@ -45,8 +47,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int
     npusim::Device* device = nullptr;
     if (const aclError rc = resolve_stream(stream, s, device); rc != ACL_SUCCESS) return rc;
     if (count == 0) return ACL_SUCCESS;
-    std::memset(devPtr, value & 0xFF, count);
-    submit_task(*device, *s, plain_task(npusim::TaskKind::Memset, device->memset_ns(count), stars::kSdma),
-                TaskType::MemsetAsync);
-    return ACL_SUCCESS;
+    return issue_task(*device, *s, plain_task(npusim::TaskKind::Memset, device->memset_ns(count), stars::kSdma),
+                      TaskType::MemsetAsync, [] { return uint64_t(0); },
+                      [devPtr, value, count] { std::memset(devPtr, value & 0xFF, count); });
 }

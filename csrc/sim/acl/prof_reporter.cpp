@@ -102,7 +102,7 @@ int32_t acl_command_handle(uint32_t type, void* data, uint32_t len) {
 
 uint64_t now() { return MsprofSysCycleTime(); }
 
-void report_task_track(const npusim::TaskRecord& task, TaskType type, uint64_t kernel_hash) {
+void report_task_track(const npusim::TaskRecord& task, TaskType type, uint64_t kernel_hash, uint32_t aging) {
     MsprofCompactInfo info{};
     info.magicNumber = MSPROF_REPORT_DATA_MAGIC_NUM;
     info.level = MSPROF_REPORT_RUNTIME_LEVEL;
@@ -116,7 +116,7 @@ void report_task_track(const npusim::TaskRecord& task, TaskType type, uint64_t k
     track.taskId = task.task_id;
     track.taskType = static_cast<uint64_t>(type);
     track.kernelName = kernel_hash;
-    (void)MsprofReportCompactInfo(kAgingFlag, &info, static_cast<uint32_t>(sizeof info));
+    (void)MsprofReportCompactInfo(aging, &info, static_cast<uint32_t>(sizeof info));
 }
 
 void report_api(AclApi api, uint64_t begin, uint64_t end) {

@@ -27,8 +27,14 @@ inline bool task_time_on(uint32_t device) {
            (g_device_switch[device].load(std::memory_order_relaxed) & PROF_TASK_TIME_MASK) != 0;
 }
 
+// The aging flag of a report: 1 for an ordinary task, 0 for a graph (captured) task, whose one
+// track stands for every execution.
+constexpr uint32_t kOrdinaryTask = 1;
+constexpr uint32_t kGraphTask = 0;
+
 // Reports the host half of a device task (5000/802); kernel_hash is 0 for non-kernel tasks.
-void report_task_track(const npusim::TaskRecord& task, TaskType type, uint64_t kernel_hash);
+void report_task_track(const npusim::TaskRecord& task, TaskType type, uint64_t kernel_hash,
+                       uint32_t aging = kOrdinaryTask);
 
 // Reports the API records of one call (level 20000 and, if mapped and switched on, level 5000).
 void report_api(AclApi api, uint64_t begin, uint64_t end);

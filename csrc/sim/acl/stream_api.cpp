@@ -1,6 +1,7 @@
 // Streams: creation on the current device, in-order execution, synchronisation.
 #include "acl/acl.h"
 #include "acl/api_entry.h"
+#include "acl/capture.h"
 #include "acl/prof_reporter.h"
 #include "acl/runtime_state.h"
 #include "core/fault_plan.h"
@@ -60,6 +61,7 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream) {
     if (stream == nullptr) return ACL_ERROR_INVALID_PARAM;  // the default stream is not the caller's to destroy
     npusim::Stream* s = platform().resolve_stream(stream);
     if (s == nullptr || s->id() == 0) return ACL_ERROR_RT_PARAM_INVALID;
+    if (capture::any_capturing() && capture::is_capturing(*s)) return ACL_ERROR_RT_STREAM_CAPTURED;
     // Queued work completes before the stream goes away.
     sim_clock().wait_until(s->tail_ns());
     if (!platform().device(s->device())->destroy_stream(s)) return ACL_ERROR_RT_PARAM_INVALID;
@@ -72,6 +74,8 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream) {
     npusim::Stream* s = nullptr;
     npusim::Device* device = nullptr;
     if (const aclError rc = resolve_stream(stream, s, device); rc != ACL_SUCCESS) return rc;
+    // Waiting for a capturing stream breaks its capture.
+    if (capture::any_capturing() && capture::blocks_capture(*s)) return ACL_ERROR_RT_STREAM_CAPTURED;
     (void)wait_for_stream(*s, -1);
     return ACL_SUCCESS;
 }
@@ -83,6 +87,7 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStreamWithTimeout(aclrtStream strea
     npusim::Stream* s = nullptr;
     npusim::Device* device = nullptr;
     if (const aclError rc = resolve_stream(stream, s, device); rc != ACL_SUCCESS) return rc;
+    if (capture::any_capturing() && capture::blocks_capture(*s)) return ACL_ERROR_RT_STREAM_CAPTURED;
     return wait_for_stream(*s, timeout) ? ACL_SUCCESS : ACL_ERROR_RT_STREAM_SYNC_TIMEOUT;
 }
 

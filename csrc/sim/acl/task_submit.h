@@ -1,27 +1,55 @@
 // The one path by which every device task is submitted: schedule it on its
 // stream, report its host half (the task track) while the profiler wants
 // task times, and only then let the device emit its logs, so a profiler
-// always sees the host half of a task before its device records.
+// always sees the host half of a task before its device records. Work issued to
+// a capturing stream is recorded instead (capture.h).
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <utility>
 
 #include "acl/api_ids.h"
+#include "acl/capture.h"
 #include "acl/prof_reporter.h"
 #include "core/device.h"
 
 namespace acl {
 
 // `kernel_hash` is called only when a task track is reported (kernels hash their name lazily).
+// A mixed kernel runs as an FFTS+ task: a cube and a vector sub-task.
+inline uint16_t ffts_subtasks(const npusim::TaskDesc& desc) {
+    return desc.kind == npusim::TaskKind::Kernel && desc.core == npusim::CoreType::MIX ? 2 : 0;
+}
+
+// Stream work that cannot be captured runs at once (and invalidates a capture on its stream).
 template <typename HashFn>
 npusim::TaskRecord submit_task(npusim::Device& device, npusim::Stream& stream, const npusim::TaskDesc& desc,
                                TaskType type, HashFn&& kernel_hash) {
+    if (capture::any_capturing()) capture::invalidate_if_capturing(stream);
     const npusim::TaskRecord rec = device.schedule(stream, desc);
     if (prof::task_time_on(device.id())) prof::report_task_track(rec, type, kernel_hash());
-    // A mixed kernel runs as an FFTS+ task: a cube and a vector sub-task.
-    const bool mixed = desc.kind == npusim::TaskKind::Kernel && desc.core == npusim::CoreType::MIX;
-    device.emit_task_logs(rec, desc.stars_task_type, mixed ? 2 : 0);
+    device.emit_task_logs(rec, desc.stars_task_type, ffts_subtasks(desc));
     return rec;
+}
+
+// Capturable stream work (kernels, asynchronous copies and fills): recorded on a capturing
+// stream, otherwise run: `effect` (what the task does to memory) and then the task itself.
+template <typename HashFn, typename Effect>
+aclError issue_task(npusim::Device& device, npusim::Stream& stream, const npusim::TaskDesc& desc, TaskType type,
+                    HashFn&& kernel_hash, Effect&& effect) {
+    if (capture::any_capturing()) {
+        aclError rc = ACL_SUCCESS;
+        switch (capture::offer(device, stream, desc, type, kernel_hash(), ffts_subtasks(desc),
+                               std::function<void()>(effect), &rc)) {
+            case capture::Disposition::Recorded: return ACL_SUCCESS;
+            case capture::Disposition::Refused: return rc;
+            case capture::Disposition::Run: break;
+        }
+    }
+    effect();
+    (void)submit_task(device, stream, desc, type, std::forward<HashFn>(kernel_hash));
+    return ACL_SUCCESS;
 }
 
 inline npusim::TaskRecord submit_task(npusim::Device& device, npusim::Stream& stream, const npusim::TaskDesc& desc,
