@@ -13,6 +13,7 @@ from conformance.scenarios import (  # noqa: F401  (imported for their registrat
     collectives,
     device,
     external,
+    graph,
     iteration,
     lifecycle,
     markers,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from conformance.scenarios.registry import planned
 
-planned("graph_replay", "graph capture and replay in the simulated runtime and the driver")
 planned(
     "py_comm_unknown_dtype",
     "a runtime that reports a communication data type outside the Python enum (the simulated HCCL has none)",

@@ -20,6 +20,8 @@
 //           reserve V BYTES | release V | host V BYTES | mem_info | mem_flush V
 //           memcpy DST SRC BYTES KIND [STREAM] | memcpy2d DST SRC WIDTH HEIGHT KIND [STREAM]
 //           memset V VALUE BYTES [STREAM] | launch KERNEL STREAM [plain|v2|config|hostargs] [BLOCKS]
+//           capture_begin STREAM [global|thread|relaxed] | capture_end STREAM MODEL
+//           model_execute MODEL STREAM | model_destroy MODEL   (aclmdlRI stream capture and replay)
 // aclnn:    aclnn_add STREAM   (aclnnAdd over {4,2} floats, synchronized and checked, like the CANN samples)
 // HCCL:     hccl_init_all N | hccl_comm_name RANK | hccl_allreduce RANK STREAM COUNT
 //           hccl_broadcast RANK STREAM COUNT [ROOT] | hccl_allgather RANK STREAM COUNT
@@ -835,6 +837,63 @@ void cmd_launch(const Args& args) {
         call.emit();
     }
 }
+// Stream capture into a model run instance and its executions (aclmdlRI*). These are looked up by
+// name with their C signatures spelled out here, so the driver also builds against CANN headers
+// older than the capture API; a runtime without it logs the calls as missing.
+using CaptureBeginFn = aclError (*)(aclrtStream, int32_t);
+using CaptureEndFn = aclError (*)(aclrtStream, void**);
+using ModelExecuteFn = aclError (*)(void*, aclrtStream);
+using ModelDestroyFn = aclError (*)(void*);
+
+#define ACL_CALL_AS(type, fn, args, ...)                                                                         \
+    auto api = []() {                                                                                           \
+        static auto pointer = reinterpret_cast<type>(dlsym(RTLD_DEFAULT, #fn));                                 \
+        return pointer;                                                                                         \
+    }();                                                                                                        \
+    if (api == nullptr) {                                                                                       \
+        missing(#fn, args);                                                                                     \
+        return;                                                                                                 \
+    }                                                                                                           \
+    Call call(#fn, args);                                                                                       \
+    aclError result = api(__VA_ARGS__);                                                                         \
+    call.end(result)
+
+void cmd_capture_begin(const Args& args) {
+    aclrtStream stream = stream_arg(args.at(0));
+    const std::string mode_word = args.opt(1, "global");
+    // aclmdlRICaptureMode: GLOBAL 0, THREAD_LOCAL 1, RELAXED 2.
+    const int32_t mode = mode_word == "relaxed" ? 2 : mode_word == "thread" ? 1 : 0;
+    ACL_CALL_AS(CaptureBeginFn, aclmdlRICaptureBegin, args, stream, mode);
+    call.json().str("stream", args.at(0)).str("mode", mode_word);
+    call.emit();
+}
+
+void cmd_capture_end(const Args& args) {
+    aclrtStream stream = stream_arg(args.at(0));
+    void* model = nullptr;
+    {
+        ACL_CALL_AS(CaptureEndFn, aclmdlRICaptureEnd, args, stream, &model);
+        call.json().str("stream", args.at(0)).str("var", args.at(1));
+        call.emit();
+        if (result != 0) return;
+    }
+    store(args.at(1), Value{model, 0, 0, -1});
+}
+
+void cmd_model_execute(const Args& args) {
+    void* model = lookup(args.at(0)).pointer;
+    aclrtStream stream = stream_arg(args.at(1));
+    ACL_CALL_AS(ModelExecuteFn, aclmdlRIExecuteAsync, args, model, stream);
+    call.json().str("model", args.at(0)).str("stream", args.at(1)).inum("stream_id", stream_id_of(args.at(1)));
+    call.emit();
+}
+
+void cmd_model_destroy(const Args& args) {
+    void* model = lookup(args.at(0)).pointer;
+    ACL_CALL_AS(ModelDestroyFn, aclmdlRIDestroy, args, model);
+    call.json().str("model", args.at(0));
+    call.emit();
+}
 #ifdef CONFORMANCE_HAVE_ACLNN
 // aclnnAdd on three {4, 2} float tensors (out = self + 1.2 * other), as the CANN samples do it:
 // allocations and copies in, the operator on STREAM, synchronize, copy the result out and check it.
@@ -1185,6 +1244,10 @@ const std::map<std::string, Handler>& handlers() {
         {"memcpy2d", cmd_memcpy2d},
         {"memset", cmd_memset},
         {"launch", cmd_launch},
+        {"capture_begin", cmd_capture_begin},
+        {"capture_end", cmd_capture_end},
+        {"model_execute", cmd_model_execute},
+        {"model_destroy", cmd_model_destroy},
 #endif
 #ifdef CONFORMANCE_HAVE_ACLNN
         {"aclnn_add", cmd_aclnn_add},
