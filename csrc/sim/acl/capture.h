@@ -9,9 +9,12 @@
 // profiler joins every execution with the one track.
 //
 // Captured: kernels, asynchronous copies and fills (their data moves at each
-// execution). Other stream work issued while capturing (events, host
-// functions, profiler traces, collectives) runs at once and invalidates the
-// capture: CANN captures those too, the simulator does not (yet).
+// execution). Other runtime work issued while capturing (events, host
+// functions, profiler traces, model executions) runs at once and invalidates
+// the capture: CANN captures those too, the simulator does not (yet). HCCL
+// collectives bypass this path: they run at once and the capture stays valid.
+// Captured copies keep the pointers they were given; an execution after those
+// buffers were freed is not detected.
 #pragma once
 
 #include <atomic>
