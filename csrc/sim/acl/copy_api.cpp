@@ -58,6 +58,13 @@ aclError sync_copy(void* dst, size_t dpitch, const void* src, size_t spitch, siz
     return ACL_SUCCESS;
 }
 
+// Host memory that is not a registered (pinned) allocation: the side that makes an asynchronous
+// copy potentially unsafe while a capture is in progress.
+bool pageable(Side side, const void* ptr) {
+    npusim::Allocation a;
+    return side == Side::Host && !platform().memory().find(ptr, 1, &a);
+}
+
 aclError async_copy(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
                     int32_t kind, aclrtStream stream) {
     npusim::Stream* s = nullptr;
@@ -67,6 +74,9 @@ aclError async_copy(void* dst, size_t dpitch, const void* src, size_t spitch, si
     if (!span_2d(dpitch, width, height, dst_span) || !span_2d(spitch, width, height, src_span)) return ACL_ERROR_INVALID_PARAM;
     Copy copy;
     if (const aclError rc = validate(dst, dst_span, src, src_span, kind, copy); rc != ACL_SUCCESS) return rc;
+    if (capture::any_capturing() && (pageable(copy.plan.src, src) || pageable(copy.plan.dst, dst))) {
+        if (const aclError rc = capture::check_unsafe_call(); rc != ACL_SUCCESS) return rc;
+    }
     const uint64_t duration = copy_duration_ns(*device, copy.plan.path, uint64_t(width) * height, true);
     return issue_task(*device, *s, plain_task(npusim::TaskKind::Memcpy, duration, stars::kSdma), TaskType::MemcpyAsync,
                       [] { return uint64_t(0); },

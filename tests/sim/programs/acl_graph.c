@@ -125,6 +125,17 @@ static void* end_elsewhere(void* arg) {
 
 #define RC(key, call) printf("%s=%d\n", key, (int)(call))
 
+/* Another thread's synchronous copies during the main thread's global capture, in two modes. */
+static void* copy_elsewhere(void* dev) {
+    char host[64] = {0};
+    OK(aclrtSetDevice(0));
+    RC("other_thread_copy_global", aclrtMemcpy(dev, 64, host, 64, ACL_MEMCPY_HOST_TO_DEVICE));
+    aclmdlRICaptureMode mode = ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL;
+    OK(aclmdlRICaptureThreadExchangeMode(&mode));
+    RC("other_thread_copy_thread_local", aclrtMemcpy(dev, 64, host, 64, ACL_MEMCPY_HOST_TO_DEVICE));
+    return NULL;
+}
+
 static void scenario_errors(void) {
     aclrtStream s = NULL, other = NULL;
     OK(aclrtCreateStream(&s));
@@ -153,6 +164,14 @@ static void scenario_errors(void) {
     char host[64] = {0};
     RC("sync_copy_global", aclrtMemcpy(dev, 64, host, 64, ACL_MEMCPY_HOST_TO_DEVICE));
     RC("memset_global", aclrtMemset(dev, 64, 0, 64));
+    /* An asynchronous copy is unsafe only from pageable host memory. */
+    RC("async_copy_pageable_global", aclrtMemcpyAsync(dev, 64, host, 64, ACL_MEMCPY_HOST_TO_DEVICE, other));
+    void* pinned = NULL;
+    OK(aclrtMallocHost(&pinned, 64));
+    RC("async_copy_pinned_global", aclrtMemcpyAsync(dev, 64, pinned, 64, ACL_MEMCPY_HOST_TO_DEVICE, other));
+    pthread_t copier;
+    pthread_create(&copier, NULL, copy_elsewhere, dev);
+    pthread_join(copier, NULL);
     aclmdlRICaptureMode mode = ACL_MODEL_RI_CAPTURE_MODE_RELAXED;
     RC("exchange", aclmdlRICaptureThreadExchangeMode(&mode));
     printf("previous_mode=%d\n", (int)mode);
@@ -199,6 +218,8 @@ static void scenario_errors(void) {
     printf("status_after_record=%d\n", (int)status);
     RC("end_after_record", aclmdlRICaptureEnd(s, &model));
     OK(aclrtDestroyEvent(ev));
+    OK(aclrtSynchronizeStream(other));
+    OK(aclrtFreeHost(pinned));
     OK(aclrtFree(dev));
     OK(aclrtDestroyStream(s));
     OK(aclrtDestroyStream(other));
