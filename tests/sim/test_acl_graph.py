@@ -32,14 +32,22 @@ def run(exe: Path, native: NativeTree, *args: str) -> dict[str, int]:
     return {k: int(v) for k, v in (line.split("=", 1) for line in result.stdout.splitlines())}
 
 
-def test_each_execution_runs_the_captured_copy_and_fill(graph_exe: Path, native: NativeTree) -> None:
+def test_each_execution_runs_the_captured_copy_fill_and_host_function(
+    graph_exe: Path, native: NativeTree
+) -> None:
     n = 4
     out = run(graph_exe, native, "data", str(n))
     # Capture records: neither the copy nor the fill has happened yet.
-    assert (out["b_after_capture"], out["a_after_capture"]) == (0, 0x11)
+    assert (out["b_after_capture"], out["a_after_capture"], out["host_calls_after_capture"]) == (0, 0x11, 0)
     for i in range(1, n + 1):
-        # Each execution copies what the source holds at that moment, then fills the source.
-        assert (out[f"b_{i}"], out[f"b_{i}_uniform"], out[f"a_{i}"]) == (i, 1, 0x5A)
+        # Each execution copies what the source holds at that moment, fills the source and calls the
+        # host function once.
+        assert (out[f"b_{i}"], out[f"b_{i}_uniform"], out[f"a_{i}"], out[f"host_calls_{i}"]) == (
+            i,
+            1,
+            0x5A,
+            i,
+        )
 
 
 def test_executions_take_device_time_and_capture_none(graph_exe: Path, native: NativeTree) -> None:

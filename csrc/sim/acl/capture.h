@@ -9,9 +9,9 @@
 // profiler joins every execution with the one track.
 //
 // Captured: kernels, asynchronous copies and fills (their data moves at each
-// execution). Other runtime work issued while capturing (events, host
-// functions, profiler traces, model executions) runs at once and invalidates
-// the capture: CANN captures those too, the simulator does not (yet). HCCL
+// execution) and host functions (called at each execution). Other runtime work
+// issued while capturing (events, profiler traces, model executions) runs at
+// once and invalidates the capture: CANN captures those too, the simulator does not (yet). HCCL
 // collectives bypass this path: they run at once and the capture stays valid.
 // Captured copies keep the pointers they were given; an execution after those
 // buffers were freed is not detected.
@@ -36,7 +36,7 @@ enum class Disposition : uint8_t { Run, Recorded, Refused };
 
 // Records the task if `stream` is capturing (reporting its graph task track), refuses it if the
 // stream's capture was invalidated (rc = ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED), else Run.
-// `effect` is what the task does to memory when it runs (empty for kernels).
+// `effect` is what the task does when it runs: moves data or calls a host function (empty for kernels).
 Disposition offer(npusim::Device& device, npusim::Stream& stream, const npusim::TaskDesc& desc, TaskType type,
                   uint64_t kernel_hash, uint16_t ffts_subtasks, std::function<void()> effect, aclError* rc);
 

@@ -18,11 +18,10 @@ aclError launch_host_work(aclrtStream stream, void (*fn)(void*), void* arg) {
     npusim::Stream* s = nullptr;
     npusim::Device* device = nullptr;
     if (const aclError rc = resolve_stream(stream, s, device); rc != ACL_SUCCESS) return rc;
-    // The device's part is a placeholder task that hands control to the host and back.
-    submit_task(*device, *s, plain_task(npusim::TaskKind::HostFunc, soc().task_overhead_ns, stars::kPlaceHolder),
-                TaskType::HostFunc);
-    fn(arg);
-    return ACL_SUCCESS;
+    // The device's part is a placeholder task that hands control to the host and back. On a
+    // capturing stream the function is recorded and runs at each execution of the model.
+    return issue_task(*device, *s, plain_task(npusim::TaskKind::HostFunc, soc().task_overhead_ns, stars::kPlaceHolder),
+                      TaskType::HostFunc, [] { return uint64_t(0); }, [fn, arg] { fn(arg); });
 }
 
 }  // namespace

@@ -33,8 +33,9 @@ npusim::TaskRecord submit_task(npusim::Device& device, npusim::Stream& stream, c
     return rec;
 }
 
-// Capturable stream work (kernels, asynchronous copies and fills): recorded on a capturing
-// stream, otherwise run: `effect` (what the task does to memory) and then the task itself.
+// Capturable stream work (kernels, asynchronous copies and fills, host functions): recorded on a
+// capturing stream, otherwise run: the task is submitted, then `effect` (what it does to memory,
+// or the host function it calls) happens at once.
 template <typename HashFn, typename Effect>
 aclError issue_task(npusim::Device& device, npusim::Stream& stream, const npusim::TaskDesc& desc, TaskType type,
                     HashFn&& kernel_hash, Effect&& effect) {
@@ -47,8 +48,8 @@ aclError issue_task(npusim::Device& device, npusim::Stream& stream, const npusim
             case capture::Disposition::Run: break;
         }
     }
-    effect();
     (void)submit_task(device, stream, desc, type, std::forward<HashFn>(kernel_hash));
+    effect();
     return ACL_SUCCESS;
 }
 

@@ -1,7 +1,7 @@
 /*
  * Stream capture and model execution (aclmdlRI*), one scenario per argv[1]; prints
  * "key=value" lines for the test to check.
- *   data N     a captured copy and fill run at each of N executions, on the data of that moment
+ *   data N     a captured copy, fill and host function run at each of N executions, on the data of that moment
  *   timing N K K kernels captured, the model executed N times (virtual clock): device ns spans
  *   errors     return codes of the error paths
  */
@@ -46,6 +46,8 @@ static aclrtEvent mark(aclrtStream s) {
     return e;
 }
 
+static void count_call(void* counter) { ++*(int*)counter; }
+
 static void scenario_data(int executions) {
     enum { kBytes = 4096 };
     aclrtStream s = NULL;
@@ -59,8 +61,11 @@ static void scenario_data(int executions) {
     OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
     OK(aclrtMemcpyAsync(b, kBytes, a, kBytes, ACL_MEMCPY_DEVICE_TO_DEVICE, s));
     OK(aclrtMemsetAsync(a, kBytes, 0x5A, kBytes, s));
+    int calls = 0;
+    OK(aclrtLaunchHostFunc(s, count_call, &calls));
     aclmdlRI model = NULL;
     OK(aclmdlRICaptureEnd(s, &model));
+    printf("host_calls_after_capture=%d\n", calls);
     unsigned char host[kBytes];
     OK(aclrtMemcpy(host, kBytes, b, kBytes, ACL_MEMCPY_DEVICE_TO_HOST));
     printf("b_after_capture=%d\n", host[0]);
@@ -76,7 +81,7 @@ static void scenario_data(int executions) {
         for (int k = 0; k < kBytes; ++k) same &= host[k] == host[0];
         printf("b_%d=%d\nb_%d_uniform=%d\n", i, host[0], i, same);
         OK(aclrtMemcpy(host, kBytes, a, kBytes, ACL_MEMCPY_DEVICE_TO_HOST));
-        printf("a_%d=%d\n", i, host[0]);
+        printf("a_%d=%d\nhost_calls_%d=%d\n", i, host[0], i, calls);
     }
     OK(aclmdlRIDestroy(model));
     OK(aclrtFree(a));
