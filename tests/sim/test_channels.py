@@ -88,3 +88,25 @@ def test_poll_blocks_until_its_timeout_when_nothing_is_pending(native: NativeTre
     (waited_ms, ready), = [(float(f[1]), int(f[2])) for f in lines if f[0] == "POLL_EMPTY"]
     assert ready == 0
     assert 900 <= waited_ms <= 3000
+
+
+LIMIT_PROGRAM = Path(__file__).resolve().parent / "programs" / "channel_limit.c"
+CHANNEL_LIMIT = 64 << 20  # bytes a channel holds unread (core/channels.h)
+STARS_PAIR = 128  # a kernel's begin and end logs on chip types 5 and 7
+
+
+def test_a_channel_holds_its_limit_unread_and_takes_bytes_again_once_read(
+    native: NativeTree, programs: ProgramBuilder
+) -> None:
+    fitting = CHANNEL_LIMIT // STARS_PAIR
+    exe = programs.build([LIMIT_PROGRAM], libs=["ascendcl", "ascend_hal"])
+    env = native.env(NPU_SIM_SOC="Ascend910B3", NPU_SIM_CLOCK="virtual")
+    result = run_program(exe, env, [str(fitting + 5000), "1000"], timeout=300)
+    assert result.returncode == 0, result.stderr
+    lines = [line.split() for line in result.stdout.splitlines()]
+    out = {fields[0]: [int(v) for v in fields[1:]] for fields in lines}
+    # Whole launches up to the limit, then nothing: a log pair is taken or dropped as one piece.
+    assert out["READ"] == [CHANNEL_LIMIT, fitting, fitting]
+    assert out["AGAIN"] == [1000 * STARS_PAIR]
+    assert out["STOPPED"] == [0]
+    assert out["RESTART"] == [0]
