@@ -110,3 +110,19 @@ def test_a_channel_holds_its_limit_unread_and_takes_bytes_again_once_read(
     assert out["AGAIN"] == [1000 * STARS_PAIR]
     assert out["STOPPED"] == [0]
     assert out["RESTART"] == [0]
+
+
+THREADS_PROGRAM = Path(__file__).resolve().parent / "programs" / "channel_threads.c"
+
+
+def test_logs_from_many_launching_threads_arrive_once_and_whole(
+    native: NativeTree, programs: ProgramBuilder
+) -> None:
+    threads, per_thread = 4, 20_000
+    exe = programs.build([THREADS_PROGRAM], libs=["ascendcl", "ascend_hal"])
+    env = native.env(NPU_SIM_SOC="Ascend910B3", NPU_SIM_CLOCK="virtual")
+    result = run_program(exe, env, [str(threads), str(per_thread)], timeout=300)
+    assert result.returncode == 0, result.stderr
+    (fields,) = [line.split() for line in result.stdout.splitlines() if line.startswith("LOGS ")]
+    launches = threads * per_thread
+    assert [int(v) for v in fields[1:]] == [launches, launches, launches]
