@@ -21,7 +21,11 @@ def run_graph(mspti_programs, executions: int, soc: str):
 )
 def test_each_execution_gives_one_kernel_record(mspti_programs, executions, soc):
     run = run_graph(mspti_programs, executions, soc)
-    kernels = run.of("KERNEL")
+    all_launches = [c for c in run.callbacks if c["name"] == "aclrtLaunchKernel" and c["site"] == 0]
+    assert len(all_launches) == 3  # each graph kernel once, at capture; one kernel after the model is gone
+    launches, later_launch = all_launches[:2], all_launches[2]
+    kernels = [k for k in run.of("KERNEL") if k["correlationId"] != later_launch["corr"]]
+    assert len(run.of("KERNEL")) == len(kernels) + 1
     assert int(run.facts["dropped_kernels"]) == 0
     by_name = {
         name: list(group)
@@ -30,8 +34,6 @@ def test_each_execution_gives_one_kernel_record(mspti_programs, executions, soc)
         )
     }
     assert sorted(by_name) == ["add_custom", "mul_custom"]
-    launches = [c for c in run.callbacks if c["name"] == "aclrtLaunchKernel" and c["site"] == 0]
-    assert len(launches) == 2  # launched once each, at capture
     for name, records in by_name.items():
         assert len(records) == executions, name
         assert len({r["correlationId"] for r in records}) == 1
@@ -45,3 +47,16 @@ def test_each_execution_gives_one_kernel_record(mspti_programs, executions, soc)
     assert all(a["end"] <= b["start"] for a, b in itertools.pairwise(ordered))
     t0, t1 = int(run.facts["t0"]), int(run.facts["t1"])
     assert all(t0 - 1_000_000 <= k["start"] and k["end"] <= t1 + 1_000_000 for k in kernels)
+
+
+def test_a_stream_that_reuses_a_destroyed_models_stream_id_gets_its_own_records(mspti_programs):
+    run = run_graph(mspti_programs, 2, "Ascend910B3")
+    later_stream = int(run.facts["later_stream"])
+    kernels = run.of("KERNEL")
+    graph_streams = {k["streamId"] for k in kernels if k["name"] == "mul_custom"}
+    assert graph_streams == {later_stream}  # the new stream got the model's stream id
+    launches = [c for c in run.callbacks if c["name"] == "aclrtLaunchKernel" and c["site"] == 0]
+    later = [k for k in kernels if k["correlationId"] == launches[-1]["corr"]]
+    assert [(k["name"], k["streamId"]) for k in later] == [("add_custom", later_stream)]
+    graph_adds = [k for k in kernels if k["name"] == "add_custom" and k not in later]
+    assert [k["correlationId"] for k in graph_adds] == [launches[0]["corr"]] * 2  # the two executions

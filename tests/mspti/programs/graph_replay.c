@@ -2,6 +2,8 @@
  * A captured (graph) model executed again and again: two kernels captured on a stream,
  * the model executed argv[1] times. Each execution of each kernel should give one KERNEL
  * record, all executions of a kernel sharing its capture-time correlation id, name and type.
+ * Then the model is destroyed and a kernel launched on a new stream, which reuses the model's
+ * stream id: that kernel's record is its own, not another execution of the graph.
  */
 #include <acl/acl.h>
 
@@ -45,13 +47,24 @@ int main(int argc, char **argv) {
     for (int i = 0; i < executions; ++i) CHECK_EQ(aclmdlRIExecuteAsync(model, exec), ACL_SUCCESS);
     CHECK_EQ(aclrtSynchronizeStream(exec), ACL_SUCCESS);
     msptiGetTimestamp(&t1);
+
+    /* The model is destroyed; a new stream may get its stream's id, and its kernels are its own. */
+    CHECK_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+    aclrtStream later = NULL;
+    CHECK_EQ(aclrtCreateStream(&later), ACL_SUCCESS);
+    int32_t later_id = -1;
+    CHECK_EQ(aclrtStreamGetId(later, &later_id), ACL_SUCCESS);
+    CHECK_EQ(aclrtLaunchKernel(add, 8, args, sizeof args, later), ACL_SUCCESS);
+    CHECK_EQ(aclrtSynchronizeStream(later), ACL_SUCCESS);
+
     CHECK_EQ(msptiActivityFlushAll(1), MSPTI_SUCCESS);
     uint64_t dropped = 0;
     msptiActivityGetDroppedRecords(MSPTI_ACTIVITY_KIND_KERNEL, &dropped);
-    printf("P t0=%" PRIu64 " t1=%" PRIu64 " dropped_kernels=%" PRIu64 "\n", t0, t1, dropped);
+    printf("P t0=%" PRIu64 " t1=%" PRIu64 " dropped_kernels=%" PRIu64 " later_stream=%d\n", t0, t1, dropped,
+           (int)later_id);
     collector_summary();
 
-    CHECK_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+    CHECK_EQ(aclrtDestroyStream(later), ACL_SUCCESS);
     CHECK_EQ(aclrtDestroyStream(capture), ACL_SUCCESS);
     CHECK_EQ(aclrtDestroyStream(exec), ACL_SUCCESS);
     CHECK_EQ(aclrtResetDevice(0), ACL_SUCCESS);

@@ -31,7 +31,8 @@ void KernelMatcher::AddTrack(const TrackEvent& track) {
     uint32_t stream = 0;
     const uint64_t key = KeyOf(track, &stream);
     Pending p{track.type, track.name, track.correlation_id, host_time::ToRecordTime(track.host_ts), track.device,
-              stream, track.aging == 0, false, 0};
+              stream, track.aging == 0, false, 0, 0};
+    if (!p.graph) RetireGraphTasks(key, p.launch_ns);
     for (uint32_t n = orphans_.Front(key); n != kNil; n = orphans_.Front(key)) {
         const Orphan o = orphans_.At(n);
         orphans_.PopFront(key);  // a queue left empty removes its key
@@ -49,11 +50,31 @@ void KernelMatcher::AddTrack(const TrackEvent& track) {
     pending_.PushBack(key, p);
 }
 
+void KernelMatcher::RetireGraphTasks(uint64_t key, uint64_t launch_ns) {
+    for (uint32_t n = pending_.Front(key); n != kNil; n = pending_.Next(n)) {
+        Pending& p = pending_.At(n);
+        if (p.graph && p.retired_ns == 0) p.retired_ns = launch_ns;
+    }
+}
+
 void KernelMatcher::OnTask(uint32_t device, uint32_t stream, uint32_t task, bool start, uint64_t count) {
     const uint64_t key = TaskKey(device, stream, task);
     if (start) {
-        for (uint32_t n = pending_.Front(key); n != kNil; n = pending_.Next(n)) {
+        uint64_t device_start = 0;  // converted only when a retired graph task is in the way
+        for (uint32_t prev = kNil, n = pending_.Front(key); n != kNil;) {
             Pending& p = pending_.At(n);
+            const uint32_t next = pending_.Next(n);
+            if (p.retired_ns != 0 && !p.started) {
+                if (device_start == 0) device_start = device_time::ToRecordTime(device, count);
+                // A start after the launch that retired the graph task belongs to that new task.
+                if (device_start >= p.retired_ns) {
+                    pending_.Remove(key, prev, n);  // an emptied queue removes its key; `next` is then kNil
+                    n = next;
+                    continue;
+                }
+            }
+            prev = n;
+            n = next;
             if (!p.started) {
                 p.started = true;
                 p.start_count = count;

@@ -7,7 +7,10 @@
 // on its way) is kept for a short while and joined when a track whose launch
 // precedes it arrives; otherwise it is forgotten, because most such tasks are
 // not kernels at all. Graph tasks (aging 0) stay and produce a record per
-// execution. Used only under the device-data mutex.
+// execution, until an ordinary task is reported with the same key: their model
+// is gone and its stream id (or, on chips whose logs carry no stream, the task
+// id) belongs to new work, so a device start after that launch is the new
+// task's. Used only under the device-data mutex.
 #pragma once
 
 #include <cstdint>
@@ -37,6 +40,7 @@ private:
         bool graph;
         bool started;
         uint64_t start_count;
+        uint64_t retired_ns;  // graph task: launch time of the ordinary task that reused its key (0: none)
     };
     struct Orphan {
         uint64_t start_count;
@@ -46,6 +50,7 @@ private:
     };
     void Emit(const Pending& p, uint64_t start_count, uint64_t end_count);
     uint64_t KeyOf(const TrackEvent& track, uint32_t* stream) const;
+    void RetireGraphTasks(uint64_t key, uint64_t launch_ns);
 
     TaskQueues<Pending> pending_;
     TaskQueues<Orphan> orphans_;
