@@ -37,11 +37,12 @@ def test_each_execution_runs_the_captured_copy_fill_and_host_function(
 ) -> None:
     n = 4
     out = run(graph_exe, native, "data", str(n))
-    # Capture records: neither the copy nor the fill has happened yet.
+    # Capture records: neither the copy, the fill nor the host function has happened yet.
     assert (out["b_after_capture"], out["a_after_capture"], out["host_calls_after_capture"]) == (0, 0x11, 0)
     for i in range(1, n + 1):
         # Each execution copies what the source holds at that moment, fills the source and calls the
-        # host function once.
+        # host function once, which may call the runtime (the stream is no longer capturing).
+        assert out[f"host_status_{i}"] == STATUS_NONE
         assert (out[f"b_{i}"], out[f"b_{i}_uniform"], out[f"a_{i}"], out[f"host_calls_{i}"]) == (
             i,
             1,

@@ -75,6 +75,40 @@ void end_capture(Registry& r, std::map<const npusim::Stream*, Capture>::iterator
     g_capturing.fetch_sub(1, std::memory_order_acq_rel);
 }
 
+// Schedules one execution of a model after the work queued on `stream` and collects what its tasks
+// do. The tasks keep their captured ids, and their tracks were reported at capture, so only the
+// device logs are emitted now.
+aclError schedule_execution(aclmdlRI model, npusim::Stream& stream, npusim::Device& device, uint64_t* end_ns,
+                            std::vector<std::function<void()>>& effects) {
+    Registry& r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    Model* m = r.models.find(model);
+    if (m == nullptr) return ACL_ERROR_INVALID_RESOURCE_HANDLE;
+    if (m->capturing) return ACL_ERROR_RT_MODEL_CAPTURED;
+    if (m->device != &device) return ACL_ERROR_RT_MODEL_CONTEXT;
+    // Executing a model is stream work the simulator does not capture.
+    if (const auto it = r.captures.find(&stream); it != r.captures.end()) it->second.invalidated = true;
+    const uint64_t ready = device.earliest_start(stream);
+    uint64_t finish = ready;
+    for (const CapturedTask& task : m->tasks) {
+        npusim::TaskDesc desc = task.desc;
+        desc.not_before_ns = ready;
+        npusim::TaskRecord rec = device.schedule(*m->stream, desc);
+        rec.task_id = task.task_id;
+        if (task.effect) effects.push_back(task.effect);
+        device.emit_task_logs(rec, desc.stars_task_type, task.ffts_subtasks);
+        finish = std::max(finish, rec.end_ns);
+    }
+    // The stream goes on when the model is done. CANN's own model-execute task on this stream
+    // (and its records) is not modelled: only its effect on the stream's timeline.
+    npusim::TaskDesc join;
+    join.kind = npusim::TaskKind::EventWait;
+    join.not_before_ns = finish;
+    (void)device.schedule(stream, join);
+    *end_ns = finish;
+    return ACL_SUCCESS;
+}
+
 }  // namespace
 
 Disposition offer(npusim::Device& device, npusim::Stream& stream, const npusim::TaskDesc& desc, TaskType type,
@@ -220,34 +254,11 @@ aclError execute(aclmdlRI model, aclrtStream stream, uint64_t* end_ns) {
     npusim::Stream* s = nullptr;
     npusim::Device* device = nullptr;
     if (const aclError rc = resolve_stream(stream, s, device); rc != ACL_SUCCESS) return rc;
-    Registry& r = registry();
-    std::lock_guard<std::mutex> lock(r.mutex);
-    Model* m = r.models.find(model);
-    if (m == nullptr) return ACL_ERROR_INVALID_RESOURCE_HANDLE;
-    if (m->capturing) return ACL_ERROR_RT_MODEL_CAPTURED;
-    if (m->device != device) return ACL_ERROR_RT_MODEL_CONTEXT;
-    // Executing a model is stream work the simulator does not capture.
-    if (const auto it = r.captures.find(s); it != r.captures.end()) it->second.invalidated = true;
-    // The model starts when the work queued on the stream is done; its tasks keep their captured
-    // ids, and their tracks were reported at capture, so only the device logs are emitted now.
-    const uint64_t ready = device->earliest_start(*s);
-    uint64_t finish = ready;
-    for (const CapturedTask& task : m->tasks) {
-        npusim::TaskDesc desc = task.desc;
-        desc.not_before_ns = ready;
-        npusim::TaskRecord rec = device->schedule(*m->stream, desc);
-        rec.task_id = task.task_id;
-        if (task.effect) task.effect();
-        device->emit_task_logs(rec, desc.stars_task_type, task.ffts_subtasks);
-        finish = std::max(finish, rec.end_ns);
-    }
-    // The stream goes on when the model is done. CANN's own model-execute task on this stream
-    // (and its records) is not modelled: only its effect on the stream's timeline.
-    npusim::TaskDesc join;
-    join.kind = npusim::TaskKind::EventWait;
-    join.not_before_ns = finish;
-    (void)device->schedule(*s, join);
-    *end_ns = finish;
+    // What the tasks do (copies, fills, host functions) happens after the registry lock is
+    // released, in task order: a host function may itself call the runtime.
+    std::vector<std::function<void()>> effects;
+    if (const aclError rc = schedule_execution(model, *s, *device, end_ns, effects); rc != ACL_SUCCESS) return rc;
+    for (const std::function<void()>& effect : effects) effect();
     return ACL_SUCCESS;
 }
 

@@ -46,7 +46,20 @@ static aclrtEvent mark(aclrtStream s) {
     return e;
 }
 
-static void count_call(void* counter) { ++*(int*)counter; }
+/* A captured host function that calls the runtime again when an execution runs it. */
+struct HostProbe {
+    int calls;
+    aclrtStream stream;
+    int status;
+};
+
+static void count_call(void* arg) {
+    struct HostProbe* probe = (struct HostProbe*)arg;
+    aclmdlRICaptureStatus status = ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED;
+    OK(aclmdlRICaptureGetInfo(probe->stream, &status, NULL));
+    probe->status = (int)status;
+    ++probe->calls;
+}
 
 static void scenario_data(int executions) {
     enum { kBytes = 4096 };
@@ -61,11 +74,11 @@ static void scenario_data(int executions) {
     OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
     OK(aclrtMemcpyAsync(b, kBytes, a, kBytes, ACL_MEMCPY_DEVICE_TO_DEVICE, s));
     OK(aclrtMemsetAsync(a, kBytes, 0x5A, kBytes, s));
-    int calls = 0;
-    OK(aclrtLaunchHostFunc(s, count_call, &calls));
+    struct HostProbe probe = {0, s, -1};
+    OK(aclrtLaunchHostFunc(s, count_call, &probe));
     aclmdlRI model = NULL;
     OK(aclmdlRICaptureEnd(s, &model));
-    printf("host_calls_after_capture=%d\n", calls);
+    printf("host_calls_after_capture=%d\n", probe.calls);
     unsigned char host[kBytes];
     OK(aclrtMemcpy(host, kBytes, b, kBytes, ACL_MEMCPY_DEVICE_TO_HOST));
     printf("b_after_capture=%d\n", host[0]);
@@ -81,7 +94,7 @@ static void scenario_data(int executions) {
         for (int k = 0; k < kBytes; ++k) same &= host[k] == host[0];
         printf("b_%d=%d\nb_%d_uniform=%d\n", i, host[0], i, same);
         OK(aclrtMemcpy(host, kBytes, a, kBytes, ACL_MEMCPY_DEVICE_TO_HOST));
-        printf("a_%d=%d\nhost_calls_%d=%d\n", i, host[0], i, calls);
+        printf("a_%d=%d\nhost_calls_%d=%d\nhost_status_%d=%d\n", i, host[0], i, probe.calls, i, probe.status);
     }
     OK(aclmdlRIDestroy(model));
     OK(aclrtFree(a));
