@@ -19,6 +19,10 @@ settings.load_profile("project")
 if os.environ.get("NPU_SIM_SANITIZER_PRELOAD"):
     os.environ.pop("LD_PRELOAD", None)
 
+# Tests hand NPU_SIM_BUILD_DIR to programs that run in other folders: make a relative one absolute.
+if os.environ.get("NPU_SIM_BUILD_DIR"):
+    os.environ["NPU_SIM_BUILD_DIR"] = str(Path(os.environ["NPU_SIM_BUILD_DIR"]).resolve())
+
 
 @pytest.fixture(scope="session")
 def native() -> NativeTree:
