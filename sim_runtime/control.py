@@ -1,6 +1,11 @@
 """In-process control of the simulator: fault plans and call counters.
 
 A thin layer over ``sim_runtime._native`` that turns its error strings into exceptions.
+
+Fault points count calls only while counting is on, so that an unplanned launch pays one load for
+them: counting starts with a fault plan (``NPU_SIM_FAULTS`` or :func:`set_fault_plan`; it stays on
+after the plan is cleared) or with :func:`set_call_counting`. A rule's Nth call is the Nth call
+counted.
 """
 
 from __future__ import annotations
@@ -9,10 +14,12 @@ from sim_runtime import _native  # type: ignore[attr-defined]
 
 __all__ = [
     "call_count",
+    "call_counting",
     "clear_fault_plan",
     "fault_plan",
     "faults_injected",
     "reset_call_counts",
+    "set_call_counting",
     "set_fault_plan",
 ]
 
@@ -33,8 +40,18 @@ def fault_plan() -> str:
 
 
 def call_count(function: str) -> int:
-    """How many times an exported simulator function has been called in this process."""
+    """How many times an exported simulator function has been called while counting was on."""
     return int(_native.call_count(function))
+
+
+def set_call_counting(on: bool) -> None:
+    """Asks for call counts without a fault plan (on), or withdraws the request (off)."""
+    _native.set_call_counting(on)
+
+
+def call_counting() -> bool:
+    """Whether the fault points count their calls (requested, or a plan has been installed)."""
+    return bool(_native.call_counting())
 
 
 def reset_call_counts() -> None:

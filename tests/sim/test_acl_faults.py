@@ -20,9 +20,9 @@ def faults_exe(programs: ProgramBuilder) -> Path:
     )
 
 
-def run(exe: Path, native: NativeTree, plan: str | None) -> dict[str, str]:
+def run(exe: Path, native: NativeTree, plan: str | None, *args: str) -> dict[str, str]:
     env = native.env(NPU_SIM_CLOCK="virtual", **({"NPU_SIM_FAULTS": plan} if plan is not None else {}))
-    result = run_program(exe, env)
+    result = run_program(exe, env, list(args))
     assert result.returncode == 0, result.stdout + result.stderr
     out: dict[str, str] = {}
     for line in result.stdout.splitlines():
@@ -31,10 +31,19 @@ def run(exe: Path, native: NativeTree, plan: str | None) -> dict[str, str]:
     return out
 
 
-def test_without_a_plan_every_call_succeeds_and_is_counted(faults_exe: Path, native: NativeTree) -> None:
+def test_without_a_plan_calls_succeed_and_nothing_is_counted(faults_exe: Path, native: NativeTree) -> None:
     out = run(faults_exe, native, None)
-    results = {k: v for k, v in out.items() if not k.startswith(("calls", "soc"))}
+    results = {k: v for k, v in out.items() if not k.startswith(("calls", "soc", "counting"))}
     assert set(results.values()) == {"0"}
+    assert out["counting"] == "0"  # idle fault points: one load each, no count
+    assert {v for k, v in out.items() if k.startswith("calls")} == {"0"}
+
+
+def test_without_a_plan_calls_are_counted_on_request(faults_exe: Path, native: NativeTree) -> None:
+    out = run(faults_exe, native, None, "count")
+    results = {k: v for k, v in out.items() if not k.startswith(("calls", "soc", "counting"))}
+    assert set(results.values()) == {"0"}
+    assert out["counting"] == "1"
     assert out["calls aclrtMalloc"] == "4"
     assert out["calls aclrtFree"] == "4"
     assert out["calls aclrtLaunchKernel"] == "6"
@@ -45,6 +54,7 @@ def test_without_a_plan_every_call_succeeds_and_is_counted(faults_exe: Path, nat
 def test_only_the_second_malloc_fails(faults_exe: Path, native: NativeTree) -> None:
     out = run(faults_exe, native, "aclrtMalloc:error=207001@2")
     assert [out[f"malloc {i}"] for i in range(1, 5)] == ["0", "207001", "0", "0"]
+    assert out["counting"] == "1"  # a plan turns counting on from the first call
     assert out["calls aclrtMalloc"] == "4"  # failed calls are counted too
     assert out["calls aclrtFree"] == "3"
     assert all(out[f"launch {i}"] == "0" for i in range(1, 7))

@@ -16,7 +16,10 @@ void bind_faults(py::module_& m) {
     m.def("clear_fault_plan", &npusim::clear_fault_plan);
     m.def("fault_plan", &npusim::current_fault_plan);
     m.def("call_count", &npusim::fault_site_calls, py::arg("function"),
-          "How many times an exported simulator function has been called in this process");
+          "How many times an exported simulator function has been called while counting was on");
+    m.def("set_call_counting", &npusim::set_call_counting, py::arg("on"),
+          "Asks for call counts without a fault plan (an installed plan always counts)");
+    m.def("call_counting", &npusim::call_counting, "Whether fault points count their calls");
     m.def("reset_call_counts", &npusim::reset_fault_counters);
     m.def("faults_injected", &npusim::faults_injected, "How many calls a fault rule has acted on");
 }

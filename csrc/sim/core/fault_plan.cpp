@@ -22,6 +22,8 @@ struct Registry {
     std::map<std::string, FaultSite*> sites;
     std::atomic<uint64_t> injected{0};
     bool loaded_from_env = false;
+    bool counting_requested = false;  // set_call_counting
+    bool plan_ever_installed = false;  // counting stays on after a plan is cleared
 };
 
 Registry& registry() {
@@ -126,6 +128,15 @@ bool parse_rule(const std::string& raw, FaultRule& rule, std::string& error) {
     return true;
 }
 
+// Called with r.mutex held, after any change of the fields it reads.
+void publish_state(const Registry& r) {
+    uint32_t state = 0;
+    if (!r.loaded_from_env) state |= kFaultEnvUnread;
+    if (!r.rules.empty()) state |= kFaultPlanInstalled;
+    if (r.counting_requested || r.plan_ever_installed) state |= kFaultCounting;
+    g_fault_point_state.store(state, std::memory_order_release);
+}
+
 void ensure_env_plan_loaded(Registry& r) {
     // Called with r.mutex held.
     if (r.loaded_from_env) return;
@@ -136,8 +147,9 @@ void ensure_env_plan_loaded(Registry& r) {
     if (!cfg.faults.empty() && parse_fault_plan(cfg.faults, rules, error)) {
         r.rules = std::move(rules);
         r.text = cfg.faults;
+        r.plan_ever_installed = !r.rules.empty();
     }
-    FaultSite::plan_armed().store(!r.rules.empty(), std::memory_order_release);
+    publish_state(r);
 }
 
 }  // namespace
@@ -164,13 +176,9 @@ bool parse_fault_plan(const std::string& text, std::vector<FaultRule>& out, std:
     return true;
 }
 
-std::atomic<bool>& FaultSite::plan_armed() {
-    static std::atomic<bool> armed{[] {
-        // The first fault site to fire loads NPU_SIM_FAULTS; until then assume a plan may exist.
-        return true;
-    }()};
-    return armed;
-}
+// Constant-initialised: the first fault point to fire loads NPU_SIM_FAULTS (in its site's
+// constructor); until then a plan may exist.
+std::atomic<uint32_t> g_fault_point_state{kFaultEnvUnread};
 
 FaultSite::FaultSite(const char* name) : name_(name) {
     Registry& r = registry();
@@ -221,8 +229,24 @@ bool set_fault_plan(const std::string& text, std::string& error) {
     r.loaded_from_env = true;
     r.rules = std::move(rules);
     r.text = text;
-    FaultSite::plan_armed().store(!r.rules.empty(), std::memory_order_release);
+    if (!r.rules.empty()) r.plan_ever_installed = true;
+    publish_state(r);
     return true;
+}
+
+void set_call_counting(bool on) {
+    Registry& r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    ensure_env_plan_loaded(r);
+    r.counting_requested = on;
+    publish_state(r);
+}
+
+bool call_counting() {
+    Registry& r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    ensure_env_plan_loaded(r);
+    return r.counting_requested || r.plan_ever_installed;
 }
 
 void clear_fault_plan() {

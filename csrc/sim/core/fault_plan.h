@@ -5,6 +5,14 @@
 //   FUNCTION:ACTION[@WHEN]
 //   ACTION = error=INT | delay=DURATION(ns|us|ms|s) | short=INT | garble | stall
 //   WHEN   = N | N+ | N-M | every=K          (absent: every call)
+//
+// Cost and counting. A fault point whose process has no plan and has not asked for call counts
+// costs one relaxed load of a global state word and a branch: it neither counts nor registers its
+// site. Counting is on once a plan is installed (NPU_SIM_FAULTS at start-up, or set_fault_plan
+// with a non-empty plan; it stays on after the plan is cleared) or when a program asks for it with
+// set_call_counting(true). Call counts, and so a rule's Nth call, cover the calls made while
+// counting is on: from process start with NPU_SIM_FAULTS, from set_fault_plan or
+// set_call_counting otherwise.
 #pragma once
 
 #include <atomic>
@@ -37,22 +45,35 @@ struct FaultDecision {
     uint64_t garble_seed = 0;
 };
 
-// One per exported function; registered on its first call.
+// Process-wide state of the fault points, one word so that an idle fault point reads it once.
+// Zero: no plan, no counting, NPU_SIM_FAULTS read. Changed only under the plan registry's lock.
+enum FaultPointState : uint32_t {
+    kFaultEnvUnread = 1u,  // NPU_SIM_FAULTS not read yet: the first fault point takes the slow path
+    kFaultPlanInstalled = 2u,
+    kFaultCounting = 4u,
+};
+extern NPUSIM_API std::atomic<uint32_t> g_fault_point_state;
+
+inline bool fault_points_idle() { return g_fault_point_state.load(std::memory_order_relaxed) == 0; }
+
+// One per exported function; registered on its first call made while fault points are not idle.
 class NPUSIM_API FaultSite {
 public:
     explicit FaultSite(const char* name);
     const char* name() const { return name_; }
     uint64_t calls() const { return calls_.load(std::memory_order_relaxed); }
 
-    // Counts the call and applies the plan. Delays and stalls happen inside.
+    // Counts the call (when counting is on) and applies the plan. Delays and stalls happen inside.
     FaultDecision hit() {
+        // The site's constructor has read NPU_SIM_FAULTS, and an installed plan turns counting on.
+        const uint32_t state = g_fault_point_state.load(std::memory_order_acquire);
+        if ((state & kFaultCounting) == 0) return {};
         const uint64_t n = calls_.fetch_add(1, std::memory_order_relaxed) + 1;
-        if (!plan_armed().load(std::memory_order_acquire)) return {};
+        if ((state & kFaultPlanInstalled) == 0) return {};
         return evaluate(n);
     }
 
     void reset_calls() { calls_.store(0, std::memory_order_relaxed); }
-    static std::atomic<bool>& plan_armed();
 
 private:
     FaultDecision evaluate(uint64_t call);
@@ -64,19 +85,25 @@ private:
 NPUSIM_API bool set_fault_plan(const std::string& text, std::string& error);
 NPUSIM_API void clear_fault_plan();
 NPUSIM_API std::string current_fault_plan();
-NPUSIM_API uint64_t fault_site_calls(const std::string& function);  // 0 if never called
+NPUSIM_API uint64_t fault_site_calls(const std::string& function);  // 0 if never called while counting
+// Asks for call counts without a plan (on) or withdraws the request (off; counting stays on while a
+// plan is, or has been, installed). Counts already taken are kept.
+NPUSIM_API void set_call_counting(bool on);
+NPUSIM_API bool call_counting();
 NPUSIM_API void reset_fault_counters();
 NPUSIM_API uint64_t faults_injected();  // how many calls a rule acted on
 NPUSIM_API void garble_bytes(char* data, size_t len, uint64_t seed);
 
 }  // namespace npusim
 
-// Declares the fault site of the enclosing exported function and evaluates it.
-#define NPUSIM_FAULT(function_name)                                         \
-    ([]() -> ::npusim::FaultSite& {                                         \
-        static ::npusim::FaultSite site_(function_name);                    \
-        return site_;                                                       \
-    }().hit())
+// Declares the fault site of the enclosing exported function and evaluates it. While fault points
+// are idle this is one relaxed load: the site is neither constructed nor counted.
+#define NPUSIM_FAULT(function_name)                                             \
+    (::npusim::fault_points_idle() ? ::npusim::FaultDecision{}                  \
+                                   : []() -> ::npusim::FaultSite& {             \
+                                         static ::npusim::FaultSite site_(function_name); \
+                                         return site_;                          \
+                                     }().hit())
 
 // Returns the planned error code from the enclosing function when the plan says this call fails.
 #define NPUSIM_FAULT_RETURN(function_name, return_type)                          \

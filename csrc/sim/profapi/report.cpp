@@ -4,8 +4,8 @@
 // callback of its kind, and the callback's result is returned. With no callback
 // the report is counted as not collected (real CANN would buffer it for msprof).
 // The path takes no lock, allocates nothing and makes no system call: a fault
-// check (one relaxed increment and one acquire load), one acquire load of the
-// callback, and the call.
+// check (one relaxed load while no plan is installed and no call counts are
+// asked for), one acquire load of the callback, and the call.
 #include <array>
 
 #include "callback_table.h"

@@ -1,13 +1,16 @@
 // Fault plans on the ACL runtime: prints the result of every call so the test
 // can see which calls the plan (NPU_SIM_FAULTS) failed, and how many calls of
-// each function the simulator counted.
+// each function the simulator counted. Argument "count": ask for call counts.
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 
 #include "acl/acl.h"
 #include "core/fault_plan.h"
 
-int main() {
+int main(int argc, char** argv) {
+    if (argc > 1 && std::strcmp(argv[1], "count") == 0) npusim::set_call_counting(true);
+    std::printf("counting %d\n", npusim::call_counting() ? 1 : 0);
     std::printf("set_device %d\n", aclrtSetDevice(0));
     void* ptrs[4] = {};
     for (int i = 0; i < 4; ++i) std::printf("malloc %d %d\n", i + 1, aclrtMalloc(&ptrs[i], 64, ACL_MEM_MALLOC_HUGE_FIRST));

@@ -31,6 +31,7 @@ void send(uint32_t type, uint64_t bits, uint32_t device) {
 }  // namespace
 
 int main() {
+    npusim::set_call_counting(true);  // no fault plan here: the counts below are asked for
     std::printf("callback none=%d\n", pa::registered_callback(PROFILE_REPORT_API_C_CALLBACK) == nullptr);
     MsprofRegisterProfileCallback(PROFILE_REPORT_API_C_CALLBACK, reinterpret_cast<void*>(on_api), sizeof(void*));
     MsprofRegisterProfileCallback(PROFILE_DEVICE_STATE_C_CALLBACK, reinterpret_cast<void*>(on_device), sizeof(void*));
