@@ -146,13 +146,8 @@ MSTX_ROUTE = (
 # (FlushAll waits at most 50 ms for the driver, docs/mspti-deviations.md §1).
 READER_THREAD = ("prof_channel_poll", "prof_channel_read")
 BLOCKING_LIMIT_MS = 2000
-KNOWN_FAILURES = {
-    (
-        "prof_channel_read",
-        "stall",
-    ): "F-2: the reader holds msPTI's device-data mutex across prof_channel_read, "
-    "so a stalled read blocks msptiActivityFlushAll (docs/reliability.md)",
-}
+# Open findings pinned as xfail(strict=True) cases: (function, action) -> reason. Empty since F-2's fix.
+KNOWN_FAILURES: dict[tuple[str, str], str] = {}
 
 DEFAULT_SUBSET = {
     ("prof_channel_read", "short"),

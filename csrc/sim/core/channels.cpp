@@ -1,13 +1,39 @@
 #include "core/channels.h"
 
+#include <pthread.h>
+
+#include <atomic>
 #include <chrono>
 #include <cstring>
+#include <new>
 
 namespace npusim {
+
+namespace {
+
+// The process's hub (the platform's, which lives until exit), reset in a forked child.
+std::atomic<ChannelHub*> g_fork_hub{nullptr};
+
+void reset_hub_in_child() {
+    if (ChannelHub* hub = g_fork_hub.load(std::memory_order_relaxed)) hub->reset_after_fork();
+}
+
+}  // namespace
 
 ChannelHub::ChannelHub(uint32_t devices) : devices_(devices) {
     fifos_.reserve(devices * kChannelCount);
     for (size_t i = 0; i < devices * kChannelCount; ++i) fifos_.push_back(std::make_unique<Fifo>());
+    static const bool registered = pthread_atfork(nullptr, nullptr, &reset_hub_in_child) == 0;
+    (void)registered;
+    g_fork_hub.store(this, std::memory_order_relaxed);
+}
+
+// Runs with one thread. Reusing an object's storage without its destructor is allowed.
+void ChannelHub::reset_after_fork() {
+    new (&poll_mutex_) std::mutex();
+    new (&poll_cv_) std::condition_variable();
+    waiting_pollers_.store(0, std::memory_order_relaxed);
+    for (auto& f : fifos_) new (&f->read_mutex) std::mutex();
 }
 
 int ChannelHub::slot_of(uint32_t channel_id) {

@@ -45,6 +45,9 @@ public:
     uint64_t pending_bytes(uint32_t device, uint32_t channel) const;
     // Wakes every poller (process teardown).
     void shutdown();
+    // In a forked child: the parent's pollers and readers are gone, but the locks and the condition
+    // variable they held or waited on were copied; re-created so that the child can use the channels.
+    void reset_after_fork();
 
 private:
     struct Fifo {

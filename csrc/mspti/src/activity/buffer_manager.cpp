@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <new>
 
 #include "activity/drop_counter.h"
 #include "activity/kinds.h"
@@ -106,6 +107,7 @@ bool BufferManager::Write(int64_t kind, const void* record, size_t size) {
 }
 
 bool BufferManager::WriteSlow(ThreadBuffer& tb, int64_t kind, const void* record, size_t size) {
+    RestartPeriodAfterFork();
     tb.lock.lock();
     CloseLocked(tb);
     tb.lock.unlock();
@@ -206,6 +208,7 @@ void BufferManager::DeliveryLoop() {
 }
 
 void BufferManager::Flush(bool wait) {
+    RestartPeriodAfterFork();
     {
         std::lock_guard<std::mutex> lock(registry_mutex_);
         for (const auto& tb : threads_) {
@@ -245,6 +248,73 @@ void BufferManager::PeriodLoop() {
         Flush(false);
         lock.lock();
     }
+}
+
+void BufferManager::RestartPeriodAfterFork() {
+    if (!period_restart_.load(std::memory_order_relaxed) || !period_restart_.exchange(false)) return;
+    uint32_t ms = 0;
+    {
+        std::lock_guard<std::mutex> lock(period_mutex_);
+        ms = period_ms_;
+    }
+    SetFlushPeriod(ms);
+}
+
+// Lock order of the manager: period_mutex_ (released before a periodic flush), registry_mutex_
+// (then a buffer's lock, then queue_mutex_), callbacks_mutex_, queue_mutex_. late_mutex_ and
+// request_mutex_ are held across the client's RequestFunc, so they are not taken here (a
+// RequestFunc that blocks would block fork); the child re-creates them.
+void BufferManager::PrepareFork() {
+    fork_locked_ = !InClientCallback();
+    if (!fork_locked_) return;
+    period_mutex_.lock();
+    registry_mutex_.lock();
+    callbacks_mutex_.lock();
+    queue_mutex_.lock();
+}
+
+void BufferManager::ParentAfterFork() {
+    if (!fork_locked_) return;
+    queue_mutex_.unlock();
+    callbacks_mutex_.unlock();
+    registry_mutex_.unlock();
+    period_mutex_.unlock();
+}
+
+// Runs in the child, which has one thread. Reusing an object's storage without running its
+// destructor is allowed; the old locks may be held by threads that do not exist here.
+void BufferManager::ChildAfterFork() {
+    for (std::mutex* m : {&callbacks_mutex_, &request_mutex_, &registry_mutex_, &late_mutex_, &queue_mutex_,
+                          &period_mutex_}) {
+        new (m) std::mutex();
+    }
+    for (std::condition_variable* cv : {&queue_cv_, &delivered_cv_, &period_cv_}) new (cv) std::condition_variable();
+    // The threads were not copied; their std::thread objects describe the parent's.
+    new (&delivery_thread_) std::thread();
+    new (&period_thread_) std::thread();
+
+    // Buffers closed but not completed are the parent's to complete.
+    queue_.clear();
+    enqueued_ = 0;
+    delivered_ = 0;
+    // Only this thread's buffer and the shared late buffer exist in the child; open buffers hold the
+    // parent's records and are abandoned.
+    ThreadBuffer* own = t_state.buffer;
+    std::vector<std::shared_ptr<ThreadBuffer>> kept;
+    for (auto& tb : threads_) {
+        if (tb.get() != own && tb != late_) continue;
+        new (&tb->lock) SpinLock();
+        tb->data = nullptr;
+        tb->size = 0;
+        tb->used = 0;
+        tb->records = 0;
+        tb->max_records = 0;
+        tb->complete = nullptr;
+        kept.push_back(std::move(tb));
+    }
+    threads_ = std::move(kept);
+    period_restart_.store(period_ms_ != 0, std::memory_order_relaxed);
+    fork_locked_ = false;
 }
 
 void BufferManager::Register(const std::shared_ptr<ThreadBuffer>& tb) {

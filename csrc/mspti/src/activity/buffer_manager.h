@@ -15,8 +15,17 @@
 // them the exit flush, which drains the device on that thread). A record that
 // finds no usable buffer (no callbacks, a declined or too small buffer) is
 // counted as dropped.
+//
+// fork(): the child gets a fresh manager (see fork_handlers.h). PrepareFork takes the manager's
+// locks so that no other thread is inside its state at the moment of the fork; the parent then
+// releases them; the child re-creates every lock and condition variable (their holders and waiters
+// did not survive), forgets the delivery and period threads (restarted at the next use), and
+// abandons, without completing, the buffers the parent had open or queued: those are the parent's
+// records and the parent completes them. The child's records go into buffers its own RequestFunc
+// gives, and its own delivery thread completes them.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -55,6 +64,11 @@ public:
     // True while the calling thread is inside the client's RequestFunc or CompleteFunc.
     static bool InClientCallback();
 
+    // pthread_atfork handlers (fork_handlers.cpp calls them in lock order).
+    void PrepareFork();
+    void ParentAfterFork();
+    void ChildAfterFork();
+
     BufferManager();
     BufferManager(const BufferManager&) = delete;
     BufferManager& operator=(const BufferManager&) = delete;
@@ -83,6 +97,8 @@ private:
     void WaitDelivered(uint64_t ticket);
     void DeliveryLoop();
     void PeriodLoop();
+    // Starts the period thread again in a forked child that had a flush period (not per record).
+    void RestartPeriodAfterFork();
     void Register(const std::shared_ptr<ThreadBuffer>& tb);
     void Retire(const std::shared_ptr<ThreadBuffer>& tb);
 
@@ -112,6 +128,12 @@ private:
     uint32_t period_ms_ = 0;
     uint64_t period_generation_ = 0;
     std::thread period_thread_;
+
+    // Set in a forked child whose parent had a flush period running.
+    std::atomic<bool> period_restart_{false};
+    // PrepareFork took the locks (not when the forking thread is inside a client callback, where
+    // it may hold some of them itself).
+    bool fork_locked_ = false;
 };
 
 // Inline: every record write starts here.

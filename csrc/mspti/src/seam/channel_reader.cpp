@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <new>
 
 #include "common/host_clock.h"
 #include "common/log.h"
@@ -45,7 +46,7 @@ void ChannelReader::Add(uint32_t device, uint32_t channel) {
         std::lock_guard<std::mutex> lock(DeviceData::Instance().mutex());
         auto& c = channels_[Key(device, channel)];
         if (!c) {
-            c = std::make_unique<Channel>();
+            c = std::make_shared<Channel>();
             c->device = device;
             c->channel = channel;
             c->buffer.resize(kReadBufferSize);
@@ -55,46 +56,80 @@ void ChannelReader::Add(uint32_t device, uint32_t channel) {
     if (generation_.load(std::memory_order_acquire) != 0) return;  // a reader is running
     const uint64_t mine = ++next_generation_;
     generation_.store(mine, std::memory_order_release);
+    restart_after_fork_ = false;
     // Detached: a retired reader (see RetireThread) finishes its last poll on its own.
     std::thread([this, mine] { Loop(mine); }).detach();
 }
 
-void ChannelReader::Remove(uint32_t device, uint32_t channel) {
+void ChannelReader::StartThreadIfWanted() {
+    std::lock_guard<std::mutex> lock(thread_mutex_);
+    if (!restart_after_fork_) return;
+    restart_after_fork_ = false;
+    if (generation_.load(std::memory_order_acquire) != 0) return;
+    const uint64_t mine = ++next_generation_;
+    generation_.store(mine, std::memory_order_release);
+    std::thread([this, mine] { Loop(mine); }).detach();
+}
+
+std::shared_ptr<ChannelReader::Channel> ChannelReader::Find(uint32_t device, uint32_t channel) {
     std::lock_guard<std::mutex> lock(DeviceData::Instance().mutex());
     auto it = channels_.find(Key(device, channel));
-    if (it == channels_.end()) return;
-    ReadLocked(*it->second);
-    channels_.erase(it);
+    return it == channels_.end() ? nullptr : it->second;
+}
+
+void ChannelReader::Remove(uint32_t device, uint32_t channel) {
+    std::shared_ptr<Channel> c = Find(device, channel);
+    if (!c) return;
+    // Reads what is left unless the reader is inside the driver on this channel; then the reader
+    // parses what its read returns (the channel object lives while it holds it).
+    std::unique_lock<std::timed_mutex> read(c->read_mutex, std::defer_lock);
+    if (read.try_lock_for(kDrainPatience)) ReadHeld(*c);
+    std::lock_guard<std::mutex> lock(DeviceData::Instance().mutex());
+    auto it = channels_.find(Key(device, channel));
+    if (it != channels_.end() && it->second == c) channels_.erase(it);
 }
 
 void ChannelReader::Drain(uint32_t device, uint32_t channel) {
-    std::lock_guard<std::mutex> lock(DeviceData::Instance().mutex());
-    auto it = channels_.find(Key(device, channel));
-    if (it != channels_.end()) DrainLocked(*it->second);
+    StartThreadIfWanted();
+    std::shared_ptr<Channel> c = Find(device, channel);
+    if (c) DrainChannel(*c, std::chrono::steady_clock::now() + kDrainPatience);
 }
 
 void ChannelReader::DrainAll() {
-    std::lock_guard<std::mutex> lock(DeviceData::Instance().mutex());
-    for (auto& entry : channels_) DrainLocked(*entry.second);
-    DeviceData::Instance().DrainHostQueuesLocked();
+    StartThreadIfWanted();
+    const Deadline deadline = std::chrono::steady_clock::now() + kDrainPatience;
+    std::vector<std::shared_ptr<Channel>> channels;
+    {
+        std::lock_guard<std::mutex> lock(DeviceData::Instance().mutex());
+        channels.reserve(channels_.size());
+        for (auto& entry : channels_) channels.push_back(entry.second);
+    }
+    for (const auto& c : channels) DrainChannel(*c, deadline);
+    DeviceData::Instance().DrainHostQueues();
 }
 
-void ChannelReader::DrainLocked(Channel& c) {
+void ChannelReader::DrainChannel(Channel& c, Deadline deadline) {
+    std::unique_lock<std::timed_mutex> read(c.read_mutex, std::defer_lock);
+    if (!read.try_lock_until(deadline)) {
+        MSPTI_LOGW("channel %u of device %u is being read (driver busy); its records follow later", c.channel,
+                   c.device);
+        return;
+    }
     uint32_t pending = 0;
     auto flush = cann::halProfDataFlush.get();
     if (flush != nullptr) {
         const int rc = flush(c.device, c.channel, &pending);
         if (rc != 0) MSPTI_LOGW("halProfDataFlush(%u, %u) returned %d", c.device, c.channel, rc);
     }
-    size_t got = ReadLocked(c);
-    const auto deadline = std::chrono::steady_clock::now() + kDrainPatience;
-    while (got < pending && std::chrono::steady_clock::now() < deadline) {
+    size_t got = ReadHeld(c);
+    const auto patience = std::chrono::steady_clock::now() + kDrainPatience;
+    while (got < pending && std::chrono::steady_clock::now() < patience) {
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
-        got += ReadLocked(c);
+        got += ReadHeld(c);
     }
 }
 
-size_t ChannelReader::ReadLocked(Channel& c) {
+size_t ChannelReader::ReadHeld(Channel& c) {
     auto read = cann::prof_channel_read.get();
     if (read == nullptr) return 0;
     DeviceData& data = DeviceData::Instance();
@@ -110,10 +145,13 @@ size_t ChannelReader::ReadLocked(Channel& c) {
         c.fill += static_cast<size_t>(n);
         const size_t record = RecordSize(c.device, c.channel);
         const size_t whole = c.fill / record * record;
-        if (c.channel == PROF_CHANNEL_TS_FW) {
-            data.ParseStepTraces(c.device, devices::Chip(c.device), c.buffer.data(), whole);
-        } else {
-            data.ParseStars(c.device, devices::Chip(c.device), c.buffer.data(), whole);
+        {
+            std::lock_guard<std::mutex> lock(data.mutex());
+            if (c.channel == PROF_CHANNEL_TS_FW) {
+                data.ParseStepTraces(c.device, devices::Chip(c.device), c.buffer.data(), whole);
+            } else {
+                data.ParseStars(c.device, devices::Chip(c.device), c.buffer.data(), whole);
+            }
         }
         // Keep a partial record for the next read.
         std::memmove(c.buffer.data(), c.buffer.data() + whole, c.fill - whole);
@@ -146,12 +184,11 @@ void ChannelReader::Loop(uint64_t generation) {
         }
         poll_error_logged = false;
         size_t got = 0;
-        if (n > 0) {
-            std::lock_guard<std::mutex> lock(DeviceData::Instance().mutex());
-            for (int i = 0; i < n && i < kPollBatch; ++i) {
-                auto it = channels_.find(Key(infos[i].device_id, infos[i].channel_id));
-                if (it != channels_.end()) got += ReadLocked(*it->second);
-            }
+        for (int i = 0; i < n && i < kPollBatch; ++i) {
+            std::shared_ptr<Channel> c = Find(infos[i].device_id, infos[i].channel_id);
+            if (!c) continue;
+            std::lock_guard<std::timed_mutex> read(c->read_mutex);
+            got += ReadHeld(*c);
         }
         if (got == 0 && std::chrono::steady_clock::now() - polled_at < std::chrono::milliseconds(1)) {
             // A driver that does not block in poll must not make this thread spin.
@@ -176,6 +213,21 @@ void ChannelReader::Loop(uint64_t generation) {
 void ChannelReader::RetireThread() {
     std::lock_guard<std::mutex> lock(thread_mutex_);
     generation_.store(0, std::memory_order_release);
+    restart_after_fork_ = false;
+}
+
+// Runs in the forked child (one thread) with the device-data mutex held by the forking thread, so
+// channels_ is consistent; a channel's read lock may be held by the parent's reader, which is gone.
+void ChannelReader::ChildAfterFork() {
+    new (&thread_mutex_) std::mutex();
+    for (auto& entry : channels_) {
+        Channel& c = *entry.second;
+        // Held: the parent's reader was between a read and its parse; those bytes are the parent's.
+        if (!c.read_mutex.try_lock()) c.fill = 0;
+        new (&c.read_mutex) std::timed_mutex();
+    }
+    restart_after_fork_ = generation_.load(std::memory_order_relaxed) != 0;
+    generation_.store(0, std::memory_order_relaxed);
 }
 
 }  // namespace mspti::seam

@@ -7,9 +7,17 @@
 // it asks the driver to flush, then reads until it has at least what the
 // driver reported pending, so the records of work finished before the call are
 // parsed when it returns.
+//
+// A channel is read under its own lock; the device-data mutex is taken only to
+// parse what a read returned, never across a driver call. A drain waits for a
+// channel the reader thread is reading (possibly stalled in the driver) until
+// kDrainPatience after the drain started, for all channels together, then
+// leaves that channel to the reader: a stalled driver read delays FlushAll by at
+// most 50 ms, not by the stall.
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -34,30 +42,40 @@ public:
     // without anybody waiting for it, so unsubscribing and exiting never block on the driver.
     void RetireThread();
 
+    // fork(): the child has no reader thread; the next Add or drain starts one for the channels
+    // that collect (the device-data mutex is re-created by the caller).
+    void ChildAfterFork();
+
     ChannelReader() = default;
     ChannelReader(const ChannelReader&) = delete;
     ChannelReader& operator=(const ChannelReader&) = delete;
 
 private:
     struct Channel {
-        uint32_t device;
-        uint32_t channel;
+        uint32_t device = 0;
+        uint32_t channel = 0;
+        std::timed_mutex read_mutex;  // held across the driver's read; guards buffer and fill
         std::vector<uint8_t> buffer;
         size_t fill = 0;
     };
+    using Deadline = std::chrono::steady_clock::time_point;
     static uint64_t Key(uint32_t device, uint32_t channel) { return (uint64_t{device} << 32) | channel; }
-    // Both require the device-data mutex.
-    size_t ReadLocked(Channel& c);
-    void DrainLocked(Channel& c);
+    // Requires c.read_mutex, not the device-data mutex (taken per batch to parse).
+    size_t ReadHeld(Channel& c);
+    // Flushes and reads one channel if its lock is free before `deadline`.
+    void DrainChannel(Channel& c, Deadline deadline);
+    std::shared_ptr<Channel> Find(uint32_t device, uint32_t channel);
+    void StartThreadIfWanted();
     void Loop(uint64_t generation);
 
-    // Guarded by the device-data mutex.
-    std::map<uint64_t, std::unique_ptr<Channel>> channels_;
+    // Guarded by the device-data mutex; shared so that a reader inside the driver keeps its channel.
+    std::map<uint64_t, std::shared_ptr<Channel>> channels_;
 
     std::mutex thread_mutex_;
     // A reader thread runs while the generation it started with is current (0: no reader wanted).
     std::atomic<uint64_t> generation_{0};
     uint64_t next_generation_ = 0;  // guarded by thread_mutex_
+    bool restart_after_fork_ = false;  // guarded by thread_mutex_
 };
 
 }  // namespace mspti::seam
