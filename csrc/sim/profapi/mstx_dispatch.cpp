@@ -19,21 +19,24 @@ namespace {
 constexpr int kMstxSuccess = 0;
 constexpr int kMstxFail = 1;
 
-void mark_a(const char* message, void* stream) {
+void mark_a(const char* message, aclrtStream stream) {
     MstxTools& tools = mstx_tools();
     if (auto fn = tools.core<MstxMarkAFn>(tools.current(), MSTX_API_CORE_MARK_A)) fn(message, stream);
 }
 
-uint64_t range_start_a(const char* message, void* stream) {
+mstxRangeId range_start_a(const char* message, aclrtStream stream) {
     MstxTools& tools = mstx_tools();
     auto fn = tools.core<MstxRangeStartAFn>(tools.current(), MSTX_API_CORE_RANGE_START_A);
     return fn != nullptr ? fn(message, stream) : 0;
 }
 
-void range_end(uint64_t id) {
+void range_end(mstxRangeId id) {
     MstxTools& tools = mstx_tools();
     if (auto fn = tools.core<MstxRangeEndFn>(tools.current(), MSTX_API_CORE_RANGE_END)) fn(id);
 }
+
+// Hub handles are opaque encoded values (mstx_domains.h), typed as the front end's handle at the table.
+mstxDomainHandle_t as_handle(void* handle) { return static_cast<mstxDomainHandle_t>(handle); }
 
 // Translates a hub handle for `module`'s tool. A null handle passes through (a tool reads it
 // as its default domain); an unknown one, or a module that cannot create domains, yields false.
@@ -48,7 +51,7 @@ bool translate(void* hub_handle, uint32_t module, void*& tool_handle) {
     return ok;
 }
 
-void* domain_create_a(const char* name) {
+mstxDomainHandle_t domain_create_a(const char* name) {
     if (name == nullptr) return nullptr;
     void* hub_handle = mstx_domains().create(name);
     if (hub_handle == nullptr) {
@@ -66,43 +69,43 @@ void* domain_create_a(const char* name) {
         mstx_domains().destroy(hub_handle);
         return nullptr;
     }
-    return hub_handle;
+    return as_handle(hub_handle);
 }
 
-void domain_destroy(void* domain) {
+void domain_destroy(mstxDomainHandle_t domain) {
     MstxTools& tools = mstx_tools();
     const uint32_t module = tools.current();
     // Only a module that already knows the domain is told; none is made to create it just to destroy it.
     MstxDomains::Domain* d = domain != nullptr ? mstx_domains().find(domain) : nullptr;
     auto fn = tools.domain<MstxDomainDestroyFn>(module, MSTX_API_CORE2_DOMAIN_DESTROY);
     if (fn != nullptr && (domain == nullptr || (d != nullptr && d->created[module].load(std::memory_order_acquire)))) {
-        fn(d != nullptr ? d->tool_handle[module].load(std::memory_order_relaxed) : nullptr);
+        fn(as_handle(d != nullptr ? d->tool_handle[module].load(std::memory_order_relaxed) : nullptr));
     }
     if (d != nullptr) mstx_domains().destroy(domain);
 }
 
-void domain_mark_a(void* domain, const char* message, void* stream) {
+void domain_mark_a(mstxDomainHandle_t domain, const char* message, aclrtStream stream) {
     MstxTools& tools = mstx_tools();
     const uint32_t module = tools.current();
     auto fn = tools.domain<MstxDomainMarkAFn>(module, MSTX_API_CORE2_DOMAIN_MARK_A);
     void* tool_handle = nullptr;
-    if (fn != nullptr && translate(domain, module, tool_handle)) fn(tool_handle, message, stream);
+    if (fn != nullptr && translate(domain, module, tool_handle)) fn(as_handle(tool_handle), message, stream);
 }
 
-uint64_t domain_range_start_a(void* domain, const char* message, void* stream) {
+mstxRangeId domain_range_start_a(mstxDomainHandle_t domain, const char* message, aclrtStream stream) {
     MstxTools& tools = mstx_tools();
     const uint32_t module = tools.current();
     auto fn = tools.domain<MstxDomainRangeStartAFn>(module, MSTX_API_CORE2_DOMAIN_RANGE_START_A);
     void* tool_handle = nullptr;
-    return fn != nullptr && translate(domain, module, tool_handle) ? fn(tool_handle, message, stream) : 0;
+    return fn != nullptr && translate(domain, module, tool_handle) ? fn(as_handle(tool_handle), message, stream) : 0;
 }
 
-void domain_range_end(void* domain, uint64_t id) {
+void domain_range_end(mstxDomainHandle_t domain, mstxRangeId id) {
     MstxTools& tools = mstx_tools();
     const uint32_t module = tools.current();
     auto fn = tools.domain<MstxDomainRangeEndFn>(module, MSTX_API_CORE2_DOMAIN_RANGE_END);
     void* tool_handle = nullptr;
-    if (fn != nullptr && translate(domain, module, tool_handle)) fn(tool_handle, id);
+    if (fn != nullptr && translate(domain, module, tool_handle)) fn(as_handle(tool_handle), id);
 }
 
 struct Install {

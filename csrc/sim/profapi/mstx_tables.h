@@ -16,18 +16,21 @@
 
 #include "seam/mstx_table.h"
 #include "seam/profapi.h"
+// After seam/mstx_table.h, so that only the front end's types are declared (not its slot enums).
+#include "mstx/mstx_detail/mstx_types.h"
 
 namespace npusim::profapi {
 
-// The C signatures of the mstx functions the hub routes.
-using MstxMarkAFn = void (*)(const char* message, void* stream);
-using MstxRangeStartAFn = uint64_t (*)(const char* message, void* stream);
-using MstxRangeEndFn = void (*)(uint64_t id);
-using MstxDomainCreateAFn = void* (*)(const char* name);
-using MstxDomainDestroyFn = void (*)(void* domain);
-using MstxDomainMarkAFn = void (*)(void* domain, const char* message, void* stream);
-using MstxDomainRangeStartAFn = uint64_t (*)(void* domain, const char* message, void* stream);
-using MstxDomainRangeEndFn = void (*)(void* domain, uint64_t id);
+// The C signatures of the mstx functions the hub routes: exactly the front end's types (a function
+// called through a pointer of another type is undefined, and clang's -fsanitize=function checks it).
+using MstxMarkAFn = void (*)(const char* message, aclrtStream stream);
+using MstxRangeStartAFn = mstxRangeId (*)(const char* message, aclrtStream stream);
+using MstxRangeEndFn = void (*)(mstxRangeId id);
+using MstxDomainCreateAFn = mstxDomainHandle_t (*)(const char* name);
+using MstxDomainDestroyFn = void (*)(mstxDomainHandle_t domain);
+using MstxDomainMarkAFn = void (*)(mstxDomainHandle_t domain, const char* message, aclrtStream stream);
+using MstxDomainRangeStartAFn = mstxRangeId (*)(mstxDomainHandle_t domain, const char* message, aclrtStream stream);
+using MstxDomainRangeEndFn = void (*)(mstxDomainHandle_t domain, mstxRangeId id);
 
 constexpr uint32_t kMstxModuleSlots = 3;  // indexed by PROF_MODULE_*; 0 (invalid) stays empty
 

@@ -41,12 +41,14 @@ ApiCall::ApiCall(msptiCallbackDomain domain, uint32_t cbid, const char* function
 }
 
 void ApiCall::Exit(const void* return_value) {
-    if (!entered_) return;
-    entered_ = false;
+    const msptiSubscriber_st* entered = entered_;
+    if (entered == nullptr) return;
+    entered_ = nullptr;
     const msptiCallbackData data =
         MakeData(MSPTI_API_EXIT, function_name_, params_, return_value, t_symbol, scope_.id(), &correlation_data_);
-    // Delivered even if the callback was switched off meanwhile: ENTER and EXIT always pair up.
-    Subscriber::Instance().DeliverExit(domain_, cbid_, data);
+    // Delivered even if the callback was switched off meanwhile, but only to the subscription that got
+    // the ENTER.
+    Subscriber::Instance().DeliverExit(entered, domain_, cbid_, data);
 }
 
 ApiCall::~ApiCall() { t_symbol = previous_symbol_; }

@@ -1,7 +1,8 @@
 // One instrumented call (an interposed aclrt*/Hccl* function): opens the
 // call's correlation scope, delivers ENTER before the real function and EXIT
 // after it, with msptiCallbackData fully filled. EXIT is delivered exactly
-// when ENTER was, so callbacks always pair up per call.
+// when ENTER was, to the same subscription, so callbacks pair up per call within
+// a subscription; an Unsubscribe between them withholds the EXIT.
 #pragma once
 
 #include <cstdint>
@@ -31,7 +32,7 @@ private:
     const void* params_;
     uint64_t correlation_data_ = 0;
     const char* previous_symbol_;
-    bool entered_ = false;
+    const msptiSubscriber_st* entered_ = nullptr;  // the subscription that received ENTER
 };
 
 // Called when CANN reports a kernel launched inside the current instrumented call: its name

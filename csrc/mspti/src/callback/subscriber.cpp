@@ -51,16 +51,18 @@ msptiResult Subscriber::EnableDomain(uint32_t enable, msptiSubscriberHandle hand
     return MSPTI_SUCCESS;
 }
 
-bool Subscriber::Deliver(msptiCallbackDomain domain, uint32_t cbid, const msptiCallbackData& data) const {
+const msptiSubscriber_st* Subscriber::Deliver(msptiCallbackDomain domain, uint32_t cbid,
+                                              const msptiCallbackData& data) const {
     const msptiSubscriber_st* current = active_.load(std::memory_order_acquire);
-    if (current == nullptr || current->callback == nullptr || !table_.IsEnabled(domain, cbid)) return false;
+    if (current == nullptr || current->callback == nullptr || !table_.IsEnabled(domain, cbid)) return nullptr;
     current->callback(current->userdata, domain, cbid, &data);
-    return true;
+    return current;
 }
 
-void Subscriber::DeliverExit(msptiCallbackDomain domain, uint32_t cbid, const msptiCallbackData& data) const {
+void Subscriber::DeliverExit(const msptiSubscriber_st* entered, msptiCallbackDomain domain, uint32_t cbid,
+                             const msptiCallbackData& data) const {
     const msptiSubscriber_st* current = active_.load(std::memory_order_acquire);
-    if (current == nullptr || current->callback == nullptr) return;
+    if (current == nullptr || current != entered || current->callback == nullptr) return;
     current->callback(current->userdata, domain, cbid, &data);
 }
 

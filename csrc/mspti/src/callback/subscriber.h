@@ -29,10 +29,14 @@ public:
 
     bool Subscribed() const { return active_.load(std::memory_order_acquire) != nullptr; }
 
-    // Delivers one callback if it is enabled; returns whether it was delivered.
-    bool Deliver(msptiCallbackDomain domain, uint32_t cbid, const msptiCallbackData& data) const;
-    // EXIT of a call whose ENTER was delivered: only needs a subscriber with a callback.
-    void DeliverExit(msptiCallbackDomain domain, uint32_t cbid, const msptiCallbackData& data) const;
+    // Delivers one callback if it is enabled; returns the subscription it was delivered to
+    // (nullptr: not delivered).
+    const msptiSubscriber_st* Deliver(msptiCallbackDomain domain, uint32_t cbid, const msptiCallbackData& data) const;
+    // EXIT of a call whose ENTER `entered` received: delivered (even if the callback was switched off
+    // meanwhile) while that subscription is still the active one, withheld once it has ended. A
+    // handle is never reused, so a later subscription never receives an EXIT without its ENTER.
+    void DeliverExit(const msptiSubscriber_st* entered, msptiCallbackDomain domain, uint32_t cbid,
+                     const msptiCallbackData& data) const;
     bool WantsCallback(msptiCallbackDomain domain, uint32_t cbid) const {
         return active_.load(std::memory_order_acquire) != nullptr && table_.IsEnabled(domain, cbid);
     }

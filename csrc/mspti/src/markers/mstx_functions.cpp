@@ -13,11 +13,15 @@
 #include "markers/prof_trace.h"
 #include "markers/range_table.h"
 #include "seam/mstx_table.h"
+// The front end's handle and stream types (after seam/mstx_table.h: the types only, no slot enums).
+#include "mstx/mstx_detail/mstx_types.h"
 
 namespace mspti::markers {
 namespace {
 
-using Stream = void*;
+// Table functions have exactly the front end's types: the hub calls them through its pointers.
+using Stream = aclrtStream;
+using Handle = mstxDomainHandle_t;
 
 bool Collecting(const Domain* domain) {
     return domain != nullptr && activity::Enabled(MSPTI_ACTIVITY_KIND_MARKER) &&
@@ -87,13 +91,13 @@ void MarkA(const char* message, Stream stream) { Mark(&DefaultDomain(), message,
 uint64_t RangeStartA(const char* message, Stream stream) { return RangeStart(&DefaultDomain(), message, stream); }
 void RangeEndA(uint64_t id) { RangeEnd(nullptr, id); }
 
-void* DomainCreateA(const char* name) { return CreateDomain(name); }
-void DomainDestroyA(void* handle) { DestroyDomain(FromHandle(handle)); }
-void DomainMarkA(void* handle, const char* message, Stream stream) { Mark(FromHandle(handle), message, stream); }
-uint64_t DomainRangeStartA(void* handle, const char* message, Stream stream) {
+Handle DomainCreateA(const char* name) { return reinterpret_cast<Handle>(CreateDomain(name)); }
+void DomainDestroyA(Handle handle) { DestroyDomain(FromHandle(handle)); }
+void DomainMarkA(Handle handle, const char* message, Stream stream) { Mark(FromHandle(handle), message, stream); }
+mstxRangeId DomainRangeStartA(Handle handle, const char* message, Stream stream) {
     return RangeStart(FromHandle(handle), message, stream);
 }
-void DomainRangeEndA(void* handle, uint64_t id) { RangeEnd(FromHandle(handle), id); }
+void DomainRangeEndA(Handle handle, mstxRangeId id) { RangeEnd(FromHandle(handle), id); }
 
 template <typename Fn>
 void Install(MstxFuncPointer** table, uint32_t size, uint32_t id, Fn fn) {
