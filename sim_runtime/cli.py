@@ -242,22 +242,37 @@ def _execute(program: list[str], environ: dict[str, str], timeout: float | None)
     group: dict[str, Any] = {}
     if timeout is not None:
         group = {"process_group": 0} if sys.version_info >= (3, 11) else {"preexec_fn": os.setpgrp}
-    try:
-        process = subprocess.Popen(program, env=environ, **group)
-    except FileNotFoundError:
-        print(f"{PROG}: error: cannot run {program[0]!r}: no such file or command", file=sys.stderr)
-        return EXIT_NOT_FOUND
-    except OSError as error:
-        reason = (error.strerror or str(error)).lower()
-        print(f"{PROG}: error: cannot run {program[0]!r}: {reason}", file=sys.stderr)
-        return EXIT_CANNOT_EXECUTE
-    if timeout is None:
-        with _forwarding((signal.SIGTERM, signal.SIGHUP), process.send_signal):
-            return _exit_status(_wait_in_foreground(process))
-    with _forwarding(
-        (signal.SIGINT, signal.SIGTERM, signal.SIGHUP), lambda signum: _signal_group(process, signum)
-    ):
-        return _wait_with_timeout(process, program, timeout)
+    signals = (
+        [signal.SIGTERM, signal.SIGHUP] if timeout is None else [signal.SIGINT, signal.SIGTERM, signal.SIGHUP]
+    )
+    # Forwarding starts before PROGRAM does: a signal that arrives while it starts is passed on once
+    # it exists instead of killing this launcher and leaving PROGRAM behind.
+    started: list[subprocess.Popen[bytes]] = []
+    pending: list[int] = []
+
+    def deliver(signum: int) -> None:
+        if not started:
+            pending.append(signum)
+        elif timeout is None:
+            started[0].send_signal(signum)
+        else:
+            _signal_group(started[0], signum)
+
+    with _forwarding(signals, deliver):
+        try:
+            started.append(subprocess.Popen(program, env=environ, **group))
+        except FileNotFoundError:
+            print(f"{PROG}: error: cannot run {program[0]!r}: no such file or command", file=sys.stderr)
+            return EXIT_NOT_FOUND
+        except OSError as error:
+            reason = (error.strerror or str(error)).lower()
+            print(f"{PROG}: error: cannot run {program[0]!r}: {reason}", file=sys.stderr)
+            return EXIT_CANNOT_EXECUTE
+        for signum in pending:
+            deliver(signum)
+        if timeout is None:
+            return _exit_status(_wait_in_foreground(started[0]))
+        return _wait_with_timeout(started[0], program, timeout)
 
 
 @contextlib.contextmanager
