@@ -112,11 +112,11 @@ def test_records_delivered_at_exit(
 
 
 def test_fork_after_init(reliability_programs: ReliabilityPrograms, torture: Path) -> None:
-    # The child starts msPTI's threads again. TSan stops a child of a multi-threaded process that
-    # creates threads (it cannot follow them: die_after_fork), so under TSan that is allowed here.
-    tsan = os.environ.get("TSAN_OPTIONS")
-    overrides = {"TSAN_OPTIONS": f"{tsan}:die_after_fork=0"} if tsan is not None else {}
-    outcome = run(reliability_programs, torture, ["fork"], **overrides).check()
+    # The child starts msPTI's threads again. TSan cannot follow threads created in the child of a
+    # multi-threaded process (it stops it, or with die_after_fork=0 reports "dup thread with used id").
+    if "libtsan" in os.environ.get("NPU_SIM_SANITIZER_PRELOAD", ""):
+        pytest.skip("TSan does not support threads created after a multi-threaded fork")
+    outcome = run(reliability_programs, torture, ["fork"]).check()
     print(f"\nfork: {outcome.figures()}")
 
 

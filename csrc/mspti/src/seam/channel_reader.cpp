@@ -82,8 +82,10 @@ void ChannelReader::Remove(uint32_t device, uint32_t channel) {
     if (!c) return;
     // Reads what is left unless the reader is inside the driver on this channel; then the reader
     // parses what its read returns (the channel object lives while it holds it).
-    std::unique_lock<std::timed_mutex> read(c->read_mutex, std::defer_lock);
-    if (read.try_lock_for(kDrainPatience)) ReadHeld(*c);
+    if (LockBefore(*c, std::chrono::steady_clock::now() + kDrainPatience)) {
+        std::lock_guard<std::mutex> read(c->read_mutex, std::adopt_lock);
+        ReadHeld(*c);
+    }
     std::lock_guard<std::mutex> lock(DeviceData::Instance().mutex());
     auto it = channels_.find(Key(device, channel));
     if (it != channels_.end() && it->second == c) channels_.erase(it);
@@ -108,13 +110,21 @@ void ChannelReader::DrainAll() {
     DeviceData::Instance().DrainHostQueues();
 }
 
+bool ChannelReader::LockBefore(Channel& c, Deadline deadline) {
+    while (!c.read_mutex.try_lock()) {
+        if (std::chrono::steady_clock::now() >= deadline) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return true;
+}
+
 void ChannelReader::DrainChannel(Channel& c, Deadline deadline) {
-    std::unique_lock<std::timed_mutex> read(c.read_mutex, std::defer_lock);
-    if (!read.try_lock_until(deadline)) {
+    if (!LockBefore(c, deadline)) {
         MSPTI_LOGW("channel %u of device %u is being read (driver busy); its records follow later", c.channel,
                    c.device);
         return;
     }
+    std::lock_guard<std::mutex> read(c.read_mutex, std::adopt_lock);
     uint32_t pending = 0;
     auto flush = cann::halProfDataFlush.get();
     if (flush != nullptr) {
@@ -187,7 +197,7 @@ void ChannelReader::Loop(uint64_t generation) {
         for (int i = 0; i < n && i < kPollBatch; ++i) {
             std::shared_ptr<Channel> c = Find(infos[i].device_id, infos[i].channel_id);
             if (!c) continue;
-            std::lock_guard<std::timed_mutex> read(c->read_mutex);
+            std::lock_guard<std::mutex> read(c->read_mutex);
             got += ReadHeld(*c);
         }
         if (got == 0 && std::chrono::steady_clock::now() - polled_at < std::chrono::milliseconds(1)) {
@@ -224,7 +234,7 @@ void ChannelReader::ChildAfterFork() {
         Channel& c = *entry.second;
         // Held: the parent's reader was between a read and its parse; those bytes are the parent's.
         if (!c.read_mutex.try_lock()) c.fill = 0;
-        new (&c.read_mutex) std::timed_mutex();
+        new (&c.read_mutex) std::mutex();
     }
     restart_after_fork_ = generation_.load(std::memory_order_relaxed) != 0;
     generation_.store(0, std::memory_order_relaxed);

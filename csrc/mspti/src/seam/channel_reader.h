@@ -54,7 +54,9 @@ private:
     struct Channel {
         uint32_t device = 0;
         uint32_t channel = 0;
-        std::timed_mutex read_mutex;  // held across the driver's read; guards buffer and fill
+        // Held across the driver's read; guards buffer and fill. A plain mutex polled with try_lock by
+        // drains (TSan does not follow std::timed_mutex's timed locks).
+        std::mutex read_mutex;
         std::vector<uint8_t> buffer;
         size_t fill = 0;
     };
@@ -65,6 +67,8 @@ private:
     // Flushes and reads one channel if its lock is free before `deadline`.
     void DrainChannel(Channel& c, Deadline deadline);
     std::shared_ptr<Channel> Find(uint32_t device, uint32_t channel);
+    // Locks c.read_mutex unless it stays held until `deadline`.
+    static bool LockBefore(Channel& c, Deadline deadline);
     void StartThreadIfWanted();
     void Loop(uint64_t generation);
 
