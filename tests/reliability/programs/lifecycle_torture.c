@@ -28,6 +28,15 @@ static void enable_common(void) {
     EXPECT_RESULT(g_mspti.enable(MSPTI_ACTIVITY_KIND_API), MSPTI_SUCCESS);
 }
 
+/* Tool A's buffers, a subscription without callbacks and the common kinds: most scenarios' start. */
+static msptiSubscriberHandle start_tool_a(void) {
+    EXPECT_RESULT(g_mspti.register_callbacks(request_a, complete_a), MSPTI_SUCCESS);
+    msptiSubscriberHandle h = NULL;
+    EXPECT_RESULT(g_mspti.subscribe(&h, NULL, NULL), MSPTI_SUCCESS);
+    enable_common();
+    return h;
+}
+
 /* Accounting of one window: MEMORY exactly, MARKER at least, KERNEL at least (device side). */
 typedef struct {
     uint64_t start[KINDS];
@@ -178,10 +187,7 @@ static void enable_storm(int threads, int iterations) {
 static void flush_in_complete(void) {
     g_tool_a.buffer_size = 1024; /* a few records per buffer: many completions */
     g_tool_a.flush_in_complete = 1;
-    EXPECT_RESULT(g_mspti.register_callbacks(request_a, complete_a), MSPTI_SUCCESS);
-    msptiSubscriberHandle h = NULL;
-    EXPECT_RESULT(g_mspti.subscribe(&h, NULL, NULL), MSPTI_SUCCESS);
-    enable_common();
+    const msptiSubscriberHandle h = start_tool_a();
     Window w;
     window_open(&w);
     launch(50);
@@ -203,10 +209,7 @@ static void flush_in_complete(void) {
 static void request_markers(void) {
     g_tool_a.buffer_size = 2048;
     g_tool_a.mark_in_request = 1;
-    EXPECT_RESULT(g_mspti.register_callbacks(request_a, complete_a), MSPTI_SUCCESS);
-    msptiSubscriberHandle h = NULL;
-    EXPECT_RESULT(g_mspti.subscribe(&h, NULL, NULL), MSPTI_SUCCESS);
-    enable_common();
+    const msptiSubscriberHandle h = start_tool_a();
     Window w;
     window_open(&w);
     alloc_free(100);
@@ -266,10 +269,7 @@ static void exit_without_flush(int from_thread) {
 /* ------------------------------------------------------------------------------------------ */
 
 static void fork_after_init(void) {
-    EXPECT_RESULT(g_mspti.register_callbacks(request_a, complete_a), MSPTI_SUCCESS);
-    msptiSubscriberHandle h = NULL;
-    EXPECT_RESULT(g_mspti.subscribe(&h, NULL, NULL), MSPTI_SUCCESS);
-    enable_common();
+    const msptiSubscriberHandle h = start_tool_a();
     launch(2);
     alloc_free(2);
     sync_stream();
@@ -322,10 +322,7 @@ static void fork_after_init(void) {
 
 static void two_tools(void) {
     /* Tool A. */
-    EXPECT_RESULT(g_mspti.register_callbacks(request_a, complete_a), MSPTI_SUCCESS);
-    msptiSubscriberHandle a = NULL;
-    EXPECT_RESULT(g_mspti.subscribe(&a, NULL, NULL), MSPTI_SUCCESS);
-    enable_common();
+    const msptiSubscriberHandle a = start_tool_a();
     Window w;
     window_open(&w);
     alloc_free(10);
