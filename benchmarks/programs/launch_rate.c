@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "acl/acl.h"
+#include "bench_kernel.h"
 #include "mspti/mspti.h"
 #include "mspti/mspti_ext.h"
 
@@ -52,15 +53,6 @@ static double clock_s(clockid_t id) {
 }
 
 static double now_s(void) { return clock_s(CLOCK_MONOTONIC); }
-
-#define CHECK(call)                                                        \
-    do {                                                                   \
-        aclError e_ = (call);                                              \
-        if (e_ != ACL_SUCCESS) {                                           \
-            fprintf(stderr, "%s failed: %d\n", #call, e_);                 \
-            return 1;                                                      \
-        }                                                                  \
-    } while (0)
 
 #define LOOKUP(type, name) ((type)dlsym(RTLD_DEFAULT, name))
 
@@ -99,12 +91,8 @@ int main(int argc, char **argv) {
         enable(MSPTI_ACTIVITY_KIND_RUNTIME_API);
     }
     static const char image[] = "launch-rate-kernel";
-    aclrtBinaryLoadOption opt = {.type = ACL_RT_BINARY_LOAD_OPT_MAGIC, .value = {.magic = ACL_RT_BINARY_MAGIC_ELF_VECTOR_CORE}};
-    aclrtBinaryLoadOptions opts = {&opt, 1};
-    aclrtBinHandle bin = NULL;
     aclrtFuncHandle fn = NULL;
-    CHECK(aclrtBinaryLoadFromData(image, sizeof image, &opts, &bin));
-    CHECK(aclrtBinaryGetFunction(bin, "add_custom", &fn));
+    CHECK(bench_load_kernel(image, sizeof image, &fn));
     uint64_t args[2] = {0, 0};
 
     for (long i = 0; i < count / 10; ++i) CHECK(aclrtLaunchKernel(fn, 8, args, sizeof args, stream));  // warm up

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "acl/acl.h"
+#include "bench_kernel.h"
 #include "buffer_pool.h"
 #include "mspti/mspti_ext.h"
 
@@ -28,15 +29,6 @@ static long rss_bytes(void) {
     fclose(f);
     return resident < 0 ? -1 : resident * sysconf(_SC_PAGESIZE);
 }
-
-#define CHECK(call)                                        \
-    do {                                                   \
-        aclError e_ = (call);                              \
-        if (e_ != ACL_SUCCESS) {                           \
-            fprintf(stderr, "%s failed: %d\n", #call, e_); \
-            return 1;                                      \
-        }                                                  \
-    } while (0)
 
 int main(int argc, char **argv) {
     if (argc != 3) {
@@ -62,12 +54,8 @@ int main(int argc, char **argv) {
     msptiActivityEnable(MSPTI_ACTIVITY_KIND_API);
     msptiActivityEnable(MSPTI_ACTIVITY_KIND_RUNTIME_API);
     static const char image[] = "record-memory-kernel";
-    aclrtBinaryLoadOption opt = {.type = ACL_RT_BINARY_LOAD_OPT_MAGIC, .value = {.magic = ACL_RT_BINARY_MAGIC_ELF_VECTOR_CORE}};
-    aclrtBinaryLoadOptions opts = {&opt, 1};
-    aclrtBinHandle bin = NULL;
     aclrtFuncHandle fn = NULL;
-    CHECK(aclrtBinaryLoadFromData(image, sizeof image, &opts, &bin));
-    CHECK(aclrtBinaryGetFunction(bin, "add_custom", &fn));
+    CHECK(bench_load_kernel(image, sizeof image, &fn));
     uint64_t args[2] = {0, 0};
 
     const long step = launches / samples;
