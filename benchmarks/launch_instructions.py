@@ -4,8 +4,12 @@ Runs the launch_rate program under `valgrind --tool=callgrind --separate-threads
 launch counts in each mode (off, and KERNEL + API + RUNTIME_API traced, virtual clock) and takes the
 difference, so start-up and shut-down cancel out. Prints the instructions per launch of the
 launching thread and of all threads together (msPTI's reader and delivery threads included), and
-what tracing adds. Instruction counts do not depend on the machine's load; the other threads'
-counts do depend a little on how often the reader polls. Needs valgrind; skipped without it.
+what tracing adds. Instruction counts do not depend on the machine's load, but which thread does the
+parsing depends on scheduling: if msPTI's reader thread did not run, the launching thread would
+parse in its final flush or when a task-track ring fills (`--fair-sched=yes` lets threads take
+turns, so this is rare). The third column counts only the instructions spent inside the launch
+call (`--toggle-collect` on the program's out-of-line `launch_once`): what an application thread
+waits for. Needs valgrind; skipped without it.
 """
 
 from __future__ import annotations
@@ -40,15 +44,18 @@ def thread_instructions(out_dir: Path) -> list[int]:
     return [counts[t] for t in sorted(counts)]
 
 
-def run_counted(exe: Path, mode: str, launches: int, work: Path) -> list[int]:
+def run_counted(exe: Path, mode: str, launches: int, work: Path, inside_call: bool = False) -> list[int]:
     tree = find_native_tree()
     env = tree.env(preload_mspti=mode != "off", NPU_SIM_CLOCK="virtual", NPU_SIM_LOG_LEVEL="error")
-    out_dir = work / f"{mode}-{launches}"
+    out_dir = work / f"{mode}-{launches}{'-inside' if inside_call else ''}"
     out_dir.mkdir()
+    only_inside = ["--collect-atstart=no", "--toggle-collect=launch_once"] if inside_call else []
     cmd = [
         "valgrind",
         "--tool=callgrind",
         "--separate-threads=yes",
+        "--fair-sched=yes",  # threads take turns, so msPTI's reader keeps up as on a real machine
+        *only_inside,
         f"--callgrind-out-file={out_dir}/callgrind.out",
         str(exe),
         mode,
@@ -67,21 +74,23 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     low, high = (int(argv[0]), int(argv[1])) if argv and len(argv) == 2 else COUNTS
     launches = (high - low) * WARM_UP
-    per_launch: dict[str, tuple[float, float]] = {}
+    per_launch: dict[str, tuple[float, float, float]] = {}
     with tempfile.TemporaryDirectory(prefix="launch-instructions-") as tmp:
         work = Path(tmp)
         builder = ProgramBuilder(find_native_tree(), work)
         exe = builder.build([PROGRAM], libs=["ascendcl"], extra_flags=["-O2"])
         for mode in ("off", "traced"):
             a, b = run_counted(exe, mode, low, work), run_counted(exe, mode, high, work)
-            per_launch[mode] = ((b[0] - a[0]) / launches, (sum(b) - sum(a)) / launches)
-    print(f"{'mode':<8} {'launching thread':>17} {'all threads':>12}   (instructions per launch)")
-    for mode, (thread, total) in per_launch.items():
-        print(f"{mode:<8} {thread:>17.0f} {total:>12.0f}")
-    (off_thread, off_total), (traced_thread, traced_total) = per_launch["off"], per_launch["traced"]
+            inside = run_counted(exe, mode, low, work, inside_call=True)[0] / (low * WARM_UP)
+            per_launch[mode] = ((b[0] - a[0]) / launches, (sum(b) - sum(a)) / launches, inside)
+    header = f"{'mode':<8} {'launching thread':>17} {'all threads':>12} {'inside the call':>16}"
+    print(f"{header}   (instructions per launch)")
+    for mode, (thread, total, inside) in per_launch.items():
+        print(f"{mode:<8} {thread:>17.0f} {total:>12.0f} {inside:>16.0f}")
+    off, traced = per_launch["off"], per_launch["traced"]
     print(
-        f"added per traced launch: {traced_thread - off_thread:.0f} on the launching thread, "
-        f"{traced_total - off_total:.0f} in all threads"
+        f"added per traced launch: {traced[0] - off[0]:.0f} on the launching thread, "
+        f"{traced[1] - off[1]:.0f} in all threads, {traced[2] - off[2]:.0f} inside the launch call"
     )
     return 0
 

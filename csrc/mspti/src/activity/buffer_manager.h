@@ -137,9 +137,7 @@ private:
 };
 
 // Inline: every record write starts here.
-inline BufferManager& BufferManager::Instance() {
-    static NoDestructor<BufferManager> manager;
-    return manager.get();
-}
+inline LazyInstance<BufferManager> g_buffer_manager;
+inline BufferManager& BufferManager::Instance() { return g_buffer_manager.get(); }
 
 }  // namespace mspti::activity

@@ -5,10 +5,11 @@
 
 namespace mspti::callback {
 
-Subscriber& Subscriber::Instance() {
-    static NoDestructor<Subscriber> subscriber;
-    return subscriber.get();
-}
+namespace {
+LazyInstance<Subscriber> g_subscriber;
+}  // namespace
+
+Subscriber& Subscriber::Instance() { return g_subscriber.get(); }
 
 msptiResult Subscriber::Subscribe(msptiSubscriberHandle* handle, msptiCallbackFunc callback, void* userdata) {
     if (handle == nullptr) return MSPTI_ERROR_INVALID_PARAMETER;

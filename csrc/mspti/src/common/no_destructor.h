@@ -7,6 +7,7 @@
 // the state objects live in static storage and are never destroyed.
 #pragma once
 
+#include <atomic>
 #include <new>
 #include <utility>
 
@@ -28,6 +29,33 @@ public:
 
 private:
     alignas(T) unsigned char storage_[sizeof(T)];
+};
+
+// A NoDestructor singleton for hot paths. A function-local static costs a guard check, and gcc then
+// saves registers for the guarded construction on every call; here every call after the first is one
+// acquire load and the construction is out of line. Declare it at namespace scope: it is
+// constant-initialised, so it is usable before, during and after static initialisation. One per type:
+// every LazyInstance<T> shares the same object.
+template <typename T>
+class LazyInstance {
+public:
+    constexpr LazyInstance() = default;
+    LazyInstance(const LazyInstance&) = delete;
+    LazyInstance& operator=(const LazyInstance&) = delete;
+
+    T& get() {
+        T* object = object_.load(std::memory_order_acquire);
+        return object != nullptr ? *object : Create();
+    }
+
+private:
+    [[gnu::noinline]] T& Create() {
+        static NoDestructor<T> object;  // thread-safe construction, once
+        object_.store(&object.get(), std::memory_order_release);
+        return object.get();
+    }
+
+    std::atomic<T*> object_{nullptr};
 };
 
 }  // namespace mspti

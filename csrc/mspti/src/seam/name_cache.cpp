@@ -10,10 +10,11 @@ constexpr uint64_t TypeKey(uint16_t level, uint32_t type_id) { return (uint64_t{
 
 }  // namespace
 
-NameCache& NameCache::Instance() {
-    static NoDestructor<NameCache> cache;
-    return cache.get();
-}
+namespace {
+LazyInstance<NameCache> g_cache;
+}  // namespace
+
+NameCache& NameCache::Instance() { return g_cache.get(); }
 
 void NameCache::RegisterType(uint16_t level, uint32_t type_id, std::string_view name) {
     std::lock_guard<std::mutex> lock(assign_mutex_);  // the array and the table agree on the newest name

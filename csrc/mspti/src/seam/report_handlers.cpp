@@ -40,11 +40,12 @@ bool OnReportingThread(uint32_t thread_id) { return thread_id == CurrentThreadId
 void OnTaskTrack(uint32_t aging, const MsprofCompactInfo& info) {
     const MsprofRuntimeTrack& track = info.data.runtimeTrack;
     communication::OnTaskTrack(track, info.timeStamp);
-    const char* type = NameCache::Instance().TypeName(MSPROF_REPORT_RUNTIME_LEVEL, static_cast<uint32_t>(track.taskType));
+    NameCache& names = NameCache::Instance();
+    const char* type = names.TypeName(MSPROF_REPORT_RUNTIME_LEVEL, static_cast<uint32_t>(track.taskType));
     if (!IsKernelType(type)) return;
     const uint64_t correlation_id = OnReportingThread(info.threadId) ? activity::CorrelationForTrack(info.timeStamp)
                                                                      : activity::AllocateCorrelationId();
-    const char* name = NameCache::Instance().HashText(track.kernelName);
+    const char* name = names.HashText(track.kernelName);
     callback::NoteKernelName(name);
     // A launch seen while KERNEL is off, or while its device cannot deliver the device half, gives no record.
     if (!Enabled(MSPTI_ACTIVITY_KIND_KERNEL) || !devices::StarsActive(track.deviceId)) return;
@@ -70,9 +71,9 @@ void WriteApi(msptiActivityKind kind, const MsprofApi& api, uint64_t correlation
     activity::BufferManager::Instance().Write(record);
 }
 
-uint64_t ApiCorrelation(const MsprofApi& api) {
-    return OnReportingThread(api.threadId) ? activity::CorrelationForApi(api.beginTime, api.endTime)
-                                           : activity::AllocateCorrelationId();
+// `here`: the report comes from the thread that made the call (OnReportingThread, asked once per report).
+uint64_t ApiCorrelation(const MsprofApi& api, bool here) {
+    return here ? activity::CorrelationForApi(api.beginTime, api.endTime) : activity::AllocateCorrelationId();
 }
 
 }  // namespace
@@ -97,16 +98,17 @@ int32_t OnApi(uint32_t, const void* raw) {
     if (raw == nullptr) return PROFAPI_ERROR;
     MsprofApi api;
     std::memcpy(&api, raw, sizeof api);
+    const bool here = OnReportingThread(api.threadId);
     switch (api.level) {
         case MSPROF_REPORT_RUNTIME_LEVEL:
             if (Enabled(MSPTI_ACTIVITY_KIND_RUNTIME_API)) {
-                WriteApi(MSPTI_ACTIVITY_KIND_RUNTIME_API, api, ApiCorrelation(api),
+                WriteApi(MSPTI_ACTIVITY_KIND_RUNTIME_API, api, ApiCorrelation(api, here),
                          NameCache::Instance().TypeName(MSPROF_REPORT_RUNTIME_LEVEL, api.type));
             }
             break;
         case MSPROF_REPORT_ACL_LEVEL:
             if (Enabled(MSPTI_ACTIVITY_KIND_ACL_API)) {
-                WriteApi(MSPTI_ACTIVITY_KIND_ACL_API, api, ApiCorrelation(api),
+                WriteApi(MSPTI_ACTIVITY_KIND_ACL_API, api, ApiCorrelation(api, here),
                          NameCache::Instance().TypeName(MSPROF_REPORT_ACL_LEVEL, api.type));
             }
             break;
@@ -117,7 +119,7 @@ int32_t OnApi(uint32_t, const void* raw) {
             const bool plain = Enabled(MSPTI_ACTIVITY_KIND_API);
             if (!comm && !node && !plain) break;
             // One id for the node report: NODE_API, API and the COMMUNICATION operator share it.
-            const uint64_t id = ApiCorrelation(api);
+            const uint64_t id = ApiCorrelation(api, here);
             const char* name = NameCache::Instance().HashText(api.itemId);
             if (node) WriteApi(MSPTI_ACTIVITY_KIND_NODE_API, api, id, name);
             if (plain) WriteApi(MSPTI_ACTIVITY_KIND_API, api, id, name);
@@ -131,7 +133,7 @@ int32_t OnApi(uint32_t, const void* raw) {
             return PROFAPI_SUCCESS;
     }
     // Any API report ends the implicit correlation group of its thread (see activity/correlation.h).
-    if (OnReportingThread(api.threadId)) activity::NoteApiReport(api.beginTime, api.endTime);
+    if (here) activity::NoteApiReport(api.beginTime, api.endTime);
     return PROFAPI_SUCCESS;
 }
 
