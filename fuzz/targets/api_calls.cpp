@@ -8,7 +8,9 @@
 //    reference model tracks (subscription, handles, kind switches, marker domains, per-thread
 //    external-correlation stacks); on two threads, where the model cannot know the
 //    interleaving, the result must be one of the documented results of that function;
-//  - callbacks: ENTER and EXIT pair per thread with the same correlationData, fields set;
+//  - callbacks: ENTER and EXIT pair per thread with the same correlationData, fields set; an
+//    EXIT reaches only the subscription that received its ENTER (each subscription has its own
+//    userdata); an ENTER stays without EXIT only when the other thread ended its subscription;
 //  - buffers: the collector's contract checks (fuzz_support.h);
 //  - accounting per input: MEMORY / MEMCPY / MEMSET records delivered + dropped equal the
 //    successful calls made while the kind was on; MARKER and EXTERNAL_CORRELATION at least
@@ -128,20 +130,26 @@ Operation Decode(Input& in, uint8_t opcode) {
 // ---------------------------------------------------------------------------------------------
 // Callbacks: ENTER/EXIT pairing per thread.
 
+// Every msptiSubscribe passes a userdata tag of its own, so a callback names its subscription.
+constexpr uintptr_t kTagBase = uintptr_t{0xF022} << 32;
+std::atomic<uintptr_t> g_next_tag{kTagBase};
+uintptr_t NewTag() { return ++g_next_tag; }
+
 struct CallbackFrame {
     uint32_t domain;
     uint32_t cbid;
     uint64_t* data;
     uint64_t token;
+    uintptr_t tag;  // the subscription that received the ENTER
 };
 thread_local std::vector<CallbackFrame> t_frames;
-thread_local uint64_t t_exits_without_enter = 0;
 std::atomic<uint64_t> g_callbacks{0};
 std::atomic<uint64_t> g_token{0};
 
 void OnCallback(void* userdata, msptiCallbackDomain domain, msptiCallbackId cbid, const msptiCallbackData* data) {
     g_callbacks++;
-    FUZZ_CHECK(userdata == reinterpret_cast<void*>(0xF022), "callback userdata %p", userdata);
+    const uintptr_t tag = reinterpret_cast<uintptr_t>(userdata);
+    FUZZ_CHECK((tag >> 32) == (kTagBase >> 32), "callback userdata %p", userdata);
     FUZZ_CHECK(data != nullptr && data->functionName != nullptr, "callback data or its functionName is NULL");
     FUZZ_CHECK(domain == MSPTI_CB_DOMAIN_RUNTIME || domain == MSPTI_CB_DOMAIN_HCCL, "callback domain %d", domain);
     FUZZ_CHECK(data->correlationData != nullptr, "correlationData is NULL (%s)", data->functionName);
@@ -149,20 +157,23 @@ void OnCallback(void* userdata, msptiCallbackDomain domain, msptiCallbackId cbid
         FUZZ_CHECK(data->functionReturnValue == nullptr, "functionReturnValue set at ENTER of %s", data->functionName);
         const uint64_t token = ++g_token;
         *data->correlationData = token;
-        t_frames.push_back({static_cast<uint32_t>(domain), cbid, data->correlationData, token});
+        t_frames.push_back({static_cast<uint32_t>(domain), cbid, data->correlationData, token, tag});
     } else {
         FUZZ_CHECK(data->callbackSite == MSPTI_API_EXIT, "callbackSite %d", data->callbackSite);
         FUZZ_CHECK(data->functionReturnValue != nullptr, "functionReturnValue NULL at EXIT of %s", data->functionName);
-        if (t_frames.empty()) {
-            ++t_exits_without_enter;  // judged at the end of the input (see Cleanup)
-            return;
-        }
+        // Calls on one thread nest, never interleave: the innermost open ENTER is this call's, unless
+        // msPTI delivered the ENTER elsewhere (an ended subscription) or not at all.
+        FUZZ_CHECK(!t_frames.empty() && t_frames.back().tag == tag,
+                   "EXIT of %s reached subscription %#llx without its ENTER there (%s)", data->functionName,
+                   static_cast<unsigned long long>(tag - kTagBase),
+                   t_frames.empty() ? "no ENTER open on this thread" : "the open ENTER went to another subscription");
         const CallbackFrame f = t_frames.back();
         t_frames.pop_back();
         FUZZ_CHECK(f.domain == static_cast<uint32_t>(domain) && f.cbid == cbid, "EXIT of %s pairs with another ENTER",
                    data->functionName);
         FUZZ_CHECK(f.data == data->correlationData && *f.data == f.token, "correlationData differs at EXIT of %s",
                    data->functionName);
+        fuzz::Stats::Instance().callbacks_paired++;
     }
 }
 
@@ -188,6 +199,7 @@ struct Model {
     bool threaded = false;
     bool subscribed = false;
     msptiSubscriberHandle current = nullptr;
+    uintptr_t current_tag = 0;  // the userdata tag of the current subscription
     std::vector<msptiSubscriberHandle> stale;
     bool enabled[kKinds] = {};
     bool kind_touched[kKinds] = {};  // switched while two threads ran
@@ -261,7 +273,8 @@ void Execute(const Operation& o, ThreadState& ts) {
                                      : g_model.subscribed ? MSPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED
                                                           : MSPTI_SUCCESS;
             if (Exact()) lock.unlock();  // single thread: nothing races; two threads: keep the model in step
-            const msptiResult got = msptiSubscribe(null_out ? nullptr : &h, cb, reinterpret_cast<void*>(0xF022));
+            const uintptr_t tag = NewTag();
+            const msptiResult got = msptiSubscribe(null_out ? nullptr : &h, cb, reinterpret_cast<void*>(tag));
             if (Exact()) {
                 FUZZ_CHECK(got == want, "msptiSubscribe returned %d, documented %d", got, want);
                 lock.lock();
@@ -275,6 +288,7 @@ void Execute(const Operation& o, ThreadState& ts) {
                 g_model.subscription_touched = g_model.subscription_touched || g_model.threaded;
                 g_model.subscribed = true;
                 g_model.current = h;
+                g_model.current_tag = tag;
                 g_model.marker_state_touched = true;
             }
             break;
@@ -306,6 +320,7 @@ void Execute(const Operation& o, ThreadState& ts) {
                 g_model.stale.push_back(g_model.current);
                 g_model.subscribed = false;
                 g_model.current = nullptr;
+                g_model.current_tag = 0;
                 g_model.marker_state_touched = true;
             }
             break;
@@ -556,21 +571,25 @@ void Cleanup(ThreadState& ts) {
     }
     for (const auto& d : ts.domains) mstxDomainDestroy(d.first);
     ts.domains.clear();
-    // ENTER and EXIT pair, unless another thread subscribed or unsubscribed while a call was in
-    // flight: then an EXIT may be withheld (after Unsubscribe no callback may arrive) or reach a
-    // subscriber that never saw the ENTER (finding F-7, docs/reliability.md).
-    bool excused;
+    // Pairs balance within a subscription (docs/mspti-deviations.md §4; an EXIT without its ENTER
+    // fails at once, in OnCallback). An ENTER may stay open only when the other thread ended its
+    // subscription while the call was in flight: msPTI withholds the EXIT then (finding F-7).
+    // The model's lock is held across a two-thread Subscribe/Unsubscribe, so current_tag is exact.
+    bool may_withhold;
+    uintptr_t current_tag;
     {
         std::lock_guard<std::mutex> lock(g_model.mutex);
-        excused = g_model.threaded && g_model.subscription_touched;
+        may_withhold = g_model.threaded && g_model.subscription_touched;
+        current_tag = g_model.current_tag;
     }
-    if (!excused) {
-        FUZZ_CHECK(t_frames.empty(), "%zu callback ENTERs without EXIT on this thread", t_frames.size());
-        FUZZ_CHECK(t_exits_without_enter == 0, "%llu callback EXITs without ENTER on this thread",
-                   static_cast<unsigned long long>(t_exits_without_enter));
+    for (const CallbackFrame& f : t_frames) {
+        FUZZ_CHECK(may_withhold && f.tag != current_tag,
+                   "callback ENTER (domain %u, cbid %u) without EXIT in subscription %#llx, %s", f.domain, f.cbid,
+                   static_cast<unsigned long long>(f.tag - kTagBase),
+                   may_withhold ? "which is still the current one" : "and no subscription ended meanwhile");
     }
+    fuzz::Stats::Instance().exits_withheld += t_frames.size();
     t_frames.clear();
-    t_exits_without_enter = 0;
 }
 
 }  // namespace

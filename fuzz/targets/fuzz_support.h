@@ -363,7 +363,7 @@ private:
 // Figures printed when the fuzzer exits (the campaign runner collects the "FUZZ-STATS" line).
 struct Stats {
     std::atomic<uint64_t> inputs{0}, api_calls{0}, records_expected{0}, records_accounted{0}, bytes_injected{0},
-        reports_sent{0}, threaded_inputs{0};
+        reports_sent{0}, threaded_inputs{0}, callbacks_paired{0}, exits_withheld{0};
     static Stats& Instance() {
         static Stats* s = new Stats();
         return *s;
@@ -382,7 +382,8 @@ struct Stats {
         std::fprintf(stderr,
                      "FUZZ-STATS inputs=%llu api_calls=%llu threaded_inputs=%llu records_expected=%llu "
                      "records_accounted=%llu records_delivered=%llu records_dropped=%llu buffers_requested=%llu "
-                     "buffers_completed=%llu bytes_injected=%llu reports_sent=%llu dropped_by_kind=%s\n",
+                     "buffers_completed=%llu bytes_injected=%llu reports_sent=%llu callbacks_paired=%llu exits_withheld=%llu "
+                     "dropped_by_kind=%s\n",
                      static_cast<unsigned long long>(s.inputs.load()), static_cast<unsigned long long>(s.api_calls.load()),
                      static_cast<unsigned long long>(s.threaded_inputs.load()),
                      static_cast<unsigned long long>(s.records_expected.load()),
@@ -390,7 +391,9 @@ struct Stats {
                      static_cast<unsigned long long>(c.DeliveredTotal()), static_cast<unsigned long long>(dropped),
                      static_cast<unsigned long long>(c.Requests()), static_cast<unsigned long long>(c.Completes()),
                      static_cast<unsigned long long>(s.bytes_injected.load()),
-                     static_cast<unsigned long long>(s.reports_sent.load()), by_kind.empty() ? "-" : by_kind.c_str());
+                     static_cast<unsigned long long>(s.reports_sent.load()),
+                     static_cast<unsigned long long>(s.callbacks_paired.load()),
+                     static_cast<unsigned long long>(s.exits_withheld.load()), by_kind.empty() ? "-" : by_kind.c_str());
     }
 };
 
