@@ -2,6 +2,7 @@
 
     python fuzz/campaign.py --seconds 10                  the CI smoke run (tox -e fuzz-smoke)
     python fuzz/campaign.py --seconds 600 --coverage      a longer campaign (tox -e fuzz)
+    python fuzz/campaign.py --build-dir build/fuzz-tsan   the TSan build (fuzz/build.sh thread)
 
 Every configuration fuzzes for --seconds, starting from its committed seed corpus
 (fuzz/corpus/<name>/) plus the working corpus of earlier runs (build/fuzz/campaign/<name>/).
@@ -34,6 +35,7 @@ REPO = Path(__file__).resolve().parents[1]
 FUZZ = REPO / "fuzz"
 SUPPRESSIONS = FUZZ / "known_issues.supp"
 LSAN_SUPPRESSIONS = FUZZ / "lsan.supp"
+TSAN_SUPPRESSIONS = FUZZ / "tsan.supp"
 
 
 @dataclass(frozen=True)
@@ -80,7 +82,17 @@ def symbolizer() -> str | None:
     return None
 
 
-def environment(config: Config, strict: bool) -> dict[str, str]:
+def build_sanitizer(build_dir: Path) -> str:
+    """The sanitizer a fuzz build was configured with (FUZZ_SANITIZE in its CMake cache)."""
+    cache = build_dir / "CMakeCache.txt"
+    if cache.exists():
+        for line in cache.read_text().splitlines():
+            if line.startswith("FUZZ_SANITIZE:"):
+                return line.split("=", 1)[1].strip()
+    return "address"
+
+
+def environment(config: Config, strict: bool, sanitizer: str = "address") -> dict[str, str]:
     env = dict(os.environ)
     env.pop("LD_PRELOAD", None)
     env.setdefault("NPU_SIM_LOG_LEVEL", "off")
@@ -90,6 +102,9 @@ def environment(config: Config, strict: bool) -> dict[str, str]:
     env["UBSAN_OPTIONS"] = ":".join(ubsan)
     env["ASAN_OPTIONS"] = "abort_on_error=1:detect_stack_use_after_return=1:strict_string_checks=1"
     env["LSAN_OPTIONS"] = f"suppressions={LSAN_SUPPRESSIONS}:print_suppressions=0"
+    if sanitizer == "thread":
+        # Tool noise only (libFuzzer's coverage counters), so also with --strict.
+        env["TSAN_OPTIONS"] = f"halt_on_error=1:second_deadlock_stack=1:suppressions={TSAN_SUPPRESSIONS}"
     if sym := symbolizer():
         env["ASAN_SYMBOLIZER_PATH"] = sym
     env.update(config.env)
@@ -97,7 +112,7 @@ def environment(config: Config, strict: bool) -> dict[str, str]:
 
 
 def replay_command(binary: Path, config: Config, env: dict[str, str], reproducer: Path) -> str:
-    keys = ["UBSAN_OPTIONS", "LSAN_OPTIONS", *config.env]
+    keys = ["UBSAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS", *config.env]
     settings = " ".join(f"{k}={env[k]}" for k in keys if k in env)
     return f"{settings} {binary} {reproducer}"
 
@@ -177,7 +192,7 @@ def coverage_only(config: Config, args: argparse.Namespace) -> Result:
         result.failure = f"no working corpus at {corpus}"
         return result
     result.corpus_units = sum(1 for _ in corpus.iterdir())
-    result.mspti_edges = mspti_coverage(binary, corpus, environment(config, args.strict))
+    result.mspti_edges = mspti_coverage(binary, corpus, environment(config, args.strict, args.sanitizer))
     return result
 
 
@@ -198,7 +213,7 @@ def run_config(config: Config, args: argparse.Namespace) -> Result:
         shutil.rmtree(artifacts)
     artifacts.mkdir(parents=True)
     seeds = FUZZ / "corpus" / config.name
-    env = environment(config, args.strict)
+    env = environment(config, args.strict, args.sanitizer)
     cmd = [
         str(binary),
         str(corpus),
@@ -285,6 +300,8 @@ def describe(result: Result) -> str:
                     "records_dropped",
                     "buffers_requested",
                     "buffers_completed",
+                    "callbacks_paired",
+                    "exits_withheld",
                     "dropped_by_kind",
                 )
                 if k in s and s[k] not in ("0", "-")
@@ -337,6 +354,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--summary", type=Path, default=None, help="write the results as JSON")
     args = parser.parse_args(argv)
     args.build_dir = args.build_dir.resolve()
+    args.sanitizer = build_sanitizer(args.build_dir)
+    print(f"campaign: {args.build_dir} is a FUZZ_SANITIZE={args.sanitizer} build", flush=True)
 
     wanted = {t for t in args.targets.split(",") if t}
     unknown = wanted - {c.name for c in CONFIGS}
