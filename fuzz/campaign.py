@@ -275,6 +275,10 @@ def run_config(config: Config, args: argparse.Namespace) -> Result:
     return result
 
 
+def entries(suppressions: Path) -> list[str]:
+    return [line for line in suppressions.read_text().splitlines() if line and not line.startswith("#")]
+
+
 def describe(result: Result) -> str:
     s = result.target_stats
     lines = [
@@ -332,7 +336,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=int, default=int(os.environ.get("FUZZ_SECONDS", "10")))
     parser.add_argument("--timeout", type=int, default=20, help="seconds one input may take (a hang)")
     parser.add_argument("--rss-limit-mb", type=int, default=3072)
-    parser.add_argument("--build-dir", type=Path, default=REPO / "build" / "fuzz")
+    default_build = os.environ.get("FUZZ_BUILD_DIR") or str(REPO / "build" / "fuzz")
+    parser.add_argument(
+        "--build-dir",
+        type=Path,
+        default=Path(default_build),
+        help="the fuzz build (default: FUZZ_BUILD_DIR, as fuzz/build.sh uses it, else build/fuzz)",
+    )
     parser.add_argument("--targets", default="", help="comma-separated configuration names (default: all)")
     parser.add_argument("--coverage", action="store_true", help="report msPTI source coverage of the corpus")
     parser.add_argument(
@@ -362,9 +372,12 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown targets {sorted(unknown)}; known: {[c.name for c in CONFIGS]}")
     configs = [c for c in CONFIGS if not wanted or c.name in wanted]
-    if not args.strict and SUPPRESSIONS.exists():
-        known = [line for line in SUPPRESSIONS.read_text().splitlines() if line and not line.startswith("#")]
-        print(f"campaign: known issues suppressed ({SUPPRESSIONS.relative_to(REPO)}): {known}", flush=True)
+    if args.sanitizer == "thread":
+        used = [TSAN_SUPPRESSIONS]  # tool noise only, so also with --strict
+    else:
+        used = [] if args.strict or not SUPPRESSIONS.exists() else [SUPPRESSIONS]
+    for path in used:
+        print(f"campaign: suppressed ({path.relative_to(REPO)}): {entries(path)}", flush=True)
 
     results = []
     for config in configs:
