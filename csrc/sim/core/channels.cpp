@@ -36,13 +36,6 @@ void ChannelHub::reset_after_fork() {
     for (auto& f : fifos_) new (&f->read_mutex) std::mutex();
 }
 
-int ChannelHub::slot_of(uint32_t channel_id) {
-    for (size_t i = 0; i < kChannelCount; ++i) {
-        if (kChannels[i] == channel_id) return static_cast<int>(i);
-    }
-    return -1;
-}
-
 int ChannelHub::start(uint32_t device, uint32_t channel) {
     if (!valid(device, channel)) return PROF_ERROR;
     Fifo& f = fifo(device, slot_of(channel));

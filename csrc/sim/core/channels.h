@@ -27,7 +27,14 @@ public:
 
     explicit ChannelHub(uint32_t devices);
 
-    static int slot_of(uint32_t channel_id);  // -1 if the simulator does not offer the channel
+    // -1 if the simulator does not offer the channel. Inline and constexpr: device code passes a
+    // constant channel, so the lookup folds away on the launch path.
+    static constexpr int slot_of(uint32_t channel_id) {
+        for (size_t i = 0; i < kChannelCount; ++i) {
+            if (kChannels[i] == channel_id) return static_cast<int>(i);
+        }
+        return -1;
+    }
     bool valid(uint32_t device, uint32_t channel) const { return device < devices_ && slot_of(channel) >= 0; }
 
     int start(uint32_t device, uint32_t channel);

@@ -13,14 +13,12 @@ uint64_t monotonic_raw_ns() {
     return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000ULL + static_cast<uint64_t>(ts.tv_nsec);
 }
 
-Clock& Clock::instance() {
-    static Clock* clock = new Clock(sim_config().clock);  // outlives every static destructor
-    return *clock;
-}
+std::atomic<Clock*> Clock::instance_{nullptr};
 
-uint64_t Clock::now() const {
-    if (mode_ == ClockMode::Virtual) return virtual_now_.load(std::memory_order_relaxed);
-    return monotonic_raw_ns();
+Clock& Clock::create() {
+    static Clock* clock = new Clock(sim_config().clock);  // outlives every static destructor
+    instance_.store(clock, std::memory_order_release);
+    return *clock;
 }
 
 uint64_t Clock::spend(uint64_t ns) {

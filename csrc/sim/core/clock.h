@@ -17,12 +17,20 @@
 
 namespace npusim {
 
+NPUSIM_API uint64_t monotonic_raw_ns();
+
 class NPUSIM_API Clock {
 public:
-    static Clock& instance();
+    // Inline: every report timestamp reads the clock, so the common case is two loads.
+    static Clock& instance() {
+        Clock* clock = instance_.load(std::memory_order_acquire);
+        return clock != nullptr ? *clock : create();
+    }
 
     ClockMode mode() const { return mode_; }
-    uint64_t now() const;
+    uint64_t now() const {
+        return mode_ == ClockMode::Virtual ? virtual_now_.load(std::memory_order_relaxed) : monotonic_raw_ns();
+    }
     // Virtual mode: the calling host thread spends `ns`; returns the new time.
     uint64_t spend(uint64_t ns);
     // Returns when the host time has reached `t` (wall: sleep; virtual: jump).
@@ -34,10 +42,11 @@ public:
     explicit Clock(ClockMode mode) : mode_(mode) {}
 
 private:
+    static Clock& create();
+    static std::atomic<Clock*> instance_;
+
     ClockMode mode_;
     std::atomic<uint64_t> virtual_now_{kVirtualOrigin};
 };
-
-NPUSIM_API uint64_t monotonic_raw_ns();
 
 }  // namespace npusim

@@ -105,9 +105,25 @@ NPUSIM_API void garble_bytes(char* data, size_t len, uint64_t seed);
                                          return site_;                          \
                                      }().hit())
 
+// Whether a call fails and with which code: small enough to come back in registers.
+namespace npusim {
+struct FaultError {
+    bool fail;
+    int64_t error;
+};
+}  // namespace npusim
+
 // Returns the planned error code from the enclosing function when the plan says this call fails.
-#define NPUSIM_FAULT_RETURN(function_name, return_type)                          \
-    do {                                                                         \
-        const ::npusim::FaultDecision npusim_fault_ = NPUSIM_FAULT(function_name); \
-        if (npusim_fault_.fail) return static_cast<return_type>(npusim_fault_.error); \
+// The evaluation is out of line and returns in registers, so that while fault points are idle the
+// enclosing function needs no stack frame for it (it runs on every report of a traced launch).
+#define NPUSIM_FAULT_RETURN(function_name, return_type)                                          \
+    do {                                                                                         \
+        if (!::npusim::fault_points_idle()) {                                                    \
+            const ::npusim::FaultError npusim_fault_ =                                           \
+                []() __attribute__((noinline)) -> ::npusim::FaultError {                         \
+                    const ::npusim::FaultDecision decision = NPUSIM_FAULT(function_name);         \
+                    return {decision.fail, decision.error};                                      \
+                }();                                                                             \
+            if (npusim_fault_.fail) return static_cast<return_type>(npusim_fault_.error);        \
+        }                                                                                        \
     } while (0)

@@ -34,16 +34,19 @@ struct CachedTid {
 };
 thread_local CachedTid t_cached{0, UINT32_MAX};
 
+// Out of line, so that the cached path sets up no frame for the system call.
+[[gnu::noinline]] uint32_t Refresh(CachedTid& cached, uint32_t generation) {
+    cached.tid = static_cast<uint32_t>(syscall(SYS_gettid));
+    cached.generation = generation;
+    return cached.tid;
+}
+
 }  // namespace
 
 uint32_t CurrentThreadId() {
     CachedTid& cached = t_cached;
     const uint32_t current = g_fork_generation.load(std::memory_order_relaxed);
-    if (cached.generation != current) {
-        cached.tid = static_cast<uint32_t>(syscall(SYS_gettid));
-        cached.generation = current;
-    }
-    return cached.tid;
+    return cached.generation == current ? cached.tid : Refresh(cached, current);
 }
 
 uint32_t CurrentProcessId() {

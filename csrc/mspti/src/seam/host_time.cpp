@@ -62,11 +62,9 @@ void MeasureCounter(State& s) {
 // case is one load instead of std::call_once (which sets up thread-locals on every call).
 namespace {
 std::atomic<int> g_decided{0};
-}  // namespace
 
-bool HostFreqEnabled() {
-    const int decided = g_decided.load(std::memory_order_acquire);
-    if (decided != 0) return decided == 2;
+// Out of line, so that the callers' common path sets up no frame for it.
+[[gnu::noinline]] bool DecideHostFreq() {
     State& s = GetState();
     std::call_once(s.once, [&s] {
         Decide(s);
@@ -76,13 +74,24 @@ bool HostFreqEnabled() {
     return s.enabled;
 }
 
+// Host-frequency mode: counter ticks to the records' time base.
+[[gnu::noinline]] uint64_t CounterToRecordTime(uint64_t counter) {
+    const CounterReference ref = GetState().reference.Load();
+    const auto delta = static_cast<__int128>(counter) - static_cast<__int128>(ref.counter);
+    return static_cast<uint64_t>(static_cast<__int128>(ref.record_ns) + delta * 1000000 / static_cast<__int128>(ref.freq_per_ms));
+}
+
+}  // namespace
+
+bool HostFreqEnabled() {
+    const int decided = g_decided.load(std::memory_order_acquire);
+    return decided != 0 ? decided == 2 : DecideHostFreq();
+}
+
 uint64_t CannNow() { return HostFreqEnabled() ? host_clock::Counter() : host_clock::MonoRawNs(); }
 
 uint64_t ToRecordTime(uint64_t cann_ts) {
-    if (!HostFreqEnabled()) return host_clock::FromMonoRaw(cann_ts);
-    const CounterReference ref = GetState().reference.Load();
-    const auto delta = static_cast<__int128>(cann_ts) - static_cast<__int128>(ref.counter);
-    return static_cast<uint64_t>(static_cast<__int128>(ref.record_ns) + delta * 1000000 / static_cast<__int128>(ref.freq_per_ms));
+    return HostFreqEnabled() ? CounterToRecordTime(cann_ts) : host_clock::FromMonoRaw(cann_ts);
 }
 
 namespace {
