@@ -1,9 +1,12 @@
 /*
  * Kernels whose device records are corrupted on the way (run with a fault plan such as
  * NPU_SIM_FAULTS="prof_channel_read:garble"): every launched kernel must be delivered or
- * counted as dropped, and msPTI's state must stay bounded. argv[1] = rounds of 4 launches.
- * Prints "S" lines: after FlushAll while subscribed (phase=subscribed) and after Unsubscribe
- * (phase=unsubscribed), with launched / delivered / dropped KERNEL records and the resident set.
+ * counted as dropped, and msPTI's state must stay bounded. argv[1] = rounds of 4 launches on one
+ * stream, each round followed by a synchronisation and FlushAll; argv[2] = 1: then one more kernel,
+ * "outlives_age_limit", which the test's cost table makes run for longer than msPTI's age limit for
+ * lost device halves, then FlushAll again. Prints "S" lines with launched / delivered / dropped KERNEL
+ * records and the resident set: after the rounds (phase=collecting), after the long kernel
+ * (phase=aged, with argv[2] = 1) and after Unsubscribe (phase=unsubscribed).
  */
 #include <acl/acl.h>
 #include <inttypes.h>
@@ -50,6 +53,7 @@ static void report(const char *phase, int launched) {
 
 int main(int argc, char **argv) {
     const int rounds = argc > 1 ? atoi(argv[1]) : 500;
+    const int outlive = argc > 2 ? atoi(argv[2]) : 0;
     if (aclInit(NULL) != ACL_SUCCESS || msptiActivityRegisterCallbacks(request, complete) != MSPTI_SUCCESS) return 2;
     msptiSubscriberHandle subscriber = NULL;
     if (msptiSubscribe(&subscriber, NULL, NULL) != MSPTI_SUCCESS) return 3;
@@ -63,14 +67,23 @@ int main(int argc, char **argv) {
         aclrtBinaryGetFunction(bin, "lost_kernel", &fn) != ACL_SUCCESS)
         return 5;
     uint64_t args[2] = {0, 0};
+    int launched = 0;
     for (int i = 0; i < rounds; ++i) {
-        for (int k = 0; k < 4; ++k) aclrtLaunchKernel(fn, 1, args, sizeof args, stream);
+        for (int k = 0; k < 4; ++k) launched += aclrtLaunchKernel(fn, 1, args, sizeof args, stream) == ACL_SUCCESS;
         aclrtSynchronizeStream(stream);
         msptiActivityFlushAll(0);
     }
-    report("subscribed", 4 * rounds);
+    report("collecting", launched);
+    if (outlive) {
+        aclrtFuncHandle slow = NULL;
+        if (aclrtBinaryGetFunction(bin, "outlives_age_limit", &slow) != ACL_SUCCESS) return 6;
+        launched += aclrtLaunchKernel(slow, 1, args, sizeof args, stream) == ACL_SUCCESS;
+        aclrtSynchronizeStream(stream);
+        msptiActivityFlushAll(0);
+        report("aged", launched);
+    }
     msptiUnsubscribe(subscriber);
     msptiActivityFlushAll(0);
-    report("unsubscribed", 4 * rounds);
+    report("unsubscribed", launched);
     return 0;
 }

@@ -106,8 +106,15 @@ void ChannelReader::DrainAll() {
         channels.reserve(channels_.size());
         for (auto& entry : channels_) channels.push_back(entry.second);
     }
-    for (const auto& c : channels) DrainChannel(*c, deadline);
-    DeviceData::Instance().DrainHostQueues();
+    DeviceData& data = DeviceData::Instance();
+    for (const auto& c : channels) {
+        const uint64_t flushed_ns = DrainChannel(*c, deadline);
+        if (c->channel != PROF_CHANNEL_STARS_SOC_LOG) continue;
+        // Kernels whose device half did not come are counted now, so that a flush accounts for them.
+        std::lock_guard<std::mutex> lock(data.mutex());
+        data.ExpireLostLocked(c->device, flushed_ns);
+    }
+    data.DrainHostQueues();
 }
 
 bool ChannelReader::LockBefore(Channel& c, Deadline deadline) {
@@ -118,18 +125,22 @@ bool ChannelReader::LockBefore(Channel& c, Deadline deadline) {
     return true;
 }
 
-void ChannelReader::DrainChannel(Channel& c, Deadline deadline) {
+uint64_t ChannelReader::DrainChannel(Channel& c, Deadline deadline) {
     if (!LockBefore(c, deadline)) {
         MSPTI_LOGW("channel %u of device %u is being read (driver busy); its records follow later", c.channel,
                    c.device);
-        return;
+        return 0;
     }
     std::lock_guard<std::mutex> read(c.read_mutex, std::adopt_lock);
     uint32_t pending = 0;
+    // Before the flush: every device record written by then is among what the flush reports pending.
+    const uint64_t flushed_ns = host_clock::Now();
+    bool flushed = false;
     auto flush = cann::halProfDataFlush.get();
     if (flush != nullptr) {
         const int rc = flush(c.device, c.channel, &pending);
         if (rc != 0) MSPTI_LOGW("halProfDataFlush(%u, %u) returned %d", c.device, c.channel, rc);
+        flushed = rc == 0;
     }
     size_t got = ReadHeld(c);
     const auto patience = std::chrono::steady_clock::now() + kDrainPatience;
@@ -137,6 +148,7 @@ void ChannelReader::DrainChannel(Channel& c, Deadline deadline) {
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
         got += ReadHeld(c);
     }
+    return flushed && got >= pending ? flushed_ns : 0;
 }
 
 size_t ChannelReader::ReadHeld(Channel& c) {
@@ -207,23 +219,45 @@ void ChannelReader::Loop(uint64_t generation) {
             std::this_thread::sleep_for(kGatherPause);
         }
         const uint64_t now = host_clock::Now();
-        if (now - last_sweep > kSweepPeriodNs) {
+        const bool sweep = now - last_sweep > kSweepPeriodNs;
+        const bool resync = now - last_resync > kResyncPeriodNs;
+        if (!sweep && !resync) continue;
+        // Announced before the generation is checked (both sequentially consistent, as in
+        // RetireThread), so that a retiring thread either sees this work and waits for it or this
+        // thread sees the retirement and leaves: the process may be exiting, and the driver's state
+        // with it, once Unsubscribe returned.
+        housekeeping_.fetch_add(1, std::memory_order_seq_cst);
+        if (!current()) {
+            housekeeping_.fetch_sub(1, std::memory_order_seq_cst);
+            break;
+        }
+        if (sweep) {
             last_sweep = now;
             std::lock_guard<std::mutex> lock(DeviceData::Instance().mutex());
             DeviceData::Instance().SweepLocked(now);
         }
-        if (now - last_resync > kResyncPeriodNs) {
+        if (resync) {
             last_resync = now;
             host_time::Resync();
             device_time::ResyncAll();
         }
+        housekeeping_.fetch_sub(1, std::memory_order_seq_cst);
     }
 }
 
 void ChannelReader::RetireThread() {
-    std::lock_guard<std::mutex> lock(thread_mutex_);
-    generation_.store(0, std::memory_order_release);
-    restart_after_fork_ = false;
+    {
+        std::lock_guard<std::mutex> lock(thread_mutex_);
+        generation_.store(0, std::memory_order_seq_cst);
+        restart_after_fork_ = false;
+    }
+    // A reader in its periodic work (sweep, clock resync: short, but the resync asks the driver)
+    // is waited for, up to the drain's patience, so that it does not touch the driver after
+    // Unsubscribe returned; a reader inside a driver poll or read is not (it may be stalled).
+    const auto deadline = std::chrono::steady_clock::now() + kDrainPatience;
+    while (housekeeping_.load(std::memory_order_seq_cst) != 0 && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::microseconds(100));
+    }
 }
 
 // Runs in the forked child (one thread) with the device-data mutex held by the forking thread, so
@@ -238,6 +272,7 @@ void ChannelReader::ChildAfterFork() {
     }
     restart_after_fork_ = generation_.load(std::memory_order_relaxed) != 0;
     generation_.store(0, std::memory_order_relaxed);
+    housekeeping_.store(0, std::memory_order_relaxed);  // the parent's reader does not exist here
 }
 
 }  // namespace mspti::seam

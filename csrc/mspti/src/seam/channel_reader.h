@@ -39,7 +39,8 @@ public:
     void Drain(uint32_t device, uint32_t channel);
     void DrainAll();
     // Retires the reader thread: it leaves at its next wake-up (at most one poll timeout later)
-    // without anybody waiting for it, so unsubscribing and exiting never block on the driver.
+    // without anybody waiting for its driver calls, so unsubscribing and exiting never block on the
+    // driver (its periodic work is waited for, at most kDrainPatience).
     void RetireThread();
 
     // fork(): the child has no reader thread; the next Add or drain starts one for the channels
@@ -64,8 +65,9 @@ private:
     static uint64_t Key(uint32_t device, uint32_t channel) { return (uint64_t{device} << 32) | channel; }
     // Requires c.read_mutex, not the device-data mutex (taken per batch to parse).
     size_t ReadHeld(Channel& c);
-    // Flushes and reads one channel if its lock is free before `deadline`.
-    void DrainChannel(Channel& c, Deadline deadline);
+    // Flushes and reads one channel if its lock is free before `deadline`. Returns the records'
+    // time at the flush if everything the driver held then was read, else 0.
+    uint64_t DrainChannel(Channel& c, Deadline deadline);
     std::shared_ptr<Channel> Find(uint32_t device, uint32_t channel);
     // Locks c.read_mutex unless it stays held until `deadline`.
     static bool LockBefore(Channel& c, Deadline deadline);
@@ -78,6 +80,8 @@ private:
     std::mutex thread_mutex_;
     // A reader thread runs while the generation it started with is current (0: no reader wanted).
     std::atomic<uint64_t> generation_{0};
+    // Readers (a retired one may overlap its successor) inside their periodic sweep and resync.
+    std::atomic<int> housekeeping_{0};
     uint64_t next_generation_ = 0;  // guarded by thread_mutex_
     bool restart_after_fork_ = false;  // guarded by thread_mutex_
 };

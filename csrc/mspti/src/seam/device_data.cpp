@@ -104,6 +104,11 @@ void DeviceData::SweepLocked(uint64_t now_ns) {
     communications_.Sweep(now_ns);
 }
 
+void DeviceData::ExpireLostLocked(uint32_t device, uint64_t flushed_ns) {
+    DrainHostQueuesLocked();
+    kernels_.ExpireLost(device, flushed_ns);
+}
+
 void DeviceData::DropDeviceLocked(uint32_t device, bool stars, bool tsfw) {
     DrainHostQueuesLocked();
     if (stars) {

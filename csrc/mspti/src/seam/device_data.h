@@ -28,6 +28,9 @@ public:
     void ParseStepTraces(uint32_t device, uint32_t chip, const uint8_t* data, size_t size);
 
     void SweepLocked(uint64_t now_ns);
+    // A flush read everything the device's STARS channel held at `flushed_ns` (records' time base;
+    // 0: the channel was not read to the end): counts the kernels whose device half is lost.
+    void ExpireLostLocked(uint32_t device, uint64_t flushed_ns);
     void DropDeviceLocked(uint32_t device, bool stars, bool tsfw);
 
     DeviceData() = default;

@@ -16,22 +16,46 @@ constexpr uint64_t kOrphanLifetimeNs = 2'000'000'000ULL;
 // Device and host clocks are aligned only to within the reference measurement.
 constexpr uint64_t kCausalitySlackNs = 1'000'000ULL;
 constexpr uint32_t kNil = TaskQueues<int>::kNil;
+// A kernel whose device half has not arrived this long (device time, records' time base) after its
+// launch, at a flush that read everything the driver held, is counted as lost. The bound must exceed
+// the time a correct kernel can spend between launch and end: queued behind its stream's earlier
+// work, then running. Kernels of the modelled SoCs run for microseconds to seconds (the cost table's
+// largest entries are below 1 s); a minute leaves a margin of more than an order of magnitude for
+// queueing in ordinary workloads. A stream held longer than that (an event the host records later, a
+// collective waiting for a hung peer) has its waiting kernels counted as dropped at the next flush;
+// if their device half comes after all, it is forgotten with the other unmatched device halves.
+constexpr uint64_t kLostAfterNs = 60'000'000'000ULL;
+
+// Whether task id `a` precedes `b` on one stream, across the wrap of the id (16 bits on chip types
+// 5/7, 32 bits on chip type 15): ids less than half the id space ahead count as later.
+bool TaskBefore(uint32_t a, uint32_t b, bool wide) {
+    const uint32_t mask = wide ? 0xFFFFFFFFU : 0xFFFFU;
+    const uint32_t ahead = (b - a) & mask;
+    return ahead != 0 && ahead <= (mask >> 1);
+}
+
+uint64_t StreamKey(uint32_t device, uint32_t stream) { return TaskKey(device, stream, 0); }
 
 }  // namespace
 
-uint64_t KernelMatcher::KeyOf(const TrackEvent& track, uint32_t* stream) const {
+uint64_t KernelMatcher::KeyOf(const TrackEvent& track, uint32_t* stream, uint32_t* task) const {
     const uint32_t chip = devices::Chip(track.device);
     const StreamTask decoded = DecodeStreamTask(track.stream, static_cast<uint16_t>(track.task_info & 0xFFFFU));
     *stream = decoded.stream;
-    if (devices::IsV6(chip)) return TaskKey(track.device, 0, track.task_info);
+    if (devices::IsV6(chip)) {
+        *task = track.task_info;
+        return TaskKey(track.device, 0, track.task_info);
+    }
+    *task = decoded.task;
     return TaskKey(track.device, decoded.stream, decoded.task);
 }
 
 void KernelMatcher::AddTrack(const TrackEvent& track) {
     uint32_t stream = 0;
-    const uint64_t key = KeyOf(track, &stream);
-    Pending p{track.type, track.name, track.correlation_id, host_time::ToRecordTime(track.host_ts), track.device,
-              stream, track.aging == 0, false, 0, 0};
+    uint32_t task = 0;
+    const uint64_t key = KeyOf(track, &stream, &task);
+    Pending p{track.type, track.name,  track.correlation_id, host_time::ToRecordTime(track.host_ts),
+              track.device, stream, task, next_seq_++, track.aging == 0, false, 0, 0};
     if (!p.graph) RetireGraphTasks(key, p.launch_ns);
     for (uint32_t n = orphans_.Front(key); n != kNil; n = orphans_.Front(key)) {
         const Orphan o = orphans_.At(n);
@@ -40,6 +64,7 @@ void KernelMatcher::AddTrack(const TrackEvent& track) {
         if (device_start + kCausalitySlackNs < p.launch_ns) continue;  // an older task with the same key
         if (o.ended) {
             Emit(p, o.start_count, o.end_count);
+            NoteEnded(p);
             if (!p.graph) return;
         } else {
             p.started = true;
@@ -88,6 +113,7 @@ void KernelMatcher::OnTask(uint32_t device, uint32_t stream, uint32_t task, bool
         Pending& p = pending_.At(n);
         if (!p.started) continue;
         Emit(p, p.start_count, count);
+        NoteEnded(p);
         if (p.graph) {
             p.started = false;
         } else {
@@ -130,6 +156,72 @@ void KernelMatcher::Emit(const Pending& p, uint64_t start_count, uint64_t end_co
     activity::BufferManager::Instance().Write(record);
 }
 
+void KernelMatcher::NoteEnded(const Pending& p) {
+    if (p.graph) return;
+    const uint64_t key = StreamKey(p.device, p.stream);
+    const Ended ended{p.task, p.launch_ns, next_seq_};
+    const uint32_t n = progress_.Front(key);
+    if (n == kNil) {
+        progress_.PushBack(key, Progress{ended, ended, false, pass_});
+        return;
+    }
+    Progress& g = progress_.At(n);
+    if (g.pass != pass_) {  // noted before the last pass: it is settled now
+        g.settled = g.newest;
+        g.has_settled = true;
+        g.pass = pass_;
+    }
+    if (!TaskBefore(p.task, g.newest.task, devices::IsV6(devices::Chip(p.device)))) g.newest = ended;
+}
+
+bool KernelMatcher::Overtaken(const Pending& p) const {
+    const uint32_t n = progress_.Front(StreamKey(p.device, p.stream));
+    if (n == kNil) return false;
+    const Progress& g = progress_.At(n);
+    if (g.pass == pass_ && !g.has_settled) return false;
+    const Ended& e = g.pass == pass_ ? g.settled : g.newest;
+    // Its track was known when the later task's end was parsed (so the later task was not merely
+    // launched first from another thread), the later task launched after it, and its id is ahead.
+    return p.seq < e.seen_seq && p.launch_ns <= e.launch_ns &&
+           TaskBefore(p.task, e.task, devices::IsV6(devices::Chip(p.device)));
+}
+
+void KernelMatcher::DropLost(uint32_t device, bool all_devices, uint64_t lost_before_ns) {
+    struct PassEnd {
+        uint64_t& pass;
+        ~PassEnd() { ++pass; }
+    } pass_end{pass_};
+    if (pending_.Empty()) return;
+    for (const uint64_t key : pending_.Keys()) {
+        if (!all_devices && (key >> 48) != (device & 0xFFFFU)) continue;
+        for (uint32_t prev = kNil, n = pending_.Front(key); n != kNil;) {
+            const Pending& p = pending_.At(n);
+            const uint32_t next = pending_.Next(n);
+            bool lost = false;
+            bool done = false;
+            if (!p.graph) {
+                lost = p.launch_ns < lost_before_ns || Overtaken(p);
+            } else if (p.retired_ns != 0) {
+                // A retired graph task can execute no more once a task of the stream that reused its
+                // key, launched at or after the retirement, has ended: its executions' logs came first.
+                const uint32_t g = progress_.Front(StreamKey(p.device, p.stream));
+                done = g != kNil && progress_.At(g).newest.launch_ns >= p.retired_ns;
+            }
+            if (lost || done) {
+                if (lost) activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL);
+                pending_.Remove(key, prev, n);  // an emptied queue removes its key; `next` is then kNil
+            } else {
+                prev = n;
+            }
+            n = next;
+        }
+    }
+}
+
+void KernelMatcher::ExpireLost(uint32_t device, uint64_t flushed_ns) {
+    DropLost(device, false, flushed_ns > kLostAfterNs ? flushed_ns - kLostAfterNs : 0);
+}
+
 void KernelMatcher::Sweep(uint64_t now_ns) {
     for (const uint64_t key : orphans_.Keys()) {
         for (uint32_t n = orphans_.Front(key); n != kNil && orphans_.At(n).seen_ns + kOrphanLifetimeNs < now_ns;
@@ -137,6 +229,7 @@ void KernelMatcher::Sweep(uint64_t now_ns) {
             orphans_.PopFront(key);
         }
     }
+    DropLost(0, true, 0);
 }
 
 void KernelMatcher::DropDevice(uint32_t device) {
@@ -150,6 +243,9 @@ void KernelMatcher::DropDevice(uint32_t device) {
     }
     for (const uint64_t key : orphans_.Keys()) {
         if (on_device(key)) orphans_.EraseKey(key);
+    }
+    for (const uint64_t key : progress_.Keys()) {
+        if (on_device(key)) progress_.EraseKey(key);
     }
 }
 

@@ -10,7 +10,19 @@
 // execution, until an ordinary task is reported with the same key: their model
 // is gone and its stream id (or, on chips whose logs carry no stream, the task
 // id) belongs to new work, so a device start after that launch is the new
-// task's. Used only under the device-data mutex.
+// task's.
+//
+// Host halves whose device half is lost (records corrupted or dropped on the
+// channel) are counted as dropped KERNEL records and freed while the channel
+// collects, so that produced = delivered + dropped holds at every FlushAll:
+//  - ordering: a stream runs its tasks in order, so once a later ordinary kernel
+//    of the same stream has ended, an earlier one still waiting will get no
+//    device half (ExpireLost and Sweep);
+//  - age: for the last kernels of a stream, which nothing later overtakes, a
+//    host half older than kLostAfterNs behind the device clock at a flush that
+//    read everything the driver held (ExpireLost).
+// Graph tasks are never counted: they give a record per execution, not per
+// launch. Used only under the device-data mutex.
 #pragma once
 
 #include <cstdint>
@@ -24,8 +36,12 @@ class KernelMatcher {
 public:
     void AddTrack(const TrackEvent& track);
     void OnTask(uint32_t device, uint32_t stream, uint32_t task, bool start, uint64_t count);
-    // Forgets device halves older than a few seconds.
+    // Forgets device halves older than a few seconds; counts the host halves a later task of their
+    // stream has overtaken (ordering rule).
     void Sweep(uint64_t now_ns);
+    // After a flush that read everything the device's channel held at `flushed_ns` (the device
+    // clock, in the records' time base): the ordering rule, and the age rule against `flushed_ns`.
+    void ExpireLost(uint32_t device, uint64_t flushed_ns);
     // The device's channel stopped: tracks still waiting can no longer complete (counted as dropped).
     void DropDevice(uint32_t device);
 
@@ -37,6 +53,8 @@ private:
         uint64_t launch_ns;  // records' time base
         uint32_t device;
         uint32_t stream;
+        uint32_t task;  // decoded task id (the key's), for the stream order
+        uint64_t seq;   // arrival number of the track
         bool graph;
         bool started;
         uint64_t start_count;
@@ -48,12 +66,37 @@ private:
         bool ended;
         uint64_t seen_ns;
     };
+    // An ordinary kernel of a stream whose device half arrived whole.
+    struct Ended {
+        uint32_t task;
+        uint64_t launch_ns;
+        uint64_t seen_seq;  // next_seq_ when its end was parsed: tracks that arrived before have seq < it
+    };
+    // Per stream: the newest ended kernel, and the newest one that ended before the last expiry pass.
+    // Only the latter overtakes: a kernel launched on the stream by another thread may have reported
+    // its track and not yet had its device records written when a later one's end is parsed (the
+    // simulator writes a task's records at submission, so concurrent launches on one stream can write
+    // them out of order); one expiry pass between the end and the drop leaves it that time.
+    struct Progress {
+        Ended newest;
+        Ended settled;  // valid when has_settled
+        bool has_settled;
+        uint64_t pass;  // expiry pass during which `newest` was noted
+    };
     void Emit(const Pending& p, uint64_t start_count, uint64_t end_count);
-    uint64_t KeyOf(const TrackEvent& track, uint32_t* stream) const;
+    uint64_t KeyOf(const TrackEvent& track, uint32_t* stream, uint32_t* task) const;
     void RetireGraphTasks(uint64_t key, uint64_t launch_ns);
+    void NoteEnded(const Pending& p);
+    bool Overtaken(const Pending& p) const;
+    // Counts as dropped and frees the waiting ordinary kernels (of `device`, or of every device when
+    // `all_devices`) that a later task of their stream overtook or that launched before `lost_before_ns`.
+    void DropLost(uint32_t device, bool all_devices, uint64_t lost_before_ns);
 
     TaskQueues<Pending> pending_;
     TaskQueues<Orphan> orphans_;
+    TaskQueues<Progress> progress_;  // one node per stream key (device, stream, 0)
+    uint64_t next_seq_ = 1;
+    uint64_t pass_ = 0;  // expiry passes (DropLost calls) so far
 };
 
 }  // namespace mspti::seam
