@@ -109,7 +109,11 @@ void report_task_track(const npusim::TaskRecord& task, TaskType type, uint64_t k
     info.type = MSPROF_REPORT_RUNTIME_TASK_TRACK_TYPE;
     info.threadId = current_tid();
     info.dataLen = sizeof(MsprofRuntimeTrack);
-    info.timeStamp = now();
+    // The launch time is when the runtime submitted the task, the time the device model starts it
+    // from (at least the launch latency later). Stamping it when the report is made instead would,
+    // whenever the thread is slowed or preempted after scheduling, put the launch after the task's
+    // own device start. A captured task (no submission yet) is stamped at capture.
+    info.timeStamp = task.submit_ns != 0 ? task.submit_ns : now();
     MsprofRuntimeTrack& track = info.data.runtimeTrack;
     track.deviceId = static_cast<uint16_t>(task.device);
     track.streamId = task.stream_id;

@@ -32,7 +32,8 @@ inline bool task_time_on(uint32_t device) {
 constexpr uint32_t kOrdinaryTask = 1;
 constexpr uint32_t kGraphTask = 0;
 
-// Reports the host half of a device task (5000/802); kernel_hash is 0 for non-kernel tasks.
+// Reports the host half of a device task (5000/802), stamped with the task's submission time (the
+// report time for a captured task); kernel_hash is 0 for non-kernel tasks.
 void report_task_track(const npusim::TaskRecord& task, TaskType type, uint64_t kernel_hash,
                        uint32_t aging = kOrdinaryTask);
 

@@ -16,6 +16,8 @@ namespace {
 // Without a frequency from the driver, assume nanosecond ticks (1e6 per ms), the unit the
 // conversion formula uses; a wrong guess shifts times but never scales them by 1000.
 constexpr uint64_t kDefaultFreqPerMs = 1000000;
+// Counter reads per reference measurement (at device start and every resync).
+constexpr int kSyncSamples = 3;
 
 struct Reference {
     uint64_t record_ns;
@@ -55,17 +57,32 @@ bool Sync(uint32_t device) {
                    static_cast<unsigned long long>(kDefaultFreqPerMs));
         freq = static_cast<int64_t>(kDefaultFreqPerMs);
     }
-    int64_t count = 0;
-    const uint64_t before = host_clock::Now();
-    const int rc = info(device, MODULE_TYPE_SYSTEM, INFO_TYPE_SYS_COUNT, &count);
-    const uint64_t after = host_clock::Now();
-    if (rc != DRV_ERROR_NONE) {
-        MSPTI_LOGE("device %u: SYS_COUNT failed (%d); device times stay unconverted", device, rc);
-        return false;
+    // The counter is read between two host clock reads and taken to belong to their midpoint, so a
+    // reference is off by up to half the gap between them. Device times are compared with host
+    // launch times (a device start after the launch that reused a graph task's key belongs to the new
+    // task), so the sample with the smallest gap of a few is kept: one preempted or slowed read does
+    // not shift every device time by its delay.
+    uint64_t best_gap = UINT64_MAX;
+    uint64_t record_ns = 0;
+    int64_t best_count = 0;
+    for (int sample = 0; sample < kSyncSamples; ++sample) {
+        int64_t count = 0;
+        const uint64_t before = host_clock::Now();
+        const int rc = info(device, MODULE_TYPE_SYSTEM, INFO_TYPE_SYS_COUNT, &count);
+        const uint64_t after = host_clock::Now();
+        if (rc != DRV_ERROR_NONE) {
+            MSPTI_LOGE("device %u: SYS_COUNT failed (%d); device times stay unconverted", device, rc);
+            return false;
+        }
+        if (after - before < best_gap) {
+            best_gap = after - before;
+            record_ns = before + (after - before) / 2;
+            best_count = count;
+        }
     }
     Table& t = GetTable();
     std::lock_guard<std::mutex> lock(t.write_mutex);
-    const Reference ref{before + (after - before) / 2, static_cast<uint64_t>(count), static_cast<uint64_t>(freq), 1};
+    const Reference ref{record_ns, static_cast<uint64_t>(best_count), static_cast<uint64_t>(freq), 1};
     t.refs[device].Store(ref);
     t.ns_offset[device].store(
         ref.freq_per_ms == 1000000 ? static_cast<int64_t>(ref.record_ns - ref.count) : kNoOffset,
