@@ -103,8 +103,12 @@ def environment(config: Config, strict: bool, sanitizer: str = "address") -> dic
     env["ASAN_OPTIONS"] = "abort_on_error=1:detect_stack_use_after_return=1:strict_string_checks=1"
     env["LSAN_OPTIONS"] = f"suppressions={LSAN_SUPPRESSIONS}:print_suppressions=0"
     if sanitizer == "thread":
-        # Tool noise only (libFuzzer's coverage counters), so also with --strict.
-        env["TSAN_OPTIONS"] = f"halt_on_error=1:second_deadlock_stack=1:suppressions={TSAN_SUPPRESSIONS}"
+        # Tool noise only (libFuzzer's coverage counters), so also with --strict. libFuzzer writes the
+        # failing unit from its SIGABRT handler (fopen, malloc): TSan's report of those calls would
+        # stop the handler before the unit is written, and the process then hangs.
+        env["TSAN_OPTIONS"] = (
+            f"halt_on_error=1:second_deadlock_stack=1:report_signal_unsafe=0:suppressions={TSAN_SUPPRESSIONS}"
+        )
     if sym := symbolizer():
         env["ASAN_SYMBOLIZER_PATH"] = sym
     env.update(config.env)
@@ -306,6 +310,7 @@ def describe(result: Result) -> str:
                     "buffers_completed",
                     "callbacks_paired",
                     "exits_withheld",
+                    "late_flushes",
                     "dropped_by_kind",
                 )
                 if k in s and s[k] not in ("0", "-")
