@@ -10,6 +10,9 @@
 namespace mspti::seam::profapi {
 namespace {
 
+// `Fn` is CANN's callback type for `type`, named at each call: libprofapi calls the callback through
+// that type, so a handler of any other type does not compile (calling through a mismatched function
+// type is undefined behaviour).
 template <typename Fn>
 void Register(int32_t type, Fn fn) {
     auto reg = cann::MsprofRegisterProfileCallback.get();
@@ -39,8 +42,8 @@ void OnLoad() {
         MSPTI_LOGW("libprofapi unavailable: no CANN data will be collected");
         return;
     }
-    Register(PROFILE_REPORT_REG_TYPE_INFO_C_CALLBACK, &handlers::OnRegTypeInfo);
-    Register(PROFILE_REPORT_GET_HASH_ID_C_CALLBACK, &handlers::OnGetHashId);
+    Register<ProfRegTypeInfoCFunc>(PROFILE_REPORT_REG_TYPE_INFO_C_CALLBACK, &handlers::OnRegTypeInfo);
+    Register<ProfGetHashIdCFunc>(PROFILE_REPORT_GET_HASH_ID_C_CALLBACK, &handlers::OnGetHashId);
     auto reg_mstx = cann::ProfRegisterMstxFunc.get();
     if (reg_mstx != nullptr) {
         reg_mstx(&markers::InitMstxInjection, PROF_MODULE_MSPTI);
@@ -55,14 +58,14 @@ void OnSubscribe() {
     // Collection on before the device-state callback is registered: libprofapi replays the open
     // devices from inside the registration.
     DeviceTaskManager::Instance().OnSubscribe();
-    Register(PROFILE_REPORT_REG_TYPE_INFO_C_CALLBACK, &handlers::OnRegTypeInfo);
-    Register(PROFILE_REPORT_GET_HASH_ID_C_CALLBACK, &handlers::OnGetHashId);
-    Register(PROFILE_HOST_FREQ_IS_ENABLE_C_CALLBACK, &handlers::OnHostFreqIsEnable);
-    Register(PROFILE_REPORT_API_C_CALLBACK, &handlers::OnApi);
-    Register(PROFILE_REPORT_EVENT_C_CALLBACK, &handlers::OnEvent);
-    Register(PROFILE_REPORT_COMPACT_CALLBACK, &handlers::OnCompact);
-    Register(PROFILE_REPORT_ADDITIONAL_CALLBACK, &handlers::OnAdditional);
-    Register(PROFILE_DEVICE_STATE_C_CALLBACK, &handlers::OnDeviceState);
+    Register<ProfRegTypeInfoCFunc>(PROFILE_REPORT_REG_TYPE_INFO_C_CALLBACK, &handlers::OnRegTypeInfo);
+    Register<ProfGetHashIdCFunc>(PROFILE_REPORT_GET_HASH_ID_C_CALLBACK, &handlers::OnGetHashId);
+    Register<ProfHostFreqIsEnableCFunc>(PROFILE_HOST_FREQ_IS_ENABLE_C_CALLBACK, &handlers::OnHostFreqIsEnable);
+    Register<ProfReportApiCFunc>(PROFILE_REPORT_API_C_CALLBACK, &handlers::OnApi);
+    Register<ProfReportEventCFunc>(PROFILE_REPORT_EVENT_C_CALLBACK, &handlers::OnEvent);
+    Register<ProfReportCompactFunc>(PROFILE_REPORT_COMPACT_CALLBACK, &handlers::OnCompact);
+    Register<ProfReportAdditionalFunc>(PROFILE_REPORT_ADDITIONAL_CALLBACK, &handlers::OnAdditional);
+    Register<ProfDeviceStateCFunc>(PROFILE_DEVICE_STATE_C_CALLBACK, &handlers::OnDeviceState);
     EnableMstx(PROF_MODULE_MSPTI);
 }
 

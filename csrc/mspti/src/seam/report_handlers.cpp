@@ -94,7 +94,7 @@ int32_t OnCompact(uint32_t aging, const void* data, uint32_t length) {
 
 int32_t OnAdditional(uint32_t, const void* data, uint32_t) { return data != nullptr ? PROFAPI_SUCCESS : PROFAPI_ERROR; }
 
-int32_t OnApi(uint32_t, const void* raw) {
+int32_t OnApi(uint32_t, const MsprofApi* raw) {
     if (raw == nullptr) return PROFAPI_ERROR;
     MsprofApi api;
     std::memcpy(&api, raw, sizeof api);
@@ -137,7 +137,7 @@ int32_t OnApi(uint32_t, const void* raw) {
     return PROFAPI_SUCCESS;
 }
 
-int32_t OnEvent(uint32_t, const void* event) { return event != nullptr ? PROFAPI_SUCCESS : PROFAPI_ERROR; }
+int32_t OnEvent(uint32_t, const MsprofEvent* event) { return event != nullptr ? PROFAPI_SUCCESS : PROFAPI_ERROR; }
 
 int32_t OnRegTypeInfo(uint16_t level, uint32_t type_id, const char* name, size_t length) {
     if (name == nullptr) return PROFAPI_ERROR;
