@@ -47,8 +47,12 @@ void ByteFifo::give_chunk(Chunk* chunk) {
 
 bool ByteFifo::append_locked(const void* data, size_t len, size_t limit) {
     const uint64_t written = written_.load(std::memory_order_relaxed);  // only producers store it
-    const uint64_t pending = written - consumed_.load(std::memory_order_acquire);
-    if (pending + len > limit) return false;
+    // consumed_ only grows, so an old value overstates what is pending: read the consumer's line
+    // only when that overstatement would refuse the bytes.
+    if (written - consumed_seen_ + len > limit) {
+        consumed_seen_ = consumed_.load(std::memory_order_acquire);
+        if (written - consumed_seen_ + len > limit) return false;
+    }
     const char* bytes = static_cast<const char*>(data);
     for (size_t left = len; left > 0;) {
         if (tail_used_ == kChunkBytes) {

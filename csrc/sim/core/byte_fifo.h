@@ -53,20 +53,25 @@ private:
     Chunk* take_chunk();
     void give_chunk(Chunk* chunk);
 
-    std::atomic<bool> producer_lock_{false};
+    // Producer side and consumer side each on cache lines of their own: the reader drains while
+    // launches append, and shared lines would bounce between the two cores on every append.
+    static constexpr size_t kLine = 64;
+
     // Producer side (under the producer lock).
+    alignas(kLine) std::atomic<bool> producer_lock_{false};
     Chunk* tail_;
     size_t tail_used_ = 0;
+    uint64_t consumed_seen_ = 0;  // a past value of consumed_: re-read only when the limit seems near
+    // Published by producers. seq_cst: a poller's "nothing pending, I wait" and a producer's "a
+    // poller waits, I wake it" must not both miss each other (see ChannelHub::push).
+    alignas(kLine) std::atomic<uint64_t> written_{0};
     // Consumer side.
-    Chunk* head_;
+    alignas(kLine) Chunk* head_;
     size_t head_pos_ = 0;
-    // Shared. seq_cst: a poller's "nothing pending, I wait" and a producer's "a poller waits, I wake
-    // it" must not both miss each other (see ChannelHub::push).
-    std::atomic<uint64_t> written_{0};
-    std::atomic<uint64_t> consumed_{0};
+    std::atomic<uint64_t> consumed_{0};  // published by the consumer (seq_cst, as written_)
     // Chunks for reuse: pushed by the consumer, popped by producers one at a time (producer lock),
     // so a pop never races another pop (no ABA).
-    std::atomic<Chunk*> free_{nullptr};
+    alignas(kLine) std::atomic<Chunk*> free_{nullptr};
 };
 
 }  // namespace npusim

@@ -12,12 +12,17 @@
 namespace mspti::seam {
 namespace {
 
+// A single-producer ring. The producer's and the consumer's positions sit on cache lines of their
+// own, and the producer re-reads the consumer's position only when the ring looks full: the reader
+// drains while the thread launches, and a shared line would move between the cores on every push.
 struct Ring {
     static constexpr uint32_t kCapacity = 16384;  // a power of two; ~10 ms of launches at full rate
-    std::atomic<uint32_t> head{0};               // next slot to consume
-    std::atomic<uint32_t> tail{0};               // next slot to fill
+    static constexpr size_t kLine = 64;
+    alignas(kLine) std::atomic<uint32_t> tail{0};  // next slot to fill (the producer's)
+    uint32_t head_seen = 0;                         // a past value of head (the producer's)
+    alignas(kLine) std::atomic<uint32_t> head{0};  // next slot to consume (the consumer's)
     std::atomic<bool> thread_gone{false};
-    TrackEvent slots[kCapacity];
+    alignas(kLine) TrackEvent slots[kCapacity];
 };
 
 struct Registry {
@@ -55,7 +60,10 @@ Ring* Local() {
 
 bool TryPush(Ring& ring, const TrackEvent& event) {
     const uint32_t tail = ring.tail.load(std::memory_order_relaxed);
-    if (tail - ring.head.load(std::memory_order_acquire) >= Ring::kCapacity) return false;
+    if (tail - ring.head_seen >= Ring::kCapacity) {
+        ring.head_seen = ring.head.load(std::memory_order_acquire);  // head only grows: look again
+        if (tail - ring.head_seen >= Ring::kCapacity) return false;
+    }
     ring.slots[tail % Ring::kCapacity] = event;
     ring.tail.store(tail + 1, std::memory_order_release);
     return true;
