@@ -53,8 +53,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", type=int, default=64, help="bytes per transfer")
     parser.add_argument("--rounds", type=int, default=7, help="rounds (each runs both modes)")
     parser.add_argument("--clock", choices=["virtual", "wall"], default="virtual")
-    parser.add_argument("--build-dir", type=Path, default=None,
-                        help="where the benchmark program is compiled (default: a temporary folder)")
+    parser.add_argument(
+        "--build-dir",
+        type=Path,
+        default=None,
+        help="where the benchmark program is compiled (default: a temporary folder)",
+    )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     args = parser.parse_args(argv)
     if args.build_dir is None:
@@ -66,8 +70,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(r))
         return 0
-    print(f"HIXL TransferSync, {r['size']} B, {r['transfers']} transfers x {r['rounds']} rounds, "
-          f"clock={r['clock']}")
+    print(
+        f"HIXL TransferSync, {r['size']} B, {r['transfers']} transfers x {r['rounds']} rounds, "
+        f"clock={r['clock']}"
+    )
     print(f"  profiling off : {r['off_ns_per_transfer']:10.1f} ns/transfer")
     print(f"  profiling on  : {r['on_ns_per_transfer']:10.1f} ns/transfer  ({r['reports']} records)")
     print(f"  added by on   : {r['added_ns_per_transfer']:10.1f} ns/transfer")

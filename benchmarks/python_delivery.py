@@ -47,7 +47,9 @@ def report(**values):
     print("RESULT " + json.dumps(values), flush=True)
 """
 
-END_TO_END = COUNTING_CALLBACK + """
+END_TO_END = (
+    COUNTING_CALLBACK
+    + """
 from sim_runtime import npu
 device = npu.Device(0)
 stream = npu.Stream()
@@ -66,8 +68,11 @@ from mspti_core import _mspti
 report(records=count, total=ended - began, launch=launched - began, dropped=_mspti.dropped_records(2),
        declined=_mspti.stats()["buffers_declined"])
 """
+)
 
-CEILING = COUNTING_CALLBACK + """
+CEILING = (
+    COUNTING_CALLBACK
+    + """
 import ctypes, os
 mspti_core.load_library(os.environ["MSPTI_CORE_LIBRARY"])
 fake = ctypes.CDLL(os.environ["MSPTI_CORE_LIBRARY"])
@@ -84,8 +89,11 @@ monitor.stop()
 ended = time.perf_counter()
 report(records=count, written=written, total=ended - began, emit=emitted - began, dropped=fake.fake_dropped())
 """
+)
 
-OVERHEAD = COUNTING_CALLBACK + """
+OVERHEAD = (
+    COUNTING_CALLBACK
+    + """
 from mspti_core import _library, _mspti
 from sim_runtime import npu
 device = npu.Device(0)
@@ -114,6 +122,7 @@ _mspti.stop_monitor(token)
 off_after = loop(LAUNCHES)
 report(off=(off_before + off_after) / 2, on=on, collect_only=collect_only, records=delivered)
 """
+)
 
 
 def run_child(script: str, env: dict[str, str]) -> dict[str, float]:
@@ -127,7 +136,7 @@ def run_child(script: str, env: dict[str, str]) -> dict[str, float]:
     lines = [line for line in proc.stdout.splitlines() if line.startswith("RESULT ")]
     if proc.returncode != 0 or not lines:
         raise RuntimeError(f"benchmark child failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
-    return json.loads(lines[-1][len("RESULT "):])
+    return json.loads(lines[-1][len("RESULT ") :])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -139,11 +148,15 @@ def main(argv: list[str] | None = None) -> int:
 
     if have_mspti:
         r = run_child(END_TO_END.replace("RECORDS", str(END_TO_END_RECORDS)), sim_env)
-        print(f"end to end (our msPTI, simulator, virtual clock): {r['records']:,} KernelData delivered "
-              f"(dropped {r['dropped']}, declined buffers {r['declined']})")
-        print(f"  {r['records'] / r['total']:,.0f} records/s over launch + delivery ({r['total']:.2f} s), "
-              f"bounded by the launches: {r['records'] / r['launch']:,.0f} launches/s traced; "
-              f"delivery finished {1e3 * (r['total'] - r['launch']):.0f} ms after the last launch")
+        print(
+            f"end to end (our msPTI, simulator, virtual clock): {r['records']:,} KernelData delivered "
+            f"(dropped {r['dropped']}, declined buffers {r['declined']})"
+        )
+        print(
+            f"  {r['records'] / r['total']:,.0f} records/s over launch + delivery ({r['total']:.2f} s), "
+            f"bounded by the launches: {r['records'] / r['launch']:,.0f} launches/s traced; "
+            f"delivery finished {1e3 * (r['total'] - r['launch']):.0f} ms after the last launch"
+        )
     else:
         print(f"end to end: skipped ({tree.mspti_library} is not built)")
 
@@ -153,20 +166,30 @@ def main(argv: list[str] | None = None) -> int:
         env["MSPTI_CORE_LIBRARY"] = str(fake)
         r = run_child(CEILING.replace("RECORDS", str(CEILING_RECORDS)), env)
     ceiling = r["records"] / r["total"]
-    print(f"delivery ceiling (stand-in msPTI writing records from C): {r['records']:,} of {r['written']:,} "
-          f"written delivered, {r['dropped']} dropped")
-    print(f"  {ceiling:,.0f} records/s to a Python callback ({r['total']:.2f} s; emitting alone "
-          f"{r['emit']:.2f} s) (target >= 1,000,000)")
+    print(
+        f"delivery ceiling (stand-in msPTI writing records from C): {r['records']:,} of {r['written']:,} "
+        f"written delivered, {r['dropped']} dropped"
+    )
+    print(
+        f"  {ceiling:,.0f} records/s to a Python callback ({r['total']:.2f} s; emitting alone "
+        f"{r['emit']:.2f} s) (target >= 1,000,000)"
+    )
 
     if have_mspti:
         r = run_child(OVERHEAD.replace("LAUNCHES", str(LOOP_LAUNCHES)), sim_env)
-        print(f"overhead of KernelMonitor on a Python launch loop ({LOOP_LAUNCHES:,} launches, "
-              f"{r['records']:,} records delivered):")
-        print(f"  off {r['off']:.0f} ns/launch, on {r['on']:.0f} ns/launch, "
-              f"added {r['on'] - r['off']:.0f} ns, on/off = {r['on'] / r['off']:.2f}")
-        print(f"  collection alone (KERNEL enabled, records skipped before Python): "
-              f"{r['collect_only']:.0f} ns/launch, added {r['collect_only'] - r['off']:.0f} ns; "
-              f"delivery to the Python callback adds {r['on'] - r['collect_only']:.0f} ns/launch to the loop")
+        print(
+            f"overhead of KernelMonitor on a Python launch loop ({LOOP_LAUNCHES:,} launches, "
+            f"{r['records']:,} records delivered):"
+        )
+        print(
+            f"  off {r['off']:.0f} ns/launch, on {r['on']:.0f} ns/launch, "
+            f"added {r['on'] - r['off']:.0f} ns, on/off = {r['on'] / r['off']:.2f}"
+        )
+        print(
+            f"  collection alone (KERNEL enabled, records skipped before Python): "
+            f"{r['collect_only']:.0f} ns/launch, added {r['collect_only'] - r['off']:.0f} ns; "
+            f"delivery to the Python callback adds {r['on'] - r['collect_only']:.0f} ns/launch to the loop"
+        )
     else:
         print("overhead: skipped (our libmspti.so is not built)")
     return 0

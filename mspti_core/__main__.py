@@ -38,12 +38,17 @@ def build_parser() -> argparse.ArgumentParser:
         description="Re-executes SCRIPT (or -m MODULE) with msPTI preloaded, on the simulated NPU "
         "unless --cann is given.",
     )
-    run.add_argument("--mspti", type=Path, metavar="PATH",
-                     help="libmspti.so to preload (default: this package's; with --cann: the CANN one)")
+    run.add_argument(
+        "--mspti",
+        type=Path,
+        metavar="PATH",
+        help="libmspti.so to preload (default: this package's; with --cann: the CANN one)",
+    )
     run.add_argument("--soc", metavar="NAME", help="SoC to simulate (see `npu-sim info`)")
     run.add_argument("--clock", metavar="wall|virtual", help="simulator clock mode")
-    run.add_argument("--cann", action="store_true",
-                     help="use the real CANN at $ASCEND_HOME_PATH instead of the simulator")
+    run.add_argument(
+        "--cann", action="store_true", help="use the real CANN at $ASCEND_HOME_PATH instead of the simulator"
+    )
     run.add_argument("-m", dest="module", metavar="MODULE", help="run a module (like python -m)")
     run.add_argument("script", nargs=argparse.REMAINDER, metavar="SCRIPT [ARGS...]")
     return parser
@@ -95,8 +100,9 @@ def cann_environment(mspti: Path | None, environ: dict[str, str]) -> dict[str, s
     return env
 
 
-def simulator_environment(mspti: Path | None, soc: str | None, clock: str | None,
-                          environ: dict[str, str]) -> dict[str, str]:
+def simulator_environment(
+    mspti: Path | None, soc: str | None, clock: str | None, environ: dict[str, str]
+) -> dict[str, str]:
     """The environment on the simulated CANN (the same one `npu-sim run` gives a program)."""
     try:
         from sim_runtime.config import ConfigError, SimConfig, parse_setting
@@ -107,8 +113,11 @@ def simulator_environment(mspti: Path | None, soc: str | None, clock: str | None
         ) from error
     try:
         config = SimConfig.from_env(environ)
-        changes = {name: parse_setting(name, raw, source=f"--{name}")
-                   for name, raw in (("soc", soc), ("clock", clock)) if raw is not None}
+        changes = {
+            name: parse_setting(name, raw, source=f"--{name}")
+            for name, raw in (("soc", soc), ("clock", clock))
+            if raw is not None
+        }
         if changes:
             config = config.replace(**changes)
         toolkit = build_toolkit(mspti, environ=environ)

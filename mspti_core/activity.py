@@ -107,8 +107,9 @@ class Collector:
             raise ActivityError("starting the collector", code)
         return self.records
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self.stop()
 
     def __iter__(self) -> Iterator[ActivityData]:

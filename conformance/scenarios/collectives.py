@@ -71,8 +71,10 @@ def _workload_ok(c: ClauseCheck, log: RunLog) -> bool:
     if init.missing:
         c.skip("the target runtime does not export HcclCommInitAll")
     if init.ret != 0:
-        c.skip(f"the target runtime could not create {init.get('ranks')} communicators (HcclCommInitAll "
-               f"returned {init.ret})")
+        c.skip(
+            f"the target runtime could not create {init.get('ranks')} communicators (HcclCommInitAll "
+            f"returned {init.ret})"
+        )
     return True
 
 

@@ -43,29 +43,33 @@ def consumer(seen: Counter[str]) -> None:
     while (data := records.get()) is not None:
         if isinstance(data, KernelData):
             seen[data.type] += 1
-            print(f"kernel: kind={data.kind.name} start={data.start} end={data.end} "
-                  f"device_id={data.device_id} stream_id={data.stream_id} "
-                  f"correlation_id={data.correlation_id} type={data.type} name={data.name}")
+            print(
+                f"kernel: kind={data.kind.name} start={data.start} end={data.end} "
+                f"device_id={data.device_id} stream_id={data.stream_id} "
+                f"correlation_id={data.correlation_id} type={data.type} name={data.name}"
+            )
         else:
             seen[data.name] += 1
-            print(f"communication: kind={data.kind.name} start={data.start} end={data.end} "
-                  f"device_id={data.device_id} stream_id={data.stream_id} data_type={data.data_type.name} "
-                  f"count={data.count} name={data.name} comm_name={data.comm_name} alg_type={data.alg_type} "
-                  f"correlation_id={data.correlation_id}")
+            print(
+                f"communication: kind={data.kind.name} start={data.start} end={data.end} "
+                f"device_id={data.device_id} stream_id={data.stream_id} data_type={data.data_type.name} "
+                f"count={data.count} name={data.name} comm_name={data.comm_name} alg_type={data.alg_type} "
+                f"correlation_id={data.correlation_id}"
+            )
 
 
 def train_step(rank: int, group: ProcessGroup) -> None:
     """One rank: x + y, x @ y, all_reduce, synchronize."""
-    device = npu.Device(rank)                      # torch.npu.set_device(rank)
-    stream = npu.Stream()                          # the current stream
-    x = npu.Buffer(TENSOR_ELEMENTS * FP16_BYTES)   # torch.randn(256, 256, dtype=float16).npu()
+    device = npu.Device(rank)  # torch.npu.set_device(rank)
+    stream = npu.Stream()  # the current stream
+    x = npu.Buffer(TENSOR_ELEMENTS * FP16_BYTES)  # torch.randn(256, 256, dtype=float16).npu()
     y = npu.Buffer(TENSOR_ELEMENTS * FP16_BYTES)
     result = npu.Buffer(TENSOR_ELEMENTS * FP16_BYTES)
     group.join(rank)
-    npu.Kernel("add", "AIV").launch(blocks=8, stream=stream)       # x + y
-    npu.Kernel("matmul", "AIC").launch(blocks=8, stream=stream)    # torch.matmul(x, y)
+    npu.Kernel("add", "AIV").launch(blocks=8, stream=stream)  # x + y
+    npu.Kernel("matmul", "AIC").launch(blocks=8, stream=stream)  # torch.matmul(x, y)
     group.all_reduce(rank, result.ptr, TENSOR_ELEMENTS, stream.handle)
-    stream.synchronize()                           # torch.npu.synchronize()
+    stream.synchronize()  # torch.npu.synchronize()
     group.leave(rank)
     for buffer in (x, y, result):
         buffer.free()
@@ -75,16 +79,22 @@ def train_step(rank: int, group: ProcessGroup) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--ranks", type=int, default=min(8, npu.device_count()),
-                        help="ranks (one device each), default: min(8, devices)")
+    parser.add_argument(
+        "--ranks",
+        type=int,
+        default=min(8, npu.device_count()),
+        help="ranks (one device each), default: min(8, devices)",
+    )
     args = parser.parse_args()
 
     seen: Counter[str] = Counter()
     printer = threading.Thread(target=consumer, args=(seen,))
     printer.start()
     kernel_monitor, communication_monitor = KernelMonitor(), CommunicationMonitor()
-    for name, code in (("KernelMonitor", kernel_monitor.start(kernel_parser)),
-                       ("CommunicationMonitor", communication_monitor.start(communication_parser))):
+    for name, code in (
+        ("KernelMonitor", kernel_monitor.start(kernel_parser)),
+        ("CommunicationMonitor", communication_monitor.start(communication_parser)),
+    ):
         if code != 0:
             print(f"{name}.start failed: {code!r}", file=sys.stderr)
             return 1
@@ -100,8 +110,10 @@ def main() -> int:
     communication_monitor.stop()
     records.put(None)
     printer.join()
-    print(f"summary: ranks={args.ranks} KERNEL_AIVEC={seen['KERNEL_AIVEC']} "
-          f"KERNEL_AICORE={seen['KERNEL_AICORE']} hcom_allReduce_={seen['hcom_allReduce_']}")
+    print(
+        f"summary: ranks={args.ranks} KERNEL_AIVEC={seen['KERNEL_AIVEC']} "
+        f"KERNEL_AICORE={seen['KERNEL_AICORE']} hcom_allReduce_={seen['hcom_allReduce_']}"
+    )
     expected = [args.ranks] * 3
     return 0 if [seen["KERNEL_AIVEC"], seen["KERNEL_AICORE"], seen["hcom_allReduce_"]] == expected else 1
 

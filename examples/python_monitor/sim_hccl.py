@@ -33,16 +33,23 @@ class ProcessGroup:
     def join(self, rank: int) -> None:
         """Called by each rank (on its device) to create its communicator; blocks until all joined."""
         comm = ctypes.c_void_p()
-        code = self._hccl.HcclCommInitRootInfo(self.world_size, ctypes.byref(self._root), rank,
-                                               ctypes.byref(comm))
+        code = self._hccl.HcclCommInitRootInfo(
+            self.world_size, ctypes.byref(self._root), rank, ctypes.byref(comm)
+        )
         self._check("HcclCommInitRootInfo", code)
         self._comms[rank] = comm
 
     def all_reduce(self, rank: int, buffer_ptr: int, count: int, stream_handle: int) -> None:
         """In-place fp16 sum over the ranks, queued on ``stream_handle``."""
-        code = self._hccl.HcclAllReduce(ctypes.c_void_p(buffer_ptr), ctypes.c_void_p(buffer_ptr),
-                                        ctypes.c_uint64(count), HCCL_DATA_TYPE_FP16, HCCL_REDUCE_SUM,
-                                        self._comms[rank], ctypes.c_void_p(stream_handle))
+        code = self._hccl.HcclAllReduce(
+            ctypes.c_void_p(buffer_ptr),
+            ctypes.c_void_p(buffer_ptr),
+            ctypes.c_uint64(count),
+            HCCL_DATA_TYPE_FP16,
+            HCCL_REDUCE_SUM,
+            self._comms[rank],
+            ctypes.c_void_p(stream_handle),
+        )
         self._check("HcclAllReduce", code)
 
     def leave(self, rank: int) -> None:

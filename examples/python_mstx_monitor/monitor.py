@@ -43,27 +43,31 @@ def consumer(seen: Counter[str]) -> None:
             seen[f"{source} range {data.name or '-'}"] += 1
             if source == "DEVICE":
                 seen[f"device {ids.device_id}"] += 1
-            print(f"range: kind={data.kind.name} source_kind={data.source_kind.name} id={data.id} "
-                  f"name={data.name!r} domain={data.domain!r} start={data.start} end={data.end} "
-                  f"process_id={ids.process_id} thread_id={ids.thread_id} stream_id={ids.stream_id} "
-                  f"device_id={ids.device_id}")
+            print(
+                f"range: kind={data.kind.name} source_kind={data.source_kind.name} id={data.id} "
+                f"name={data.name!r} domain={data.domain!r} start={data.start} end={data.end} "
+                f"process_id={ids.process_id} thread_id={ids.thread_id} stream_id={ids.stream_id} "
+                f"device_id={ids.device_id}"
+            )
         else:
             seen[f"{source} mark"] += 1
-            print(f"mark: kind={data.kind.name} flag={data.flag.name} source_kind={data.source_kind.name} "
-                  f"id={data.id} name={data.name!r} domain={data.domain!r} timestamp={data.timestamp} "
-                  f"process_id={ids.process_id} thread_id={ids.thread_id} stream_id={ids.stream_id} "
-                  f"device_id={ids.device_id}")
+            print(
+                f"mark: kind={data.kind.name} flag={data.flag.name} source_kind={data.source_kind.name} "
+                f"id={data.id} name={data.name!r} domain={data.domain!r} timestamp={data.timestamp} "
+                f"process_id={ids.process_id} thread_id={ids.thread_id} stream_id={ids.stream_id} "
+                f"device_id={ids.device_id}"
+            )
 
 
 def step(rank: int) -> None:
-    device = npu.Device(rank)                                 # torch.npu.set_device(rank)
-    stream = npu.Stream()                                     # torch_npu.npu.current_stream()
+    device = npu.Device(rank)  # torch.npu.set_device(rank)
+    stream = npu.Stream()  # torch_npu.npu.current_stream()
     x, y = npu.Buffer(TENSOR_BYTES), npu.Buffer(TENSOR_BYTES)  # torch.randn(...).npu()
-    mstx.mark(f"rank {rank} ready")                          # host-only mark
-    range_id = mstx.range_start("mstx_matmul", stream)       # torch_npu.npu.mstx.range_start
-    npu.Kernel("add", "AIV").launch(blocks=8, stream=stream)      # x + y
-    npu.Kernel("matmul", "AIC").launch(blocks=8, stream=stream)   # torch.matmul(x, y)
-    mstx.range_end(range_id)                                 # torch_npu.npu.mstx.range_end
+    mstx.mark(f"rank {rank} ready")  # host-only mark
+    range_id = mstx.range_start("mstx_matmul", stream)  # torch_npu.npu.mstx.range_start
+    npu.Kernel("add", "AIV").launch(blocks=8, stream=stream)  # x + y
+    npu.Kernel("matmul", "AIC").launch(blocks=8, stream=stream)  # torch.matmul(x, y)
+    mstx.range_end(range_id)  # torch_npu.npu.mstx.range_end
     stream.synchronize()
     x.free()
     y.free()
@@ -73,8 +77,12 @@ def step(rank: int) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--ranks", type=int, default=min(8, npu.device_count()),
-                        help="ranks (one device each), default: min(8, devices)")
+    parser.add_argument(
+        "--ranks",
+        type=int,
+        default=min(8, npu.device_count()),
+        help="ranks (one device each), default: min(8, devices)",
+    )
     args = parser.parse_args()
 
     seen: Counter[str] = Counter()
@@ -95,10 +103,13 @@ def main() -> int:
     printer.join()
 
     devices = sorted(int(key.split()[1]) for key in seen if key.startswith("device "))
-    print(f"summary: ranks={args.ranks} host_ranges={seen['HOST range mstx_matmul']} "
-          f"device_ranges={seen['DEVICE range -']} devices={devices} host_marks={seen['HOST mark']}")
-    ok = (seen["HOST range mstx_matmul"] == seen["DEVICE range -"] == seen["HOST mark"] == args.ranks
-          and devices == list(range(args.ranks)))
+    print(
+        f"summary: ranks={args.ranks} host_ranges={seen['HOST range mstx_matmul']} "
+        f"device_ranges={seen['DEVICE range -']} devices={devices} host_marks={seen['HOST mark']}"
+    )
+    ok = seen["HOST range mstx_matmul"] == seen["DEVICE range -"] == seen[
+        "HOST mark"
+    ] == args.ranks and devices == list(range(args.ranks))
     return 0 if ok else 1
 
 

@@ -38,8 +38,9 @@ def test_sample_builds_runs_and_prints_its_records(native: NativeTree, tmp_path:
         ASCEND_LDFLAGS=f"-L{lib64} -L{native.mspti_lib64} -Wl,-rpath,{lib64} -Wl,-rpath,{native.mspti_lib64}",
     )
     env.pop("LD_PRELOAD", None)  # the compiler needs no sanitizer runtime
-    build = subprocess.run(["bash", str(tmp_path / sample / "build.sh")], env=env, capture_output=True,
-                           text=True, timeout=300)
+    build = subprocess.run(
+        ["bash", str(tmp_path / sample / "build.sh")], env=env, capture_output=True, text=True, timeout=300
+    )
     assert build.returncode == 0, build.stderr
     result = run_program(tmp_path / sample / sample, native.env(preload_mspti=True), timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr

@@ -45,14 +45,24 @@ class ChildRun:
         return self
 
 
-def run_python(script: str, env: dict[str, str], tmp_path: Path, timeout: float = 120.0,
-               args: list[str] | None = None) -> ChildRun:
+def run_python(
+    script: str, env: dict[str, str], tmp_path: Path, timeout: float = 120.0, args: list[str] | None = None
+) -> ChildRun:
     path = tmp_path / f"child_{abs(hash(script)) % 10**8}.py"
     path.write_text(textwrap.dedent(script))
-    proc = subprocess.run([sys.executable, str(path), *(args or [])], env=env, capture_output=True, text=True,
-                          timeout=timeout, cwd=tmp_path)
-    results = [json.loads(line[len(RESULT_PREFIX):]) for line in proc.stdout.splitlines()
-               if line.startswith(RESULT_PREFIX)]
+    proc = subprocess.run(
+        [sys.executable, str(path), *(args or [])],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=tmp_path,
+    )
+    results = [
+        json.loads(line[len(RESULT_PREFIX) :])
+        for line in proc.stdout.splitlines()
+        if line.startswith(RESULT_PREFIX)
+    ]
     return ChildRun(proc.returncode, proc.stdout, proc.stderr, results)
 
 
@@ -74,8 +84,11 @@ def _sanitizer_flags() -> list[str]:
 def fake_mspti(programs: ProgramBuilder) -> Path:
     """The stand-in msPTI library."""
     # Named like msPTI (soname libmspti.so) so that a preloaded copy is recognised as one.
-    return programs.build([FIXTURES / "fake_mspti.cpp"], [],
-                          ["-shared", "-fPIC", "-Wl,-soname,libmspti.so", *_sanitizer_flags()])
+    return programs.build(
+        [FIXTURES / "fake_mspti.cpp"],
+        [],
+        ["-shared", "-fPIC", "-Wl,-soname,libmspti.so", *_sanitizer_flags()],
+    )
 
 
 @pytest.fixture(scope="session")
@@ -124,8 +137,14 @@ def _real_mspti_problem(native: NativeTree) -> str | None:
         return f"{library} is not built"
     if not (native.sim_lib64 / "libascendcl.so").is_file():
         return f"the simulated CANN is not built in {native.sim_lib64}"
-    names = ("msptiActivityRegisterCallbacks", "msptiActivityEnable", "msptiActivityGetNextRecord",
-             "msptiActivityFlushAll", "msptiSubscribe", "msptiUnsubscribe")
+    names = (
+        "msptiActivityRegisterCallbacks",
+        "msptiActivityEnable",
+        "msptiActivityGetNextRecord",
+        "msptiActivityFlushAll",
+        "msptiSubscribe",
+        "msptiUnsubscribe",
+    )
     result = subprocess.run(["nm", "-D", "--defined-only", str(library)], capture_output=True, text=True)
     missing = [n for n in names if n not in result.stdout]
     if missing:
@@ -151,9 +170,11 @@ def run_sim(sim_env: dict[str, str], tmp_path: Path):
     def run(script: str, timeout: float = 180.0, **env_overrides: str) -> ChildRun:
         env = dict(sim_env)
         env.update(env_overrides)
-        prelude = ("import json\n"
-                   "def report(value):\n"
-                   "    print('RESULT ' + json.dumps(value, default=str), flush=True)\n")
+        prelude = (
+            "import json\n"
+            "def report(value):\n"
+            "    print('RESULT ' + json.dumps(value, default=str), flush=True)\n"
+        )
         return run_python(prelude + textwrap.dedent(script), env, tmp_path, timeout)
 
     return run

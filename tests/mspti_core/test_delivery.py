@@ -14,7 +14,8 @@ KERNEL_FIELDS = ["kind", "start", "end", "device_id", "stream_id", "correlation_
 
 def test_kernel_records_arrive_with_their_fields(run_fake) -> None:
     """PY-START-02, PY-DATA-01."""
-    child = run_fake("""
+    child = run_fake(
+        """
         got = []
         monitor = KernelMonitor()
         assert monitor.start(got.append) is MsptiResult.MSPTI_SUCCESS
@@ -24,10 +25,14 @@ def test_kernel_records_arrive_with_their_fields(run_fake) -> None:
         first = got[0]
         report({"n": len(got), "first": [getattr(first, f) for f in FIELDS],
                 "second": got[1].name, "kind": type(first.kind).__name__, "cls": type(first).__name__})
-    """.replace("FIELDS", repr(KERNEL_FIELDS))).check()
+    """.replace("FIELDS", repr(KERNEL_FIELDS))
+    ).check()
     assert child.result == {
-        "n": 2, "first": [2, 100, 250, 3, 7, 41, "KERNEL_AICORE", "matmul_f16"], "second": "add",
-        "kind": "MsptiActivityKind", "cls": "KernelData",
+        "n": 2,
+        "first": [2, 100, 250, 3, 7, 41, "KERNEL_AICORE", "matmul_f16"],
+        "second": "add",
+        "kind": "MsptiActivityKind",
+        "cls": "KernelData",
     }
 
 
@@ -106,8 +111,15 @@ def test_all_four_monitors_at_once_share_one_subscription(run_fake) -> None:
     assert result["subscribed"] == [1, 1, 1, 1, 0]
     assert result["last_hccl"] == "HcclBroadcast"
     assert result["hccl"] == [12.5, "group0", 0, 2]
-    assert result["comm"] == ["MSPTI_ACTIVITY_COMMUNICATION_FP32", 1024, "ring", "hcom_allReduce_", "group0",
-                              0, 5]
+    assert result["comm"] == [
+        "MSPTI_ACTIVITY_COMMUNICATION_FP32",
+        1024,
+        "ring",
+        "hcom_allReduce_",
+        "group0",
+        0,
+        5,
+    ]
 
 
 def test_two_monitors_of_one_kind_both_get_every_record(run_fake) -> None:
@@ -231,13 +243,18 @@ def test_a_c_subscriber_blocks_start_without_leaking_the_session(run_fake) -> No
         monitor.stop()
         report({"first": first.name, "running": running, "second": int(second), "n": len(got)})
     """).check()
-    assert child.result == {"first": "MSPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED", "running": False,
-                            "second": 0, "n": 4}
+    assert child.result == {
+        "first": "MSPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED",
+        "running": False,
+        "second": 0,
+        "n": 4,
+    }
 
 
 def test_hccl_without_preload_fails_and_rolls_back(run_fake) -> None:
     """PY-START-04: the library's WITHOUT_LD_PRELOAD reaches the caller; nothing stays subscribed."""
-    child = run_fake("""
+    child = run_fake(
+        """
         hccl_monitor = HcclMonitor()
         result = hccl_monitor.start(lambda d: None)
         subscribed = LIB.fake_subscribed()
@@ -248,9 +265,15 @@ def test_hccl_without_preload_fails_and_rolls_back(run_fake) -> None:
         kernels.stop()
         report({"result": result.name, "subscribed": subscribed, "n": len(got),
                 "running": hccl_monitor.running})
-    """, FAKE_MSPTI_NO_PRELOAD="1").check()
-    assert child.result == {"result": "MSPTI_ERROR_WITHOUT_LD_PRELOAD", "subscribed": 0, "n": 3,
-                            "running": False}
+    """,
+        FAKE_MSPTI_NO_PRELOAD="1",
+    ).check()
+    assert child.result == {
+        "result": "MSPTI_ERROR_WITHOUT_LD_PRELOAD",
+        "subscribed": 0,
+        "n": 3,
+        "running": False,
+    }
 
 
 MSTX_SCRIPT = """
@@ -285,20 +308,68 @@ def test_mstx_marks_and_ranges(run_fake) -> None:
     """PY-RANGE-01, PY-RANGE-02, PY-DATA-03."""
     result = run_fake(MSTX_SCRIPT).check().result
     assert result["marks"] == [
-        ["MSPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS", "MSPTI_ACTIVITY_SOURCE_KIND_HOST", 10, 1,
-         [500, 501, -1, -1], "hello", "default"],
-        ["MSPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS_WITH_DEVICE", "MSPTI_ACTIVITY_SOURCE_KIND_HOST", 11, 2,
-         [500, 501, -1, -1], "on stream", "default"],
-        ["MSPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS_WITH_DEVICE", "MSPTI_ACTIVITY_SOURCE_KIND_DEVICE", 12, 2,
-         [-1, -1, 3, 9], "", ""],
+        [
+            "MSPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS",
+            "MSPTI_ACTIVITY_SOURCE_KIND_HOST",
+            10,
+            1,
+            [500, 501, -1, -1],
+            "hello",
+            "default",
+        ],
+        [
+            "MSPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS_WITH_DEVICE",
+            "MSPTI_ACTIVITY_SOURCE_KIND_HOST",
+            11,
+            2,
+            [500, 501, -1, -1],
+            "on stream",
+            "default",
+        ],
+        [
+            "MSPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS_WITH_DEVICE",
+            "MSPTI_ACTIVITY_SOURCE_KIND_DEVICE",
+            12,
+            2,
+            [-1, -1, 3, 9],
+            "",
+            "",
+        ],
     ]
     assert result["ranges"] == [
-        ["MSPTI_ACTIVITY_KIND_MARKER", "MSPTI_ACTIVITY_SOURCE_KIND_HOST", 3, [500, 501, -1, -1],
-         "mstx_matmul", "default", 20, 30, "RangeMarkerData"],
-        ["MSPTI_ACTIVITY_KIND_MARKER", "MSPTI_ACTIVITY_SOURCE_KIND_HOST", 4, [500, 502, -1, -1], "step",
-         "training", 35, 40, "RangeMarkerData"],
-        ["MSPTI_ACTIVITY_KIND_MARKER", "MSPTI_ACTIVITY_SOURCE_KIND_DEVICE", 3, [-1, -1, 3, 9], "", "", 21, 31,
-         "RangeMarkerData"],
+        [
+            "MSPTI_ACTIVITY_KIND_MARKER",
+            "MSPTI_ACTIVITY_SOURCE_KIND_HOST",
+            3,
+            [500, 501, -1, -1],
+            "mstx_matmul",
+            "default",
+            20,
+            30,
+            "RangeMarkerData",
+        ],
+        [
+            "MSPTI_ACTIVITY_KIND_MARKER",
+            "MSPTI_ACTIVITY_SOURCE_KIND_HOST",
+            4,
+            [500, 502, -1, -1],
+            "step",
+            "training",
+            35,
+            40,
+            "RangeMarkerData",
+        ],
+        [
+            "MSPTI_ACTIVITY_KIND_MARKER",
+            "MSPTI_ACTIVITY_SOURCE_KIND_DEVICE",
+            3,
+            [-1, -1, 3, 9],
+            "",
+            "",
+            21,
+            31,
+            "RangeMarkerData",
+        ],
     ]
 
 
@@ -329,7 +400,8 @@ def test_mstx_callbacks_are_optional(run_fake) -> None:
 def test_many_distinct_strings_and_ranges_split_across_batches(run_fake) -> None:
     """Past the interned-string table (65536 strings) names still arrive intact, also in ranges
     whose START and END are delivered in different batches."""
-    child = run_fake("""
+    child = run_fake(
+        """
         KernelMonitor.set_buffer_size(1)
         names, ranges = [], []
         kernels, markers = KernelMonitor(), MstxMonitor()
@@ -346,7 +418,9 @@ def test_many_distinct_strings_and_ranges_split_across_batches(run_fake) -> None
         report({"names_ok": names == [f"kernel_{i}" for i in range(n)],
                 "ranges_ok": [(r.name, r.domain, r.start, r.end) for r in ranges]
                              == [(f"range_{i}", f"domain_{i % 3}", 10 * i, 10 * i + 5) for i in range(n)]})
-    """, timeout=300).check()
+    """,
+        timeout=300,
+    ).check()
     assert child.result == {"names_ok": True, "ranges_ok": True}
 
 
@@ -366,8 +440,10 @@ def test_enable_and_disable_domain(run_fake) -> None:
         report({"results": [type(r).__name__ + ":" + str(int(r)) for r in results],
                 "names": [m.name for m in marks]})
     """).check()
-    assert child.result == {"results": ["MsptiResult:0", "MsptiResult:0", "MsptiResult:1"],
-                            "names": ["kept", "back"]}
+    assert child.result == {
+        "results": ["MsptiResult:0", "MsptiResult:0", "MsptiResult:1"],
+        "names": ["kept", "back"],
+    }
 
 
 def test_unknown_communication_data_type_arrives_as_a_number(run_fake) -> None:
@@ -415,13 +491,34 @@ def test_collector_takes_every_kind(run_fake) -> None:
                 "running": collector.running})
     """).check()
     result = child.result
-    assert result["classes"] == ["MarkerData", "KernelData", "ApiData", "ApiData", "ApiData", "ApiData",
-                                 "HcclData", "MemoryData", "MemsetData", "MemcpyData",
-                                 "ExternalCorrelationData", "CommunicationData"]
+    assert result["classes"] == [
+        "MarkerData",
+        "KernelData",
+        "ApiData",
+        "ApiData",
+        "ApiData",
+        "ApiData",
+        "HcclData",
+        "MemoryData",
+        "MemsetData",
+        "MemcpyData",
+        "ExternalCorrelationData",
+        "CommunicationData",
+    ]
     assert result["kinds"] == [1, 2, 3, 10, 11, 12, 4, 5, 6, 7, 8, 9]
     assert result["memory"] == {
-        "kind": 5, "memoryOperationType": 1, "memoryKind": 1, "correlationId": 5, "start": 6, "end": 7,
-        "address": 0xDEAD, "bytes": 4096, "processId": 10, "deviceId": 2, "streamId": 0xFFFFFFFF}
+        "kind": 5,
+        "memoryOperationType": 1,
+        "memoryKind": 1,
+        "correlationId": 5,
+        "start": 6,
+        "end": 7,
+        "address": 0xDEAD,
+        "bytes": 4096,
+        "processId": 10,
+        "deviceId": 2,
+        "streamId": 0xFFFFFFFF,
+    }
     assert result["memset"] == [7, 128, True, 13]
     assert result["memcpy"] == ["MSPTI_ACTIVITY_MEMCPY_KIND_HTOD", 256, False]
     assert result["external"] == ["MSPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0", 777, 15]
@@ -487,7 +584,8 @@ def test_buffer_size_takes_effect_at_the_next_session(run_fake) -> None:
 def test_a_single_256_mb_buffer_loses_nothing_silently(run_fake) -> None:
     """With one 256 MB buffer the pool may be empty while the buffer is being read; every record
     is then either delivered or counted as dropped by msPTI."""
-    child = run_fake("""
+    child = run_fake(
+        """
         KernelMonitor.set_buffer_size(256)
         got = [0]
         def count(data):
@@ -499,7 +597,9 @@ def test_a_single_256_mb_buffer_loses_nothing_silently(run_fake) -> None:
         from mspti_core import _mspti
         report({"written": written, "delivered": got[0], "dropped": LIB.fake_dropped(),
                 "count": _mspti.stats()["buffer_count"]})
-    """, timeout=300).check()
+    """,
+        timeout=300,
+    ).check()
     result = child.result
     assert result["count"] == 1
     assert result["delivered"] == result["written"]
@@ -508,7 +608,8 @@ def test_a_single_256_mb_buffer_loses_nothing_silently(run_fake) -> None:
 
 def test_threads_emitting_while_monitors_start_and_stop(run_fake) -> None:
     """THR: four producer threads, one monitor collecting all the time, another one cycling."""
-    child = run_fake("""
+    child = run_fake(
+        """
         import threading
         from collections import Counter
         names = Counter()
@@ -533,14 +634,17 @@ def test_threads_emitting_while_monitors_start_and_stop(run_fake) -> None:
             t.join()
         kernels.stop()
         report({"names": dict(names), "cycles": cycles > 0, "errors": mspti_core.callback_errors()})
-    """, timeout=300).check()
+    """,
+        timeout=300,
+    ).check()
     assert child.result == {"names": {f"thread{i}": 20_000 for i in range(4)}, "cycles": True, "errors": 0}
 
 
 def test_callbacks_may_flush_but_not_stop(run_fake) -> None:
     """From inside a callback: flush_all works (no deadlock); stop raises, is reported, and the
     monitor keeps delivering."""
-    child = run_fake("""
+    child = run_fake(
+        """
         got = []
         monitor = KernelMonitor()
         def callback(data):
@@ -559,7 +663,9 @@ def test_callbacks_may_flush_but_not_stop(run_fake) -> None:
         monitor.stop()
         report({"got": got, "errors": mspti_core.callback_errors(), "running": running,
                 "subscribed": LIB.fake_subscribed()})
-    """, timeout=60).check()
+    """,
+        timeout=60,
+    ).check()
     assert child.result == {"got": list(range(1, 11)), "errors": 2, "running": True, "subscribed": 0}
     assert "cannot be stopped from inside a monitor callback" in child.stderr
     assert "cannot be started from inside a monitor callback" in child.stderr
@@ -644,7 +750,8 @@ def test_any_callable_works(run_fake) -> None:
 
 
 def test_stop_racing_a_callback_that_stops_does_not_deadlock(run_fake) -> None:
-    child = run_fake("""
+    child = run_fake(
+        """
         import time
         monitor = KernelMonitor()
         seen = []
@@ -664,5 +771,7 @@ def test_stop_racing_a_callback_that_stops_does_not_deadlock(run_fake) -> None:
         flusher.join()
         report({"result": int(result), "seen": seen, "errors": mspti_core.callback_errors(),
                 "subscribed": LIB.fake_subscribed()})
-    """, timeout=60).check()
+    """,
+        timeout=60,
+    ).check()
     assert child.result == {"result": 0, "seen": [1, 2, 3], "errors": 1, "subscribed": 0}

@@ -33,14 +33,20 @@ sys.exit(int(os.environ.get("EXIT_WITH", "0")))
 
 
 def _launch(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "mspti_core", *args], env=env, cwd=cwd, capture_output=True,
-                          text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "mspti_core", *args],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def _result(proc: subprocess.CompletedProcess[str]) -> dict:
     lines = [line for line in proc.stdout.splitlines() if line.startswith("RESULT ")]
     assert lines, f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
-    return json.loads(lines[-1][len("RESULT "):])
+    return json.loads(lines[-1][len("RESULT ") :])
 
 
 @pytest.fixture
@@ -56,8 +62,13 @@ def stand_in_tree(tmp_path: Path, fake_mspti: Path, native: NativeTree) -> dict[
     (mspti / "lib64").mkdir()
     (mspti / "lib64" / "libmspti.so").symlink_to(fake_mspti)
     env = python_subprocess_env(native.env())
-    env.update({paths.SIM_PREFIX_VAR: str(sim), paths.MSPTI_PREFIX_VAR: str(mspti),
-                "NPU_SIM_TOOLKIT_DIR": str(tmp_path / "toolkit")})
+    env.update(
+        {
+            paths.SIM_PREFIX_VAR: str(sim),
+            paths.MSPTI_PREFIX_VAR: str(mspti),
+            "NPU_SIM_TOOLKIT_DIR": str(tmp_path / "toolkit"),
+        }
+    )
     for name in ("MSPTI_CORE_LIBRARY", "ASCEND_HOME_PATH", "NPU_SIM_SOC", "NPU_SIM_CLOCK"):
         env.pop(name, None)
     (tmp_path / "show_env.py").write_text(ENV_SCRIPT)
@@ -65,8 +76,11 @@ def stand_in_tree(tmp_path: Path, fake_mspti: Path, native: NativeTree) -> dict[
 
 
 def test_run_puts_the_script_on_the_simulator(stand_in_tree: dict[str, str], tmp_path: Path) -> None:
-    proc = _launch(["run", "--soc", "Ascend910B4", "--clock", "virtual", "show_env.py", "a", "--b"],
-                   stand_in_tree, tmp_path)
+    proc = _launch(
+        ["run", "--soc", "Ascend910B4", "--clock", "virtual", "show_env.py", "a", "--b"],
+        stand_in_tree,
+        tmp_path,
+    )
     assert proc.returncode == 0, proc.stderr
     result = _result(proc)
     env = result["env"]
@@ -74,8 +88,10 @@ def test_run_puts_the_script_on_the_simulator(stand_in_tree: dict[str, str], tmp
     assert env["ASCEND_HOME_PATH"] == str(toolkit)
     preload = env["LD_PRELOAD"].split(":")
     assert str(toolkit / "lib64" / "libmspti.so") in preload
-    assert all(Path(p).name.startswith(("libasan", "libtsan")) for p in preload[:preload.index(
-        str(toolkit / "lib64" / "libmspti.so"))])
+    assert all(
+        Path(p).name.startswith(("libasan", "libtsan"))
+        for p in preload[: preload.index(str(toolkit / "lib64" / "libmspti.so"))]
+    )
     assert env["MSTX_INJECTION_PATH"] == str(toolkit / "lib64" / "libprofapi.so")
     assert env["NPU_SIM_SOC"] == "Ascend910B4" and env["NPU_SIM_CLOCK"] == "virtual"
     assert env["LD_LIBRARY_PATH"].split(":")[0] == str(toolkit / "lib64")
@@ -101,17 +117,21 @@ def test_run_with_another_mspti(stand_in_tree: dict[str, str], tmp_path: Path, f
     assert Path(_result(proc)["library"]).resolve() == copy.resolve()
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["run"], "missing SCRIPT"),
-    (["run", "no_such_script.py"], "no such file"),
-    (["run", "--soc", "NoSuchSoc", "show_env.py"], "NoSuchSoc"),
-    (["run", "--clock", "sometimes", "show_env.py"], "sometimes"),
-    (["run", "--mspti", "/no/such/libmspti.so", "show_env.py"], "does not exist"),
-    (["run", "--cann", "show_env.py"], "needs $ASCEND_HOME_PATH"),
-    (["run", "--cann", "--soc", "Ascend910B4", "show_env.py"], "do not apply with --cann"),
-])
-def test_run_reports_usage_errors(stand_in_tree: dict[str, str], tmp_path: Path, args: list[str],
-                                  message: str) -> None:
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["run"], "missing SCRIPT"),
+        (["run", "no_such_script.py"], "no such file"),
+        (["run", "--soc", "NoSuchSoc", "show_env.py"], "NoSuchSoc"),
+        (["run", "--clock", "sometimes", "show_env.py"], "sometimes"),
+        (["run", "--mspti", "/no/such/libmspti.so", "show_env.py"], "does not exist"),
+        (["run", "--cann", "show_env.py"], "needs $ASCEND_HOME_PATH"),
+        (["run", "--cann", "--soc", "Ascend910B4", "show_env.py"], "do not apply with --cann"),
+    ],
+)
+def test_run_reports_usage_errors(
+    stand_in_tree: dict[str, str], tmp_path: Path, args: list[str], message: str
+) -> None:
     proc = _launch(args, stand_in_tree, tmp_path)
     assert proc.returncode == 2
     assert message in proc.stderr
@@ -151,20 +171,36 @@ def real_tree_env(native: NativeTree, sim_env: dict[str, str], tmp_path: Path) -
     (mspti / "lib64").symlink_to(native.mspti_lib64)
     (mspti / "include").symlink_to(REPO / "csrc" / "mspti" / "include")
     env = python_subprocess_env(native.env())
-    env.update({paths.SIM_PREFIX_VAR: str(sim), paths.MSPTI_PREFIX_VAR: str(mspti),
-                "NPU_SIM_TOOLKIT_DIR": str(tmp_path / "toolkit")})
+    env.update(
+        {
+            paths.SIM_PREFIX_VAR: str(sim),
+            paths.MSPTI_PREFIX_VAR: str(mspti),
+            "NPU_SIM_TOOLKIT_DIR": str(tmp_path / "toolkit"),
+        }
+    )
     return env
 
 
 @pytest.mark.parametrize("ranks", [8, 2])
 def test_python_monitor_example(real_tree_env: dict[str, str], tmp_path: Path, ranks: int) -> None:
     """Sample python_monitor (§3.8): per rank one KERNEL_AIVEC, one KERNEL_AICORE, one hcom_allReduce_."""
-    proc = _launch(["run", "--clock", "virtual", str(REPO / "examples" / "python_monitor" / "monitor.py"),
-                    "--ranks", str(ranks)], real_tree_env, tmp_path)
+    proc = _launch(
+        [
+            "run",
+            "--clock",
+            "virtual",
+            str(REPO / "examples" / "python_monitor" / "monitor.py"),
+            "--ranks",
+            str(ranks),
+        ],
+        real_tree_env,
+        tmp_path,
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr
     lines = proc.stdout.splitlines()
-    assert lines[-1] == (f"summary: ranks={ranks} KERNEL_AIVEC={ranks} KERNEL_AICORE={ranks} "
-                         f"hcom_allReduce_={ranks}")
+    assert lines[-1] == (
+        f"summary: ranks={ranks} KERNEL_AIVEC={ranks} KERNEL_AICORE={ranks} hcom_allReduce_={ranks}"
+    )
     kernels = [line for line in lines if line.startswith("kernel:")]
     assert len(kernels) == 2 * ranks
     starts = [int(part.split("=")[1]) for line in lines for part in line.split() if part.startswith("start=")]
@@ -177,11 +213,17 @@ def test_python_mstx_monitor_example(real_tree_env: dict[str, str], tmp_path: Pa
     proc = _launch(["run", "--clock", "virtual", str(example)], real_tree_env, tmp_path)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr
     assert proc.stdout.splitlines()[-1] == (
-        "summary: ranks=8 host_ranges=8 device_ranges=8 devices=[0, 1, 2, 3, 4, 5, 6, 7] host_marks=8")
-    host = [line for line in proc.stdout.splitlines()
-            if line.startswith("range:") and "SOURCE_KIND_HOST" in line]
-    assert all("name='mstx_matmul' domain='default'" in line and "stream_id=-1 device_id=-1" in line
-               for line in host)
-    device = [line for line in proc.stdout.splitlines()
-              if line.startswith("range:") and "SOURCE_KIND_DEVICE" in line]
+        "summary: ranks=8 host_ranges=8 device_ranges=8 devices=[0, 1, 2, 3, 4, 5, 6, 7] host_marks=8"
+    )
+    host = [
+        line for line in proc.stdout.splitlines() if line.startswith("range:") and "SOURCE_KIND_HOST" in line
+    ]
+    assert all(
+        "name='mstx_matmul' domain='default'" in line and "stream_id=-1 device_id=-1" in line for line in host
+    )
+    device = [
+        line
+        for line in proc.stdout.splitlines()
+        if line.startswith("range:") and "SOURCE_KIND_DEVICE" in line
+    ]
     assert all("name='' domain=''" in line and "process_id=-1 thread_id=-1" in line for line in device)

@@ -66,7 +66,8 @@ def test_kernel_monitor_sees_every_launch(run_sim) -> None:
 
 
 def test_kernel_monitor_on_two_devices(run_sim) -> None:
-    child = run_sim("""
+    child = run_sim(
+        """
         from mspti_core import KernelMonitor
         from sim_runtime import npu
         got = []
@@ -78,7 +79,9 @@ def test_kernel_monitor_on_two_devices(run_sim) -> None:
             device.synchronize()
         monitor.stop()
         report(sorted({(k.name, k.device_id) for k in got}) + [len(got)])
-    """, NPU_SIM_DEVICES="2").check()
+    """,
+        NPU_SIM_DEVICES="2",
+    ).check()
     assert child.result == [["kernel_on_0", 0], ["kernel_on_1", 1], 8]
 
 
@@ -124,26 +127,34 @@ def _check_mstx_result(result: dict) -> None:
     host_kind, device_kind = "MSPTI_ACTIVITY_SOURCE_KIND_HOST", "MSPTI_ACTIVITY_SOURCE_KIND_DEVICE"
     instant = "MSPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS"
     with_device = "MSPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS_WITH_DEVICE"
-    assert result["marks"] == sorted([
-        [instant, host_kind, "host only", "default", host],
-        [with_device, host_kind, "on the stream", "default", host],
-        [with_device, device_kind, "", "", device],
-    ])
-    assert result["ranges"] == sorted([
-        [host_kind, "mstx_matmul", "default", host, True],
-        [device_kind, "", "", device, True],
-        [host_kind, "host range", "default", host, True],
-    ])
+    assert result["marks"] == sorted(
+        [
+            [instant, host_kind, "host only", "default", host],
+            [with_device, host_kind, "on the stream", "default", host],
+            [with_device, device_kind, "", "", device],
+        ]
+    )
+    assert result["ranges"] == sorted(
+        [
+            [host_kind, "mstx_matmul", "default", host, True],
+            [device_kind, "", "", device, True],
+            [host_kind, "host range", "default", host, True],
+        ]
+    )
     assert result["rid"] in result["range_ids"] and len(result["range_ids"]) == 2
     assert result["kernel_inside"] == [True]
 
 
 def test_mstx_monitor_with_the_c_front_end(run_sim, mstx_shim: Path) -> None:
-    script = dedent(SHIM_PRELUDE.format(shim=str(mstx_shim))) + dedent("""
+    script = (
+        dedent(SHIM_PRELUDE.format(shim=str(mstx_shim)))
+        + dedent("""
         MARK = lambda message, stream: SHIM.shim_mark(message.encode(), stream)
         RANGE_START = lambda message, stream: SHIM.shim_range_start(message.encode(), stream)
         RANGE_END = SHIM.shim_range_end
-    """) + dedent(MSTX_WORKLOAD)
+    """)
+        + dedent(MSTX_WORKLOAD)
+    )
     _check_mstx_result(run_sim(script).check().result)
 
 
@@ -157,7 +168,9 @@ def test_mstx_monitor_with_the_python_front_end(run_sim) -> None:
 
 def test_mstx_domains(run_sim, mstx_shim: Path) -> None:
     """MARK-DOM through MstxMonitor.disable_domain / enable_domain."""
-    child = run_sim(dedent(SHIM_PRELUDE.format(shim=str(mstx_shim))) + dedent("""
+    child = run_sim(
+        dedent(SHIM_PRELUDE.format(shim=str(mstx_shim)))
+        + dedent("""
         from mspti_core import MstxMonitor
         from mspti_core import mstx
         marks = []
@@ -174,14 +187,18 @@ def test_mstx_domains(run_sim, mstx_shim: Path) -> None:
         mstx.mark("default dropped")
         monitor.stop()
         report({"results": results, "marks": [[m.name, m.domain] for m in marks]})
-    """)).check()
-    assert child.result == {"results": [0, 0, 0],
-                            "marks": [["kept", "quiet"], ["default kept", "default"], ["back", "noisy"]]}
+    """)
+    ).check()
+    assert child.result == {
+        "results": [0, 0, 0],
+        "marks": [["kept", "quiet"], ["default kept", "default"], ["back", "noisy"]],
+    }
 
 
 def test_hccl_and_communication_monitors(run_sim) -> None:
     """PY-DATA-02 on the simulated HCCL: two ranks, an all-reduce and a broadcast each."""
-    child = run_sim("""
+    child = run_sim(
+        """
         from hccl_workload import run_ranks
         from mspti_core import CommunicationMonitor, HcclMonitor
         hccl, comm = [], []
@@ -203,16 +220,26 @@ def test_hccl_and_communication_monitors(run_sim) -> None:
             "alg": all(c.alg_type for c in comm), "correlation": all(c.correlation_id for c in comm),
             "comm_times": all(c.start < c.end for c in comm), "streams": streams,
         })
-    """, NPU_SIM_DEVICES="2").check()
+    """,
+        NPU_SIM_DEVICES="2",
+    ).check()
     result = child.result
-    assert result["hccl"] == [["HcclAllReduce", 0], ["HcclAllReduce", 1], ["HcclBroadcast", 0],
-                              ["HcclBroadcast", 1]]
+    assert result["hccl"] == [
+        ["HcclAllReduce", 0],
+        ["HcclAllReduce", 1],
+        ["HcclBroadcast", 0],
+        ["HcclBroadcast", 1],
+    ]
     assert result["hccl_streams"] == [[0, result["streams"][0]], [1, result["streams"][1]]]
     assert result["hccl_groups"] == 1 and result["comm_groups"] == 1 and result["same_group"]
     assert result["bandwidth"] and result["hccl_times"] and result["comm_times"]
     fp32 = "MSPTI_ACTIVITY_COMMUNICATION_FP32"
-    assert result["comm"] == [["hcom_allReduce_", 0, 256, fp32], ["hcom_allReduce_", 1, 256, fp32],
-                              ["hcom_broadcast_", 0, 256, fp32], ["hcom_broadcast_", 1, 256, fp32]]
+    assert result["comm"] == [
+        ["hcom_allReduce_", 0, 256, fp32],
+        ["hcom_allReduce_", 1, 256, fp32],
+        ["hcom_broadcast_", 0, 256, fp32],
+        ["hcom_broadcast_", 1, 256, fp32],
+    ]
     assert result["alg"] and result["correlation"]
 
 
@@ -220,7 +247,8 @@ def test_hccl_monitor_needs_the_preload(run_sim, sim_env: dict[str, str]) -> Non
     """PY-START-04: without LD_PRELOAD HcclMonitor.start reports WITHOUT_LD_PRELOAD; KernelMonitor works."""
     preload = " ".join(p for p in sim_env.get("LD_PRELOAD", "").split() if not p.endswith("libmspti.so"))
     library = next(p for p in sim_env["LD_PRELOAD"].split() if p.endswith("libmspti.so"))
-    child = run_sim("""
+    child = run_sim(
+        """
         import hccl_workload  # libhccl in the global scope, as in a program linked against it
         from mspti_core import HcclMonitor, KernelMonitor
         from sim_runtime import npu
@@ -233,7 +261,10 @@ def test_hccl_monitor_needs_the_preload(run_sim, sim_env: dict[str, str]) -> Non
         device.synchronize()
         monitor.stop()
         report([result.name, len(got)])
-    """, LD_PRELOAD=preload, MSPTI_CORE_LIBRARY=library).check()
+    """,
+        LD_PRELOAD=preload,
+        MSPTI_CORE_LIBRARY=library,
+    ).check()
     assert child.result == ["MSPTI_ERROR_WITHOUT_LD_PRELOAD", 3]
 
 
@@ -278,8 +309,11 @@ def test_callback_errors_start_stop_cycles_and_threads(run_sim) -> None:
         monitor.stop()
         report({"counts": counts, "errors": mspti_core.callback_errors(), "names": dict(names)})
     """).check()
-    assert child.result == {"counts": [10, 20, 30, 40, 50], "errors": 5,
-                            "names": {"thread_0": 50, "thread_1": 50, "thread_2": 50}}
+    assert child.result == {
+        "counts": [10, 20, 30, 40, 50],
+        "errors": 5,
+        "names": {"thread_0": 50, "thread_1": 50, "thread_2": 50},
+    }
     assert child.stderr.count("RuntimeError: second record") == 5
 
 
@@ -313,11 +347,19 @@ def test_collector_on_the_simulator(run_sim) -> None:
     """).check()
     result = child.result
     a, b = result["addresses"]
-    allocation, release = ("MSPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION",
-                           "MSPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE")
-    assert result["memory"] == [[allocation, a, 4096], [allocation, b, 4096], [release, a, 4096],
-                                [release, b, 4096]]
-    assert result["copies"] == [["MSPTI_ACTIVITY_MEMCPY_KIND_HTOD", 4096],
-                                ["MSPTI_ACTIVITY_MEMCPY_KIND_DTOD", 4096]]
+    allocation, release = (
+        "MSPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION",
+        "MSPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE",
+    )
+    assert result["memory"] == [
+        [allocation, a, 4096],
+        [allocation, b, 4096],
+        [release, a, 4096],
+        [release, b, 4096],
+    ]
+    assert result["copies"] == [
+        ["MSPTI_ACTIVITY_MEMCPY_KIND_HTOD", 4096],
+        ["MSPTI_ACTIVITY_MEMCPY_KIND_DTOD", 4096],
+    ]
     assert result["fills"] == [[0, 4096]]
     assert result["launch_correlates"]

@@ -42,10 +42,24 @@ SUCCESS = MsptiResult.MSPTI_SUCCESS
 
 def test_exports_the_cann_names() -> None:
     """PY-IMPORT-01."""
-    for name in ("KernelMonitor", "KernelData", "MstxMonitor", "MarkerData", "RangeMarkerData", "HcclMonitor",
-                 "HcclData", "CommunicationMonitor", "CommunicationData", "MsptiObjectId", "MsptiResult",
-                 "MsptiActivityKind", "MsptiCommunicationDataType", "MsptiActivityFlag",
-                 "MsptiActivitySourceKind", "callback_errors"):
+    for name in (
+        "KernelMonitor",
+        "KernelData",
+        "MstxMonitor",
+        "MarkerData",
+        "RangeMarkerData",
+        "HcclMonitor",
+        "HcclData",
+        "CommunicationMonitor",
+        "CommunicationData",
+        "MsptiObjectId",
+        "MsptiResult",
+        "MsptiActivityKind",
+        "MsptiCommunicationDataType",
+        "MsptiActivityFlag",
+        "MsptiActivitySourceKind",
+        "callback_errors",
+    ):
         assert hasattr(mspti_core, name), name
         assert name in mspti_core.__all__
 
@@ -53,10 +67,15 @@ def test_exports_the_cann_names() -> None:
 def test_enum_values_match_the_c_api() -> None:
     """PY-ENUM-01."""
     assert {m.name: m.value for m in MsptiResult} == {
-        "MSPTI_SUCCESS": 0, "MSPTI_ERROR_INVALID_PARAMETER": 1,
-        "MSPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED": 2, "MSPTI_ERROR_MAX_LIMIT_REACHED": 3,
-        "MSPTI_ERROR_DEVICE_OFFLINE": 4, "MSPTI_ERROR_QUEUE_EMPTY": 5, "MSPTI_ERROR_WITHOUT_LD_PRELOAD": 6,
-        "MSPTI_ERROR_INNER": 999, "MSPTI_ERROR_FORCE_INT": 0x7FFFFFFF,
+        "MSPTI_SUCCESS": 0,
+        "MSPTI_ERROR_INVALID_PARAMETER": 1,
+        "MSPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED": 2,
+        "MSPTI_ERROR_MAX_LIMIT_REACHED": 3,
+        "MSPTI_ERROR_DEVICE_OFFLINE": 4,
+        "MSPTI_ERROR_QUEUE_EMPTY": 5,
+        "MSPTI_ERROR_WITHOUT_LD_PRELOAD": 6,
+        "MSPTI_ERROR_INNER": 999,
+        "MSPTI_ERROR_FORCE_INT": 0x7FFFFFFF,
     }
     assert [m.value for m in MsptiActivityKind] == [*range(14), 0x7FFFFFFF]
     assert MsptiActivityKind.MSPTI_ACTIVITY_KIND_COMMUNICATION == 9
@@ -70,15 +89,32 @@ def test_enum_values_match_the_c_api() -> None:
     assert enums.result(12345) == 12345
 
 
-@pytest.mark.parametrize(("cls", "fields"), [
-    (KernelData, ["kind", "start", "end", "device_id", "stream_id", "correlation_id", "type", "name"]),
-    (HcclData, ["kind", "start", "end", "device_id", "stream_id", "bandwidth", "name", "comm_name"]),
-    (CommunicationData, ["kind", "data_type", "count", "device_id", "stream_id", "start", "end", "alg_type",
-                         "name", "comm_name", "correlation_id"]),
-    (MarkerData, ["kind", "flag", "source_kind", "timestamp", "id", "object_id", "name", "domain"]),
-    (RangeMarkerData, ["kind", "source_kind", "id", "object_id", "name", "domain", "start", "end"]),
-    (MsptiObjectId, ["process_id", "thread_id", "device_id", "stream_id"]),
-])
+@pytest.mark.parametrize(
+    ("cls", "fields"),
+    [
+        (KernelData, ["kind", "start", "end", "device_id", "stream_id", "correlation_id", "type", "name"]),
+        (HcclData, ["kind", "start", "end", "device_id", "stream_id", "bandwidth", "name", "comm_name"]),
+        (
+            CommunicationData,
+            [
+                "kind",
+                "data_type",
+                "count",
+                "device_id",
+                "stream_id",
+                "start",
+                "end",
+                "alg_type",
+                "name",
+                "comm_name",
+                "correlation_id",
+            ],
+        ),
+        (MarkerData, ["kind", "flag", "source_kind", "timestamp", "id", "object_id", "name", "domain"]),
+        (RangeMarkerData, ["kind", "source_kind", "id", "object_id", "name", "domain", "start", "end"]),
+        (MsptiObjectId, ["process_id", "thread_id", "device_id", "stream_id"]),
+    ],
+)
 def test_data_class_fields(cls: type, fields: list[str]) -> None:
     """PY-DATA-01..03: the fields of each data class, in order."""
     assert dataclasses.is_dataclass(cls)
@@ -96,13 +132,36 @@ def test_data_class_defaults() -> None:
 
 
 def test_from_dict_takes_the_c_field_names() -> None:
-    kernel = KernelData.from_dict({"kind": 2, "start": 5, "end": 9, "deviceId": 1, "streamId": 3,
-                                   "correlationId": 7, "type": "KERNEL_AICORE", "name": "matmul", "extra": 1})
-    assert kernel == KernelData(MsptiActivityKind.MSPTI_ACTIVITY_KIND_KERNEL, 5, 9, 1, 3, 7, "KERNEL_AICORE",
-                                "matmul")
+    kernel = KernelData.from_dict(
+        {
+            "kind": 2,
+            "start": 5,
+            "end": 9,
+            "deviceId": 1,
+            "streamId": 3,
+            "correlationId": 7,
+            "type": "KERNEL_AICORE",
+            "name": "matmul",
+            "extra": 1,
+        }
+    )
+    assert kernel == KernelData(
+        MsptiActivityKind.MSPTI_ACTIVITY_KIND_KERNEL, 5, 9, 1, 3, 7, "KERNEL_AICORE", "matmul"
+    )
     assert isinstance(kernel.kind, MsptiActivityKind)
-    marker = MarkerData.from_dict({"kind": 1, "flag": 2, "sourceKind": 0, "timestamp": 11, "id": 4,
-                                   "processId": 100, "threadId": 101, "name": "step", "domain": "default"})
+    marker = MarkerData.from_dict(
+        {
+            "kind": 1,
+            "flag": 2,
+            "sourceKind": 0,
+            "timestamp": 11,
+            "id": 4,
+            "processId": 100,
+            "threadId": 101,
+            "name": "step",
+            "domain": "default",
+        }
+    )
     assert marker.flag is MsptiActivityFlag.MSPTI_ACTIVITY_FLAG_MARKER_START
     assert marker.object_id == MsptiObjectId(process_id=100, thread_id=101)
     communication = CommunicationData.from_dict({"dataType": 13, "count": 8})
@@ -195,8 +254,14 @@ def test_loading_a_missing_or_foreign_library_fails_clearly(tmp_path: Path) -> N
     not_elf.write_text("text")
     with pytest.raises(ValueError, match="cannot load the msPTI library"):
         mspti_core.load_library(not_elf)
-    libm = next((p for p in ("/lib/x86_64-linux-gnu/libm.so.6", "/usr/lib64/libm.so.6", "/lib64/libm.so.6")
-                 if Path(p).exists()), None)
+    libm = next(
+        (
+            p
+            for p in ("/lib/x86_64-linux-gnu/libm.so.6", "/usr/lib64/libm.so.6", "/lib64/libm.so.6")
+            if Path(p).exists()
+        ),
+        None,
+    )
     if libm is not None:
         with pytest.raises(ValueError, match="not an msPTI library: it lacks msptiActivityRegisterCallbacks"):
             mspti_core.load_library(libm)

@@ -75,8 +75,9 @@ def test_build_script(native: NativeTree, toolkit: Path, tmp_path: Path) -> None
     env = native.env(ASCEND_HOME_PATH=str(toolkit))
     if sanitizer_flags():
         env["ASCEND_LDFLAGS"] = " ".join([*sanitizer_flags(), f"-L{toolkit}/lib64", "-lascendcl"])
-    built = subprocess.run(["bash", str(work / "build.sh")], env=without_sanitizer_runtime(env),
-                           capture_output=True, text=True)
+    built = subprocess.run(
+        ["bash", str(work / "build.sh")], env=without_sanitizer_runtime(env), capture_output=True, text=True
+    )
     assert built.returncode == 0, built.stdout + built.stderr
     check_output(run_program(work / "acl_basic", native.env(NPU_SIM_CLOCK="virtual")), "Ascend910B3")
 
@@ -89,7 +90,8 @@ def test_cmake_build(native: NativeTree, toolkit: Path, tmp_path: Path) -> None:
     flags = [f"-DCMAKE_CXX_FLAGS={' '.join(sanitizer_flags())}"] if sanitizer_flags() else []
     configure = ["cmake", "-S", str(EXAMPLE), "-B", str(build), *generator, *flags]
     for cmd in (configure, ["cmake", "--build", str(build)]):
-        step = subprocess.run(cmd, env=without_sanitizer_runtime({**os.environ, **env}), capture_output=True,
-                              text=True)
+        step = subprocess.run(
+            cmd, env=without_sanitizer_runtime({**os.environ, **env}), capture_output=True, text=True
+        )
         assert step.returncode == 0, step.stdout + step.stderr
     check_output(run_program(build / "acl_basic", native.env(NPU_SIM_CLOCK="virtual")), "Ascend910B3")

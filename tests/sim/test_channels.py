@@ -34,8 +34,9 @@ def run_decode(native: NativeTree, programs: ProgramBuilder, soc: str) -> list[l
 
 
 @pytest.mark.parametrize("soc", ["Ascend910B3", "Ascend950PR_9599", "Ascend310B1"])
-def test_channel_bytes_decode_to_the_modelled_timeline(native: NativeTree, programs: ProgramBuilder,
-                                                       soc: str) -> None:
+def test_channel_bytes_decode_to_the_modelled_timeline(
+    native: NativeTree, programs: ProgramBuilder, soc: str
+) -> None:
     spec = load_catalogue().get(soc)
     cost = load_kernel_costs().lookup("empty_kernel")
     assert cost.duration_ns is not None
@@ -82,10 +83,11 @@ def test_channel_bytes_decode_to_the_modelled_timeline(native: NativeTree, progr
     assert flushed == {d: per_device for d in range(DEVICES)}
 
 
-def test_poll_blocks_until_its_timeout_when_nothing_is_pending(native: NativeTree,
-                                                             programs: ProgramBuilder) -> None:
+def test_poll_blocks_until_its_timeout_when_nothing_is_pending(
+    native: NativeTree, programs: ProgramBuilder
+) -> None:
     lines = run_decode(native, programs, "Ascend910B3")
-    (waited_ms, ready), = [(float(f[1]), int(f[2])) for f in lines if f[0] == "POLL_EMPTY"]
+    ((waited_ms, ready),) = [(float(f[1]), int(f[2])) for f in lines if f[0] == "POLL_EMPTY"]
     assert ready == 0
     assert 900 <= waited_ms <= 3000
 

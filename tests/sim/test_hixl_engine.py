@@ -197,8 +197,14 @@ def test_faults_apply_to_hixl_entry_points(run_scenario) -> None:
 
 def test_two_processes_transfer_over_loopback(scenarios: Path, native: NativeTree) -> None:
     env = native.env()
-    server = subprocess.Popen([str(scenarios), "server", "127.0.0.1:0"], env=env, stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [str(scenarios), "server", "127.0.0.1:0"],
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         ready = json.loads(server.stdout.readline())
         assert ready["kind"] == "ready" and ready["name"].startswith("127.0.0.1:")
