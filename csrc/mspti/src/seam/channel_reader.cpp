@@ -25,10 +25,19 @@ constexpr int kPollTimeoutSec = 1;
 // themselves, so the pause delays no record a flush must deliver.
 constexpr auto kGatherPause = std::chrono::microseconds(500);
 constexpr size_t kLargeRead = kReadBufferSize / 4;
-// How long a drain waits for bytes the driver reported pending but has not handed out yet.
+// How long a drain waits for bytes the driver reported pending but has not handed out yet, and for
+// a driver call of the reader thread (longer: the driver is taken as stalled).
 constexpr auto kDrainPatience = std::chrono::milliseconds(50);
+// The most a drain waits for the reader thread to hand a channel over when its driver calls do not
+// stall (it hands over after the batch it is parsing; this bounds a reader that cannot keep up).
+constexpr auto kDrainLimit = std::chrono::seconds(5);
 constexpr uint64_t kSweepPeriodNs = 1'000'000'000ULL;
 constexpr uint64_t kResyncPeriodNs = 7'000'000'000ULL;
+
+int64_t SteadyNs() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
 
 size_t RecordSize(const uint32_t device, const uint32_t channel) {
     return channel == PROF_CHANNEL_TS_FW ? kStepTraceSize : StarsRecordSize(devices::Chip(device));
@@ -82,7 +91,7 @@ void ChannelReader::Remove(uint32_t device, uint32_t channel) {
     if (!c) return;
     // Reads what is left unless the reader is inside the driver on this channel; then the reader
     // parses what its read returns (the channel object lives while it holds it).
-    if (LockBefore(*c, std::chrono::steady_clock::now() + kDrainPatience)) {
+    if (LockForDrain(*c)) {
         std::lock_guard<std::mutex> read(c->read_mutex, std::adopt_lock);
         ReadHeld(*c);
     }
@@ -94,12 +103,11 @@ void ChannelReader::Remove(uint32_t device, uint32_t channel) {
 void ChannelReader::Drain(uint32_t device, uint32_t channel) {
     StartThreadIfWanted();
     std::shared_ptr<Channel> c = Find(device, channel);
-    if (c) DrainChannel(*c, std::chrono::steady_clock::now() + kDrainPatience);
+    if (c) DrainChannel(*c);
 }
 
 void ChannelReader::DrainAll() {
     StartThreadIfWanted();
-    const Deadline deadline = std::chrono::steady_clock::now() + kDrainPatience;
     std::vector<std::shared_ptr<Channel>> channels;
     {
         std::lock_guard<std::mutex> lock(DeviceData::Instance().mutex());
@@ -108,7 +116,7 @@ void ChannelReader::DrainAll() {
     }
     DeviceData& data = DeviceData::Instance();
     for (const auto& c : channels) {
-        const uint64_t flushed_ns = DrainChannel(*c, deadline);
+        const uint64_t flushed_ns = DrainChannel(*c);
         if (c->channel != PROF_CHANNEL_STARS_SOC_LOG) continue;
         // Kernels whose device half did not come are counted now, so that a flush accounts for them.
         std::lock_guard<std::mutex> lock(data.mutex());
@@ -117,16 +125,30 @@ void ChannelReader::DrainAll() {
     data.DrainHostQueues();
 }
 
-bool ChannelReader::LockBefore(Channel& c, Deadline deadline) {
-    while (!c.read_mutex.try_lock()) {
-        if (std::chrono::steady_clock::now() >= deadline) return false;
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+bool ChannelReader::LockForDrain(Channel& c) {
+    if (c.read_mutex.try_lock()) return true;
+    // The reader thread sees this and hands the channel over after the batch it is parsing.
+    c.drainers.fetch_add(1, std::memory_order_relaxed);
+    const auto start = std::chrono::steady_clock::now();
+    bool locked = false;
+    for (;;) {
+        if (c.read_mutex.try_lock()) {
+            locked = true;
+            break;
+        }
+        const int64_t in_driver_since = c.driver_since_ns.load(std::memory_order_relaxed);
+        if (in_driver_since != 0 && SteadyNs() - in_driver_since > std::chrono::nanoseconds(kDrainPatience).count()) {
+            break;  // the holder is stalled in the driver
+        }
+        if (std::chrono::steady_clock::now() - start > kDrainLimit) break;
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
     }
-    return true;
+    c.drainers.fetch_sub(1, std::memory_order_relaxed);
+    return locked;
 }
 
-uint64_t ChannelReader::DrainChannel(Channel& c, Deadline deadline) {
-    if (!LockBefore(c, deadline)) {
+uint64_t ChannelReader::DrainChannel(Channel& c) {
+    if (!LockForDrain(c)) {
         MSPTI_LOGW("channel %u of device %u is being read (driver busy); its records follow later", c.channel,
                    c.device);
         return 0;
@@ -151,14 +173,16 @@ uint64_t ChannelReader::DrainChannel(Channel& c, Deadline deadline) {
     return flushed && got >= pending ? flushed_ns : 0;
 }
 
-size_t ChannelReader::ReadHeld(Channel& c) {
+size_t ChannelReader::ReadHeld(Channel& c, bool yield_to_drains) {
     auto read = cann::prof_channel_read.get();
     if (read == nullptr) return 0;
     DeviceData& data = DeviceData::Instance();
     size_t total = 0;
     for (;;) {
+        c.driver_since_ns.store(SteadyNs(), std::memory_order_relaxed);
         const int n = read(c.device, c.channel, reinterpret_cast<char*>(c.buffer.data() + c.fill),
                            static_cast<unsigned>(c.buffer.size() - c.fill));
+        c.driver_since_ns.store(0, std::memory_order_relaxed);
         if (n <= 0) {
             if (n < 0) MSPTI_LOGW("prof_channel_read(%u, %u) returned %d", c.device, c.channel, n);
             break;
@@ -178,6 +202,7 @@ size_t ChannelReader::ReadHeld(Channel& c) {
         // Keep a partial record for the next read.
         std::memmove(c.buffer.data(), c.buffer.data() + whole, c.fill - whole);
         c.fill -= whole;
+        if (yield_to_drains && c.drainers.load(std::memory_order_relaxed) != 0) break;  // the drain reads on
     }
     return total;
 }
@@ -208,9 +233,9 @@ void ChannelReader::Loop(uint64_t generation) {
         size_t got = 0;
         for (int i = 0; i < n && i < kPollBatch; ++i) {
             std::shared_ptr<Channel> c = Find(infos[i].device_id, infos[i].channel_id);
-            if (!c) continue;
+            if (!c || c->drainers.load(std::memory_order_relaxed) != 0) continue;  // a drain reads it
             std::lock_guard<std::mutex> read(c->read_mutex);
-            got += ReadHeld(*c);
+            got += ReadHeld(*c, /*yield_to_drains=*/true);
         }
         if (got == 0 && std::chrono::steady_clock::now() - polled_at < std::chrono::milliseconds(1)) {
             // A driver that does not block in poll must not make this thread spin.

@@ -9,11 +9,12 @@
 // parsed when it returns.
 //
 // A channel is read under its own lock; the device-data mutex is taken only to
-// parse what a read returned, never across a driver call. A drain waits for a
-// channel the reader thread is reading (possibly stalled in the driver) until
-// kDrainPatience after the drain started, for all channels together, then
-// leaves that channel to the reader: a stalled driver read delays FlushAll by at
-// most 50 ms, not by the stall.
+// parse what a read returned, never across a driver call. A drain that finds the
+// reader thread on a channel asks for it: the reader hands the channel over after
+// the batch it is parsing, so the drain still reads everything pending. Only a
+// reader inside one driver call for kDrainPatience (a stalled driver) is given up
+// on, and that channel is left to the reader: a stalled driver read delays
+// FlushAll by about 50 ms per channel, not by the stall.
 #pragma once
 
 #include <atomic>
@@ -60,17 +61,22 @@ private:
         std::mutex read_mutex;
         std::vector<uint8_t> buffer;
         size_t fill = 0;
+        // Drains waiting for read_mutex: the reader thread then hands the channel over.
+        std::atomic<int> drainers{0};
+        // When the holder of read_mutex entered its current driver read (steady clock ns), 0 if none.
+        std::atomic<int64_t> driver_since_ns{0};
     };
-    using Deadline = std::chrono::steady_clock::time_point;
     static uint64_t Key(uint32_t device, uint32_t channel) { return (uint64_t{device} << 32) | channel; }
-    // Requires c.read_mutex, not the device-data mutex (taken per batch to parse).
-    size_t ReadHeld(Channel& c);
-    // Flushes and reads one channel if its lock is free before `deadline`. Returns the records'
-    // time at the flush if everything the driver held then was read, else 0.
-    uint64_t DrainChannel(Channel& c, Deadline deadline);
+    // Requires c.read_mutex, not the device-data mutex (taken per batch to parse). The reader thread
+    // stops after a batch when a drain waits for the channel (`yield_to_drains`).
+    size_t ReadHeld(Channel& c, bool yield_to_drains = false);
+    // Flushes and reads one channel (see LockForDrain). Returns the records' time at the flush if
+    // everything the driver held then was read, else 0.
+    uint64_t DrainChannel(Channel& c);
     std::shared_ptr<Channel> Find(uint32_t device, uint32_t channel);
-    // Locks c.read_mutex unless it stays held until `deadline`.
-    static bool LockBefore(Channel& c, Deadline deadline);
+    // Locks c.read_mutex for a drain: waits while the reader thread works through the channel, gives
+    // up when its holder has been in one driver call for kDrainPatience, or after kDrainLimit.
+    static bool LockForDrain(Channel& c);
     void StartThreadIfWanted();
     void Loop(uint64_t generation);
 
