@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 import mspti_core
+from conformance.pydriver.py_import import NAMES as PACKAGE_NAMES
+from conformance.scenarios.python_hccl import COMM_FIELDS, HCCL_FIELDS
 from mspti_core import (
     CommunicationData,
     CommunicationMonitor,
@@ -42,24 +44,7 @@ SUCCESS = MsptiResult.MSPTI_SUCCESS
 
 def test_exports_the_cann_names() -> None:
     """PY-IMPORT-01."""
-    for name in (
-        "KernelMonitor",
-        "KernelData",
-        "MstxMonitor",
-        "MarkerData",
-        "RangeMarkerData",
-        "HcclMonitor",
-        "HcclData",
-        "CommunicationMonitor",
-        "CommunicationData",
-        "MsptiObjectId",
-        "MsptiResult",
-        "MsptiActivityKind",
-        "MsptiCommunicationDataType",
-        "MsptiActivityFlag",
-        "MsptiActivitySourceKind",
-        "callback_errors",
-    ):
+    for name in (*PACKAGE_NAMES, "callback_errors"):
         assert hasattr(mspti_core, name), name
         assert name in mspti_core.__all__
 
@@ -93,23 +78,8 @@ def test_enum_values_match_the_c_api() -> None:
     ("cls", "fields"),
     [
         (KernelData, ["kind", "start", "end", "device_id", "stream_id", "correlation_id", "type", "name"]),
-        (HcclData, ["kind", "start", "end", "device_id", "stream_id", "bandwidth", "name", "comm_name"]),
-        (
-            CommunicationData,
-            [
-                "kind",
-                "data_type",
-                "count",
-                "device_id",
-                "stream_id",
-                "start",
-                "end",
-                "alg_type",
-                "name",
-                "comm_name",
-                "correlation_id",
-            ],
-        ),
+        (HcclData, list(HCCL_FIELDS)),
+        (CommunicationData, list(COMM_FIELDS)),
         (MarkerData, ["kind", "flag", "source_kind", "timestamp", "id", "object_id", "name", "domain"]),
         (RangeMarkerData, ["kind", "source_kind", "id", "object_id", "name", "domain", "start", "end"]),
         (MsptiObjectId, ["process_id", "thread_id", "device_id", "stream_id"]),
