@@ -7,22 +7,11 @@
  * and a few lines about poll and flush behaviour:
  *   POLL_EMPTY ms count   /   FLUSH dev ch pending
  */
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "acl/acl.h"
-#include "seam/device_log.h"
-#include "seam/hal.h"
+#include "channel_program.h"
 
-#define CHECK(x)                                                   \
-    do {                                                           \
-        if (!(x)) {                                                \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #x); \
-            exit(1);                                               \
-        }                                                          \
-    } while (0)
 
 static double now_ms(void) {
     struct timespec ts;
@@ -96,21 +85,16 @@ int main(int argc, char **argv) {
         channel_list_t list;
         CHECK(prof_drv_get_channels(d, &list) == 0);
         struct TsTsFwProfileConfig ts = {20, 0, 0, 0, 0, 0, 1, 0, 1};
-        struct StarsSocLogConfig soc = {1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0};
         struct prof_start_para p44 = {PROF_TS_TYPE, 20, 1, &ts, sizeof ts};
-        struct prof_start_para p50 = {PROF_TS_TYPE, 20, 1, &soc, sizeof soc};
         CHECK(prof_drv_start(d, PROF_CHANNEL_TS_FW, &p44) == PROF_OK);
-        CHECK(prof_drv_start(d, PROF_CHANNEL_STARS_SOC_LOG, &p50) == PROF_OK);
-        CHECK(prof_drv_start(d, PROF_CHANNEL_STARS_SOC_LOG, &p50) == PROF_STARTED_ALREADY);
+        CHECK(start_stars_channel(d) == PROF_OK);
+        CHECK(start_stars_channel(d) == PROF_STARTED_ALREADY);
     }
 
     static const char image[] = "channel-kernel";
     for (uint32_t d = 0; d < devices; ++d) {
         CHECK(aclrtSetDevice((int32_t)d) == ACL_SUCCESS);
-        aclrtBinHandle bin = NULL;
-        aclrtFuncHandle fn = NULL;
-        CHECK(aclrtBinaryLoadFromData(image, sizeof image, NULL, &bin) == ACL_SUCCESS);
-        CHECK(aclrtBinaryGetFunction(bin, "empty_kernel", &fn) == ACL_SUCCESS);
+        aclrtFuncHandle fn = load_empty_kernel(image, sizeof image);
         aclrtStream s[3];
         for (int i = 0; i < streams; ++i) CHECK(aclrtCreateStream(&s[i]) == ACL_SUCCESS);
         uint64_t args = 0;

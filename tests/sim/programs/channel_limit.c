@@ -8,21 +8,9 @@
  *   STOPPED bytes                        (read after launches on a stopped channel)
  *   RESTART bytes                        (read after a restart: the unread bytes were discarded)
  */
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "acl/acl.h"
-#include "seam/device_log.h"
-#include "seam/hal.h"
-
-#define CHECK(x)                                                                  \
-    do {                                                                          \
-        if (!(x)) {                                                               \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #x); \
-            exit(1);                                                              \
-        }                                                                         \
-    } while (0)
+#include "channel_program.h"
 
 static char g_piece[1 << 20];
 
@@ -56,15 +44,10 @@ int main(int argc, char **argv) {
     const long again = atol(argv[2]);
     CHECK(aclInit(NULL) == ACL_SUCCESS);
     CHECK(aclrtSetDevice(0) == ACL_SUCCESS);
-    struct StarsSocLogConfig soc = {1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0};
-    struct prof_start_para p50 = {PROF_TS_TYPE, 20, 1, &soc, sizeof soc};
-    CHECK(prof_drv_start(0, PROF_CHANNEL_STARS_SOC_LOG, &p50) == PROF_OK);
+    CHECK(start_stars_channel(0) == PROF_OK);
 
     static const char image[] = "channel-limit-kernel";
-    aclrtBinHandle bin = NULL;
-    aclrtFuncHandle fn = NULL;
-    CHECK(aclrtBinaryLoadFromData(image, sizeof image, NULL, &bin) == ACL_SUCCESS);
-    CHECK(aclrtBinaryGetFunction(bin, "empty_kernel", &fn) == ACL_SUCCESS);
+    aclrtFuncHandle fn = load_empty_kernel(image, sizeof image);
     aclrtStream stream = NULL;
     CHECK(aclrtCreateStream(&stream) == ACL_SUCCESS);
 
@@ -79,10 +62,10 @@ int main(int argc, char **argv) {
     launch(fn, stream, again);
     printf("STOPPED %zu\n", drain(NULL, NULL));
 
-    CHECK(prof_drv_start(0, PROF_CHANNEL_STARS_SOC_LOG, &p50) == PROF_OK);
+    CHECK(start_stars_channel(0) == PROF_OK);
     launch(fn, stream, again);
     CHECK(prof_stop(0, PROF_CHANNEL_STARS_SOC_LOG) == PROF_OK);
-    CHECK(prof_drv_start(0, PROF_CHANNEL_STARS_SOC_LOG, &p50) == PROF_OK);
+    CHECK(start_stars_channel(0) == PROF_OK);
     printf("RESTART %zu\n", drain(NULL, NULL));
     CHECK(prof_stop(0, PROF_CHANNEL_STARS_SOC_LOG) == PROF_OK);
     CHECK(aclrtDestroyStream(stream) == ACL_SUCCESS);

@@ -7,21 +7,9 @@
  */
 #include <pthread.h>
 #include <stdatomic.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "acl/acl.h"
-#include "seam/device_log.h"
-#include "seam/hal.h"
-
-#define CHECK(x)                                                                  \
-    do {                                                                          \
-        if (!(x)) {                                                               \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #x); \
-            exit(1);                                                              \
-        }                                                                         \
-    } while (0)
+#include "channel_program.h"
 
 #define MAX_THREADS 8
 #define LOG_SIZE ((int)sizeof(struct StarsSocLog))
@@ -87,13 +75,9 @@ int main(int argc, char **argv) {
     for (int i = 0; i < 2048; ++i) g_open[i] = -1;
     CHECK(aclInit(NULL) == ACL_SUCCESS);
     CHECK(aclrtSetDevice(0) == ACL_SUCCESS);
-    struct StarsSocLogConfig soc = {1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0};
-    struct prof_start_para p50 = {PROF_TS_TYPE, 20, 1, &soc, sizeof soc};
-    CHECK(prof_drv_start(0, PROF_CHANNEL_STARS_SOC_LOG, &p50) == PROF_OK);
+    CHECK(start_stars_channel(0) == PROF_OK);
     static const char image[] = "channel-threads-kernel";
-    aclrtBinHandle bin = NULL;
-    CHECK(aclrtBinaryLoadFromData(image, sizeof image, NULL, &bin) == ACL_SUCCESS);
-    CHECK(aclrtBinaryGetFunction(bin, "empty_kernel", &g_fn) == ACL_SUCCESS);
+    g_fn = load_empty_kernel(image, sizeof image);
 
     atomic_store(&g_launching, threads);
     pthread_t ids[MAX_THREADS];
