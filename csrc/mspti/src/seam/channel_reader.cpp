@@ -62,21 +62,22 @@ void ChannelReader::Add(uint32_t device, uint32_t channel) {
         }
     }
     std::lock_guard<std::mutex> lock(thread_mutex_);
-    if (generation_.load(std::memory_order_acquire) != 0) return;  // a reader is running
-    const uint64_t mine = ++next_generation_;
-    generation_.store(mine, std::memory_order_release);
     restart_after_fork_ = false;
-    // Detached: a retired reader (see RetireThread) finishes its last poll on its own.
-    std::thread([this, mine] { Loop(mine); }).detach();
+    StartThreadLocked();
 }
 
 void ChannelReader::StartThreadIfWanted() {
     std::lock_guard<std::mutex> lock(thread_mutex_);
     if (!restart_after_fork_) return;
     restart_after_fork_ = false;
-    if (generation_.load(std::memory_order_acquire) != 0) return;
+    StartThreadLocked();
+}
+
+void ChannelReader::StartThreadLocked() {
+    if (generation_.load(std::memory_order_acquire) != 0) return;  // a reader is running
     const uint64_t mine = ++next_generation_;
     generation_.store(mine, std::memory_order_release);
+    // Detached: a retired reader (see RetireThread) finishes its last poll on its own.
     std::thread([this, mine] { Loop(mine); }).detach();
 }
 
@@ -129,18 +130,19 @@ bool ChannelReader::LockForDrain(Channel& c) {
     if (c.read_mutex.try_lock()) return true;
     // The reader thread sees this and hands the channel over after the batch it is parsing.
     c.drainers.fetch_add(1, std::memory_order_relaxed);
-    const auto start = std::chrono::steady_clock::now();
+    const int64_t start = SteadyNs();
     bool locked = false;
     for (;;) {
         if (c.read_mutex.try_lock()) {
             locked = true;
             break;
         }
+        const int64_t now = SteadyNs();
         const int64_t in_driver_since = c.driver_since_ns.load(std::memory_order_relaxed);
-        if (in_driver_since != 0 && SteadyNs() - in_driver_since > std::chrono::nanoseconds(kDrainPatience).count()) {
+        if (in_driver_since != 0 && now - in_driver_since > std::chrono::nanoseconds(kDrainPatience).count()) {
             break;  // the holder is stalled in the driver
         }
-        if (std::chrono::steady_clock::now() - start > kDrainLimit) break;
+        if (now - start > std::chrono::nanoseconds(kDrainLimit).count()) break;
         std::this_thread::sleep_for(std::chrono::microseconds(200));
     }
     c.drainers.fetch_sub(1, std::memory_order_relaxed);

@@ -78,6 +78,8 @@ private:
     // up when its holder has been in one driver call for kDrainPatience, or after kDrainLimit.
     static bool LockForDrain(Channel& c);
     void StartThreadIfWanted();
+    // Starts a reader thread unless one is running. Requires thread_mutex_.
+    void StartThreadLocked();
     void Loop(uint64_t generation);
 
     // Guarded by the device-data mutex; shared so that a reader inside the driver keeps its channel.

@@ -210,10 +210,10 @@ void CommunicationMatcher::DropDevice(uint32_t device) {
         it = ops_.erase(it);
     }
     for (auto it = by_key_.begin(); it != by_key_.end();) {
-        it = (it->first >> 48) == (device & 0xFFFFU) ? by_key_.erase(it) : std::next(it);
+        it = KeyOnDevice(it->first, device) ? by_key_.erase(it) : std::next(it);
     }
     for (auto it = unclaimed_.begin(); it != unclaimed_.end();) {
-        it = (it->first >> 48) == (device & 0xFFFFU) ? unclaimed_.erase(it) : std::next(it);
+        it = KeyOnDevice(it->first, device) ? unclaimed_.erase(it) : std::next(it);
     }
 }
 

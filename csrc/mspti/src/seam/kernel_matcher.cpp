@@ -193,7 +193,7 @@ void KernelMatcher::DropLost(uint32_t device, bool all_devices, uint64_t lost_be
     } pass_end{pass_};
     if (pending_.Empty()) return;
     for (const uint64_t key : pending_.Keys()) {
-        if (!all_devices && (key >> 48) != (device & 0xFFFFU)) continue;
+        if (!all_devices && !KeyOnDevice(key, device)) continue;
         for (uint32_t prev = kNil, n = pending_.Front(key); n != kNil;) {
             const Pending& p = pending_.At(n);
             const uint32_t next = pending_.Next(n);
@@ -233,19 +233,18 @@ void KernelMatcher::Sweep(uint64_t now_ns) {
 }
 
 void KernelMatcher::DropDevice(uint32_t device) {
-    const auto on_device = [device](uint64_t key) { return (key >> 48) == (device & 0xFFFFU); };
     for (const uint64_t key : pending_.Keys()) {
-        if (!on_device(key)) continue;
+        if (!KeyOnDevice(key, device)) continue;
         for (uint32_t n = pending_.Front(key); n != kNil; n = pending_.Next(n)) {
             if (!pending_.At(n).graph) activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL);
         }
         pending_.EraseKey(key);
     }
     for (const uint64_t key : orphans_.Keys()) {
-        if (on_device(key)) orphans_.EraseKey(key);
+        if (KeyOnDevice(key, device)) orphans_.EraseKey(key);
     }
     for (const uint64_t key : progress_.Keys()) {
-        if (on_device(key)) progress_.EraseKey(key);
+        if (KeyOnDevice(key, device)) progress_.EraseKey(key);
     }
 }
 

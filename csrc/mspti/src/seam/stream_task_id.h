@@ -23,4 +23,7 @@ constexpr uint64_t TaskKey(uint32_t device, uint32_t stream, uint32_t task) {
     return (uint64_t{device & 0xFFFFU} << 48) | (uint64_t{stream & 0xFFFFU} << 32) | task;
 }
 
+// Whether a TaskKey belongs to `device`.
+constexpr bool KeyOnDevice(uint64_t key, uint32_t device) { return (key >> 48) == (device & 0xFFFFU); }
+
 }  // namespace mspti::seam
