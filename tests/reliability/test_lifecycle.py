@@ -87,6 +87,18 @@ def test_enable_disable_storm(reliability_programs: ReliabilityPrograms, torture
     assert int(figures["toggles"]) == 8 * 1500
 
 
+def test_flush_and_disable_while_threads_launch(
+    reliability_programs: ReliabilityPrograms, torture: Path
+) -> None:
+    # A drain once read until the channel was empty: launching threads that outran its parsing kept
+    # FlushAll or Disable (and every thread waiting for the switch lock) reading for ever.
+    outcome = run(reliability_programs, torture, ["flush-under-load", "200"], timeout=120).check()
+    figures = outcome.figures()
+    print(f"\nflush under load: {figures}")
+    assert int(figures["rounds"]) == 200
+    assert int(figures["delivered_kernel"]) > 0
+
+
 def test_flush_all_inside_complete_func(reliability_programs: ReliabilityPrograms, torture: Path) -> None:
     outcome = run(reliability_programs, torture, ["flush-in-complete"]).check()
     print(f"\nFlushAll in CompleteFunc: {outcome.figures()}")

@@ -4,6 +4,8 @@
  *   subscribe-loop      subscribe / work / flush / unsubscribe, many times; every cycle accounted
  *   stale-handle        a handle of an earlier subscription is refused, however many came after
  *   enable-storm        many threads switch kinds on and off while others record; then a clean phase
+ *   flush-under-load    FlushAll and Disable/Enable(KERNEL) while two threads launch without pause:
+ *                       each call returns (a drain reads what was pending, not what keeps coming)
  *   flush-in-complete   CompleteFunc calls msptiActivityFlushAll (small buffers: many completions)
  *   request-markers     RequestFunc emits an mstx marker (its record is dropped and counted)
  *   exit-without-flush  records made, no flush: delivered at exit (printed by CompleteFunc)
@@ -180,6 +182,38 @@ static void enable_storm(int threads, int iterations) {
            " dropped=%" PRIu64 "\n",
            threads, toggles, delivered(&g_tool_a, MSPTI_ACTIVITY_KIND_KERNEL),
            delivered(&g_tool_a, MSPTI_ACTIVITY_KIND_MEMORY), dropped(MSPTI_ACTIVITY_KIND_INVALID));
+}
+
+/* ------------------------------------------------------------------------------------------ */
+
+static double seconds_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* More launching threads than cores: the producers can outrun a drain that parses what they write. */
+enum { kLoadWorkers = 4 };
+
+static void flush_under_load(int rounds) {
+    const msptiSubscriberHandle h = start_tool_a();
+    pthread_t workers[kLoadWorkers];
+    for (int w = 0; w < kLoadWorkers; ++w) pthread_create(&workers[w], NULL, worker_thread, NULL);
+    double longest = 0;
+    for (int r = 0; r < rounds; ++r) {
+        const double start = seconds_now();
+        EXPECT_RESULT(g_mspti.flush_all(0), MSPTI_SUCCESS);
+        EXPECT_RESULT(g_mspti.disable(MSPTI_ACTIVITY_KIND_KERNEL), MSPTI_SUCCESS);
+        EXPECT_RESULT(g_mspti.enable(MSPTI_ACTIVITY_KIND_KERNEL), MSPTI_SUCCESS);
+        const double took = seconds_now() - start;
+        if (took > longest) longest = took;
+    }
+    __atomic_store_n(&g_storm_running, 0, __ATOMIC_RELEASE);
+    for (int w = 0; w < kLoadWorkers; ++w) pthread_join(workers[w], NULL);
+    EXPECT_RESULT(g_mspti.flush_all(0), MSPTI_SUCCESS);
+    EXPECT_RESULT(g_mspti.unsubscribe(h), MSPTI_SUCCESS);
+    printf("S rounds=%d longest_ms=%.1f delivered_kernel=%" PRIu64 " dropped_kernel=%" PRIu64 "\n", rounds,
+           longest * 1e3, delivered(&g_tool_a, MSPTI_ACTIVITY_KIND_KERNEL), dropped(MSPTI_ACTIVITY_KIND_KERNEL));
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -365,6 +399,8 @@ int main(int argc, char **argv) {
         stale_handle(n > 0 ? n : 130);
     } else if (strcmp(scenario, "enable-storm") == 0) {
         enable_storm(8, n > 0 ? n : 2000);
+    } else if (strcmp(scenario, "flush-under-load") == 0) {
+        flush_under_load(n > 0 ? n : 200);
     } else if (strcmp(scenario, "flush-in-complete") == 0) {
         flush_in_complete();
     } else if (strcmp(scenario, "request-markers") == 0) {

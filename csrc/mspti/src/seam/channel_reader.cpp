@@ -25,12 +25,19 @@ constexpr int kPollTimeoutSec = 1;
 // themselves, so the pause delays no record a flush must deliver.
 constexpr auto kGatherPause = std::chrono::microseconds(500);
 constexpr size_t kLargeRead = kReadBufferSize / 4;
+// The most the reader thread reads from one channel before it polls again, so that a channel whose
+// producers never pause does not starve the others nor the periodic sweep.
+constexpr size_t kReaderPassLimit = 4 * kReadBufferSize;
 // How long a drain waits for bytes the driver reported pending but has not handed out yet, and for
 // a driver call of the reader thread (longer: the driver is taken as stalled).
 constexpr auto kDrainPatience = std::chrono::milliseconds(50);
 // The most a drain waits for the reader thread to hand a channel over when its driver calls do not
 // stall (it hands over after the batch it is parsing; this bounds a reader that cannot keep up).
 constexpr auto kDrainLimit = std::chrono::seconds(5);
+// A drain owes what the driver held at its flush. Beyond that it reads on while the channel still
+// returns bytes (records of work that raced the call, which Disable would otherwise count as
+// dropped), but for this long at most: threads that go on launching could keep it reading for ever.
+constexpr auto kDrainOvertime = std::chrono::milliseconds(5);
 constexpr uint64_t kSweepPeriodNs = 1'000'000'000ULL;
 constexpr uint64_t kResyncPeriodNs = 7'000'000'000ULL;
 
@@ -94,7 +101,7 @@ void ChannelReader::Remove(uint32_t device, uint32_t channel) {
     // parses what its read returns (the channel object lives while it holds it).
     if (LockForDrain(*c)) {
         std::lock_guard<std::mutex> read(c->read_mutex, std::adopt_lock);
-        ReadHeld(*c);
+        ReadHeld(*c, SIZE_MAX);  // after prof_stop: the driver writes no more
     }
     std::lock_guard<std::mutex> lock(DeviceData::Instance().mutex());
     auto it = channels_.find(Key(device, channel));
@@ -166,16 +173,21 @@ uint64_t ChannelReader::DrainChannel(Channel& c) {
         if (rc != 0) MSPTI_LOGW("halProfDataFlush(%u, %u) returned %d", c.device, c.channel, rc);
         flushed = rc == 0;
     }
-    size_t got = ReadHeld(c);
+    // Only what was pending at the flush is owed; a driver that cannot say gets one buffer's worth.
+    const size_t owed = flushed ? pending : kReadBufferSize;
+    size_t got = ReadHeld(c, owed);
     const auto patience = std::chrono::steady_clock::now() + kDrainPatience;
     while (got < pending && std::chrono::steady_clock::now() < patience) {
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
-        got += ReadHeld(c);
+        got += ReadHeld(c, owed - got);
+    }
+    const auto overtime = std::chrono::steady_clock::now() + kDrainOvertime;
+    while (std::chrono::steady_clock::now() < overtime && ReadHeld(c, kReadBufferSize) != 0) {
     }
     return flushed && got >= pending ? flushed_ns : 0;
 }
 
-size_t ChannelReader::ReadHeld(Channel& c, bool yield_to_drains) {
+size_t ChannelReader::ReadHeld(Channel& c, const size_t limit, const bool yield_to_drains) {
     auto read = cann::prof_channel_read.get();
     if (read == nullptr) return 0;
     DeviceData& data = DeviceData::Instance();
@@ -204,6 +216,7 @@ size_t ChannelReader::ReadHeld(Channel& c, bool yield_to_drains) {
         // Keep a partial record for the next read.
         std::memmove(c.buffer.data(), c.buffer.data() + whole, c.fill - whole);
         c.fill -= whole;
+        if (total >= limit) break;
         if (yield_to_drains && c.drainers.load(std::memory_order_relaxed) != 0) break;  // the drain reads on
     }
     return total;
@@ -237,7 +250,7 @@ void ChannelReader::Loop(uint64_t generation) {
             std::shared_ptr<Channel> c = Find(infos[i].device_id, infos[i].channel_id);
             if (!c || c->drainers.load(std::memory_order_relaxed) != 0) continue;  // a drain reads it
             std::lock_guard<std::mutex> read(c->read_mutex);
-            got += ReadHeld(*c, /*yield_to_drains=*/true);
+            got += ReadHeld(*c, kReaderPassLimit, /*yield_to_drains=*/true);
         }
         if (got == 0 && std::chrono::steady_clock::now() - polled_at < std::chrono::milliseconds(1)) {
             // A driver that does not block in poll must not make this thread spin.

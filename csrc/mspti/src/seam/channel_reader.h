@@ -67,9 +67,10 @@ private:
         std::atomic<int64_t> driver_since_ns{0};
     };
     static uint64_t Key(uint32_t device, uint32_t channel) { return (uint64_t{device} << 32) | channel; }
-    // Requires c.read_mutex, not the device-data mutex (taken per batch to parse). The reader thread
-    // stops after a batch when a drain waits for the channel (`yield_to_drains`).
-    size_t ReadHeld(Channel& c, bool yield_to_drains = false);
+    // Reads until the channel is empty or at least `limit` bytes were read. Requires c.read_mutex, not
+    // the device-data mutex (taken per batch to parse). The reader thread stops after a batch when a
+    // drain waits for the channel (`yield_to_drains`).
+    size_t ReadHeld(Channel& c, size_t limit, bool yield_to_drains = false);
     // Flushes and reads one channel (see LockForDrain). Returns the records' time at the flush if
     // everything the driver held then was read, else 0.
     uint64_t DrainChannel(Channel& c);

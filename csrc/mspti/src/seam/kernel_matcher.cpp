@@ -13,6 +13,12 @@ namespace mspti::seam {
 namespace {
 
 constexpr uint64_t kOrphanLifetimeNs = 2'000'000'000ULL;
+// Device halves kept per task key while their tracks are on their way. A key comes back only after
+// the stream's task id wraps (65,536 tasks on most chips), so older ones will get no track; the cap
+// keeps a key's list, and the walk of it for every device log, short when no tracks come (kernels
+// not collected, other device kinds are): the sweep forgets orphans only every second or two, and a
+// fast stream wraps its task id in less.
+constexpr int kMaxOrphansPerKey = 4;
 // Device and host clocks are aligned only to within the reference measurement.
 constexpr uint64_t kCausalitySlackNs = 1'000'000ULL;
 constexpr uint32_t kNil = TaskQueues<int>::kNil;
@@ -106,6 +112,9 @@ void KernelMatcher::OnTask(uint32_t device, uint32_t stream, uint32_t task, bool
                 return;
             }
         }
+        int kept = 0;
+        for (uint32_t n = orphans_.Front(key); n != kNil; n = orphans_.Next(n)) ++kept;
+        for (; kept >= kMaxOrphansPerKey; --kept) orphans_.PopFront(key);  // the oldest first
         orphans_.PushBack(key, Orphan{count, 0, false, host_clock::Now()});
         return;
     }
