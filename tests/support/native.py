@@ -85,8 +85,10 @@ class ProgramBuilder:
     def build(self, sources: list[Path], libs: list[str], extra_flags: list[str] | None = None) -> Path:
         flags = list(extra_flags or [])
         digest = hashlib.sha256()
-        for src in sources:
-            digest.update(src.read_bytes())
+        # A program's own headers sit beside it (torture.h, channel_program.h): they are part of its key.
+        headers = sorted({h for src in sources for ext in ("*.h", "*.hpp") for h in src.parent.glob(ext)})
+        for path in [*sources, *headers]:
+            digest.update(path.read_bytes())
         digest.update(" ".join([*libs, *flags]).encode())
         exe = self.out_dir / f"{sources[0].stem}-{digest.hexdigest()[:12]}"
         if exe.exists():
