@@ -112,9 +112,10 @@ void KernelMatcher::OnTask(uint32_t device, uint32_t stream, uint32_t task, bool
                 return;
             }
         }
+        // Orphans are added only here, so a key at the cap holds exactly kMaxOrphansPerKey: the oldest goes.
         int kept = 0;
         for (uint32_t n = orphans_.Front(key); n != kNil; n = orphans_.Next(n)) ++kept;
-        for (; kept >= kMaxOrphansPerKey; --kept) orphans_.PopFront(key);  // the oldest first
+        if (kept >= kMaxOrphansPerKey) orphans_.PopFront(key);
         orphans_.PushBack(key, Orphan{count, 0, false, host_clock::Now()});
         return;
     }
