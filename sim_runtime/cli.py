@@ -20,6 +20,7 @@ from sim_runtime.config import CLOCKS, CONFIG_VAR, ConfigError, SimConfig, parse
 from sim_runtime.faults import FaultPlanError
 from sim_runtime.soc import SocSpec
 from sim_runtime.toolkit import ToolkitError, build_toolkit
+from sim_runtime.toolkit_layout import check_toolkit
 
 __all__ = ["EXIT_TIMEOUT", "EXIT_USAGE", "build_parser", "main", "shell_quote"]
 
@@ -60,6 +61,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     env.add_argument("--preload", action="store_true", help="also set LD_PRELOAD to the msPTI under test")
     env.add_argument("--json", action="store_true", help="print a JSON object instead of shell exports")
+    env.add_argument(
+        "--check",
+        action="store_true",
+        help="print every CANN path and variable programs read and whether the toolkit has it; "
+        "exits with 1 when a path the toolkit should have is missing",
+    )
 
     info = commands.add_parser("info", help="show the SoC catalogue", description="Show the SoC catalogue.")
     info.add_argument("--json", action="store_true", help="print JSON instead of a table")
@@ -136,6 +143,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _cmd_env(args: argparse.Namespace) -> int:
     config = SimConfig.from_env()
     toolkit = build_toolkit(args.mspti)
+    if args.check:
+        return _print_check(toolkit.ascend_home, as_json=args.json)
     variables = toolkit.env(config, preload=args.preload)
     if args.json:
         print(json.dumps(variables, indent=2))
@@ -143,6 +152,18 @@ def _cmd_env(args: argparse.Namespace) -> int:
         for name, value in variables.items():
             print(f"export {name}={shell_quote(value)}")
     return 0
+
+
+def _print_check(root: Path, *, as_json: bool) -> int:
+    rows = check_toolkit(root)
+    if as_json:
+        print(json.dumps({"root": str(root), "entries": [dataclasses.asdict(row) for row in rows]}, indent=2))
+    else:
+        print(f"toolkit: {root}")
+        _print_table([("entry", "status", "detail"), *((row.entry, row.status, row.detail) for row in rows)])
+        missing = sum(not row.ok for row in rows)
+        print(f"{missing} missing" if missing else "every path the toolkit provides is present")
+    return 0 if all(row.ok for row in rows) else 1
 
 
 # --- info -----------------------------------------------------------------------------------------
@@ -166,15 +187,19 @@ def _cmd_info(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([_spec_record(spec) for spec in specs], indent=2))
         return 0
-    rows = [_TABLE_COLUMNS, *(_spec_row(spec) for spec in specs)]
-    widths = [max(len(row[column]) for row in rows) for column in range(len(_TABLE_COLUMNS))]
+    _print_table([_TABLE_COLUMNS, *(_spec_row(spec) for spec in specs)], numeric=_NUMERIC_COLUMNS)
+    return 0
+
+
+def _print_table(rows: Sequence[Sequence[str]], numeric: frozenset[int] = frozenset()) -> None:
+    """Rows in aligned columns (the first row is the header); ``numeric`` columns right-aligned."""
+    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
     for row in rows:
         cells = [
-            cell.rjust(width) if column in _NUMERIC_COLUMNS else cell.ljust(width)
+            cell.rjust(width) if column in numeric else cell.ljust(width)
             for column, (cell, width) in enumerate(zip(row, widths, strict=True))
         ]
         print("  ".join(cells).rstrip())
-    return 0
 
 
 def _number(value: float, digits: int | None = None) -> str:

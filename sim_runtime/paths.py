@@ -3,9 +3,10 @@
 Installed layout::
 
     <sim root>/lib64/lib*.so            simulated CANN libraries (sim_runtime package dir by default)
-    <sim root>/include/{acl,aclnn,...}  CANN-compatible headers
+    <sim root>/include/{acl,aclnn,...}  CANN-compatible headers (and include/securec.h)
     <mspti root>/lib64/libmspti.so      our msPTI (mspti_core package dir by default)
     <mspti root>/include/mspti/*.h
+    <mspti root>/toolkit_site/mspti     the vendor-compatible ``mspti`` Python package
 
 ``NPU_SIM_PREFIX`` replaces the sim root and ``NPU_SIM_MSPTI_PREFIX`` the msPTI root.
 """
@@ -23,7 +24,9 @@ __all__ = [
     "MSPTI_HEADER_DIR",
     "MSPTI_LIBRARY",
     "MSPTI_PREFIX_VAR",
+    "MSPTI_PYTHON_PACKAGE",
     "SIM_HEADER_DIRS",
+    "SIM_HEADER_FILES",
     "SIM_LIBRARIES",
     "SIM_PREFIX_VAR",
     "NativeTree",
@@ -51,12 +54,18 @@ SIM_LIBRARIES: tuple[str, ...] = (
     "libascendalog.so",
     "libc_sec.so",
     "libhixl.so",
+    "libms_tools_ext.so",
     "libnpusim.so",
 )
 #: Header directories of the simulated CANN under ``<sim root>/include``.
-SIM_HEADER_DIRS: tuple[str, ...] = ("acl", "aclnn", "aclnnop", "hccl", "mstx", "hixl")
+SIM_HEADER_DIRS: tuple[str, ...] = ("acl", "aclnn", "aclnnop", "hccl", "mstx", "hixl", "ge")
+#: Single headers directly under ``<sim root>/include``.
+SIM_HEADER_FILES: tuple[str, ...] = ("securec.h",)
 MSPTI_LIBRARY = "libmspti.so"
 MSPTI_HEADER_DIR = "mspti"
+#: The vendor-compatible Python package, under ``<mspti root>/toolkit_site`` (not a top-level package of
+#: the wheel, so that it never shadows CANN's own ``mspti`` on an Ascend host).
+MSPTI_PYTHON_PACKAGE = "toolkit_site/mspti"
 
 
 @dataclass(frozen=True)
@@ -80,6 +89,10 @@ class NativeTree:
     def header_dir(self, name: str) -> Path:
         """``include/<name>``; raises :class:`FileNotFoundError` when it is not there."""
         return require(self.include / name, what="header directory", directory=True)
+
+    def header(self, name: str) -> Path:
+        """``include/<name>`` (a single header); raises :class:`FileNotFoundError` when it is not there."""
+        return require(self.include / name, what="header")
 
 
 def sim_root(environ: Mapping[str, str] | None = None) -> Path:

@@ -2,13 +2,21 @@
 
 ::
 
-    <root>/include/{acl,aclnn,aclnnop,hccl,mstx,hixl}  -> the simulator's headers
-    <root>/include/mspti                              -> our msPTI headers
-    <root>/lib64/lib*.so                              -> the simulator's libraries
-    <root>/lib64/libmspti.so                          -> the msPTI under test
-    <root>/.npu-sim-toolkit.json                      manifest: what the links were built from
+    <root>/set_env.sh                                      the variables CANN's set_env.sh sets
+    <root>/include/{acl,aclnn,aclnnop,hccl,mstx,hixl,ge}   -> the simulator's headers
+    <root>/include/securec.h                               -> the simulator's libc_sec header
+    <root>/include/mspti                                   -> our msPTI headers
+    <root>/lib64/lib*.so                                   -> the simulator's libraries
+    <root>/lib64/libmspti.so                               -> the msPTI under test
+    <root>/tools/mspti/{include,lib64/libmspti.so}         -> the same, where CANN 8.x installs msPTI
+    <root>/tools/mstx/lib64/libms_tools_ext.so             -> the mstx C API library
+    <root>/python/site-packages/mspti                      -> the vendor-compatible ``mspti`` package
+    <root>/{opp,bin}                                       empty folders that CANN's variables name
+    <root>/.npu-sim-toolkit.json                           manifest: what the links were built from
 
-Every entry is a symlink, so building is cheap. A toolkit is built in a temporary sibling directory
+What each path is for, and which CANN paths the toolkit lacks: ``data/toolkit_layout.toml``
+(``npu-sim env --check``). Every entry but set_env.sh and the empty folders is a symlink, so building
+is cheap. A toolkit is built in a temporary sibling directory
 and renamed into place, so concurrent builders never see a half-built tree: whoever renames first
 wins and the others reuse its result.
 
@@ -31,6 +39,7 @@ from pathlib import Path
 
 from sim_runtime import paths
 from sim_runtime.config import SimConfig
+from sim_runtime.toolkit_layout import set_env_script, toolkit_variables
 
 __all__ = [
     "LINK_LIBRARIES",
@@ -45,7 +54,10 @@ __all__ = [
 
 TOOLKIT_DIR_VAR = "NPU_SIM_TOOLKIT_DIR"
 MANIFEST = ".npu-sim-toolkit.json"
-LAYOUT_VERSION = 1
+LAYOUT_VERSION = 2
+SET_ENV = "set_env.sh"
+#: Real (empty) folders of the layout that CANN's variables name.
+EMPTY_DIRS: tuple[str, ...] = ("opp", "bin")
 #: What ``ASCEND_LDFLAGS`` links, in CANN sample order.
 LINK_LIBRARIES: tuple[str, ...] = (
     "ascendcl",
@@ -55,6 +67,8 @@ LINK_LIBRARIES: tuple[str, ...] = (
     "profapi",
     "ascend_hal",
     "ascendalog",
+    "c_sec",
+    "msprofiler",
 )
 _ELF_MAGIC = b"\x7fELF"
 _ET_DYN = 3
@@ -88,28 +102,19 @@ class Toolkit:
         """
         base = os.environ if environ is None else environ
         lib64 = str(self.lib64)
-        result = {
-            "ASCEND_HOME_PATH": str(self.ascend_home),
-            "LD_LIBRARY_PATH": _prepend(lib64, base.get("LD_LIBRARY_PATH", ""), ":"),
-            "MSTX_INJECTION_PATH": str(self.lib64 / "libprofapi.so"),
-            "ASCEND_CFLAGS": f"-I{self.include}",
-            "ASCEND_LDFLAGS": " ".join(
-                [f"-L{lib64}", f"-Wl,-rpath,{lib64}", *(f"-l{name}" for name in LINK_LIBRARIES)]
-            ),
-        }
+        result = toolkit_variables(self.ascend_home, base)
+        result.update(
+            {
+                "ASCEND_CFLAGS": f"-I{self.include}",
+                "ASCEND_LDFLAGS": " ".join(
+                    [f"-L{lib64}", f"-Wl,-rpath,{lib64}", *(f"-l{name}" for name in LINK_LIBRARIES)]
+                ),
+            }
+        )
         result.update(config.to_env())
         if preload:
             result["LD_PRELOAD"] = preload_list(str(self.mspti_link), base.get("LD_PRELOAD", ""))
         return result
-
-
-def _prepend(entry: str, existing: str, separators: str) -> str:
-    """``entry`` followed by the entries of ``existing`` (split on any of ``separators``) except itself."""
-    parts = [existing]
-    for separator in separators:
-        parts = [piece for part in parts for piece in part.split(separator)]
-    rest = [part for part in parts if part and part != entry]
-    return ":".join([entry, *rest])
 
 
 _SANITIZER_RUNTIME = re.compile(r"^lib(a|t|ub|l|hwa)san\.so")
@@ -178,11 +183,22 @@ def _planned_links(mspti: Path | None, environ: Mapping[str, str] | None) -> dic
     links: dict[str, Path] = {}
     for header_dir in paths.SIM_HEADER_DIRS:
         links[f"include/{header_dir}"] = sim.header_dir(header_dir).resolve()
-    links[f"include/{paths.MSPTI_HEADER_DIR}"] = ours.header_dir(paths.MSPTI_HEADER_DIR).resolve()
+    for header in paths.SIM_HEADER_FILES:
+        links[f"include/{header}"] = sim.header(header).resolve()
+    mspti_headers = ours.header_dir(paths.MSPTI_HEADER_DIR).resolve()
+    links[f"include/{paths.MSPTI_HEADER_DIR}"] = mspti_headers
+    links["tools/mspti/include"] = mspti_headers
     for library in paths.SIM_LIBRARIES:
         links[f"lib64/{library}"] = sim.library(library).resolve()
+    links["tools/mstx/lib64/libms_tools_ext.so"] = links["lib64/libms_tools_ext.so"]
     library = ours.library(paths.MSPTI_LIBRARY) if mspti is None else Path(mspti).expanduser()
-    links[f"lib64/{paths.MSPTI_LIBRARY}"] = check_shared_object(library)
+    under_test = check_shared_object(library)
+    links[f"lib64/{paths.MSPTI_LIBRARY}"] = under_test
+    links[f"tools/mspti/lib64/{paths.MSPTI_LIBRARY}"] = under_test
+    package = ours.root / paths.MSPTI_PYTHON_PACKAGE
+    links["python/site-packages/mspti"] = paths.require(
+        package, what="Python package", directory=True
+    ).resolve()
     return links
 
 
@@ -196,6 +212,8 @@ def _read_manifest(root: Path) -> dict[str, object] | None:
 
 def _is_complete(root: Path, manifest: Mapping[str, object]) -> bool:
     if _read_manifest(root) != manifest:
+        return False
+    if not (root / SET_ENV).is_file() or not all((root / name).is_dir() for name in EMPTY_DIRS):
         return False
     links = manifest["links"]
     assert isinstance(links, dict)
@@ -214,10 +232,12 @@ def _install(root: Path, links: Mapping[str, Path], manifest: Mapping[str, objec
     staging = Path(tempfile.mkdtemp(prefix=f".{root.name}.build-", dir=root.parent))
     try:
         staging.chmod(0o755)  # mkdtemp makes it private; a toolkit is for every user of the cache
-        for subdir in ("include", "lib64"):
-            (staging / subdir).mkdir()
+        for name in EMPTY_DIRS:
+            (staging / name).mkdir()
         for name, target in links.items():
+            (staging / name).parent.mkdir(parents=True, exist_ok=True)
             (staging / name).symlink_to(target)
+        (staging / SET_ENV).write_text(set_env_script(root), encoding="utf-8")
         text = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
         (staging / MANIFEST).write_text(text, encoding="utf-8")
         _move_into_place(staging, root, manifest)

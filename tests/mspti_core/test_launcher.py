@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from sim_runtime import paths
+from support.fake_tree import make_native_tree
 from support.native import NativeTree, python_subprocess_env
 
 REPO = Path(__file__).resolve().parents[2]
-ELF_SHARED_OBJECT = b"\x7fELF" + bytes([2, 1, 1]) + bytes(9) + (3).to_bytes(2, "little") + bytes(46)
 
 ENV_SCRIPT = """
 import json, os, sys
@@ -52,15 +52,7 @@ def _result(proc: subprocess.CompletedProcess[str]) -> dict:
 @pytest.fixture
 def stand_in_tree(tmp_path: Path, fake_mspti: Path, native: NativeTree) -> dict[str, str]:
     """An environment whose simulator and msPTI roots are a stand-in tree."""
-    sim, mspti = tmp_path / "sim", tmp_path / "mspti"
-    for header_dir in paths.SIM_HEADER_DIRS:
-        (sim / "include" / header_dir).mkdir(parents=True)
-    (sim / "lib64").mkdir()
-    for library in paths.SIM_LIBRARIES:
-        (sim / "lib64" / library).write_bytes(ELF_SHARED_OBJECT)
-    (mspti / "include" / "mspti").mkdir(parents=True)
-    (mspti / "lib64").mkdir()
-    (mspti / "lib64" / "libmspti.so").symlink_to(fake_mspti)
+    sim, mspti = make_native_tree(tmp_path, mspti_library=fake_mspti)
     env = python_subprocess_env(native.env())
     env.update(
         {
@@ -170,6 +162,7 @@ def real_tree_env(native: NativeTree, sim_env: dict[str, str], tmp_path: Path) -
     (sim / "include").symlink_to(REPO / "csrc" / "sim" / "include")
     (mspti / "lib64").symlink_to(native.mspti_lib64)
     (mspti / "include").symlink_to(REPO / "csrc" / "mspti" / "include")
+    (mspti / "toolkit_site").symlink_to(native.mspti_lib64.parent / "toolkit_site")
     env = python_subprocess_env(native.env())
     env.update(
         {

@@ -18,29 +18,17 @@ from sim_runtime import paths
 from sim_runtime.config import CONFIG_VAR, ENV_VARS, SimConfig
 from sim_runtime.soc import default_catalogue
 from sim_runtime.toolkit import TOOLKIT_DIR_VAR
+from support.fake_tree import elf_bytes, make_native_tree
 
 REPO = Path(__file__).resolve().parents[2]
 SHOW_ENV = 'echo "$ASCEND_HOME_PATH"; echo "${LD_PRELOAD-unset}"; echo "$NPU_SIM_SOC $NPU_SIM_DEVICES"'
-
-
-def elf_bytes(e_type: int = 3) -> bytes:
-    """The start of a little-endian 64-bit ELF header of the given type (3 = shared object)."""
-    return b"\x7fELF" + bytes([2, 1, 1]) + bytes(9) + e_type.to_bytes(2, "little") + bytes(46)
 
 
 class Cli:
     """Runs ``python -m sim_runtime`` with a fake native tree and a private toolkit directory."""
 
     def __init__(self, base: Path) -> None:
-        sim, mspti = base / "sim", base / "mspti"
-        for header_dir in paths.SIM_HEADER_DIRS:
-            (sim / "include" / header_dir).mkdir(parents=True)
-        (sim / "lib64").mkdir()
-        for library in paths.SIM_LIBRARIES:
-            (sim / "lib64" / library).write_bytes(elf_bytes())
-        (mspti / "include" / "mspti").mkdir(parents=True)
-        (mspti / "lib64").mkdir()
-        (mspti / "lib64" / "libmspti.so").write_bytes(elf_bytes())
+        sim, mspti = make_native_tree(base)
         self.mspti = mspti / "lib64" / "libmspti.so"
         self.toolkit = base / "it's a toolkit"
         inherited = {

@@ -25,30 +25,9 @@ from sim_runtime.toolkit import (
     check_shared_object,
     default_toolkit_root,
 )
+from support.fake_tree import elf_bytes, make_native_tree
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def elf_bytes(e_type: int = 3, *, big_endian: bool = False) -> bytes:
-    """The start of a 64-bit ELF header with the given object type (3 = shared object)."""
-    ident = b"\x7fELF" + bytes([2, 2 if big_endian else 1, 1]) + bytes(9)
-    return ident + e_type.to_bytes(2, "big" if big_endian else "little") + bytes(46)
-
-
-def make_native_tree(base: Path) -> tuple[Path, Path]:
-    """A fake installed sim_runtime root and mspti_core root under ``base``."""
-    sim, mspti = base / "sim", base / "mspti"
-    for header_dir in paths.SIM_HEADER_DIRS:
-        (sim / "include" / header_dir).mkdir(parents=True)
-        (sim / "include" / header_dir / f"{header_dir}.h").write_text("/* header */\n")
-    (sim / "lib64").mkdir()
-    for library in paths.SIM_LIBRARIES:
-        (sim / "lib64" / library).write_bytes(elf_bytes())
-    (mspti / "include" / "mspti").mkdir(parents=True)
-    (mspti / "include" / "mspti" / "mspti.h").write_text("/* mspti */\n")
-    (mspti / "lib64").mkdir()
-    (mspti / "lib64" / "libmspti.so").write_bytes(elf_bytes())
-    return sim, mspti
 
 
 @pytest.fixture
@@ -118,9 +97,53 @@ def test_layout_links_every_library_and_header_dir(tree: tuple[Path, Path], tmp_
     assert toolkit.mspti_link == root / "lib64" / "libmspti.so"
     assert toolkit.mspti_link.resolve() == toolkit.mspti
     assert stat.S_IMODE(root.stat().st_mode) == 0o755
-    expected = {"include", "lib64", MANIFEST}
+    for header in paths.SIM_HEADER_FILES:
+        assert (root / "include" / header).resolve() == (sim / "include" / header).resolve()
+    # Where CANN 8.x installs msPTI and mstx, and the Python package, as links to the same files.
+    assert (root / "tools" / "mspti" / "include" / "mspti.h").read_text() == "/* mspti */\n"
+    assert (root / "tools" / "mspti" / "lib64" / "libmspti.so").resolve() == toolkit.mspti
+    mstx_library = (sim / "lib64" / "libms_tools_ext.so").resolve()
+    assert (root / "tools" / "mstx" / "lib64" / "libms_tools_ext.so").resolve() == mstx_library
+    package = root / "python" / "site-packages" / "mspti"
+    assert package.is_symlink() and package.resolve() == (mspti / paths.MSPTI_PYTHON_PACKAGE).resolve()
+    assert (root / "opp").is_dir() and (root / "bin").is_dir()
+    assert (root / "set_env.sh").read_text().startswith("# Environment of this simulated CANN toolkit")
+    expected = {"include", "lib64", "tools", "python", "opp", "bin", "set_env.sh", MANIFEST}
     assert {entry.name for entry in root.iterdir()} == expected
     assert len(list((root / "lib64").iterdir())) == len(paths.SIM_LIBRARIES) + 1
+
+
+def test_set_env_gives_the_variables_of_npu_sim_env(tree: tuple[Path, Path], tmp_path: Path) -> None:
+    toolkit = build_toolkit(None)
+    base = {"PATH": "/usr/bin:/bin", "LD_LIBRARY_PATH": "/opt/x", "HOME": str(tmp_path)}
+    sourced = subprocess.run(
+        ["bash", "-c", f"source {toolkit.ascend_home / 'set_env.sh'} && env -0"],
+        env=base,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    after = dict(item.split("=", 1) for item in sourced.split("\0") if "=" in item)
+    expected = toolkit.env(SimConfig.defaults(), preload=False, environ=base)
+    for name in ("ASCEND_TOOLKIT_HOME", "ASCEND_HOME_PATH", "ASCEND_OPP_PATH", "ASCEND_AICPU_PATH"):
+        assert after[name] == expected[name] == str(toolkit.ascend_home / ("opp" if "OPP" in name else ""))
+    assert after["LD_LIBRARY_PATH"] == expected["LD_LIBRARY_PATH"] == f"{toolkit.lib64}:/opt/x"
+    assert after["PATH"] == expected["PATH"] == f"{toolkit.ascend_home}/bin:/usr/bin:/bin"
+    assert after["PYTHONPATH"] == expected["PYTHONPATH"] == f"{toolkit.ascend_home}/python/site-packages"
+    assert after["MSTX_INJECTION_PATH"] == expected["MSTX_INJECTION_PATH"]
+
+
+def test_set_env_follows_a_moved_toolkit_under_bash(tree: tuple[Path, Path], tmp_path: Path) -> None:
+    toolkit = build_toolkit(None)
+    moved = tmp_path / "moved"
+    os.rename(toolkit.ascend_home, moved)
+    home = subprocess.run(
+        ["bash", "-c", f"source {moved / 'set_env.sh'} && echo $ASCEND_HOME_PATH"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert home == str(moved)
 
 
 def test_explicit_root_wins_over_the_variable(tree: tuple[Path, Path], tmp_path: Path) -> None:
@@ -299,13 +322,19 @@ def test_env_without_preload(tree: tuple[Path, Path]) -> None:
         config, preload=False, environ={"LD_LIBRARY_PATH": "/opt/x:/opt/y", "LD_PRELOAD": "/a.so"}
     )
     lib64 = str(toolkit.lib64)
+    home = str(toolkit.ascend_home)
     assert env == {
-        "ASCEND_HOME_PATH": str(toolkit.ascend_home),
+        "ASCEND_TOOLKIT_HOME": home,
+        "ASCEND_HOME_PATH": home,
+        "ASCEND_OPP_PATH": f"{home}/opp",
+        "ASCEND_AICPU_PATH": home,
         "LD_LIBRARY_PATH": f"{lib64}:/opt/x:/opt/y",
+        "PYTHONPATH": f"{home}/python/site-packages",
+        "PATH": f"{home}/bin",
         "MSTX_INJECTION_PATH": f"{lib64}/libprofapi.so",
         "ASCEND_CFLAGS": f"-I{toolkit.include}",
         "ASCEND_LDFLAGS": f"-L{lib64} -Wl,-rpath,{lib64} -lascendcl -lnnopbase -lopapi -lhccl -lprofapi "
-        "-lascend_hal -lascendalog",
+        "-lascend_hal -lascendalog -lc_sec -lmsprofiler",
         **config.to_env(),
     }
     assert LINK_LIBRARIES[0] == "ascendcl"

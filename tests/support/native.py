@@ -65,8 +65,8 @@ def find_native_tree() -> NativeTree:
     import mspti_core
     import sim_runtime
 
-    sim_lib64 = Path(sim_runtime.__file__).resolve().parent / "lib64"
-    mspti_lib64 = Path(mspti_core.__file__).resolve().parent / "lib64"
+    sim_lib64 = Path(sim_runtime.__path__[0]).resolve() / "lib64"
+    mspti_lib64 = Path(mspti_core.__path__[0]).resolve() / "lib64"
     if not (sim_lib64 / "libascendcl.so").exists():
         raise FileNotFoundError(
             f"{sim_lib64}/libascendcl.so is missing: install the project (`pip install .`) "

@@ -1,4 +1,6 @@
-// libc_sec: the bounds-checked string and memory functions CANN programs link against.
+// libc_sec: the bounds-checked string and memory functions CANN programs link against (securec.h).
+#include "securec.h"
+
 #include <cerrno>
 #include <cstdarg>
 #include <cstdio>
@@ -101,12 +103,40 @@ NPUSIM_C_EXPORT int strcat_s(char* dest, size_t destMax, const char* src) {
     return kEok;
 }
 
+NPUSIM_C_EXPORT int strncat_s(char* dest, size_t destMax, const char* src, size_t count) {
+    if (dest == nullptr || destMax == 0 || destMax > kMaxSize) return kErange;
+    if (src == nullptr) {
+        dest[0] = '\0';
+        return kEinvalAndReset;
+    }
+    const size_t have = strnlen(dest, destMax);
+    const size_t add = strnlen(src, count);
+    if (have == destMax || have + add >= destMax) {
+        dest[0] = '\0';
+        return kErangeAndReset;
+    }
+    std::memcpy(dest + have, src, add);
+    dest[have + add] = '\0';
+    return kEok;
+}
+
+NPUSIM_C_EXPORT char* strtok_s(char* token, const char* delimit, char** context) {
+    if (delimit == nullptr || context == nullptr) return nullptr;
+    if (token == nullptr && *context == nullptr) return nullptr;
+    return strtok_r(token, delimit, context);
+}
+
 NPUSIM_C_EXPORT int vsnprintf_s(char* dest, size_t destMax, size_t count, const char* format, va_list args) {
     if (dest == nullptr || format == nullptr || destMax == 0 || destMax > kMaxSize) return -1;
     const size_t limit = count < destMax ? count + 1 : destMax;
     const int n = std::vsnprintf(dest, limit, format, args);
     if (n < 0 || static_cast<size_t>(n) >= limit) return -1;
     return n;
+}
+
+NPUSIM_C_EXPORT int vsprintf_s(char* dest, size_t destMax, const char* format, va_list args) {
+    if (destMax == 0) return -1;
+    return vsnprintf_s(dest, destMax, destMax - 1, format, args);
 }
 
 NPUSIM_C_EXPORT int snprintf_s(char* dest, size_t destMax, size_t count, const char* format, ...) {
@@ -120,7 +150,7 @@ NPUSIM_C_EXPORT int snprintf_s(char* dest, size_t destMax, size_t count, const c
 NPUSIM_C_EXPORT int sprintf_s(char* dest, size_t destMax, const char* format, ...) {
     va_list args;
     va_start(args, format);
-    const int n = vsnprintf_s(dest, destMax, destMax - 1, format, args);
+    const int n = vsprintf_s(dest, destMax, format, args);
     va_end(args);
     return n;
 }

@@ -1,6 +1,103 @@
-// libmsprofiler: the msprof collector library CANN programs link against. The simulator has no
-// msprof collector; its one export reports that, so a program that links it runs unchanged.
-#include "core/export.h"
+// libmsprofiler: the AscendCL profiling API (acl/acl_prof.h). The simulator has no msprof collector,
+// so every function is present (programs written for CANN link and run unchanged) and reports the
+// feature as unsupported: ACL_ERROR_FEATURE_UNSUPPORTED, or NULL / 0 where the return type has no
+// error code. The first call in a process logs which function was called and what to use instead.
+#include "acl/acl_prof.h"
 
-// Returns non-zero: the offline msprof collector is not part of the simulator.
-NPUSIM_C_EXPORT int npusim_msprofiler_available() { return 0; }
+#include <atomic>
+
+#include "core/log.h"
+
+namespace {
+
+aclError unsupported(const char* function) {
+    static std::atomic<bool> logged{false};
+    if (!logged.exchange(true, std::memory_order_relaxed)) {
+        npusim::log_message(npusim::LogLevel::Warn,
+                            "%s: the simulator has no msprof collector; every aclprof* call returns "
+                            "ACL_ERROR_FEATURE_UNSUPPORTED (%d). Profile through msPTI instead",
+                            function, ACL_ERROR_FEATURE_UNSUPPORTED);
+    }
+    return ACL_ERROR_FEATURE_UNSUPPORTED;
+}
+
+}  // namespace
+
+extern "C" {
+
+aclError aclprofInit(const char*, size_t) { return unsupported(__func__); }
+aclError aclprofFinalize(void) { return unsupported(__func__); }
+aclError aclprofStart(const aclprofConfig*) { return unsupported(__func__); }
+aclError aclprofStop(const aclprofConfig*) { return unsupported(__func__); }
+aclprofConfig* aclprofCreateConfig(uint32_t*, uint32_t, aclprofAicoreMetrics, const aclprofAicoreEvents*, uint64_t) {
+    unsupported(__func__);
+    return nullptr;
+}
+aclError aclprofDestroyConfig(const aclprofConfig*) { return unsupported(__func__); }
+aclError aclprofSetConfig(aclprofConfigType, const char*, size_t) { return unsupported(__func__); }
+
+aclError aclprofModelSubscribe(uint32_t, const aclprofSubscribeConfig*) { return unsupported(__func__); }
+aclError aclprofModelUnSubscribe(uint32_t) { return unsupported(__func__); }
+aclprofSubscribeConfig* aclprofCreateSubscribeConfig(int8_t, aclprofAicoreMetrics, void*) {
+    unsupported(__func__);
+    return nullptr;
+}
+aclError aclprofDestroySubscribeConfig(const aclprofSubscribeConfig*) { return unsupported(__func__); }
+aclError aclprofGetOpDescSize(size_t*) { return unsupported(__func__); }
+aclError aclprofGetOpNum(const void*, size_t, uint32_t*) { return unsupported(__func__); }
+aclError aclprofGetOpTypeLen(const void*, size_t, uint32_t, size_t*) { return unsupported(__func__); }
+aclError aclprofGetOpType(const void*, size_t, uint32_t, char*, size_t) { return unsupported(__func__); }
+aclError aclprofGetOpNameLen(const void*, size_t, uint32_t, size_t*) { return unsupported(__func__); }
+aclError aclprofGetOpName(const void*, size_t, uint32_t, char*, size_t) { return unsupported(__func__); }
+uint64_t aclprofGetOpStart(const void*, size_t, uint32_t) {
+    unsupported(__func__);
+    return 0;
+}
+uint64_t aclprofGetOpEnd(const void*, size_t, uint32_t) {
+    unsupported(__func__);
+    return 0;
+}
+uint64_t aclprofGetOpDuration(const void*, size_t, uint32_t) {
+    unsupported(__func__);
+    return 0;
+}
+size_t aclprofGetModelId(const void*, size_t, uint32_t) {
+    unsupported(__func__);
+    return 0;
+}
+aclprofSubscribeOpFlag aclprofGetOpFlag(const void*, size_t, uint32_t) {
+    unsupported(__func__);
+    return ACL_SUBSCRIBE_NONE;
+}
+const char* aclprofGetOpAttriValue(const void*, size_t, uint32_t, aclprofSubscribeOpAttri) {
+    unsupported(__func__);
+    return nullptr;
+}
+
+aclError aclprofGetStepTimestamp(aclprofStepInfo*, aclprofStepTag, aclrtStream) { return unsupported(__func__); }
+aclprofStepInfo* aclprofCreateStepInfo(void) {
+    unsupported(__func__);
+    return nullptr;
+}
+void aclprofDestroyStepInfo(aclprofStepInfo*) { unsupported(__func__); }
+
+void* aclprofCreateStamp(void) {
+    unsupported(__func__);
+    return nullptr;
+}
+void aclprofDestroyStamp(void*) { unsupported(__func__); }
+aclError aclprofPush(void*) { return unsupported(__func__); }
+aclError aclprofPop(void) { return unsupported(__func__); }
+aclError aclprofRangeStart(void*, uint32_t*) { return unsupported(__func__); }
+aclError aclprofRangeStop(uint32_t) { return unsupported(__func__); }
+aclError aclprofSetStampTraceMessage(void*, const char*, uint32_t) { return unsupported(__func__); }
+aclError aclprofMark(void*) { return unsupported(__func__); }
+aclError aclprofMarkEx(const char*, size_t, aclrtStream) { return unsupported(__func__); }
+uint64_t aclprofStr2Id(const char*) {
+    unsupported(__func__);
+    return 0;
+}
+aclError aclprofRangePushEx(aclprofEventAttributes*) { return unsupported(__func__); }
+aclError aclprofRangePop(void) { return unsupported(__func__); }
+
+}  // extern "C"

@@ -1,0 +1,165 @@
+"""The CANN toolkit layout programs and tools read, and the environment CANN's set_env.sh gives.
+
+The facts live in ``data/toolkit_layout.toml``; this module reads them, computes the variables for a
+toolkit root, writes the toolkit's ``set_env.sh`` and checks an installed toolkit against the table
+(``npu-sim env --check``).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised only on Python 3.10
+    import tomli as tomllib
+
+__all__ = [
+    "LAYOUT_PATH",
+    "CheckRow",
+    "LayoutPath",
+    "LayoutVariable",
+    "check_toolkit",
+    "layout_paths",
+    "layout_variables",
+    "set_env_script",
+    "toolkit_variables",
+]
+
+LAYOUT_PATH = Path(__file__).resolve().parent / "data" / "toolkit_layout.toml"
+
+
+@dataclass(frozen=True)
+class LayoutPath:
+    """A file or folder under the toolkit root that some program or tool reads."""
+
+    path: str
+    kind: str
+    provided: bool
+    read_by: str
+    note: str
+
+
+@dataclass(frozen=True)
+class LayoutVariable:
+    """A variable CANN's set_env.sh sets; ``value`` holds ``{root}`` for the toolkit root."""
+
+    name: str
+    value: str
+    prepend: bool = False
+    note: str = ""
+
+    def for_root(self, root: Path) -> str:
+        return self.value.replace("{root}", str(root))
+
+
+@dataclass(frozen=True)
+class CheckRow:
+    """One line of ``npu-sim env --check``."""
+
+    entry: str
+    status: str
+    ok: bool
+    detail: str
+
+
+@lru_cache(maxsize=1)
+def _layout() -> tuple[tuple[LayoutPath, ...], tuple[LayoutVariable, ...]]:
+    with LAYOUT_PATH.open("rb") as stream:
+        data = tomllib.load(stream)
+    paths = tuple(LayoutPath(**entry) for entry in data["path"])
+    variables = tuple(LayoutVariable(**entry) for entry in data["variable"])
+    for entry in paths:
+        if entry.kind not in ("file", "dir"):
+            raise ValueError(f"{LAYOUT_PATH}: {entry.path}: kind must be 'file' or 'dir', not {entry.kind!r}")
+    return paths, variables
+
+
+def layout_paths() -> tuple[LayoutPath, ...]:
+    return _layout()[0]
+
+
+def layout_variables() -> tuple[LayoutVariable, ...]:
+    return _layout()[1]
+
+
+def toolkit_variables(root: Path, environ: Mapping[str, str]) -> dict[str, str]:
+    """The variables for ``root``: list variables get the toolkit's entry in front of ``environ``'s."""
+    result: dict[str, str] = {}
+    for variable in layout_variables():
+        value = variable.for_root(root)
+        if variable.prepend:
+            value = prepend_entry(value, environ.get(variable.name, ""))
+        result[variable.name] = value
+    return result
+
+
+def prepend_entry(entry: str, existing: str) -> str:
+    """``entry`` followed by the ``:``-separated entries of ``existing`` except itself and empty ones."""
+    rest = [part for part in existing.split(":") if part and part != entry]
+    return ":".join([entry, *rest])
+
+
+def set_env_script(root: Path) -> str:
+    """The toolkit's ``set_env.sh``: sourced by sh-compatible shells, as CANN's is.
+
+    The root is the script's own folder under bash (so a moved toolkit still works) and the folder
+    it was written for elsewhere.
+    """
+    lines = [
+        "# Environment of this simulated CANN toolkit, as CANN's set_env.sh sets it.",
+        "# Use: source <toolkit>/set_env.sh",
+        f"_npu_sim_root={shlex.quote(str(root))}",
+        'if [ -n "${BASH_VERSION:-}" ] && [ -n "${BASH_SOURCE:-}" ]; then',
+        '    _npu_sim_root="$(cd "$(dirname "${BASH_SOURCE}")" && pwd)"',
+        "fi",
+    ]
+    for variable in layout_variables():
+        value = variable.value.replace("{root}", "${_npu_sim_root}")
+        if variable.prepend:
+            name = variable.name
+            lines.append(f'export {name}="{value}${{{name}:+:${{{name}}}}}"')
+        else:
+            lines.append(f'export {variable.name}="{value}"')
+    lines.append("unset _npu_sim_root")
+    return "\n".join(lines) + "\n"
+
+
+def check_toolkit(root: Path, environ: Mapping[str, str] | None = None) -> list[CheckRow]:
+    """Every layout path and variable with its state for the toolkit at ``root``.
+
+    A path the toolkit should provide is ``ok`` when it exists with the right kind; one it does not
+    provide is listed as such and is not a failure. A variable is compared with the value in
+    ``environ`` (``os.environ`` by default): a mismatch is reported but is not a failure, since the
+    shell may simply not have sourced set_env.sh.
+    """
+    env = os.environ if environ is None else environ
+    rows: list[CheckRow] = []
+    for entry in layout_paths():
+        target = root / entry.path
+        present = target.is_dir() if entry.kind == "dir" else target.is_file()
+        if not entry.provided:
+            status = "present" if present else "not provided"
+            rows.append(CheckRow(entry.path, status, True, entry.note))
+        elif present:
+            rows.append(CheckRow(entry.path, "present", True, entry.read_by))
+        else:
+            rows.append(
+                CheckRow(entry.path, "MISSING", False, f"expected a {entry.kind}; read by {entry.read_by}")
+            )
+    for variable in layout_variables():
+        expected = variable.for_root(root)
+        current = env.get(variable.name, "")
+        in_shell = current.split(":")[0] == expected if variable.prepend else current == expected
+        status = "set" if in_shell else ("unset here" if not current else "differs here")
+        detail = f"{expected}{':...' if variable.prepend else ''}"
+        if variable.note:
+            detail += f" ({variable.note})"
+        rows.append(CheckRow(f"${variable.name}", status, True, detail))
+    return rows

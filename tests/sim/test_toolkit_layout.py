@@ -1,0 +1,97 @@
+"""The CANN layout table (data/toolkit_layout.toml), `npu-sim env --check`, and the real toolkit built from
+the installed libraries: every path the table says the toolkit provides is there."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sim_runtime import paths
+from sim_runtime.toolkit import TOOLKIT_DIR_VAR, build_toolkit
+from sim_runtime.toolkit_layout import check_toolkit, layout_paths, layout_variables
+from support.fake_tree import make_native_tree
+from support.native import NativeTree
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def fake_toolkit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    sim, mspti = make_native_tree(tmp_path / "native")
+    monkeypatch.setenv(paths.SIM_PREFIX_VAR, str(sim))
+    monkeypatch.setenv(paths.MSPTI_PREFIX_VAR, str(mspti))
+    return build_toolkit(None, tmp_path / "toolkit").ascend_home
+
+
+def test_the_table_names_every_variable_of_cann_set_env() -> None:
+    names = {variable.name for variable in layout_variables()}
+    expected = {"ASCEND_TOOLKIT_HOME", "ASCEND_HOME_PATH", "ASCEND_OPP_PATH", "ASCEND_AICPU_PATH"}
+    assert expected | {"LD_LIBRARY_PATH", "PYTHONPATH", "PATH"} <= names
+
+
+def test_a_missing_path_fails_the_check(fake_toolkit: Path) -> None:
+    before = {row.entry for row in check_toolkit(fake_toolkit, environ={}) if not row.ok}
+    (fake_toolkit / "opp").rmdir()
+    rows = {row.entry: row for row in check_toolkit(fake_toolkit, environ={})}
+    assert rows["opp"].status == "MISSING"
+    assert {name for name, row in rows.items() if not row.ok} - before == {"opp"}
+
+
+def test_paths_not_provided_are_listed_but_do_not_fail(fake_toolkit: Path) -> None:
+    rows = check_toolkit(fake_toolkit, environ={})
+    absent = [row for row in rows if row.status == "not provided"]
+    assert absent and all(row.ok for row in absent)
+    assert {row.entry for row in absent} == {entry.path for entry in layout_paths() if not entry.provided}
+
+
+def test_the_check_compares_variables_with_the_shell(fake_toolkit: Path) -> None:
+    rows = {row.entry: row for row in check_toolkit(fake_toolkit, environ={"ASCEND_HOME_PATH": "/elsewhere"})}
+    assert rows["$ASCEND_HOME_PATH"].status == "differs here"
+    assert rows["$ASCEND_TOOLKIT_HOME"].status == "unset here"
+    sourced = {"ASCEND_TOOLKIT_HOME": str(fake_toolkit), "PATH": f"{fake_toolkit}/bin:/usr/bin"}
+    rows = {row.entry: row for row in check_toolkit(fake_toolkit, environ=sourced)}
+    assert rows["$ASCEND_TOOLKIT_HOME"].status == rows["$PATH"].status == "set"
+
+
+def test_docs_list_every_layout_path_and_variable() -> None:
+    text = (REPO / "docs" / "toolkit.md").read_text(encoding="utf-8")
+    missing = [entry.path for entry in layout_paths() if f"`{entry.path}`" not in text]
+    missing += [variable.name for variable in layout_variables() if f"`{variable.name}`" not in text]
+    assert not missing, f"docs/toolkit.md does not list {missing}"
+
+
+def test_the_installed_toolkit_has_every_path_it_provides(
+    native: NativeTree, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`npu-sim env --check` over a toolkit built from the real libraries, headers and Python package."""
+    if native.sim_lib64 == native.mspti_lib64:
+        pytest.skip("NPU_SIM_BUILD_DIR names a CMake build tree, which is not a toolkit input")
+    env = {TOOLKIT_DIR_VAR: str(tmp_path / "toolkit")}
+    monkeypatch.delenv(paths.SIM_PREFIX_VAR, raising=False)
+    monkeypatch.delenv(paths.MSPTI_PREFIX_VAR, raising=False)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from sim_runtime.cli import main; sys.exit(main(sys.argv[1:]))",
+            "env",
+            "--check",
+            "--json",
+        ],
+        env={**native.env(), **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    entries = {entry["entry"]: entry for entry in json.loads(result.stdout)["entries"]}
+    for entry in layout_paths():
+        assert entries[entry.path]["status"] == ("present" if entry.provided else "not provided"), entry.path
+    root = Path(json.loads(result.stdout)["root"])
+    assert (root / "tools" / "mspti" / "lib64" / "libmspti.so").resolve() == native.mspti_library.resolve()
