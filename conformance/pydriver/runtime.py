@@ -1,10 +1,11 @@
 """What every Python scenario driver uses: the log, the C driver as a library, the package under test.
 
 Events written here (besides the C driver's): ``call`` with ``fn`` = the Python API called
-(``KernelMonitor.start``), ``ret`` (int value or None), ``ret_type`` (the returned object's type
-name), ``ret_enum`` (whether it is a member of the package's MsptiResult), ``exc`` (an exception it
-raised); ``pydata`` = one object handed to a callback (``cb`` = which callback, ``cls``, ``data``
-= its fields, ``tid``, ``main`` = on the main thread, ``gil`` = PyGILState_Check()); ``note``.
+(``KernelMonitor.start``), ``ret`` (an int, an enum member's value, or None), ``ret_type`` (the
+returned object's type name), ``ret_enum`` (whether it is a member of the package's MsptiResult),
+``exc`` (an exception it raised); ``pydata`` = one object handed to a callback (``cb`` = which
+callback, ``cls``, ``data`` = its fields, ``tid``, ``main`` = on the main thread, ``gil`` =
+PyGILState_Check()); ``note``.
 """
 
 from __future__ import annotations
@@ -87,11 +88,13 @@ class Driver:
             exc = f"{type(error).__name__}: {error}"
         t1 = time.time_ns()
         result_type = getattr(self.package, "MsptiResult", None)
+        # The vendor's MsptiResult is a plain Enum (no int() of its members): log its value.
+        number = ret.value if isinstance(ret, enum.Enum) else ret
         self.emit(
             "call",
             fn=fn,
             label=label,
-            ret=int(ret) if isinstance(ret, int) else None,
+            ret=int(number) if isinstance(number, int) else None,
             ret_type=type(ret).__name__,
             ret_enum=result_type is not None and isinstance(ret, result_type),
             exc=exc,
