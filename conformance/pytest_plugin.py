@@ -102,6 +102,8 @@ def _results(config: pytest.Config) -> dict[str, ClauseResult]:
             build_dir=config.getoption("conformance_build_dir"),
         )
         report_dir = config.getoption("conformance_report_dir")
+        # Workloads run in their own folders: a relative report folder is taken from where pytest started.
+        report_dir = Path(report_dir).resolve() if report_dir is not None else None
         options = RunOptions(
             profile=config.getoption("conformance_profile"),
             patterns=list(config.getoption("conformance_k")),

@@ -182,7 +182,7 @@ def test_the_pytest_plugin_turns_clauses_into_items(target: Target, tmp_path: Pa
         "--conformance-k",
         "ACT-ITER-07",
         "--conformance-report-dir",
-        str(tmp_path / "report"),
+        "report",  # relative: taken from where pytest started, not from where each workload runs
         "-rs",
     ]
     result = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
