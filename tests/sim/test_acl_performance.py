@@ -18,7 +18,7 @@ SANITY_FLOOR = 50_000
 
 
 def optimised_build() -> bool:
-    if os.environ.get("NPU_SIM_TEST_SANITIZE"):
+    if os.environ.get("NPU_SIM_TEST_SANITIZE") or os.environ.get("NPU_SIM_TEST_COVERAGE"):
         return False
     build = os.environ.get("NPU_SIM_BUILD_DIR")
     if not build:
