@@ -4,6 +4,7 @@ the installed libraries: every path the table says the toolkit provides is there
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -39,6 +40,19 @@ def test_a_missing_path_fails_the_check(fake_toolkit: Path) -> None:
     rows = {row.entry: row for row in check_toolkit(fake_toolkit, environ={})}
     assert rows["opp"].status == "MISSING"
     assert {name for name, row in rows.items() if not row.ok} - before == {"opp"}
+
+
+def test_a_tree_without_the_python_package_still_gives_a_toolkit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sim, mspti = make_native_tree(tmp_path / "native")
+    shutil.rmtree(mspti / paths.MSPTI_PYTHON_PACKAGE)
+    monkeypatch.setenv(paths.SIM_PREFIX_VAR, str(sim))
+    monkeypatch.setenv(paths.MSPTI_PREFIX_VAR, str(mspti))
+    root = build_toolkit(None, tmp_path / "toolkit").ascend_home
+    assert (root / "lib64" / "libmspti.so").exists()
+    rows = {row.entry: row for row in check_toolkit(root, environ={})}
+    assert rows["python/site-packages/mspti"].status == "MISSING"
 
 
 def test_paths_not_provided_are_listed_but_do_not_fail(fake_toolkit: Path) -> None:
