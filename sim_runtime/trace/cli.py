@@ -1,7 +1,7 @@
 """``npu-sim trace``: capture, export, breakdown, validate and report.
 
 npu-sim trace [-o DIR] [--kinds K,...] [run options] -- PROGRAM [ARGS...]
-npu-sim trace export DIR [-o FILE] [--no-flows] [--check]
+npu-sim trace export DIR [--format chrome|kineto] [-o PATH] [--no-flows] [--check]
 npu-sim trace breakdown DIR [-o OUT] [--model-name NAME] [--declarations FILE] ...
 npu-sim trace validate OUT
 npu-sim trace report DIR [-o FILE] [--facts OUT]
@@ -32,12 +32,14 @@ from sim_runtime.trace.capture_format import CaptureFormatError
 from sim_runtime.trace.chrome import export_chrome_trace
 from sim_runtime.trace.chrome_check import check_chrome_trace
 from sim_runtime.trace.html_summary import write_html_summary
+from sim_runtime.trace.kineto import KinetoOptions, export_kineto_traces
 from sim_runtime.trace.reader import load_trace
 
 __all__ = ["SUBCOMMANDS", "main"]
 
 PROG = "npu-sim trace"
 SUBCOMMANDS = ("export", "breakdown", "validate", "report")
+EXPORT_FORMATS = ("chrome", "kineto")
 EXIT_FAILED = 1
 EXIT_USAGE = 2
 
@@ -81,10 +83,27 @@ def _capture_parser() -> argparse.ArgumentParser:
 def _subparser(command: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=f"{PROG} {command}")
     if command == "export":
-        parser.description = "Export a capture directory to Chrome/Perfetto trace event JSON."
+        parser.description = (
+            "Export a capture directory: --format chrome (the default) writes one Chrome/Perfetto trace "
+            "event JSON; --format kineto writes one PyTorch-profiler (Kineto) trace per rank into a "
+            "directory that HolisticTraceAnalysis reads with TraceAnalysis(trace_dir=...)."
+        )
         parser.add_argument("directory", type=Path, metavar="DIR")
-        parser.add_argument("-o", "--output", type=Path, metavar="FILE", help="default: DIR/trace.json")
+        parser.add_argument("--format", choices=EXPORT_FORMATS, default="chrome", help="default: chrome")
+        parser.add_argument(
+            "-o",
+            "--output",
+            type=Path,
+            metavar="PATH",
+            help="chrome: the file (default DIR/trace.json); kineto: the directory (default DIR/kineto)",
+        )
         parser.add_argument("--no-flows", action="store_true", help="leave out the API -> kernel flow arrows")
+        parser.add_argument(
+            "--native-names",
+            action="store_true",
+            help="kineto: keep CANN's names for launch calls and communication ops instead of the names "
+            "of their CUDA roles, which HTA matches (cudaLaunchKernel, ncclDevKernel_*)",
+        )
         parser.add_argument("--check", action="store_true", help="check the structure of the written JSON")
     elif command == "breakdown":
         parser.description = (
@@ -163,16 +182,31 @@ def _capture(argv: list[str]) -> int:
 
 def _export(args: argparse.Namespace) -> int:
     trace = load_trace(args.directory)
-    out = args.output or args.directory / "trace.json"
     started = time.perf_counter()
-    stats = export_chrome_trace(trace, out, flows=not args.no_flows)
-    seconds = time.perf_counter() - started
-    print(
-        f"wrote {out}: {stats.events} events ({stats.flows} flows) from {trace.total_records} records "
-        f"in {seconds:.2f} s"
-    )
+    if args.format == "kineto":
+        out = args.output or args.directory / "kineto"
+        kineto = export_kineto_traces(
+            trace, out, KinetoOptions(flows=not args.no_flows, native_names=args.native_names)
+        )
+        seconds = time.perf_counter() - started
+        for rank in kineto.files:
+            print(f"wrote {rank.path}: rank {rank.rank} of {kineto.world_size}, {rank.events} events")
+        print(
+            f"{kineto.events} events ({kineto.flows} flows) in {len(kineto.files)} file(s) from "
+            f"{trace.total_records} records in {seconds:.2f} s"
+        )
+        written = [rank.path for rank in kineto.files]
+    else:
+        out = args.output or args.directory / "trace.json"
+        stats = export_chrome_trace(trace, out, flows=not args.no_flows)
+        seconds = time.perf_counter() - started
+        print(
+            f"wrote {out}: {stats.events} events ({stats.flows} flows) from {trace.total_records} records "
+            f"in {seconds:.2f} s"
+        )
+        written = [out]
     if args.check:
-        problems = check_chrome_trace(out)
+        problems = [f"{path.name}: {problem}" for path in written for problem in check_chrome_trace(path)]
         for problem in problems[:50]:
             print(f"  {problem}")
         if problems:
