@@ -3,33 +3,20 @@ and a synthetic decoder capture with its breakdown."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 import sim_runtime.trace as trace_api
+from support.sibling import load_sibling
 
 _HERE = Path(__file__).resolve().parent
 
 
-def _load(name: str) -> ModuleType:
-    module_name = f"npu_sim_trace_tests_{name}"
-    if module_name in sys.modules:
-        return sys.modules[module_name]
-    spec = importlib.util.spec_from_file_location(module_name, _HERE / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="session")
 def fakes() -> ModuleType:
-    return _load("fake_capture")
+    return load_sibling(_HERE, "fake_capture")
 
 
 @pytest.fixture()
