@@ -124,6 +124,7 @@ trace_commands() {
     bash examples/decoder_breakdown/build.sh "$work/decoder"
     npu-sim trace -o "$work/trace" --clock virtual -- "$work/decoder"
     npu-sim trace export "$work/trace" -o "$work/trace.json" --check
+    npu-sim trace export "$work/trace" --format kineto -o "$work/kineto" --check
     npu-sim trace breakdown "$work/trace" -o "$work/breakdown" --declarations examples/decoder_breakdown/declarations.json
     npu-sim trace validate "$work/breakdown"
     npu-sim trace report "$work/trace" -o "$work/report.html"
