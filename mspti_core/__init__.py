@@ -9,10 +9,13 @@ Run a script under msPTI with ``python -m mspti_core run SCRIPT``.
 
 from __future__ import annotations
 
-from sim_runtime._checkout import prefer_installed
-
-# In a source checkout's root the checkout shadows the installed package: use the installed files.
-__path__ = prefer_installed(__name__, __path__, "_mspti*.so")
+try:
+    from sim_runtime._checkout import prefer_installed
+except ImportError:  # mspti_core without the simulator's package (on an Ascend host): nothing to defer to
+    pass
+else:
+    # In a source checkout's root the checkout shadows the installed package: use the installed files.
+    __path__ = prefer_installed(__name__, __path__, "_mspti*.so")
 
 from mspti_core._library import (
     LibraryNotFoundError,
