@@ -155,7 +155,6 @@ def fork_matrix(reliability_programs: ReliabilityPrograms) -> Path:
     return reliability_programs.build("fork_matrix.c", ["ascendcl", "mspti"])
 
 
-@pytest.mark.xfail(strict=True, reason="F-12: a forked child delivers the parent's records")
 @pytest.mark.parametrize("scenario", ["silent", "exits", "flushes", "launches"])
 def test_fork_matrix(reliability_programs: ReliabilityPrograms, fork_matrix: Path, scenario: str) -> None:
     # Records made before a fork are the parent's: the child never delivers them and its drop

@@ -16,6 +16,10 @@ public:
         const size_t slot = IsValidKind(kind) ? static_cast<size_t>(kind) : 0;
         counts_[slot].fetch_add(n, std::memory_order_relaxed);
     }
+    // A forked child's counts start at zero: the parent's drops are the parent's (fork_handlers.cpp).
+    void ResetAfterFork() {
+        for (auto& c : counts_) c.store(0, std::memory_order_relaxed);
+    }
     // kind 0 (INVALID) gives the total.
     uint64_t Get(int64_t kind) const {
         if (kind == MSPTI_ACTIVITY_KIND_INVALID) {

@@ -1,6 +1,7 @@
 #include "interpose/hccl_reporter.h"
 
 #include <mutex>
+#include <new>
 #include <unordered_map>
 
 #include "activity/buffer_manager.h"
@@ -151,6 +152,12 @@ bool OnInnerMarker(uint32_t device, uint32_t stream, uint64_t id, uint64_t flag,
         t.ops.erase(it);
     }
     return true;
+}
+
+void ForgetAfterFork() {
+    Table& t = GetTable();
+    new (&t.mutex) std::mutex();
+    t.ops.clear();
 }
 
 void DropDevice(uint32_t device) {

@@ -4,6 +4,7 @@
 #include "activity/drop_counter.h"
 #include "activity/kinds.h"
 #include "interpose/hccl_reporter.h"
+#include "markers/marker_ids.h"
 #include "seam/device_time.h"
 
 namespace mspti::markers {
@@ -17,6 +18,8 @@ bool IsDeviceFlag(uint64_t flag) {
 }  // namespace
 
 void OnDeviceMarker(uint32_t device, uint32_t stream, uint64_t id, uint64_t flag, uint64_t count) {
+    // In a forked child, the device halves of the parent's markers are the parent's records.
+    if (IssuedBeforeFork(id)) return;
     if (interpose::hccl::OnInnerMarker(device, stream, id, flag, count)) return;
     if (!IsDeviceFlag(flag)) return;  // not a marker msPTI placed
     const uint64_t timestamp = seam::device_time::ToRecordTime(device, count);

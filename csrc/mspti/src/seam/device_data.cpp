@@ -1,8 +1,10 @@
 #include "seam/device_data.h"
 
 #include <cstring>
+#include <new>
 
 #include "common/no_destructor.h"
+#include "interpose/hccl_reporter.h"
 #include "markers/device_markers.h"
 #include "seam/device_log.h"
 #include "seam/device_registry.h"
@@ -26,6 +28,15 @@ size_t StarsRecordSize(uint32_t chip) { return devices::IsV6(chip) ? sizeof(Star
 DeviceData& DeviceData::Instance() {
     static NoDestructor<DeviceData> data;
     return data.get();
+}
+
+void DeviceData::ChildAfterFork() {
+    new (&mutex_) std::mutex();
+    ForgetTracksAfterFork();
+    communication::ForgetAfterFork();
+    interpose::hccl::ForgetAfterFork();
+    kernels_ = KernelMatcher();
+    communications_ = CommunicationMatcher();
 }
 
 void DeviceData::DrainHostQueues() {

@@ -33,6 +33,10 @@ public:
     void ExpireLostLocked(uint32_t device, uint64_t flushed_ns);
     void DropDeviceLocked(uint32_t device, bool stars, bool tsfw);
 
+    // fork(), in the child (one thread): a new mutex, and no host or device half of the parent's
+    // work (those records are the parent's; the child neither delivers nor counts them).
+    void ChildAfterFork();
+
     DeviceData() = default;
     DeviceData(const DeviceData&) = delete;
     DeviceData& operator=(const DeviceData&) = delete;
