@@ -414,7 +414,6 @@ FORK_WORKLOAD = """
 """
 
 
-@pytest.mark.xfail(strict=True, reason="F-13: a Python child forked with a running monitor hangs")
 @pytest.mark.parametrize("mode", ["flush", "stop", "exit"])
 def test_a_forked_child_with_a_running_monitor_does_not_hang(run_sim, mode: str) -> None:
     """The child gets its own delivery thread (mspti_core's at-fork handlers): flush_all(), stop()
