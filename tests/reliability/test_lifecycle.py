@@ -179,3 +179,32 @@ def test_fork_matrix(reliability_programs: ReliabilityPrograms, fork_matrix: Pat
         child = outcome.figures("S child")
         assert int(buffers[-1]["min_kernel_id"]) > int(parent["max_kernel_id"])
         assert child["dropped"] == "0"
+
+
+def _sanitizer() -> str:
+    runtime = os.environ.get("NPU_SIM_SANITIZER_PRELOAD", "")
+    return "thread" if "libtsan" in runtime else "address" if "libasan" in runtime else ""
+
+
+_F14 = "F-14: simulator statics are destroyed at exit while still in use"
+
+
+@pytest.mark.parametrize(
+    "mode",
+    [
+        pytest.param("threads", marks=pytest.mark.xfail(_sanitizer() == "thread", strict=True, reason=_F14)),
+        "fini",
+    ],
+)
+def test_exit_while_the_simulator_is_in_use(reliability_programs: ReliabilityPrograms, mode: str) -> None:
+    # F-14: exit() destroyed the SoC catalogue and the configuration (kernel cost table) while other
+    # other threads still launched. Found by the sanitizers (TSan: `threads` in every run; ASan: a
+    # heap-use-after-free in some runs); a plain build reads the freed memory without a visible
+    # failure. `fini`: the program's own destructor functions (run after every atexit handler) may
+    # still use the runtime.
+    exe = reliability_programs.build("exit_race.c", ["ascendcl"])
+    outcome = run(reliability_programs, exe, [mode], preload=False, timeout=60)
+    print(f"\nexit race {mode}: exit {outcome.returncode}, {outcome.figures()}")
+    outcome.check()
+    expected = "launched_at_exit" if mode == "fini" else "exiting_while_launching"
+    assert outcome.figures() == {expected: "1"}
