@@ -194,3 +194,28 @@ def test_exit_while_the_simulator_is_in_use(reliability_programs: ReliabilityPro
     outcome.check()
     expected = "launched_at_exit" if mode == "fini" else "exiting_while_launching"
     assert outcome.figures() == {expected: "1"}
+
+
+@pytest.mark.xfail(strict=True, reason="F-15: host kinds are still produced after Unsubscribe")
+def test_no_kind_produces_records_after_unsubscribe(reliability_programs: ReliabilityPrograms) -> None:
+    exe = reliability_programs.build("after_unsubscribe.c", ["ascendcl", "mspti"])
+    outcome = run(reliability_programs, exe, []).check()
+    phases = {
+        line.split()[1]: dict(item.split("=", 1) for item in line.split()[2:])
+        for line in outcome.stdout.splitlines()
+        if line.startswith("S phase=")
+    }
+    print(f"\nafter unsubscribe: {phases}")
+    # Subscribed: 2 host + 1 device mark, each with its host record; 3 kernels; malloc + free; ...
+    subscribed = {
+        "marker": "4",
+        "kernel": "3",
+        "memory": "2",
+        "memset": "1",
+        "memcpy": "1",
+        "external_correlation": "1",
+    }
+    for name, count in subscribed.items():
+        assert phases["phase=1"][name] == count, name
+        assert phases["phase=3"][name] == count, name
+    assert set(phases["phase=2"].values()) == {"0"}, phases["phase=2"]
