@@ -196,7 +196,6 @@ def test_exit_while_the_simulator_is_in_use(reliability_programs: ReliabilityPro
     assert outcome.figures() == {expected: "1"}
 
 
-@pytest.mark.xfail(strict=True, reason="F-15: host kinds are still produced after Unsubscribe")
 def test_no_kind_produces_records_after_unsubscribe(reliability_programs: ReliabilityPrograms) -> None:
     exe = reliability_programs.build("after_unsubscribe.c", ["ascendcl", "mspti"])
     outcome = run(reliability_programs, exe, []).check()
