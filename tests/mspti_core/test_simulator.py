@@ -425,3 +425,22 @@ def test_a_forked_child_with_a_running_monitor_does_not_hang(run_sim, mode: str)
     assert result["parent"] == [f"parent {i}" for i in range(5)]
     if mode != "exit":
         assert result["child"] == {"rc": 0, "names": [f"child {i}" for i in range(3)]}
+
+
+def test_dropped_records_by_reason(run_sim) -> None:
+    """The drop counts by reason (mspti_ext.h's extension) through mspti_core.activity."""
+    child = run_sim("""
+        from mspti_core import activity
+        from mspti_core.enums import MsptiActivityKind, MsptiDropReason
+        marker = MsptiActivityKind.MSPTI_ACTIVITY_KIND_MARKER
+        no_buffer = MsptiDropReason.MSPTI_DROP_REASON_NO_BUFFER
+        report({
+            "any": activity.dropped_records_by_reason(),
+            "marker_no_buffer": activity.dropped_records_by_reason(marker, no_buffer),
+            "unknown_reason": activity.dropped_records_by_reason(0, 99),
+            "unknown_kind": activity.dropped_records_by_reason(99, 0),
+            "total": activity.dropped_records(0),
+        })
+    """).check()
+    expected = {"any": 0, "marker_no_buffer": 0, "unknown_reason": None, "unknown_kind": None, "total": 0}
+    assert child.result == expected

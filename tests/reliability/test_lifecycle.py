@@ -228,3 +228,19 @@ def test_bad_mstx_arguments_are_counted_as_dropped(reliability_programs: Reliabi
     # Delivered: the 254-character mark (whole), and the host records of the mark and the range on
     # the bogus stream. Dropped: 5 bad messages, and the 3 device halves that cannot come.
     assert figures == {"delivered": "4", "dropped": "8", "longest": "254"}
+
+
+def test_drops_are_counted_by_reason(reliability_programs: ReliabilityPrograms) -> None:
+    exe = reliability_programs.build("drop_reasons.c", ["ascendcl", "mspti"])
+    figures = run(reliability_programs, exe, []).check().figures()
+    print(f"\ndrop reasons: {figures}")
+    assert figures == {
+        "no_buffer": "5",
+        "too_small": "1",
+        "device_half_lost": "0",
+        "collection_failed": "0",
+        "bad_argument": "0",
+        "kind_disabled": "0",
+        "total": "6",
+        "sum": "6",
+    }

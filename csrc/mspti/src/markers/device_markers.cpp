@@ -24,7 +24,9 @@ void OnDeviceMarker(uint32_t device, uint32_t stream, uint64_t id, uint64_t flag
     if (!IsDeviceFlag(flag)) return;  // not a marker msPTI placed
     const uint64_t timestamp = seam::device_time::ToRecordTime(device, count);
     if (!activity::Enabled(MSPTI_ACTIVITY_KIND_MARKER) || timestamp == 0) {
-        activity::Drops().Add(MSPTI_ACTIVITY_KIND_MARKER);
+        activity::Drops().Add(MSPTI_ACTIVITY_KIND_MARKER, activity::Enabled(MSPTI_ACTIVITY_KIND_MARKER)
+                                                               ? MSPTI_DROP_REASON_DEVICE_HALF_LOST
+                                                               : MSPTI_DROP_REASON_KIND_DISABLED);
         return;
     }
     msptiActivityMarker record{};

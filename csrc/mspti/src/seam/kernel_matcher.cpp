@@ -142,7 +142,7 @@ void KernelMatcher::OnTask(uint32_t device, uint32_t stream, uint32_t task, bool
     const uint32_t front = pending_.Front(key);
     if (front != kNil && !pending_.At(front).graph) {
         // An end for a launched kernel whose start was lost (e.g. the channel started mid-task).
-        activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL);
+        activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_DROP_REASON_DEVICE_HALF_LOST);
         pending_.PopFront(key);
     }
 }
@@ -151,7 +151,9 @@ void KernelMatcher::Emit(const Pending& p, uint64_t start_count, uint64_t end_co
     const uint64_t start = device_time::ToRecordTime(p.device, start_count);
     const uint64_t end = device_time::ToRecordTime(p.device, end_count);
     if (!activity::Enabled(MSPTI_ACTIVITY_KIND_KERNEL) || start == 0 || end == 0) {
-        activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL);
+        activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, activity::Enabled(MSPTI_ACTIVITY_KIND_KERNEL)
+                                                               ? MSPTI_DROP_REASON_DEVICE_HALF_LOST
+                                                               : MSPTI_DROP_REASON_KIND_DISABLED);
         return;
     }
     msptiActivityKernel record{};
@@ -218,7 +220,7 @@ void KernelMatcher::DropLost(uint32_t device, bool all_devices, uint64_t lost_be
                 done = g != kNil && progress_.At(g).newest.launch_ns >= p.retired_ns;
             }
             if (lost || done) {
-                if (lost) activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL);
+                if (lost) activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_DROP_REASON_DEVICE_HALF_LOST);
                 pending_.Remove(key, prev, n);  // an emptied queue removes its key; `next` is then kNil
             } else {
                 prev = n;
@@ -246,7 +248,7 @@ void KernelMatcher::DropDevice(uint32_t device) {
     for (const uint64_t key : pending_.Keys()) {
         if (!KeyOnDevice(key, device)) continue;
         for (uint32_t n = pending_.Front(key); n != kNil; n = pending_.Next(n)) {
-            if (!pending_.At(n).graph) activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL);
+            if (!pending_.At(n).graph) activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_DROP_REASON_DEVICE_HALF_LOST);
         }
         pending_.EraseKey(key);
     }

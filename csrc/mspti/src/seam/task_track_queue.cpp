@@ -77,13 +77,13 @@ bool TryPush(Ring& ring, const TrackEvent& event) {
 void PushTrack(const TrackEvent& event) {
     Ring* ring = Local();
     if (ring == nullptr) {
-        activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL);
+        activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_DROP_REASON_NO_BUFFER);
         return;
     }
     if (TryPush(*ring, event)) return;
     // The parser has fallen behind by a whole ring: consume the rings here (rare, so a lock is fine).
     DeviceData::Instance().DrainHostQueues();
-    if (!TryPush(*ring, event)) activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL);
+    if (!TryPush(*ring, event)) activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_DROP_REASON_NO_BUFFER);
 }
 
 void ForgetTracksAfterFork() {
