@@ -7,7 +7,8 @@
  *   a message of 254 characters: delivered whole
  *   a mark and a range on a stream that does not exist: the host records are delivered, the
  *   device halves (which can never come) are counted as dropped MARKER
- * Prints "S delivered=<MARKER delivered> dropped=<MARKER dropped> longest=<longest name>".
+ * Prints "S delivered=<MARKER delivered> dropped=<MARKER dropped> bad_argument=<of them, for a bad
+ * argument> longest=<longest name>".
  */
 #include "torture.h"
 
@@ -56,7 +57,11 @@ int main(void) {
     EXPECT_RESULT(g_mspti.flush_all(1), MSPTI_SUCCESS);
     const uint64_t got = delivered(&g_tool_a, MSPTI_ACTIVITY_KIND_MARKER);
     const uint64_t lost = dropped(MSPTI_ACTIVITY_KIND_MARKER);
-    printf("S delivered=%" PRIu64 " dropped=%" PRIu64 " longest=%zu\n", got, lost, g_longest);
+    uint64_t bad = 0;
+    EXPECT_RESULT(msptiActivityGetDroppedRecordsByReason(MSPTI_ACTIVITY_KIND_MARKER, MSPTI_DROP_REASON_BAD_ARGUMENT, &bad),
+                  MSPTI_SUCCESS);
+    printf("S delivered=%" PRIu64 " dropped=%" PRIu64 " bad_argument=%" PRIu64 " longest=%zu\n", got, lost, bad,
+           g_longest);
     EXPECT_RESULT(g_mspti.unsubscribe(h), MSPTI_SUCCESS);
     return g_failures == 0 ? 0 : 1;
 }
