@@ -457,12 +457,11 @@ def test_lost_device_marker_halves_are_counted_at_flush(
     )
 
 
-@pytest.mark.xfail(strict=True, reason="F-18: one short read desynchronises the channel parser")
 def test_one_bad_read_does_not_desynchronise_the_parser(reliability_programs: ReliabilityPrograms) -> None:
     """A read that returns 5 bytes it never wrote (the 1st, 2nd, 3rd or 5th read of the process, on
     whichever channel it falls): the parser skips them and finds the next record, so every kernel and
-    device marker is still delivered. (Which of them desynchronised the old parser depended on what the
-    reader thread had read by then; in every run at least one did.)"""
+    device marker is still delivered. (F-18: which of them desynchronised the old parser depended on
+    what the reader thread had read by then; in every run at least one did.)"""
     for when in (1, 2, 3, 5):
         phases = lost_markers(reliability_programs, 60, f"prof_channel_read:error=5@{when}")
         flushed = phases["flushed"]
