@@ -441,13 +441,12 @@ def markers_accounted(phase: dict[str, int]) -> bool:
     return kernels and device_markers and phase["host_marker_delivered"] == phase["marks"]
 
 
-@pytest.mark.xfail(strict=True, reason="F-17: lost device MARKER halves are not counted")
 @pytest.mark.parametrize("faults", ["prof_channel_read:garble", "prof_channel_read:error=-1"])
 def test_lost_device_marker_halves_are_counted_at_flush(
     reliability_programs: ReliabilityPrograms, faults: str
 ) -> None:
-    """Every device half lost (garbled, or every read failing): once FlushAll returns, every kernel and
-    device marker of the synchronised stream is delivered or counted as dropped (DEVICE_HALF_LOST)."""
+    """F-17: every device half lost (garbled, or every read failing): once FlushAll returns, every kernel
+    and device marker of the synchronised stream is delivered or counted as dropped (DEVICE_HALF_LOST)."""
     phases = lost_markers(reliability_programs, 10, faults)
     for name in ("flushed", "unsubscribed"):
         assert markers_accounted(phases[name]), name

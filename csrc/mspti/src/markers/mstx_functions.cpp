@@ -9,6 +9,7 @@
 #include "common/host_clock.h"
 #include "common/string_pool.h"
 #include "common/thread_id.h"
+#include "markers/device_markers.h"
 #include "markers/domains.h"
 #include "markers/marker_ids.h"
 #include "markers/prof_trace.h"
@@ -58,7 +59,10 @@ bool Recordable(size_t length) {
 // Places the device half of marker `id` on `stream`; if the runtime refuses (a stream that does not
 // exist, ...), the device half will never come and is counted as dropped.
 void PlaceDeviceHalf(uint64_t id, msptiActivityFlag flag, Stream stream) {
-    if (!ProfTrace(id, flag, stream)) activity::Drops().Add(MSPTI_ACTIVITY_KIND_MARKER, MSPTI_DROP_REASON_BAD_ARGUMENT);
+    NotePlaced(id, flag, stream);  // before: the device half may be parsed before ProfTrace returns
+    if (ProfTrace(id, flag, stream)) return;
+    Unplace(id, flag);
+    activity::Drops().Add(MSPTI_ACTIVITY_KIND_MARKER, MSPTI_DROP_REASON_BAD_ARGUMENT);
 }
 
 void Mark(Domain* domain, const char* message, Stream stream) {

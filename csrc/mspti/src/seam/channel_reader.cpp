@@ -159,6 +159,8 @@ void ChannelReader::Drain(uint32_t device, uint32_t channel) {
 
 void ChannelReader::DrainAll() {
     StartThreadIfWanted();
+    // Streams synchronised before this moment have their device records with the driver.
+    const uint64_t flush_ns = host_clock::Now();
     std::vector<std::shared_ptr<Channel>> channels;
     {
         std::lock_guard<std::mutex> lock(DeviceData::Instance().mutex());
@@ -168,10 +170,11 @@ void ChannelReader::DrainAll() {
     DeviceData& data = DeviceData::Instance();
     for (const auto& c : channels) {
         const uint64_t flushed_ns = DrainChannel(*c);
-        if (c->channel != PROF_CHANNEL_STARS_SOC_LOG) continue;
-        // Kernels whose device half did not come are counted now, so that a flush accounts for them.
+        // Device halves that did not come are counted now, so that a flush accounts for them.
         std::lock_guard<std::mutex> lock(data.mutex());
-        data.ExpireLostLocked(c->device, flushed_ns);
+        const bool stars = c->channel == PROF_CHANNEL_STARS_SOC_LOG;
+        data.ExpireSyncedLocked(c->device, stars, c->channel == PROF_CHANNEL_TS_FW, flush_ns);
+        if (stars) data.ExpireLostLocked(c->device, flushed_ns);
     }
     data.DrainHostQueues();
 }

@@ -7,6 +7,7 @@
 #include "seam/device_registry.h"
 #include "seam/device_time.h"
 #include "seam/host_time.h"
+#include "seam/stream_syncs.h"
 #include "seam/stream_task_id.h"
 
 namespace mspti::seam {
@@ -242,6 +243,30 @@ void KernelMatcher::Sweep(uint64_t now_ns) {
         }
     }
     DropLost(0, true, 0);
+}
+
+void KernelMatcher::ExpireSynced(uint32_t device, uint64_t flush_ns) {
+    if (pending_.Empty()) return;
+    uint32_t cached_stream = UINT32_MAX;  // the last stream looked up, and its synchronisation
+    uint64_t synced = 0;
+    for (const uint64_t key : pending_.Keys()) {
+        if (!KeyOnDevice(key, device)) continue;
+        for (uint32_t prev = kNil, n = pending_.Front(key); n != kNil;) {
+            const uint32_t next = pending_.Next(n);
+            const Pending& p = pending_.At(n);
+            if (p.stream != cached_stream) {
+                cached_stream = p.stream;
+                synced = stream_syncs::ById(device, p.stream);
+            }
+            if (!p.graph && synced != 0 && p.launch_ns < synced && synced < flush_ns) {
+                activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_DROP_REASON_DEVICE_HALF_LOST);
+                pending_.Remove(key, prev, n);
+            } else {
+                prev = n;
+            }
+            n = next;
+        }
+    }
 }
 
 void KernelMatcher::DropDevice(uint32_t device) {
