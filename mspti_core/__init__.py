@@ -5,6 +5,10 @@ The API of CANN's msPTI Python package: ``KernelMonitor``, ``HcclMonitor``,
 from msPTI's activity buffers by a native delivery thread and handed to the callables in batches.
 ``mspti_core.activity`` collects records of any kind; ``mspti_core.mstx`` emits mstx markers.
 Run a script under msPTI with ``python -m mspti_core run SCRIPT``.
+
+After ``os.fork()`` the child keeps the parent's running monitors and gets a delivery thread of its
+own, started at its first flush, start, stop or exit: its callables receive the records the child
+makes, never the parent's (those stay with the parent).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@
 #include "acl/acl_rt.h"
 #include "core/launch_hint.h"
 #include "core/log.h"
-#include "nnopbase/immortal.h"
+#include "core/immortal.h"
 #include "opapi/node_report.h"
 
 namespace npusim::opapi {
@@ -60,7 +60,7 @@ private:
 };
 
 KernelCache& kernels() {
-    static nn::Immortal<KernelCache> cache;
+    static Immortal<KernelCache> cache;
     return cache.get();
 }
 
