@@ -27,6 +27,8 @@ SUBSET = [
     "allreduce-fp32-4ranks",
     "hixl-write-8mib-a2",
 ]
+#: Row classes run with one thread per rank.
+RANKS_AS_THREADS = ("p2p", "collective")
 
 
 def test_table_has_check_rows_for_every_class() -> None:
@@ -59,9 +61,16 @@ def test_calibrate_subset_runs_and_reports(tmp_path: Path) -> None:
         assert row["simulated_ns"] > 0
         assert 0.5 < row["ratio"] < 2.0, row
     assert sum(v["rows"] for v in report["summary"].values()) == len(SUBSET)
-    # The same run again reproduces every figure (virtual clock, seeded jitter).
+    # The same run again reproduces every figure of one-device rows (virtual clock, seeded jitter).
+    # Rows with ranks as threads do not reproduce exactly: the rank threads advance the one virtual
+    # clock in whatever order the host schedules them, which moves each rank's arrival (docs/timing.md).
     again = subprocess.run(args, capture_output=True, text=True, env=env, timeout=600, check=False)
-    assert json.loads(again.stdout) == report
+    assert again.returncode == 0, again.stderr
+    for first, second in zip(report["rows"], json.loads(again.stdout)["rows"], strict=True):
+        if first["class"] in RANKS_AS_THREADS:
+            assert second["ratio"] == pytest.approx(first["ratio"], rel=0.05), first["id"]
+        else:
+            assert second == first
 
 
 def test_table_output_has_the_summaries(tmp_path: Path, native: object) -> None:
