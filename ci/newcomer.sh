@@ -132,6 +132,10 @@ trace_commands() {
 }
 step "docs/trace.md: trace, export, breakdown, validate, report" trace_commands
 
+# --- docs/timing.md ----------------------------------------------------------------------------------
+step "npu-sim calibrate --rows check" npu-sim calibrate --rows check
+expect "$last_log" "within"
+
 # --- docs/conformance.md ----------------------------------------------------------------------------
 step "mspti-conformance run -k ACT-BUF (another SoC)" mspti-conformance run --sim Ascend910_9382 -k ACT-BUF \
     --report-dir "$work/conformance-buf"

@@ -23,6 +23,7 @@ INFORMATIONAL_SYMBOLS: tuple[str, ...] = (
     "msptiGetVersion",
     "msptiGetTimestamp",
     "msptiActivityGetDroppedRecords",
+    "msptiActivityGetDroppedRecordsByReason",
     "msptiReset",
 )
 

@@ -5,14 +5,21 @@ The API of CANN's msPTI Python package: ``KernelMonitor``, ``HcclMonitor``,
 from msPTI's activity buffers by a native delivery thread and handed to the callables in batches.
 ``mspti_core.activity`` collects records of any kind; ``mspti_core.mstx`` emits mstx markers.
 Run a script under msPTI with ``python -m mspti_core run SCRIPT``.
+
+After ``os.fork()`` the child keeps the parent's running monitors and gets a delivery thread of its
+own, started at its first flush, start, stop or exit: its callables receive the records the child
+makes, never the parent's (those stay with the parent).
 """
 
 from __future__ import annotations
 
-from sim_runtime._checkout import prefer_installed
-
-# In a source checkout's root the checkout shadows the installed package: use the installed files.
-__path__ = prefer_installed(__name__, __path__, "_mspti*.so")
+try:
+    from sim_runtime._checkout import prefer_installed
+except ImportError:  # mspti_core without the simulator's package (on an Ascend host): nothing to defer to
+    pass
+else:
+    # In a source checkout's root the checkout shadows the installed package: use the installed files.
+    __path__ = prefer_installed(__name__, __path__, "_mspti*.so")
 
 from mspti_core._library import (
     LibraryNotFoundError,

@@ -24,7 +24,13 @@ from typing import Any
 
 from mspti_core import _library, _mspti  # type: ignore[attr-defined]
 from mspti_core.data import ActivityData, data_class_for, to_dict
-from mspti_core.enums import MsptiActivityKind, MsptiExternalCorrelationKind, MsptiResult, result
+from mspti_core.enums import (
+    MsptiActivityKind,
+    MsptiDropReason,
+    MsptiExternalCorrelationKind,
+    MsptiResult,
+    result,
+)
 from mspti_core.monitor.base import BaseMonitor, _grace_ms
 
 __all__ = [
@@ -32,6 +38,7 @@ __all__ = [
     "Collector",
     "callback_errors",
     "dropped_records",
+    "dropped_records_by_reason",
     "is_enabled",
     "pop_external_correlation_id",
     "push_external_correlation_id",
@@ -144,6 +151,17 @@ def dropped_records(kind: int = 0) -> int | None:
     """Records of ``kind`` (0: all kinds) msPTI had to drop; None if the library cannot tell."""
     _library.ensure_loaded()
     value = _mspti.dropped_records(int(kind))
+    return None if value is None else int(value)
+
+
+def dropped_records_by_reason(
+    kind: MsptiActivityKind | int = 0, reason: MsptiDropReason | int = MsptiDropReason.MSPTI_DROP_REASON_ANY
+) -> int | None:
+    """Records of ``kind`` (0: all kinds) msPTI dropped for ``reason`` (0: every reason); the counts
+    of the reasons add up to ``dropped_records(kind)``. None if the library cannot tell (no such
+    extension) or for a kind or reason it does not know."""
+    _library.ensure_loaded()
+    value = _mspti.dropped_records_by_reason(int(kind), int(reason))
     return None if value is None else int(value)
 
 

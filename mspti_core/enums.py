@@ -12,6 +12,7 @@ __all__ = [
     "MsptiActivityMemoryOperationType",
     "MsptiActivitySourceKind",
     "MsptiCommunicationDataType",
+    "MsptiDropReason",
     "MsptiExternalCorrelationKind",
     "MsptiResult",
 ]
@@ -85,6 +86,19 @@ class MsptiCommunicationDataType(IntEnum):
     MSPTI_ACTIVITY_COMMUNICATION_FP8E5M2 = 16
     MSPTI_ACTIVITY_COMMUNICATION_FP8E8M0 = 17
     MSPTI_ACTIVITY_COMMUNICATION_INVALID_TYPE = 0xFFFF
+
+
+class MsptiDropReason(IntEnum):
+    """Why msPTI counted a record as dropped (``msptiDropReason``, mspti_ext.h; an extension of this
+    implementation). ``MSPTI_DROP_REASON_ANY`` asks for every reason."""
+
+    MSPTI_DROP_REASON_ANY = 0
+    MSPTI_DROP_REASON_NO_BUFFER = 1
+    MSPTI_DROP_REASON_BUFFER_TOO_SMALL = 2
+    MSPTI_DROP_REASON_DEVICE_HALF_LOST = 3
+    MSPTI_DROP_REASON_COLLECTION_FAILED = 4
+    MSPTI_DROP_REASON_BAD_ARGUMENT = 5
+    MSPTI_DROP_REASON_KIND_DISABLED = 6
 
 
 class MsptiExternalCorrelationKind(IntEnum):

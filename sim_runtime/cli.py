@@ -94,6 +94,19 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("program", nargs=argparse.REMAINDER, metavar="-- PROGRAM [ARGS...]")
     run.set_defaults(parser=run)
 
+    calibrate = commands.add_parser(
+        "calibrate",
+        help="run the calibration table on the simulator and compare with the real figures",
+        description="Run each row of sim_runtime/data/calibration.toml (public Ascend measurements) on the "
+        "simulator with the virtual clock and print real, simulated and their ratio, with the number of "
+        "fit and check rows within +-25 %%. Needs a C++17 compiler (g++ or $CXX). See docs/timing.md.",
+    )
+    calibrate.add_argument("--rows", choices=("fit", "check", "all"), default="all", help="which rows to run")
+    calibrate.add_argument(
+        "--id", action="append", default=[], metavar="ID", help="run only this row (repeatable)"
+    )
+    calibrate.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
     commands.add_parser(
         "trace",
         help="capture a program's msPTI activity; export, break down, validate, report",
@@ -131,6 +144,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_env(args)
         if args.command == "info":
             return _cmd_info(args)
+        if args.command == "calibrate":
+            return _cmd_calibrate(args)
         return _cmd_run(args)
     except _USER_ERRORS as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
@@ -235,6 +250,21 @@ def _cmd_trace(arguments: list[str]) -> int:
     except _USER_ERRORS as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return EXIT_USAGE
+
+
+# --- calibrate ------------------------------------------------------------------------------------
+
+
+def _cmd_calibrate(args: argparse.Namespace) -> int:
+    from sim_runtime import calibrate
+
+    try:
+        results = calibrate.calibrate(args.rows, args.id)
+    except calibrate.CalibrationError as error:
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return 1
+    print(calibrate.as_json(results) if args.json else calibrate.render(results))
+    return 0
 
 
 # --- run ------------------------------------------------------------------------------------------

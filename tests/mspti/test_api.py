@@ -42,6 +42,7 @@ def test_exported_symbols(native):
         "msptiResultGetString",
         "msptiGetVersion",
         "msptiActivityGetDroppedRecords",
+        "msptiActivityGetDroppedRecordsByReason",
         "msptiGetTimestamp",
     }
     assert len([n for n in names if n.startswith("aclrt")]) == 34

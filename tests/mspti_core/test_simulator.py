@@ -10,6 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from textwrap import dedent
 
+import pytest
+
 SHIM_PRELUDE = """
     import ctypes
     SHIM = ctypes.CDLL({shim!r})
@@ -363,3 +365,82 @@ def test_collector_on_the_simulator(run_sim) -> None:
     ]
     assert result["fills"] == [[0, 4096]]
     assert result["launch_correlates"]
+
+
+FORK_WORKLOAD = """
+    import json, os, signal, sys, time
+    from mspti_core import MstxMonitor, mstx
+    from sim_runtime import npu
+    mode = sys.argv[1]
+    marks = []
+    monitor = MstxMonitor()
+    assert monitor.start(marks.append) == 0
+    device = npu.Device(0)
+    for i in range(5):
+        mstx.mark(f"parent {i}")
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_end)
+        signal.alarm(10)  # a hang kills the child; the parent reports it
+        marks.clear()
+        for i in range(3):
+            mstx.mark(f"child {i}")
+        if mode == "flush":
+            mspti_core_rc = int(monitor.flush_all())
+        elif mode == "stop":
+            mspti_core_rc = int(monitor.stop())
+        else:
+            mspti_core_rc = 0
+        names = sorted(m.name for m in marks)
+        os.write(write_end, json.dumps({"rc": mspti_core_rc, "names": names}).encode())
+        os.close(write_end)
+        sys.exit(0)  # the interpreter's exit: mspti_core's shutdown runs
+    os.close(write_end)
+    deadline = time.monotonic() + 30
+    status = None
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        time.sleep(0.01)
+    else:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        status = "hung"
+    child = json.loads(os.read(read_end, 65536) or b"null")
+    assert monitor.stop() == 0
+    report({"status": status, "child": child, "parent": sorted(m.name for m in marks)})
+"""
+
+
+@pytest.mark.parametrize("mode", ["flush", "stop", "exit"])
+def test_a_forked_child_with_a_running_monitor_does_not_hang(run_sim, mode: str) -> None:
+    """The child gets its own delivery thread (mspti_core's at-fork handlers): flush_all(), stop()
+    and the interpreter's exit return; the child's callbacks get the child's marks only."""
+    script = dedent(FORK_WORKLOAD)
+    child = run_sim(script.replace("sys.argv[1]", repr(mode)), timeout=90).check()
+    result = child.result
+    assert result["status"] == 0, f"child status {result['status']}\n{child.stderr}"
+    assert result["parent"] == [f"parent {i}" for i in range(5)]
+    if mode != "exit":
+        assert result["child"] == {"rc": 0, "names": [f"child {i}" for i in range(3)]}
+
+
+def test_dropped_records_by_reason(run_sim) -> None:
+    """The drop counts by reason (mspti_ext.h's extension) through mspti_core.activity."""
+    child = run_sim("""
+        from mspti_core import activity
+        from mspti_core.enums import MsptiActivityKind, MsptiDropReason
+        marker = MsptiActivityKind.MSPTI_ACTIVITY_KIND_MARKER
+        no_buffer = MsptiDropReason.MSPTI_DROP_REASON_NO_BUFFER
+        report({
+            "any": activity.dropped_records_by_reason(),
+            "marker_no_buffer": activity.dropped_records_by_reason(marker, no_buffer),
+            "unknown_reason": activity.dropped_records_by_reason(0, 99),
+            "unknown_kind": activity.dropped_records_by_reason(99, 0),
+            "total": activity.dropped_records(0),
+        })
+    """).check()
+    expected = {"any": 0, "marker_no_buffer": 0, "unknown_reason": None, "unknown_kind": None, "total": 0}
+    assert child.result == expected

@@ -416,3 +416,54 @@ def test_no_kernel_is_dropped_across_the_task_id_wrap(
     aged = phases["aged"]
     assert aged["launched"] == 70_001
     assert aged["delivered"] == 70_001 and aged["dropped"] == 0
+
+
+def lost_markers(programs: ReliabilityPrograms, rounds: int, faults: str) -> dict[str, dict[str, int]]:
+    exe = programs.build("lost_device_markers.c", ["ascendcl", "mspti"])
+    env = programs.native.env(
+        preload_mspti=True, NPU_SIM_FAULTS=faults, NPU_SIM_CLOCK="virtual", NPU_SIM_LOG_LEVEL="off"
+    )
+    proc = run_program(exe, env, args=[str(rounds)], timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    phases: dict[str, dict[str, int]] = {}
+    for line in proc.stdout.splitlines():
+        if line.startswith("S phase="):
+            fields = dict(item.split("=", 1) for item in line[2:].split())
+            phase = fields.pop("phase")
+            phases[phase] = {k: int(v) for k, v in fields.items()}
+    print(f"\n{faults}, {rounds} rounds of 5 kernels and 5 device marks: {phases}")
+    return phases
+
+
+def markers_accounted(phase: dict[str, int]) -> bool:
+    kernels = phase["kernel_delivered"] + phase["kernel_dropped"] == phase["launched"]
+    device_markers = phase["device_marker_delivered"] + phase["marker_dropped"] == phase["marks"]
+    return kernels and device_markers and phase["host_marker_delivered"] == phase["marks"]
+
+
+@pytest.mark.parametrize("faults", ["prof_channel_read:garble", "prof_channel_read:error=-1"])
+def test_lost_device_marker_halves_are_counted_at_flush(
+    reliability_programs: ReliabilityPrograms, faults: str
+) -> None:
+    """F-17: every device half lost (garbled, or every read failing): once FlushAll returns, every kernel
+    and device marker of the synchronised stream is delivered or counted as dropped (DEVICE_HALF_LOST)."""
+    phases = lost_markers(reliability_programs, 10, faults)
+    for name in ("flushed", "unsubscribed"):
+        assert markers_accounted(phases[name]), name
+    assert (
+        phases["flushed"]["lost_halves"]
+        == phases["flushed"]["kernel_dropped"] + phases["flushed"]["marker_dropped"]
+    )
+
+
+def test_one_bad_read_does_not_desynchronise_the_parser(reliability_programs: ReliabilityPrograms) -> None:
+    """A read that returns 5 bytes it never wrote (the 1st, 2nd, 3rd or 5th read of the process, on
+    whichever channel it falls): the parser skips them and finds the next record, so every kernel and
+    device marker is still delivered. (F-18: which of them desynchronised the old parser depended on
+    what the reader thread had read by then; in every run at least one did.)"""
+    for when in (1, 2, 3, 5):
+        phases = lost_markers(reliability_programs, 60, f"prof_channel_read:error=5@{when}")
+        flushed = phases["flushed"]
+        assert flushed["kernel_delivered"] == flushed["launched"] == 300, when
+        assert flushed["device_marker_delivered"] == flushed["marks"] == 300, when
+        assert flushed["kernel_dropped"] == flushed["marker_dropped"] == 0, when

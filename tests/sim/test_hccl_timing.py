@@ -27,6 +27,8 @@ else:  # Python 3.10
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 DATA = Path(__file__).resolve().parents[2] / "sim_runtime" / "data"
 CATALOGUE = tomllib.loads((DATA / "socs.toml").read_text(encoding="utf-8"))
+# Collective and point-to-point coefficients per topology (docs/timing.md).
+TIMING = tomllib.loads((DATA / "timing.toml").read_text(encoding="utf-8"))["hccl"]
 JITTER = CATALOGUE["defaults"]["jitter_pct"] / 100.0
 TASK_TIME = 0x800
 
@@ -62,7 +64,7 @@ def prim_ns(prim: str, algo: str, p: int, n: float, link: dict, reduce_gbps: flo
 
     def cost(which: str) -> float:
         steps, transfer, reduced = half(which, algo, p, n, link)
-        return steps * link["alpha"] + transfer + reduced / reduce_gbps
+        return steps * link["alpha"] + transfer + (reduced / reduce_gbps if reduce_gbps > 0 else 0.0)
 
     if prim == "rs":
         return cost("rs")
@@ -89,7 +91,12 @@ def levels(soc: str, p: int, inter: str | None = None) -> tuple[list[tuple[str, 
     topo = CATALOGUE["topology"][spec["topology"]]
     per = topo["ranks_per_server"]
     servers, local = math.ceil(p / per), min(p, per)
-    intra = {"alpha": topo["alpha_ns"], "gbps": topo["link_gbps"], "aggregate": topo["aggregate_gbps"]}
+    h = TIMING[spec["topology"]]
+    intra = {
+        "alpha": h["collective_alpha_ns"],
+        "gbps": h["collective_link_gbps"],
+        "aggregate": max(h["collective_aggregate_gbps"], h["collective_link_gbps"]),
+    }
     sio = {"alpha": topo["sio_alpha_ns"], "gbps": topo["sio_gbps"], "aggregate": topo["sio_gbps"]}
     out = {
         "alpha": topo["scaleout_alpha_ns"],
@@ -108,7 +115,13 @@ def levels(soc: str, p: int, inter: str | None = None) -> tuple[list[tuple[str, 
             lv.append(("mesh", local, intra))
     if servers > 1:
         lv.append((inter or "hd", servers, out))
-    return lv, topo["reduce_gbps"]
+    return lv, h["reduce_gbps"]
+
+
+def staging_ns(soc: str, n: float) -> float:
+    """Messages above the staging buffer move in chunks; each chunk after the first costs one more step."""
+    h = TIMING[CATALOGUE["soc"][soc]["topology"]]
+    return (math.ceil(n / h["staging_bytes"]) - 1) * h["staging_chunk_ns"] if n > h["staging_bytes"] else 0.0
 
 
 def allreduce_ns(soc: str, p: int, n: float, inter: str | None = None) -> float:
@@ -123,17 +136,17 @@ def allreduce_ns(soc: str, p: int, n: float, inter: str | None = None) -> float:
         t += prim_ns("rs", algo, ranks, n / inner, link, g) + prim_ns("ag", algo, ranks, n / inner, link, g)
         inner *= ranks
     algo, ranks, link = lv[-1]
-    return t + prim_ns("ar", algo, ranks, n / inner, link, g)
+    return t + prim_ns("ar", algo, ranks, n / inner, link, g) + staging_ns(soc, n)
 
 
 def flat_ns(prim: str, soc: str, p: int, n: float) -> float:
     ((algo, ranks, link),) = levels(soc, p)[0]
-    return prim_ns(prim, algo, ranks, n, link, levels(soc, p)[1])
+    return prim_ns(prim, algo, ranks, n, link, levels(soc, p)[1]) + staging_ns(soc, n)
 
 
 def p2p_ns(soc: str, n: float) -> float:
-    topo = CATALOGUE["topology"][CATALOGUE["soc"][soc]["topology"]]
-    return topo["alpha_ns"] + n / topo["link_gbps"]
+    h = TIMING[CATALOGUE["soc"][soc]["topology"]]
+    return h["p2p_alpha_ns"] + n / h["p2p_link_gbps"] + staging_ns(soc, n)
 
 
 # --- running ---------------------------------------------------------------------------------------

@@ -25,10 +25,11 @@ FAILED = 503900
 COMPLETED = 1
 STATUS_FAILED = 3
 
-# Ascend910B3 (the default SoC): host API cost, and its topology a2_hccs_mesh8 (alpha, GB/s).
-HOST_API_NS = 4000
-ALPHA_NS = 7000
-LINK_GBPS = 45.0
+# Ascend910B3 (the default SoC): the A2 family's HIXL figures of timing.toml (docs/timing.md):
+# host API cost, alpha and HCCS rate.
+HOST_API_NS = 500
+ALPHA_NS = 500
+LINK_GBPS = 19.41
 
 
 def modelled_ns(nbytes: int) -> int:

@@ -1,8 +1,11 @@
 #include "delivery.h"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <new>
 
 namespace mspti_py {
 
@@ -83,8 +86,67 @@ private:
 
 Delivery& Delivery::Instance() {
     // Never destroyed: msPTI may complete buffers while the process exits.
-    static Delivery* instance = new Delivery();
+    static Delivery* instance = [] {
+        auto* delivery = new Delivery();
+        pthread_atfork(&Delivery::PrepareFork, &Delivery::ParentAfterFork, &Delivery::ChildAfterFork);
+        return delivery;
+    }();
     return *instance;
+}
+
+// ---- fork ------------------------------------------------------------------------------------
+
+// Lock order: pool_mutex_ is never held with queue_mutex_ in the rest of this file, so either order
+// is free of deadlock here; neither is held across a wait for the GIL or for another thread.
+void Delivery::PrepareFork() {
+    Delivery& self = Instance();
+    self.pool_mutex_.lock();
+    self.queue_mutex_.lock();
+}
+
+void Delivery::ParentAfterFork() {
+    Delivery& self = Instance();
+    self.queue_mutex_.unlock();
+    self.pool_mutex_.unlock();
+}
+
+// The child has one thread. Reusing the storage of the locks, condition variables and the thread
+// object without running their destructors is allowed; their holders and waiters do not exist here.
+void Delivery::ChildAfterFork() {
+    Delivery& self = Instance();
+    for (std::mutex* m : {&self.control_, &self.pool_mutex_, &self.queue_mutex_}) {
+        new (m) std::mutex();
+    }
+    for (std::condition_variable* cv : {&self.queue_cv_, &self.done_cv_}) {
+        new (cv) std::condition_variable();
+    }
+    new (&self.consumer_) std::thread();
+    self.consumer_id_.store(std::thread::id());
+    const bool had_consumer = self.consumer_running_;
+    self.consumer_running_ = false;
+    self.stopping_ = false;
+    // Filled buffers the parent had not converted hold the parent's records: back to the pool unread.
+    for (const Filled& filled : self.queue_) {
+        if (filled.size == self.pool_buffer_size_) {
+            self.free_buffers_.push_back(filled.data);
+        } else {
+            std::free(filled.data);
+        }
+    }
+    self.queue_.clear();
+    self.processed_ = self.enqueued_;
+    // Buffers msPTI held in the parent are abandoned by msPTI in the child: no longer in use.
+    self.pool_allocated_ = self.free_buffers_.size();
+    // Half-assembled ranges are the parent's.
+    self.pending_ranges_.clear();
+    self.ranges_pending_.store(0);
+    self.restart_after_fork_.store(had_consumer && !self.shut_down_);
+}
+
+void Delivery::RestartConsumerAfterFork() {
+    if (restart_after_fork_.exchange(false)) {
+        EnsureConsumer();
+    }
 }
 
 std::string Delivery::BindTypes(PyObject* types) { return factory_.Bind(types); }
@@ -530,6 +592,7 @@ int Delivery::JoinSession() {
 }
 
 int Delivery::FlushAndWait() {
+    RestartConsumerAfterFork();
     const Api& api = Library::Instance().api();
     int rc = api.FlushAll(1);
     if (OnConsumerThread()) {
@@ -564,6 +627,7 @@ std::pair<int, uint64_t> Delivery::StartMonitor(const std::vector<int>& kinds,
     const Api& api = Library::Instance().api();
     GilReleased released;
     std::lock_guard<std::mutex> lock(control_);
+    RestartConsumerAfterFork();
     int rc = JoinSession();
     if (rc != MSPTI_SUCCESS) {
         return {rc, 0};

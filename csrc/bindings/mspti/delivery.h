@@ -13,6 +13,16 @@
 // a fixed number of buffers (256 MB worth); when all are in use a request is declined and msPTI
 // counts the records it drops.
 //
+// fork(): fork copies only the forking thread, so a child has no consumer thread, and a lock held
+// by another thread at the fork stays held. pthread_atfork handlers (registered once, by
+// Instance()) take the pool and queue locks around the fork (their holders never wait for the GIL
+// or for anything else while holding them); the child re-creates every lock and condition
+// variable, drops the buffers queued in the parent (the parent's records: the parent delivers
+// them) and starts its own consumer thread at its next start, flush, stop or exit. The child keeps
+// the parent's monitors and session (msPTI keeps the subscription in the child), so records made
+// in the child reach the child's callables. Not covered: a fork while another thread is inside
+// start() or stop() (holding the control lock) leaves that call's state half changed in the child.
+//
 // A Session is the shared state of every monitor: the first monitor that starts subscribes and
 // registers the buffer callbacks, the last one that stops unsubscribes. Kinds are reference
 // counted, so two monitors (or two consumers of the same kind) can run at once.
@@ -99,6 +109,11 @@ public:
     // are recycled unread.
     void Shutdown();
 
+    // pthread_atfork handlers.
+    static void PrepareFork();
+    static void ParentAfterFork();
+    static void ChildAfterFork();
+
     // ---- called by msPTI ----
     static void OnRequest(uint8_t** buffer, size_t* size, size_t* max_records);
     static void OnComplete(uint8_t* buffer, size_t size, size_t valid);
@@ -132,6 +147,8 @@ private:
 
     // Consumer thread.
     void EnsureConsumer();
+    // In a forked child whose parent had a consumer: starts the child's own (GIL released).
+    void RestartConsumerAfterFork();
     void ConsumerLoop();
     void Convert(const Filled& filled, Batch& batch);
     void ConvertRecord(const msptiActivity* record, Batch& batch);
@@ -170,6 +187,7 @@ private:
     bool stopping_ = false;
     bool shut_down_ = false;
     bool consumer_running_ = false;
+    std::atomic<bool> restart_after_fork_{false};
     std::thread consumer_;
     std::atomic<std::thread::id> consumer_id_{};
 

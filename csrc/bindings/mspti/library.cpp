@@ -68,6 +68,7 @@ std::string Library::Load(const std::string& path) {
     Resolve(handle, "msptiGetVersion", api.GetVersion, nullptr);
     Resolve(handle, "msptiActivityGetDroppedRecords", api.GetDroppedRecords, nullptr);
     Resolve(handle, "msptiGetTimestamp", api.GetTimestamp, nullptr);
+    Resolve(handle, "msptiActivityGetDroppedRecordsByReason", api.GetDroppedRecordsByReason, nullptr);
     // msptiActivityIsEnabled is missing from older CANN releases; everything else is required.
     if (!missing.empty() && !(missing.size() == 1 && missing[0] == "msptiActivityIsEnabled")) {
         std::string names;

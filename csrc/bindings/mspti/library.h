@@ -32,6 +32,7 @@ struct Api {
     decltype(&msptiGetVersion) GetVersion = nullptr;
     decltype(&msptiActivityGetDroppedRecords) GetDroppedRecords = nullptr;
     decltype(&msptiGetTimestamp) GetTimestamp = nullptr;
+    decltype(&msptiActivityGetDroppedRecordsByReason) GetDroppedRecordsByReason = nullptr;
 };
 
 class Library {

@@ -155,6 +155,20 @@ PYBIND11_MODULE(_mspti, m) {
         }
         return py::int_(dropped);
     }, arg("kind"), "Records of `kind` msPTI dropped (0 = all kinds); None without the extension.");
+    m.def("dropped_records_by_reason", [](int kind, int reason) -> py::object {
+        const auto* api = LoadedApi();
+        if (api == nullptr || api->GetDroppedRecordsByReason == nullptr) {
+            return py::none();
+        }
+        uint64_t dropped = 0;
+        if (api->GetDroppedRecordsByReason(static_cast<msptiActivityKind>(kind), static_cast<msptiDropReason>(reason),
+                                           &dropped) != MSPTI_SUCCESS) {
+            return py::none();
+        }
+        return py::int_(dropped);
+    }, arg("kind"), arg("reason"),
+          "Records of `kind` (0 = all kinds) msPTI dropped for `reason` (0 = every reason); None without the "
+          "extension or for an unknown kind or reason.");
     m.def("timestamp", []() -> py::object {
         const auto* api = LoadedApi();
         uint64_t now = 0;

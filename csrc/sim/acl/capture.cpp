@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "acl/handle_table.h"
-#include "acl/immortal.h"
+#include "core/immortal.h"
 #include "acl/prof_reporter.h"
 #include "acl/runtime_state.h"
 
@@ -51,7 +51,7 @@ struct Registry {
 };
 
 Registry& registry() {
-    static Immortal<Registry> r;
+    static npusim::Immortal<Registry> r;
     return r.get();
 }
 

@@ -1,6 +1,6 @@
 #include "acl/kernel_objects.h"
 
-#include "acl/immortal.h"
+#include "core/immortal.h"
 #include "acl/runtime_state.h"
 #include "seam/profapi.h"
 
@@ -17,17 +17,17 @@ uint64_t Function::hash_id() const {
 }
 
 HandleTable<Binary>& binaries() {
-    static Immortal<HandleTable<Binary>> table(kBinaryTag);
+    static npusim::Immortal<HandleTable<Binary>> table(kBinaryTag);
     return table.get();
 }
 
 HandleTable<Function>& functions() {
-    static Immortal<HandleTable<Function>> table(kFunctionTag);
+    static npusim::Immortal<HandleTable<Function>> table(kFunctionTag);
     return table.get();
 }
 
 HandleTable<KernelArgs>& kernel_args() {
-    static Immortal<HandleTable<KernelArgs>> table(kArgsTag);
+    static npusim::Immortal<HandleTable<KernelArgs>> table(kArgsTag);
     return table.get();
 }
 

@@ -1,6 +1,8 @@
 // The kernel launch family. This is the hot path: with profiling off a launch
 // resolves two encoded handles, computes the modelled duration and schedules
 // one task, with no allocation, string lookup or system call.
+#include <cmath>
+
 #include "acl/acl.h"
 #include "acl/api_entry.h"
 #include "acl/enum_value.h"
@@ -64,6 +66,7 @@ aclError launch(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stre
         npusim::KernelCost op_cost;
         op_cost.flops = hint.flops;
         op_cost.bytes = hint.bytes;
+        op_cost.duration_ns = hint.duration_ns > 0 ? static_cast<uint64_t>(std::llround(hint.duration_ns)) : 0;
         desc.duration_ns = device->kernel_duration_ns(op_cost, core, numBlocks);
     } else {
         desc.duration_ns = device->kernel_duration_ns(*fn->cost, core, numBlocks);

@@ -11,7 +11,7 @@
 
 #include "acl/error_codes/rt_error_codes.h"
 #include "acl/handle_table.h"
-#include "acl/immortal.h"
+#include "core/immortal.h"
 #include "seam/profapi.h"
 
 namespace acl {
@@ -36,12 +36,12 @@ struct Devices {
 };
 
 Devices& devices() {
-    static Immortal<Devices> d;
+    static npusim::Immortal<Devices> d;
     return d.get();
 }
 
 HandleTable<Context>& contexts() {
-    static Immortal<HandleTable<Context>> table(kContextTag);
+    static npusim::Immortal<HandleTable<Context>> table(kContextTag);
     return table.get();
 }
 

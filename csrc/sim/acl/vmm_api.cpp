@@ -12,7 +12,7 @@
 #include "acl/api_entry.h"
 #include "acl/enum_value.h"
 #include "acl/handle_table.h"
-#include "acl/immortal.h"
+#include "core/immortal.h"
 #include "acl/prof_reporter.h"
 #include "acl/runtime_state.h"
 #include "acl/vmm_state.h"
@@ -24,7 +24,7 @@ using npusim::MemoryKind;
 namespace {
 
 HandleTable<PhysicalHandle>& physical_handles() {
-    static Immortal<HandleTable<PhysicalHandle>> table(kPhysicalTag);
+    static npusim::Immortal<HandleTable<PhysicalHandle>> table(kPhysicalTag);
     return table.get();
 }
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "acl/immortal.h"
+#include "core/immortal.h"
 #include "acl/runtime_state.h"
 
 namespace acl {
@@ -13,7 +13,7 @@ PhysicalMemory::~PhysicalMemory() {
 }
 
 VmmState& vmm_state() {
-    static Immortal<VmmState> state;
+    static npusim::Immortal<VmmState> state;
     return state.get();
 }
 

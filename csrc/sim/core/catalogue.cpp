@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "core/immortal.h"
 #include "core/toml_lite.h"
 
 namespace npusim {
@@ -157,7 +158,8 @@ bool Catalogue::parse(const std::string& text, Catalogue& out, std::string& erro
 }
 
 const Catalogue& Catalogue::builtin() {
-    static const Catalogue instance = [] {
+    // Immortal: devices keep references to its SoC specs, and threads launch while another exits.
+    static Immortal<const Catalogue> instance([] {
         Catalogue c;
         std::string error;
         if (!parse(embedded_socs_toml(), c, error)) {
@@ -166,8 +168,8 @@ const Catalogue& Catalogue::builtin() {
             std::abort();
         }
         return c;
-    }();
-    return instance;
+    }());
+    return instance.get();
 }
 
 const SocSpec* Catalogue::soc(const std::string& name) const {

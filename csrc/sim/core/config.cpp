@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/fault_plan.h"
+#include "core/immortal.h"
 #include "core/log.h"
 #include "core/toml_lite.h"
 
@@ -179,12 +180,13 @@ SimConfig load_sim_config(const std::map<std::string, std::string>& env) {
 }
 
 const SimConfig& sim_config() {
-    static const SimConfig cfg = [] {
+    // Immortal: read by every library (and its threads) until the process is gone.
+    static Immortal<const SimConfig> cfg([] {
         SimConfig c = load_sim_config(process_environment());
         if (!c.error.empty()) std::fprintf(stderr, "npu-sim: configuration error: %s\n", c.error.c_str());
         return c;
-    }();
-    return cfg;
+    }());
+    return cfg.get();
 }
 
 }  // namespace npusim

@@ -17,6 +17,7 @@ struct LaunchHint {
     double flops = 0;
     double bytes = 0;
     CoreType core = CoreType::Inherit;  // overrides the function's core type when set
+    double duration_ns = 0;             // the operator's modelled kernel time; 0: roofline of flops and bytes
 };
 
 // Sets the hint for the calling thread's next kernel launch (replacing an unused one).

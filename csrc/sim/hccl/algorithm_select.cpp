@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <map>
 #include <set>
+
+#include "core/timing_model.h"
 
 namespace hccl {
 
@@ -35,7 +38,22 @@ std::vector<std::string> split(const std::string& s, char sep) {
     }
 }
 
-LinkParams intra_link(const Topology& t) { return {t.alpha_ns, t.link_gbps, t.aggregate_gbps}; }
+const npusim::HcclTiming* timing_of(const Topology& t) { return npusim::TimingModel::builtin().hccl(t.name); }
+
+// Collective steps inside a server (SDMA tasks between notify waits); timing.toml's collective path
+// when it has one for the topology, else the topology's own link figures.
+LinkParams intra_link(const Topology& t) {
+    if (const npusim::HcclTiming* h = timing_of(t); h != nullptr && h->collective_link_gbps > 0)
+        return {h->collective_alpha_ns, h->collective_link_gbps, std::max(h->collective_aggregate_gbps, h->collective_link_gbps)};
+    return {t.alpha_ns, t.link_gbps, t.aggregate_gbps};
+}
+
+// A point-to-point message inside a server: one copy engine on one peer link.
+LinkParams p2p_link(const Topology& t) {
+    if (const npusim::HcclTiming* h = timing_of(t); h != nullptr && h->p2p_link_gbps > 0)
+        return {h->p2p_alpha_ns, h->p2p_link_gbps, h->p2p_link_gbps};
+    return {t.alpha_ns, t.link_gbps, t.aggregate_gbps};
+}
 LinkParams sio_link(const Topology& t) { return {t.sio_alpha_ns, t.sio_gbps, t.sio_gbps}; }
 LinkParams scaleout_link(const Topology& t) { return {t.scaleout_alpha_ns, t.scaleout_gbps, t.scaleout_gbps}; }
 
@@ -130,9 +148,19 @@ std::string level1_override(const std::string& spec, const std::string& op_key) 
     return specific.empty() ? general : specific;
 }
 
+double staging_ns(double bytes, double staging_bytes, double chunk_ns) {
+    if (staging_bytes <= 0 || bytes <= staging_bytes) return 0;
+    return (std::ceil(bytes / staging_bytes) - 1.0) * chunk_ns;
+}
+
 double plan_cost_ns(const Plan& plan, Prim prim, double n) {
     const auto& lv = plan.levels;
     if (lv.empty()) return 0;
+    return plan_levels_ns(plan, prim, n) + staging_ns(n, plan.staging_bytes, plan.staging_chunk_ns);
+}
+
+double plan_levels_ns(const Plan& plan, Prim prim, double n) {
+    const auto& lv = plan.levels;
     const size_t k = lv.size() - 1;
     auto at = [&](size_t i, Prim p, double bytes) {
         return primitive_ns(p, lv[i].algo, lv[i].ranks, bytes, lv[i].link, plan.reduce_gbps);
@@ -171,6 +199,11 @@ Plan plan_collective(OpKind kind, const Communicator& comm, uint32_t chip_type, 
     const Topology& topo = comm.topology();
     Plan plan;
     plan.reduce_gbps = topo.reduce_gbps;
+    if (const npusim::HcclTiming* h = timing_of(topo)) {
+        plan.reduce_gbps = h->reduce_gbps;
+        plan.staging_bytes = h->staging_bytes;
+        plan.staging_chunk_ns = h->staging_chunk_ns;
+    }
     if (comm.size() <= 1) {
         plan.name = "LOCAL";
         return plan;
@@ -224,12 +257,14 @@ Plan plan_collective(OpKind kind, const Communicator& comm, uint32_t chip_type, 
     return plan;
 }
 
+const npusim::HcclTiming* topology_timing(const Topology& topology) { return timing_of(topology); }
+
 LinkParams link_between(const Communicator& comm, uint32_t a, uint32_t b) {
     const Topology& topo = comm.topology();
     const auto& l = comm.layout();
     if (l.server[a] != l.server[b]) return scaleout_link(topo);
     if (topo.kind == "sio_mesh" && l.package[a] == l.package[b] && topo.sio_gbps > 0) return sio_link(topo);
-    return intra_link(topo);
+    return p2p_link(topo);
 }
 
 }  // namespace hccl

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "core/timing_model.h"
 #include "cost_model.h"
 #include "hcomm/communicator.h"
 #include "op_desc.h"
@@ -40,6 +41,7 @@ struct Level {
 struct Plan {
     std::vector<Level> levels;  // innermost first; empty for a single rank
     double reduce_gbps = 0;
+    double staging_bytes = 0, staging_chunk_ns = 0;  // larger messages move in chunks of the buffer
     std::string name;
 };
 
@@ -50,6 +52,10 @@ const char* algo_key(OpKind kind);
 
 Plan plan_collective(OpKind kind, const npusim::hcomm::Communicator& comm, uint32_t chip_type, double bytes);
 double plan_cost_ns(const Plan& plan, Prim prim, double bytes);
+double plan_levels_ns(const Plan& plan, Prim prim, double bytes);  // without the staging term
+// Extra time of a message larger than the staging buffer: one chunk_ns per chunk after the first.
+double staging_ns(double bytes, double staging_bytes, double chunk_ns);
+const npusim::HcclTiming* topology_timing(const npusim::Topology& topology);
 
 // The link between two ranks (SIO inside a package, the server fabric, or scale-out).
 LinkParams link_between(const npusim::hcomm::Communicator& comm, uint32_t a, uint32_t b);

@@ -8,6 +8,7 @@
 #include "algorithm_select.h"
 #include "core/clock.h"
 #include "core/platform.h"
+#include "core/timing_model.h"
 #include "dtype.h"
 #include "hccl_reporter.h"
 #include "hcomm/communicator.h"
@@ -18,6 +19,16 @@ using npusim::hcomm::Communicator;
 using npusim::hcomm::Outcome;
 
 namespace {
+
+// Host cost of one HCCL call (timing.toml hccl_api_ns; the ACL cost when the table has none). The SoC
+// is fixed for the process, so the lookup happens once.
+uint64_t hccl_api_ns(const npusim::SocSpec& soc) {
+    static const uint64_t ns = [&soc] {
+        const double v = npusim::TimingModel::builtin().soc(soc.name).hccl_api_ns;
+        return v > 0 ? static_cast<uint64_t>(std::llround(v)) : soc.host_api_ns;
+    }();
+    return ns;
+}
 
 struct OpContext {
     std::shared_ptr<Communicator> comm;
@@ -42,7 +53,7 @@ HcclResult begin(HcclComm handle, aclrtStream stream, OpContext& ctx) {
     if (ctx.stream == nullptr || ctx.stream->device() != ctx.comm->device()) return HCCL_E_PARA;
     npusim::Clock& clock = platform.clock();
     ctx.t0 = clock.now();
-    ctx.host_ns = ctx.device->soc().host_api_ns;
+    ctx.host_ns = hccl_api_ns(ctx.device->soc());
     clock.spend(ctx.host_ns);
     ctx.earliest = ctx.device->earliest_start(*ctx.stream);
     return HCCL_SUCCESS;
@@ -154,7 +165,9 @@ HcclResult run_p2p(HcclComm comm, aclrtStream stream, const P2PCall& call) {
         // Sends and receives proceed at once; each direction takes its messages one after another.
         double sending = 0, receiving = 0;
         for (const auto& item : call.items) {
-            const double t = point_to_point_ns(double(item.bytes), link_between(*ctx.comm, me, item.peer));
+            double t = point_to_point_ns(double(item.bytes), link_between(*ctx.comm, me, item.peer));
+            if (const npusim::HcclTiming* h = topology_timing(ctx.comm->topology()))
+                t += staging_ns(double(item.bytes), h->staging_bytes, h->staging_chunk_ns);
             (item.send ? sending : receiving) += t;
         }
         schedule(ctx, o.start_ns, std::max(sending, receiving));

@@ -3,7 +3,7 @@
 #include <map>
 #include <utility>
 
-#include "immortal.h"
+#include "core/immortal.h"
 #include "settings.h"
 #include "transport.h"
 

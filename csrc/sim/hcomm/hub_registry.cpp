@@ -8,7 +8,7 @@
 #include <mutex>
 #include <random>
 
-#include "immortal.h"
+#include "core/immortal.h"
 
 namespace npusim::hcomm {
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "core/immortal.h"
 #include "core/log.h"
 
 namespace npusim::hcomm {
@@ -44,8 +45,9 @@ Settings load() {
 }  // namespace
 
 const Settings& settings() {
-    static const Settings s = load();
-    return s;
+    // Immortal: ranks (threads) may still run collectives while another thread calls exit().
+    static Immortal<const Settings> s(load());
+    return s.get();
 }
 
 }  // namespace npusim::hcomm

@@ -5,6 +5,7 @@
 #include "core/catalogue.h"
 #include "core/clock.h"
 #include "core/config.h"
+#include "core/timing_model.h"
 
 namespace hixl {
 
@@ -23,6 +24,16 @@ LinkModel build_model() {
         if (const npusim::Topology* topo = npusim::Catalogue::builtin().topology(soc->topology)) {
             gbps = topo->link_gbps;
             m.alpha_ns = static_cast<uint64_t>(std::llround(topo->alpha_ns));
+        }
+        // Calibrated HIXL figures (timing.toml) replace the topology's when the family has them.
+        const npusim::SocTiming& t = npusim::TimingModel::builtin().soc(soc->name);
+        if (t.hixl_api_ns > 0) m.host_api_ns = static_cast<uint64_t>(std::llround(t.hixl_api_ns));
+        if (t.hixl_gbps > 0) {
+            gbps = t.hixl_gbps;
+            m.alpha_ns = static_cast<uint64_t>(std::llround(t.hixl_alpha_ns));
+        } else if (!t.family.empty()) {
+            gbps = 0;  // the family names no inter-chip rate: the host link
+            m.alpha_ns = static_cast<uint64_t>(std::llround(t.hixl_alpha_ns));
         }
         if (gbps <= 0) gbps = soc->host_link_gbps;
     }

@@ -1,6 +1,7 @@
-// How long a transfer takes in the model: alpha + bytes / link bandwidth of the
-// SoC's inter-chip topology (topology link_gbps; the host link when the SoC has no
-// inter-chip link), and the host cost each API call spends on the virtual clock.
+// How long a transfer takes in the model: alpha + bytes / bandwidth, with the family's
+// calibrated HIXL figures of timing.toml (hixl_alpha_ns, hixl_gbps; the host link when the
+// family names no inter-chip rate), and the host cost each API call spends on the virtual
+// clock (hixl_api_ns).
 #pragma once
 
 #include <cstdint>

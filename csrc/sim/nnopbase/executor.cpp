@@ -6,7 +6,7 @@
 
 #include "core/fault_plan.h"
 #include "core/log.h"
-#include "nnopbase/immortal.h"
+#include "core/immortal.h"
 
 aclOpExecutor::~aclOpExecutor() = default;
 

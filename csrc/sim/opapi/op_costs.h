@@ -12,6 +12,10 @@
 //   GatherV2, Transpose      flops = 0 (pure data movement)
 //   FlashAttentionScore      flops = 4 * B * N * Sq * Skv * D (two products) + 5 * B * N * Sq * Skv
 //   bytes = the bytes of every input read plus every output written.
+// Cube and attention kernels carry a modelled duration (docs/timing.md): tile quantisation over
+// the cube cores, a floor for pipeline fill, per-dtype rates and the efficiencies of
+// sim_runtime/data/timing.toml; vector kernels keep the roofline, their FLOPs scaled by the
+// dtype's vector rate (vector_rate) and their bytes by the effective HBM bandwidth.
 // blockDim: vector kernels one block per 4096 output elements (reductions: per row),
 // cube kernels one block per 128 x 256 output tile (per batch), MIX kernels one block
 // per 128 query rows of each (batch, head); always at least 1 and at most the number
@@ -20,6 +24,7 @@
 
 #include <cstdint>
 
+#include "acl/acl_base.h"
 #include "core/catalogue.h"
 
 namespace npusim::opapi {
@@ -28,13 +33,18 @@ struct LaunchCost {
     double flops = 0;
     double bytes = 0;
     uint32_t block_dim = 1;
+    double duration_ns = 0;  // modelled device time of the kernel body; 0: the roofline of flops and bytes
 };
 
 // Cores of a type on the configured SoC (AIV for vector kernels, AIC for cube and MIX).
 uint32_t core_count(CoreType core);
 
 LaunchCost vector_cost(double flops, double bytes, int64_t parallel_items, int64_t items_per_block);
-LaunchCost cube_cost(int64_t batch, int64_t m, int64_t n, int64_t k, double bytes);
-LaunchCost attention_cost(int64_t batch, int64_t heads, int64_t sq, int64_t skv, int64_t d, double bytes);
+// The vector rate of a dtype relative to fp16 on the configured SoC (fp32 runs at half rate).
+double vector_rate(aclDataType dtype);
+
+LaunchCost cube_cost(int64_t batch, int64_t m, int64_t n, int64_t k, double bytes, aclDataType dtype);
+LaunchCost attention_cost(int64_t batch, int64_t heads, int64_t sq, int64_t skv, int64_t d, double bytes,
+                          aclDataType dtype);
 
 }  // namespace npusim::opapi

@@ -187,7 +187,7 @@ aclnnStatus prepare(const aclTensor* query, const aclTensor* key, const aclTenso
     const double bytes = double(p.q.bytes() + p.k.bytes() + p.v.bytes() + p.out.bytes() + (p.has_mask ? p.mask.bytes() : 0) +
                                 (p.has_max ? p.smax.bytes() : 0) + (p.has_sum ? p.ssum.bytes() : 0));
     std::vector<KernelLaunch> launches{
-        {Kernel::FlashAttentionScore, p.q.dtype, attention_cost(p.gq.b, p.gq.n, p.gq.s, p.gk.s, p.gq.d, bytes)}};
+        {Kernel::FlashAttentionScore, p.q.dtype, attention_cost(p.gq.b, p.gq.n, p.gq.s, p.gk.s, p.gq.d, bytes, p.q.dtype)}};
     auto run = [p]() { compute(p); };
     return hand_over(std::make_unique<OpExecutor>(api, kWorkspaceBytes, run, std::move(launches),
                                                   std::vector<void*>{p.q.data, p.k.data, p.v.data, p.mask.data, p.smax.data,

@@ -100,7 +100,7 @@ aclnnStatus prepare(const char* api, bool batch_only, const aclTensor* self, con
     const int64_t batches = numel(p.batch);
     const double bytes = double(p.a.bytes() + p.b.bytes() + p.y.bytes());
     const Kernel kernel = p.batch.empty() ? Kernel::MatMulV2 : Kernel::BatchMatMulV2;
-    std::vector<KernelLaunch> launches{{kernel, p.a.dtype, cube_cost(batches, p.m, p.n, p.k, bytes)}};
+    std::vector<KernelLaunch> launches{{kernel, p.a.dtype, cube_cost(batches, p.m, p.n, p.k, bytes, p.a.dtype)}};
     std::vector<void*> args{p.a.data, p.b.data, p.y.data};
     auto run = [p]() { compute(p); };
     return hand_over(std::make_unique<OpExecutor>(api, 0, run, std::move(launches), std::move(args)), workspaceSize, executor);

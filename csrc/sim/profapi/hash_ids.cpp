@@ -5,7 +5,7 @@
 
 #include "callback_table.h"
 #include "core/fault_plan.h"
-#include "immortal.h"
+#include "core/immortal.h"
 #include "profapi_internal.h"
 #include "seam/profapi.h"
 

@@ -1,6 +1,6 @@
 #include "mstx_domains.h"
 
-#include "immortal.h"
+#include "core/immortal.h"
 
 namespace npusim::profapi {
 

@@ -3,7 +3,7 @@
 
 #include "core/fault_plan.h"
 #include "core/log.h"
-#include "immortal.h"
+#include "core/immortal.h"
 #include "profapi_internal.h"
 
 namespace npusim::profapi {

@@ -37,6 +37,33 @@ MSPTI_API msptiResult msptiGetVersion(uint32_t *major, uint32_t *minor, uint32_t
  */
 MSPTI_API msptiResult msptiActivityGetDroppedRecords(msptiActivityKind kind, uint64_t *dropped);
 
+/* Why a record was counted as dropped. Every drop has exactly one reason, so the counts of the
+ * reasons add up to msptiActivityGetDroppedRecords. */
+typedef enum MSPTI_ENUM_INT {
+    MSPTI_DROP_REASON_ANY = 0,              /* in queries: every reason */
+    MSPTI_DROP_REASON_NO_BUFFER = 1,        /* no buffer callbacks, a declined buffer, a record made inside
+                                               RequestFunc, msPTI's own host queue full */
+    MSPTI_DROP_REASON_BUFFER_TOO_SMALL = 2, /* the buffer RequestFunc gave cannot hold the record */
+    MSPTI_DROP_REASON_DEVICE_HALF_LOST = 3, /* the device half never arrived or arrived unusable (lost or
+                                               garbled on the channel, the channel stopped first, the
+                                               device clock unknown) */
+    MSPTI_DROP_REASON_COLLECTION_FAILED = 4, /* the device's collection could not start or stopped failing:
+                                                the device half could never come */
+    MSPTI_DROP_REASON_BAD_ARGUMENT = 5,     /* a bad argument: an mstx message that is NULL or 255
+                                               characters or longer, a stream that does not exist, a report
+                                               whose name CANN never registered */
+    MSPTI_DROP_REASON_KIND_DISABLED = 6,    /* a device half that arrived after its kind was switched off */
+    MSPTI_DROP_REASON_COUNT
+} msptiDropReason;
+
+/*
+ * Records of `kind` (MSPTI_ACTIVITY_KIND_INVALID: every kind) dropped for `reason`
+ * (MSPTI_DROP_REASON_ANY: every reason). MSPTI_ERROR_INVALID_PARAMETER for another kind or reason
+ * or a NULL `count`. A forked child's counts start at zero.
+ */
+MSPTI_API msptiResult msptiActivityGetDroppedRecordsByReason(msptiActivityKind kind, msptiDropReason reason,
+                                                             uint64_t *count);
+
 /* The current time in the time base of the records (nanoseconds since the Unix epoch). */
 MSPTI_API msptiResult msptiGetTimestamp(uint64_t *timestamp);
 

@@ -95,7 +95,7 @@ bool BufferManager::Write(int64_t kind, const void* record, size_t size) {
     // Inside RequestFunc this thread's buffer is being replaced; a record made there has no home.
     ThreadState& t = t_state;
     if (t.in_request) {
-        Drops().Add(kind);
+        Drops().Add(kind, MSPTI_DROP_REASON_NO_BUFFER);
         return false;
     }
     if (t.buffer_gone) return WriteLate(kind, record, size);
@@ -118,7 +118,7 @@ bool BufferManager::WriteSlow(ThreadBuffer& tb, int64_t kind, const void* record
         cb = callbacks_;
     }
     if (cb.request == nullptr) {
-        Drops().Add(kind);
+        Drops().Add(kind, MSPTI_DROP_REASON_NO_BUFFER);
         return false;
     }
     uint8_t* data = nullptr;
@@ -131,14 +131,14 @@ bool BufferManager::WriteSlow(ThreadBuffer& tb, int64_t kind, const void* record
         t_state.in_request = false;
     }
     if (data == nullptr) {
-        Drops().Add(kind);
+        Drops().Add(kind, MSPTI_DROP_REASON_NO_BUFFER);
         return false;
     }
     if (size_given < size) {
         // Too small for this record: give it straight back (empty) and count the record.
         MSPTI_LOGW("buffer of %zu bytes cannot hold a record of %zu bytes", size_given, size);
         Enqueue(Closed{data, size_given, 0, cb.complete});
-        Drops().Add(kind);
+        Drops().Add(kind, MSPTI_DROP_REASON_BUFFER_TOO_SMALL);
         return false;
     }
     tb.lock.lock();

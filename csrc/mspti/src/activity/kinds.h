@@ -43,15 +43,51 @@ constexpr bool NeedsInterposition(msptiActivityKind kind) {
            kind == MSPTI_ACTIVITY_KIND_MEMSET || kind == MSPTI_ACTIVITY_KIND_MEMCPY;
 }
 
+// The switches (msptiActivityEnable/Disable, msptiActivityIsEnabled) and whether a kind produces
+// records now: a switched-on kind produces records unless collection is halted, which it is from
+// msptiUnsubscribe to the next msptiSubscribe (the switches stay on across, and collection restarts
+// at the next subscribe). Before the first subscription nothing is halted: the interposed host kinds
+// need no subscriber. Producing() is what every record site checks: one load, as before.
 class KindSwitches {
 public:
     bool IsEnabled(int64_t kind) const {
         return IsValidKind(kind) && enabled_[static_cast<size_t>(kind)].load(std::memory_order_acquire);
     }
-    void Set(msptiActivityKind kind, bool on) { enabled_[static_cast<size_t>(kind)].store(on, std::memory_order_release); }
+    bool Producing(int64_t kind) const {
+        return IsValidKind(kind) && producing_[static_cast<size_t>(kind)].load(std::memory_order_acquire);
+    }
+    void Set(msptiActivityKind kind, bool on) {
+        Writer writer(*this);
+        const auto k = static_cast<size_t>(kind);
+        enabled_[k].store(on, std::memory_order_release);
+        producing_[k].store(on && !halted_, std::memory_order_release);
+    }
+    // Unsubscribe (true, after its drain) and Subscribe (false, before collection starts).
+    void SetHalted(bool halted) {
+        Writer writer(*this);
+        halted_ = halted;
+        for (size_t k = 0; k < kKindSlots; ++k) {
+            producing_[k].store(!halted && enabled_[k].load(std::memory_order_relaxed), std::memory_order_release);
+        }
+    }
 
 private:
+    // Serialises the writers (Enable/Disable and Subscribe/Unsubscribe hold different locks).
+    struct Writer {
+        explicit Writer(KindSwitches& s) : s_(s) {
+            while (s_.writing_.exchange(true, std::memory_order_acquire)) {
+            }
+        }
+        ~Writer() { s_.writing_.store(false, std::memory_order_release); }
+        Writer(const Writer&) = delete;
+        Writer& operator=(const Writer&) = delete;
+        KindSwitches& s_;
+    };
+
     std::atomic<bool> enabled_[kKindSlots] = {};
+    std::atomic<bool> producing_[kKindSlots] = {};
+    std::atomic<bool> writing_{false};
+    bool halted_ = false;  // guarded by writing_
 };
 
 // Constant-initialised and trivially destructible: usable at any time, with no initialisation guard.
@@ -60,6 +96,7 @@ inline KindSwitches& Kinds() {
     return switches;
 }
 
-inline bool Enabled(msptiActivityKind kind) { return Kinds().IsEnabled(kind); }
+// Whether records of `kind` are made now (switched on, and collection not halted by Unsubscribe).
+inline bool Enabled(msptiActivityKind kind) { return Kinds().Producing(kind); }
 
 }  // namespace mspti::activity

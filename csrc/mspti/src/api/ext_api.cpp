@@ -34,6 +34,17 @@ MSPTI_API msptiResult msptiActivityGetDroppedRecords(msptiActivityKind kind, uin
     return MSPTI_SUCCESS;
 }
 
+MSPTI_API msptiResult msptiActivityGetDroppedRecordsByReason(msptiActivityKind kind, msptiDropReason reason,
+                                                             uint64_t* count) {
+    if (count == nullptr) return MSPTI_ERROR_INVALID_PARAMETER;
+    if (kind != MSPTI_ACTIVITY_KIND_INVALID && !mspti::activity::IsValidKind(kind)) return MSPTI_ERROR_INVALID_PARAMETER;
+    if (reason != MSPTI_DROP_REASON_ANY && !mspti::activity::IsValidDropReason(reason)) {
+        return MSPTI_ERROR_INVALID_PARAMETER;
+    }
+    *count = mspti::activity::Drops().Get(kind, reason);
+    return MSPTI_SUCCESS;
+}
+
 MSPTI_API msptiResult msptiGetTimestamp(uint64_t* timestamp) {
     if (timestamp == nullptr) return MSPTI_ERROR_INVALID_PARAMETER;
     *timestamp = mspti::host_clock::Now();

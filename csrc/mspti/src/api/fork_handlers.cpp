@@ -5,10 +5,13 @@
 // Prepare takes the locks of the state the child inherits (device data, then the buffer manager:
 // the order in which a thread parsing device records takes them), so no other thread is inside that
 // state at the fork; the parent releases them; the child re-creates them and restarts the worker
-// threads lazily. What the child gets: its subscription, callbacks, enabled kinds and drop counts
-// as they were at the fork, and fresh buffers and threads; its records go to its own RequestFunc
-// and CompleteFunc. Records the parent made before the fork are the parent's only (buffers the
-// parent had open or queued are not completed in the child).
+// threads lazily. What the child gets: its subscription, callbacks and enabled kinds as they were
+// at the fork, drop counts of zero, and fresh buffers and threads; its records go to its own
+// RequestFunc and CompleteFunc. Records the parent made before the fork are the parent's only:
+// buffers the parent had open or queued are not completed in the child, and the host halves of the
+// parent's device work (task tracks, kernels and collectives waiting for their device half) are
+// forgotten, as are device halves of the parent's markers still in the driver's channels; device
+// halves of the parent's kernels find no host half in the child and are forgotten as unmatched.
 //
 // Partial: the other, short critical sections of msPTI (subscriber table, name caches, marker
 // domains, correlation tables, device task manager) are not quiesced; a fork while another
@@ -19,7 +22,9 @@
 #include <new>
 
 #include "activity/buffer_manager.h"
+#include "activity/drop_counter.h"
 #include "common/log.h"
+#include "markers/marker_ids.h"
 #include "seam/channel_reader.h"
 #include "seam/device_data.h"
 
@@ -40,10 +45,12 @@ void Parent() {
 }
 
 void Child() {
-    seam::DeviceData& data = seam::DeviceData::Instance();
-    new (&data.mutex()) std::mutex();
+    // The reader's channels are guarded by the device-data mutex: re-created after them.
     seam::ChannelReader::Instance().ChildAfterFork();
+    seam::DeviceData::Instance().ChildAfterFork();
+    markers::MarkForkBoundary();
     activity::BufferManager::Instance().ChildAfterFork();
+    activity::Drops().ResetAfterFork();
 }
 
 struct ForkHandlers {

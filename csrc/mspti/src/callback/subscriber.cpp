@@ -1,5 +1,6 @@
 #include "callback/subscriber.h"
 
+#include "activity/kinds.h"
 #include "common/no_destructor.h"
 #include "seam/profapi_injection.h"
 
@@ -20,6 +21,7 @@ msptiResult Subscriber::Subscribe(msptiSubscriberHandle* handle, msptiCallbackFu
     slot->userdata = userdata;
     table_.Clear();
     active_.store(slot, std::memory_order_release);
+    activity::Kinds().SetHalted(false);  // before collection starts: device records find their kind on
     seam::profapi::OnSubscribe();
     *handle = slot;
     return MSPTI_SUCCESS;
@@ -31,6 +33,8 @@ msptiResult Subscriber::Unsubscribe(msptiSubscriberHandle handle) {
     if (current == nullptr || handle != current) return MSPTI_ERROR_INVALID_PARAMETER;
     table_.Clear();
     seam::profapi::OnUnsubscribe();
+    // After the drain (records of finished device work are delivered): no kind produces records now.
+    activity::Kinds().SetHalted(true);
     active_.store(nullptr, std::memory_order_release);
     return MSPTI_SUCCESS;
 }

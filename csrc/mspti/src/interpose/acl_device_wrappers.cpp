@@ -1,8 +1,12 @@
 // Interposed aclrt* device, context, stream and synchronisation functions:
-// callbacks and a correlation scope, no host record.
+// callbacks and a correlation scope, no host record. A successful stream
+// synchronisation is noted (seam/stream_syncs.h): the device halves of what ran
+// before it are owed by the next flush.
 #include "interpose/wrapper.h"
 #include "mspti/mspti_cbid.h"
 #include "mspti/mspti_ext.h"
+#include "seam/cann_api.h"
+#include "seam/stream_syncs.h"
 
 namespace {
 
@@ -16,6 +20,22 @@ MSPTI_REAL_ACL(aclrtSynchronizeStream);
 
 using mspti::interpose::InterceptRuntime;
 using mspti::interpose::NoRecord;
+
+struct NoteSync {
+    aclrtStream stream;
+    void operator()(aclError result, uint64_t /*correlation_id*/, const mspti::interpose::CallTimes& times) const {
+        if (result != ACL_SUCCESS) return;
+        auto get_device = mspti::seam::cann::aclrtGetDevice.get();
+        auto get_id = mspti::seam::cann::aclrtStreamGetId.get();
+        int32_t device = -1;
+        int32_t id = -1;
+        if (get_device == nullptr || get_id == nullptr || get_device(&device) != ACL_SUCCESS ||
+            get_id(stream, &id) != ACL_SUCCESS || device < 0 || id < 0) {
+            return;
+        }
+        mspti::seam::stream_syncs::Note(static_cast<uint32_t>(device), static_cast<uint32_t>(id), stream, times.start);
+    }
+};
 
 }  // namespace
 
@@ -60,7 +80,7 @@ aclError aclrtDestroyStream(aclrtStream stream) {
 aclError aclrtSynchronizeStream(aclrtStream stream) {
     const msptiRuntimeSynchronizeStreamParams params{stream};
     return InterceptRuntime(real_aclrtSynchronizeStream, MSPTI_CBID_RUNTIME_STREAM_SYNCHRONIZED,
-                            "aclrtSynchronizeStream", params, false, NoRecord{}, stream);
+                            "aclrtSynchronizeStream", params, true, NoteSync{stream}, stream);
 }
 
 }  // extern "C"

@@ -1,6 +1,7 @@
 #include "interpose/hccl_reporter.h"
 
 #include <mutex>
+#include <new>
 #include <unordered_map>
 
 #include "activity/buffer_manager.h"
@@ -52,7 +53,9 @@ void Emit(const Op& op, uint32_t device, uint32_t stream, uint64_t start_count, 
     const uint64_t start = seam::device_time::ToRecordTime(device, start_count);
     const uint64_t end = seam::device_time::ToRecordTime(device, end_count);
     if (!activity::Enabled(MSPTI_ACTIVITY_KIND_HCCL) || start == 0 || end == 0) {
-        activity::Drops().Add(MSPTI_ACTIVITY_KIND_HCCL);
+        activity::Drops().Add(MSPTI_ACTIVITY_KIND_HCCL, activity::Enabled(MSPTI_ACTIVITY_KIND_HCCL)
+                                                            ? MSPTI_DROP_REASON_DEVICE_HALF_LOST
+                                                            : MSPTI_DROP_REASON_KIND_DISABLED);
         return;
     }
     msptiActivityHccl record{};
@@ -117,7 +120,7 @@ uint64_t BeginOp(const char* name, HcclComm comm, uint64_t bytes, aclrtStream st
         Table& t = GetTable();
         std::lock_guard<std::mutex> lock(t.mutex);
         t.ops.erase(id);
-        activity::Drops().Add(MSPTI_ACTIVITY_KIND_HCCL);
+        activity::Drops().Add(MSPTI_ACTIVITY_KIND_HCCL, MSPTI_DROP_REASON_BAD_ARGUMENT);
         return 0;
     }
     return id;
@@ -128,7 +131,7 @@ void EndOp(uint64_t id, aclrtStream stream) {
     if (!markers::ProfTrace(id, MSPTI_ACTIVITY_FLAG_MARKER_END_WITH_DEVICE, stream)) {
         Table& t = GetTable();
         std::lock_guard<std::mutex> lock(t.mutex);
-        if (t.ops.erase(id) != 0) activity::Drops().Add(MSPTI_ACTIVITY_KIND_HCCL);
+        if (t.ops.erase(id) != 0) activity::Drops().Add(MSPTI_ACTIVITY_KIND_HCCL, MSPTI_DROP_REASON_BAD_ARGUMENT);
     }
 }
 
@@ -146,11 +149,17 @@ bool OnInnerMarker(uint32_t device, uint32_t stream, uint64_t id, uint64_t flag,
         if (op.started) {
             Emit(op, device, op.stream, op.start_count, count);
         } else {
-            activity::Drops().Add(MSPTI_ACTIVITY_KIND_HCCL);
+            activity::Drops().Add(MSPTI_ACTIVITY_KIND_HCCL, MSPTI_DROP_REASON_DEVICE_HALF_LOST);
         }
         t.ops.erase(it);
     }
     return true;
+}
+
+void ForgetAfterFork() {
+    Table& t = GetTable();
+    new (&t.mutex) std::mutex();
+    t.ops.clear();
 }
 
 void DropDevice(uint32_t device) {
@@ -158,7 +167,7 @@ void DropDevice(uint32_t device) {
     std::lock_guard<std::mutex> lock(t.mutex);
     for (auto it = t.ops.begin(); it != t.ops.end();) {
         if (it->second.device == device) {
-            activity::Drops().Add(MSPTI_ACTIVITY_KIND_HCCL);
+            activity::Drops().Add(MSPTI_ACTIVITY_KIND_HCCL, MSPTI_DROP_REASON_DEVICE_HALF_LOST);
             it = t.ops.erase(it);
         } else {
             ++it;

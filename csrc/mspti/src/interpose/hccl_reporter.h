@@ -21,6 +21,8 @@ void EndOp(uint64_t id, aclrtStream stream);
 // Device side (under the device-data mutex). True if `id` belongs to an HCCL operation.
 bool OnInnerMarker(uint32_t device, uint32_t stream, uint64_t id, uint64_t flag, uint64_t count);
 void DropDevice(uint32_t device);
+// fork(), in the child: the operators in flight are the parent's (neither reported nor counted here).
+void ForgetAfterFork();
 
 // The rank size of a communicator (0 when unknown).
 uint32_t RankSize(HcclComm comm);

@@ -4,10 +4,12 @@
 #include <string_view>
 
 #include "activity/buffer_manager.h"
+#include "activity/drop_counter.h"
 #include "activity/kinds.h"
 #include "common/host_clock.h"
 #include "common/string_pool.h"
 #include "common/thread_id.h"
+#include "markers/device_markers.h"
 #include "markers/domains.h"
 #include "markers/marker_ids.h"
 #include "markers/prof_trace.h"
@@ -46,28 +48,45 @@ void WriteHostRecord(msptiActivityFlag flag, uint64_t id, const char* name, cons
 // string pool; kMaxNameLength when it is not.
 size_t MessageLength(const char* message) { return message != nullptr ? strnlen(message, kMaxNameLength) : kMaxNameLength; }
 
+// A message msPTI cannot record (NULL, or kMaxNameLength characters or more: never truncated): the
+// record it would have made is counted as dropped.
+bool Recordable(size_t length) {
+    if (length < kMaxNameLength) return true;
+    activity::Drops().Add(MSPTI_ACTIVITY_KIND_MARKER, MSPTI_DROP_REASON_BAD_ARGUMENT);
+    return false;
+}
+
+// Places the device half of marker `id` on `stream`; if the runtime refuses (a stream that does not
+// exist, ...), the device half will never come and is counted as dropped.
+void PlaceDeviceHalf(uint64_t id, msptiActivityFlag flag, Stream stream) {
+    NotePlaced(id, flag, stream);  // before: the device half may be parsed before ProfTrace returns
+    if (ProfTrace(id, flag, stream)) return;
+    Unplace(id, flag);
+    activity::Drops().Add(MSPTI_ACTIVITY_KIND_MARKER, MSPTI_DROP_REASON_BAD_ARGUMENT);
+}
+
 void Mark(Domain* domain, const char* message, Stream stream) {
     if (!Collecting(domain)) return;
     const size_t length = MessageLength(message);
-    if (length >= kMaxNameLength) return;
+    if (!Recordable(length)) return;
     const uint64_t id = NextMarkerId();
     const msptiActivityFlag flag =
         stream != nullptr ? MSPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS_WITH_DEVICE : MSPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS;
     WriteHostRecord(flag, id, InternString(std::string_view(message, length)), domain->name);
-    if (stream != nullptr) ProfTrace(id, flag, stream);
+    if (stream != nullptr) PlaceDeviceHalf(id, flag, stream);
 }
 
 uint64_t RangeStart(Domain* domain, const char* message, Stream stream) {
     if (!Collecting(domain)) return 0;
     const size_t length = MessageLength(message);
-    if (length >= kMaxNameLength) return 0;
+    if (!Recordable(length)) return 0;
     const uint64_t id = NextMarkerId();
     const bool with_device = stream != nullptr;
     const msptiActivityFlag flag =
         with_device ? MSPTI_ACTIVITY_FLAG_MARKER_START_WITH_DEVICE : MSPTI_ACTIVITY_FLAG_MARKER_START;
     AddRange(id, OpenRange{domain, stream});
     WriteHostRecord(flag, id, InternString(std::string_view(message, length)), domain->name);
-    if (with_device) ProfTrace(id, flag, stream);
+    if (with_device) PlaceDeviceHalf(id, flag, stream);
     return id;
 }
 
@@ -82,7 +101,7 @@ void RangeEnd(Domain* domain, uint64_t id) {
         with_device ? MSPTI_ACTIVITY_FLAG_MARKER_END_WITH_DEVICE : MSPTI_ACTIVITY_FLAG_MARKER_END;
     WriteHostRecord(flag, id, "", "");
     // The device end goes to the stream of the start, so both device markers time the same stream.
-    if (with_device) ProfTrace(id, flag, range.stream);
+    if (with_device) PlaceDeviceHalf(id, flag, range.stream);
 }
 
 // ---- the functions in libprofapi's tables (C calling convention, mstx signatures) ----

@@ -1,5 +1,6 @@
 #include "seam/channel_reader.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <new>
@@ -9,6 +10,7 @@
 #include "common/no_destructor.h"
 #include "seam/cann_api.h"
 #include "seam/device_data.h"
+#include "seam/device_log.h"
 #include "seam/device_registry.h"
 #include "seam/device_time.h"
 #include "seam/host_time.h"
@@ -48,6 +50,43 @@ int64_t SteadyNs() {
 
 size_t RecordSize(const uint32_t device, const uint32_t channel) {
     return channel == PROF_CHANNEL_TS_FW ? kStepTraceSize : StarsRecordSize(devices::Chip(device));
+}
+
+uint16_t Load16(const uint8_t* p) { return static_cast<uint16_t>(p[0] | (p[1] << 8)); }
+uint64_t Load64(const uint8_t* p) {
+    uint64_t v = 0;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+
+// A device time this far from the host's now (records' time base) is not a time of this run.
+constexpr uint64_t kPlausibleSpanNs = 3'600'000'000'000ULL;
+
+// How far the device time of the STARS log at `p` (every layout has it at byte 8) is from `now_ns`
+// (records' time base); 0 when the device clock is not known.
+uint64_t Distance(uint32_t device, const uint8_t* p, uint64_t now_ns) {
+    const uint64_t time = device_time::ToRecordTime(device, Load64(p + 8));
+    if (time == 0) return 0;
+    return time > now_ns ? time - now_ns : now_ns - time;
+}
+
+// Whether a record of the channel's fixed size starts at `p`: the header of a step trace (its
+// report type and its own size), or a STARS log (every layout has the head at 0 and the device time
+// at 8) of a task or FFTS+ sub-task begin or end with a time within an hour of now (when the device
+// clock is known). A log of another function type (which msPTI skips) fails this; see
+// ParseLocked. `now_ns`: the host's now in the records' time base.
+bool LooksLikeRecord(uint32_t device, uint32_t channel, const uint8_t* p, uint64_t now_ns) {
+    if (channel == PROF_CHANNEL_TS_FW) {
+        const uint8_t type = p[1];
+        return (type == TS_RPT_TYPE_STEP_TRACE || type == TS_RPT_TYPE_MEMCPY || type == TS_RPT_TYPE_TASK_TYPE) &&
+               Load16(p + 2) == kStepTraceSize;
+    }
+    const uint16_t func = STARS_HEAD_FUNC_TYPE(Load16(p));
+    if (func != STARS_FUNC_TYPE_BEGIN && func != STARS_FUNC_TYPE_END && func != STARS_FUNC_TYPE_FFTS_BEGIN &&
+        func != STARS_FUNC_TYPE_FFTS_END) {
+        return false;
+    }
+    return Load64(p + 8) != 0 && Distance(device, p, now_ns) < kPlausibleSpanNs;
 }
 
 }  // namespace
@@ -102,6 +141,10 @@ void ChannelReader::Remove(uint32_t device, uint32_t channel) {
     if (LockForDrain(*c)) {
         std::lock_guard<std::mutex> read(c->read_mutex, std::adopt_lock);
         ReadHeld(*c, SIZE_MAX);  // after prof_stop: the driver writes no more
+        if (c->skipped != 0) {
+            MSPTI_LOGW("channel %u of device %u stopped; %llu bytes were skipped to find record boundaries", channel,
+                       device, static_cast<unsigned long long>(c->skipped));
+        }
     }
     std::lock_guard<std::mutex> lock(DeviceData::Instance().mutex());
     auto it = channels_.find(Key(device, channel));
@@ -116,6 +159,8 @@ void ChannelReader::Drain(uint32_t device, uint32_t channel) {
 
 void ChannelReader::DrainAll() {
     StartThreadIfWanted();
+    // Streams synchronised before this moment have their device records with the driver.
+    const uint64_t flush_ns = host_clock::Now();
     std::vector<std::shared_ptr<Channel>> channels;
     {
         std::lock_guard<std::mutex> lock(DeviceData::Instance().mutex());
@@ -125,10 +170,11 @@ void ChannelReader::DrainAll() {
     DeviceData& data = DeviceData::Instance();
     for (const auto& c : channels) {
         const uint64_t flushed_ns = DrainChannel(*c);
-        if (c->channel != PROF_CHANNEL_STARS_SOC_LOG) continue;
-        // Kernels whose device half did not come are counted now, so that a flush accounts for them.
+        // Device halves that did not come are counted now, so that a flush accounts for them.
         std::lock_guard<std::mutex> lock(data.mutex());
-        data.ExpireLostLocked(c->device, flushed_ns);
+        const bool stars = c->channel == PROF_CHANNEL_STARS_SOC_LOG;
+        data.ExpireSyncedLocked(c->device, stars, c->channel == PROF_CHANNEL_TS_FW, flush_ns);
+        if (stars) data.ExpireLostLocked(c->device, flushed_ns);
     }
     data.DrainHostQueues();
 }
@@ -203,23 +249,114 @@ size_t ChannelReader::ReadHeld(Channel& c, const size_t limit, const bool yield_
         }
         total += static_cast<size_t>(n);
         c.fill += static_cast<size_t>(n);
-        const size_t record = RecordSize(c.device, c.channel);
-        const size_t whole = c.fill / record * record;
+        size_t used = 0;
         {
             std::lock_guard<std::mutex> lock(data.mutex());
-            if (c.channel == PROF_CHANNEL_TS_FW) {
-                data.ParseStepTraces(c.device, devices::Chip(c.device), c.buffer.data(), whole);
-            } else {
-                data.ParseStars(c.device, devices::Chip(c.device), c.buffer.data(), whole);
-            }
+            used = ParseLocked(c);
         }
-        // Keep a partial record for the next read.
-        std::memmove(c.buffer.data(), c.buffer.data() + whole, c.fill - whole);
-        c.fill -= whole;
+        // Keep what is not parsed yet (a partial record, or bytes a resync must see more of).
+        std::memmove(c.buffer.data(), c.buffer.data() + used, c.fill - used);
+        c.fill -= used;
         if (total >= limit) break;
         if (yield_to_drains && c.drainers.load(std::memory_order_relaxed) != 0) break;  // the drain reads on
     }
     return total;
+}
+
+void ChannelReader::NoteSkipped(Channel& c, size_t bytes) {
+    c.skipped += bytes;
+    if (c.skip_logged) return;
+    c.skip_logged = true;
+    MSPTI_LOGW("channel %u of device %u: records out of step (a short or garbled read); skipped %zu bytes to the next "
+               "record boundary (further skips are not logged)",
+               c.channel, c.device, bytes);
+}
+
+// Parses the whole records at the start of c.buffer[0, c.fill) and returns how many bytes it used.
+// Records have a fixed size, so a read that returned bytes the driver never wrote, or dropped some,
+// would shift every later record off its boundary. So each record's header is checked: a run of
+// records that look right is parsed; a record that does not, but is followed by one that does, is a
+// log of a type msPTI skips (parsed, which skips it); otherwise the parser has lost the boundary and
+// skips ahead, a byte at a time, to the first place where two records in a row look right (or one,
+// at the end of what was read), and counts the bytes it skipped. Their device halves are then
+// counted as lost by the matchers' rules.
+size_t ChannelReader::ParseLocked(Channel& c) {
+    DeviceData& data = DeviceData::Instance();
+    const uint32_t chip = devices::Chip(c.device);
+    const size_t record = RecordSize(c.device, c.channel);
+    const uint8_t* bytes = c.buffer.data();
+    const size_t fill = c.fill;
+    const uint64_t now_ns = host_clock::Now();
+    auto looks = [&](size_t at) { return LooksLikeRecord(c.device, c.channel, bytes + at, now_ns); };
+    auto parse = [&](size_t from, size_t to) {
+        if (to <= from) return;
+        if (c.channel == PROF_CHANNEL_TS_FW) {
+            data.ParseStepTraces(c.device, chip, bytes + from, to - from);
+        } else {
+            data.ParseStars(c.device, chip, bytes + from, to - from);
+        }
+    };
+    auto candidate = [&](size_t o) { return looks(o) && (o + 2 * record > fill || looks(o + record)); };
+    // How near now the device times of the records from `o` on come (the nearest of up to 8 that look
+    // right): a run on the boundary has logs of recent work; a run a few bytes off it reads times
+    // shifted by whole bytes, far from now.
+    auto run_distance = [&](size_t o) {
+        uint64_t best = UINT64_MAX;
+        for (size_t k = 0; k < 8 && o + (k + 1) * record <= fill && looks(o + k * record); ++k) {
+            best = std::min(best, Distance(c.device, bytes + o + k * record, now_ns));
+        }
+        return best;
+    };
+    // Of the places within one record from `from` that look like a record boundary, the one whose
+    // records' times come nearest now (a STARS header is short: a place a few bytes off the boundary
+    // can look right too, zero padding reading as a BEGIN and the time as a shifted one).
+    auto nearest = [&](size_t from) {
+        size_t best_at = from;
+        uint64_t best = run_distance(from);
+        for (size_t o = from + 1; o < from + record && o + record <= fill; ++o) {
+            if (!candidate(o)) continue;
+            const uint64_t d = run_distance(o);
+            if (d < best) {
+                best = d;
+                best_at = o;
+            }
+        }
+        return best_at;
+    };
+    size_t run = 0;  // start of the run of records not parsed yet
+    size_t at = 0;
+    // A parse continues at the boundary the last one ended on. If that was a place off the boundary
+    // that looked right, the records there keep looking right; check the place against its neighbours
+    // once per read, so that the parser cannot stay off the boundary.
+    if (c.channel != PROF_CHANNEL_TS_FW && fill >= 2 * record && candidate(0)) {
+        at = nearest(0);
+        if (at != 0) NoteSkipped(c, at);
+        run = at;
+    }
+    while (at + record <= fill) {
+        if (looks(at)) {
+            at += record;
+            continue;
+        }
+        if (at + 2 * record > fill) break;  // decided when more bytes have come
+        if (looks(at + record)) {
+            at += 2 * record;  // a log of another type, then a good one
+            continue;
+        }
+        parse(run, at);
+        size_t next = at + 1;
+        while (next + record <= fill && !candidate(next)) ++next;
+        if (next + record > fill) {
+            next = fill - record + 1;  // keep the last bytes: a record may start there
+        } else if (c.channel != PROF_CHANNEL_TS_FW) {
+            next = nearest(next);
+        }
+        NoteSkipped(c, next - at);
+        at = next;
+        run = at;
+    }
+    parse(run, at);
+    return at;
 }
 
 void ChannelReader::Loop(uint64_t generation) {

@@ -65,12 +65,19 @@ private:
         std::atomic<int> drainers{0};
         // When the holder of read_mutex entered its current driver read (steady clock ns), 0 if none.
         std::atomic<int64_t> driver_since_ns{0};
+        // Bytes the parser skipped to find a record boundary again (guarded by read_mutex).
+        uint64_t skipped = 0;
+        bool skip_logged = false;
     };
     static uint64_t Key(uint32_t device, uint32_t channel) { return (uint64_t{device} << 32) | channel; }
     // Reads until the channel is empty or at least `limit` bytes were read. Requires c.read_mutex, not
     // the device-data mutex (taken per batch to parse). The reader thread stops after a batch when a
     // drain waits for the channel (`yield_to_drains`).
     size_t ReadHeld(Channel& c, size_t limit, bool yield_to_drains = false);
+    // Parses what c.buffer holds, resynchronising on record boundaries; returns the bytes used.
+    // Requires c.read_mutex and the device-data mutex.
+    static size_t ParseLocked(Channel& c);
+    static void NoteSkipped(Channel& c, size_t bytes);
     // Flushes and reads one channel (see LockForDrain). Returns the records' time at the flush if
     // everything the driver held then was read, else 0.
     uint64_t DrainChannel(Channel& c);

@@ -181,7 +181,9 @@ void CommunicationMatcher::TryEmit(uint64_t op_id) {
     const uint64_t start_ns = device_time::ToRecordTime(op.device, start);
     const uint64_t end_ns = device_time::ToRecordTime(op.device, end);
     if (!activity::Enabled(MSPTI_ACTIVITY_KIND_COMMUNICATION) || start_ns == 0 || end_ns == 0) {
-        activity::Drops().Add(MSPTI_ACTIVITY_KIND_COMMUNICATION);
+        activity::Drops().Add(MSPTI_ACTIVITY_KIND_COMMUNICATION, activity::Enabled(MSPTI_ACTIVITY_KIND_COMMUNICATION)
+                                                                     ? MSPTI_DROP_REASON_DEVICE_HALF_LOST
+                                                                     : MSPTI_DROP_REASON_KIND_DISABLED);
     } else {
         msptiActivityCommunication record{};
         record.kind = MSPTI_ACTIVITY_KIND_COMMUNICATION;
@@ -206,7 +208,7 @@ void CommunicationMatcher::DropDevice(uint32_t device) {
             ++it;
             continue;
         }
-        if (it->second.finished) activity::Drops().Add(MSPTI_ACTIVITY_KIND_COMMUNICATION);
+        if (it->second.finished) activity::Drops().Add(MSPTI_ACTIVITY_KIND_COMMUNICATION, MSPTI_DROP_REASON_DEVICE_HALF_LOST);
         it = ops_.erase(it);
     }
     for (auto it = by_key_.begin(); it != by_key_.end();) {

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <mutex>
+#include <new>
 #include <vector>
 
 #include "activity/kinds.h"
@@ -96,6 +97,14 @@ void OnNodeLaunch(const MsprofApi& api, uint64_t correlation_id) {
     Queue& q = GetQueue();
     std::lock_guard<std::mutex> lock(q.mutex);
     q.ops.push_back(op);
+}
+
+void ForgetAfterFork() {
+    Queue& q = GetQueue();
+    new (&q.mutex) std::mutex();
+    q.tasks.clear();
+    q.ops.clear();
+    t_state = ThreadState{};
 }
 
 void DrainEvents(const std::function<void(const TaskEvent&)>& on_task,

@@ -43,4 +43,8 @@ void OnNodeLaunch(const MsprofApi& api, uint64_t correlation_id);
 void DrainEvents(const std::function<void(const TaskEvent&)>& on_task,
                  const std::function<void(const OpEvent&)>& on_op);
 
+// fork(), in the child: the queued events and the forking thread's operator in progress are the
+// parent's and are discarded.
+void ForgetAfterFork();
+
 }  // namespace mspti::seam::communication

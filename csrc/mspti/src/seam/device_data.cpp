@@ -1,11 +1,14 @@
 #include "seam/device_data.h"
 
 #include <cstring>
+#include <new>
 
 #include "common/no_destructor.h"
+#include "interpose/hccl_reporter.h"
 #include "markers/device_markers.h"
 #include "seam/device_log.h"
 #include "seam/device_registry.h"
+#include "seam/stream_syncs.h"
 #include "seam/stream_task_id.h"
 #include "seam/task_track_queue.h"
 
@@ -26,6 +29,17 @@ size_t StarsRecordSize(uint32_t chip) { return devices::IsV6(chip) ? sizeof(Star
 DeviceData& DeviceData::Instance() {
     static NoDestructor<DeviceData> data;
     return data.get();
+}
+
+void DeviceData::ChildAfterFork() {
+    new (&mutex_) std::mutex();
+    ForgetTracksAfterFork();
+    communication::ForgetAfterFork();
+    interpose::hccl::ForgetAfterFork();
+    markers::ForgetAfterFork();
+    stream_syncs::ChildAfterFork();
+    kernels_ = KernelMatcher();
+    communications_ = CommunicationMatcher();
 }
 
 void DeviceData::DrainHostQueues() {
@@ -107,6 +121,12 @@ void DeviceData::SweepLocked(uint64_t now_ns) {
 void DeviceData::ExpireLostLocked(uint32_t device, uint64_t flushed_ns) {
     DrainHostQueuesLocked();
     kernels_.ExpireLost(device, flushed_ns);
+}
+
+void DeviceData::ExpireSyncedLocked(uint32_t device, bool stars, bool tsfw, uint64_t flush_ns) {
+    DrainHostQueuesLocked();
+    if (stars) kernels_.ExpireSynced(device, flush_ns);
+    if (tsfw) markers::ExpireSynced(device, flush_ns);
 }
 
 void DeviceData::DropDeviceLocked(uint32_t device, bool stars, bool tsfw) {

@@ -32,6 +32,14 @@ public:
     // 0: the channel was not read to the end): counts the kernels whose device half is lost.
     void ExpireLostLocked(uint32_t device, uint64_t flushed_ns);
     void DropDeviceLocked(uint32_t device, bool stars, bool tsfw);
+    // After a flush that began at `flush_ns` drained the device's STARS (`stars`) or step-trace
+    // channel: kernels and device markers of streams synchronised after their launch and before the
+    // flush whose device half did not come are counted as lost.
+    void ExpireSyncedLocked(uint32_t device, bool stars, bool tsfw, uint64_t flush_ns);
+
+    // fork(), in the child (one thread): a new mutex, and no host or device half of the parent's
+    // work (those records are the parent's; the child neither delivers nor counts them).
+    void ChildAfterFork();
 
     DeviceData() = default;
     DeviceData(const DeviceData&) = delete;

@@ -7,6 +7,7 @@
 #include "seam/device_registry.h"
 #include "seam/device_time.h"
 #include "seam/host_time.h"
+#include "seam/stream_syncs.h"
 #include "seam/stream_task_id.h"
 
 namespace mspti::seam {
@@ -142,7 +143,7 @@ void KernelMatcher::OnTask(uint32_t device, uint32_t stream, uint32_t task, bool
     const uint32_t front = pending_.Front(key);
     if (front != kNil && !pending_.At(front).graph) {
         // An end for a launched kernel whose start was lost (e.g. the channel started mid-task).
-        activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL);
+        activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_DROP_REASON_DEVICE_HALF_LOST);
         pending_.PopFront(key);
     }
 }
@@ -151,7 +152,9 @@ void KernelMatcher::Emit(const Pending& p, uint64_t start_count, uint64_t end_co
     const uint64_t start = device_time::ToRecordTime(p.device, start_count);
     const uint64_t end = device_time::ToRecordTime(p.device, end_count);
     if (!activity::Enabled(MSPTI_ACTIVITY_KIND_KERNEL) || start == 0 || end == 0) {
-        activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL);
+        activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, activity::Enabled(MSPTI_ACTIVITY_KIND_KERNEL)
+                                                               ? MSPTI_DROP_REASON_DEVICE_HALF_LOST
+                                                               : MSPTI_DROP_REASON_KIND_DISABLED);
         return;
     }
     msptiActivityKernel record{};
@@ -218,7 +221,7 @@ void KernelMatcher::DropLost(uint32_t device, bool all_devices, uint64_t lost_be
                 done = g != kNil && progress_.At(g).newest.launch_ns >= p.retired_ns;
             }
             if (lost || done) {
-                if (lost) activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL);
+                if (lost) activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_DROP_REASON_DEVICE_HALF_LOST);
                 pending_.Remove(key, prev, n);  // an emptied queue removes its key; `next` is then kNil
             } else {
                 prev = n;
@@ -242,11 +245,35 @@ void KernelMatcher::Sweep(uint64_t now_ns) {
     DropLost(0, true, 0);
 }
 
+void KernelMatcher::ExpireSynced(uint32_t device, uint64_t flush_ns) {
+    if (pending_.Empty()) return;
+    uint32_t cached_stream = UINT32_MAX;  // the last stream looked up, and its synchronisation
+    uint64_t synced = 0;
+    for (const uint64_t key : pending_.Keys()) {
+        if (!KeyOnDevice(key, device)) continue;
+        for (uint32_t prev = kNil, n = pending_.Front(key); n != kNil;) {
+            const uint32_t next = pending_.Next(n);
+            const Pending& p = pending_.At(n);
+            if (p.stream != cached_stream) {
+                cached_stream = p.stream;
+                synced = stream_syncs::ById(device, p.stream);
+            }
+            if (!p.graph && synced != 0 && p.launch_ns < synced && synced < flush_ns) {
+                activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_DROP_REASON_DEVICE_HALF_LOST);
+                pending_.Remove(key, prev, n);
+            } else {
+                prev = n;
+            }
+            n = next;
+        }
+    }
+}
+
 void KernelMatcher::DropDevice(uint32_t device) {
     for (const uint64_t key : pending_.Keys()) {
         if (!KeyOnDevice(key, device)) continue;
         for (uint32_t n = pending_.Front(key); n != kNil; n = pending_.Next(n)) {
-            if (!pending_.At(n).graph) activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL);
+            if (!pending_.At(n).graph) activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_DROP_REASON_DEVICE_HALF_LOST);
         }
         pending_.EraseKey(key);
     }

@@ -44,6 +44,10 @@ public:
     void ExpireLost(uint32_t device, uint64_t flushed_ns);
     // The device's channel stopped: tracks still waiting can no longer complete (counted as dropped).
     void DropDevice(uint32_t device);
+    // After a flush of the device's channel that began at `flush_ns`: an ordinary kernel still waiting
+    // although its stream was synchronised after its launch and before the flush is lost (its device
+    // half was with the driver, and the flush did not find it).
+    void ExpireSynced(uint32_t device, uint64_t flush_ns);
 
 private:
     struct Pending {

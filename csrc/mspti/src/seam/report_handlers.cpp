@@ -56,7 +56,7 @@ void OnTaskTrack(uint32_t aging, const MsprofCompactInfo& info) {
 void WriteApi(msptiActivityKind kind, const MsprofApi& api, uint64_t correlation_id, const char* name) {
     if (name == nullptr || name[0] == '\0') {
         // CANN did not register the name: an API record without a name would be useless.
-        activity::Drops().Add(kind);
+        activity::Drops().Add(kind, MSPTI_DROP_REASON_BAD_ARGUMENT);
         return;
     }
     msptiActivityApi record{};

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <vector>
 
 #include "activity/drop_counter.h"
@@ -36,6 +37,7 @@ Registry& GetRegistry() {
 }
 
 thread_local bool t_ring_gone = false;
+thread_local Ring* t_ring = nullptr;  // the calling thread's ring, once it has one
 
 struct LocalRing {
     std::shared_ptr<Ring> ring = std::make_shared<Ring>();
@@ -55,7 +57,8 @@ struct LocalRing {
 Ring* Local() {
     if (t_ring_gone) return nullptr;
     thread_local LocalRing local;
-    return local.ring.get();
+    t_ring = local.ring.get();
+    return t_ring;
 }
 
 bool TryPush(Ring& ring, const TrackEvent& event) {
@@ -74,13 +77,22 @@ bool TryPush(Ring& ring, const TrackEvent& event) {
 void PushTrack(const TrackEvent& event) {
     Ring* ring = Local();
     if (ring == nullptr) {
-        activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL);
+        activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_DROP_REASON_NO_BUFFER);
         return;
     }
     if (TryPush(*ring, event)) return;
     // The parser has fallen behind by a whole ring: consume the rings here (rare, so a lock is fine).
     DeviceData::Instance().DrainHostQueues();
-    if (!TryPush(*ring, event)) activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL);
+    if (!TryPush(*ring, event)) activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_DROP_REASON_NO_BUFFER);
+}
+
+void ForgetTracksAfterFork() {
+    Registry& r = GetRegistry();
+    new (&r.mutex) std::mutex();
+    for (const auto& ring : r.rings) {
+        ring->head.store(ring->tail.load(std::memory_order_relaxed), std::memory_order_relaxed);
+        if (ring.get() != t_ring) ring->thread_gone.store(true, std::memory_order_relaxed);
+    }
 }
 
 void DrainTracks(const std::function<void(const TrackEvent&)>& sink) {

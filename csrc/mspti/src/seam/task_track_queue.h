@@ -29,4 +29,8 @@ void PushTrack(const TrackEvent& event);
 // Calls `sink` for every queued track, oldest first per thread. Requires the device-data mutex.
 void DrainTracks(const std::function<void(const TrackEvent&)>& sink);
 
+// fork(), in the child: the queued tracks are the parent's and are discarded; the rings of the
+// threads that fork did not copy are released once empty.
+void ForgetTracksAfterFork();
+
 }  // namespace mspti::seam

@@ -1,0 +1,54 @@
+// Timing-model coefficients per SoC and per HCCL topology, parsed once from
+// sim_runtime/data/timing.toml (embedded at build time). The operator cost model
+// (opapi/op_costs), the HCCL cost model and the HIXL transfer model read them when
+// they build a cost, never per kernel launch. docs/timing.md says where each comes from.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "core/export.h"
+
+namespace npusim {
+
+struct NPUSIM_API SocTiming {
+    std::string family, basis;  // basis: "measured" or "family" (no public data for this SoC)
+    // Cube: rates relative to the SoC's fp16 cube peak.
+    double cube_rate_fp16 = 1, cube_rate_bf16 = 1, cube_rate_fp32 = 1, cube_rate_hf32 = 1, cube_rate_int8 = 1;
+    double cube_efficiency = 1, cube_floor_ns = 0, cube_tile_m = 128, cube_tile_n = 256, cube_l2_spill = 1;
+    // Attention (FlashAttentionScore).
+    double attention_efficiency = 1, attention_floor_ns = 0, attention_fill_tiles = 0, attention_kv_split = 1024;
+    // Vector: rates relative to the SoC's fp16 vector peak.
+    double vector_rate_fp16 = 1, vector_rate_bf16 = 1, vector_rate_fp32 = 1, vector_rate_int8 = 1;
+    // Host API cost per API class (ACL calls use the SoC's host_api_ns).
+    double hccl_api_ns = 0, hixl_api_ns = 0;
+    // HIXL over the inter-chip link (hixl_gbps 0: the host link).
+    double hixl_alpha_ns = 0, hixl_gbps = 0;
+};
+
+struct NPUSIM_API HcclTiming {
+    double collective_link_gbps = 0, collective_aggregate_gbps = 0, collective_alpha_ns = 0, reduce_gbps = 0;
+    double p2p_link_gbps = 0, p2p_alpha_ns = 0;
+    double staging_bytes = 0, staging_chunk_ns = 0;  // messages above staging_bytes move in chunks
+};
+
+class NPUSIM_API TimingModel {
+public:
+    // The embedded table (an unreadable one logs an error and leaves every coefficient neutral).
+    static const TimingModel& builtin();
+    static bool parse(const std::string& text, TimingModel& out, std::string& error);
+
+    // The SoC's coefficients; a SoC the table does not name gets neutral ones.
+    const SocTiming& soc(const std::string& name) const;
+    // The topology's HCCL coefficients, nullptr when the table has none (the topology's own figures apply).
+    const HcclTiming* hccl(const std::string& topology) const;
+
+private:
+    std::map<std::string, SocTiming> socs_;
+    std::map<std::string, HcclTiming> hccl_;
+};
+
+// The embedded text of sim_runtime/data/timing.toml.
+NPUSIM_API const char* embedded_timing_toml();
+
+}  // namespace npusim

@@ -1,0 +1,299 @@
+"""``npu-sim calibrate``: the timing model against public Ascend measurements.
+
+Every row of ``sim_runtime/data/calibration.toml`` is run on the simulator (virtual clock, results not
+computed) by a small C++ program over the public CANN API (``data/calibrate_runner.cpp``: aclnn
+operators, asynchronous copies, HCCL with ranks as threads, HIXL), and its simulated time is set beside
+the published figure. The summary counts the rows within +-25 % of the real figure, separately for
+``fit`` rows (the model's coefficients were derived from them) and ``check`` rows (kept aside).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sim_runtime.config import SimConfig
+from sim_runtime.toolkit import LINK_LIBRARIES, Toolkit, build_toolkit
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # Python 3.10
+    import tomli as tomllib
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+CALIBRATION_FILE = DATA_DIR / "calibration.toml"
+RUNNER_SOURCE = DATA_DIR / "calibrate_runner.cpp"
+TOLERANCE = 0.25
+USES = ("fit", "check")
+CLASSES = ("cube", "attention", "vector", "copy", "p2p", "collective", "hixl", "host")
+UNITS = ("us", "ms", "TFLOPS", "GB/s")
+#: Row keys passed to the runner as key=value.
+SHAPE_KEYS = (
+    "dtype",
+    "batch",
+    "heads",
+    "m",
+    "n",
+    "k",
+    "sq",
+    "skv",
+    "d",
+    "elements",
+    "rows",
+    "cols",
+    "direction",
+    "bytes",
+    "ranks",
+    "iters",
+)
+REQUIRED = ("id", "class", "op", "soc", "real", "unit", "method", "use", "quality", "source", "conditions")
+
+
+class CalibrationError(RuntimeError):
+    """The calibration table is malformed or a row could not be run."""
+
+
+@dataclass(frozen=True)
+class Row:
+    """One published measurement (a ``[[row]]`` of calibration.toml)."""
+
+    id: str
+    cls: str
+    op: str
+    soc: str
+    real: float
+    unit: str
+    method: str
+    use: str
+    quality: str
+    source: str
+    conditions: str
+    shape: Mapping[str, Any]
+
+    def real_ns(self) -> float:
+        """The published figure as the time of one operation, in ns."""
+        return self.ns_of(self.real)
+
+    def ns_of(self, value: float) -> float:
+        if self.unit == "us":
+            return value * 1e3
+        if self.unit == "ms":
+            return value * 1e6
+        if self.unit == "TFLOPS":
+            flops = 2.0 * float(self.shape["m"]) * float(self.shape["n"]) * float(self.shape["k"])
+            flops *= float(self.shape.get("batch", 1))
+            return flops / (value * 1e3)
+        return float(self.shape["bytes"]) / value  # GB/s is bytes per ns
+
+    def value_of(self, ns: float) -> float:
+        """A time of one operation in the row's unit (the inverse of ``ns_of``)."""
+        return self.ns_of(ns) if self.unit in ("TFLOPS", "GB/s") else ns / self.ns_of(1.0)
+
+
+@dataclass(frozen=True)
+class Result:
+    row: Row
+    simulated_ns: float
+
+    @property
+    def ratio(self) -> float:
+        """Simulated time / real time."""
+        return self.simulated_ns / self.row.real_ns()
+
+    @property
+    def within(self) -> bool:
+        return abs(self.ratio - 1.0) <= TOLERANCE
+
+
+def load_rows(path: Path = CALIBRATION_FILE) -> list[Row]:
+    """The rows of the calibration table, validated."""
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    rows: list[Row] = []
+    seen: set[str] = set()
+    for index, table in enumerate(data.get("row", [])):
+        where = f"{path.name}: row[{index}]"
+        missing = [key for key in REQUIRED if key not in table]
+        if missing:
+            raise CalibrationError(f"{where}: missing {', '.join(missing)}")
+        if table["id"] in seen:
+            raise CalibrationError(f"{where}: duplicate id {table['id']!r}")
+        seen.add(table["id"])
+        if table["use"] not in USES:
+            raise CalibrationError(f"{where}: use must be one of {', '.join(USES)}")
+        if table["class"] not in CLASSES:
+            raise CalibrationError(f"{where}: class must be one of {', '.join(CLASSES)}")
+        if table["unit"] not in UNITS:
+            raise CalibrationError(f"{where}: unit must be one of {', '.join(UNITS)}")
+        if not float(table["real"]) > 0:
+            raise CalibrationError(f"{where}: real must be positive")
+        rows.append(
+            Row(
+                id=table["id"],
+                cls=table["class"],
+                op=table["op"],
+                soc=table["soc"],
+                real=float(table["real"]),
+                unit=table["unit"],
+                method=table["method"],
+                use=table["use"],
+                quality=table["quality"],
+                source=table["source"],
+                conditions=table["conditions"],
+                shape={key: table[key] for key in SHAPE_KEYS if key in table},
+            )
+        )
+    return rows
+
+
+def select(rows: Iterable[Row], which: str, ids: Sequence[str] = ()) -> list[Row]:
+    """Rows of one use ("fit", "check" or "all"), optionally only the named ids."""
+    chosen = [row for row in rows if which == "all" or row.use == which]
+    if ids:
+        known = {row.id for row in chosen}
+        unknown = [i for i in ids if i not in known]
+        if unknown:
+            raise CalibrationError(f"unknown row id(s): {', '.join(unknown)}")
+        chosen = [row for row in chosen if row.id in ids]
+    return chosen
+
+
+def build_runner(toolkit: Toolkit, cache: Path | None = None) -> Path:
+    """Compiles the runner against the toolkit (once per source and toolkit)."""
+    digest = hashlib.sha256(RUNNER_SOURCE.read_bytes() + str(toolkit.lib64).encode()).hexdigest()[:16]
+    out_dir = cache if cache is not None else Path.home() / ".cache" / "npu-sim" / "calibrate"
+    exe = out_dir / f"calibrate_runner-{digest}"
+    if exe.exists():
+        return exe
+    compiler = shutil.which(os.environ.get("CXX", "g++"))
+    if compiler is None:
+        raise CalibrationError("npu-sim calibrate needs a C++17 compiler (g++ or $CXX) to build its runner")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    partial = exe.with_suffix(f".{os.getpid()}.tmp")
+    cmd = [
+        compiler,
+        "-std=c++17",
+        "-O1",
+        f"-I{toolkit.include}",
+        str(RUNNER_SOURCE),
+        "-o",
+        str(partial),
+        f"-L{toolkit.lib64}",
+        f"-Wl,-rpath,{toolkit.lib64}",
+        *(f"-l{lib}" for lib in (*LINK_LIBRARIES, "hixl")),
+        "-lpthread",
+    ]
+    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise CalibrationError(f"building the calibration runner failed:\n{done.stderr.strip()}")
+    partial.replace(exe)
+    return exe
+
+
+def run_row(row: Row, runner: Path, toolkit: Toolkit, base: SimConfig) -> Result:
+    """Runs one row in its own process and returns its simulated time."""
+    devices = max(int(row.shape.get("ranks", 1)), 1)
+    config = base.replace(soc=row.soc, clock="virtual", devices=max(devices, base.devices))
+    environ = dict(os.environ)
+    environ.update(toolkit.env(config, preload=False, environ=os.environ))
+    environ.update({"NPU_SIM_TIMING_ONLY": "1", "HCCL_SIM_DATA": "0"})
+    args = [str(runner), row.op, row.method, *(f"{key}={value}" for key, value in row.shape.items())]
+    done = subprocess.run(args, env=environ, capture_output=True, text=True, timeout=600, check=False)
+    line = next((text for text in done.stdout.splitlines() if text.startswith("ns=")), None)
+    if done.returncode != 0 or line is None:
+        raise CalibrationError(f"row {row.id}: the runner failed ({done.returncode}): {done.stderr.strip()}")
+    return Result(row, float(line[3:]))
+
+
+def summary(results: Sequence[Result]) -> dict[str, tuple[int, int]]:
+    """use -> (rows within +-25 %, rows)."""
+    out: dict[str, tuple[int, int]] = {}
+    for use in USES:
+        mine = [r for r in results if r.row.use == use]
+        if mine:
+            out[use] = (sum(r.within for r in mine), len(mine))
+    return out
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.4g}" if value < 1e5 else f"{value:.0f}"
+
+
+def render(results: Sequence[Result]) -> str:
+    header = ("row", "use", "class", "soc", "unit", "real", "simulated", "sim/real time", "")
+    table = [header]
+    for r in results:
+        table.append(
+            (
+                r.row.id,
+                r.row.use,
+                r.row.cls,
+                r.row.soc,
+                r.row.unit,
+                _fmt(r.row.real),
+                _fmt(r.row.value_of(r.simulated_ns)),
+                f"{r.ratio:.3f}",
+                "" if r.within else "off",
+            )
+        )
+    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+    lines = [
+        "  ".join(
+            cell.ljust(widths[i]) if i < 5 else cell.rjust(widths[i]) for i, cell in enumerate(row)
+        ).rstrip()
+        for row in table
+    ]
+    for use, (good, total) in summary(results).items():
+        lines.append(f"{use}: {good} of {total} within +-25 %")
+    worst = max(results, key=lambda r: max(r.ratio, 1 / r.ratio), default=None)
+    if worst is not None:
+        lines.append(f"worst: {worst.row.id} at {worst.ratio:.3f} x the real time")
+    return "\n".join(lines)
+
+
+def as_json(results: Sequence[Result]) -> str:
+    return json.dumps(
+        {
+            "tolerance": TOLERANCE,
+            "rows": [
+                {
+                    "id": r.row.id,
+                    "use": r.row.use,
+                    "class": r.row.cls,
+                    "soc": r.row.soc,
+                    "unit": r.row.unit,
+                    "real": r.row.real,
+                    "simulated": r.row.value_of(r.simulated_ns),
+                    "real_ns": r.row.real_ns(),
+                    "simulated_ns": r.simulated_ns,
+                    "ratio": r.ratio,
+                    "within": r.within,
+                    "source": r.row.source,
+                }
+                for r in results
+            ],
+            "summary": {
+                use: {"within": good, "rows": total} for use, (good, total) in summary(results).items()
+            },
+        },
+        indent=2,
+    )
+
+
+def calibrate(which: str = "all", ids: Sequence[str] = (), *, cache: Path | None = None) -> list[Result]:
+    """Runs the selected rows and returns their results, in table order."""
+    rows = select(load_rows(), which, ids)
+    toolkit = build_toolkit(None)
+    runner = build_runner(toolkit, cache)
+    base = SimConfig.from_env()
+    return [run_row(row, runner, toolkit, base) for row in rows]
+
+
+__all__ = ["CALIBRATION_FILE", "CalibrationError", "Result", "Row", "calibrate", "load_rows"]
