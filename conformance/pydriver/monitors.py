@@ -1,6 +1,6 @@
 """The Kernel/Hccl/Communication monitors: start, stop, flush, buffer size, callbacks (py_monitors).
 
-    python -m conformance.pydriver.monitors [main|c_subscriber|no_preload]
+    python -m conformance.pydriver.monitors [main|c_subscriber|no_preload|ctypes_launch]
 
 ``main`` runs the phases below on one stream ``s`` of device 0; kernels are named after their phase
 so that the checker can attribute every KernelData:
@@ -107,7 +107,63 @@ def no_preload(driver: Driver, mspti: ModuleType) -> None:
     driver.call("hccl_no_preload_stop", "HcclMonitor.stop", monitor.stop)
 
 
-MODES = {"main": main_phases, "c_subscriber": c_subscriber, "no_preload": no_preload}
+#: Kernels the ctypes_launch mode launches (py_ctypes_launch).
+CTYPES_LAUNCHES = 8
+
+
+def ctypes_launch(driver: Driver, mspti: ModuleType) -> None:
+    """ACT-CORR-09: kernels launched through ctypes.CDLL("libascendcl.so"), under KernelMonitor."""
+    import ctypes
+
+    monitor = mspti.KernelMonitor()
+    driver.call("start_kernel", "KernelMonitor.start", monitor.start, Recorder(driver, "kernel"))
+    acl = ctypes.CDLL("libascendcl.so")
+    stream = ctypes.c_void_p()
+    binary, function = ctypes.c_void_p(), ctypes.c_void_p()
+    image = b"conformance ctypes image"
+    steps = [
+        ("aclInit", lambda: acl.aclInit(None)),
+        ("aclrtSetDevice", lambda: acl.aclrtSetDevice(0)),
+        ("aclrtCreateStream", lambda: acl.aclrtCreateStream(ctypes.byref(stream))),
+        (
+            "aclrtBinaryLoadFromData",
+            lambda: acl.aclrtBinaryLoadFromData(image, len(image), None, ctypes.byref(binary)),
+        ),
+        (
+            "aclrtBinaryGetFunction",
+            lambda: acl.aclrtBinaryGetFunction(binary, b"py_ctypes", ctypes.byref(function)),
+        ),
+    ]
+    for name, step in steps:
+        if driver.call(name, name, step) != 0:
+            return
+    kernel_args = (ctypes.c_uint64 * 4)()
+    for i in range(CTYPES_LAUNCHES):
+        launch = acl.aclrtLaunchKernel
+        driver.call(
+            f"launch_py_ctypes_{i}",
+            "aclrtLaunchKernel",
+            launch,
+            function,
+            8,
+            kernel_args,
+            ctypes.c_size_t(ctypes.sizeof(kernel_args)),
+            stream,
+        )
+        if i % 2:
+            driver.call(f"sync_{i}", "aclrtSynchronizeStream", acl.aclrtSynchronizeStream, stream)
+    driver.call("sync", "aclrtSynchronizeStream", acl.aclrtSynchronizeStream, stream)
+    driver.call("stop_kernel", "KernelMonitor.stop", monitor.stop)
+    driver.call("destroy_stream", "aclrtDestroyStream", acl.aclrtDestroyStream, stream)
+    driver.call("reset_device", "aclrtResetDevice", acl.aclrtResetDevice, 0)
+
+
+MODES = {
+    "main": main_phases,
+    "c_subscriber": c_subscriber,
+    "no_preload": no_preload,
+    "ctypes_launch": ctypes_launch,
+}
 
 
 def main(argv: list[str]) -> int:

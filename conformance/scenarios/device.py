@@ -350,6 +350,54 @@ def check_corr_ids(ctx: CheckContext) -> None:
         c.note("each allocation and its release carry different correlation ids")
 
 
+#: Launches that bypass msPTI's interposer (libascendcl's own aclrtLaunchKernel, via dlsym).
+DIRECT_LAUNCHES = 12
+
+
+@scenario(
+    "corr_direct",
+    "KERNEL correlation of launches made through dlopen + dlsym of libascendcl, between interposed calls",
+    needs=LAUNCH,
+)
+def corr_direct(env: ScenarioEnv) -> list[Invocation]:
+    return [
+        Invocation(
+            script=lines(
+                SUBSCRIBE,
+                "enable KERNEL",
+                "enable MEMORY",
+                DEVICE_SETUP,
+                "repeat 6 {",
+                "launch corr_direct_a%i s direct 8 @direct_a_%i",
+                "malloc m%i 64",
+                "launch corr_direct_b%i s direct 8 @direct_b_%i",
+                "free m%i",
+                "sync s",
+                "}",
+                "disable KERNEL",
+                "flush 1",
+                DEVICE_TEARDOWN,
+            )
+        )
+    ]
+
+
+@corr_direct.checker
+def check_corr_direct(ctx: CheckContext) -> None:
+    with ctx.clause("ACT-CORR-08") as c:
+        log = ctx.log()
+        kernels = [r for r in log.records_of(KERNEL) if str(r.get("name") or "").startswith("corr_direct_")]
+        c.equal(len(kernels), DIRECT_LAUNCHES, "KERNEL records of the direct launches")
+        ids = [int(r["corr"]) for r in kernels]
+        c.check(0 not in ids, f"a direct launch's KERNEL record has correlationId 0: {ids}")
+        if c.expect.get("distinct", True):
+            c.equal(len(set(ids)), len(ids), f"distinct correlation ids of {len(ids)} launches ({ids})")
+        others = {int(r["corr"]) for r in log.records_of(MEMORY)}
+        stale = sorted(set(ids) & others)
+        c.check(not stale, f"KERNEL records carry ids of allocations or frees: {stale}")
+        c.note(f"{len(set(ids))} distinct ids over {len(ids)} direct launches")
+
+
 # ------------------------------------------------------------------ KERNEL
 
 KERNEL_LAUNCHES = (("plain", "s"), ("v2", "s"), ("config", "s"), ("hostargs", "s"), ("plain", "s2"))

@@ -10,7 +10,7 @@ from conformance.abi import ENUMS
 from conformance.checks import CheckContext, ClauseCheck
 from conformance.execute import Invocation
 from conformance.log import RunLog
-from conformance.pydriver.monitors import BUFFER_SIZES
+from conformance.pydriver.monitors import BUFFER_SIZES, CTYPES_LAUNCHES
 from conformance.pydriver.py_import import NAMES
 from conformance.scenarios.python_common import PY_NEEDS, enum_value, objects, py_invocation, require_import
 from conformance.scenarios.python_common import returned as returns
@@ -209,3 +209,28 @@ def check_py_monitors(ctx: CheckContext) -> None:
         without = ctx.log("no_preload")
         require_import(without)
         returns(c, without.call("hccl_no_preload"), c.expect["hccl_without_preload"])
+
+
+@scenario(
+    "py_ctypes_launch",
+    'KernelMonitor over kernels launched through ctypes.CDLL("libascendcl.so")',
+    needs=(*PY_NEEDS, "acl", "launch"),
+)
+def py_ctypes_launch(env: ScenarioEnv) -> list[Invocation]:
+    return [py_invocation(env, "monitors", "ctypes_launch", timeout=120)]
+
+
+@py_ctypes_launch.checker
+def check_py_ctypes_launch(ctx: CheckContext) -> None:
+    with ctx.clause("ACT-CORR-09") as c:
+        log = ctx.log()
+        require_import(log)
+        launched = _launched(log, "py_ctypes")
+        c.equal(launched, CTYPES_LAUNCHES, "launches the runtime accepted")
+        kernels = _named(objects(log, "kernel"), "py_ctypes")
+        c.equal(len(kernels), launched, "KernelData objects of the ctypes launches")
+        ids = [int((e.get("data") or {}).get("correlation_id") or 0) for e in kernels]
+        c.check(0 not in ids, f"a ctypes launch's KernelData has correlation_id 0: {ids}")
+        if c.expect.get("distinct", True):
+            c.equal(len(set(ids)), len(ids), f"distinct correlation ids of {len(ids)} launches ({ids})")
+        c.note(f"{len(set(ids))} distinct ids over {len(ids)} ctypes launches")

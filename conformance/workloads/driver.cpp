@@ -831,6 +831,22 @@ void cmd_launch(const Args& args) {
                  sizeof kernel_args, nullptr, 0);
         annotate(call);
         call.emit();
+    } else if (variant == "direct") {
+        // libascendcl's own aclrtLaunchKernel, as a program that opens the library itself gets it
+        // (ctypes, plugin loaders): never a profiler's interposer.
+        using LaunchFn = decltype(&aclrtLaunchKernel);
+        static const auto direct = []() -> LaunchFn {
+            void* acl = dlopen("libascendcl.so", RTLD_NOW | RTLD_LOCAL);
+            return acl != nullptr ? reinterpret_cast<LaunchFn>(dlsym(acl, "aclrtLaunchKernel")) : nullptr;
+        }();
+        if (direct == nullptr) {
+            missing("aclrtLaunchKernel", args);
+            return;
+        }
+        Call call("aclrtLaunchKernel", args);
+        call.end(direct(function, blocks, kernel_args, sizeof kernel_args, stream));
+        annotate(call);
+        call.emit();
     } else {
         ACL_CALL(aclrtLaunchKernel, args, function, blocks, kernel_args, sizeof kernel_args, stream);
         annotate(call);

@@ -130,9 +130,12 @@ void report_api(AclApi api, uint64_t begin, uint64_t end) {
     record.threadId = current_tid();
     record.beginTime = begin;
     record.endTime = end;
-    // The runtime call ends inside the ACL call that made it, so it is reported first.
+    // The runtime call ends inside the ACL call that made it, so it is reported first. The runtime
+    // reports its calls while runtime API data or the runtime trace (which task collection
+    // switches on) is wanted: a profiler learns which call a task track belongs to from the
+    // runtime itself, however the program reached the call.
     const RtApi runtime = runtime_api_of(api);
-    if ((sw & PROF_RUNTIME_API_MASK) != 0 && runtime != RtApi::None) {
+    if ((sw & (PROF_RUNTIME_API_MASK | PROF_RUNTIME_TRACE_MASK)) != 0 && runtime != RtApi::None) {
         record.level = MSPROF_REPORT_RUNTIME_LEVEL;
         record.type = rt_type_id(runtime);
         (void)MsprofReportApi(kAgingFlag, &record);
@@ -147,7 +150,9 @@ void report_api(AclApi api, uint64_t begin, uint64_t end) {
 }  // namespace prof
 
 ApiScope::ApiScope(AclApi api) : api_(api) {
-    if ((prof::effective_switch() & (PROF_ACL_API_MASK | PROF_RUNTIME_API_MASK)) != 0) begin_ = prof::now();
+    if ((prof::effective_switch() & (PROF_ACL_API_MASK | PROF_RUNTIME_API_MASK | PROF_RUNTIME_TRACE_MASK)) != 0) {
+        begin_ = prof::now();
+    }
     static const uint64_t host_api_ns = soc().host_api_ns;
     sim_clock().spend(host_api_ns);
 }

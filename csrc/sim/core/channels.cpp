@@ -2,10 +2,14 @@
 
 #include <pthread.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <limits>
 #include <new>
+
+#include "core/clock.h"
 
 namespace npusim {
 
@@ -18,11 +22,29 @@ void reset_hub_in_child() {
     if (ChannelHub* hub = g_fork_hub.load(std::memory_order_relaxed)) hub->reset_after_fork();
 }
 
+constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+constexpr uint32_t kStepTraceBytes = 40;
+// A poller with records waiting for their time looks again this often (the virtual clock moves
+// only with the program's API calls, which do not wake it).
+constexpr auto kDueRecheck = std::chrono::milliseconds(1);
+
+// Every channel record carries its device time at offset 8 (STARS logs, FFTS+ logs, step traces).
+uint64_t record_time(const char* record) {
+    uint64_t t = 0;
+    std::memcpy(&t, record + 8, sizeof t);
+    return t;
+}
+
 }  // namespace
 
-ChannelHub::ChannelHub(uint32_t devices) : devices_(devices) {
+ChannelHub::ChannelHub(uint32_t devices, uint32_t stars_record_bytes) : devices_(devices) {
     fifos_.reserve(devices * kChannelCount);
-    for (size_t i = 0; i < devices * kChannelCount; ++i) fifos_.push_back(std::make_unique<Fifo>());
+    const uint32_t stars = std::min(std::max<uint32_t>(stars_record_bytes, 16), kMaxRecordBytes);
+    for (uint32_t d = 0; d < devices; ++d) {
+        for (uint32_t channel : kChannels) {
+            fifos_.push_back(std::make_unique<Fifo>(channel == PROF_CHANNEL_TS_FW ? kStepTraceBytes : stars));
+        }
+    }
     static const bool registered = pthread_atfork(nullptr, nullptr, &reset_hub_in_child) == 0;
     (void)registered;
     g_fork_hub.store(this, std::memory_order_relaxed);
@@ -44,6 +66,9 @@ int ChannelHub::start(uint32_t device, uint32_t channel) {
     const bool already = f.active.load(std::memory_order_relaxed);
     if (!already) {
         f.bytes.clear_locked();
+        f.staged.head = f.staged.count = 0;
+        f.staged.carry_pos = f.staged.carry_len = 0;
+        f.staged.release_all = false;
         f.active.store(true, std::memory_order_release);
     }
     f.bytes.unlock_producers();
@@ -57,9 +82,11 @@ int ChannelHub::stop(uint32_t device, uint32_t channel) {
         std::lock_guard<std::mutex> lock(f.read_mutex);
         f.bytes.lock_producers();
         const bool was_active = f.active.load(std::memory_order_relaxed);
-        // Unread bytes stay readable after a stop, as they do in a driver's ring buffer.
+        // Unread bytes stay readable after a stop, as they do in a driver's ring buffer, and the
+        // device finishes what it was given: every record written is readable from now on.
         f.active.store(false, std::memory_order_release);
         f.bytes.unlock_producers();
+        if (was_active) f.staged.release_all = true;
         if (!was_active) return PROF_STOPPED_ALREADY;
     }
     notify();
@@ -95,51 +122,166 @@ void ChannelHub::notify() {
     poll_cv_.notify_all();
 }
 
-bool ChannelHub::any_pending() const {
-    for (const auto& f : fifos_) {
-        if (f->bytes.pending() > 0) return true;
+void ChannelHub::stage_locked(Fifo& f) {
+    Staged& st = f.staged;
+    const size_t rec = f.record_bytes;
+    char batch[kMaxRecordBytes * 64];
+    for (;;) {
+        // Bounded like the FIFO: beyond the limit records wait in the FIFO (and producers drop).
+        if (st.count * rec >= kMaxPendingBytes) return;
+        const size_t whole = f.bytes.pending() / rec * rec;
+        if (whole == 0) return;
+        const size_t n = f.bytes.read(batch, std::min(whole, sizeof batch / rec * rec));
+        for (size_t at = 0; at + rec <= n; at += rec) {
+            if (st.count == st.ring.size()) {
+                std::vector<Staged::Slot> bigger(std::max<size_t>(64, st.ring.size() * 2));
+                for (size_t i = 0; i < st.count; ++i) bigger[i] = st.ring[(st.head + i) & (st.ring.size() - 1)];
+                st.ring.swap(bigger);
+                st.head = 0;
+            }
+            const size_t mask = st.ring.size() - 1;
+            const uint64_t t = record_time(batch + at);
+            // Insertion from the back: a stream's records come in time order, so this is one step
+            // unless streams interleave; equal times keep the order written.
+            size_t i = st.count;
+            while (i > 0 && record_time(st.ring[(st.head + i - 1) & mask].bytes) > t) {
+                st.ring[(st.head + i) & mask] = st.ring[(st.head + i - 1) & mask];
+                --i;
+            }
+            std::memcpy(st.ring[(st.head + i) & mask].bytes, batch + at, rec);
+            ++st.count;
+        }
     }
-    return false;
+}
+
+uint64_t ChannelHub::readable_locked(const Fifo& f, uint64_t now, uint64_t* next_due) {
+    const Staged& st = f.staged;
+    uint64_t bytes = st.carry_len - st.carry_pos;
+    size_t i = 0;
+    const size_t mask = st.ring.empty() ? 0 : st.ring.size() - 1;
+    if (st.release_all) {
+        i = st.count;
+    } else {
+        while (i < st.count && record_time(st.ring[(st.head + i) & mask].bytes) <= now) ++i;
+    }
+    if (next_due != nullptr) *next_due = i < st.count ? record_time(st.ring[(st.head + i) & mask].bytes) : kNever;
+    return bytes + i * f.record_bytes;
+}
+
+int ChannelHub::collect_ready(prof_poll_info_t* out, int num, uint64_t* next_due) {
+    const uint64_t now = Clock::instance().now();
+    *next_due = kNever;
+    int n = 0;
+    for (uint32_t d = 0; d < devices_; ++d) {
+        for (size_t s = 0; s < kChannelCount; ++s) {
+            Fifo& f = fifo(d, static_cast<int>(s));
+            uint64_t due = kNever;
+            uint64_t ready = 0;
+            {
+                std::lock_guard<std::mutex> lock(f.read_mutex);
+                stage_locked(f);
+                ready = readable_locked(f, now, &due);
+            }
+            *next_due = std::min(*next_due, due);
+            if (ready > 0 && n < num) {
+                out[n].device_id = d;
+                out[n].channel_id = kChannels[s];
+                ++n;
+            }
+        }
+    }
+    return n;
 }
 
 int ChannelHub::poll(prof_poll_info_t* out, int num, int timeout_sec) {
     if (out == nullptr || num <= 0) return PROF_ERROR;
-    auto collect = [&]() {
-        int n = 0;
-        for (uint32_t d = 0; d < devices_ && n < num; ++d) {
-            for (size_t s = 0; s < kChannelCount && n < num; ++s) {
-                if (fifo(d, static_cast<int>(s)).bytes.pending() > 0) {
-                    out[n].device_id = d;
-                    out[n].channel_id = kChannels[s];
-                    ++n;
-                }
-            }
-        }
-        return n;
-    };
-    std::unique_lock<std::mutex> lock(poll_mutex_);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_sec < 0 ? 0 : timeout_sec);
+    const bool wall = Clock::instance().mode() == ClockMode::Wall;
+    std::unique_lock<std::mutex> lock(poll_mutex_);
     // A stop or a flush also wakes the poller (it may have nothing to read, but it must look again).
     const uint64_t seen = wake_seq_.load(std::memory_order_relaxed);
-    waiting_pollers_.fetch_add(1, std::memory_order_seq_cst);
-    poll_cv_.wait_until(lock, deadline, [&] {
-        return shutdown_.load() || any_pending() || wake_seq_.load(std::memory_order_relaxed) != seen;
-    });
-    waiting_pollers_.fetch_sub(1, std::memory_order_relaxed);
-    return collect();
+    for (;;) {
+        // Announced before looking: a producer that appends after the look sees the poller and wakes it.
+        waiting_pollers_.fetch_add(1, std::memory_order_seq_cst);
+        uint64_t next_due = kNever;
+        const int n = collect_ready(out, num, &next_due);
+        if (n > 0 || shutdown_.load() || wake_seq_.load(std::memory_order_relaxed) != seen) {
+            waiting_pollers_.fetch_sub(1, std::memory_order_relaxed);
+            return n;
+        }
+        const auto now = std::chrono::steady_clock::now();
+        if (now >= deadline) {
+            waiting_pollers_.fetch_sub(1, std::memory_order_relaxed);
+            return 0;
+        }
+        auto until = deadline;
+        if (next_due != kNever) {
+            // Records wait for their time: no producer's append can make them readable sooner, so the
+            // poller stops asking to be woken by appends (a launch then never pays for a wake-up) and
+            // looks again when the first is due (wall clock) or shortly (virtual clock).
+            waiting_pollers_.fetch_sub(1, std::memory_order_relaxed);
+            auto step = std::chrono::steady_clock::duration(kDueRecheck);
+            if (wall) {
+                const uint64_t host_now = Clock::instance().now();
+                const uint64_t left = next_due > host_now ? next_due - host_now : 0;
+                step = std::min(step, std::chrono::steady_clock::duration(std::chrono::nanoseconds(left)));
+            }
+            until = std::min(deadline, now + step);
+            poll_cv_.wait_until(lock, until, [&] {
+                return shutdown_.load() || wake_seq_.load(std::memory_order_relaxed) != seen;
+            });
+            continue;
+        }
+        // Nothing written yet: an append wakes the poller (ChannelHub::push).
+        poll_cv_.wait_until(lock, until, [&] {
+            return shutdown_.load() || wake_seq_.load(std::memory_order_relaxed) != seen;
+        });
+        waiting_pollers_.fetch_sub(1, std::memory_order_relaxed);
+    }
 }
 
 int ChannelHub::read(uint32_t device, uint32_t channel, char* buf, uint32_t size) {
     if (!valid(device, channel) || buf == nullptr) return PROF_ERROR;
     Fifo& f = fifo(device, slot_of(channel));
+    const uint64_t now = Clock::instance().now();
     std::lock_guard<std::mutex> lock(f.read_mutex);
-    return static_cast<int>(f.bytes.read(buf, size));
+    stage_locked(f);
+    Staged& st = f.staged;
+    uint32_t out = 0;
+    // First what a previous short read left of a record.
+    if (st.carry_pos < st.carry_len) {
+        const uint32_t m = std::min(size, st.carry_len - st.carry_pos);
+        std::memcpy(buf, st.carry + st.carry_pos, m);
+        st.carry_pos += m;
+        out += m;
+    }
+    const size_t rec = f.record_bytes;
+    while (out < size && st.count > 0) {
+        const char* front = st.ring[st.head].bytes;
+        if (!st.release_all && record_time(front) > now) break;
+        const uint32_t m = static_cast<uint32_t>(std::min<size_t>(size - out, rec));
+        std::memcpy(buf + out, front, m);
+        if (m < rec) {
+            std::memcpy(st.carry, front, rec);
+            st.carry_pos = m;
+            st.carry_len = static_cast<uint32_t>(rec);
+        }
+        out += m;
+        st.head = (st.head + 1) & (st.ring.size() - 1);
+        --st.count;
+    }
+    return static_cast<int>(out);
 }
 
 int ChannelHub::flush(uint32_t device, uint32_t channel, uint32_t* pending) {
     if (!valid(device, channel) || pending == nullptr) return PROF_ERROR;
     Fifo& f = fifo(device, slot_of(channel));
-    *pending = static_cast<uint32_t>(f.bytes.pending());
+    {
+        // What a read could return now: records of work the device has not done are not flushed.
+        std::lock_guard<std::mutex> lock(f.read_mutex);
+        stage_locked(f);
+        *pending = static_cast<uint32_t>(readable_locked(f, Clock::instance().now(), nullptr));
+    }
     notify();
     return PROF_OK;
 }
@@ -149,7 +291,18 @@ uint64_t ChannelHub::dropped_bytes(uint32_t device, uint32_t channel) const {
 }
 
 uint64_t ChannelHub::pending_bytes(uint32_t device, uint32_t channel) const {
-    return valid(device, channel) ? fifo(device, slot_of(channel)).bytes.pending() : 0;
+    if (!valid(device, channel)) return 0;
+    Fifo& f = fifo(device, slot_of(channel));
+    std::lock_guard<std::mutex> lock(f.read_mutex);
+    return f.bytes.pending() + f.staged.count * f.record_bytes + (f.staged.carry_len - f.staged.carry_pos);
+}
+
+uint64_t ChannelHub::readable_bytes(uint32_t device, uint32_t channel) const {
+    if (!valid(device, channel)) return 0;
+    Fifo& f = fifo(device, slot_of(channel));
+    std::lock_guard<std::mutex> lock(f.read_mutex);
+    stage_locked(f);
+    return readable_locked(f, Clock::instance().now(), nullptr);
 }
 
 void ChannelHub::shutdown() {

@@ -3,6 +3,17 @@
 // drained by prof_channel_read, and signalled to a blocking prof_channel_poll.
 // Appending takes no lock the reader holds (core/byte_fifo.h); a poller is woken
 // only when one is waiting.
+//
+// Device order. The model writes a task's logs when the task is scheduled, but a
+// device log reaches the host only once the device has done the work: a record
+// (every channel record carries its device time at offset 8) becomes readable
+// once the platform clock has passed that time (wall: the host clock; virtual:
+// the virtual clock, which reads, polls and flushes never advance). Readers take
+// records in device-time order (ties in the order written). The sorting happens
+// on the reader's side (`Staged`, under the read lock): records written later
+// than a read always carry later times than what that read released, so the
+// order is global. A stop releases everything written (the device finishes
+// the work it was given), so what a profiler reads after stopping is complete.
 #pragma once
 
 #include <atomic>
@@ -25,7 +36,8 @@ public:
     // A channel holds at most this many unread bytes; what arrives beyond it is counted as dropped.
     static constexpr size_t kMaxPendingBytes = 64u << 20;
 
-    explicit ChannelHub(uint32_t devices);
+    // `stars_record_bytes`: the size of one STARS log of the SoC (64, or 32 on chip type 15).
+    explicit ChannelHub(uint32_t devices, uint32_t stars_record_bytes = 64);
 
     // -1 if the simulator does not offer the channel. Inline and constexpr: device code passes a
     // constant channel, so the lookup folds away on the launch path.
@@ -49,7 +61,10 @@ public:
     int read(uint32_t device, uint32_t channel, char* buf, uint32_t size);
     int flush(uint32_t device, uint32_t channel, uint32_t* pending);
     uint64_t dropped_bytes(uint32_t device, uint32_t channel) const;
+    // Bytes written and not read yet, readable or not.
     uint64_t pending_bytes(uint32_t device, uint32_t channel) const;
+    // Bytes a read could return now.
+    uint64_t readable_bytes(uint32_t device, uint32_t channel) const;
     // Wakes every poller (process teardown).
     void shutdown();
     // In a forked child: the parent's pollers and readers are gone, but the locks and the condition
@@ -57,14 +72,35 @@ public:
     void reset_after_fork();
 
 private:
+    static constexpr uint32_t kMaxRecordBytes = 64;
+    // Records taken out of the byte FIFO, not yet readable: a ring in device-time order.
+    struct Staged {
+        struct Slot {
+            char bytes[kMaxRecordBytes];
+        };
+        std::vector<Slot> ring;  // capacity a power of two; grows only while the backlog grows
+        size_t head = 0, count = 0;
+        char carry[kMaxRecordBytes];  // the rest of a record a short read cut
+        uint32_t carry_pos = 0, carry_len = 0;
+        bool release_all = false;  // stopped: everything written is readable
+    };
     struct Fifo {
+        explicit Fifo(uint32_t record) : record_bytes(record) {}
         ByteFifo bytes;
+        const uint32_t record_bytes;
         std::mutex read_mutex;  // readers (and start/stop) take turns; producers never take it
         std::atomic<bool> active{false};  // changed under both locks, read under the producer lock
         std::atomic<uint64_t> dropped{0};
+        Staged staged;  // under read_mutex
     };
     Fifo& fifo(uint32_t device, int slot) const { return *fifos_[device * kChannelCount + static_cast<size_t>(slot)]; }
-    bool any_pending() const;
+    // Under the fifo's read_mutex: moves written records into the staging ring, in time order.
+    static void stage_locked(Fifo& f);
+    // Under the read_mutex: bytes readable at `now`; `next_due` gets the time of the first record
+    // not readable yet (UINT64_MAX if none).
+    static uint64_t readable_locked(const Fifo& f, uint64_t now, uint64_t* next_due);
+    // Readable channels into `out` (at most `num`); `next_due` as above, over every channel.
+    int collect_ready(prof_poll_info_t* out, int num, uint64_t* next_due);
     void notify();
 
     uint32_t devices_;

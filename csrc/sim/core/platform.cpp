@@ -16,7 +16,10 @@ Platform& Platform::instance() {
 }
 
 Platform::Platform()
-    : config_(sim_config()), clock_(Clock::instance()), channels_(config_.devices) {
+    : config_(sim_config()),
+      clock_(Clock::instance()),
+      // Chip type 15 writes 32-byte STARS logs.
+      channels_(config_.devices, config_.soc != nullptr && config_.soc->chip_type == 15 ? 32 : 64) {
     for (uint32_t d = 0; d < config_.devices; ++d) {
         devices_.push_back(std::make_unique<Device>(d, *config_.soc, config_.seed, config_.jitter_pct, clock_, channels_));
     }

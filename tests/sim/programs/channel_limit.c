@@ -53,9 +53,12 @@ int main(int argc, char **argv) {
 
     size_t begins = 0, ends = 0;
     launch(fn, stream, launches);
+    /* A log is readable once the device has done the work. */
+    CHECK(aclrtSynchronizeStream(stream) == ACL_SUCCESS);
     const size_t first = drain(&begins, &ends);
     printf("READ %zu %zu %zu\n", first, begins, ends);
     launch(fn, stream, again);
+    CHECK(aclrtSynchronizeStream(stream) == ACL_SUCCESS);
     printf("AGAIN %zu\n", drain(NULL, NULL));
 
     CHECK(prof_stop(0, PROF_CHANNEL_STARS_SOC_LOG) == PROF_OK);

@@ -89,6 +89,8 @@ int main(int argc, char **argv) {
         consume();
     }
     for (int t = 0; t < threads; ++t) pthread_join(ids[t], NULL);
+    /* The last logs are readable once the device has run the work. */
+    CHECK(aclrtSynchronizeDevice() == ACL_SUCCESS);
     read_some();
     consume();
     CHECK(g_fill == 0);

@@ -272,6 +272,9 @@ void DeviceTaskManager::StopChannel(uint32_t id, uint32_t channel) {
     if (stop != nullptr) {
         const int rc = stop(id, channel);
         if (rc != PROF_OK && rc != PROF_STOPPED_ALREADY) MSPTI_LOGW("prof_stop(%u, %u): %d", id, channel, rc);
+        // A stopped channel hands over the logs of work the device had not finished at the first
+        // drain (the device completes what it was given): read them before letting go.
+        reader.Drain(id, channel);
     }
     reader.Remove(id, channel);
     std::lock_guard<std::mutex> lock(DeviceData::Instance().mutex());
