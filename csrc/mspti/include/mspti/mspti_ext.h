@@ -27,9 +27,6 @@ extern "C" {
 /* A static, human-readable name of a result code ("MSPTI_SUCCESS", ...); "MSPTI_ERROR_UNKNOWN" otherwise. */
 MSPTI_API const char *msptiResultGetString(msptiResult result);
 
-/* The version of this implementation. Any pointer may be NULL. */
-MSPTI_API msptiResult msptiGetVersion(uint32_t *major, uint32_t *minor, uint32_t *patch);
-
 /*
  * Records of `kind` that were produced but could not be delivered (no buffer, a declined or too
  * small buffer, records of a disabled kind arriving from the device, unmatched device data...).
@@ -37,8 +34,7 @@ MSPTI_API msptiResult msptiGetVersion(uint32_t *major, uint32_t *minor, uint32_t
  */
 MSPTI_API msptiResult msptiActivityGetDroppedRecords(msptiActivityKind kind, uint64_t *dropped);
 
-/* The current time in the time base of the records (nanoseconds since the Unix epoch). */
-MSPTI_API msptiResult msptiGetTimestamp(uint64_t *timestamp);
+/* msptiGetVersion and msptiGetTimestamp are declared in mspti_activity.h (CANN's API). */
 
 /* ---- parameters of the RUNTIME domain (aclrt*) ---- */
 
