@@ -1,7 +1,7 @@
 /*
  * Extensions of this msPTI implementation (not part of CANN's msPTI API).
  *
- *  - helper functions: result strings, version, drop counters, the records' time base;
+ *  - helper functions: result strings and drop counters;
  *  - the parameter structs that msptiCallbackData.functionParams points to, one per
  *    instrumented function. Handles are declared as void* and enumerations as int32_t so that
  *    this header does not need the CANN headers; each field keeps the name and order of the
