@@ -27,6 +27,7 @@ __all__ = [
     "NEWER_FUNCTIONS",
     "NEWER_KINDS",
     "NEWER_RESULTS",
+    "NEWER_VALUES",
     "PUBLIC_FUNCTIONS",
     "RESULTS",
     "RUNTIME_CBIDS",
@@ -278,6 +279,9 @@ NEWER_RESULTS: Mapping[str, int] = {
     "PARAMETER_SIZE_NOT_SUFFICIENT": 9,
 }
 NEWER_KINDS: Mapping[str, int] = {"OVERHEAD": 13, "COUNT": 14}
+#: Enumerators whose value the newer API changed: C name -> the newer value (the older one is in ENUMS);
+#: the ABI lock accepts either.
+NEWER_VALUES: Mapping[str, int] = {"MSPTI_ACTIVITY_KIND_COUNT": NEWER_KINDS["COUNT"]}
 NEWER_ENUMS: Mapping[str, Mapping[str, int]] = {
     "msptiActivityOverheadKind": {
         "MSPTI_ACTIVITY_OVERHEAD_UNKNOWN": 0,
