@@ -59,9 +59,10 @@ def check_py_import(ctx: CheckContext) -> None:
             for member, value in reference.items():
                 if member in members:
                     allowed = (value, NEWER_VALUES[member]) if member in NEWER_VALUES else (value,)
+                    shown = " or ".join(map(str, allowed))
                     c.check(
                         members[member] in allowed,
-                        f"{py_name}.{member} = {members[member]}; the C value is {' or '.join(map(str, allowed))}",
+                        f"{py_name}.{member} = {members[member]}; the C value is {shown}",
                     )
                 elif member not in OPTIONAL_MEMBERS:
                     c.check(False, f"{py_name} has no member {member} (C value {value})")
