@@ -23,6 +23,11 @@ __all__ = [
     "KIND_RECORD",
     "LAYOUTS",
     "MARKER_FLAGS",
+    "NEWER_ENUMS",
+    "NEWER_FUNCTIONS",
+    "NEWER_KINDS",
+    "NEWER_RESULTS",
+    "NEWER_VALUES",
     "PUBLIC_FUNCTIONS",
     "RESULTS",
     "RUNTIME_CBIDS",
@@ -47,6 +52,7 @@ RESULTS: Mapping[str, int] = {
     "INNER": 999,
 }
 _RESULT_NAMES = {value: name for name, value in RESULTS.items()}
+_RESULT_NAMES.update({7: "NOT_INITIALIZED", 8: "INVALID_KIND", 9: "PARAMETER_SIZE_NOT_SUFFICIENT"})
 
 #: msptiActivityKind short name -> value (INVALID and COUNT included).
 ACTIVITY_KINDS: Mapping[str, int] = {
@@ -66,6 +72,7 @@ ACTIVITY_KINDS: Mapping[str, int] = {
     "COUNT": 13,
 }
 _KIND_NAMES = {value: name for name, value in ACTIVITY_KINDS.items()}
+_KIND_NAMES[13] = "OVERHEAD"
 #: Kinds whose records come from the device and arrive asynchronously.
 DEVICE_KINDS: frozenset[int] = frozenset({1, 2, 4, 9})
 #: Kinds that share the msptiActivityApi layout.
@@ -260,6 +267,52 @@ PUBLIC_FUNCTIONS: tuple[str, ...] = (
     "msptiUnsubscribe",
     "msptiEnableCallback",
     "msptiEnableDomain",
+)
+
+
+#: CANN's newer API (MSPTI_ACTIVITY_KIND_OVERHEAD and the functions that came with it). The ABI lock
+#: grades only the 15 functions and the enumerators above, which every msPTI has; the newer functions
+#: are reported as informational symbols, and these tables name the newer codes and kinds.
+NEWER_RESULTS: Mapping[str, int] = {
+    "NOT_INITIALIZED": 7,
+    "INVALID_KIND": 8,
+    "PARAMETER_SIZE_NOT_SUFFICIENT": 9,
+}
+NEWER_KINDS: Mapping[str, int] = {"OVERHEAD": 13, "COUNT": 14}
+#: Enumerators whose value the newer API changed: C name -> the newer value (the older one is in ENUMS);
+#: the ABI lock accepts either.
+NEWER_VALUES: Mapping[str, int] = {"MSPTI_ACTIVITY_KIND_COUNT": NEWER_KINDS["COUNT"]}
+NEWER_ENUMS: Mapping[str, Mapping[str, int]] = {
+    "msptiActivityOverheadKind": {
+        "MSPTI_ACTIVITY_OVERHEAD_UNKNOWN": 0,
+        "MSPTI_ACTIVITY_OVERHEAD_MSPTI_RESOURCE": 1,
+        "MSPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_REQUEST": 2,
+        "MSPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_FLUSH": 3,
+    },
+    "msptiActivityObjectKind": {
+        "MSPTI_ACTIVITY_OBJECT_UNKNOWN": 0,
+        "MSPTI_ACTIVITY_OBJECT_PROCESS": 1,
+        "MSPTI_ACTIVITY_OBJECT_THREAD": 2,
+        "MSPTI_ACTIVITY_OBJECT_DEVICE": 3,
+        "MSPTI_ACTIVITY_OBJECT_FORCE_INT": FORCE_INT,
+    },
+    "msptiActivityAttribute": {
+        "MSPTI_ACTIVITY_ATTR_CHANNEL_BUFFER_SIZE": 0,
+        "MSPTI_ACTIVITY_ATTR_TIMESTAMP_CALLBACK": 1,
+        "MSPTI_ACTIVITY_ATTR_FORCE_INT": FORCE_INT,
+    },
+    "msptiActivityMemoryKind": {"MSPTI_ACTIVITY_MEMORY_HOST": 2, "MSPTI_ACTIVITY_MEMORY_MANAGED": 3},
+}
+NEWER_FUNCTIONS: tuple[str, ...] = (
+    "msptiGetVersion",
+    "msptiGetTimestamp",
+    "msptiActivityGetStructSize",
+    "msptiActivityGetEnabledKinds",
+    "msptiActivityGetNumDroppedRecords",
+    "msptiActivityRegisterTimestampCallback",
+    "msptiActivitySetAttribute",
+    "msptiActivityGetAttribute",
+    "msptiGetResultString",
 )
 
 

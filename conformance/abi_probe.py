@@ -11,20 +11,25 @@ from one table. Three programs, so that one missing name cannot hide the other r
 
 from __future__ import annotations
 
-from conformance.abi import ENUMS, LAYOUTS, PUBLIC_FUNCTIONS
+from conformance.abi import ENUMS, LAYOUTS, NEWER_FUNCTIONS, PUBLIC_FUNCTIONS
 from conformance.build import Program, Source, collector
 
 __all__ = ["INFORMATIONAL_SYMBOLS", "enums_program", "layout_program", "symbols_program"]
 
 #: Helper names that are not part of the API; found ones are reported for information.
-INFORMATIONAL_SYMBOLS: tuple[str, ...] = (
-    "msptiGetResultString",
-    "msptiResultGetString",
-    "msptiGetVersion",
-    "msptiGetTimestamp",
-    "msptiActivityGetDroppedRecords",
-    "msptiActivityGetDroppedRecordsByReason",
-    "msptiReset",
+INFORMATIONAL_SYMBOLS: tuple[str, ...] = tuple(
+    dict.fromkeys(
+        (
+            "msptiGetResultString",
+            "msptiResultGetString",
+            "msptiGetVersion",
+            "msptiGetTimestamp",
+            "msptiActivityGetDroppedRecords",
+            "msptiActivityGetDroppedRecordsByReason",
+            "msptiReset",
+            *NEWER_FUNCTIONS,
+        )
+    )
 )
 
 _PRELUDE = """\
@@ -41,7 +46,8 @@ using conformance::Json;
 
 def _layout_source() -> str:
     lines = [_PRELUDE, "int main() {", "    conformance::collector_init();"]
-    for layout in LAYOUTS.values():
+    # Structs of a newer API (msptiActivityOverhead) are not probed: older targets lack them.
+    for layout in (layout for layout in LAYOUTS.values() if not layout.since):
         t = layout.type_name
         lines.append(
             f'    {{ Json e("layout"); e.str("type", "{t}").num("size", sizeof({t}))'

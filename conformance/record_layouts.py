@@ -43,6 +43,8 @@ class RecordLayout:
     size: int
     align: int
     fields: tuple[FieldLayout, ...]
+    #: The newer API the struct belongs to ("" = every msPTI has it).
+    since: str = ""
 
 
 def _field(struct: str, entry: Any) -> FieldLayout:
@@ -68,7 +70,9 @@ def _load() -> tuple[dict[str, RecordLayout], dict[int, str]]:
                 raise ValueError(
                     f"{_TABLE.name}: field {name}.{field.name} ends past sizeof {struct['size']}"
                 )
-        layouts[name] = RecordLayout(name, int(struct["size"]), int(struct["align"]), fields)
+        layouts[name] = RecordLayout(
+            name, int(struct["size"]), int(struct["align"]), fields, str(struct.get("since", ""))
+        )
     kinds = {int(kind): str(struct) for kind, struct in data["kinds"].items()}
     unknown = sorted(set(kinds.values()) - set(layouts))
     if unknown:

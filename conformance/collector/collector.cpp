@@ -456,6 +456,9 @@ size_t record_size(uint32_t kind) {
         case MSPTI_ACTIVITY_KIND_MEMCPY: return sizeof(msptiActivityMemcpy);
         case MSPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: return sizeof(msptiActivityExternalCorrelation);
         case MSPTI_ACTIVITY_KIND_COMMUNICATION: return sizeof(msptiActivityCommunication);
+        // MSPTI_ACTIVITY_KIND_OVERHEAD, msptiActivityOverhead: spelled as numbers, since older targets'
+        // headers declare neither (record_layouts.toml has the layout).
+        case 13: return 56;
         default: return 0;
     }
 }

@@ -8,7 +8,7 @@ from conformance.scenarios.common import SUBSCRIBE, host_markers, lines
 from conformance.scenarios.registry import ScenarioEnv, scenario
 
 KINDS = range(1, 13)
-BAD_KINDS = ("0", "13", "100", "0x7fffffff", "-1")
+BAD_KINDS = ("0", "14", "100", "0x7fffffff", "-1")  # 13 is OVERHEAD in the newer API
 PRELOAD_KINDS = (4, 5, 6, 7)
 
 
@@ -29,7 +29,7 @@ def enable_switches(env: ScenarioEnv) -> list[Invocation]:
     for k in KINDS:
         script += [f"enable {k} @enable_{k}", f"is_enabled {k} @on_{k}", f"enable {k} @enable_again_{k}"]
     script += [
-        "disable 13 @bad_disable_while_on",
+        "disable 14 @bad_disable_while_on",
         *(f"is_enabled {k} @still_on_{k}" for k in KINDS),
         "is_enabled 0 @on_0",
     ]
@@ -60,7 +60,7 @@ def check_enable_switches(ctx: CheckContext) -> None:
             )
         c.returns(log.call("bad_disable_while_on"), "INVALID_PARAMETER")
         for k in KINDS:
-            c.equal(log.call(f"still_on_{k}")["value"], True, f"IsEnabled({k}) after Disable(13)")
+            c.equal(log.call(f"still_on_{k}")["value"], True, f"IsEnabled({k}) after Disable(14)")
     with ctx.clause("ACT-ENABLE-04") as c:
         log = ctx.log()
         c.returns(log.call("disable_never"), "SUCCESS", "Disable(MEMORY) of a never enabled kind")

@@ -449,10 +449,9 @@ void Execute(const Operation& o, ThreadState& ts) {
             break;
         }
         case kVersion: {
-            uint32_t v[3] = {};
-            FUZZ_EXPECT_RESULT(msptiGetVersion(o.sel & 1 ? nullptr : &v[0], o.sel & 2 ? nullptr : &v[1],
-                                               o.sel & 4 ? nullptr : &v[2]),
-                               MSPTI_SUCCESS);
+            uint32_t v = 0;
+            FUZZ_EXPECT_RESULT(msptiGetVersion(o.sel & 1 ? nullptr : &v),
+                               o.sel & 1 ? MSPTI_ERROR_INVALID_PARAMETER : MSPTI_SUCCESS);
             break;
         }
         case kTimestamp: {

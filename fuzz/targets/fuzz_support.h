@@ -162,11 +162,12 @@ inline size_t RecordSize(int32_t kind) {
         case MSPTI_ACTIVITY_KIND_MEMCPY: return sizeof(msptiActivityMemcpy);
         case MSPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: return sizeof(msptiActivityExternalCorrelation);
         case MSPTI_ACTIVITY_KIND_COMMUNICATION: return sizeof(msptiActivityCommunication);
+        case MSPTI_ACTIVITY_KIND_OVERHEAD: return sizeof(msptiActivityOverhead);
         default: return 0;
     }
 }
 
-constexpr int kKinds = MSPTI_ACTIVITY_KIND_COUNT;  // slots 1..12 used
+constexpr int kKinds = MSPTI_ACTIVITY_KIND_COUNT;  // slots 1..13 used
 
 // ---------------------------------------------------------------------------------------------
 // Collector: hands out heap buffers of exactly the announced size (so ASan catches any write

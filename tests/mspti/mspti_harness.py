@@ -33,6 +33,7 @@ KIND = {
     "ACL_API": 10,
     "NODE_API": 11,
     "RUNTIME_API": 12,
+    "OVERHEAD": 13,
 }
 
 

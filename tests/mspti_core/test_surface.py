@@ -59,10 +59,14 @@ def test_enum_values_match_the_c_api() -> None:
         "MSPTI_ERROR_DEVICE_OFFLINE": 4,
         "MSPTI_ERROR_QUEUE_EMPTY": 5,
         "MSPTI_ERROR_WITHOUT_LD_PRELOAD": 6,
+        "MSPTI_ERROR_NOT_INITIALIZED": 7,
+        "MSPTI_ERROR_INVALID_KIND": 8,
+        "MSPTI_ERROR_PARAMETER_SIZE_NOT_SUFFICIENT": 9,
         "MSPTI_ERROR_INNER": 999,
         "MSPTI_ERROR_FORCE_INT": 0x7FFFFFFF,
     }
-    assert [m.value for m in MsptiActivityKind] == [*range(14), 0x7FFFFFFF]
+    assert [m.value for m in MsptiActivityKind] == [*range(15), 0x7FFFFFFF]
+    assert MsptiActivityKind.MSPTI_ACTIVITY_KIND_OVERHEAD == 13
     assert MsptiActivityKind.MSPTI_ACTIVITY_KIND_COMMUNICATION == 9
     assert MsptiActivityKind.MSPTI_ACTIVITY_KIND_RUNTIME_API == 12
     assert [m.value for m in MsptiActivityFlag] == [0, 1, 2, 4, 8, 16, 32]

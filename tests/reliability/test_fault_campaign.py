@@ -263,7 +263,7 @@ def test_fault(
     assert fault, f"no fault figures\n{context}"
     calls, injected = int(fault[0]["calls"]), int(fault[0]["injected"])
     kinds = {int(k["kind"]): k for k in run.fields("K")}
-    assert len(kinds) == 12, context
+    assert len(kinds) == 13, context
     host_expected = host_accounted = 0
     problems = [f"undocumented msPTI result: {line}" for line in run.lines("A")]
     for kind, name in {**HOST_KINDS_EXACT, **HOST_KINDS_AT_LEAST}.items():

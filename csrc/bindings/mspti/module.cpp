@@ -179,14 +179,12 @@ PYBIND11_MODULE(_mspti, m) {
     }, "The current time in the records' time base (ns), or None without the extension.");
     m.def("version", []() -> py::object {
         const auto* api = LoadedApi();
-        uint32_t major = 0;
-        uint32_t minor = 0;
-        uint32_t patch = 0;
-        if (api == nullptr || api->GetVersion == nullptr || api->GetVersion(&major, &minor, &patch) != MSPTI_SUCCESS) {
+        uint32_t version = 0;
+        if (api == nullptr || api->GetVersion == nullptr || api->GetVersion(&version) != MSPTI_SUCCESS) {
             return py::none();
         }
-        return py::make_tuple(major, minor, patch);
-    });
+        return py::int_(version);
+    }, "The msPTI API version as xxyyzz (260200 = 26.2.0), or None when the library lacks msptiGetVersion.");
 
     py::module_ mstx = m.def_submodule("mstx", "The mstx front end (markers and ranges, host and device)");
     bind_mstx(mstx);

@@ -5,9 +5,9 @@ equal to numbers (``MsptiResult.MSPTI_SUCCESS == 0`` is False) and ``int()`` of 
 ``member.value`` is the number of the C API. ``mspti_core.enums`` holds the same values as
 :class:`enum.IntEnum` types.
 
-Where CANN's package and this project's C header differ, the package's values are kept:
+The values are those of CANN's package and of this project's C headers alike:
 ``MsptiActivityKind`` has ``MSPTI_ACTIVITY_KIND_OVERHEAD = 13`` and ``MSPTI_ACTIVITY_KIND_COUNT =
-14`` (our header ends at ``COUNT = 13``), and ``MsptiResult`` has the codes 7 to 9.
+14``, and ``MsptiResult`` has the codes 7 to 9.
 """
 
 from __future__ import annotations

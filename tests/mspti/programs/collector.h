@@ -63,6 +63,7 @@ static inline size_t collector_record_size(int kind) {
         case MSPTI_ACTIVITY_KIND_MEMCPY: return sizeof(msptiActivityMemcpy);
         case MSPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: return sizeof(msptiActivityExternalCorrelation);
         case MSPTI_ACTIVITY_KIND_COMMUNICATION: return sizeof(msptiActivityCommunication);
+        case MSPTI_ACTIVITY_KIND_OVERHEAD: return sizeof(msptiActivityOverhead);
         default: return 0;
     }
 }
@@ -179,6 +180,14 @@ static inline void collector_print_record(FILE *f, const msptiActivity *record) 
             fputs(",\"commName\":", f);
             collector_json_string(f, c->commName);
             fputs("}", f);
+            break;
+        }
+        case MSPTI_ACTIVITY_KIND_OVERHEAD: {
+            const msptiActivityOverhead *o = (const msptiActivityOverhead *)record;
+            fprintf(f, "{\"kind\":%d,\"overheadKind\":%d,\"objectKind\":%d,\"a\":%u,\"b\":%u,\"start\":%" PRIu64
+                       ",\"end\":%" PRIu64 ",\"correlationId\":%" PRIu64 ",\"overheadData\":%d}",
+                    o->kind, o->overheadKind, o->objectKind, o->objectId.pt.processId, o->objectId.pt.threadId,
+                    o->start, o->end, o->correlationId, o->overheadData != NULL);
             break;
         }
         default: fprintf(f, "{\"kind\":%d}", record->kind); break;

@@ -1,4 +1,4 @@
-/* C11 view of the public headers: layouts (compile time) and the 15 + 4 functions (link time). */
+/* C11 view of the public headers: layouts (compile time) and the 15 + 11 functions (link time). */
 #include <stdio.h>
 
 #include "layout_check.h"
@@ -13,7 +13,10 @@ int main(void) {
         (any_fn)msptiActivityDisableMarkerDomain, (any_fn)msptiActivityGetNextRecord, (any_fn)msptiActivityFlushAll,
         (any_fn)msptiActivityFlushPeriod, (any_fn)msptiActivityPushExternalCorrelationId,
         (any_fn)msptiActivityPopExternalCorrelationId, (any_fn)msptiResultGetString, (any_fn)msptiGetVersion,
-        (any_fn)msptiActivityGetDroppedRecords, (any_fn)msptiGetTimestamp,
+        (any_fn)msptiActivityGetDroppedRecords, (any_fn)msptiGetTimestamp, (any_fn)msptiActivityGetStructSize,
+        (any_fn)msptiActivityGetEnabledKinds, (any_fn)msptiActivityGetNumDroppedRecords,
+        (any_fn)msptiActivityRegisterTimestampCallback, (any_fn)msptiActivitySetAttribute,
+        (any_fn)msptiActivityGetAttribute, (any_fn)msptiGetResultString,
     };
     unsigned n = 0;
     for (unsigned i = 0; i < sizeof fns / sizeof fns[0]; ++i) n += fns[i] != NULL;

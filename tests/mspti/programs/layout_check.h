@@ -37,7 +37,27 @@ CHECK_SIZE(msptiCallbackId, 4);
 
 /* Enumeration values. */
 LAYOUT_ASSERT(MSPTI_ERROR_INNER == 999 && MSPTI_ERROR_WITHOUT_LD_PRELOAD == 6, "result values");
-LAYOUT_ASSERT(MSPTI_ACTIVITY_KIND_RUNTIME_API == 12 && MSPTI_ACTIVITY_KIND_COUNT == 13, "kind values");
+LAYOUT_ASSERT(MSPTI_ACTIVITY_KIND_RUNTIME_API == 12 && MSPTI_ACTIVITY_KIND_OVERHEAD == 13 &&
+                  MSPTI_ACTIVITY_KIND_COUNT == 14,
+              "kind values");
+LAYOUT_ASSERT(MSPTI_ERROR_NOT_INITIALIZED == 7 && MSPTI_ERROR_INVALID_KIND == 8 &&
+                  MSPTI_ERROR_PARAMETER_SIZE_NOT_SUFFICIENT == 9,
+              "newer result values");
+LAYOUT_ASSERT(MSPTI_ACTIVITY_MEMORY_HOST == 2 && MSPTI_ACTIVITY_MEMORY_MANAGED == 3, "memory kinds");
+LAYOUT_ASSERT(MSPTI_ACTIVITY_OVERHEAD_UNKNOWN == 0 && MSPTI_ACTIVITY_OVERHEAD_MSPTI_RESOURCE == 1 &&
+                  MSPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_REQUEST == 2 &&
+                  MSPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_FLUSH == 3,
+              "overhead kinds");
+LAYOUT_ASSERT(MSPTI_ACTIVITY_OBJECT_UNKNOWN == 0 && MSPTI_ACTIVITY_OBJECT_PROCESS == 1 &&
+                  MSPTI_ACTIVITY_OBJECT_THREAD == 2 && MSPTI_ACTIVITY_OBJECT_DEVICE == 3 &&
+                  MSPTI_ACTIVITY_OBJECT_FORCE_INT == 0x7fffffff,
+              "object kinds");
+LAYOUT_ASSERT(MSPTI_ACTIVITY_ATTR_CHANNEL_BUFFER_SIZE == 0 && MSPTI_ACTIVITY_ATTR_TIMESTAMP_CALLBACK == 1 &&
+                  MSPTI_ACTIVITY_ATTR_FORCE_INT == 0x7fffffff,
+              "attributes");
+CHECK_SIZE(msptiActivityOverheadKind, 4);
+CHECK_SIZE(msptiActivityObjectKind, 4);
+CHECK_SIZE(msptiActivityAttribute, 4);
 LAYOUT_ASSERT(MSPTI_ACTIVITY_FLAG_MARKER_END_WITH_DEVICE == 32, "flag values");
 LAYOUT_ASSERT(MSPTI_EXTERNAL_CORRELATION_KIND_CUSTOM2 == 4, "external kinds");
 LAYOUT_ASSERT(MSPTI_ACTIVITY_COMMUNICATION_HIF8 == 14 && MSPTI_ACTIVITY_COMMUNICATION_INVALID_TYPE == 0xFFFF,
@@ -48,6 +68,15 @@ LAYOUT_ASSERT(MSPTI_CBID_HCCL_SENDRECV == 12 && MSPTI_CBID_HCCL_SIZE == 13, "hcc
 /* Records (packed, 8-aligned). */
 CHECK_SIZE(msptiActivity, 8);
 CHECK_SIZE(msptiObjectId, 8);
+CHECK_SIZE(msptiActivityOverhead, 56);
+CHECK_OFF(msptiActivityOverhead, kind, 0);
+CHECK_OFF(msptiActivityOverhead, overheadKind, 4);
+CHECK_OFF(msptiActivityOverhead, objectId, 8);
+CHECK_OFF(msptiActivityOverhead, start, 16);
+CHECK_OFF(msptiActivityOverhead, end, 24);
+CHECK_OFF(msptiActivityOverhead, correlationId, 32);
+CHECK_OFF(msptiActivityOverhead, overheadData, 40);
+CHECK_OFF(msptiActivityOverhead, objectKind, 48);
 
 CHECK_SIZE(msptiActivityMarker, 56);
 CHECK_OFF(msptiActivityMarker, flag, 4);

@@ -116,8 +116,8 @@ static int g_storm_running = 1; /* accessed atomically */
 static void *storm_thread(void *p) {
     StormArgs *a = (StormArgs *)p;
     for (int i = 0; i < a->iterations; ++i) {
-        const int kind = (int)(rand_r(&a->seed) % 15) - 1; /* -1..13: invalid ones too */
-        const int valid = kind >= 1 && kind <= 12;
+        const int kind = (int)(rand_r(&a->seed) % 16) - 1; /* -1..14: invalid ones too */
+        const int valid = kind >= 1 && kind < MSPTI_ACTIVITY_KIND_COUNT;
         const msptiResult want = valid ? MSPTI_SUCCESS : MSPTI_ERROR_INVALID_PARAMETER;
         if (rand_r(&a->seed) & 1) {
             EXPECT_RESULT(g_mspti.enable((msptiActivityKind)kind), want);

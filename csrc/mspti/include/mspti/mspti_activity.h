@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mspti_callback.h"
 #include "mspti_result.h"
 
 #ifdef __cplusplus
@@ -54,7 +55,8 @@ typedef enum MSPTI_ENUM_INT {
     MSPTI_ACTIVITY_KIND_ACL_API = 10,
     MSPTI_ACTIVITY_KIND_NODE_API = 11,
     MSPTI_ACTIVITY_KIND_RUNTIME_API = 12,
-    MSPTI_ACTIVITY_KIND_COUNT = 13,
+    MSPTI_ACTIVITY_KIND_OVERHEAD = 13,
+    MSPTI_ACTIVITY_KIND_COUNT = 14,
     MSPTI_ACTIVITY_KIND_FORCE_INT = 0x7fffffff
 } msptiActivityKind;
 
@@ -93,7 +95,9 @@ typedef enum {
 
 typedef enum {
     MSPTI_ACTIVITY_MEMORY_UNKNOWN = 0,
-    MSPTI_ACTIVITY_MEMORY_DEVICE = 1
+    MSPTI_ACTIVITY_MEMORY_DEVICE = 1,
+    MSPTI_ACTIVITY_MEMORY_HOST = 2,
+    MSPTI_ACTIVITY_MEMORY_MANAGED = 3
 } msptiActivityMemoryKind;
 
 typedef enum {
@@ -126,6 +130,33 @@ typedef enum {
     MSPTI_ACTIVITY_COMMUNICATION_FP8E8M0 = 17,
     MSPTI_ACTIVITY_COMMUNICATION_INVALID_TYPE = 0xFFFF
 } msptiCommunicationDataType;
+
+/* What an OVERHEAD record measured: where msPTI itself spent the time. */
+typedef enum MSPTI_ENUM_INT {
+    MSPTI_ACTIVITY_OVERHEAD_UNKNOWN = 0,
+    MSPTI_ACTIVITY_OVERHEAD_MSPTI_RESOURCE = 1,          /* starting or stopping device collection */
+    MSPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_REQUEST = 2, /* the client's RequestFunc */
+    MSPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_FLUSH = 3    /* the client's CompleteFunc */
+} msptiActivityOverheadKind;
+
+/* Which view of msptiObjectId a record fills: pt for PROCESS and THREAD, ds for DEVICE. */
+typedef enum MSPTI_ENUM_INT {
+    MSPTI_ACTIVITY_OBJECT_UNKNOWN = 0,
+    MSPTI_ACTIVITY_OBJECT_PROCESS = 1,
+    MSPTI_ACTIVITY_OBJECT_THREAD = 2,
+    MSPTI_ACTIVITY_OBJECT_DEVICE = 3,
+    MSPTI_ACTIVITY_OBJECT_FORCE_INT = 0x7fffffff
+} msptiActivityObjectKind;
+
+/* Settings of msptiActivitySetAttribute / msptiActivityGetAttribute. */
+typedef enum MSPTI_ENUM_INT {
+    /* uint32_t: bytes of each device channel's read buffer, [2 MiB, 10 MiB], default 2 MiB; applies
+       to channels started after the call. */
+    MSPTI_ACTIVITY_ATTR_CHANNEL_BUFFER_SIZE = 0,
+    /* msptiTimestampCallbackFunc: as msptiActivityRegisterTimestampCallback. */
+    MSPTI_ACTIVITY_ATTR_TIMESTAMP_CALLBACK = 1,
+    MSPTI_ACTIVITY_ATTR_FORCE_INT = 0x7fffffff
+} msptiActivityAttribute;
 
 START_PACKED_ALIGNMENT
 #if defined(__GNUC__) && !defined(__clang__)
@@ -270,6 +301,18 @@ typedef struct PACKED_ALIGNMENT {
     uint64_t correlationId;
 } msptiActivityCommunication;
 
+/* MSPTI_ACTIVITY_KIND_OVERHEAD: time msPTI itself spent, between host timestamps start and end. */
+typedef struct PACKED_ALIGNMENT {
+    msptiActivityKind kind;
+    msptiActivityOverheadKind overheadKind;
+    msptiObjectId objectId;  /* the view objectKind names */
+    uint64_t start;
+    uint64_t end;
+    uint64_t correlationId;  /* reserved: MSPTI_INVALID_CORRELATION_ID */
+    void *overheadData;      /* reserved: NULL */
+    msptiActivityObjectKind objectKind;
+} msptiActivityOverhead;
+
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
@@ -291,7 +334,7 @@ typedef void (*msptiBuffersCallbackCompleteFunc)(uint8_t *buffer, size_t size, s
 MSPTI_API msptiResult msptiActivityRegisterCallbacks(msptiBuffersCallbackRequestFunc funcBufferRequested,
                                                      msptiBuffersCallbackCompleteFunc funcBufferCompleted);
 
-/* Switches collection of a kind on or off (MSPTI_ERROR_INVALID_PARAMETER for kinds outside 1..12). */
+/* Switches collection of a kind on or off (MSPTI_ERROR_INVALID_PARAMETER for kinds outside 1..13). */
 MSPTI_API msptiResult msptiActivityEnable(msptiActivityKind kind);
 MSPTI_API msptiResult msptiActivityDisable(msptiActivityKind kind);
 /* False for every value that is not an enabled kind. */
@@ -322,6 +365,49 @@ MSPTI_API msptiResult msptiActivityFlushPeriod(uint32_t time);
 MSPTI_API msptiResult msptiActivityPushExternalCorrelationId(msptiExternalCorrelationKind kind, uint64_t id);
 /* lastId may be NULL. MSPTI_ERROR_QUEUE_EMPTY when nothing was pushed for the kind on this thread. */
 MSPTI_API msptiResult msptiActivityPopExternalCorrelationId(msptiExternalCorrelationKind kind, uint64_t *lastId);
+
+/* The msPTI API version as xxyyzz (26.2.0 -> 260200). INVALID_PARAMETER when version is NULL. */
+MSPTI_API msptiResult msptiGetVersion(uint32_t *version);
+
+/*
+ * The size of the record struct of activityKind (`version` is accepted for compatibility and not
+ * used). INVALID_PARAMETER when activityStructSize is NULL, INVALID_KIND for a kind outside 1..13.
+ */
+MSPTI_API msptiResult msptiActivityGetStructSize(msptiActivityKind activityKind, uint32_t version,
+                                                 size_t *activityStructSize);
+
+/*
+ * The enabled kinds, in increasing order: *enabledKindsCount gets their number, buffer (when not
+ * NULL) the first min(*bufferSize, count) of them. INVALID_PARAMETER when enabledKindsCount is
+ * NULL, or buffer is given without bufferSize. `subscriber` is not used (one process-wide set).
+ */
+MSPTI_API msptiResult msptiActivityGetEnabledKinds(msptiSubscriberHandle subscriber, msptiActivityKind *buffer,
+                                                   uint32_t *bufferSize, uint32_t *enabledKindsCount);
+
+/* Records dropped since the previous call (the count restarts at 0). `context` and `streamId` are not used. */
+MSPTI_API msptiResult msptiActivityGetNumDroppedRecords(void *context, uint32_t streamId, size_t *dropped);
+
+/* The current time in the records' time base, ns. INVALID_PARAMETER when timestamp is NULL. */
+MSPTI_API msptiResult msptiGetTimestamp(uint64_t *timestamp);
+
+/* A client clock for the records' host timestamps: ns on any fixed epoch. */
+typedef uint64_t (*msptiTimestampCallbackFunc)(void);
+
+/*
+ * Records' timestamps follow funcTimestamp from now on (register it before enabling any kind, so
+ * that every record does). INVALID_PARAMETER for NULL.
+ */
+MSPTI_API msptiResult msptiActivityRegisterTimestampCallback(msptiTimestampCallbackFunc funcTimestamp);
+
+/*
+ * Sets or reads an attribute: *valueSize is the size of *value (uint32_t for CHANNEL_BUFFER_SIZE,
+ * msptiTimestampCallbackFunc for TIMESTAMP_CALLBACK). INVALID_PARAMETER for NULL arguments, an
+ * unknown attribute or a value out of range (a channel size outside [2 MiB, 10 MiB], a NULL
+ * callback); PARAMETER_SIZE_NOT_SUFFICIENT when *valueSize is smaller than the attribute.
+ * GetAttribute sets *valueSize to the attribute's size.
+ */
+MSPTI_API msptiResult msptiActivitySetAttribute(msptiActivityAttribute attr, size_t *valueSize, void *value);
+MSPTI_API msptiResult msptiActivityGetAttribute(msptiActivityAttribute attr, size_t *valueSize, void *value);
 
 #ifdef __cplusplus
 }

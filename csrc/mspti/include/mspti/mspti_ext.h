@@ -1,7 +1,7 @@
 /*
  * Extensions of this msPTI implementation (not part of CANN's msPTI API).
  *
- *  - helper functions: result strings, version, drop counters, the records' time base;
+ *  - helper functions: result strings and drop counters;
  *  - the parameter structs that msptiCallbackData.functionParams points to, one per
  *    instrumented function. Handles are declared as void* and enumerations as int32_t so that
  *    this header does not need the CANN headers; each field keeps the name and order of the
@@ -26,9 +26,6 @@ extern "C" {
 
 /* A static, human-readable name of a result code ("MSPTI_SUCCESS", ...); "MSPTI_ERROR_UNKNOWN" otherwise. */
 MSPTI_API const char *msptiResultGetString(msptiResult result);
-
-/* The version of this implementation. Any pointer may be NULL. */
-MSPTI_API msptiResult msptiGetVersion(uint32_t *major, uint32_t *minor, uint32_t *patch);
 
 /*
  * Records of `kind` that were produced but could not be delivered (no buffer, a declined or too
@@ -64,8 +61,7 @@ typedef enum MSPTI_ENUM_INT {
 MSPTI_API msptiResult msptiActivityGetDroppedRecordsByReason(msptiActivityKind kind, msptiDropReason reason,
                                                              uint64_t *count);
 
-/* The current time in the time base of the records (nanoseconds since the Unix epoch). */
-MSPTI_API msptiResult msptiGetTimestamp(uint64_t *timestamp);
+/* msptiGetVersion and msptiGetTimestamp are declared in mspti_activity.h (CANN's API). */
 
 /* ---- parameters of the RUNTIME domain (aclrt*) ---- */
 

@@ -43,9 +43,19 @@ typedef enum MSPTI_ENUM_INT {
     MSPTI_ERROR_DEVICE_OFFLINE = 4,
     MSPTI_ERROR_QUEUE_EMPTY = 5,
     MSPTI_ERROR_WITHOUT_LD_PRELOAD = 6,
+    MSPTI_ERROR_NOT_INITIALIZED = 7,
+    MSPTI_ERROR_INVALID_KIND = 8,
+    MSPTI_ERROR_PARAMETER_SIZE_NOT_SUFFICIENT = 9,
     MSPTI_ERROR_INNER = 999,
     MSPTI_ERROR_FORCE_INT = 0x7fffffff
 } msptiResult;
+
+/*
+ * Stores in *str a static description of `result` (the caller must not free it). INVALID_PARAMETER
+ * when str is NULL or result is not a code of this enumeration (FORCE_INT included); *str is then
+ * left as it was.
+ */
+MSPTI_API msptiResult msptiGetResultString(msptiResult result, const char **str);
 
 #ifdef __cplusplus
 }

@@ -6,6 +6,8 @@
 
 #include "activity/drop_counter.h"
 #include "activity/kinds.h"
+#include "activity/overhead.h"
+#include "common/host_clock.h"
 #include "common/log.h"
 #include "common/no_destructor.h"
 #include "common/spin_lock.h"
@@ -124,11 +126,16 @@ bool BufferManager::WriteSlow(ThreadBuffer& tb, int64_t kind, const void* record
     uint8_t* data = nullptr;
     size_t size_given = 0;
     size_t max_records = 0;
+    const bool measure = overhead::On();
+    uint64_t request_start = 0;
+    uint64_t request_end = 0;
     {
         std::lock_guard<std::mutex> lock(request_mutex_);
+        if (measure) request_start = host_clock::Now();
         t_state.in_request = true;
         cb.request(&data, &size_given, &max_records);
         t_state.in_request = false;
+        if (measure) request_end = host_clock::Now();
     }
     if (data == nullptr) {
         Drops().Add(kind, MSPTI_DROP_REASON_NO_BUFFER);
@@ -146,9 +153,23 @@ bool BufferManager::WriteSlow(ThreadBuffer& tb, int64_t kind, const void* record
     tb.size = size_given;
     tb.max_records = max_records;
     tb.complete = cb.complete;
-    std::memcpy(tb.data, record, size);
-    tb.used = size;
-    tb.records = 1;
+    tb.used = 0;
+    tb.records = 0;
+    if (measure) {
+        // The request's OVERHEAD record opens the buffer it obtained, when there is room for both.
+        const msptiActivityOverhead request =
+            overhead::ThreadRecord(MSPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_REQUEST, request_start, request_end);
+        if (size_given - size >= sizeof request && (max_records == 0 || max_records >= 2)) {
+            std::memcpy(tb.data, &request, sizeof request);
+            tb.used = sizeof request;
+            tb.records = 1;
+        } else {
+            Drops().Add(MSPTI_ACTIVITY_KIND_OVERHEAD);
+        }
+    }
+    std::memcpy(tb.data + tb.used, record, size);
+    tb.used += size;
+    ++tb.records;
     tb.lock.unlock();
     return true;
 }
@@ -197,9 +218,14 @@ void BufferManager::DeliveryLoop() {
         queue_.pop_front();
         lock.unlock();
         if (closed.complete != nullptr) {
+            const bool measure = overhead::On() && overhead::HoldsOtherRecords(closed.data, closed.valid);
+            const uint64_t start = measure ? host_clock::Now() : 0;
             t_state.in_complete = true;
             closed.complete(closed.data, closed.size, closed.valid);
             t_state.in_complete = false;
+            if (measure) {
+                Write(overhead::ThreadRecord(MSPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_FLUSH, start, host_clock::Now()));
+            }
         }
         lock.lock();
         ++delivered_;

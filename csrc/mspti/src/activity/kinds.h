@@ -30,6 +30,7 @@ constexpr size_t RecordSize(int64_t kind) {
         case MSPTI_ACTIVITY_KIND_MEMCPY: return sizeof(msptiActivityMemcpy);
         case MSPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: return sizeof(msptiActivityExternalCorrelation);
         case MSPTI_ACTIVITY_KIND_COMMUNICATION: return sizeof(msptiActivityCommunication);
+        case MSPTI_ACTIVITY_KIND_OVERHEAD: return sizeof(msptiActivityOverhead);
         default: return 0;
     }
 }

@@ -15,16 +15,12 @@ MSPTI_API const char* msptiResultGetString(msptiResult result) {
         case MSPTI_ERROR_DEVICE_OFFLINE: return "MSPTI_ERROR_DEVICE_OFFLINE";
         case MSPTI_ERROR_QUEUE_EMPTY: return "MSPTI_ERROR_QUEUE_EMPTY";
         case MSPTI_ERROR_WITHOUT_LD_PRELOAD: return "MSPTI_ERROR_WITHOUT_LD_PRELOAD";
+        case MSPTI_ERROR_NOT_INITIALIZED: return "MSPTI_ERROR_NOT_INITIALIZED";
+        case MSPTI_ERROR_INVALID_KIND: return "MSPTI_ERROR_INVALID_KIND";
+        case MSPTI_ERROR_PARAMETER_SIZE_NOT_SUFFICIENT: return "MSPTI_ERROR_PARAMETER_SIZE_NOT_SUFFICIENT";
         case MSPTI_ERROR_INNER: return "MSPTI_ERROR_INNER";
         default: return "MSPTI_ERROR_UNKNOWN";
     }
-}
-
-MSPTI_API msptiResult msptiGetVersion(uint32_t* major, uint32_t* minor, uint32_t* patch) {
-    if (major != nullptr) *major = MSPTI_EXT_VERSION_MAJOR;
-    if (minor != nullptr) *minor = MSPTI_EXT_VERSION_MINOR;
-    if (patch != nullptr) *patch = MSPTI_EXT_VERSION_PATCH;
-    return MSPTI_SUCCESS;
 }
 
 MSPTI_API msptiResult msptiActivityGetDroppedRecords(msptiActivityKind kind, uint64_t* dropped) {

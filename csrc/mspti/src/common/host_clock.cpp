@@ -37,13 +37,15 @@ std::atomic<const Source*> g_source{&kSystem};
 // realtime - monoraw, as a signed value (two's complement in a uint64).
 std::atomic<int64_t> g_offset{0};
 std::atomic<bool> g_offset_valid{false};
+std::atomic<uint64_t (*)()> g_client_clock{nullptr};
 
 int64_t MeasureOffset() {
     const Source* s = g_source.load(std::memory_order_acquire);
     // The midpoint of two monotonic reads around the realtime read keeps the error
     // at half the read latency.
+    uint64_t (*const client)() = g_client_clock.load(std::memory_order_acquire);
     const uint64_t m0 = s->monoraw_ns();
-    const uint64_t r = s->realtime_ns();
+    const uint64_t r = client != nullptr ? client() : s->realtime_ns();
     const uint64_t m1 = s->monoraw_ns();
     const uint64_t m = m0 + (m1 - m0) / 2;
     return static_cast<int64_t>(r - m);
@@ -70,6 +72,13 @@ uint64_t Counter() { return g_source.load(std::memory_order_acquire)->counter();
 uint64_t Now() { return FromMonoRaw(MonoRawNs()); }
 
 uint64_t FromMonoRaw(uint64_t monoraw_ns) { return monoraw_ns + static_cast<uint64_t>(Offset()); }
+
+void SetClientClock(uint64_t (*clock)()) {
+    g_client_clock.store(clock, std::memory_order_release);
+    Resync();
+}
+
+uint64_t (*ClientClock())() { return g_client_clock.load(std::memory_order_acquire); }
 
 void Resync() {
     g_offset.store(MeasureOffset(), std::memory_order_relaxed);

@@ -36,4 +36,11 @@ uint64_t FromMonoRaw(uint64_t monoraw_ns);
 // Re-measures the monotonic-raw to realtime offset.
 void Resync();
 
+// A client clock (msptiActivityRegisterTimestampCallback) that takes CLOCK_REALTIME's place as the
+// epoch of the records: the offset is then measured against it (at once, and at every Resync), so
+// every record's time, CANN's and the device's included, follows the client's clock. nullptr
+// restores CLOCK_REALTIME.
+void SetClientClock(uint64_t (*clock)());
+uint64_t (*ClientClock())();
+
 }  // namespace mspti::host_clock

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <new>
 
+#include "common/attributes.h"
 #include "common/host_clock.h"
 #include "common/log.h"
 #include "common/no_destructor.h"
@@ -104,7 +105,7 @@ void ChannelReader::Add(uint32_t device, uint32_t channel) {
             c = std::make_shared<Channel>();
             c->device = device;
             c->channel = channel;
-            c->buffer.resize(kReadBufferSize);
+            c->buffer.resize(attributes::ChannelBufferSize());
         }
     }
     std::lock_guard<std::mutex> lock(thread_mutex_);

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "activity/kinds.h"
+#include "activity/overhead.h"
 #include "common/log.h"
 #include "common/no_destructor.h"
 #include "seam/cann_api.h"
@@ -236,6 +237,7 @@ void DeviceTaskManager::SendCommand(uint32_t id, uint32_t type, uint64_t bits) {
 }
 
 bool DeviceTaskManager::StartChannel(uint32_t id, const Device& d, uint32_t channel) {
+    const activity::overhead::DeviceScope overhead(id);
     auto start = cann::prof_drv_start.get();
     if (start == nullptr) return false;
     TsTsFwProfileConfig tsfw{};
@@ -266,6 +268,7 @@ bool DeviceTaskManager::StartChannel(uint32_t id, const Device& d, uint32_t chan
 }
 
 void DeviceTaskManager::StopChannel(uint32_t id, uint32_t channel) {
+    const activity::overhead::DeviceScope overhead(id);
     ChannelReader& reader = ChannelReader::Instance();
     reader.Drain(id, channel);
     auto stop = cann::prof_stop.get();
