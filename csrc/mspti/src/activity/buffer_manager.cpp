@@ -164,7 +164,7 @@ bool BufferManager::WriteSlow(ThreadBuffer& tb, int64_t kind, const void* record
             tb.used = sizeof request;
             tb.records = 1;
         } else {
-            Drops().Add(MSPTI_ACTIVITY_KIND_OVERHEAD);
+            Drops().Add(MSPTI_ACTIVITY_KIND_OVERHEAD, MSPTI_DROP_REASON_BUFFER_TOO_SMALL);
         }
     }
     std::memcpy(tb.data + tb.used, record, size);
