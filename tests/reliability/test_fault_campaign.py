@@ -467,3 +467,36 @@ def test_one_bad_read_does_not_desynchronise_the_parser(reliability_programs: Re
         assert flushed["kernel_delivered"] == flushed["launched"] == 300, when
         assert flushed["device_marker_delivered"] == flushed["marks"] == 300, when
         assert flushed["kernel_dropped"] == flushed["marker_dropped"] == 0, when
+
+
+START_FAILURES = [
+    "prof_drv_start:error=-1",
+    "prof_drv_get_channels:error=-1",
+    "halGetDeviceInfo:error=-1",
+    "drvGetDevNum:error=-1",
+]
+
+
+@pytest.mark.xfail(strict=True, reason="F-19: device collection that cannot start is invisible")
+@pytest.mark.parametrize("order", ["open-first", "enable-first"])
+@pytest.mark.parametrize("faults", START_FAILURES)
+def test_collection_that_cannot_start_is_reported(
+    reliability_programs: ReliabilityPrograms, faults: str, order: str
+) -> None:
+    """Enable returns MSPTI_ERROR_DEVICE_OFFLINE (4) when the device is open and its collection fails
+    at the call; otherwise it succeeds. Either way every kernel and every device marker half is counted
+    as dropped with reason COLLECTION_FAILED by the time FlushAll returns (docs/mspti-deviations.md §5)."""
+    exe = reliability_programs.build("start_failure.c", ["ascendcl", "mspti"])
+    env = reliability_programs.native.env(
+        preload_mspti=True, NPU_SIM_FAULTS=faults, NPU_SIM_CLOCK="virtual", NPU_SIM_LOG_LEVEL="off"
+    )
+    proc = run_program(exe, env, args=[order], timeout=60)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    line = next(x for x in proc.stdout.splitlines() if x.startswith("S "))
+    got = {k: int(v) for k, v in (item.split("=", 1) for item in line[2:].split())}
+    print(f"\n{faults} {order}: {got}")
+    expected_enable = 4 if order == "open-first" else 0
+    assert got["enable_kernel"] == expected_enable and got["enable_marker"] == expected_enable
+    assert got["kernel_delivered"] == 0 and got["kernel_dropped"] == got["kernel_collection_failed"] == 50
+    assert got["host_marker_delivered"] == 10 and got["device_marker_delivered"] == 0
+    assert got["marker_dropped"] == got["marker_collection_failed"] == 10
