@@ -477,7 +477,6 @@ START_FAILURES = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="F-19: device collection that cannot start is invisible")
 @pytest.mark.parametrize("order", ["open-first", "enable-first"])
 @pytest.mark.parametrize("faults", START_FAILURES)
 def test_collection_that_cannot_start_is_reported(

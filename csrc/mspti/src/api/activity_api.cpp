@@ -55,6 +55,9 @@ MSPTI_API msptiResult msptiActivityEnable(msptiActivityKind kind) {
         std::lock_guard<std::mutex> lock(SwitchMutex());
         activity::Kinds().Set(kind, true);
         seam::DeviceTaskManager::Instance().OnKindEnabled();
+        // The kind stays enabled (host records, other devices); the caller learns that device records
+        // of an open device cannot come (they are counted as dropped, reason COLLECTION_FAILED).
+        if (seam::DeviceTaskManager::Instance().CollectionFailed(kind)) return MSPTI_ERROR_DEVICE_OFFLINE;
         return MSPTI_SUCCESS;
     } catch (...) {
         return MSPTI_ERROR_INNER;

@@ -108,8 +108,14 @@ uint64_t BeginOp(const char* name, HcclComm comm, uint64_t bytes, aclrtStream st
     auto get_device = seam::cann::aclrtGetDevice.get();
     if (get_device == nullptr || get_device(&device) != ACL_SUCCESS || device < 0) return 0;
     const auto dev = static_cast<uint32_t>(device);
-    // Without a collecting step-trace channel the markers would never come back.
-    if (!seam::devices::TsFwActive(dev)) return 0;
+    // Without a collecting step-trace channel the markers would never come back; if the channel could
+    // not start, the record is counted.
+    if (!seam::devices::TsFwActive(dev)) {
+        if (seam::devices::TsFwFailed(dev)) {
+            activity::Drops().Add(MSPTI_ACTIVITY_KIND_HCCL, MSPTI_DROP_REASON_COLLECTION_FAILED);
+        }
+        return 0;
+    }
     const uint64_t id = markers::NextMarkerId();
     {
         Table& t = GetTable();

@@ -12,6 +12,7 @@
 #include "interpose/hccl_reporter.h"
 #include "markers/marker_ids.h"
 #include "seam/cann_api.h"
+#include "seam/device_registry.h"
 #include "seam/device_time.h"
 #include "seam/stream_syncs.h"
 
@@ -71,11 +72,16 @@ void DropOwed(uint32_t device, Lost&& lost) {
 
 }  // namespace
 
-void NotePlaced(uint64_t id, uint64_t flag, const void* stream) {
+bool NotePlaced(uint64_t id, uint64_t flag, const void* stream) {
     const Placed placed{CurrentDevice(), stream, host_clock::Now()};
+    if (!seam::devices::TsFwActive(placed.device) && seam::devices::TsFwFailed(placed.device)) {
+        activity::Drops().Add(MSPTI_ACTIVITY_KIND_MARKER, MSPTI_DROP_REASON_COLLECTION_FAILED);
+        return false;
+    }
     Owed& o = GetOwed();
     std::lock_guard<std::mutex> lock(o.mutex);
     o.halves[HalfKey(id, flag)] = placed;
+    return true;
 }
 
 void Unplace(uint64_t id, uint64_t flag) {

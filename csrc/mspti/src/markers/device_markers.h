@@ -14,7 +14,9 @@
 namespace mspti::markers {
 
 // Before aclrtProfTrace: the device half of marker `id` with `flag` (a *_WITH_DEVICE flag) is owed.
-void NotePlaced(uint64_t id, uint64_t flag, const void* stream);
+// False if it can never come because the device's collection could not start (then it is counted
+// as dropped, reason COLLECTION_FAILED, and not owed).
+bool NotePlaced(uint64_t id, uint64_t flag, const void* stream);
 // aclrtProfTrace refused it: not owed after all (the caller counts it).
 void Unplace(uint64_t id, uint64_t flag);
 

@@ -59,8 +59,9 @@ bool Recordable(size_t length) {
 // Places the device half of marker `id` on `stream`; if the runtime refuses (a stream that does not
 // exist, ...), the device half will never come and is counted as dropped.
 void PlaceDeviceHalf(uint64_t id, msptiActivityFlag flag, Stream stream) {
-    NotePlaced(id, flag, stream);  // before: the device half may be parsed before ProfTrace returns
-    if (ProfTrace(id, flag, stream)) return;
+    // Owed before the call: the device half may be parsed before ProfTrace returns.
+    const bool owed = NotePlaced(id, flag, stream);
+    if (ProfTrace(id, flag, stream) || !owed) return;
     Unplace(id, flag);
     activity::Drops().Add(MSPTI_ACTIVITY_KIND_MARKER, MSPTI_DROP_REASON_BAD_ARGUMENT);
 }

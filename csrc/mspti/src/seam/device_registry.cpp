@@ -8,6 +8,8 @@ namespace {
 std::atomic<uint32_t> g_chip[kMaxDevices] = {};
 std::atomic<bool> g_stars[kMaxDevices] = {};
 std::atomic<bool> g_tsfw[kMaxDevices] = {};
+std::atomic<bool> g_stars_failed[kMaxDevices] = {};
+std::atomic<bool> g_tsfw_failed[kMaxDevices] = {};
 
 }  // namespace
 
@@ -24,6 +26,19 @@ void SetStarsActive(uint32_t device, bool on) {
 }
 void SetTsFwActive(uint32_t device, bool on) {
     if (device < kMaxDevices) g_tsfw[device].store(on, std::memory_order_release);
+}
+
+bool StarsFailed(uint32_t device) {
+    return device < kMaxDevices && g_stars_failed[device].load(std::memory_order_acquire);
+}
+bool TsFwFailed(uint32_t device) {
+    return device < kMaxDevices && g_tsfw_failed[device].load(std::memory_order_acquire);
+}
+void SetStarsFailed(uint32_t device, bool failed) {
+    if (device < kMaxDevices) g_stars_failed[device].store(failed, std::memory_order_release);
+}
+void SetTsFwFailed(uint32_t device, bool failed) {
+    if (device < kMaxDevices) g_tsfw_failed[device].store(failed, std::memory_order_release);
 }
 
 }  // namespace mspti::seam::devices

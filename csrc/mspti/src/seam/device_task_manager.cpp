@@ -88,6 +88,16 @@ void DeviceTaskManager::OnKindEnabled() {
     ReconcileAll();
 }
 
+bool DeviceTaskManager::CollectionFailed(msptiActivityKind kind) {
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    for (const auto& [id, d] : devices_) {
+        if (!d.open) continue;
+        if (UsesTsFw(kind) && devices::TsFwFailed(id)) return true;
+        if (UsesStars(kind) && devices::StarsFailed(id)) return true;
+    }
+    return false;
+}
+
 void DeviceTaskManager::DrainKind(msptiActivityKind kind) {
     std::lock_guard<std::recursive_mutex> lock(mutex_);
     for (const auto& [id, d] : devices_) {
@@ -119,7 +129,10 @@ void DeviceTaskManager::Reconcile(uint32_t id) {
         const bool want = subscribed_ && d.open;
         if (want && !d.probed) Probe(id, d);
         const bool live = want && d.usable;
-        const uint64_t bits = want && Online(id) ? DesiredBits() : 0;
+        // CANN's host reports are switched on for a listed device, and for every open device when the
+        // driver cannot list them (its task tracks then show what cannot be collected).
+        const bool online = Online(id) || device_list_failed_;
+        const uint64_t bits = want && online ? DesiredBits() : 0;
         const bool tsfw = live && d.has_tsfw && WantTsFw();
         const bool stars = live && d.has_stars && WantStars();
 
@@ -153,6 +166,21 @@ void DeviceTaskManager::Reconcile(uint32_t id) {
             SendCommand(id, PROF_COMMANDHANDLE_TYPE_START, bits);
             d.bits |= bits;
         }
+        // A channel a kind needs that did not start: its device halves can never come.
+        const bool tsfw_failed = want && WantTsFw() && !d.tsfw_running;
+        const bool stars_failed = want && WantStars() && !d.stars_running;
+        devices::SetTsFwFailed(id, tsfw_failed);
+        devices::SetStarsFailed(id, stars_failed);
+        if ((tsfw_failed || stars_failed) && !d.failure_logged) {
+            d.failure_logged = true;
+            MSPTI_LOGE("device %u: profiling collection could not start (%s%s%s); its device records (KERNEL, device "
+                       "MARKER halves, HCCL, COMMUNICATION) are counted as dropped, reason COLLECTION_FAILED. Check "
+                       "that the driver lists the device (drvGetDevNum/drvGetDevIDs), reports its chip and clock "
+                       "(halGetDeviceInfo) and profiling channels (prof_drv_get_channels), and that no other profiler "
+                       "holds them (prof_drv_start)",
+                       id, stars_failed ? "STARS channel 50" : "", stars_failed && tsfw_failed ? ", " : "",
+                       tsfw_failed ? "step-trace channel 44" : "");
+        }
     } while (d.again);
     d.busy = false;
 }
@@ -166,7 +194,9 @@ bool DeviceTaskManager::Online(uint32_t id) {
         uint32_t num = 0;
         if (get_num == nullptr || get_ids == nullptr || get_num(&num) != DRV_ERROR_NONE) {
             MSPTI_LOGE("cannot list devices: no device data will be collected");
+            device_list_failed_ = true;
         } else {
+            device_list_failed_ = false;
             uint32_t ids[devices::kMaxDevices] = {};
             if (num > devices::kMaxDevices) num = devices::kMaxDevices;
             if (num > 0 && get_ids(ids, num) == DRV_ERROR_NONE) {

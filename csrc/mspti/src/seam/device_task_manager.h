@@ -28,6 +28,8 @@ public:
     void OnUnsubscribe();
     // Call after the kind's switch changed (enable) / before and after it changes (disable).
     void OnKindEnabled();
+    // Whether an open device's collection that `kind` needs could not start (known now).
+    bool CollectionFailed(msptiActivityKind kind);
     void DrainKind(msptiActivityKind kind);
     void OnKindDisabled();
     // Drains every running channel (FlushAll).
@@ -48,6 +50,7 @@ private:
         uint64_t bits = 0;  // profSwitch bits started
         bool tsfw_running = false;
         bool stars_running = false;
+        bool failure_logged = false;  // "collection could not start" was logged for this device
         bool busy = false;   // being reconciled (CANN may call back into msPTI meanwhile)
         bool again = false;  // reconcile once more when done
     };
@@ -63,6 +66,7 @@ private:
     bool subscribed_ = false;
     bool online_checked_ = false;
     uint64_t online_mask_ = 0;
+    bool device_list_failed_ = false;  // drvGetDevNum/drvGetDevIDs failed at the last check
     std::map<uint32_t, Device> devices_;
 };
 

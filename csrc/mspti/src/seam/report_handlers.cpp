@@ -47,8 +47,14 @@ void OnTaskTrack(uint32_t aging, const MsprofCompactInfo& info) {
                                                                      : activity::AllocateCorrelationId();
     const char* name = names.HashText(track.kernelName);
     callback::NoteKernelName(name);
-    // A launch seen while KERNEL is off, or while its device cannot deliver the device half, gives no record.
-    if (!Enabled(MSPTI_ACTIVITY_KIND_KERNEL) || !devices::StarsActive(track.deviceId)) return;
+    // A launch seen while KERNEL is off, or while its device cannot deliver the device half, gives no record;
+    // if the device's collection could not start, the record it would have given is counted.
+    if (!Enabled(MSPTI_ACTIVITY_KIND_KERNEL) || !devices::StarsActive(track.deviceId)) {
+        if (Enabled(MSPTI_ACTIVITY_KIND_KERNEL) && devices::StarsFailed(track.deviceId)) {
+            activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_DROP_REASON_COLLECTION_FAILED);
+        }
+        return;
+    }
     PushTrack(TrackEvent{correlation_id, info.timeStamp, type, name != nullptr ? name : "", track.taskId,
                          track.deviceId, track.streamId, aging});
 }
