@@ -40,6 +40,24 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         f"{len(cases)} runs, {injected} faults injected, host records owed {expected}, "
         f"accounted (delivered + dropped) {accounted}, records delivered in total {delivered}"
     )
+    totals: dict[str, dict[str, int]] = {}
+    for case in cases:
+        accounting = case.get("device_accounting")
+        if not isinstance(accounting, dict):
+            continue
+        for name, figures in accounting.items():
+            total = totals.setdefault(name, {"produced": 0, "delivered": 0, "unaccounted": 0})
+            total["produced"] += int(figures["produced"])
+            total["delivered"] += int(figures["delivered"])
+            total["unaccounted"] += int(figures["unaccounted"])
+            for reason, count in figures["dropped"].items():
+                total[reason] = total.get(reason, 0) + int(count)
+    for name, total in totals.items():
+        dropped = {k: v for k, v in total.items() if k not in ("produced", "delivered", "unaccounted")}
+        terminalreporter.write_line(
+            f"{name}: produced {total['produced']}, delivered {total['delivered']}, dropped {dropped or 0}, "
+            f"unaccounted {total['unaccounted']}"
+        )
     if _FIGURES.path is not None:
         terminalreporter.write_line(f"per-run figures: {_FIGURES.path}")
 

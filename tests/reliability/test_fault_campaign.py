@@ -142,6 +142,16 @@ MSTX_ROUTE = (
     "ProfEnableMstxFunc",
     "InitInjectionMstx",
 )
+# Faults here keep CANN from reporting device work to msPTI at all (its callbacks, the START command,
+# the task tracks, the task type names, the device-state notice): msPTI never learns of the launches,
+# so their KERNEL records cannot be counted (docs/reliability.md, fault injection).
+REPORT_ROUTE = (
+    "MsprofRegisterProfileCallback",
+    "profSetProfCommand",
+    "MsprofReportCompactInfo",
+    "MsprofRegTypeInfo",
+    "MsprofNotifySetDevice",
+)
 # Called only on msPTI's own reader thread: stalling them must not block the application's msPTI calls
 # (FlushAll waits at most 50 ms for the driver, docs/mspti-deviations.md §1).
 READER_THREAD = ("prof_channel_poll", "prof_channel_read")
@@ -163,6 +173,17 @@ DEFAULT_SUBSET = {
 
 HOST_KINDS_EXACT = {5: "MEMORY", 6: "MEMSET", 7: "MEMCPY"}
 HOST_KINDS_AT_LEAST = {8: "EXTERNAL_CORRELATION", 1: "MARKER"}
+# Device kinds whose produced count the workload knows (successful launches and collectives), and
+# device MARKER halves ("M" line): produced, delivered, dropped by reason and unaccounted per plan.
+DEVICE_KINDS = {2: "KERNEL", 4: "HCCL", 9: "COMMUNICATION"}
+DROP_REASONS = {
+    1: "NO_BUFFER",
+    2: "BUFFER_TOO_SMALL",
+    3: "DEVICE_HALF_LOST",
+    4: "COLLECTION_FAILED",
+    5: "BAD_ARGUMENT",
+    6: "KIND_DISABLED",
+}
 
 
 def plan_for(function: str, action: str) -> str:
@@ -277,6 +298,13 @@ def test_fault(
             problems.append(
                 f"{name}: produced {expected}, delivered {k['delivered']} + dropped {k['dropped']}"
             )
+    accounting = device_accounting(kinds, run.fields("M")[0])
+    for name, figures_of_kind in accounting.items():
+        unseen = (name == "KERNEL" and function in REPORT_ROUTE) or (
+            name == "device MARKER" and function in MSTX_ROUTE
+        )
+        if figures_of_kind["unaccounted"] != 0 and not unseen:
+            problems.append(f"{name}: {figures_of_kind}")
     blocked = {line.rsplit(" ", 1)[0]: int(line.rsplit(" ", 1)[1]) for line in run.lines("T")}
     longest = max(blocked.items(), key=lambda item: item[1], default=("-", 0))
     if function in READER_THREAD and longest[1] > BLOCKING_LIMIT_MS:
@@ -303,12 +331,14 @@ def test_fault(
             "dropped_total": sum(int(k["dropped"]) for k in kinds.values()),
             "delivered": {k: int(v["delivered"]) for k, v in kinds.items()},
             "dropped": {k: int(v["dropped"]) for k, v in kinds.items()},
+            "device_accounting": accounting,
             "cann_failures_tolerated": len(run.lines("W")),
             "longest_mspti_call_ms": longest[1],
             "longest_mspti_call": longest[0],
             "problems": problems,
         }
     )
+    print(f"\n{plan}: device records {accounting}")
     print(
         f"\n{plan}: exit 0 in {run.seconds} s, {calls} calls, {injected} injected, host records owed "
         f"{host_expected} accounted {host_accounted}, "
@@ -318,6 +348,35 @@ def test_fault(
     assert not problems, "\n".join(problems) + "\n" + context
     if injected == 0:
         pytest.skip(f"{function} is called {calls} time(s) per process: the planned call never happens")
+
+
+def device_accounting(
+    kinds: dict[int, dict[str, str]], markers: dict[str, str]
+) -> dict[str, dict[str, object]]:
+    """Per device kind: produced, delivered, dropped by reason and unaccounted (produced - delivered -
+    dropped). Device MARKER halves are the marks with a stream: their drops are MARKER drops for the
+    reasons of a device half (the workload's host marks cannot be dropped for those)."""
+    out: dict[str, dict[str, object]] = {}
+    for kind, name in DEVICE_KINDS.items():
+        k = kinds[kind]
+        by_reason = {DROP_REASONS[r]: int(k[f"r{r}"]) for r in DROP_REASONS if int(k[f"r{r}"])}
+        produced, delivered, dropped = int(k["expected"]), int(k["delivered"]), int(k["dropped"])
+        out[name] = {
+            "produced": produced,
+            "delivered": delivered,
+            "dropped": by_reason,
+            "unaccounted": produced - delivered - dropped,
+        }
+    marker = kinds[1]
+    halves = {DROP_REASONS[r]: int(marker[f"r{r}"]) for r in (3, 4, 5, 6) if int(marker[f"r{r}"])}
+    produced, delivered = int(markers["expected"]), int(markers["delivered"])
+    out["device MARKER"] = {
+        "produced": produced,
+        "delivered": delivered,
+        "dropped": halves,
+        "unaccounted": produced - delivered - sum(halves.values()),
+    }
+    return out
 
 
 def test_error_codes_reach_the_workload(reliability_programs: ReliabilityPrograms, workload: Path) -> None:

@@ -41,6 +41,7 @@ constexpr int kKinds = MSPTI_ACTIVITY_KIND_COUNT;
 
 std::mutex g_mutex;
 uint64_t g_delivered[kKinds] = {};
+uint64_t g_device_markers = 0;  // MARKER records of source DEVICE, among g_delivered[MARKER]
 std::atomic<uint64_t> g_enter{0}, g_exit{0};
 thread_local int t_depth = 0;
 std::atomic<int> g_unpaired{0};
@@ -59,6 +60,10 @@ void Complete(uint8_t* buffer, size_t size, size_t valid) {
     msptiResult rc;
     while ((rc = msptiActivityGetNextRecord(buffer, valid, &r)) == MSPTI_SUCCESS) {
         if (r->kind > 0 && r->kind < kKinds) g_delivered[r->kind]++;
+        if (r->kind == MSPTI_ACTIVITY_KIND_MARKER &&
+            reinterpret_cast<const msptiActivityMarker*>(r)->sourceKind == MSPTI_ACTIVITY_SOURCE_KIND_DEVICE) {
+            ++g_device_markers;
+        }
     }
     if (rc != MSPTI_ERROR_MAX_LIMIT_REACHED) std::printf("A msptiActivityGetNextRecord %d\n", rc);
     std::free(buffer);
@@ -100,6 +105,7 @@ struct Expected {
         n[kind] += k;
     }
 } g_expected;
+std::atomic<uint64_t> g_expected_device_markers{0};
 
 bool Ok(const char* what, int rc) {
     if (rc != 0) std::printf("W %s %d\n", what, rc);
@@ -207,16 +213,28 @@ void DeviceWork(aclrtStream stream) {
     if (!Ok("aclrtBinaryLoadFromData", aclrtBinaryLoadFromData(image, sizeof image, nullptr, &bin))) return;
     if (!Ok("aclrtBinaryGetFunction", aclrtBinaryGetFunction(bin, "fault_kernel", &fn))) return;
     uint64_t args[2] = {0, 0};
-    for (int i = 0; i < 6; ++i) (void)Ok("aclrtLaunchKernel", aclrtLaunchKernel(fn, 2, args, sizeof args, stream));
-    (void)Ok("aclrtLaunchKernelV2", aclrtLaunchKernelV2(fn, 2, args, sizeof args, nullptr, stream));
-    (void)Ok("aclrtLaunchKernelWithHostArgs",
-             aclrtLaunchKernelWithHostArgs(fn, 2, stream, nullptr, args, sizeof args, nullptr, 0));
+    // Each launch that succeeds owes a KERNEL record; the device mark owes its device half.
+    auto launched = [](bool ok) {
+        if (ok) g_expected.add(MSPTI_ACTIVITY_KIND_KERNEL);
+    };
+    for (int i = 0; i < 6; ++i) launched(Ok("aclrtLaunchKernel", aclrtLaunchKernel(fn, 2, args, sizeof args, stream)));
+    launched(Ok("aclrtLaunchKernelV2", aclrtLaunchKernelV2(fn, 2, args, sizeof args, nullptr, stream)));
+    launched(Ok("aclrtLaunchKernelWithHostArgs",
+                aclrtLaunchKernelWithHostArgs(fn, 2, stream, nullptr, args, sizeof args, nullptr, 0)));
     aclrtArgsHandle handle = nullptr;
     if (Ok("aclrtKernelArgsInit", aclrtKernelArgsInit(fn, &handle)) &&
         Ok("aclrtKernelArgsFinalize", aclrtKernelArgsFinalize(handle)))
-        (void)Ok("aclrtLaunchKernelWithConfig", aclrtLaunchKernelWithConfig(fn, 2, stream, nullptr, handle, nullptr));
+        launched(Ok("aclrtLaunchKernelWithConfig", aclrtLaunchKernelWithConfig(fn, 2, stream, nullptr, handle, nullptr)));
     mstxMarkA("fault-device-mark", stream);
+    g_expected_device_markers.fetch_add(1);
     (void)Ok("aclrtSynchronizeStream", aclrtSynchronizeStream(stream));
+}
+
+// A collective call owes an HCCL record (msPTI's wrapper records the call, whatever it returned) and,
+// when it succeeded, a COMMUNICATION record (the operation CANN ran). A barrier owes neither.
+void Collective(bool ok) {
+    g_expected.add(MSPTI_ACTIVITY_KIND_HCCL);
+    if (ok) g_expected.add(MSPTI_ACTIVITY_KIND_COMMUNICATION);
 }
 
 // Two ranks (threads) run every collective msPTI wraps; a rank whose peer failed times out.
@@ -247,22 +265,22 @@ void HcclWork() {
             uint64_t counts[2] = {16, 16}, displs[2] = {0, 16};
             HcclSendRecvItem items[2] = {{HCCL_SEND, a, 16, HCCL_DATA_TYPE_FP32, peer},
                                          {HCCL_RECV, b, 16, HCCL_DATA_TYPE_FP32, peer}};
-            Ok("HcclAllReduce", HcclAllReduce(a, b, 64, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, s));
-            Ok("HcclBroadcast", HcclBroadcast(a, 64, HCCL_DATA_TYPE_FP32, 0, comm, s));
-            Ok("HcclAllGather", HcclAllGather(a, b, 32, HCCL_DATA_TYPE_FP32, comm, s));
-            Ok("HcclReduceScatter", HcclReduceScatter(a, b, 32, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, s));
-            Ok("HcclReduce", HcclReduce(a, b, 64, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_MAX, 0, comm, s));
-            Ok("HcclAlltoAll", HcclAlltoAll(a, 16, HCCL_DATA_TYPE_FP32, b, 16, HCCL_DATA_TYPE_FP32, comm, s));
-            Ok("HcclAlltoAllV", HcclAlltoAllV(a, counts, displs, HCCL_DATA_TYPE_FP32, b, counts, displs,
-                                              HCCL_DATA_TYPE_FP32, comm, s));
+            Collective(Ok("HcclAllReduce", HcclAllReduce(a, b, 64, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, s)));
+            Collective(Ok("HcclBroadcast", HcclBroadcast(a, 64, HCCL_DATA_TYPE_FP32, 0, comm, s)));
+            Collective(Ok("HcclAllGather", HcclAllGather(a, b, 32, HCCL_DATA_TYPE_FP32, comm, s)));
+            Collective(Ok("HcclReduceScatter", HcclReduceScatter(a, b, 32, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, s)));
+            Collective(Ok("HcclReduce", HcclReduce(a, b, 64, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_MAX, 0, comm, s)));
+            Collective(Ok("HcclAlltoAll", HcclAlltoAll(a, 16, HCCL_DATA_TYPE_FP32, b, 16, HCCL_DATA_TYPE_FP32, comm, s)));
+            Collective(Ok("HcclAlltoAllV", HcclAlltoAllV(a, counts, displs, HCCL_DATA_TYPE_FP32, b, counts, displs,
+                                              HCCL_DATA_TYPE_FP32, comm, s)));
             Ok("HcclBarrier", HcclBarrier(comm, s));
-            Ok("HcclScatter", HcclScatter(a, b, 16, HCCL_DATA_TYPE_FP32, 0, comm, s));
+            Collective(Ok("HcclScatter", HcclScatter(a, b, 16, HCCL_DATA_TYPE_FP32, 0, comm, s)));
             if (r == 0) {
-                Ok("HcclSend", HcclSend(a, 16, HCCL_DATA_TYPE_FP32, peer, comm, s));
+                Collective(Ok("HcclSend", HcclSend(a, 16, HCCL_DATA_TYPE_FP32, peer, comm, s)));
             } else {
-                Ok("HcclRecv", HcclRecv(b, 16, HCCL_DATA_TYPE_FP32, peer, comm, s));
+                Collective(Ok("HcclRecv", HcclRecv(b, 16, HCCL_DATA_TYPE_FP32, peer, comm, s)));
             }
-            Ok("HcclBatchSendRecv", HcclBatchSendRecv(items, 2, comm, s));
+            Collective(Ok("HcclBatchSendRecv", HcclBatchSendRecv(items, 2, comm, s)));
             (void)Ok("aclrtSynchronizeStream(rank)", aclrtSynchronizeStream(s));
             if (Ok("aclrtFree(rank)", aclrtFree(a))) g_expected.add(MSPTI_ACTIVITY_KIND_MEMORY);
             if (Ok("aclrtFree(rank)", aclrtFree(b))) g_expected.add(MSPTI_ACTIVITY_KIND_MEMORY);
@@ -274,9 +292,15 @@ void HcclWork() {
 }
 
 // msPTI's reader thread polls on its own schedule, and a virtual-clock session lasts a few
-// milliseconds: a fault planned for prof_channel_poll gets up to 3 s to happen before the flush.
+// milliseconds: a fault planned for prof_channel_poll gets up to 3 s to happen before the flush. So
+// does a stall of prof_channel_read: the case checks that a stalled reader does not block the
+// application, so the stalled read must be the reader's (a read FlushAll makes itself is synchronous,
+// docs/mspti-deviations.md §1, and would be the first read if the reader had not read yet).
 void AwaitReaderFault(const char* function) {
-    if (std::strcmp(function, "prof_channel_poll") != 0) return;
+    const char* plan = std::getenv("NPU_SIM_FAULTS");
+    const bool reader_stall =
+        std::strcmp(function, "prof_channel_read") == 0 && plan != nullptr && std::strstr(plan, "stall") != nullptr;
+    if (std::strcmp(function, "prof_channel_poll") != 0 && !reader_stall) return;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
     while (npusim::faults_injected() == 0 && std::chrono::steady_clock::now() < deadline)
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -290,7 +314,10 @@ void Session(const char* function, bool hccl) {
     Expect("msptiEnableDomain", msptiEnableDomain(1, subscriber, MSPTI_CB_DOMAIN_RUNTIME));
     if (hccl) Expect("msptiEnableDomain(HCCL)", msptiEnableDomain(1, subscriber, MSPTI_CB_DOMAIN_HCCL));
     for (int k = 1; k < kKinds; ++k) {
-        Expect("msptiActivityEnable", Timed("msptiActivityEnable", [k] { return msptiActivityEnable(static_cast<msptiActivityKind>(k)); }));
+        // DEVICE_OFFLINE: an open device's collection could not start (docs/mspti-deviations.md §5).
+        const msptiResult rc =
+            Timed("msptiActivityEnable", [k] { return msptiActivityEnable(static_cast<msptiActivityKind>(k)); });
+        if (rc != MSPTI_SUCCESS && rc != MSPTI_ERROR_DEVICE_OFFLINE) std::printf("A msptiActivityEnable %d\n", rc);
     }
 
     aclrtStream stream = nullptr;
@@ -323,14 +350,27 @@ int main(int argc, char** argv) {
     for (int i = 0; i < sessions; ++i) Session(function, hccl);
 
     std::lock_guard<std::mutex> lock(g_mutex);
-    const bool host_kind[kKinds] = {false, true, false, false, false, true, true, true, true, false, false, false, false};
+    // Kinds whose produced count the workload knows: the host kinds, and KERNEL, HCCL, COMMUNICATION
+    // (successful launches and collectives). MARKER's is at least the host marks (host records made
+    // by msPTI itself are not counted here); its device halves are reported separately ("M").
+    const bool known[kKinds] = {false, true, true, false, true, true, true, true, true, true, false, false, false};
     for (int k = 1; k < kKinds; ++k) {
         uint64_t dropped = 0;
         Expect("msptiActivityGetDroppedRecords",
                msptiActivityGetDroppedRecords(static_cast<msptiActivityKind>(k), &dropped));
-        std::printf("K kind=%d expected=%lld delivered=%" PRIu64 " dropped=%" PRIu64 "\n", k,
-                    host_kind[k] ? static_cast<long long>(g_expected.n[k]) : -1LL, g_delivered[k], dropped);
+        std::printf("K kind=%d expected=%lld delivered=%" PRIu64 " dropped=%" PRIu64, k,
+                    known[k] ? static_cast<long long>(g_expected.n[k]) : -1LL, g_delivered[k], dropped);
+        // Drops by reason (mspti_ext.h): r1 NO_BUFFER .. r6 KIND_DISABLED.
+        for (int reason = 1; reason < MSPTI_DROP_REASON_COUNT; ++reason) {
+            uint64_t n = 0;
+            Expect("msptiActivityGetDroppedRecordsByReason",
+                   msptiActivityGetDroppedRecordsByReason(static_cast<msptiActivityKind>(k),
+                                                          static_cast<msptiDropReason>(reason), &n));
+            std::printf(" r%d=%" PRIu64, reason, n);
+        }
+        std::printf("\n");
     }
+    std::printf("M expected=%" PRIu64 " delivered=%" PRIu64 "\n", g_expected_device_markers.load(), g_device_markers);
     std::printf("C enter=%" PRIu64 " exit=%" PRIu64 " unpaired=%d\n", g_enter.load(), g_exit.load(),
                 g_unpaired.load());
     std::printf("F function=%s calls=%" PRIu64 " injected=%" PRIu64 "\n", function,

@@ -74,7 +74,9 @@ void DropOwed(uint32_t device, Lost&& lost) {
 
 bool NotePlaced(uint64_t id, uint64_t flag, const void* stream) {
     const Placed placed{CurrentDevice(), stream, host_clock::Now()};
-    if (!seam::devices::TsFwActive(placed.device) && seam::devices::TsFwFailed(placed.device)) {
+    // A channel records only while it collects: without it the device half cannot come (its
+    // collection failed, or never started because msPTI does not know the device).
+    if (!seam::devices::TsFwActive(placed.device)) {
         activity::Drops().Add(MSPTI_ACTIVITY_KIND_MARKER, MSPTI_DROP_REASON_COLLECTION_FAILED);
         return false;
     }

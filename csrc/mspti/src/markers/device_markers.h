@@ -14,8 +14,8 @@
 namespace mspti::markers {
 
 // Before aclrtProfTrace: the device half of marker `id` with `flag` (a *_WITH_DEVICE flag) is owed.
-// False if it can never come because the device's collection could not start (then it is counted
-// as dropped, reason COLLECTION_FAILED, and not owed).
+// False if it can never come because the device's step-trace channel is not collecting (its
+// collection could not start): then it is counted as dropped, reason COLLECTION_FAILED, not owed.
 bool NotePlaced(uint64_t id, uint64_t flag, const void* stream);
 // aclrtProfTrace refused it: not owed after all (the caller counts it).
 void Unplace(uint64_t id, uint64_t flag);

@@ -199,7 +199,10 @@ bool DeviceTaskManager::Online(uint32_t id) {
             device_list_failed_ = false;
             uint32_t ids[devices::kMaxDevices] = {};
             if (num > devices::kMaxDevices) num = devices::kMaxDevices;
-            if (num > 0 && get_ids(ids, num) == DRV_ERROR_NONE) {
+            if (num > 0 && get_ids(ids, num) != DRV_ERROR_NONE) {
+                MSPTI_LOGE("cannot list device ids: no device data will be collected");
+                device_list_failed_ = true;
+            } else if (num > 0) {
                 // Only the ids the driver listed are online.
                 for (uint32_t i = 0; i < num; ++i) {
                     if (ids[i] < devices::kMaxDevices) online_mask_ |= uint64_t{1} << ids[i];
