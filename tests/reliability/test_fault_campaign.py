@@ -518,14 +518,16 @@ def test_lost_device_marker_halves_are_counted_at_flush(
 def test_one_bad_read_does_not_desynchronise_the_parser(reliability_programs: ReliabilityPrograms) -> None:
     """A read that returns 5 bytes it never wrote (the 1st, 2nd, 3rd or 5th read of the process, on
     whichever channel it falls): the parser skips them and finds the next record, so every kernel and
-    device marker is still delivered. (F-18: which of them desynchronised the old parser depended on
-    what the reader thread had read by then; in every run at least one did.)"""
+    device marker is still delivered, but the one record the 5 bytes may have split (counted as dropped).
+    (F-18: which of them desynchronised the old parser depended on what the reader thread had read by
+    then; in every run at least one did.)"""
     for when in (1, 2, 3, 5):
         phases = lost_markers(reliability_programs, 60, f"prof_channel_read:error=5@{when}")
         flushed = phases["flushed"]
-        assert flushed["kernel_delivered"] == flushed["launched"] == 300, when
-        assert flushed["device_marker_delivered"] == flushed["marks"] == 300, when
-        assert flushed["kernel_dropped"] == flushed["marker_dropped"] == 0, when
+        assert flushed["launched"] == flushed["marks"] == 300, when
+        assert markers_accounted(flushed), (when, flushed)
+        lost = flushed["kernel_dropped"] + flushed["marker_dropped"]
+        assert lost <= 1, (when, flushed)
 
 
 START_FAILURES = [

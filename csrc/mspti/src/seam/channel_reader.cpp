@@ -62,6 +62,10 @@ uint64_t Load64(const uint8_t* p) {
 
 // A device time this far from the host's now (records' time base) is not a time of this run.
 constexpr uint64_t kPlausibleSpanNs = 3'600'000'000'000ULL;
+// Records whose times all lie further than this from now make the parser check its place (ParseLocked):
+// records of work that runs now are nearer, records read off the boundary (times shifted by whole
+// bytes) much further.
+constexpr uint64_t kPhaseCheckNs = 100'000'000ULL;
 
 // How far the device time of the STARS log at `p` (every layout has it at byte 8) is from `now_ns`
 // (records' time base); 0 when the device clock is not known.
@@ -74,9 +78,9 @@ uint64_t Distance(uint32_t device, const uint8_t* p, uint64_t now_ns) {
 // Whether a record of the channel's fixed size starts at `p`: the header of a step trace (its
 // report type and its own size), or a STARS log (every layout has the head at 0 and the device time
 // at 8) of a task or FFTS+ sub-task begin or end with a time within an hour of now (when the device
-// clock is known). A log of another function type (which msPTI skips) fails this; see
-// ParseLocked. `now_ns`: the host's now in the records' time base.
-bool LooksLikeRecord(uint32_t device, uint32_t channel, const uint8_t* p, uint64_t now_ns) {
+// clock is known; the time is checked only with `check_time`). A log of another function type
+// (which msPTI skips) fails this; see ParseLocked. `now_ns`: the host's now in the records' time base.
+bool LooksLikeRecord(uint32_t device, uint32_t channel, const uint8_t* p, uint64_t now_ns, bool check_time) {
     if (channel == PROF_CHANNEL_TS_FW) {
         const uint8_t type = p[1];
         return (type == TS_RPT_TYPE_STEP_TRACE || type == TS_RPT_TYPE_MEMCPY || type == TS_RPT_TYPE_TASK_TYPE) &&
@@ -87,7 +91,7 @@ bool LooksLikeRecord(uint32_t device, uint32_t channel, const uint8_t* p, uint64
         func != STARS_FUNC_TYPE_FFTS_END) {
         return false;
     }
-    return Load64(p + 8) != 0 && Distance(device, p, now_ns) < kPlausibleSpanNs;
+    return Load64(p + 8) != 0 && (!check_time || Distance(device, p, now_ns) < kPlausibleSpanNs);
 }
 
 }  // namespace
@@ -288,7 +292,10 @@ size_t ChannelReader::ParseLocked(Channel& c) {
     const uint8_t* bytes = c.buffer.data();
     const size_t fill = c.fill;
     const uint64_t now_ns = host_clock::Now();
-    auto looks = [&](size_t at) { return LooksLikeRecord(c.device, c.channel, bytes + at, now_ns); };
+    // Within a run of records the header suffices (one check per record); a place the parser resumes
+    // at after losing the boundary must have a plausible time too.
+    auto looks = [&](size_t at) { return LooksLikeRecord(c.device, c.channel, bytes + at, now_ns, true); };
+    auto looks_in_run = [&](size_t at) { return LooksLikeRecord(c.device, c.channel, bytes + at, now_ns, false); };
     auto parse = [&](size_t from, size_t to) {
         if (to <= from) return;
         if (c.channel == PROF_CHANNEL_TS_FW) {
@@ -313,7 +320,7 @@ size_t ChannelReader::ParseLocked(Channel& c) {
     // can look right too, zero padding reading as a BEGIN and the time as a shifted one).
     auto nearest = [&](size_t from) {
         size_t best_at = from;
-        uint64_t best = run_distance(from);
+        uint64_t best = candidate(from) ? run_distance(from) : UINT64_MAX;
         for (size_t o = from + 1; o < from + record && o + record <= fill; ++o) {
             if (!candidate(o)) continue;
             const uint64_t d = run_distance(o);
@@ -327,20 +334,22 @@ size_t ChannelReader::ParseLocked(Channel& c) {
     size_t run = 0;  // start of the run of records not parsed yet
     size_t at = 0;
     // A parse continues at the boundary the last one ended on. If that was a place off the boundary
-    // that looked right, the records there keep looking right; check the place against its neighbours
-    // once per read, so that the parser cannot stay off the boundary.
-    if (c.channel != PROF_CHANNEL_TS_FW && fill >= 2 * record && candidate(0)) {
+    // that looked right, the records there keep looking right, with times shifted by whole bytes; so
+    // once per read, when none of the first records has a time within 100 ms of now, the place is
+    // checked against its neighbours, so that the parser cannot stay off the boundary.
+    if (c.channel != PROF_CHANNEL_TS_FW && fill >= 2 * record && Distance(c.device, bytes, now_ns) > kPhaseCheckNs &&
+        run_distance(0) > kPhaseCheckNs) {
         at = nearest(0);
         if (at != 0) NoteSkipped(c, at);
         run = at;
     }
     while (at + record <= fill) {
-        if (looks(at)) {
+        if (looks_in_run(at)) {
             at += record;
             continue;
         }
         if (at + 2 * record > fill) break;  // decided when more bytes have come
-        if (looks(at + record)) {
+        if (looks_in_run(at + record)) {
             at += 2 * record;  // a log of another type, then a good one
             continue;
         }
