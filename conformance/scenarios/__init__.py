@@ -22,6 +22,7 @@ from conformance.scenarios import (  # noqa: F401  (imported for their registrat
     python_monitors,
     python_mstx,
     reentrancy,
+    reliability,
     stateful_scenario,
     threads,
 )
