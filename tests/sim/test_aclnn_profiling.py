@@ -84,3 +84,18 @@ def test_each_report_follows_its_launch_and_stop_ends_them(preloaded_run: list[s
     ]
     assert kinds == ["shim launch", "node"] * 4
     assert [line for line in after if line.startswith("node ")] == []
+
+
+def test_computing_a_result_is_not_device_time(programs: ProgramBuilder, native: NativeTree) -> None:
+    """Wall clock: the CPU time an operator's result takes (milliseconds for 4 M floats) appears neither
+    in its kernel's start nor in its duration (docs/timing.md); the kernel starts when it was submitted."""
+    exe = programs.build([PROGRAMS / "aclnn_compute_time.c"], libs=["ascendcl", "opapi", "nnopbase", "mspti"])
+    res = run_program(exe, native.env(preload_mspti=True, NPU_SIM_CLOCK="wall"), timeout=120)
+    assert res.returncode == 0, res.stdout + res.stderr
+    fields = res.stdout.split()
+    values = dict(zip(fields[::2], (int(v) for v in fields[1::2]), strict=True))
+    assert values["kernels"] == 1
+    call = values["call_ns"]
+    assert call > 1_000_000, values  # the result's computation is inside the call
+    assert values["start_offset_ns"] < call // 2, values
+    assert values["kernel_ns"] < call // 2, values
