@@ -57,7 +57,8 @@ def test_ms_tools_ext_forwards_each_call_to_the_injected_tool(
     assert "lib markA hello stream=(nil)" in out
     assert "lib rangeStartA work stream=0x1234" in out
     assert "range 7" in out
-    assert out[-1] == "tool 0"  # no getToolId in the tool: the front end's answer
+    # C's and Python's stdout are buffered apart, so only membership is checked, not the order.
+    assert "tool 0" in out  # no getToolId in the tool: the front end's answer
 
 
 def test_ms_tools_ext_without_a_tool_is_a_no_op(native: NativeTree) -> None:
