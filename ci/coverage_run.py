@@ -18,7 +18,15 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
+
+import tomli_w
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
 
 REPO = Path(__file__).resolve().parents[1]
 BUILD = REPO / "build" / "cov"
@@ -95,6 +103,25 @@ def cpp_reports() -> int:
     )
 
 
+def write_config() -> Path:
+    """pyproject.toml's [tool.coverage] with the packages measured by folder, in both places.
+
+    A child started with ``python -m`` or ``-c`` in the repository root imports the checkout's
+    ``__init__`` and, through it, the installed submodules (sim_runtime/_checkout.py). Measured by
+    package name (``source_pkgs``), only one of the two folders would count; measured by folder, both
+    do, and [tool.coverage.paths] reports them under one name. Children read the same file
+    (COVERAGE_PROCESS_START), so the config is written once, here.
+    """
+    with (REPO / "pyproject.toml").open("rb") as stream:
+        config = tomllib.load(stream)["tool"]["coverage"]
+    packages = config["run"].pop("source_pkgs")
+    installed = Path(sysconfig.get_paths()["platlib"])
+    config["run"]["source"] = [str(root / name) for root in (installed, REPO) for name in packages]
+    path = BUILD / "python" / "coverage.toml"
+    path.write_text(tomli_w.dumps({"tool": {"coverage": config}}), encoding="utf-8")
+    return path
+
+
 def main() -> int:
     pytest_args = sys.argv[1:]
     gate = not pytest_args
@@ -102,6 +129,7 @@ def main() -> int:
     (REPORTS / "cpp-html").mkdir()
     env = dict(os.environ)
     env["COVERAGE_FILE"] = str(BUILD / "python" / ".coverage")
+    env["COVERAGE_RCFILE"] = str(write_config())
     # The pytest script, not `python -m pytest`: the latter would put the source tree first on
     # sys.path, and the installed packages are the ones measured.
     status = run([tool("coverage"), "run", tool("pytest"), *(pytest_args or DEFAULT_PYTEST_ARGS)], env=env)

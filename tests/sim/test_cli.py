@@ -19,8 +19,8 @@ from sim_runtime.config import CONFIG_VAR, ENV_VARS, SimConfig
 from sim_runtime.soc import default_catalogue
 from sim_runtime.toolkit import TOOLKIT_DIR_VAR
 from support.fake_tree import elf_bytes, make_native_tree
+from support.native import package_root
 
-REPO = Path(__file__).resolve().parents[2]
 SHOW_ENV = 'echo "$ASCEND_HOME_PATH"; echo "${LD_PRELOAD-unset}"; echo "$NPU_SIM_SOC $NPU_SIM_DEVICES"'
 
 
@@ -38,7 +38,7 @@ class Cli:
         }
         self.env = {
             **inherited,
-            "PYTHONPATH": str(REPO),
+            "PYTHONPATH": str(package_root()),
             paths.SIM_PREFIX_VAR: str(sim),
             paths.MSPTI_PREFIX_VAR: str(mspti),
             TOOLKIT_DIR_VAR: str(self.toolkit),

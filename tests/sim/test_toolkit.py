@@ -26,8 +26,7 @@ from sim_runtime.toolkit import (
     default_toolkit_root,
 )
 from support.fake_tree import elf_bytes, make_native_tree
-
-REPO = Path(__file__).resolve().parents[2]
+from support.native import package_root
 
 
 @pytest.fixture
@@ -298,7 +297,7 @@ _RACER = textwrap.dedent(
 @pytest.mark.parametrize("round_", range(4))
 def test_concurrent_builds_agree(tree: tuple[Path, Path], tmp_path: Path, round_: int) -> None:
     go = tmp_path / "go"
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    env = {**os.environ, "PYTHONPATH": str(package_root())}
     racers = [
         subprocess.Popen([sys.executable, "-c", _RACER, str(go)], env=env, stdout=subprocess.PIPE, text=True)
         for _ in range(3)

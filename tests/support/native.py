@@ -132,12 +132,17 @@ def run_program(
     return subprocess.run([str(exe), *(args or [])], env=env, capture_output=True, text=True, timeout=timeout)
 
 
-def python_subprocess_env(base: dict[str, str] | None = None) -> dict[str, str]:
-    """An environment in which a child `python` imports the same packages as this test process."""
+def package_root() -> Path:
+    """The folder this test process imports sim_runtime, mspti_core and conformance from."""
     import sim_runtime
 
+    return Path(sim_runtime.__path__[0]).resolve().parent
+
+
+def python_subprocess_env(base: dict[str, str] | None = None) -> dict[str, str]:
+    """An environment in which a child `python` imports the same packages as this test process."""
     env = dict(os.environ if base is None else base)
-    root = str(Path(sim_runtime.__file__).resolve().parents[1])
+    root = str(package_root())
     env["PYTHONPATH"] = os.pathsep.join([root, env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     runtime = os.environ.get("NPU_SIM_SANITIZER_PRELOAD", "")
     preload = env.get("LD_PRELOAD", "").split()
