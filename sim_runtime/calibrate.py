@@ -190,7 +190,9 @@ def build_runner(toolkit: Toolkit, cache: Path | None = None) -> Path:
         *(f"-l{lib}" for lib in (*LINK_LIBRARIES, "hixl")),
         "-lpthread",
     ]
-    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    # The compiler is no program on the simulator: it gets none of the libraries this process preloads.
+    environ = {name: value for name, value in os.environ.items() if name != "LD_PRELOAD"}
+    done = subprocess.run(cmd, capture_output=True, text=True, check=False, env=environ)
     if done.returncode != 0:
         raise CalibrationError(f"building the calibration runner failed:\n{done.stderr.strip()}")
     partial.replace(exe)
