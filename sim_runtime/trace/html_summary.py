@@ -147,7 +147,7 @@ def write_html_summary(
         + "</section>"
     )
     if perf is not None:
-        records = [r for r in perf.get("records", []) if r.get("time_us") is not None]
+        records = [r for r in perf.get("modules", []) if r.get("time_us") is not None]
         records.sort(key=lambda r: -r["time_us"])
         account = perf.get("accounting", {}).get("account", "")
         sections.append(

@@ -41,6 +41,6 @@ def test_the_synthetic_capture_goes_through_the_pipeline(tmp_path: Path) -> None
     assert check_chrome_trace(tmp_path / "trace.json") == []
     assert validate_facts(tmp_path / "facts").ok
     ops_per_step = benchmark.LAYERS * benchmark.OPS_PER_LAYER
-    assert breakdown.perf["accounting"]["attributed"] == ops_per_step
+    assert breakdown.perf["accounting"]["kernels_attributed"] == ops_per_step
     # Far below the 10 s budget for 1,000,000 records (about 0.6 s of it at this size).
     assert elapsed < 5.0

@@ -185,11 +185,14 @@ def test_colliding_node_ids_are_rejected(fakes, tmp_path: Path) -> None:
 
 def test_sampled_windows_have_no_time(fakes, tmp_path: Path) -> None:
     process = fakes.FakeProcess()
-    with process.range("step"), process.range("npu_sampler", "sampler"), process.range("work"):
-        process.launch("aclnnAdd", "Add")
+    with process.range("step"), process.range("npu_sampler", "sampler"):
+        with process.range("work"):
+            process.launch("aclnnAdd", "Add")
+        with process.range("more_work"):
+            process.launch("aclnnMul", "Mul")
     process.write(tmp_path)
     result = build_breakdown(load_trace(tmp_path))
-    record = next(r for r in result.perf["records"] if r["metric_scope"] == "sampled_window_context")
+    record = next(r for r in result.perf["modules"] if r["metric_scope"] == "sampled_window_context")
     assert record["time_us"] is None and record["sampled_window_span_us"] > 0
     assert any(e["event_class"] == "sampled_window" for e in result.timeline["events"])
     emit_facts(result, tmp_path / "facts")
@@ -198,15 +201,43 @@ def test_sampled_windows_have_no_time(fakes, tmp_path: Path) -> None:
 
 def test_perf_records_carry_every_key_and_no_guessed_values(facts_dir: Path) -> None:
     perf = json.loads(next(facts_dir.glob("*_perf_data.json")).read_text())
-    from sim_runtime.trace.breakdown.schema import PERF_KEYS
+    from sim_runtime.trace.breakdown.schema import COUNTER_KEYS, PERF_KEYS
 
-    for record in perf["records"]:
+    assert "records" not in perf
+    for record in perf["modules"]:
         assert set(PERF_KEYS) <= set(record)
         assert record["hbm_mb"] is None and record["mfu_bf16_pct"] is None and record["mac_ratio"] is None
-    layers = next(r for r in perf["records"] if r["node_id"].endswith("/decoder_layers"))
+        # No kernel carries counters, so no counter metric is filled in (not even from the kernel type).
+        assert all(record[key] is None for key in COUNTER_KEYS)
+        assert record["counter_coverage"]["kernels_with_counters"] == 0
+        assert record["counter_coverage"]["kernels_total"] == record["nops"]
+    layers = next(r for r in perf["modules"] if r["node_id"].endswith("/decoder_layers"))
     assert layers["metric_scope"] == "aggregate" and layers["nops"] == 21
+    assert layers["counter_coverage"] == {"kernels_with_counters": 0, "kernels_total": 21, "pct": 0.0}
     assert "3 observed instance(s) [0, 1, 2]" in layers["kernel_scope_note"]
-    assert perf["aicore_freq_mhz"] is not None  # declared from the SoC catalogue of the capture's SoC
+    assert perf["device_profile"]["aicore_freq_basis"] == "declared"
+    assert perf["aicore_freq_mhz"] == perf["device_profile"]["aicore_freq_mhz"] is not None
+    times = [r["time_us"] or 0.0 for r in perf["modules"]]
+    assert times == sorted(times, reverse=True)
+
+
+def test_op_ratio_is_the_time_share_of_each_op_type(facts_dir: Path) -> None:
+    perf = json.loads(next(facts_dir.glob("*_perf_data.json")).read_text())
+    timeline = json.loads(next(facts_dir.glob("*_timeline.json")).read_text())
+    step = next(r for r in perf["modules"] if r["node_id"].endswith("/decoder_layers"))
+    owned = [
+        e
+        for e in timeline["events"]
+        if "/decoder_layers/" in e["owner_node_id"] and e["op_index"] is not None
+    ]
+    by_type: dict[str, float] = {}
+    for event in owned:
+        by_type[event["op_type"]] = by_type.get(event["op_type"], 0.0) + event["duration_us"]
+    total = sum(by_type.values())
+    assert isinstance(step["op_ratio"], dict) and set(step["op_ratio"]) == set(by_type)
+    for op_type, share in step["op_ratio"].items():
+        assert share == pytest.approx(100.0 * by_type[op_type] / total, abs=0.01)
+    assert list(step["op_ratio"].values()) == sorted(step["op_ratio"].values(), reverse=True)
 
 
 def test_the_timeline_names_instances(facts_dir: Path) -> None:
@@ -259,8 +290,8 @@ def test_declarations_give_edges_semantics_and_source_only_structure(
     edges = result.graph["edges"]
     residual = [e for e in edges if e["semanticEdgeType"] == "residual"]
     assert [(e["source"], e["target"]) for e in residual] == [
-        ("node/decoder_layers", "node/decoder_layers/mlp"),
-        ("node/decoder_layers/attention", "node/decoder_layers/mlp"),
+        (f"{NS}/decoder_layers", f"{NS}/decoder_layers/mlp"),
+        (f"{NS}/decoder_layers/attention", f"{NS}/decoder_layers/mlp"),
     ]
     assert [e["semanticEdgeType"] for e in edges].count("dataflow") == 1
     only = result.analysis["source_only_structure"][0]
@@ -302,13 +333,79 @@ def test_declarations_that_do_not_match_the_capture_are_reported(
 
 
 def test_activation_edges_come_from_children_order_only(facts_dir: Path) -> None:
-    graph = json.loads((facts_dir / "model_architecture_graph.json").read_text())
+    graph = json.loads((facts_dir / "outputs" / "model_architecture_graph.json").read_text())
+    assert graph["schema_version"] == "model_architecture_graph.v1" and "schema" not in graph
     activation = [(e["source"], e["target"]) for e in graph["edges"] if e["semanticEdgeType"] == "activation"]
-    assert ("node/decoder_layers/attention/q_proj", "node/decoder_layers/attention/softmax") in activation
-    assert ("node/stages/embedding", "node/decoder_layers") in activation
+    assert (f"{NS}/decoder_layers/attention/q_proj", f"{NS}/decoder_layers/attention/softmax") in activation
+    assert (f"{NS}/stages/embedding", f"{NS}/decoder_layers") in activation
     assert not any("runtime_auxiliary" in s or "runtime_auxiliary" in t for s, t in activation)
-    assert all(e["provenance"]["kind"] == "declared_nesting" for e in graph["edges"])
-    assert graph["roots"] == ["section/source_architecture", "section/runtime_auxiliary"]
+    assert all(e["provenance"][0].startswith("declared children order in ") for e in graph["edges"])
+    assert [root["id"] for root in graph["roots"]] == [
+        "section/source_architecture",
+        "section/runtime_auxiliary",
+    ]
+    runtime = graph["roots"][1]["children"]
+    assert [item["id"] for item in runtime] == [f"{NS}/runtime_auxiliary/fetch_logits"]
+    layers = next(i for i in graph["roots"][0]["children"] if i["id"] == f"{NS}/decoder_layers")
+    assert layers["repeatCount"] == 3 and layers["instanceIndices"] == [0, 1, 2]
+    flat = {n["id"]: n for n in graph["nodes"] + graph["clusters"]}
+    assert set(flat) == {"section/source_architecture", "section/runtime_auxiliary"} | {
+        r["node_id"] for r in json.loads(next(facts_dir.glob("*_perf_data.json")).read_text())["modules"]
+    }
+    # Children stack top to bottom in declaration order.
+    q, softmax = flat[f"{NS}/decoder_layers/attention/q_proj"], flat[f"{NS}/decoder_layers/attention/softmax"]
+    assert q["y"] + q["height"] < softmax["y"] and q["parent"] == f"{NS}/decoder_layers/attention"
+
+
+def test_the_timeline_follows_the_1_4_layout(facts_dir: Path, fakes) -> None:
+    timeline = json.loads(next(facts_dir.glob("*_timeline.json")).read_text())
+    assert timeline["schema_version"] == "1.4" and timeline["time_unit"] == "us"
+    events = timeline["events"]
+    assert timeline["event_count"] == len(events)
+    assert timeline["time_origin_us"] == min(e["ts_us"] for e in events)
+    for event in events:
+        # The text keeps every nanosecond; a double of microseconds since the epoch cannot.
+        _whole, frac = event["start_time_us_raw"].split(".")
+        assert len(frac) == 3 and float(event["start_time_us_raw"]) == pytest.approx(event["ts_us"], abs=0.5)
+    compute = [e for e in events if e["mapping_status"] != "sample_window_phase_owner"]
+    assert timeline["mapping_summary"]["mapped_events"] == len(compute) == fakes.kernels_per_step(3, True)
+    assert timeline["mapping_summary"]["unmapped_events"] == 0
+
+
+def test_the_stage3_inputs_are_written_and_consistent(facts_dir: Path) -> None:
+    handoff = json.loads((facts_dir / "ui-report-handoff.json").read_text())
+    assert handoff["schema_version"] == "ui_report_handoff.v1" and handoff["skill3_adapter"] == "generic"
+    assert set(handoff["inputs"]) == {
+        "analysis",
+        "performance",
+        "timeline",
+        "trace",
+        "bindings",
+        "architecture",
+        "overlay",
+    }
+    for path in handoff["inputs"].values():
+        assert (facts_dir / path).is_file(), path
+    assert handoff["capabilities"] == {
+        "repeatedLayers": True,
+        "expertInventory": False,
+        "aicoreFrequency": False,
+    }
+    overlay = json.loads((facts_dir / "outputs" / "architecture_overlay_map.json").read_text())
+    perf = json.loads(next(facts_dir.glob("*_perf_data.json")).read_text())
+    assert [m["backend_node_id"] for m in overlay["mappings"]] == [r["node_id"] for r in perf["modules"]]
+    assert overlay["validation"]["all_backend_nodes_classified"] is True
+    bindings = json.loads((facts_dir / "outputs" / "trace_bindings.json").read_text())
+    raw = json.loads((facts_dir / "trace_view.json").read_text())["traceEvents"]
+    timeline = json.loads(next(facts_dir.glob("*_timeline.json")).read_text())
+    assert bindings["summary"]["coverage_pct"] == 100.0 and not bindings["unbound"]
+    assert bindings["summary"]["bound_events"] == len(timeline["events"])
+    events = {e["event_id"]: e for e in timeline["events"]}
+    for binding in bindings["bindings"]:
+        event, bound = events[binding["timeline_event_id"]], raw[binding["raw_source_event_index"]]
+        assert bound["ph"] == "X" and bound["name"] == event["name"]
+        if binding["relation"] == "direct_kernel_owner":
+            assert bound["args"]["correlation_id"] == event["correlation_id"]
 
 
 def test_the_runtime_launch_call_is_preferred_among_records_sharing_an_id(fakes, tmp_path: Path) -> None:

@@ -3,6 +3,7 @@ architecture graph (docs/trace.md describes every field)."""
 
 from __future__ import annotations
 
+import copy
 import itertools
 import json
 from dataclasses import dataclass, replace
@@ -26,6 +27,8 @@ from sim_runtime.trace.breakdown.schema import (
     ANALYSIS_SCHEMA_VERSION,
     COUNTER_KEYS,
     GRAPH_SCHEMA,
+    NON_COMPUTE_MAPPING,
+    TIMELINE_SCHEMA_VERSION,
     facts_paths,
 )
 from sim_runtime.trace.breakdown.structure import (
@@ -41,8 +44,6 @@ from sim_runtime.trace.reader import Capture, Trace
 
 __all__ = ["Breakdown", "build_breakdown", "emit_facts"]
 
-_AICORE_TYPES = ("KERNEL_AICORE", "KERNEL_MIX_AIC")
-_AIV_TYPES = ("KERNEL_AIVEC", "KERNEL_MIX_AIV")
 _CORES = {
     "KERNEL_AICORE": "AI_CORE",
     "KERNEL_AIVEC": "AI_VECTOR_CORE",
@@ -119,26 +120,75 @@ def build_breakdown(source: Trace | Capture, options: BreakdownOptions | None = 
     return Breakdown(options, capture, forest, structure, attribution, analysis, perf, timeline, graph)
 
 
-def emit_facts(breakdown: Breakdown, out_dir: Path | str, prefix: str | None = None) -> dict[str, Path]:
-    """Writes the four facts files; raises ConversionRefused (writing nothing) unless every kernel
-    is accounted for as attributed or excluded."""
+def emit_facts(
+    breakdown: Breakdown, out_dir: Path | str, prefix: str | None = None, *, trace_view: bool = True
+) -> dict[str, Path]:
+    """Writes the three facts files, ``outputs/model_architecture_graph.json`` and the stage-3
+    inputs (``ui-report-handoff.json``, ``outputs/architecture_overlay_map.json`` and, with
+    ``trace_view``, the raw trace ``trace_view.json`` and ``outputs/trace_bindings.json``); raises
+    ConversionRefused (writing nothing) unless every kernel is accounted for as attributed or
+    excluded, and BreakdownError when a document breaks its JSON Schema."""
+    from sim_runtime.trace.breakdown import handoff
+    from sim_runtime.trace.breakdown.schemas import schema_errors
+
     if not breakdown.complete:
         raise ConversionRefused(breakdown.account, breakdown.unattributed_details())
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     names = facts_paths(prefix or breakdown.options.resolved_model_id)
-    documents = {
+    documents: dict[str, dict[str, Any]] = {
         "analysis": breakdown.analysis,
         "perf": breakdown.perf,
         "timeline": breakdown.timeline,
         "graph": breakdown.graph,
+        "overlay": handoff.overlay(breakdown.analysis, breakdown.perf, breakdown.graph),
+        "handoff": handoff.handoff(names, breakdown.analysis, breakdown.graph, trace_view),
     }
+    (out / "outputs").mkdir(parents=True, exist_ok=True)
     written = {}
+    if trace_view:
+        from sim_runtime.trace.chrome import export_chrome_trace
+
+        trace_path = out / names["trace"]
+        source = Trace(directory=out, captures=[_step_window_capture(breakdown)])
+        stats = export_chrome_trace(source, trace_path)
+        written["trace"] = trace_path
+        documents["bindings"] = handoff.bindings(
+            breakdown.timeline, trace_path, stats.time_base_ns, breakdown.capture.pid, names
+        )
+    for key, document in documents.items():
+        errors = schema_errors(key, document)
+        if errors:
+            raise BreakdownError(f"{names[key]} breaks its schema: " + "; ".join(errors[:5]))
     for key, document in documents.items():
         path = out / names[key]
         path.write_text(json.dumps(document, indent=1, allow_nan=False) + "\n", encoding="utf-8")
         written[key] = path
     return written
+
+
+def _step_window_capture(breakdown: Breakdown) -> Capture:
+    """The capture narrowed to the representative step, as stage 3 loads it: records overlapping
+    the step window widened to every attributed operation, mstx ranges kept whole (both markers of
+    every range with one marker in the window)."""
+    capture, attribution = breakdown.capture, breakdown.attribution
+    window = breakdown.structure.step_window
+    ops = attribution.ops[attribution.status == ATTRIBUTED]
+    if window is None and not len(ops):
+        return capture
+    bounds = [int(ops["start"].min()), int(ops["end"].max())] if len(ops) else []
+    if window is not None:
+        bounds += [int(window[0]), int(window[1])]
+    lo, hi = min(bounds), max(bounds)
+    records = {}
+    for kind, table in capture.records.items():
+        names = table.dtype.names or ()
+        if "start" in names and "end" in names:
+            table = table[(table["start"] <= hi) & (table["end"] >= lo)]
+        elif kind == ActivityKind.MARKER and len(table):
+            inside = (table["timestamp"] >= lo) & (table["timestamp"] <= hi)
+            table = table[np.isin(table["id"], table["id"][inside])]
+        records[kind] = table
+    return replace(capture, records=records)
 
 
 def _string_id(capture: Capture, text: str) -> int:
@@ -169,16 +219,19 @@ class _Metrics:
         ops = attribution.ops[mask]
         nodes = attribution.node[mask]
         self.durations_us = (ops["end"] - ops["start"]).clip(min=0) / 1000.0
-        types = capture.text(ops["type"])
-        aicore = np.isin(types, _AICORE_TYPES)
-        aiv = np.isin(types, _AIV_TYPES)
+        # Operation types, as the timeline's op_type: the record's kernel type string.
+        texts = capture.text(ops["type"]).astype(str)
+        texts[(texts == "") | (texts == "None")] = "unknown"
+        type_names, type_index = np.unique(texts, return_inverse=True)
+        self.op_types: list[str] = [str(t) for t in type_names]
         self.time = np.bincount(nodes, weights=self.durations_us, minlength=count)
         self.kernels = np.bincount(nodes, minlength=count).astype(np.int64)
-        self.aicore = np.bincount(nodes, weights=np.where(aicore, self.durations_us, 0.0), minlength=count)
-        self.aiv = np.bincount(nodes, weights=np.where(aiv, self.durations_us, 0.0), minlength=count)
+        # Time per (node, op type); msPTI records carry no counters, so no core time is derived.
+        self.type_time = np.zeros((count, len(self.op_types)))
+        np.add.at(self.type_time, (nodes, type_index.reshape(-1)), self.durations_us)
         for node in reversed(structure.nodes):  # children come after their parents
             if node.parent is not None:
-                for array in (self.time, self.kernels, self.aicore, self.aiv):
+                for array in (self.time, self.kernels, self.type_time):
                     array[node.parent] += array[node.index]
         self.total_time_us = float(self.durations_us.sum())
         self.attributed = int(mask.sum())
@@ -207,12 +260,15 @@ def _node_json(
         "semantic": declared.get("semantic"),
         "code_ref": declared.get("code_ref"),
         "instance_indices": sorted(node.instance_indices) if node.group is not None else [],
+        **({"invocation_count": node.occurrences} if node.group is not None else {}),
         "mapped_kernels": int(metrics.kernels[node.index]),
         "children": [_node_json(structure, structure.nodes[c], options, metrics) for c in node.children],
     }
 
 
 def _device_profile(capture: Capture) -> dict[str, Any]:
+    """The device clock block of the perf data: the SoC catalogue's nameplate when the capture names
+    its SoC (``declared``), never a derived value (activity records carry no cycle counters)."""
     soc_name = capture.meta.get("soc")
     declared = None
     if soc_name:
@@ -226,9 +282,18 @@ def _device_profile(capture: Capture) -> dict[str, Any]:
         "soc": soc_name,
         "aicore_freq_mhz": declared,
         "aicore_freq_basis": "declared" if declared is not None else "unavailable",
-        "declared": {"aicore_freq_mhz": declared, "source": "SoC catalogue nameplate" if declared else None},
-        "derived": {"aicore_freq_mhz": None, "reason": "activity records carry no cycle counters"},
-        "cross_check": {"agreement": "unavailable"},
+        "declared": {
+            "aicore_freq_mhz": declared,
+            "mhz": declared,
+            "source": "SoC catalogue nameplate" if declared else None,
+        },
+        "derived": {
+            "aicore_freq_mhz": None,
+            "min_mhz": None,
+            "max_mhz": None,
+            "reason": "activity records carry no cycle counters",
+        },
+        "cross_check": {"agreement": "unavailable", "delta_pct": None},
     }
 
 
@@ -251,6 +316,20 @@ def _identity(options: BreakdownOptions, structure: Structure) -> dict[str, Any]
     }
 
 
+def _notes(options: BreakdownOptions) -> list[str]:
+    declared = options.declarations.get("notes") or []
+    notes = [declared] if isinstance(declared, str) else [str(n) for n in declared]
+    notes.append(
+        "Structure comes from declared mstx ranges; each kernel is owned by the innermost range "
+        "containing the API call that launched it (same correlation id), never by its name."
+    )
+    notes.append(
+        "Counter metrics (core times, pipe ratios, cycles) are null: msPTI activity records carry "
+        "no hardware counters. hbm_mb, gflops and MFU are null: the records carry no shapes."
+    )
+    return notes
+
+
 def _analysis(
     capture: Capture,
     structure: Structure,
@@ -265,18 +344,22 @@ def _analysis(
             "name": entry.get("name") or entry["path"].rsplit("/", 1)[-1],
             "code_ref": entry.get("code_ref"),
             "data_state": "source_only",
+            "instance_indices": [],
+            "declared_not_observed": True,
             "reason": entry["reason"],
         }
         for entry in options.declarations.get("source_only", [])
     ]
-    return {
+    analysis = {
         "schema_version": ANALYSIS_SCHEMA_VERSION,
+        "model_id": options.resolved_model_id,
         "model_name": options.model_name,
-        **_identity(options, structure),
+        "report_id": options.report_id,
         "id_namespace": options.namespace,
+        "representative_step": structure.representative_step,
         "architecture": options.declarations.get("architecture", {"source_of_truth": None, "facts": {}}),
+        "model_flow": [str(name) for name in options.declarations.get("model_flow", [])],
         "trace_scope": options.declarations.get("trace_scope") or _trace_scope(structure, capture, options),
-        "device_profile": _device_profile(capture),
         "stages": {
             node.name: _node_json(structure, node, options, metrics)
             for node in roots
@@ -291,8 +374,11 @@ def _analysis(
             _node_json(structure, node, options, metrics) for node in roots if node.section == SECTION_RUNTIME
         ],
         "source_only_structure": source_only,
-        "dataflow": options.declarations.get("dataflow", []),
+        "notes": _notes(options),
     }
+    if "dataflow" in options.declarations:
+        analysis["dataflow"] = options.declarations["dataflow"]
+    return analysis
 
 
 def _scope_note(node: Node, options: BreakdownOptions) -> str:
@@ -306,6 +392,38 @@ def _scope_note(node: Node, options: BreakdownOptions) -> str:
     return "one instance per step"
 
 
+def _op_ratio(metrics: _Metrics, index: int) -> dict[str, float]:
+    """Share of the node's time per op type, in percent, largest first ({} without time)."""
+    total = float(metrics.time[index])
+    if total <= 0:
+        return {}
+    shares = [(t, float(v)) for t, v in zip(metrics.op_types, metrics.type_time[index], strict=True) if v > 0]
+    shares.sort(key=lambda item: (-item[1], item[0]))
+    return {name: round(100.0 * value / total, 2) for name, value in shares}
+
+
+def _accounting(
+    structure: Structure, forest: RangeForest, attribution: Attribution, options: BreakdownOptions
+) -> dict[str, Any]:
+    """Kernel accounting in the terms of oam-tools' attribution summary (kernels_total,
+    kernels_attributed, kernels_excluded, kernels_accounted, unattributed, accounting_coverage_pct)."""
+    total = attribution.total
+    attributed, excluded = attribution.count(ATTRIBUTED), attribution.count(EXCLUDED)
+    unattributed_rows = np.flatnonzero(attribution.status == UNATTRIBUTED).tolist()
+    coverage = 100.0 * (attributed + excluded) / total if total else 100.0
+    return {
+        "kernels_total": total,
+        "kernels_attributed": attributed,
+        "kernels_excluded": excluded,
+        "kernels_accounted": attributed + excluded,
+        "unattributed": [int(row) for row in unattributed_rows],
+        "accounting_coverage_pct": round(coverage, 4),
+        "account": attribution.account(),
+        "excluded_reasons": attribution.reasons(EXCLUDED, structure, forest, options.step_range),
+        "unattributed_reasons": attribution.reasons(UNATTRIBUTED, structure, forest, options.step_range),
+    }
+
+
 def _perf(
     capture: Capture,
     forest: RangeForest,
@@ -315,20 +433,18 @@ def _perf(
     metrics: _Metrics,
 ) -> dict[str, Any]:
     total = metrics.total_time_us
-    step_label = options.step_range
-    records = []
+    modules = []
     for node in structure.nodes:
         top = node
         while top.parent is not None:
             top = structure.nodes[top.parent]
         sampled = node.sampled_window
-        time_us = None if sampled else _round(metrics.time[node.index])
         kernels = int(metrics.kernels[node.index])
         record: dict[str, Any] = {
             "node_id": node.node_id,
             "module": top.name,
             "metric_scope": node.metric_scope,
-            "time_us": time_us,
+            "time_us": None if sampled else _round(metrics.time[node.index]),
             "time_pct": None
             if sampled
             else (_round(100.0 * metrics.time[node.index] / total) if total else 0.0),
@@ -337,44 +453,43 @@ def _perf(
             "gflops": None,
             "mfu_bf16_pct": None,
             "mfu_int8_pct": None,
-            "aicore_time_us": None if sampled else _round(metrics.aicore[node.index]),
-            "aiv_time_us": None if sampled else _round(metrics.aiv[node.index]),
-            "aicore_time_pct": (
-                None
-                if sampled or not metrics.time[node.index]
-                else _round(100.0 * metrics.aicore[node.index] / metrics.time[node.index])
-            ),
+            # Counter metrics stay null: no kernel carries counters (counter_coverage says so).
             **dict.fromkeys(COUNTER_KEYS),
-            "counter_coverage": None if sampled else {"kernels_with_counters": 0, "kernels": kernels},
-            "op_ratio": None if sampled or not metrics.attributed else _round(kernels / metrics.attributed),
+            "counter_coverage": {
+                "kernels_with_counters": 0,
+                "kernels_total": kernels,
+                "pct": 0.0 if kernels else None,
+            },
+            "op_ratio": {} if sampled else _op_ratio(metrics, node.index),
             "instance_indices": sorted(node.instance_indices) if node.group is not None else [],
+            "invocation_count": node.occurrences if node.group is not None else None,
             "code_ref": _declared(options, node).get("code_ref"),
             "kernel_scope_note": _scope_note(node, options),
             "sampled_window_span_us": _round(node.window_span_ns / 1000.0) if sampled else None,
         }
-        records.append(record)
+        modules.append(record)
+    modules.sort(key=lambda m: -(m["time_us"] or 0.0))  # stable: ties keep the structure order
     profile = _device_profile(capture)
     return {
         "schema_version": ANALYSIS_SCHEMA_VERSION,
         **_identity(options, structure),
-        "total_time_us": _round(total),
+        "id_namespace": options.namespace,
+        "peak_bf16_tflops_assumed": None,
         "aicore_freq_mhz": profile["aicore_freq_mhz"],
-        "accounting": {
-            "total": attribution.total,
-            "attributed": attribution.count(ATTRIBUTED),
-            "excluded": attribution.count(EXCLUDED),
-            "unattributed": attribution.count(UNATTRIBUTED),
-            "coverage_pct": _round(
-                100.0 * (attribution.total - attribution.count(UNATTRIBUTED)) / attribution.total
-            )
-            if attribution.total
-            else 100.0,
-            "account": attribution.account(),
-            "excluded_reasons": attribution.reasons(EXCLUDED, structure, forest, step_label),
-            "unattributed_reasons": attribution.reasons(UNATTRIBUTED, structure, forest, step_label),
-        },
-        "records": records,
+        "device_profile": profile,
+        "total_time_us": _round(total),
+        "accounting": _accounting(structure, forest, attribution, options),
+        "modules": modules,
+        "scope_note": "Metrics are representative-step aggregates over attributed kernels and "
+        "communication operations; time is the device span of each operation.",
     }
+
+
+def _raw_us(ns: int) -> str:
+    """A nanosecond time as exact microseconds text (start_time_us_raw)."""
+    sign = "-" if ns < 0 else ""
+    whole, frac = divmod(abs(int(ns)), 1000)
+    return f"{sign}{whole}.{frac:03d}"
 
 
 def _timeline(
@@ -415,7 +530,8 @@ def _timeline(
         node = node_list[node_index]
         events.append(
             _event(
-                event_id=f"{ActivityKind(source_kind).name.lower()}-{row}",
+                event_id=f"{options.namespace}/step/{structure.representative_step}/"
+                f"{ActivityKind(source_kind).name.lower()}/{row}",
                 event_class="communication" if source_kind == ActivityKind.COMMUNICATION else "kernel",
                 op_index=position,
                 name=name,
@@ -424,22 +540,35 @@ def _timeline(
                 stream=stream,
                 start=start,
                 end=end,
-                base=base,
                 wait=None if gap != gap else _round(gap),  # NaN: first on its stream
                 node=node,
                 instance=None if instance < 0 else instance,
                 structure=structure,
-                mapping="attributed",
-                join="correlation_id",
+                mapping="correlation_id_in_declared_range",
+                join="breakdown_attributed_kernel",
                 correlation=correlation,
             )
         )
-    events.extend(_window_events(forest, structure, base))
+    compute = len(events)
+    events.extend(_window_events(forest, structure, base, options))
     return {
-        "schema_version": ANALYSIS_SCHEMA_VERSION,
+        "schema_version": TIMELINE_SCHEMA_VERSION,
         **_identity(options, structure),
-        "time_base_us": _round(base / 1000.0),
+        "time_origin_us": min((e["ts_us"] for e in events), default=_round(base / 1000.0)),
+        "time_unit": "us",
+        "event_count": len(events),
         "events": events,
+        "mapping_summary": {
+            "mapped_events": compute,
+            "unmapped_events": 0,
+            "mapping_coverage_pct": 100,
+            "window_events": len(events) - compute,
+            "mapping_semantics": "each kernel or communication operation is owned by the innermost "
+            "declared mstx range containing the API call that carries its correlation id; no "
+            "name-similarity matching",
+        },
+        "scope_note": f"Representative step {structure.representative_step} of the capture of pid "
+        f"{capture.pid}; ts_us and end_us are microseconds on the capture's clock.",
     }
 
 
@@ -463,7 +592,6 @@ def _event(
     stream: int | None,
     start: int,
     end: int | None,
-    base: int,
     wait: float | None,
     node: Node,
     instance: int | None,
@@ -473,7 +601,7 @@ def _event(
     correlation: int | None,
     span_us: float | None = None,
 ) -> dict[str, Any]:
-    ts = _round((start - base) / 1000.0)
+    ts = _round(start / 1000.0)
     duration = None if end is None else _round(max(end - start, 0) / 1000.0)
     return {
         "event_id": event_id,
@@ -486,10 +614,10 @@ def _event(
         "accelerator_core": _CORES.get(op_type or "", "UNKNOWN")
         if event_class in ("kernel", "communication")
         else None,
-        "start_time_us": _round(start / 1000.0),
+        "start_time_us_raw": _raw_us(start),
         "ts_us": ts,
         "duration_us": duration,
-        "end_us": None if duration is None else _round(ts + duration),
+        "end_us": None if end is None else _round(max(end, start) / 1000.0),
         "wait_time_us": wait,
         "owner_node_id": node.node_id,
         "instance_index": instance,
@@ -497,6 +625,7 @@ def _event(
         "submodule": node.name,
         "mapping_status": mapping,
         "trace_join_status": join,
+        "layer_index": instance,
         "correlation_id": correlation,
         "duplicate_of": None,
         "counters": None,
@@ -504,9 +633,12 @@ def _event(
     }
 
 
-def _window_events(forest: RangeForest, structure: Structure, base: int) -> list[dict[str, Any]]:
+def _window_events(
+    forest: RangeForest, structure: Structure, base: int, options: BreakdownOptions
+) -> list[dict[str, Any]]:
     """One event per runtime auxiliary range of the step and per sampled window node."""
     events = []
+    prefix = f"{options.namespace}/step/{structure.representative_step}"
     for index in np.flatnonzero(structure.range_node >= 0).tolist():
         node = structure.nodes[int(structure.range_node[index])]
         parent = int(forest.parent[index])
@@ -515,7 +647,7 @@ def _window_events(forest: RangeForest, structure: Structure, base: int) -> list
         start, end = int(forest.ranges["start"][index]), int(forest.ranges["end"][index])
         events.append(
             _event(
-                event_id=f"range-{int(forest.ranges['id'][index])}",
+                event_id=f"{prefix}/range/{int(forest.ranges['id'][index])}",
                 event_class="runtime_window",
                 op_index=None,
                 name=node.name,
@@ -524,137 +656,220 @@ def _window_events(forest: RangeForest, structure: Structure, base: int) -> list
                 stream=None,
                 start=start,
                 end=end,
-                base=base,
                 wait=None,
                 node=node,
                 instance=None,
                 structure=structure,
-                mapping="declared_window",
+                mapping=NON_COMPUTE_MAPPING,
                 join="mstx_range",
                 correlation=None,
             )
         )
     for node in structure.nodes:
-        if node.sampled_window:
-            span = _round(node.window_span_ns / 1000.0)
+        if not node.sampled_window:
+            continue
+        for position, (start, end) in enumerate(sorted(node.windows)):
             events.append(
                 _event(
-                    event_id=f"window-{node.index}",
+                    event_id=f"{prefix}/window/{node.index}/{position}",
                     event_class="sampled_window",
                     op_index=None,
                     name=node.name,
                     op_type=None,
                     device=None,
                     stream=None,
-                    start=base,
-                    end=None,
-                    base=base,
+                    start=start,
+                    end=None,  # a window's wall clock is not compute time: its span is separate
                     wait=None,
                     node=node,
                     instance=None,
                     structure=structure,
-                    mapping="declared_window",
+                    mapping=NON_COMPUTE_MAPPING,
                     join="mstx_range",
                     correlation=None,
-                    span_us=span,
+                    span_us=_round((end - start) / 1000.0),
                 )
             )
     return events
 
 
-def _graph_id(options: BreakdownOptions, node_id: str) -> str:
-    return "node/" + node_id[len(options.namespace) + 1 :]
-
-
-def _tensor(declared: Any) -> dict[str, Any]:
+def _tensor(declared: Any, role: str, source: str | None, target: str | None) -> dict[str, Any]:
     tensor = declared if isinstance(declared, dict) else {}
-    return {"name": tensor.get("name"), "shape": tensor.get("shape"), "dtype": tensor.get("dtype")}
+    return {
+        "role": role,
+        "from": source,
+        "to": target,
+        "name": tensor.get("name"),
+        "shape": tensor.get("shape"),
+        "dtype": tensor.get("dtype"),
+    }
+
+
+#: Layout of the graph's flat node and cluster lists: children stack top to bottom in declaration
+#: order inside their container (boxes in px; the UI checks edge ports against positions).
+_BOX_W, _BOX_H, _GAP, _PAD_X, _PAD_Y, _MARGIN = 320, 56, 32, 24, 56, 40
+
+
+def _place(item: dict[str, Any], x: int, y: int) -> tuple[int, int]:
+    if not item["children"]:
+        item["_box"] = (x, y, _BOX_W, _BOX_H)
+        return _BOX_W, _BOX_H
+    cursor, widest = y + _PAD_Y, 0
+    for child in item["children"]:
+        width, height = _place(child, x + _PAD_X, cursor)
+        widest = max(widest, width)
+        cursor += height + _GAP
+    size = (widest + 2 * _PAD_X, cursor - _GAP - y + _PAD_X)
+    item["_box"] = (x, y, *size)
+    return size
+
+
+def _flatten(roots: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    nodes: list[dict[str, Any]] = []
+    clusters: list[dict[str, Any]] = []
+    stack: list[tuple[dict[str, Any], str]] = [(root, "") for root in reversed(roots)]
+    while stack:
+        item, parent = stack.pop()
+        x, y, width, height = item.pop("_box")
+        flat = {
+            "id": item["id"],
+            "label": item["label"],
+            "kind": item["kind"],
+            "x": x,
+            "y": y,
+            "width": width,
+            "height": height,
+            "dataState": item["dataState"],
+            "origin": item["origin"],
+            "selectable": item["selectable"],
+            "parent": parent,
+        }
+        if item.get("backendNodeId"):
+            flat["backendNodeId"] = item["backendNodeId"]
+        if item["children"]:
+            flat.update(
+                children=[c["id"] for c in item["children"]],
+                repeat=bool(item.get("repeatCount")),
+                collapsible=True,
+                structuralRoot=parent == "",
+            )
+            clusters.append(flat)
+        else:
+            nodes.append(flat)
+        stack.extend((child, item["id"]) for child in reversed(item["children"]))
+    return nodes, clusters
 
 
 def _graph(structure: Structure, options: BreakdownOptions) -> dict[str, Any]:
+    """model_architecture_graph.v1: a tree of items under two section roots (item id = node id, so
+    that the overlay maps each perf node to the item of the same id), edges only from declarations."""
     model_root, runtime_root = "section/source_architecture", "section/runtime_auxiliary"
-    nodes: list[dict[str, Any]] = []
-    edges: list[dict[str, Any]] = []
-    top_model = [n for n in (structure.nodes[i] for i in structure.roots) if n.section != SECTION_RUNTIME]
-    top_runtime = [n for n in (structure.nodes[i] for i in structure.roots) if n.section == SECTION_RUNTIME]
     by_relative = {n.node_id[len(options.namespace) + 1 :]: n for n in structure.nodes}
-    source_only = options.declarations.get("source_only", [])
-    nodes.append(
-        {
-            "id": model_root,
-            "kind": "section",
-            "label": options.model_name,
-            "children": [_graph_id(options, n.node_id) for n in top_model]
-            + [f"source/{e['path']}" for e in source_only],
-        }
-    )
-    nodes.append(
-        {
-            "id": runtime_root,
-            "kind": "section",
-            "label": "runtime auxiliary",
-            "children": [_graph_id(options, n.node_id) for n in top_runtime],
-        }
-    )
-    for node in structure.nodes:
-        parent = (
-            _graph_id(options, structure.nodes[node.parent].node_id)
-            if node.parent is not None
-            else runtime_root
-            if node.section == SECTION_RUNTIME
-            else model_root
-        )
+
+    def item(node: Node) -> dict[str, Any]:
         code_ref = _declared(options, node).get("code_ref")
-        nodes.append(
+        semantic = _declared(options, node).get("semantic")
+        entry: dict[str, Any] = {
+            "id": node.node_id,
+            "label": node.name,
+            "kind": "module" if node.children else "op",
+            "type": node.node_kind,
+            "origin": "hybrid",
+            "dataState": "runtime" if node.section == SECTION_RUNTIME else "mapped",
+            "selectable": True,
+            "sourceRefs": [code_ref] if code_ref else [],
+            "attributes": {
+                k: v
+                for k, v in (
+                    ("semantic", semantic),
+                    ("metricScope", node.metric_scope),
+                    ("semanticKey", node.name),
+                )
+                if v
+            },
+            "backendNodeId": node.node_id,
+            "mappingKind": "aggregate" if node.children else "exact",
+            "children": [item(structure.nodes[c]) for c in node.children],
+        }
+        if node.group is not None:
+            indices = sorted(node.instance_indices)
+            entry["instanceIndices"] = indices
+            if len(indices) > 1:
+                entry["repeatCount"] = len(indices)
+        if node.section == SECTION_GROUP and node.parent is None:
+            entry["structureKey"] = node.name
+        return entry
+
+    tops = [structure.nodes[i] for i in structure.roots]
+    source_children = [item(n) for n in tops if n.section != SECTION_RUNTIME]
+    runtime_children = [item(n) for n in tops if n.section == SECTION_RUNTIME]
+    for entry in options.declarations.get("source_only", []):
+        source_children.append(
             {
-                "id": _graph_id(options, node.node_id),
-                "kind": node.node_kind,
-                "label": node.name,
-                "parent": parent,
-                "children": [_graph_id(options, structure.nodes[c].node_id) for c in node.children],
-                "dataState": "runtime" if node.section == SECTION_RUNTIME else "mapped",
-                "origin": "source",
-                "backendNodeId": node.node_id,
-                "mappingKind": "node_id",
-                "selectable": True,
-                "sourceRefs": [code_ref] if code_ref else [],
-            }
-        )
-    for entry in source_only:
-        nodes.append(
-            {
-                "id": f"source/{entry['path']}",
-                "kind": "op",
+                "id": f"{options.namespace}/{entry['path']}",
                 "label": entry.get("name") or entry["path"].rsplit("/", 1)[-1],
-                "parent": model_root,
-                "children": [],
-                "dataState": "source_only",
+                "kind": "op",
+                "type": "op",
                 "origin": "source",
+                "dataState": "source_only",
                 "selectable": True,
                 "sourceRefs": [entry["code_ref"]] if entry.get("code_ref") else [],
+                "attributes": {"reason": entry["reason"]},
+                "children": [],
             }
         )
+    roots = [
+        {
+            "id": model_root,
+            "label": "Source architecture",
+            "kind": "section",
+            "type": "section",
+            "origin": "synthetic",
+            "synthetic": True,
+            "dataState": "source_only",
+            "selectable": False,
+            "sourceRefs": [],
+            "attributes": {"model": options.model_name},
+            "children": source_children,
+        },
+        {
+            "id": runtime_root,
+            "label": "Runtime auxiliary",
+            "kind": "section",
+            "type": "section",
+            "origin": "synthetic",
+            "synthetic": True,
+            "dataState": "runtime",
+            "selectable": False,
+            "sourceRefs": [],
+            "attributes": {},
+            "children": runtime_children,
+        },
+    ]
+    edges: list[dict[str, Any]] = []
 
-    def activation(parent_label: str, members: list[Node]) -> None:
+    def activation(parent_label: str, code_ref: str | None, members: list[Node]) -> None:
         for first, second in itertools.pairwise(members):
             edges.append(
                 {
-                    "id": f"edge/activation/{len(edges)}",
-                    "source": _graph_id(options, first.node_id),
-                    "target": _graph_id(options, second.node_id),
+                    "id": f"activation::{first.node_id}->{second.node_id}",
+                    "source": first.node_id,
+                    "target": second.node_id,
                     "semanticEdgeType": "activation",
-                    "tensor": _tensor(None),
-                    "provenance": {
-                        "kind": "declared_nesting",
-                        "evidence": f"children order of {parent_label}",
-                    },
+                    "tensor": _tensor(None, "activation", first.name, second.name),
+                    "provenance": [f"declared children order in {parent_label}", code_ref or "mstx ranges"],
                 }
             )
 
-    activation(f"step {structure.representative_step}", top_model)
+    top_model = [n for n in tops if n.section != SECTION_RUNTIME]
+    activation(f"step {structure.representative_step}", None, top_model)
     for node in structure.nodes:
         if node.children and node.section != SECTION_RUNTIME:
-            activation(node.node_id, [structure.nodes[c] for c in node.children])
+            activation(
+                node.node_id,
+                _declared(options, node).get("code_ref"),
+                [structure.nodes[c] for c in node.children],
+            )
     for group, branches in options.declarations.get("branches", {}).items():
         group_node = by_relative.get(group)
         if group_node is None:
@@ -673,17 +888,18 @@ def _graph(structure: Structure, options: BreakdownOptions) -> dict[str, Any]:
                     )
                 edges.append(
                     {
-                        "id": f"edge/residual/{group}/{branch['name']}/{position}",
-                        "source": _graph_id(options, source.node_id),
-                        "target": _graph_id(options, output.node_id),
+                        "id": f"residual::{group}::{branch['name']}::{position}:{name}->{branch['output']}",
+                        "source": source.node_id,
+                        "target": output.node_id,
                         "sourcePort": "input" if name == BLOCK_INPUT else "output",
                         "semanticEdgeType": "residual",
-                        "tensor": _tensor(branch.get("tensor")),
-                        "provenance": {
-                            "kind": "declared_branch",
-                            "evidence": branch["name"],
-                            "source_ref": branch.get("source_ref"),
-                        },
+                        "dashed": True,
+                        "tag": "residual",
+                        "tensor": _tensor(branch.get("tensor"), "residual", name, branch["output"]),
+                        "provenance": [
+                            f"declared branch {branch['name']} of {group}",
+                            branch.get("source_ref") or "declarations branches",
+                        ],
                     }
                 )
     for position, flow in enumerate(options.declarations.get("dataflow", [])):
@@ -698,25 +914,49 @@ def _graph(structure: Structure, options: BreakdownOptions) -> dict[str, Any]:
             ends.append(found)
         edges.append(
             {
-                "id": f"edge/dataflow/{position}",
-                "source": _graph_id(options, ends[0].node_id),
-                "target": _graph_id(options, ends[1].node_id),
+                "id": f"dataflow::{position}::{ends[0].node_id}->{ends[1].node_id}",
+                "source": ends[0].node_id,
+                "target": ends[1].node_id,
                 "sourcePort": flow["source"].get("port"),
                 "targetPort": flow["target"].get("port"),
                 "semanticEdgeType": "dataflow",
-                "tensor": _tensor(flow.get("tensor")),
-                "provenance": {
-                    "kind": "declared_dataflow",
-                    "evidence": flow.get("name"),
-                    "source_ref": flow.get("source_ref"),
-                },
+                "tensor": _tensor(flow.get("tensor"), "activation", ends[0].name, ends[1].name),
+                "provenance": [
+                    f"declared dataflow {flow.get('name', position)}",
+                    flow.get("source_ref") or "declarations dataflow",
+                ],
             }
         )
+    cursor = _MARGIN
+    for root in roots:
+        _, height = _place(root, _MARGIN, cursor)
+        cursor += height + 2 * _GAP
+    flat_nodes, clusters = _flatten(copy.deepcopy(roots))
+    for root in roots:
+        _strip_boxes(root)
+    extent = flat_nodes + clusters
     return {
-        "schema": GRAPH_SCHEMA,
-        "model_id": options.resolved_model_id,
-        "report_id": options.report_id,
-        "roots": [model_root, runtime_root],
-        "nodes": nodes,
+        "schema_version": GRAPH_SCHEMA,
+        "metadata": {
+            "modelId": options.resolved_model_id,
+            "reportId": options.report_id,
+            "representativeStep": structure.representative_step,
+            "extractionScope": "hybrid",
+            "sourceScope": "declared_structure",
+            "backendScope": structure.representative_step,
+            "sourceNodeCount": len(structure.nodes) + len(options.declarations.get("source_only", [])),
+            "backendNodeCount": len(structure.nodes),
+        },
+        "roots": roots,
         "edges": edges,
+        "width": max((n["x"] + n["width"] for n in extent), default=0) + _MARGIN,
+        "height": max((n["y"] + n["height"] for n in extent), default=0) + _MARGIN,
+        "nodes": flat_nodes,
+        "clusters": clusters,
     }
+
+
+def _strip_boxes(item: dict[str, Any]) -> None:
+    item.pop("_box", None)
+    for child in item["children"]:
+        _strip_boxes(child)

@@ -1,23 +1,79 @@
-"""Names shared by the emitter and the validator: file names, keys and enumerations."""
+"""Names shared by the emitter and the validator: file names, keys and enumerations.
+
+The shapes follow the stage-2 skill of hicann/oam-tools (commit 5f42532,
+``skills/cann-perf-breakdown/2-adapt-breakdown-to-ui-json``: ``scripts/emit_ui_facts.py``,
+``scripts/build_architecture_graph.py``, ``scripts/build_overlay_and_config.py``,
+``scripts/build_trace_bindings.py``, ``scripts/validate_conversion.py`` and
+``references/schema-mapping.md``)."""
 
 from __future__ import annotations
 
 __all__ = [
     "ANALYSIS_SCHEMA_VERSION",
+    "BINDINGS_CONTRACT",
+    "BINDINGS_FILE",
     "COUNTER_KEYS",
+    "COUNTER_METRIC_KEYS",
     "FREQ_BASES",
     "GRAPH_FILE",
     "GRAPH_SCHEMA",
+    "HANDOFF_FILE",
+    "HANDOFF_SCHEMA",
     "METRIC_SCOPES",
     "NODE_KINDS",
+    "NON_COMPUTE_MAPPING",
+    "OUTPUTS_DIR",
+    "OVERLAY_FILE",
+    "OVERLAY_SCHEMA",
     "PERF_KEYS",
+    "REQUIRED_METRIC_KEYS",
     "TIMELINE_KEYS",
+    "TIMELINE_SCHEMA_VERSION",
+    "TRACE_VIEW_FILE",
     "facts_paths",
 ]
 
+#: The version oam-tools' emitter writes into the analysis config and the perf data.
 ANALYSIS_SCHEMA_VERSION = "2.1-ui"
+TIMELINE_SCHEMA_VERSION = "1.4"
 GRAPH_SCHEMA = "model_architecture_graph.v1"
-GRAPH_FILE = "model_architecture_graph.json"
+HANDOFF_SCHEMA = "ui_report_handoff.v1"
+OVERLAY_SCHEMA = "1.0"
+BINDINGS_CONTRACT = "structure_tree_to_raw_traceview_v1"
+#: Files beside the three facts files: the graph and the stage-3 inputs go under outputs/.
+OUTPUTS_DIR = "outputs"
+GRAPH_FILE = "outputs/model_architecture_graph.json"
+BINDINGS_FILE = "outputs/trace_bindings.json"
+OVERLAY_FILE = "outputs/architecture_overlay_map.json"
+HANDOFF_FILE = "ui-report-handoff.json"
+TRACE_VIEW_FILE = "trace_view.json"
+#: mapping_status of timeline events that are windows, not kernels (validate_conversion.py counts
+#: every other event as a compute event).
+NON_COMPUTE_MAPPING = "sample_window_phase_owner"
+
+#: Keys validate_conversion.py requires on every perf record (REQUIRED_METRIC_KEYS there).
+REQUIRED_METRIC_KEYS: tuple[str, ...] = (
+    "time_us",
+    "time_pct",
+    "nops",
+    "hbm_mb",
+    "mfu_int8_pct",
+    "mfu_bf16_pct",
+    "metric_scope",
+    "op_ratio",
+    "aicore_time_us",
+    "mac_ratio",
+    "mte2_ratio",
+)
+#: Keys it requires as well once any record carries counter_coverage (COUNTER_METRIC_KEYS there).
+COUNTER_METRIC_KEYS: tuple[str, ...] = (
+    "aiv_time_us",
+    "aicore_time_pct",
+    "cube_utilization_pct",
+    "aic_total_cycles",
+    "aicore_cycle_time_us",
+    "counter_coverage",
+)
 
 #: Every perf data record carries every one of these keys; null means "not measured".
 PERF_KEYS: tuple[str, ...] = (
@@ -55,6 +111,9 @@ PERF_KEYS: tuple[str, ...] = (
 )
 #: Keys of hardware counters (never measured by msPTI activity records).
 COUNTER_KEYS: tuple[str, ...] = (
+    "aicore_time_us",
+    "aiv_time_us",
+    "aicore_time_pct",
     "mac_ratio",
     "mte2_ratio",
     "mte1_ratio",
@@ -77,7 +136,7 @@ TIMELINE_KEYS: tuple[str, ...] = (
     "device_id",
     "stream_id",
     "accelerator_core",
-    "start_time_us",
+    "start_time_us_raw",
     "ts_us",
     "duration_us",
     "end_us",
@@ -88,6 +147,7 @@ TIMELINE_KEYS: tuple[str, ...] = (
     "submodule",
     "mapping_status",
     "trace_join_status",
+    "layer_index",
     "correlation_id",
     "duplicate_of",
     "counters",
@@ -99,10 +159,15 @@ FREQ_BASES = ("derived", "declared", "unavailable")
 
 
 def facts_paths(prefix: str) -> dict[str, str]:
-    """File names of the four facts files of a report ``prefix``."""
+    """Paths, relative to the output directory, of the facts files of a report ``prefix`` and of the
+    stage-3 inputs written beside them."""
     return {
         "analysis": f"{prefix}_analysis_config.json",
         "perf": f"{prefix}_perf_data.json",
         "timeline": f"{prefix}_timeline.json",
         "graph": GRAPH_FILE,
+        "bindings": BINDINGS_FILE,
+        "overlay": OVERLAY_FILE,
+        "handoff": HANDOFF_FILE,
+        "trace": TRACE_VIEW_FILE,
     }

@@ -41,6 +41,8 @@ class Node:
     occurrences: int = 0
     sampled_window: bool = False
     window_span_ns: int = 0
+    #: (start, end) of each sampled window of the node, in time order.
+    windows: list[tuple[int, int]] = field(default_factory=list)
 
     @property
     def is_module(self) -> bool:
@@ -219,3 +221,4 @@ def _add_sampled_windows(
         node.sampled_window = True
         node.occurrences += 1
         node.window_span_ns += end - start
+        node.windows.append((start, end))

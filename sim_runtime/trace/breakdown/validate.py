@@ -1,5 +1,11 @@
-"""Cross-file invariants of the four facts files. Every failure names the invariant and the node
-(or event, edge, file) it concerns."""
+"""Cross-file invariants of the facts files and the stage-3 inputs. Every failure names the invariant
+and the node (or event, edge, file) it concerns.
+
+The invariants re-express the checks of hicann/oam-tools' ``validate_conversion.py`` (commit 5f42532,
+``skills/cann-perf-breakdown/2-adapt-breakdown-to-ui-json/scripts/``; ``OAM_TOOLS_CHECKS`` names the
+checks each one covers) and the cross-file invariants of ``references/schema-mapping.md``; ``schema``
+checks every document against its JSON Schema (``sim_runtime/trace/breakdown/schemas``). Not
+re-expressed: the MoE expert-inventory checks, since the breakdown writes no expert inventory."""
 
 from __future__ import annotations
 
@@ -10,16 +16,29 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sim_runtime.trace.breakdown.handoff import graph_items
 from sim_runtime.trace.breakdown.schema import (
+    BINDINGS_FILE,
     FREQ_BASES,
     GRAPH_FILE,
     GRAPH_SCHEMA,
+    HANDOFF_FILE,
     METRIC_SCOPES,
     NODE_KINDS,
+    NON_COMPUTE_MAPPING,
+    OVERLAY_FILE,
     PERF_KEYS,
 )
 
-__all__ = ["INVARIANTS", "Failure", "ValidationReport", "load_facts", "validate_documents", "validate_facts"]
+__all__ = [
+    "INVARIANTS",
+    "OAM_TOOLS_CHECKS",
+    "Failure",
+    "ValidationReport",
+    "load_facts",
+    "validate_documents",
+    "validate_facts",
+]
 
 #: Every invariant the validator enforces, by the name its failures carry.
 INVARIANTS: dict[str, str] = {
@@ -38,12 +57,89 @@ INVARIANTS: dict[str, str] = {
     "and provenance",
     "runtime_separation": "runtime auxiliary graph nodes sit under the runtime root and no edge joins "
     "them to the model dataflow",
-    "counter_consistency": "time from cycles / (clock x cores) is within 1 % of measured time",
+    "counter_consistency": "a cycle-implied time is within 1 % of the reported counter time, and no cycle "
+    "count is given without a clock",
+    "pipe_ratio_range": "every pipeline ratio lies in [0, 1]",
+    "counter_fabrication": "no counter metric on a node none of whose kernels carried counters",
     "duplicate_counters": "of a duplicate pair of timeline rows at most one carries counters",
     "sampled_window_time": "sampled-window nodes have time_us null",
-    "clock_basis": "the clock basis is derived, declared or unavailable, agrees with the device profile "
-    "and no cross-check reports a mismatch",
+    "clock_basis": "no clock without a device profile; the clock basis is derived, declared or unavailable, "
+    "agrees with the device profile and no cross-check reports a mismatch",
+    "schema": "every document matches its JSON Schema",
+    "stage3_inputs": "the overlay maps every perf node to a graph item and every timeline event is bound to "
+    "one raw trace event of its name",
 }
+
+_VC = "skills/cann-perf-breakdown/2-adapt-breakdown-to-ui-json/scripts/validate_conversion.py"
+_SM = "skills/cann-perf-breakdown/2-adapt-breakdown-to-ui-json/references/schema-mapping.md"
+#: Per invariant: the checks of oam-tools (commit 5f42532) it re-expresses, as ``path: check label``.
+OAM_TOOLS_CHECKS: dict[str, tuple[str, ...]] = {
+    "identity": (f"{_VC}: {{field}} identical across the three facts",),
+    "node_sets": (
+        f"{_VC}: one analysis definition per node_id",
+        f"{_VC}: one performance record per node_id",
+        f"{_VC}: every performance node exists in analysis",
+    ),
+    "perf_keys": (f"{_VC}: every performance record declares all metric keys",),
+    "node_shape": (f"{_SM}: Node shape (node_kind module when it has children, op when it is a leaf)",),
+    "aggregate_sums": (f"{_SM}: Metric scope (aggregate sums descendants)",),
+    "timeline_owners": (
+        f"{_VC}: every timeline owner resolves in analysis",
+        f"{_VC}: every timeline event has an owner",
+    ),
+    "kernel_conservation": (
+        f"{_VC}: timeline compute events match attributed kernels",
+        f"{_VC}: attributed + excluded + unattributed equals total kernels",
+        f"{_VC}: reported accounted kernel count is internally consistent",
+        f"{_VC}: kernel accounting coverage is 100%",
+        f"{_SM}: Cross-file invariants (sum(mapped_kernels) over leaves equals the attributed count)",
+    ),
+    "source_only": (
+        f"{_VC}: no source-only node carries metrics",
+        f"{_VC}: source-only entries use structure_node_id, not node_id",
+        f"{_VC}: every source-only node records a reason",
+    ),
+    "graph_backend_ids": (
+        f"{_VC}: every graph backendNodeId resolves in analysis",
+        f"{_VC}: source-only graph items carry no backendNodeId",
+    ),
+    "graph_edges": (
+        f"{_VC}: graph declares the v1 contract",
+        f"{_VC}: graph roots are nonempty",
+        f"{_VC}: graph declares section/source_architecture",
+        f"{_VC}: graph declares section/runtime_auxiliary",
+        f"{_VC}: graph declares explicit edges",
+        f"{_VC}: every edge carries tensor metadata and provenance",
+    ),
+    "runtime_separation": (f"{_SM}: Graph (a separate section/runtime_auxiliary root)",),
+    "counter_consistency": (f"{_VC}: cycle-implied time reconciles with reported counter time",),
+    "pipe_ratio_range": (f"{_VC}: every pipeline ratio lies in [0,1]",),
+    "counter_fabrication": (f"{_VC}: no counter metric without a counter-bearing kernel",),
+    "duplicate_counters": (f"{_VC}: a duplicated collective reports counters on one row only",),
+    "sampled_window_time": (f"{_VC}: sampled-window nodes report time_us as null",),
+    "clock_basis": (
+        f"{_VC}: no device_profile means no clock is claimed",
+        f"{_VC}: top-level aicore_freq_mhz matches device_profile",
+        f"{_VC}: clock basis is a known provenance",
+        f"{_VC}: declared and derived clocks agree within tolerance",
+    ),
+    "schema": (f"{_SM}: Performance record (every key present even when null), Timeline event",),
+    "stage3_inputs": (
+        "skills/cann-perf-breakdown/2-adapt-breakdown-to-ui-json/scripts/build_overlay_and_config.py: "
+        "performance node absent from architecture graph",
+        "skills/cann-perf-breakdown/2-adapt-breakdown-to-ui-json/scripts/build_trace_bindings.py: "
+        "Timeline event(s) could not be bound",
+    ),
+}
+_RATIO_KEYS = (
+    "mac_ratio",
+    "mte2_ratio",
+    "mte1_ratio",
+    "scalar_ratio",
+    "fixpipe_ratio",
+    "vec_ratio",
+    "aiv_mte2_ratio",
+)
 
 _TOLERANCE = 0.01
 
@@ -86,7 +182,8 @@ class ValidationReport:
 
 
 def load_facts(directory: Path | str) -> dict[str, Any]:
-    """The four documents of a facts directory (one ``*_analysis_config.json`` in it)."""
+    """The documents of a facts directory (one ``*_analysis_config.json`` in it): ``analysis``,
+    ``perf``, ``timeline``, ``graph`` and, when written, ``overlay``, ``bindings``, ``handoff``."""
     root = Path(directory)
     configs = sorted(root.glob("*_analysis_config.json"))
     if len(configs) != 1:
@@ -98,11 +195,19 @@ def load_facts(directory: Path | str) -> dict[str, Any]:
         "timeline": root / f"{prefix}_timeline.json",
         "graph": root / GRAPH_FILE,
     }
+    optional = {
+        "overlay": root / OVERLAY_FILE,
+        "bindings": root / BINDINGS_FILE,
+        "handoff": root / HANDOFF_FILE,
+    }
     documents = {}
     for key, path in paths.items():
         if not path.exists():
             raise FileNotFoundError(f"{path}: missing facts file")
         documents[key] = json.loads(path.read_text(encoding="utf-8"))
+    for key, path in optional.items():
+        if path.exists():
+            documents[key] = json.loads(path.read_text(encoding="utf-8"))
     return documents
 
 
@@ -131,14 +236,16 @@ def _analysis_nodes(analysis: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def validate_documents(documents: dict[str, Any]) -> ValidationReport:
-    """Validates the four documents (keys ``analysis``, ``perf``, ``timeline``, ``graph``)."""
+    """Validates the documents (keys ``analysis``, ``perf``, ``timeline``, ``graph``; ``overlay``,
+    ``bindings`` and ``handoff`` when present)."""
     report = ValidationReport(checked=list(INVARIANTS))
     analysis, perf, timeline, graph = (documents[k] for k in ("analysis", "perf", "timeline", "graph"))
     nodes = _analysis_nodes(analysis)
     by_id: dict[str, dict[str, Any]] = {str(node.get("node_id")): node for node in nodes}
-    records = perf.get("records", [])
-    report.account = perf.get("accounting", {}).get("account")
-    _identity(report, analysis, perf, timeline, graph)
+    records = perf.get("modules") or []
+    report.account = (perf.get("accounting") or {}).get("account")
+    _schema(report, documents)
+    _identity(report, documents)
     _node_sets(report, nodes, records)
     _perf_keys(report, records)
     _node_shape(report, nodes)
@@ -149,19 +256,43 @@ def validate_documents(documents: dict[str, Any]) -> ValidationReport:
     _graph_ids(report, graph, by_id)
     _graph_edges(report, graph)
     _runtime_separation(report, graph)
-    _counters(report, records, perf, analysis)
+    _counters(report, records, perf)
+    _ratios(report, records)
+    _fabricated(report, records)
     _duplicates(report, timeline)
     _sampled(report, records)
-    _clock(report, analysis, perf)
+    _clock(report, perf)
+    _stage3(report, documents, records, timeline)
     return report
 
 
-def _identity(report: ValidationReport, analysis: dict, perf: dict, timeline: dict, graph: dict) -> None:
-    files = {"analysis config": analysis, "perf data": perf, "timeline": timeline}
-    for key in ("model_id", "report_id", "representative_step"):
-        values = {name: doc.get(key, "<missing>") for name, doc in files.items()}
-        if key != "representative_step":
-            values["architecture graph"] = graph.get(key, "<missing>")
+def _schema(report: ValidationReport, documents: dict[str, Any]) -> None:
+    from sim_runtime.trace.breakdown.schemas import SCHEMA_FILES, schema_errors
+
+    for key in SCHEMA_FILES:
+        if key in documents:
+            for error in schema_errors(key, documents[key]):
+                report.fail("schema", key, error)
+
+
+def _identity(report: ValidationReport, documents: dict[str, Any]) -> None:
+    graph_meta = documents["graph"].get("metadata") or {}
+    for key, graph_key in (("model_id", "modelId"), ("report_id", "reportId"), ("representative_step", None)):
+        values = {
+            name: documents[doc].get(key, "<missing>")
+            for name, doc in (
+                ("analysis config", "analysis"),
+                ("perf data", "perf"),
+                ("timeline", "timeline"),
+            )
+        }
+        if graph_key is not None:
+            values["architecture graph"] = graph_meta.get(graph_key, "<missing>")
+            for name in ("overlay", "bindings"):
+                if name in documents:
+                    values[name] = documents[name].get(key, "<missing>")
+        elif "bindings" in documents:
+            values["bindings"] = documents["bindings"].get(key, "<missing>")
         if len({json.dumps(v) for v in values.values()}) != 1:
             shown = ", ".join(f"{name}={value!r}" for name, value in values.items())
             report.fail("identity", key, f"differs across the files: {shown}")
@@ -244,10 +375,8 @@ def _timeline_owners(report: ValidationReport, timeline: dict, by_id: dict[str, 
 
 
 def _is_compute(event: dict) -> bool:
-    return (
-        event.get("event_class") in ("kernel", "communication")
-        and event.get("mapping_status") == "attributed"
-    )
+    """As validate_conversion.py counts them: every event that is not a window."""
+    return event.get("mapping_status") != NON_COMPUTE_MAPPING
 
 
 def _conservation(report: ValidationReport, nodes: list[dict], perf: dict, timeline: dict) -> None:
@@ -256,7 +385,7 @@ def _conservation(report: ValidationReport, nodes: list[dict], perf: dict, timel
         report.fail("kernel_conservation", "perf data", "no accounting block")
         return
     leaves = sum(node.get("mapped_kernels", 0) for node in nodes if not node.get("children"))
-    attributed = accounting.get("attributed")
+    attributed = accounting.get("kernels_attributed")
     compute = sum(1 for event in timeline.get("events", []) if _is_compute(event))
     if not leaves == attributed == compute:
         report.fail(
@@ -265,20 +394,30 @@ def _conservation(report: ValidationReport, nodes: list[dict], perf: dict, timel
             f"leaf mapped_kernels {leaves}, attributed {attributed} and timeline compute events "
             f"{compute} differ",
         )
-    parts = [accounting.get(key) for key in ("attributed", "excluded", "unattributed")]
+    excluded = accounting.get("kernels_excluded")
+    unattributed = accounting.get("unattributed")
+    parts = [attributed, excluded, len(unattributed) if isinstance(unattributed, list) else None]
     counts = [part for part in parts if isinstance(part, int)]
-    if len(counts) != len(parts) or sum(counts) != accounting.get("total"):
+    if len(counts) != len(parts) or sum(counts) != accounting.get("kernels_total"):
         report.fail(
             "kernel_conservation",
             "perf data",
             f"attributed + excluded + unattributed = {parts} does not add up to total "
-            f"{accounting.get('total')}",
+            f"{accounting.get('kernels_total')}",
         )
-    if accounting.get("unattributed"):
+    if len(counts) == len(parts) and accounting.get("kernels_accounted") != counts[0] + counts[1]:
         report.fail(
             "kernel_conservation",
             "perf data",
-            f"accounting below 100 %: {accounting.get('unattributed')} unattributed kernel(s)",
+            f"kernels_accounted {accounting.get('kernels_accounted')} != attributed + excluded "
+            f"{counts[0] + counts[1]}",
+        )
+    if accounting.get("accounting_coverage_pct") != 100.0 or unattributed:
+        report.fail(
+            "kernel_conservation",
+            "perf data",
+            f"accounting below 100 %: coverage {accounting.get('accounting_coverage_pct')} %, "
+            f"{len(unattributed or [])} unattributed kernel(s)",
         )
     per_node = Counter(
         event.get("owner_node_id") for event in timeline.get("events", []) if _is_compute(event)
@@ -309,97 +448,112 @@ def _source_only(report: ValidationReport, analysis: dict, records: list[dict]) 
         carried = sorted(metric_keys & set(entry))
         if carried:
             report.fail("source_only", key, f"a source-only node carries metrics ({', '.join(carried)})")
-        if not entry.get("reason"):
+        if not str(entry.get("reason") or "").strip():
             report.fail("source_only", key, "a source-only node without a concrete reason")
 
 
+def _items(graph: dict) -> dict[str, dict]:
+    return graph_items(graph) if isinstance(graph.get("roots"), list) else {}
+
+
 def _graph_ids(report: ValidationReport, graph: dict, by_id: dict[str, dict]) -> None:
-    for node in graph.get("nodes", []):
-        backend = node.get("backendNodeId")
-        if node.get("dataState") == "source_only" and backend is not None:
-            report.fail(
-                "graph_backend_ids", node.get("id"), "a source-only graph node carries a backendNodeId"
-            )
+    for item_id, item in _items(graph).items():
+        backend = item.get("backendNodeId")
+        if item.get("dataState") == "source_only" and backend:
+            report.fail("graph_backend_ids", item_id, "a source-only graph item carries a backendNodeId")
         elif backend is not None and backend not in by_id:
-            report.fail("graph_backend_ids", node.get("id"), f"backendNodeId {backend!r} does not resolve")
-        elif backend is None and node.get("dataState") in ("mapped", "runtime"):
-            report.fail("graph_backend_ids", node.get("id"), "a mapped graph node without a backendNodeId")
+            report.fail("graph_backend_ids", item_id, f"backendNodeId {backend!r} does not resolve")
+        elif (
+            backend is None
+            and item.get("kind") != "section"
+            and item.get("dataState") in ("mapped", "runtime")
+        ):
+            report.fail("graph_backend_ids", item_id, "a mapped graph item without a backendNodeId")
+    for flat in [*(graph.get("nodes") or []), *(graph.get("clusters") or [])]:
+        backend = flat.get("backendNodeId")
+        if backend is not None and backend not in by_id:
+            report.fail("graph_backend_ids", flat.get("id"), f"backendNodeId {backend!r} does not resolve")
 
 
 def _graph_edges(report: ValidationReport, graph: dict) -> None:
-    if graph.get("schema") != GRAPH_SCHEMA:
+    if graph.get("schema_version") != GRAPH_SCHEMA:
         report.fail(
-            "graph_edges", "architecture graph", f"schema {graph.get('schema')!r}, expected {GRAPH_SCHEMA}"
+            "graph_edges",
+            "architecture graph",
+            f"schema_version {graph.get('schema_version')!r}, expected {GRAPH_SCHEMA}",
         )
-    if not graph.get("roots"):
+    roots = graph.get("roots") or []
+    if not roots:
         report.fail("graph_edges", "architecture graph", "no roots")
-    ids = {node.get("id") for node in graph.get("nodes", [])}
-    for root in graph.get("roots", []):
-        if root not in ids:
-            report.fail("graph_edges", root, "root is not a graph node")
-    for edge in graph.get("edges", []):
+    root_ids = {root.get("id") if isinstance(root, dict) else root for root in roots}
+    for required in ("section/source_architecture", "section/runtime_auxiliary"):
+        if required not in root_ids:
+            report.fail("graph_edges", required, "the graph does not declare this root")
+    edges = graph.get("edges") or []
+    if not edges:
+        report.fail("graph_edges", "architecture graph", "no explicit edges")
+    ids = set(_items(graph))
+    for edge in edges:
         edge_id = edge.get("id")
-        tensor = edge.get("tensor")
-        if not isinstance(tensor, dict) or not {"name", "shape", "dtype"} <= set(tensor):
-            report.fail("graph_edges", edge_id, "edge without tensor metadata (name, shape, dtype)")
+        if not isinstance(edge.get("tensor"), dict) or not edge.get("tensor"):
+            report.fail("graph_edges", edge_id, "edge without tensor metadata")
         provenance = edge.get("provenance")
-        if not isinstance(provenance, dict) or not provenance.get("kind"):
+        if not isinstance(provenance, list) or not provenance:
             report.fail("graph_edges", edge_id, "edge without provenance")
         for side in ("source", "target"):
             if edge.get(side) not in ids:
-                report.fail("graph_edges", edge_id, f"{side} {edge.get(side)!r} is not a graph node")
+                report.fail("graph_edges", edge_id, f"{side} {edge.get(side)!r} is not a graph item")
 
 
 def _runtime_separation(report: ValidationReport, graph: dict) -> None:
-    nodes = {node.get("id"): node for node in graph.get("nodes", [])}
-    runtime = {node_id for node_id, node in nodes.items() if node.get("dataState") == "runtime"}
-    for node_id in runtime:
-        parent = nodes[node_id].get("parent")
-        while parent in nodes and nodes[parent].get("kind") != "section":
-            parent = nodes[parent].get("parent")
-        if parent != "section/runtime_auxiliary":
-            report.fail("runtime_separation", node_id, f"runtime auxiliary node under {parent!r}")
-    for edge in graph.get("edges", []):
+    runtime: set[str] = set()
+    for root in graph.get("roots") or []:
+        if not isinstance(root, dict):
+            continue
+        under_runtime = root.get("id") == "section/runtime_auxiliary"
+        stack = list(root.get("children") or [])
+        while stack:
+            item = stack.pop()
+            stack.extend(item.get("children") or [])
+            is_runtime = item.get("dataState") == "runtime"
+            if is_runtime:
+                runtime.add(str(item.get("id")))
+            if is_runtime != under_runtime:
+                where = "outside" if is_runtime else "inside"
+                report.fail(
+                    "runtime_separation",
+                    item.get("id"),
+                    f"a {'runtime' if is_runtime else 'model'} item {where} section/runtime_auxiliary",
+                )
+    for edge in graph.get("edges") or []:
         touched = {edge.get("source"), edge.get("target")} & runtime
         if touched:
             report.fail(
                 "runtime_separation",
                 edge.get("id"),
-                f"edge joins runtime node(s) {sorted(touched)} to the dataflow",
+                f"edge joins runtime item(s) {sorted(touched)} to the dataflow",
             )
 
 
-def _counters(report: ValidationReport, records: list[dict], perf: dict, analysis: dict) -> None:
+def _counters(report: ValidationReport, records: list[dict], perf: dict) -> None:
     clock = perf.get("aicore_freq_mhz")
     for record in records:
         node_id = record.get("node_id")
-        for cycles_key, cycle_time_key, time_key, cores_key in (
-            ("aic_total_cycles", "aicore_cycle_time_us", "aicore_time_us", "aic_cores"),
-            ("aiv_total_cycles", "aiv_cycle_time_us", "aiv_time_us", "aiv_cores"),
+        for cycle_time_key, time_key in (
+            ("aicore_cycle_time_us", "aicore_time_us"),
+            ("aiv_cycle_time_us", "aiv_time_us"),
         ):
-            cycles, cycle_time, measured = (
-                record.get(cycles_key),
-                record.get(cycle_time_key),
-                record.get(time_key),
-            )
-            if cycles is not None and clock is None:
+            cycle_time, measured = record.get(cycle_time_key), record.get(time_key)
+            if record.get(cycle_time_key) is not None and not clock:
                 report.fail(
                     "counter_consistency",
                     node_id,
-                    f"{cycles_key} without a clock: cycle times cannot be derived",
+                    f"{cycle_time_key} without a clock: cycle times cannot be derived",
                 )
-            cores = record.get(cores_key)
-            if cycles is not None and clock and cores:
-                derived = cycles / (clock * cores)
-                if cycle_time is None or not math.isclose(derived, cycle_time, rel_tol=_TOLERANCE):
-                    report.fail(
-                        "counter_consistency",
-                        node_id,
-                        f"{cycle_time_key} {cycle_time} != {cycles_key} / (clock x cores) = {derived:.3f}",
-                    )
             if (
-                cycle_time is not None
-                and measured is not None
+                clock
+                and cycle_time is not None
+                and measured
                 and not math.isclose(cycle_time, measured, rel_tol=_TOLERANCE)
             ):
                 report.fail(
@@ -407,6 +561,30 @@ def _counters(report: ValidationReport, records: list[dict], perf: dict, analysi
                     node_id,
                     f"{cycle_time_key} {cycle_time} is not within 1 % of {time_key} {measured}",
                 )
+
+
+def _ratios(report: ValidationReport, records: list[dict]) -> None:
+    for record in records:
+        for key in _RATIO_KEYS:
+            value = record.get(key)
+            if value is not None and not (isinstance(value, int | float) and 0.0 <= value <= 1.0):
+                report.fail("pipe_ratio_range", record.get("node_id"), f"{key} = {value!r} is outside [0, 1]")
+
+
+def _fabricated(report: ValidationReport, records: list[dict]) -> None:
+    from sim_runtime.trace.breakdown.schema import COUNTER_KEYS
+
+    for record in records:
+        coverage = record.get("counter_coverage") or {}
+        if coverage.get("kernels_with_counters") != 0:
+            continue
+        carried = [key for key in COUNTER_KEYS if record.get(key) is not None]
+        if carried:
+            report.fail(
+                "counter_fabrication",
+                record.get("node_id"),
+                f"{', '.join(carried)} set although none of its kernels carried counters",
+            )
 
 
 def _duplicates(report: ValidationReport, timeline: dict) -> None:
@@ -439,8 +617,13 @@ def _sampled(report: ValidationReport, records: list[dict]) -> None:
             )
 
 
-def _clock(report: ValidationReport, analysis: dict, perf: dict) -> None:
-    profile = analysis.get("device_profile") or {}
+def _clock(report: ValidationReport, perf: dict) -> None:
+    profile = perf.get("device_profile")
+    freq = perf.get("aicore_freq_mhz")
+    if profile is None:
+        if freq is not None:
+            report.fail("clock_basis", "device_profile", f"aicore_freq_mhz {freq} without a device profile")
+        return
     basis = profile.get("aicore_freq_basis")
     if basis not in FREQ_BASES:
         report.fail(
@@ -448,12 +631,11 @@ def _clock(report: ValidationReport, analysis: dict, perf: dict) -> None:
             "device_profile",
             f"aicore_freq_basis {basis!r} is not one of {', '.join(FREQ_BASES)}",
         )
-    if profile.get("aicore_freq_mhz") != perf.get("aicore_freq_mhz"):
+    if profile.get("aicore_freq_mhz") != freq:
         report.fail(
             "clock_basis",
             "device_profile",
-            f"aicore_freq_mhz {perf.get('aicore_freq_mhz')} in perf data, "
-            f"{profile.get('aicore_freq_mhz')} in the profile",
+            f"aicore_freq_mhz {freq} at the top, {profile.get('aicore_freq_mhz')} in the profile",
         )
     if basis == "unavailable" and profile.get("aicore_freq_mhz") is not None:
         report.fail("clock_basis", "device_profile", "a clock value with basis unavailable")
@@ -461,3 +643,46 @@ def _clock(report: ValidationReport, analysis: dict, perf: dict) -> None:
         report.fail(
             "clock_basis", "device_profile", "declared and derived clocks disagree (cross_check mismatch)"
         )
+
+
+def _stage3(report: ValidationReport, documents: dict[str, Any], records: list[dict], timeline: dict) -> None:
+    items = _items(documents["graph"])
+    for record in records:
+        if record.get("node_id") not in items:
+            report.fail(
+                "stage3_inputs", record.get("node_id"), "perf node absent from the architecture graph"
+            )
+    overlay = documents.get("overlay")
+    if overlay is not None:
+        mapped = {m.get("backend_node_id"): m for m in overlay.get("mappings") or []}
+        for record in records:
+            mapping = mapped.get(record.get("node_id"))
+            if mapping is None or mapping.get("projected_graph_node_id") not in items:
+                report.fail("stage3_inputs", record.get("node_id"), "perf node not mapped to a graph item")
+    bindings = documents.get("bindings")
+    if bindings is None:
+        return
+    bound = Counter(b.get("timeline_event_id") for b in bindings.get("bindings") or [])
+    events = {e.get("event_id"): e for e in timeline.get("events") or []}
+    for event_id in events:
+        if bound.get(event_id, 0) != 1:
+            report.fail(
+                "stage3_inputs", event_id, f"bound to {bound.get(event_id, 0)} raw trace events, expected 1"
+            )
+    raw_indices = Counter(b.get("raw_source_event_index") for b in bindings.get("bindings") or [])
+    for binding in bindings.get("bindings") or []:
+        event = events.get(binding.get("timeline_event_id"))
+        if event is None:
+            report.fail(
+                "stage3_inputs", binding.get("timeline_event_id"), "binding of an unknown timeline event"
+            )
+        elif binding.get("node_id") != event.get("owner_node_id"):
+            report.fail(
+                "stage3_inputs", binding.get("timeline_event_id"), "binding names another node than the owner"
+            )
+        if raw_indices[binding.get("raw_source_event_index")] > 1:
+            report.fail(
+                "stage3_inputs",
+                binding.get("timeline_event_id"),
+                f"raw event {binding.get('raw_source_event_index')} is bound more than once",
+            )
