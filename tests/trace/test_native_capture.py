@@ -27,8 +27,13 @@ from sim_runtime.trace import (
     load_trace,
     validate_facts,
 )
+from sim_runtime.trace.breakdown import INVARIANTS, validate_documents
+from sim_runtime.trace.breakdown.validate import OAM_TOOLS_CHECKS, load_facts
 from sim_runtime.trace.capture import COLLECTOR_LIBRARY, find_collector
 from support.native import NativeTree, ProgramBuilder, python_subprocess_env
+from support.sibling import load_sibling
+
+BREAKERS = load_sibling(Path(__file__).resolve().parent, "facts_breakers").BREAKERS
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "decoder_breakdown"
@@ -172,6 +177,44 @@ def test_the_breakdown_of_the_decoder_is_complete_and_valid(captured: Path, tmp_
     kernels = [e for e in breakdown.timeline["events"] if e["owner_node_id"] == q_proj.node_id]
     assert len(kernels) == LAYERS and all(e["name"].startswith("MatMulV2") for e in kernels)
     assert ("model/decoder-2l/stages/logits_allreduce" in by_id) == hccl
+
+
+@pytest.fixture(scope="module")
+def decoder_facts(captured: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The decoder example's facts, with its declarations, as `npu-sim trace breakdown` writes them."""
+    declarations = load_declarations(EXAMPLE / "declarations.json")
+    breakdown = build_breakdown(load_trace(captured), BreakdownOptions(declarations=declarations))
+    out = tmp_path_factory.mktemp("decoder-facts")
+    emit_facts(breakdown, out)
+    return out
+
+
+@pytest.mark.parametrize("invariant", sorted(INVARIANTS))
+def test_each_stage2_invariant_holds_on_the_decoder_example(decoder_facts: Path, invariant: str) -> None:
+    """One test per invariant (OAM_TOOLS_CHECKS names the oam-tools checks each re-expresses): it
+    holds on the decoder example's facts, and the same facts broken on purpose for it fail it."""
+    report = validate_documents(load_facts(decoder_facts))
+    assert invariant in report.checked and OAM_TOOLS_CHECKS[invariant]
+    failures = [str(f) for f in report.failures if f.invariant == invariant]
+    assert not failures, "\n".join(failures)
+    case = next(b for b in BREAKERS if b.invariant == invariant)
+    docs = load_facts(decoder_facts)
+    subject = case.breaker(docs)
+    broken = validate_documents(docs)
+    assert any(f.invariant == invariant and f.subject == subject for f in broken.failures), case.cites
+
+
+def test_the_decoder_facts_have_the_stage2_shape(decoder_facts: Path) -> None:
+    docs = load_facts(decoder_facts)
+    perf, timeline, handoff = docs["perf"], docs["timeline"], docs["handoff"]
+    q_proj = next(m for m in perf["modules"] if m["node_id"].endswith("/attention/q_proj"))
+    assert q_proj["counter_coverage"] == {"kernels_with_counters": 0, "kernels_total": LAYERS, "pct": 0.0}
+    assert q_proj["aicore_time_us"] is None and set(q_proj["op_ratio"]) == {"KERNEL_AICORE"}
+    assert timeline["schema_version"] == "1.4" and timeline["mapping_summary"]["unmapped_events"] == 0
+    assert docs["graph"]["schema_version"] == "model_architecture_graph.v1"
+    assert handoff["provenance"]["modelSource"] == "examples/decoder_breakdown/main.cpp"
+    assert docs["bindings"]["summary"]["coverage_pct"] == 100.0
+    assert docs["analysis"]["source_only_structure"][0]["structure_node_id"].endswith("/stages/weight_upload")
 
 
 def test_kinds_can_be_restricted(tree: NativeTree, collector: Path, decoder: Path, tmp_path: Path) -> None:
