@@ -5,12 +5,21 @@ from __future__ import annotations
 from pathlib import Path
 
 from conformance.report.html import write_html
-from conformance.report.json_report import SCHEMA, report_dict, write_json
+from conformance.report.json_report import SCHEMA, report_dict, schema_errors, write_json
 from conformance.report.junit import write_junit
 from conformance.report.terminal import summary_lines
 from conformance.runner import SuiteReport
 
-__all__ = ["SCHEMA", "report_dict", "summary_lines", "write_all", "write_html", "write_json", "write_junit"]
+__all__ = [
+    "SCHEMA",
+    "report_dict",
+    "schema_errors",
+    "summary_lines",
+    "write_all",
+    "write_html",
+    "write_json",
+    "write_junit",
+]
 
 
 def write_all(report: SuiteReport, directory: Path) -> dict[str, Path]:
@@ -21,7 +30,7 @@ def write_all(report: SuiteReport, directory: Path) -> dict[str, Path]:
         "junit": directory / "junit.xml",
         "html": directory / "report.html",
     }
-    write_json(report, paths["json"])
     write_junit(report, paths["junit"])
     write_html(report, paths["html"])
+    write_json(report, paths["json"])  # last: it raises when the report breaks its schema
     return paths

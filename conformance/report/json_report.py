@@ -11,106 +11,21 @@ from conformance.execute import RunResult
 from conformance.runner import SuiteReport
 from conformance.scenarios import SCENARIOS
 
-__all__ = ["SCHEMA", "SCHEMA_ID", "report_dict", "write_json"]
+__all__ = ["SCHEMA", "SCHEMA_FILE", "SCHEMA_ID", "report_dict", "schema_errors", "write_json"]
 
 SCHEMA_ID = "mspti-conformance-report/1"
-_VERDICT = {"enum": ["pass", "fail", "skip", "not-automated"]}
-_STRINGS = {"type": "array", "items": {"type": "string"}}
+SCHEMA_FILE = Path(__file__).resolve().parent / "schemas" / "report.schema.json"
+#: JSON Schema (draft 2020-12) of report.json, kept as package data in ``schemas/``.
+SCHEMA: dict[str, Any] = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
 
-#: JSON Schema (draft 2020-12) of report.json.
-SCHEMA: dict[str, Any] = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "title": "msPTI conformance report",
-    "type": "object",
-    "required": [
-        "schema",
-        "suite_version",
-        "profile",
-        "started",
-        "duration_s",
-        "target",
-        "summary",
-        "clauses",
-        "scenarios",
-    ],
-    "properties": {
-        "schema": {"const": SCHEMA_ID},
-        "suite_version": {"type": "string"},
-        "profile": {"enum": ["spec", "upstream"]},
-        "started": {"type": "string"},
-        "duration_s": {"type": "number", "minimum": 0},
-        "target": {"type": "object", "required": ["kind", "mspti"]},
-        "environment": {"type": "object"},
-        "summary": {
-            "type": "object",
-            "required": [
-                "catalogued",
-                "selected",
-                "automated",
-                "pass",
-                "fail",
-                "skip",
-                "not-automated",
-                "exit_status",
-            ],
-            "properties": {
-                key: {"type": "integer", "minimum": 0}
-                for key in (
-                    "catalogued",
-                    "selected",
-                    "automated",
-                    "pass",
-                    "fail",
-                    "skip",
-                    "not-automated",
-                    "exit_status",
-                )
-            },
-        },
-        "clauses": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": [
-                    "id",
-                    "statement",
-                    "level",
-                    "environment",
-                    "scenario",
-                    "verdict",
-                    "reason",
-                    "failures",
-                    "evidence",
-                ],
-                "properties": {
-                    "id": {"type": "string"},
-                    "statement": {"type": "string"},
-                    "source": {"type": "string"},
-                    "level": {"enum": ["MUST", "DOC", "UPSTREAM", "AMB"]},
-                    "environment": _STRINGS,
-                    "scenario": {"type": "string"},
-                    "verdict": _VERDICT,
-                    "reason": {"type": "string"},
-                    "failures": _STRINGS,
-                    "evidence": _STRINGS,
-                },
-            },
-        },
-        "scenarios": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["name", "clauses", "duration_s", "runs"],
-                "properties": {
-                    "runs": {
-                        "type": "array",
-                        "items": {"type": "object", "required": ["name", "program", "exit_code", "log"]},
-                    },
-                },
-            },
-        },
-    },
-}
+
+def schema_errors(data: Any, limit: int = 20) -> list[str]:
+    """Where ``data`` breaks the report schema: ``<json path>: <message>``, at most ``limit``."""
+    import jsonschema
+
+    validator = jsonschema.Draft202012Validator(SCHEMA)
+    errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
+    return [f"{e.json_path}: {e.message}" for e in errors[:limit]]
 
 
 def _run(run: RunResult) -> dict[str, Any]:
@@ -178,4 +93,10 @@ def report_dict(report: SuiteReport) -> dict[str, Any]:
 
 
 def write_json(report: SuiteReport, path: Path) -> None:
-    path.write_text(json.dumps(report_dict(report), indent=2) + "\n", encoding="utf-8")
+    """Writes report.json; raises ValueError (after writing, so that the run's results are kept)
+    when the report breaks its schema."""
+    data = report_dict(report)
+    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    errors = schema_errors(data)
+    if errors:
+        raise ValueError(f"{path} breaks {SCHEMA_FILE.name}: " + "; ".join(errors[:5]))

@@ -12,7 +12,8 @@ from conformance.catalogue import load_catalogue
 from conformance.checks import ClauseResult
 from conformance.execute import Invocation, RunResult
 from conformance.log import RunLog
-from conformance.report import SCHEMA, report_dict, summary_lines, write_all
+from conformance.report import SCHEMA, report_dict, schema_errors, summary_lines, write_all
+from conformance.report.json_report import SCHEMA_FILE, write_json
 from conformance.runner import ScenarioReport, SuiteReport
 
 VERDICTS = ["pass", "fail", "skip", "not-automated"]
@@ -103,6 +104,33 @@ def test_json_report_follows_the_schema(report: SuiteReport, tmp_path: Path) -> 
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(broken, SCHEMA)
     assert report_dict(report)["clauses"][0]["id"] == "ACT-EXT-01"
+
+
+def test_the_report_schema_is_a_file_in_the_package_and_names_what_breaks(report: SuiteReport) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    assert json.loads(SCHEMA_FILE.read_text(encoding="utf-8")) == SCHEMA
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+    data = report_dict(report)
+    assert schema_errors(data) == []
+    del data["summary"]["fail"]
+    data["clauses"][0]["verdict"] = "maybe"
+    errors = schema_errors(data)
+    assert any(e.startswith("$.summary:") and "'fail'" in e for e in errors), errors
+    assert any(e.startswith("$.clauses[0].verdict:") for e in errors), errors
+
+
+def test_a_report_that_breaks_its_schema_is_written_and_refused(
+    report: SuiteReport, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("jsonschema")
+    import conformance.report.json_report as json_report
+
+    original = json_report.report_dict
+    monkeypatch.setattr(json_report, "report_dict", lambda r: dict(original(r), profile="strict"))
+    path = tmp_path / "report.json"
+    with pytest.raises(ValueError, match=r"report.json breaks report.schema.json: \$.profile"):
+        write_json(report, path)
+    assert json.loads(path.read_text(encoding="utf-8"))["profile"] == "strict"
 
 
 def test_html_report_is_self_contained_and_lists_every_clause(report: SuiteReport, tmp_path: Path) -> None:
