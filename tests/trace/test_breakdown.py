@@ -446,3 +446,11 @@ def test_the_runtime_launch_call_is_preferred_among_records_sharing_an_id(fakes,
         e["name"]: e["submodule"] for e in result.timeline["events"] if e["event_class"] != "runtime_window"
     }
     assert owners == {"RmsNorm": "first", "hcom_allReduce_": "second"}
+
+
+def test_facts_that_break_their_schema_are_not_written(decoder_dir: Path, tmp_path: Path) -> None:
+    result = breakdown(decoder_dir)
+    result.perf["modules"][0]["op_ratio"] = 0.5  # the old float instead of a per-op-type dict
+    with pytest.raises(BreakdownError, match=r"_perf_data.json breaks its schema: \$.modules\[0\].op_ratio"):
+        emit_facts(result, tmp_path / "facts")
+    assert not (tmp_path / "facts").exists()

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from sim_runtime.trace.breakdown import handoff
 from sim_runtime.trace.breakdown.attribution import (
     ATTRIBUTED,
     EXCLUDED,
@@ -31,6 +32,7 @@ from sim_runtime.trace.breakdown.schema import (
     TIMELINE_SCHEMA_VERSION,
     facts_paths,
 )
+from sim_runtime.trace.breakdown.schemas import schema_errors
 from sim_runtime.trace.breakdown.structure import (
     SECTION_GROUP,
     SECTION_RUNTIME,
@@ -127,10 +129,7 @@ def emit_facts(
     inputs (``ui-report-handoff.json``, ``outputs/architecture_overlay_map.json`` and, with
     ``trace_view``, the raw trace ``trace_view.json`` and ``outputs/trace_bindings.json``); raises
     ConversionRefused (writing nothing) unless every kernel is accounted for as attributed or
-    excluded, and BreakdownError when a document breaks its JSON Schema."""
-    from sim_runtime.trace.breakdown import handoff
-    from sim_runtime.trace.breakdown.schemas import schema_errors
-
+    excluded, and BreakdownError (writing nothing) when a document breaks its JSON Schema."""
     if not breakdown.complete:
         raise ConversionRefused(breakdown.account, breakdown.unattributed_details())
     out = Path(out_dir)
@@ -143,6 +142,14 @@ def emit_facts(
         "overlay": handoff.overlay(breakdown.analysis, breakdown.perf, breakdown.graph),
         "handoff": handoff.handoff(names, breakdown.analysis, breakdown.graph, trace_view),
     }
+
+    def check(key: str) -> None:
+        errors = schema_errors(key, documents[key])
+        if errors:
+            raise BreakdownError(f"{names[key]} breaks its schema: " + "; ".join(errors[:5]))
+
+    for key in documents:
+        check(key)
     (out / "outputs").mkdir(parents=True, exist_ok=True)
     written = {}
     if trace_view:
@@ -151,14 +158,15 @@ def emit_facts(
         trace_path = out / names["trace"]
         source = Trace(directory=out, captures=[_step_window_capture(breakdown)])
         stats = export_chrome_trace(source, trace_path)
-        written["trace"] = trace_path
         documents["bindings"] = handoff.bindings(
             breakdown.timeline, trace_path, stats.time_base_ns, breakdown.capture.pid, names
         )
-    for key, document in documents.items():
-        errors = schema_errors(key, document)
-        if errors:
-            raise BreakdownError(f"{names[key]} breaks its schema: " + "; ".join(errors[:5]))
+        try:
+            check("bindings")
+        except BreakdownError:
+            trace_path.unlink()
+            raise
+        written["trace"] = trace_path
     for key, document in documents.items():
         path = out / names[key]
         path.write_text(json.dumps(document, indent=1, allow_nan=False) + "\n", encoding="utf-8")
