@@ -1,5 +1,6 @@
 """The performance breakdown: kernels attributed to the structure a program declares with mstx
-ranges, written as four facts files and checked by :func:`validate_facts`."""
+ranges, written as facts files in oam-tools' stage-2 schema (with the stage-3 inputs) and checked
+by :func:`validate_facts`."""
 
 from sim_runtime.trace.breakdown.declarations import load_declarations
 from sim_runtime.trace.breakdown.facts import Breakdown, build_breakdown, emit_facts

@@ -1,5 +1,6 @@
-"""The breakdown of one capture and its four facts files: analysis config, perf data, timeline and
-architecture graph (docs/trace.md describes every field)."""
+"""The breakdown of one capture and its facts files in oam-tools' stage-2 schema: analysis config,
+perf data, timeline and architecture graph, plus the stage-3 inputs (docs/trace.md describes every
+field)."""
 
 from __future__ import annotations
 
@@ -558,7 +559,7 @@ def _timeline(
             )
         )
     compute = len(events)
-    events.extend(_window_events(forest, structure, base, options))
+    events.extend(_window_events(forest, structure, options))
     return {
         "schema_version": TIMELINE_SCHEMA_VERSION,
         **_identity(options, structure),
@@ -642,7 +643,7 @@ def _event(
 
 
 def _window_events(
-    forest: RangeForest, structure: Structure, base: int, options: BreakdownOptions
+    forest: RangeForest, structure: Structure, options: BreakdownOptions
 ) -> list[dict[str, Any]]:
     """One event per runtime auxiliary range of the step and per sampled window node."""
     events = []
