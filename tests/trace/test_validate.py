@@ -93,3 +93,14 @@ def test_the_validator_reads_files_from_disk(facts_dir: Path) -> None:
     path.write_text(json.dumps(timeline))
     report = validate_facts(facts_dir)
     assert report.invariants_failed() == {"identity"}
+
+
+def test_malformed_documents_are_reported_not_raised(facts_dir: Path) -> None:
+    docs = load_facts(facts_dir)
+    docs["perf"]["modules"] = "not a list"
+    docs["timeline"]["events"] = [None, 3]
+    docs["graph"]["roots"] = {"id": "section/source_architecture"}
+    report = validate_documents(docs)
+    assert not report.ok
+    assert "schema" in report.invariants_failed()
+    assert any(f.subject == "perf" and "$.modules" in f.message for f in report.failures), report.summary()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -240,29 +241,42 @@ def validate_documents(documents: dict[str, Any]) -> ValidationReport:
     ``bindings`` and ``handoff`` when present)."""
     report = ValidationReport(checked=list(INVARIANTS))
     analysis, perf, timeline, graph = (documents[k] for k in ("analysis", "perf", "timeline", "graph"))
-    nodes = _analysis_nodes(analysis)
+    try:
+        nodes = _analysis_nodes(analysis)
+    except (AttributeError, TypeError) as error:
+        report.fail("schema", "analysis", f"the node tree cannot be walked ({error})")
+        nodes = []
+    nodes = [node for node in nodes if isinstance(node, dict)]
     by_id: dict[str, dict[str, Any]] = {str(node.get("node_id")): node for node in nodes}
-    records = perf.get("modules") or []
-    report.account = (perf.get("accounting") or {}).get("account")
-    _schema(report, documents)
-    _identity(report, documents)
-    _node_sets(report, nodes, records)
-    _perf_keys(report, records)
-    _node_shape(report, nodes)
-    _aggregate_sums(report, nodes, records)
-    _timeline_owners(report, timeline, by_id)
-    _conservation(report, nodes, perf, timeline)
-    _source_only(report, analysis, records)
-    _graph_ids(report, graph, by_id)
-    _graph_edges(report, graph)
-    _runtime_separation(report, graph)
-    _counters(report, records, perf)
-    _ratios(report, records)
-    _fabricated(report, records)
-    _duplicates(report, timeline)
-    _sampled(report, records)
-    _clock(report, perf)
-    _stage3(report, documents, records, timeline)
+    records = [r for r in perf.get("modules") or [] if isinstance(r, dict)] if isinstance(perf, dict) else []
+    report.account = (perf.get("accounting") or {}).get("account") if isinstance(perf, dict) else None
+    checks: list[tuple[str, Callable[[], None]]] = [
+        ("schema", lambda: _schema(report, documents)),
+        ("identity", lambda: _identity(report, documents)),
+        ("node_sets", lambda: _node_sets(report, nodes, records)),
+        ("perf_keys", lambda: _perf_keys(report, records)),
+        ("node_shape", lambda: _node_shape(report, nodes)),
+        ("aggregate_sums", lambda: _aggregate_sums(report, nodes, records)),
+        ("timeline_owners", lambda: _timeline_owners(report, timeline, by_id)),
+        ("kernel_conservation", lambda: _conservation(report, nodes, perf, timeline)),
+        ("source_only", lambda: _source_only(report, analysis, records)),
+        ("graph_backend_ids", lambda: _graph_ids(report, graph, by_id)),
+        ("graph_edges", lambda: _graph_edges(report, graph)),
+        ("runtime_separation", lambda: _runtime_separation(report, graph)),
+        ("counter_consistency", lambda: _counters(report, records, perf)),
+        ("pipe_ratio_range", lambda: _ratios(report, records)),
+        ("counter_fabrication", lambda: _fabricated(report, records)),
+        ("duplicate_counters", lambda: _duplicates(report, timeline)),
+        ("sampled_window_time", lambda: _sampled(report, records)),
+        ("clock_basis", lambda: _clock(report, perf)),
+        ("stage3_inputs", lambda: _stage3(report, documents, records, timeline)),
+    ]
+    for name, check in checks:
+        try:
+            check()
+        except (AttributeError, KeyError, TypeError, ValueError) as error:
+            # A document too malformed to walk (the schema check names where): reported, not raised.
+            report.fail(name, None, f"cannot be checked on these documents ({type(error).__name__}: {error})")
     return report
 
 
