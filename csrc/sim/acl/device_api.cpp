@@ -62,7 +62,7 @@ ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId) {
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtGetDevice(int32_t* deviceId) {
-    NPUSIM_FAULT_RETURN("aclrtGetDevice", aclError);
+    NPUSIM_FAULT_RETURN_ARGS("aclrtGetDevice", aclError, deviceId);
     ACL_API_BEGIN(aclrtGetDevice);
     if (deviceId == nullptr) return ACL_ERROR_INVALID_PARAM;
     npusim::Device* device = nullptr;
