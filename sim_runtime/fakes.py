@@ -77,6 +77,8 @@ __all__ = [
     "report",
     "reset",
     "scope",
+    "stars_head",
+    "struct_bytes",
     "struct_type",
     "verify",
 ]
@@ -232,13 +234,22 @@ def struct_bytes(record: Any) -> bytes:
     for f in fields(record):
         value = getattr(record, f.name)
         if isinstance(value, bytes):
-            size = ctypes.sizeof(getattr(c_type, f.name))
+            size = getattr(c_type, f.name).size
             if len(value) > size:
                 raise ValueError(f"{type(record).__name__}.{f.name}: {len(value)} bytes, at most {size}")
             ctypes.memmove(ctypes.addressof(raw) + getattr(c_type, f.name).offset, value, len(value))
         else:
             setattr(raw, f.name, value)
     return ctypes.string_at(ctypes.addressof(raw), ctypes.sizeof(c_type))
+
+
+STARS_FUNC_TYPE_BEGIN = 0
+STARS_FUNC_TYPE_END = 1
+
+
+def stars_head(func_type: int, task_type: int = 0, cnt: int = 0) -> int:
+    """The header word of a STARS log (bits 0-5 funcType, 6-9 cnt, 10-15 taskType; device_log.h)."""
+    return (func_type & 0x3F) | ((cnt & 0xF) << 6) | ((task_type & 0x3F) << 10)
 
 
 def decoded_functions() -> list[str]:
