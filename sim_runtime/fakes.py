@@ -595,12 +595,12 @@ def report(kind: str, record: Any, aging: int = 1) -> int:
         raise ValueError(f"unknown report kind {kind!r}; kinds: {', '.join(REPORT_KINDS)}")
     data = record if isinstance(record, bytes) else struct_bytes(record)
     if not isinstance(record, bytes) and type(record).__name__ != REPORT_KINDS[kind]:
-        raise ValueError(f"a {kind} report takes a {REPORT_KINDS[kind]}, not a {type(record).__name__}")
+        raise ValueError(f"report kind {kind!r} takes a {REPORT_KINDS[kind]}, not a {type(record).__name__}")
     result = int(_native.report_bytes(kind, aging, data))
     if result == -1:
+        size = ctypes.sizeof(_struct_classes(REPORT_KINDS[kind])[0])
         raise ValueError(
-            f"a {kind} report is {ctypes.sizeof(_struct_classes(REPORT_KINDS[kind])[0])} bytes, "
-            f"not {len(data)}"
+            f"report kind {kind!r} takes a {REPORT_KINDS[kind]} of {size} bytes, not {len(data)}"
         )
     return result
 
