@@ -13,6 +13,9 @@
 // set_call_counting(true). Call counts, and so a rule's Nth call, cover the calls made while
 // counting is on: from process start with NPU_SIM_FAULTS, from set_fault_plan or
 // set_call_counting otherwise.
+//
+// Fakes (core/fakes.h) ride on the same word: while one is installed (kFaultFakes) every fault
+// point takes the slow path, where the fake is applied before the plan.
 #pragma once
 
 #include <atomic>
