@@ -320,3 +320,61 @@ report({"codes": codes, "kernels": len(kernels), "counts": counts})
     assert got["codes"] == [0, 507000, 0]
     assert got["kernels"] == 2
     assert got["counts"] == [3, 1]
+
+
+def test_callable_runs_on_mspti_reader_thread_without_deadlock(run_with_mspti) -> None:
+    """msPTI's channel reader (a C thread) calls the faked prof_channel_read; stop() flushes while
+    the callable needs the GIL (mspti_core releases it around the flush)."""
+    script = (
+        WORKLOAD
+        + OPEN
+        + """
+import threading
+main = threading.get_ident()
+readers = set()
+
+def spy(deviceId, channelId, buf, bufSize):
+    readers.add(threading.get_ident() != main)
+    return None  # the real read runs
+
+import time
+with fakes.scope():
+    read = fakes.fake("prof_channel_read").will(call=spy)
+    monitor.start(kernels.append)
+    for _ in range(20):
+        vec_add.launch(stream=stream)
+    stream.synchronize()
+    deadline = time.monotonic() + 20
+    while True not in readers and time.monotonic() < deadline:  # the reader thread polls and reads
+        time.sleep(0.01)
+    monitor.stop()
+    counts = [read.calls, read.acted]
+report({"kernels": len(kernels), "from_other_thread": True in readers, "counts": counts})
+"""
+    )
+    got = run_with_mspti(script, timeout=60).check().result
+    assert got["kernels"] == 20
+    assert got["from_other_thread"]
+    assert got["counts"][0] == got["counts"][1] > 0
+
+
+def test_a_program_started_by_npu_sim_run_gets_no_fakes(run_with_mspti) -> None:
+    script = """
+import subprocess, sys
+from sim_runtime import fakes, npu
+with fakes.scope():
+    fakes.fake("aclrtSetDevice").will(returns=107001)
+    try:
+        npu.Device(0)
+        here = 0
+    except npu.AclError as error:
+        here = error.code
+    child = subprocess.run([sys.executable, "-m", "sim_runtime", "run", "--", sys.executable, "-c",
+                            "from sim_runtime import npu; npu.Device(0); print('opened')"],
+                           capture_output=True, text=True, timeout=60)
+report({"here": here, "child": child.returncode, "out": child.stdout + child.stderr})
+"""
+    got = run_with_mspti(script).check().result
+    assert got["here"] == 107001
+    assert got["child"] == 0, got["out"]
+    assert "opened" in got["out"]
