@@ -258,3 +258,14 @@ def test_forked_child_starts_without_fakes(hal: ctypes.CDLL) -> None:
     os.close(read)
     assert child_code == b"\x00"
     assert hal.drvGetDevNum(ctypes.byref(n)) == 33  # the parent keeps its fake
+
+
+def test_expectation_on_a_function_that_is_not_decoded_counts_its_calls() -> None:
+    lib = ctypes.CDLL(str(LIB64 / "libascendcl.so"))
+    lib.aclrtGetSocName.restype = ctypes.c_char_p
+    unmet = r"expect\('aclrtGetSocName'\).called\(at_least=3\) not met: 2"
+    with pytest.raises(fakes.FakeError, match=unmet), fakes.scope():
+        fakes.expect("aclrtGetSocName").called(at_least=3)
+        assert lib.aclrtGetSocName() and lib.aclrtGetSocName()
+    with pytest.raises(ValueError, match="aclrtGetSocName is not a decoded function"):
+        fakes.expect("aclrtGetSocName").with_args(x=1)
