@@ -92,14 +92,14 @@ ACL_FUNC_VISIBILITY aclError aclrtMallocAlign32(void** devPtr, size_t size, aclr
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtMallocWithCfg(void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg) {
-    NPUSIM_FAULT_RETURN("aclrtMallocWithCfg", aclError);
+    NPUSIM_FAULT_RETURN_ARGS("aclrtMallocWithCfg", aclError, devPtr, size, policy, cfg);
     ACL_API_BEGIN(aclrtMallocWithCfg);
     return device_malloc(devPtr, size, raw_value(policy), kDeviceAlign, cfg);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtMallocForTaskScheduler(void** devPtr, size_t size, aclrtMemMallocPolicy policy,
                                                          aclrtMallocConfig* cfg) {
-    NPUSIM_FAULT_RETURN("aclrtMallocForTaskScheduler", aclError);
+    NPUSIM_FAULT_RETURN_ARGS("aclrtMallocForTaskScheduler", aclError, devPtr, size, policy, cfg);
     ACL_API_BEGIN(aclrtMallocForTaskScheduler);
     return device_malloc(devPtr, size, raw_value(policy), kDeviceAlign, cfg);
 }
