@@ -542,6 +542,11 @@ class _State:
             expectations = list(self.expectations.get(function, ()))
         spec = _table()[0].get(function)
         try:
+            if spec is not None and len(words) != len(spec.params):
+                raise ValueError(
+                    f"{TABLE_PATH.name} gives {len(spec.params)} parameters, "
+                    f"its fault point passes {len(words)}"
+                )
             args = _decode(spec, words) if spec is not None else {}
             if expectations:
                 call = Call(function, number, args)

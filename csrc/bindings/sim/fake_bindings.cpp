@@ -71,7 +71,7 @@ void bind_fakes(py::module_& m) {
     }, py::arg("function"));
     m.def("faked_functions", &npusim::faked_functions);
     m.def("fault_point_functions", [] { return npusim::fault_point_functions(); });
-    m.def("decoded_functions", [] { return npusim::decoded_functions(); });
+    m.def("decoded_functions", [] { return npusim::decoded_functions(); }, "[(name, arguments its fault point passes)]");
 
     m.def("channel_feed", [](uint32_t device, uint32_t channel, const py::bytes& data) {
         const std::string bytes = data;

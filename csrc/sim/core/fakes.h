@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/export.h"
@@ -61,8 +62,9 @@ NPUSIM_API FakeCounts fake_counts(const std::string& function);
 NPUSIM_API std::vector<std::string> faked_functions();
 
 // The names of every exported function with a fault point, and of the decoded ones (whose fault
-// point passes its arguments), scanned from the sources at build time.
+// point passes its arguments) with how many arguments they pass, scanned from the sources at build
+// time (core/scan_fault_points.cmake).
 NPUSIM_API const std::vector<std::string>& fault_point_functions();
-NPUSIM_API const std::vector<std::string>& decoded_functions();
+NPUSIM_API const std::vector<std::pair<std::string, size_t>>& decoded_functions();
 
 }  // namespace npusim

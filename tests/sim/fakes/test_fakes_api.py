@@ -49,9 +49,11 @@ def test_every_fault_point_can_be_faked_with_a_code() -> None:
 
 def test_decoded_table_matches_the_fault_points_that_pass_arguments() -> None:
     # The table (data/fakes.toml) and the sources (NPUSIM_FAULT_*_ARGS, scanned at build) agree.
-    assert fakes.decoded_functions() == sorted(_native.decoded_functions())
+    in_sources = dict(_native.decoded_functions())  # name -> arguments its fault point passes
+    assert fakes.decoded_functions() == sorted(in_sources)
     for name in fakes.decoded_functions():
         assert name in fakes.fault_point_functions()
+        assert len(fakes.function_spec(name).params) == in_sources[name], name
 
 
 def test_decoded_table_parameters_match_the_headers() -> None:
