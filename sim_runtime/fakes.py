@@ -624,12 +624,10 @@ def verify() -> None:
 def reset() -> None:
     """Removes every fake and expectation (and forgets the callables' errors)."""
     with _STATE.lock:
-        names = set(_STATE.fakes) | set(_STATE.expectations)
         _STATE.fakes.clear()
         _STATE.expectations.clear()
         _STATE.errors.clear()
     _native.fake_clear()
-    del names
 
 
 @contextmanager
