@@ -632,7 +632,8 @@ def reset() -> None:
 
 @contextmanager
 def scope() -> Iterator[None]:
-    """Fakes and expectations for the block: verified at its end (unless it raised), then removed."""
+    """Fakes and expectations for the block: it starts with none (earlier ones are removed), they
+    are verified at its end (unless the block raised), then removed."""
     reset()
     try:
         yield
