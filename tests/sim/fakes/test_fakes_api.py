@@ -271,3 +271,15 @@ def test_expectation_on_a_function_that_is_not_decoded_counts_its_calls() -> Non
         assert lib.aclrtGetSocName() and lib.aclrtGetSocName()
     with pytest.raises(ValueError, match="aclrtGetSocName is not a decoded function"):
         fakes.expect("aclrtGetSocName").with_args(x=1)
+
+
+def test_channel_feed_beyond_the_limit_is_refused_whole(hal: ctypes.CDLL) -> None:
+    limit = 64 << 20
+    fakes.channel(0, 44).feed(b"\x00" * (limit - 1))
+    with pytest.raises(ValueError, match="at most 64 MiB unread"):
+        fakes.channel(0, 44).feed(b"\x01\x02")  # nothing of it is appended
+    fakes.channel(0, 44).feed(b"\x03")  # exactly at the limit
+    buf = ctypes.create_string_buffer(limit + 16)
+    assert hal.prof_channel_read(0, 44, buf, limit + 16) == limit
+    assert buf.raw[limit - 1 : limit] == b"\x03"
+    assert _native.channel_pending_bytes(0, 44) == 0
