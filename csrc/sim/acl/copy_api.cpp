@@ -103,7 +103,7 @@ aclError empty_copy(const void* dst, const void* src, int32_t kind) {
 }  // namespace
 
 ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
-    NPUSIM_FAULT_RETURN("aclrtMemcpy", aclError);
+    NPUSIM_FAULT_RETURN_ARGS("aclrtMemcpy", aclError, dst, destMax, src, count, kind);
     ACL_API_BEGIN(aclrtMemcpy);
     if (const aclError rc = check_1d(dst, destMax, src, count); rc != ACL_SUCCESS) return rc;
     if (count == 0) return empty_copy(dst, src, raw_value(kind));
@@ -112,7 +112,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void* dst, size_t destMax, const void* 
 
 ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count,
                                               aclrtMemcpyKind kind, aclrtStream stream) {
-    NPUSIM_FAULT_RETURN("aclrtMemcpyAsync", aclError);
+    NPUSIM_FAULT_RETURN_ARGS("aclrtMemcpyAsync", aclError, dst, destMax, src, count, kind, stream);
     ACL_API_BEGIN(aclrtMemcpyAsync);
     if (const aclError rc = check_1d(dst, destMax, src, count); rc != ACL_SUCCESS) return rc;
     if (count == 0) return empty_copy(dst, src, raw_value(kind));
@@ -121,7 +121,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void* dst, size_t destMax, const v
 
 ACL_FUNC_VISIBILITY aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                                            size_t height, aclrtMemcpyKind kind) {
-    NPUSIM_FAULT_RETURN("aclrtMemcpy2d", aclError);
+    NPUSIM_FAULT_RETURN_ARGS("aclrtMemcpy2d", aclError, dst, dpitch, src, spitch, width, height, kind);
     ACL_API_BEGIN(aclrtMemcpy2d);
     if (const aclError rc = check_2d(dst, dpitch, src, spitch, width, height); rc != ACL_SUCCESS) return rc;
     return sync_copy(dst, dpitch, src, spitch, width, height, raw_value(kind));
@@ -129,7 +129,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void*
 
 ACL_FUNC_VISIBILITY aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                                                 size_t height, aclrtMemcpyKind kind, aclrtStream stream) {
-    NPUSIM_FAULT_RETURN("aclrtMemcpy2dAsync", aclError);
+    NPUSIM_FAULT_RETURN_ARGS("aclrtMemcpy2dAsync", aclError, dst, dpitch, src, spitch, width, height, kind, stream);
     ACL_API_BEGIN(aclrtMemcpy2dAsync);
     if (const aclError rc = check_2d(dst, dpitch, src, spitch, width, height); rc != ACL_SUCCESS) return rc;
     return async_copy(dst, dpitch, src, spitch, width, height, raw_value(kind), stream);

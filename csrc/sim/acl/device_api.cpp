@@ -39,7 +39,7 @@ uint64_t topology_between(const npusim::SocSpec& spec, uint32_t a, uint32_t b) {
 }  // namespace
 
 ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId) {
-    NPUSIM_FAULT_RETURN("aclrtSetDevice", aclError);
+    NPUSIM_FAULT_RETURN_ARGS("aclrtSetDevice", aclError, deviceId);
     ACL_API_BEGIN(aclrtSetDevice);
     if (const aclError rc = check_device_id(deviceId); rc != ACL_SUCCESS) return rc;
     const uint32_t id = static_cast<uint32_t>(deviceId);
@@ -51,7 +51,7 @@ ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId) {
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId) {
-    NPUSIM_FAULT_RETURN("aclrtResetDevice", aclError);
+    NPUSIM_FAULT_RETURN_ARGS("aclrtResetDevice", aclError, deviceId);
     ACL_API_BEGIN(aclrtResetDevice);
     if (const aclError rc = check_device_id(deviceId); rc != ACL_SUCCESS) return rc;
     // Resetting a device that is not open is harmless, as in CANN.
@@ -62,7 +62,7 @@ ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId) {
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtGetDevice(int32_t* deviceId) {
-    NPUSIM_FAULT_RETURN("aclrtGetDevice", aclError);
+    NPUSIM_FAULT_RETURN_ARGS("aclrtGetDevice", aclError, deviceId);
     ACL_API_BEGIN(aclrtGetDevice);
     if (deviceId == nullptr) return ACL_ERROR_INVALID_PARAM;
     npusim::Device* device = nullptr;

@@ -29,7 +29,7 @@ bool read_event(aclrtEvent event, npusim::Event& out) {
 }  // namespace
 
 ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent* event) {
-    NPUSIM_FAULT_RETURN("aclrtCreateEvent", aclError);
+    NPUSIM_FAULT_RETURN_ARGS("aclrtCreateEvent", aclError, event);
     ACL_API_BEGIN(aclrtCreateEvent);
     return create_event(event, ACL_EVENT_SYNC);
 }
@@ -47,14 +47,14 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint3
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event) {
-    NPUSIM_FAULT_RETURN("aclrtDestroyEvent", aclError);
+    NPUSIM_FAULT_RETURN_ARGS("aclrtDestroyEvent", aclError, event);
     ACL_API_BEGIN(aclrtDestroyEvent);
     if (event == nullptr) return ACL_ERROR_INVALID_PARAM;
     return platform().destroy_event(event) ? ACL_SUCCESS : ACL_ERROR_RT_PARAM_INVALID;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
-    NPUSIM_FAULT_RETURN("aclrtRecordEvent", aclError);
+    NPUSIM_FAULT_RETURN_ARGS("aclrtRecordEvent", aclError, event, stream);
     ACL_API_BEGIN(aclrtRecordEvent);
     npusim::Event state;
     if (!read_event(event, state)) return event == nullptr ? ACL_ERROR_INVALID_PARAM : ACL_ERROR_RT_PARAM_INVALID;
@@ -104,7 +104,7 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event) {
-    NPUSIM_FAULT_RETURN("aclrtSynchronizeEvent", aclError);
+    NPUSIM_FAULT_RETURN_ARGS("aclrtSynchronizeEvent", aclError, event);
     ACL_API_BEGIN(aclrtSynchronizeEvent);
     npusim::Event state;
     if (!read_event(event, state)) return event == nullptr ? ACL_ERROR_INVALID_PARAM : ACL_ERROR_RT_PARAM_INVALID;

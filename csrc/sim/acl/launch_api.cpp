@@ -79,7 +79,7 @@ aclError launch(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stre
 
 ACL_FUNC_VISIBILITY aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData,
                                                size_t argsSize, aclrtStream stream) {
-    NPUSIM_FAULT_RETURN("aclrtLaunchKernel", aclError);
+    NPUSIM_FAULT_RETURN_ARGS("aclrtLaunchKernel", aclError, funcHandle, numBlocks, argsData, argsSize, stream);
     ACL_API_BEGIN(aclrtLaunchKernel);
     if (argsData == nullptr && argsSize > 0) return ACL_ERROR_INVALID_PARAM;
     return launch(funcHandle, numBlocks, stream, nullptr);
@@ -87,7 +87,7 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint3
 
 ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData,
                                                  size_t argsSize, aclrtLaunchKernelCfg* cfg, aclrtStream stream) {
-    NPUSIM_FAULT_RETURN("aclrtLaunchKernelV2", aclError);
+    NPUSIM_FAULT_RETURN_ARGS("aclrtLaunchKernelV2", aclError, funcHandle, numBlocks, argsData, argsSize, cfg, stream);
     ACL_API_BEGIN(aclrtLaunchKernelV2);
     if (argsData == nullptr && argsSize > 0) return ACL_ERROR_INVALID_PARAM;
     return launch(funcHandle, numBlocks, stream, cfg);
@@ -95,7 +95,7 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uin
 
 ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
                                                          aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle, void* reserve) {
-    NPUSIM_FAULT_RETURN("aclrtLaunchKernelWithConfig", aclError);
+    NPUSIM_FAULT_RETURN_ARGS("aclrtLaunchKernelWithConfig", aclError, funcHandle, numBlocks, stream, cfg, argsHandle, reserve);
     ACL_API_BEGIN(aclrtLaunchKernelWithConfig);
     if (argsHandle == nullptr) return ACL_ERROR_INVALID_PARAM;
     const KernelArgs* args = kernel_args().find(argsHandle);
@@ -108,7 +108,7 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHan
 ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
                                                            aclrtLaunchKernelCfg* cfg, void* hostArgs, size_t argsSize,
                                                            aclrtPlaceHolderInfo* placeHolderArray, size_t placeHolderNum) {
-    NPUSIM_FAULT_RETURN("aclrtLaunchKernelWithHostArgs", aclError);
+    NPUSIM_FAULT_RETURN_ARGS("aclrtLaunchKernelWithHostArgs", aclError, funcHandle, numBlocks, stream, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
     ACL_API_BEGIN(aclrtLaunchKernelWithHostArgs);
     if ((hostArgs == nullptr && argsSize > 0) || (placeHolderArray == nullptr && placeHolderNum > 0))
         return ACL_ERROR_INVALID_PARAM;

@@ -74,13 +74,13 @@ aclError check_cache_range(const void* ptr, size_t size) {
 }  // namespace
 
 ACL_FUNC_VISIBILITY aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
-    NPUSIM_FAULT_RETURN("aclrtMalloc", aclError);
+    NPUSIM_FAULT_RETURN_ARGS("aclrtMalloc", aclError, devPtr, size, policy);
     ACL_API_BEGIN(aclrtMalloc);
     return device_malloc(devPtr, size, raw_value(policy), kDeviceAlign);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
-    NPUSIM_FAULT_RETURN("aclrtMallocCached", aclError);
+    NPUSIM_FAULT_RETURN_ARGS("aclrtMallocCached", aclError, devPtr, size, policy);
     ACL_API_BEGIN(aclrtMallocCached);
     return device_malloc(devPtr, size, raw_value(policy), kDeviceAlign);
 }
@@ -92,20 +92,20 @@ ACL_FUNC_VISIBILITY aclError aclrtMallocAlign32(void** devPtr, size_t size, aclr
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtMallocWithCfg(void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg) {
-    NPUSIM_FAULT_RETURN("aclrtMallocWithCfg", aclError);
+    NPUSIM_FAULT_RETURN_ARGS("aclrtMallocWithCfg", aclError, devPtr, size, policy, cfg);
     ACL_API_BEGIN(aclrtMallocWithCfg);
     return device_malloc(devPtr, size, raw_value(policy), kDeviceAlign, cfg);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtMallocForTaskScheduler(void** devPtr, size_t size, aclrtMemMallocPolicy policy,
                                                          aclrtMallocConfig* cfg) {
-    NPUSIM_FAULT_RETURN("aclrtMallocForTaskScheduler", aclError);
+    NPUSIM_FAULT_RETURN_ARGS("aclrtMallocForTaskScheduler", aclError, devPtr, size, policy, cfg);
     ACL_API_BEGIN(aclrtMallocForTaskScheduler);
     return device_malloc(devPtr, size, raw_value(policy), kDeviceAlign, cfg);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtFree(void* devPtr) {
-    NPUSIM_FAULT_RETURN("aclrtFree", aclError);
+    NPUSIM_FAULT_RETURN_ARGS("aclrtFree", aclError, devPtr);
     ACL_API_BEGIN(aclrtFree);
     if (devPtr == nullptr) return ACL_ERROR_INVALID_PARAM;
     if (is_vmm_mapping(devPtr)) return ACL_ERROR_RT_PARAM_INVALID;  // aclrtUnmapMem undoes a mapping
@@ -116,7 +116,7 @@ ACL_FUNC_VISIBILITY aclError aclrtFree(void* devPtr) {
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void** hostPtr, size_t size) {
-    NPUSIM_FAULT_RETURN("aclrtMallocHost", aclError);
+    NPUSIM_FAULT_RETURN_ARGS("aclrtMallocHost", aclError, hostPtr, size);
     ACL_API_BEGIN(aclrtMallocHost);
     if (hostPtr == nullptr || size == 0) return ACL_ERROR_INVALID_PARAM;
     // Pinned host memory belongs to no device; it is filed under the current one when there is one.
@@ -128,7 +128,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void** hostPtr, size_t size) {
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void* hostPtr) {
-    NPUSIM_FAULT_RETURN("aclrtFreeHost", aclError);
+    NPUSIM_FAULT_RETURN_ARGS("aclrtFreeHost", aclError, hostPtr);
     ACL_API_BEGIN(aclrtFreeHost);
     if (hostPtr == nullptr) return ACL_ERROR_INVALID_PARAM;
     return platform().memory().release(hostPtr, MemoryKind::Host) ? ACL_SUCCESS : ACL_ERROR_RT_PARAM_INVALID;

@@ -26,7 +26,7 @@ aclError check_fill(void* devPtr, size_t maxCount, size_t count) {
 }  // namespace
 
 ACL_FUNC_VISIBILITY aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
-    NPUSIM_FAULT_RETURN("aclrtMemset", aclError);
+    NPUSIM_FAULT_RETURN_ARGS("aclrtMemset", aclError, devPtr, maxCount, value, count);
     ACL_API_BEGIN(aclrtMemset);
     npusim::Device* device = nullptr;
     if (const aclError rc = check_fill(devPtr, maxCount, count); rc != ACL_SUCCESS) return rc;
@@ -40,7 +40,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t 
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
-    NPUSIM_FAULT_RETURN("aclrtMemsetAsync", aclError);
+    NPUSIM_FAULT_RETURN_ARGS("aclrtMemsetAsync", aclError, devPtr, maxCount, value, count, stream);
     ACL_API_BEGIN(aclrtMemsetAsync);
     if (const aclError rc = check_fill(devPtr, maxCount, count); rc != ACL_SUCCESS) return rc;
     npusim::Stream* s = nullptr;

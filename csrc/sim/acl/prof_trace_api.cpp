@@ -20,7 +20,7 @@ constexpr uint64_t kTraceTaskNs = 100;
 }  // namespace
 
 ACL_FUNC_VISIBILITY aclError aclrtProfTrace(void* userdata, int32_t length, aclrtStream stream) {
-    NPUSIM_FAULT_RETURN("aclrtProfTrace", aclError);
+    NPUSIM_FAULT_RETURN_ARGS("aclrtProfTrace", aclError, userdata, length, stream);
     ACL_API_BEGIN(aclrtProfTrace);
     if (userdata == nullptr || length != kTraceDataLength) return ACL_ERROR_INVALID_PARAM;
     uint64_t index_id = 0, model_id = 0;

@@ -44,7 +44,7 @@ bool wait_for_stream(const npusim::Stream& stream, int32_t timeout_ms) {
 }  // namespace
 
 ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream* stream) {
-    NPUSIM_FAULT_RETURN("aclrtCreateStream", aclError);
+    NPUSIM_FAULT_RETURN_ARGS("aclrtCreateStream", aclError, stream);
     ACL_API_BEGIN(aclrtCreateStream);
     return create_stream(stream, 0, 0);
 }
@@ -56,7 +56,7 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateStreamWithConfig(aclrtStream* stream, ui
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream) {
-    NPUSIM_FAULT_RETURN("aclrtDestroyStream", aclError);
+    NPUSIM_FAULT_RETURN_ARGS("aclrtDestroyStream", aclError, stream);
     ACL_API_BEGIN(aclrtDestroyStream);
     if (stream == nullptr) return ACL_ERROR_INVALID_PARAM;  // the default stream is not the caller's to destroy
     npusim::Stream* s = platform().resolve_stream(stream);
@@ -69,7 +69,7 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream) {
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream) {
-    NPUSIM_FAULT_RETURN("aclrtSynchronizeStream", aclError);
+    NPUSIM_FAULT_RETURN_ARGS("aclrtSynchronizeStream", aclError, stream);
     ACL_API_BEGIN(aclrtSynchronizeStream);
     npusim::Stream* s = nullptr;
     npusim::Device* device = nullptr;
@@ -92,7 +92,7 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStreamWithTimeout(aclrtStream strea
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtStreamGetId(aclrtStream stream, int32_t* streamId) {
-    NPUSIM_FAULT_RETURN("aclrtStreamGetId", aclError);
+    NPUSIM_FAULT_RETURN_ARGS("aclrtStreamGetId", aclError, stream, streamId);
     ACL_API_BEGIN(aclrtStreamGetId);
     if (streamId == nullptr) return ACL_ERROR_INVALID_PARAM;
     npusim::Stream* s = nullptr;

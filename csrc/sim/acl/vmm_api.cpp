@@ -100,7 +100,7 @@ ACL_FUNC_VISIBILITY aclError aclrtReleaseMemAddress(void* virPtr) {
 
 ACL_FUNC_VISIBILITY aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size, const aclrtPhysicalMemProp* prop,
                                                  uint64_t flags) {
-    NPUSIM_FAULT_RETURN("aclrtMallocPhysical", aclError);
+    NPUSIM_FAULT_RETURN_ARGS("aclrtMallocPhysical", aclError, handle, size, prop, flags);
     ACL_API_BEGIN(aclrtMallocPhysical);
     if (handle == nullptr || prop == nullptr || size == 0) return ACL_ERROR_INVALID_PARAM;
     if (raw_value(prop->allocationType) != ACL_MEM_ALLOCATION_TYPE_PINNED) return ACL_ERROR_INVALID_PARAM;
@@ -133,7 +133,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtFreePhysical(aclrtDrvMemHandle handle) {
-    NPUSIM_FAULT_RETURN("aclrtFreePhysical", aclError);
+    NPUSIM_FAULT_RETURN_ARGS("aclrtFreePhysical", aclError, handle);
     ACL_API_BEGIN(aclrtFreePhysical);
     if (handle == nullptr) return ACL_ERROR_INVALID_PARAM;
     // Mappings keep the memory alive until they are unmapped.

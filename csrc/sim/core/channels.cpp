@@ -55,7 +55,11 @@ void ChannelHub::reset_after_fork() {
     new (&poll_mutex_) std::mutex();
     new (&poll_cv_) std::condition_variable();
     waiting_pollers_.store(0, std::memory_order_relaxed);
-    for (auto& f : fifos_) new (&f->read_mutex) std::mutex();
+    for (auto& f : fifos_) {
+        new (&f->read_mutex) std::mutex();
+        f->fed.clear();  // a test's fed bytes are the parent's (the child starts with no fakes)
+        f->fed_pos = 0;
+    }
 }
 
 int ChannelHub::start(uint32_t device, uint32_t channel) {
@@ -154,9 +158,25 @@ void ChannelHub::stage_locked(Fifo& f) {
     }
 }
 
+int ChannelHub::feed(uint32_t device, uint32_t channel, const void* data, size_t len) {
+    if (!valid(device, channel) || (data == nullptr && len > 0)) return PROF_ERROR;
+    Fifo& f = fifo(device, slot_of(channel));
+    {
+        std::lock_guard<std::mutex> lock(f.read_mutex);
+        if (f.fed.size() - f.fed_pos + len > kMaxPendingBytes) return PROF_ERROR;
+        if (f.fed_pos == f.fed.size()) {
+            f.fed.clear();
+            f.fed_pos = 0;
+        }
+        f.fed.append(static_cast<const char*>(data), len);
+    }
+    notify();
+    return PROF_OK;
+}
+
 uint64_t ChannelHub::readable_locked(const Fifo& f, uint64_t now, uint64_t* next_due) {
     const Staged& st = f.staged;
-    uint64_t bytes = st.carry_len - st.carry_pos;
+    uint64_t bytes = (st.carry_len - st.carry_pos) + (f.fed.size() - f.fed_pos);
     size_t i = 0;
     const size_t mask = st.ring.empty() ? 0 : st.ring.size() - 1;
     if (st.release_all) {
@@ -250,10 +270,22 @@ int ChannelHub::read(uint32_t device, uint32_t channel, char* buf, uint32_t size
     uint32_t out = 0;
     // First what a previous short read left of a record.
     if (st.carry_pos < st.carry_len) {
-        const uint32_t m = std::min(size, st.carry_len - st.carry_pos);
-        std::memcpy(buf, st.carry + st.carry_pos, m);
+        const uint32_t m = std::min(size - out, st.carry_len - st.carry_pos);
+        std::memcpy(buf + out, st.carry + st.carry_pos, m);
         st.carry_pos += m;
         out += m;
+    }
+    // Then fed bytes, as they came (ChannelHub::feed), ahead of the model's records.
+    if (out < size && f.fed_pos < f.fed.size()) {
+        const uint32_t m = static_cast<uint32_t>(std::min<size_t>(size - out, f.fed.size() - f.fed_pos));
+        std::memcpy(buf + out, f.fed.data() + f.fed_pos, m);
+        f.fed_pos += m;
+        out += m;
+        if (f.fed_pos == f.fed.size()) {
+            f.fed.clear();
+            f.fed_pos = 0;
+        }
+        if (out == size) return static_cast<int>(out);
     }
     const size_t rec = f.record_bytes;
     while (out < size && st.count > 0) {
@@ -294,7 +326,8 @@ uint64_t ChannelHub::pending_bytes(uint32_t device, uint32_t channel) const {
     if (!valid(device, channel)) return 0;
     Fifo& f = fifo(device, slot_of(channel));
     std::lock_guard<std::mutex> lock(f.read_mutex);
-    return f.bytes.pending() + f.staged.count * f.record_bytes + (f.staged.carry_len - f.staged.carry_pos);
+    return f.bytes.pending() + f.staged.count * f.record_bytes + (f.staged.carry_len - f.staged.carry_pos) +
+           (f.fed.size() - f.fed_pos);
 }
 
 uint64_t ChannelHub::readable_bytes(uint32_t device, uint32_t channel) const {

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "core/byte_fifo.h"
@@ -57,6 +58,11 @@ public:
     }
     // Appends bytes when the channel is started; returns false (and counts) when not collected.
     bool push(uint32_t device, uint32_t channel, const void* data, size_t len);
+    // Hands a reader bytes as they are (a test's device logs: any length, well-formed or not),
+    // readable at once, ahead of the model's records and whether the channel is started or not.
+    // PROF_ERROR for an unknown channel, or when the channel's unread bytes would pass
+    // kMaxPendingBytes (nothing is then appended).
+    int feed(uint32_t device, uint32_t channel, const void* data, size_t len);
     int poll(prof_poll_info_t* out, int num, int timeout_sec);
     int read(uint32_t device, uint32_t channel, char* buf, uint32_t size);
     int flush(uint32_t device, uint32_t channel, uint32_t* pending);
@@ -92,6 +98,8 @@ private:
         std::atomic<bool> active{false};  // changed under both locks, read under the producer lock
         std::atomic<uint64_t> dropped{0};
         Staged staged;  // under read_mutex
+        std::string fed;  // under read_mutex: fed bytes not read yet (feed)
+        size_t fed_pos = 0;
     };
     Fifo& fifo(uint32_t device, int slot) const { return *fifos_[device * kChannelCount + static_cast<size_t>(slot)]; }
     // Under the fifo's read_mutex: moves written records into the staging ring, in time order.

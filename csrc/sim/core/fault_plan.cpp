@@ -128,9 +128,13 @@ bool parse_rule(const std::string& raw, FaultRule& rule, std::string& error) {
     return true;
 }
 
+// Whether a fake is installed (set_fakes_installed; cleared without the lock in a forked child).
+std::atomic<bool> g_fakes_installed{false};
+
 // Called with r.mutex held, after any change of the fields it reads.
 void publish_state(const Registry& r) {
     uint32_t state = 0;
+    if (g_fakes_installed.load(std::memory_order_relaxed)) state |= kFaultFakes;
     if (!r.loaded_from_env) state |= kFaultEnvUnread;
     if (!r.rules.empty()) state |= kFaultPlanInstalled;
     if (r.counting_requested || r.plan_ever_installed) state |= kFaultCounting;
@@ -273,6 +277,19 @@ void reset_fault_counters() {
     std::lock_guard<std::mutex> lock(r.mutex);
     for (auto& [name, site] : r.sites) site->reset_calls();
     r.injected.store(0);
+}
+
+void set_fakes_installed(bool on) {
+    Registry& r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    g_fakes_installed.store(on, std::memory_order_relaxed);
+    publish_state(r);
+}
+
+// In a forked child (one thread): the child starts with no fakes; the lock may have been held.
+void forget_fakes_in_child() {
+    g_fakes_installed.store(false, std::memory_order_relaxed);
+    g_fault_point_state.fetch_and(~static_cast<uint32_t>(kFaultFakes), std::memory_order_relaxed);
 }
 
 uint64_t faults_injected() { return registry().injected.load(std::memory_order_relaxed); }

@@ -11,7 +11,7 @@ constexpr int32_t kHalApiVersion = 0x071800;
 }  // namespace
 
 NPUSIM_C_EXPORT drvError_t drvGetDevNum(uint32_t* numDev) {
-    NPUSIM_FAULT_RETURN("drvGetDevNum", drvError_t);
+    NPUSIM_FAULT_RETURN_ARGS("drvGetDevNum", drvError_t, numDev);
     if (numDev == nullptr) return DRV_ERROR_INVALID_VALUE;
     Platform& p = Platform::instance();
     if (!p.ok()) return DRV_ERROR_INNER_ERR;
@@ -20,7 +20,7 @@ NPUSIM_C_EXPORT drvError_t drvGetDevNum(uint32_t* numDev) {
 }
 
 NPUSIM_C_EXPORT drvError_t drvGetDevIDs(uint32_t* devices, uint32_t len) {
-    NPUSIM_FAULT_RETURN("drvGetDevIDs", drvError_t);
+    NPUSIM_FAULT_RETURN_ARGS("drvGetDevIDs", drvError_t, devices, len);
     Platform& p = Platform::instance();
     if (devices == nullptr || len < p.device_count()) return DRV_ERROR_INVALID_VALUE;
     if (!p.ok()) return DRV_ERROR_INNER_ERR;
@@ -29,14 +29,14 @@ NPUSIM_C_EXPORT drvError_t drvGetDevIDs(uint32_t* devices, uint32_t len) {
 }
 
 NPUSIM_C_EXPORT drvError_t halGetAPIVersion(int32_t* apiVersion) {
-    NPUSIM_FAULT_RETURN("halGetAPIVersion", drvError_t);
+    NPUSIM_FAULT_RETURN_ARGS("halGetAPIVersion", drvError_t, apiVersion);
     if (apiVersion == nullptr) return DRV_ERROR_INVALID_VALUE;
     *apiVersion = kHalApiVersion;
     return DRV_ERROR_NONE;
 }
 
 NPUSIM_C_EXPORT drvError_t halGetDeviceInfo(uint32_t devId, int32_t moduleType, int32_t infoType, int64_t* value) {
-    NPUSIM_FAULT_RETURN("halGetDeviceInfo", drvError_t);
+    NPUSIM_FAULT_RETURN_ARGS("halGetDeviceInfo", drvError_t, devId, moduleType, infoType, value);
     if (value == nullptr) return DRV_ERROR_INVALID_VALUE;
     Platform& p = Platform::instance();
     npusim::Device* dev = p.device(devId);

@@ -9,7 +9,7 @@
 using npusim::Platform;
 
 NPUSIM_C_EXPORT int prof_drv_get_channels(unsigned int deviceId, channel_list_t* channels) {
-    NPUSIM_FAULT_RETURN("prof_drv_get_channels", int);
+    NPUSIM_FAULT_RETURN_ARGS("prof_drv_get_channels", int, deviceId, channels);
     Platform& p = Platform::instance();
     npusim::Device* dev = p.device(deviceId);
     if (dev == nullptr || channels == nullptr) return PROF_ERROR;
@@ -29,24 +29,24 @@ NPUSIM_C_EXPORT int prof_drv_get_channels(unsigned int deviceId, channel_list_t*
 }
 
 NPUSIM_C_EXPORT int prof_drv_start(unsigned int deviceId, unsigned int channelId, struct prof_start_para* para) {
-    NPUSIM_FAULT_RETURN("prof_drv_start", int);
+    NPUSIM_FAULT_RETURN_ARGS("prof_drv_start", int, deviceId, channelId, para);
     if (para == nullptr || (para->user_data_size > 0 && para->user_data == nullptr)) return PROF_ERROR;
     // The configuration block selects what a real device records; the model records every task.
     return Platform::instance().channels().start(deviceId, channelId);
 }
 
 NPUSIM_C_EXPORT int prof_stop(unsigned int deviceId, unsigned int channelId) {
-    NPUSIM_FAULT_RETURN("prof_stop", int);
+    NPUSIM_FAULT_RETURN_ARGS("prof_stop", int, deviceId, channelId);
     return Platform::instance().channels().stop(deviceId, channelId);
 }
 
 NPUSIM_C_EXPORT int prof_channel_poll(struct prof_poll_info* out, int num, int timeoutSec) {
-    NPUSIM_FAULT_RETURN("prof_channel_poll", int);
+    NPUSIM_FAULT_RETURN_ARGS("prof_channel_poll", int, out, num, timeoutSec);
     return Platform::instance().channels().poll(out, num, timeoutSec);
 }
 
 NPUSIM_C_EXPORT int prof_channel_read(unsigned int deviceId, unsigned int channelId, char* buf, unsigned int bufSize) {
-    const npusim::FaultDecision fault = NPUSIM_FAULT("prof_channel_read");
+    const npusim::FaultDecision fault = NPUSIM_FAULT_ARGS("prof_channel_read", deviceId, channelId, buf, bufSize);
     if (fault.fail) return static_cast<int>(fault.error);
     const unsigned int limit = bufSize < fault.short_bytes ? bufSize : fault.short_bytes;
     const int n = Platform::instance().channels().read(deviceId, channelId, buf, limit);
@@ -55,6 +55,6 @@ NPUSIM_C_EXPORT int prof_channel_read(unsigned int deviceId, unsigned int channe
 }
 
 NPUSIM_C_EXPORT int halProfDataFlush(unsigned int deviceId, unsigned int channelId, unsigned int* dataLen) {
-    NPUSIM_FAULT_RETURN("halProfDataFlush", int);
+    NPUSIM_FAULT_RETURN_ARGS("halProfDataFlush", int, deviceId, channelId, dataLen);
     return Platform::instance().channels().flush(deviceId, channelId, dataLen);
 }

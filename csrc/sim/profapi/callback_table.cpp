@@ -18,7 +18,7 @@ void* registered_callback(int32_t type) { return CallbackTable::valid_type(type)
 }  // namespace npusim::profapi
 
 NPUSIM_C_EXPORT int32_t MsprofRegisterProfileCallback(int32_t callbackType, void* callback, uint32_t len) {
-    NPUSIM_FAULT_RETURN("MsprofRegisterProfileCallback", int32_t);
+    NPUSIM_FAULT_RETURN_ARGS("MsprofRegisterProfileCallback", int32_t, callbackType, callback, len);
     using namespace npusim::profapi;
     if (!CallbackTable::valid_type(callbackType) || len != sizeof(void*)) {
         npusim::log_message(npusim::LogLevel::Error, "MsprofRegisterProfileCallback: bad type %d or length %u",

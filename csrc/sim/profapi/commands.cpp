@@ -102,12 +102,12 @@ uint64_t device_prof_switch(uint32_t device) {
 }  // namespace npusim::profapi
 
 NPUSIM_C_EXPORT int32_t MsprofRegisterCallback(uint32_t moduleId, ProfCommandHandle handle) {
-    NPUSIM_FAULT_RETURN("MsprofRegisterCallback", int32_t);
+    NPUSIM_FAULT_RETURN_ARGS("MsprofRegisterCallback", int32_t, moduleId, handle);
     npusim::profapi::commands().register_module(moduleId, handle);
     return PROFAPI_SUCCESS;
 }
 
 NPUSIM_C_EXPORT int32_t profSetProfCommand(void* command, uint32_t len) {
-    NPUSIM_FAULT_RETURN("profSetProfCommand", int32_t);
+    NPUSIM_FAULT_RETURN_ARGS("profSetProfCommand", int32_t, command, len);
     return npusim::profapi::commands().dispatch(command, len);
 }

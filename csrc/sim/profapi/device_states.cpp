@@ -59,13 +59,13 @@ bool device_is_open(uint32_t device) { return device_states().is_open(device); }
 }  // namespace npusim::profapi
 
 NPUSIM_C_EXPORT int32_t MsprofNotifySetDevice(uint32_t chipId, uint32_t deviceId, bool isOpen) {
-    NPUSIM_FAULT_RETURN("MsprofNotifySetDevice", int32_t);
+    NPUSIM_FAULT_RETURN_ARGS("MsprofNotifySetDevice", int32_t, chipId, deviceId, isOpen);
     return npusim::profapi::device_states().notify(chipId, deviceId, isOpen);
 }
 
 // The runtime-internal name for registering callback 16; same effect, replay included.
 NPUSIM_C_EXPORT int32_t profRegDeviceStateCallback(int32_t (*callback)(void* devState, uint32_t len)) {
-    NPUSIM_FAULT_RETURN("profRegDeviceStateCallback", int32_t);
+    NPUSIM_FAULT_RETURN_ARGS("profRegDeviceStateCallback", int32_t, callback);
     npusim::profapi::device_states().register_callback(callback);
     return PROFAPI_SUCCESS;
 }

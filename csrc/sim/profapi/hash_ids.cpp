@@ -64,18 +64,18 @@ uint64_t own_hash_id(const char* data, size_t length) {
 }  // namespace npusim::profapi
 
 NPUSIM_C_EXPORT uint64_t MsprofGetHashId(const char* hashInfo, size_t length) {
-    NPUSIM_FAULT_RETURN("MsprofGetHashId", uint64_t);
+    NPUSIM_FAULT_RETURN_ARGS("MsprofGetHashId", uint64_t, hashInfo, length);
     return npusim::profapi::hash_ids().id_of(hashInfo, length);
 }
 
 NPUSIM_C_EXPORT uint64_t MsprofStr2Id(const char* hashInfo, size_t length) {
-    NPUSIM_FAULT_RETURN("MsprofStr2Id", uint64_t);
+    NPUSIM_FAULT_RETURN_ARGS("MsprofStr2Id", uint64_t, hashInfo, length);
     return npusim::profapi::hash_ids().id_of(hashInfo, length);
 }
 
 // CANN declares the result as char*; the string belongs to libprofapi and lives
 // until the process ends. Callers must not write through it.
 NPUSIM_C_EXPORT char* MsprofId2Str(uint64_t id) {
-    if (NPUSIM_FAULT("MsprofId2Str").fail) return nullptr;
+    if (NPUSIM_FAULT_ARGS("MsprofId2Str", id).fail) return nullptr;
     return const_cast<char*>(npusim::profapi::hash_ids().string_of(id));
 }

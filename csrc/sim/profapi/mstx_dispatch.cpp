@@ -134,7 +134,7 @@ MstxFuncPointer erase(Fn fn) {
 }  // namespace npusim::profapi
 
 NPUSIM_C_EXPORT int InitInjectionMstx(MstxGetModuleFuncTableFunc getFuncTable) {
-    NPUSIM_FAULT_RETURN("InitInjectionMstx", int);
+    NPUSIM_FAULT_RETURN_ARGS("InitInjectionMstx", int, getFuncTable);
     using namespace npusim::profapi;
     if (getFuncTable == nullptr) return kMstxFail;
     static const Install kCore[] = {

@@ -76,7 +76,7 @@ bool mstx_tool_attached(uint32_t module) { return mstx_tools().attached(module);
 }  // namespace npusim::profapi
 
 NPUSIM_C_EXPORT void ProfRegisterMstxFunc(MstxInitInjectionFunc mstxInitFunc, uint32_t module) {
-    (void)NPUSIM_FAULT("ProfRegisterMstxFunc");
+    (void)NPUSIM_FAULT_ARGS("ProfRegisterMstxFunc", mstxInitFunc, module);
     if (mstxInitFunc == nullptr || !npusim::profapi::valid_mstx_module(module)) {
         npusim::log_message(npusim::LogLevel::Error, "ProfRegisterMstxFunc: %s init function for module %u",
                             mstxInitFunc == nullptr ? "no" : "an", module);
@@ -86,7 +86,7 @@ NPUSIM_C_EXPORT void ProfRegisterMstxFunc(MstxInitInjectionFunc mstxInitFunc, ui
 }
 
 NPUSIM_C_EXPORT void ProfEnableMstxFunc(uint32_t module) {
-    (void)NPUSIM_FAULT("ProfEnableMstxFunc");
+    (void)NPUSIM_FAULT_ARGS("ProfEnableMstxFunc", module);
     if (!npusim::profapi::valid_mstx_module(module)) {
         npusim::log_message(npusim::LogLevel::Error, "ProfEnableMstxFunc: unknown module %u", module);
         return;

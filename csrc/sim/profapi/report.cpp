@@ -42,7 +42,7 @@ using npusim::profapi::callbacks;
 using npusim::profapi::ReportKind;
 
 NPUSIM_C_EXPORT int32_t MsprofReportApi(uint32_t agingFlag, const MsprofApi* api) {
-    NPUSIM_FAULT_RETURN("MsprofReportApi", int32_t);
+    NPUSIM_FAULT_RETURN_ARGS("MsprofReportApi", int32_t, agingFlag, api);
     if (api == nullptr) return PROFAPI_ERROR;
     auto callback = callbacks().get<ProfReportApiCFunc>(PROFILE_REPORT_API_C_CALLBACK);
     if (callback == nullptr) return npusim::profapi::uncollected(ReportKind::Api);
@@ -50,7 +50,7 @@ NPUSIM_C_EXPORT int32_t MsprofReportApi(uint32_t agingFlag, const MsprofApi* api
 }
 
 NPUSIM_C_EXPORT int32_t MsprofReportEvent(uint32_t agingFlag, const MsprofEvent* event) {
-    NPUSIM_FAULT_RETURN("MsprofReportEvent", int32_t);
+    NPUSIM_FAULT_RETURN_ARGS("MsprofReportEvent", int32_t, agingFlag, event);
     if (event == nullptr) return PROFAPI_ERROR;
     auto callback = callbacks().get<ProfReportEventCFunc>(PROFILE_REPORT_EVENT_C_CALLBACK);
     if (callback == nullptr) return npusim::profapi::uncollected(ReportKind::Event);
@@ -58,7 +58,7 @@ NPUSIM_C_EXPORT int32_t MsprofReportEvent(uint32_t agingFlag, const MsprofEvent*
 }
 
 NPUSIM_C_EXPORT int32_t MsprofReportCompactInfo(uint32_t agingFlag, const void* data, uint32_t length) {
-    NPUSIM_FAULT_RETURN("MsprofReportCompactInfo", int32_t);
+    NPUSIM_FAULT_RETURN_ARGS("MsprofReportCompactInfo", int32_t, agingFlag, data, length);
     if (data == nullptr || length != sizeof(MsprofCompactInfo)) return PROFAPI_ERROR;
     auto callback = callbacks().get<ProfReportCompactFunc>(PROFILE_REPORT_COMPACT_CALLBACK);
     if (callback == nullptr) return npusim::profapi::uncollected(ReportKind::Compact);
@@ -66,7 +66,7 @@ NPUSIM_C_EXPORT int32_t MsprofReportCompactInfo(uint32_t agingFlag, const void* 
 }
 
 NPUSIM_C_EXPORT int32_t MsprofReportAdditionalInfo(uint32_t agingFlag, const void* data, uint32_t length) {
-    NPUSIM_FAULT_RETURN("MsprofReportAdditionalInfo", int32_t);
+    NPUSIM_FAULT_RETURN_ARGS("MsprofReportAdditionalInfo", int32_t, agingFlag, data, length);
     if (data == nullptr || length != sizeof(MsprofAdditionalInfo)) return PROFAPI_ERROR;
     auto callback = callbacks().get<ProfReportAdditionalFunc>(PROFILE_REPORT_ADDITIONAL_CALLBACK);
     if (callback == nullptr) return npusim::profapi::uncollected(ReportKind::Additional);

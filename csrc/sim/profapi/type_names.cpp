@@ -58,7 +58,7 @@ size_t type_name_count() { return type_names().size(); }
 }  // namespace npusim::profapi
 
 NPUSIM_C_EXPORT int32_t MsprofRegTypeInfo(uint16_t level, uint32_t typeId, const char* typeName) {
-    NPUSIM_FAULT_RETURN("MsprofRegTypeInfo", int32_t);
+    NPUSIM_FAULT_RETURN_ARGS("MsprofRegTypeInfo", int32_t, level, typeId, typeName);
     if (typeName == nullptr) {
         npusim::log_message(npusim::LogLevel::Error, "MsprofRegTypeInfo: no name for level %u type %u",
                             static_cast<unsigned>(level), typeId);
