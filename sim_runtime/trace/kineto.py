@@ -32,12 +32,12 @@ from typing import IO
 
 import numpy as np
 
-from sim_runtime.trace.breakdown.forest import build_forest
-from sim_runtime.trace.breakdown.options import DEFAULT_DOMAIN, BreakdownError
+from sim_runtime.trace.breakdown.options import DEFAULT_DOMAIN
 from sim_runtime.trace.calls import NAME_COLUMNS, HostCalls, host_calls
 from sim_runtime.trace.joins import (
     COMMUNICATION_LAUNCH_PREFERENCE,
     KERNEL_LAUNCH_PREFERENCE,
+    MarkerSpans,
     launchers,
     marker_spans,
 )
@@ -183,7 +183,7 @@ def _thread_devices(view: _CaptureView, devices: list[int]) -> dict[int, int]:
             votes.setdefault(tid, {})[device] = count
     capture = view.capture
     threads = {int(t) for t in np.unique(capture.apis()["thread_id"]).tolist()}
-    threads.update(int(t) for t in np.unique(marker_spans(capture).ranges["object_b"]).tolist())
+    threads.update(int(t) for t in np.unique(view.spans.ranges["object_b"]).tolist())
     result = {}
     for tid in threads:
         counted = votes.get(tid)
@@ -257,18 +257,24 @@ class _CaptureView:
     #: Per device-op kind: (records on device tracks, index of the launching call or -1).
     device_ops: dict[ActivityKind, tuple[np.ndarray, np.ndarray]]
     steps: dict[tuple[int, int, int, int], int]
+    spans: MarkerSpans
 
     @classmethod
     def of(cls, capture: Capture, step_range: str) -> _CaptureView:
         calls = host_calls(capture)
+        spans = marker_spans(capture)
         ops: dict[ActivityKind, tuple[np.ndarray, np.ndarray]] = {}
+        by_preference = {
+            preference: launchers(capture, preference)
+            for preference in (KERNEL_LAUNCH_PREFERENCE, COMMUNICATION_LAUNCH_PREFERENCE)
+        }
         for kind in _DEVICE_OPS:
             records = capture.table(kind)
             if kind == ActivityKind.MEMCPY:
                 records = records[calls.copies.device_timed]
             elif kind == ActivityKind.MEMSET:
                 records = records[calls.fills.device_timed]
-            found = launchers(capture, _preference(kind))
+            found = by_preference[_preference(kind)]
             index = found.find(records["correlation_id"])
             caller = (
                 np.where(index >= 0, calls.of_api[found.rows[np.maximum(index, 0)]], -1)
@@ -276,23 +282,40 @@ class _CaptureView:
                 else np.full(len(records), -1, dtype=np.int64)
             )
             ops[kind] = (records, caller.astype(np.int64))
-        return cls(
-            capture, calls, [_q(t) for t in capture.strings.tolist()], ops, _step_ranges(capture, step_range)
-        )
+        names = [_q(t) for t in capture.strings.tolist()]
+        return cls(capture, calls, names, ops, _step_ranges(capture, spans, step_range), spans)
 
 
-def _step_ranges(capture: Capture, step_range: str) -> dict[tuple[int, int, int, int], int]:
-    """(tid, start, end, range id) of each top-level step range -> its step number."""
-    try:
-        forest, _ = build_forest(capture)
-    except BreakdownError:
+def _step_ranges(
+    capture: Capture, spans: MarkerSpans, step_range: str
+) -> dict[tuple[int, int, int, int], int]:
+    """(tid, start, end, range id) of each top-level step range -> its step number (in time
+    order). A range is top-level when no earlier range of its thread is still open at its start."""
+    host = spans.ranges[spans.ranges["source_kind"] == 0]
+    if len(host) == 0:
         return {}
-    found = []
-    for i in range(len(forest.ranges)):
-        if forest.parent[i] < 0 and forest.names[i] == step_range and forest.domains[i] == DEFAULT_DOMAIN:
-            row = forest.ranges[i]
-            found.append((int(row["start"]), int(row["object_b"]), int(row["end"]), int(row["id"])))
-    found.sort()
+    order = np.lexsort((-host["end"].astype(np.int64), host["start"], host["object_b"]))
+    host = host[order]
+    ends = host["end"].astype(np.int64)
+    top = np.zeros(len(host), dtype=bool)
+    tids = host["object_b"]
+    for tid in np.unique(tids).tolist():
+        rows = np.flatnonzero(tids == tid)
+        open_until = np.maximum.accumulate(ends[rows])
+        top[rows[0]] = True
+        top[rows[1:]] = host["start"][rows[1:]].astype(np.int64) >= open_until[:-1]
+    names, domains = capture.text(host["name"]), capture.text(host["domain"])
+    steps = top & (names == step_range) & (domains == DEFAULT_DOMAIN)
+    chosen = host[steps]
+    found = sorted(
+        zip(
+            chosen["start"].tolist(),
+            chosen["object_b"].tolist(),
+            chosen["end"].tolist(),
+            chosen["id"].tolist(),
+            strict=True,
+        )
+    )
     return {(tid, start, end, rid): n for n, (start, tid, end, rid) in enumerate(found)}
 
 
@@ -402,24 +425,27 @@ class _RankWriter:
             runtime_name = np.where(column != 0, column, runtime_name)
         selected = np.flatnonzero(mine)
         self.threads.update(np.unique(calls["thread_id"][selected]).tolist())
-        listed = [(kind.name.lower(), calls[NAME_COLUMNS[kind]]) for kind in sorted(NAME_COLUMNS)]
         copies, fills = self.c.table(ActivityKind.MEMCPY), self.c.table(ActivityKind.MEMSET)
-
-        def npu_api(i: int) -> str:
-            return (
-                "{" + ",".join(f'"{label}":{names[column[i]]}' for label, column in listed if column[i]) + "}"
-            )
-
-        def host_copy(i: int) -> str:
+        # "npu api" of each selected call: its records by kind, formatted column by column.
+        parts: list[list[str]] = [[] for _ in range(len(selected))]
+        for kind in sorted(NAME_COLUMNS):
+            label = kind.name.lower()
+            for part, name in zip(parts, calls[NAME_COLUMNS[kind]][selected].tolist(), strict=True):
+                if name:
+                    part.append(f'"{label}":{names[name]}')
+        npu_apis = ["{" + ",".join(part) + "}" for part in parts]
+        extras = [""] * len(selected)
+        copy_rows, fill_rows = calls["memcpy"][selected], calls["memset"][selected]
+        for j in np.flatnonzero((copy_rows >= 0) | (fill_rows >= 0)).tolist():
             text = ""
-            if calls["memcpy"][i] >= 0:
-                row = copies[calls["memcpy"][i]]
+            if copy_rows[j] >= 0:
+                row = copies[copy_rows[j]]
                 text += f',"memcpy":{{"kind":{_q(_COPY_NAMES.get(int(row["copy_kind"]), "Memcpy"))},'
                 text += f'"bytes":{int(row["bytes"])},"host timed":true}}'
-            if calls["memset"][i] >= 0:
-                text += f',"memset":{{"bytes":{int(fills[calls["memset"][i]]["bytes"])},"host timed":true}}'
-            return text
-
+            if fill_rows[j] >= 0:
+                text += f',"memset":{{"bytes":{int(fills[fill_rows[j]]["bytes"])},"host timed":true}}'
+            extras[j] = text
+        cbids = {n: _cbid(view.capture.strings[n]) for n in np.unique(runtime_name[selected]).tolist()}
         ts, dur = self.slices("cpu_op", calls["start"][selected], calls["end"][selected])
         tids = calls["thread_id"][selected].tolist()
         corrs = calls["correlation_id"][selected].tolist()
@@ -432,16 +458,16 @@ class _RankWriter:
         native = self.options.native_names
         lines: list[str] = []
         op_events = runtime_events = 0
-        for j, i in enumerate(selected.tolist()):
+        for j in range(len(selected)):
             op, runtime, corr = ops[j], runtimes[j], corrs[j]
             place = f'"pid":{pid},"tid":{tids[j]},"ts":{ts[j]},"dur":{dur[j]}'
-            extra = host_copy(i) if calls["memcpy"][i] >= 0 or calls["memset"][i] >= 0 else ""
+            extra = extras[j]
             if op:
                 op_events += 1
                 correlation = f',"correlation":{corr}' if not runtime and launches[j] else ""
                 lines.append(
                     f'{{"ph":"X","cat":"cpu_op","name":{names[op]},{place},"args":{{"External id":{corr}'
-                    f'{correlation},"npu api":{npu_api(i)}{extra if not runtime else ""}}}}}'
+                    f'{correlation},"npu api":{npu_apis[j]}{extra if not runtime else ""}}}}}'
                 )
             if runtime:
                 runtime_events += 1
@@ -449,12 +475,12 @@ class _RankWriter:
                 if roles[j] and not native:
                     name = f'"{_role_name(ActivityKind(roles[j]), asyncs[j])}"'
                 key = "correlation" if launches[j] or alones[j] else "npu correlation id"
-                args = f'"cbid":{_cbid(view.capture.strings[runtime])},"{key}":{corr}'
+                args = f'"cbid":{cbids[runtime]},"{key}":{corr}'
                 if op:
                     args += f',"External id":{corr}'
                 args += f',"npu name":{names[runtime]}'
                 if not op:
-                    args += f',"npu api":{npu_api(i)}'
+                    args += f',"npu api":{npu_apis[j]}'
                 lines.append(
                     f'{{"ph":"X","cat":"privateuse1_runtime","name":{name},{place},"args":{{{args}{extra}}}}}'
                 )
@@ -500,8 +526,8 @@ class _RankWriter:
             )
 
     def host_ranges(self, mine_threads: set[int]) -> None:
-        capture, pid, names = self.c, self.rank.pid, self.v.names
-        spans = marker_spans(capture)
+        pid, names = self.rank.pid, self.v.names
+        spans = self.v.spans
         host = spans.ranges[spans.ranges["source_kind"] == 0]
         host = host[np.isin(host["object_b"], np.array(sorted(mine_threads), dtype=np.uint32))]
         self.threads.update(np.unique(host["object_b"]).tolist())
@@ -698,7 +724,7 @@ class _RankWriter:
         )
 
     def device_ranges(self) -> None:
-        spans = marker_spans(self.c)
+        spans = self.v.spans
         ranges = spans.ranges[spans.ranges["source_kind"] == 1]
         ranges = ranges[self.keep_device(ranges["object_a"])]
         if len(ranges) == 0:
