@@ -135,7 +135,7 @@ class KinetoExportStats:
 # Ranks
 
 
-_DEVICE_OPS = (ActivityKind.KERNEL, ActivityKind.MEMCPY, ActivityKind.MEMSET, ActivityKind.COMMUNICATION)
+DEVICE_OPS = (ActivityKind.KERNEL, ActivityKind.MEMCPY, ActivityKind.MEMSET, ActivityKind.COMMUNICATION)
 
 
 def _preference(kind: ActivityKind) -> tuple[ActivityKind, ...]:
@@ -146,7 +146,7 @@ def _meta(kind: str, pid: int, tid: int, **args: object) -> str:
     return json.dumps({"ph": "M", "name": kind, "pid": pid, "tid": tid, "args": args}, separators=(",", ":"))
 
 
-def _devices_of(capture: Capture) -> list[int]:
+def devices_of(capture: Capture) -> list[int]:
     found: set[int] = set()
     for kind in (
         ActivityKind.KERNEL,
@@ -160,7 +160,7 @@ def _devices_of(capture: Capture) -> list[int]:
     return sorted(int(d) for d in found)
 
 
-def _thread_devices(view: _CaptureView, devices: list[int]) -> dict[int, int]:
+def thread_devices(view: CaptureView, devices: list[int]) -> dict[int, int]:
     """Each host thread's device: the one most of the operations it launched ran on (ties: the
     lowest); threads that launched nothing go with the lowest device."""
     calls = view.calls.records
@@ -196,7 +196,7 @@ def plan_ranks(trace: Trace, out_dir: Path) -> list[RankFile]:
     device is one rank of its own."""
     pairs: list[tuple[int, int, int | None]] = []
     for capture in trace.captures:
-        devices = _devices_of(capture)
+        devices = devices_of(capture)
         for device in devices or [None]:
             pairs.append((-1 if device is None else device, capture.pid, device))
     pairs.sort()
@@ -247,7 +247,7 @@ def _q(text: str) -> str:
 
 
 @dataclass
-class _CaptureView:
+class CaptureView:
     """What every rank of one capture shares: its calls, the device operations drawn on device
     tracks and the call that launched each, the step ranges and the JSON of its strings."""
 
@@ -260,7 +260,7 @@ class _CaptureView:
     spans: MarkerSpans
 
     @classmethod
-    def of(cls, capture: Capture, step_range: str) -> _CaptureView:
+    def of(cls, capture: Capture, step_range: str) -> CaptureView:
         calls = host_calls(capture)
         spans = marker_spans(capture)
         ops: dict[ActivityKind, tuple[np.ndarray, np.ndarray]] = {}
@@ -268,7 +268,7 @@ class _CaptureView:
             preference: launchers(capture, preference)
             for preference in (KERNEL_LAUNCH_PREFERENCE, COMMUNICATION_LAUNCH_PREFERENCE)
         }
-        for kind in _DEVICE_OPS:
+        for kind in DEVICE_OPS:
             records = capture.table(kind)
             if kind == ActivityKind.MEMCPY:
                 records = records[calls.copies.device_timed]
@@ -323,7 +323,7 @@ class _RankWriter:
     """Formats the events of one rank straight from numpy columns and streams them to the file."""
 
     def __init__(
-        self, view: _CaptureView, rank: RankFile, base: int, options: KinetoOptions, out: IO[str]
+        self, view: CaptureView, rank: RankFile, base: int, options: KinetoOptions, out: IO[str]
     ) -> None:
         self.v = view
         self.c = view.capture
@@ -392,7 +392,7 @@ class _RankWriter:
         role = np.zeros(count, dtype=np.int64)
         role_async = np.zeros(count, dtype=bool)
         launched = np.zeros(count, dtype=bool)
-        for kind in reversed(_DEVICE_OPS):
+        for kind in reversed(DEVICE_OPS):
             records, caller = view.device_ops[kind]
             hit = caller >= 0
             launched[caller[hit]] = True
@@ -821,16 +821,16 @@ def export_kineto_traces(
     ranks = plan_ranks(trace, out)
     stats = KinetoExportStats(world_size=len(ranks), base_time_ns=base)
     captures = {c.pid: c for c in trace.captures}
-    views: dict[int, _CaptureView] = {}
+    views: dict[int, CaptureView] = {}
     thread_devices: dict[int, dict[int, int]] = {}
     for rank in ranks:
         capture = captures[rank.pid]
         if rank.pid not in views:
-            views[rank.pid] = _CaptureView.of(capture, options.step_range)
-            devices = _devices_of(capture)
-            thread_devices[rank.pid] = _thread_devices(views[rank.pid], devices) if devices else {}
+            views[rank.pid] = CaptureView.of(capture, options.step_range)
+            devices = devices_of(capture)
+            thread_devices[rank.pid] = thread_devices(views[rank.pid], devices) if devices else {}
         view = views[rank.pid]
-        placement = thread_devices[rank.pid] or {t: -1 for t in _all_threads(capture)}
+        placement = thread_devices[rank.pid] or {t: -1 for t in all_threads(capture)}
         mine = {t for t, d in placement.items() if rank.device is None or d == rank.device}
         with rank.path.open("w", encoding="utf-8") as handle:
             _write_header(handle, capture, rank, len(ranks), base, options)
@@ -839,7 +839,7 @@ def export_kineto_traces(
             writer.host_calls(np.isin(calls["thread_id"], np.array(sorted(mine), dtype=np.uint32)))
             writer.host_ranges(mine)
             writer.memory(mine)
-            for kind in _DEVICE_OPS:
+            for kind in DEVICE_OPS:
                 writer.device_records(kind)
             writer.hccl_records()
             writer.device_ranges()
@@ -857,7 +857,7 @@ def export_kineto_traces(
     return stats
 
 
-def _all_threads(capture: Capture) -> set[int]:
+def all_threads(capture: Capture) -> set[int]:
     threads = {int(t) for t in np.unique(capture.apis()["thread_id"]).tolist()}
     threads.update(int(t) for t in np.unique(marker_spans(capture).ranges["object_b"]).tolist())
     threads.add(capture.pid)
