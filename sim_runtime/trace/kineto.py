@@ -822,15 +822,15 @@ def export_kineto_traces(
     stats = KinetoExportStats(world_size=len(ranks), base_time_ns=base)
     captures = {c.pid: c for c in trace.captures}
     views: dict[int, CaptureView] = {}
-    thread_devices: dict[int, dict[int, int]] = {}
+    placements: dict[int, dict[int, int]] = {}
     for rank in ranks:
         capture = captures[rank.pid]
         if rank.pid not in views:
             views[rank.pid] = CaptureView.of(capture, options.step_range)
             devices = devices_of(capture)
-            thread_devices[rank.pid] = thread_devices(views[rank.pid], devices) if devices else {}
+            placements[rank.pid] = thread_devices(views[rank.pid], devices) if devices else {}
         view = views[rank.pid]
-        placement = thread_devices[rank.pid] or {t: -1 for t in all_threads(capture)}
+        placement = placements[rank.pid] or {t: -1 for t in all_threads(capture)}
         mine = {t for t, d in placement.items() if rank.device is None or d == rank.device}
         with rank.path.open("w", encoding="utf-8") as handle:
             _write_header(handle, capture, rank, len(ranks), base, options)
