@@ -456,34 +456,33 @@ class _RankWriter:
         asyncs = role_async[selected].tolist()
         alones = alone[selected].tolist()
         native = self.options.native_names
-        lines: list[str] = []
-        op_events = runtime_events = 0
-        for j in range(len(selected)):
-            op, runtime, corr = ops[j], runtimes[j], corrs[j]
-            place = f'"pid":{pid},"tid":{tids[j]},"ts":{ts[j]},"dur":{dur[j]}'
-            extra = extras[j]
-            if op:
-                op_events += 1
-                correlation = f',"correlation":{corr}' if not runtime and launches[j] else ""
-                lines.append(
-                    f'{{"ph":"X","cat":"cpu_op","name":{names[op]},{place},"args":{{"External id":{corr}'
-                    f'{correlation},"npu api":{npu_apis[j]}{extra if not runtime else ""}}}}}'
-                )
-            if runtime:
-                runtime_events += 1
-                name = names[runtime]
-                if roles[j] and not native:
-                    name = f'"{_role_name(ActivityKind(roles[j]), asyncs[j])}"'
-                key = "correlation" if launches[j] or alones[j] else "npu correlation id"
-                args = f'"cbid":{cbids[runtime]},"{key}":{corr}'
-                if op:
-                    args += f',"External id":{corr}'
-                args += f',"npu name":{names[runtime]}'
-                if not op:
-                    args += f',"npu api":{npu_apis[j]}'
-                lines.append(
-                    f'{{"ph":"X","cat":"privateuse1_runtime","name":{name},{place},"args":{{{args}{extra}}}}}'
-                )
+        role_names = {
+            (kind, asynchronous): f'"{_role_name(ActivityKind(kind), asynchronous)}"'
+            for kind in (ActivityKind.KERNEL, ActivityKind.MEMCPY, ActivityKind.MEMSET)
+            for asynchronous in (False, True)
+        }
+        places = [f'"pid":{pid},"tid":{t},"ts":{a},"dur":{d}' for t, a, d in zip(tids, ts, dur, strict=True)]
+        op_rows = [j for j, op in enumerate(ops) if op]
+        lines = [
+            f'{{"ph":"X","cat":"cpu_op","name":{names[ops[j]]},{places[j]},"args":{{"External id":{corrs[j]}'
+            + (f',"correlation":{corrs[j]}' if not runtimes[j] and launches[j] else "")
+            + f',"npu api":{npu_apis[j]}{"" if runtimes[j] else extras[j]}}}}}'
+            for j in op_rows
+        ]
+        runtime_rows = [j for j, runtime in enumerate(runtimes) if runtime]
+        lines += [
+            '{"ph":"X","cat":"privateuse1_runtime","name":'
+            + (role_names[roles[j], asyncs[j]] if roles[j] and not native else names[runtimes[j]])
+            + f',{places[j]},"args":{{"cbid":{cbids[runtimes[j]]},'
+            + ('"correlation":' if launches[j] or alones[j] else '"npu correlation id":')
+            + str(corrs[j])
+            + (f',"External id":{corrs[j]}' if ops[j] else "")
+            + f',"npu name":{names[runtimes[j]]}'
+            + ("" if ops[j] else f',"npu api":{npu_apis[j]}')
+            + f"{extras[j]}}}}}"
+            for j in runtime_rows
+        ]
+        op_events, runtime_events = len(op_rows), len(runtime_rows)
         self.by_category["cpu_op"] += op_events - len(selected)
         self.by_category["privateuse1_runtime"] = (
             self.by_category.get("privateuse1_runtime", 0) + runtime_events
