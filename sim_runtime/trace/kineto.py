@@ -342,19 +342,19 @@ class _RankWriter:
 
     # -- output --------------------------------------------------------------------------------
 
-    def emit(self, lines: Iterable[str]) -> None:
+    def emit(self, lines: Iterable[str], events_per_line: int = 1) -> None:
         batch: list[str] = []
         for line in lines:
             batch.append(line)
             if len(batch) >= _BATCH:
-                self._flush(batch)
+                self._flush(batch, events_per_line)
                 batch = []
         if batch:
-            self._flush(batch)
+            self._flush(batch, events_per_line)
 
-    def _flush(self, batch: list[str]) -> None:
+    def _flush(self, batch: list[str], events_per_line: int) -> None:
         self.out.write(("," if self.events else "") + "\n  " + ",\n  ".join(batch))
-        self.events += len(batch)
+        self.events += len(batch) * events_per_line
 
     def slices(self, category: str, starts: np.ndarray, ends: np.ndarray | None = None) -> tuple[list, list]:
         """Timestamps (and durations) of ``category``'s events, counted into the capture span."""
@@ -682,16 +682,19 @@ class _RankWriter:
         threads = calls["thread_id"][call_rows].tolist()
         first = self.flows + 1
         self.flows += len(rows)
+        pid = self.rank.pid
+        # Both ends of a flow as one line of the batch (two events).
         self.emit(
-            line
-            for flow, r, tid, start in zip(
-                range(first, first + len(rows)), rows.tolist(), threads, starts, strict=True
-            )
-            for line in (
-                f'{{"ph":"s","id":{flow},"pid":{self.rank.pid},"tid":{tid},"ts":{start},"cat":"ac2g","name":"ac2g"}}',
+            (
+                f'{{"ph":"s","id":{flow},"pid":{pid},"tid":{tid},"ts":{start},"cat":"ac2g",'
+                f'"name":"ac2g"}},\n  '
                 f'{{"ph":"f","id":{flow},"pid":{device},"tid":{tracks_list[r]},"ts":{ts[r]},"cat":"ac2g",'
-                f'"name":"ac2g","bp":"e"}}',
-            )
+                f'"name":"ac2g","bp":"e"}}'
+                for flow, r, tid, start in zip(
+                    range(first, first + len(rows)), rows.tolist(), threads, starts, strict=True
+                )
+            ),
+            events_per_line=2,
         )
 
     def hccl_records(self) -> None:
