@@ -1,9 +1,11 @@
 """Export of captures to the Chrome trace event format (JSON), which Perfetto and chrome://tracing
 load.
 
-Layout: one process per host process (API calls and host markers on one track per thread) and one
-process per device (tracks per stream for kernels, copies, fills and device markers; separate
-tracks per stream for HCCL and communication records; one track for synchronous copies). Flow
+Layout: one process per host process (one slice per call and host markers on one track per
+thread; a copy or fill timed on the host is part of its call, see sim_runtime.trace.calls) and one
+process per device (tracks per stream for kernels, device-timed copies and fills, device markers;
+separate tracks per stream for HCCL and communication records; one track for device-timed copies
+without a stream). Flow
 arrows join each API call to the device operations it launched (same correlation id); a counter
 per device shows the memory allocated (MEMORY records).
 

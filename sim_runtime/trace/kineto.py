@@ -15,9 +15,10 @@ Vocabulary (docs/trace.md, "Kineto export"):
   world size), ``baseTimeNanoseconds`` (timestamps are microseconds after it, as Kineto writes them).
 
 Records of one call (same thread, correlation id and span) become at most one operator slice and
-one runtime slice. HTA recognises launches, communication and memory ops by name; unless
-``native_names`` is set, a runtime call that launched a kernel, copy or fill is named after the CUDA
-call of that role (``cudaLaunchKernel``, ``cudaMemcpyAsync``, ...) and a communication op gets the
+one runtime slice; a copy or fill timed on the host is part of its call's slice, only device-timed
+ones are ``gpu_memcpy`` / ``gpu_memset`` (sim_runtime.trace.calls). HTA recognises launches,
+communication and memory ops by name; unless ``native_names`` is set, a runtime call that launched
+a kernel, copy or fill is named after the CUDA call of that role (``cudaLaunchKernel``, ``cudaMemcpyAsync``, ...) and a communication op gets the
 ``ncclDevKernel_`` prefix; the CANN names stay in the args (``npu name``).
 """
 
