@@ -18,8 +18,9 @@ Records of one call (same thread, correlation id and span) become at most one op
 one runtime slice; a copy or fill timed on the host is part of its call's slice, only device-timed
 ones are ``gpu_memcpy`` / ``gpu_memset`` (sim_runtime.trace.calls). HTA recognises launches,
 communication and memory ops by name; unless ``native_names`` is set, a runtime call that launched
-a kernel, copy or fill is named after the CUDA call of that role (``cudaLaunchKernel``, ``cudaMemcpyAsync``, ...) and a communication op gets the
-``ncclDevKernel_`` prefix; the CANN names stay in the args (``npu name``).
+a kernel, copy or fill is named after the CUDA call of that role (``cudaLaunchKernel``,
+``cudaMemcpyAsync``, ...) and a communication op gets the ``ncclDevKernel_`` prefix; the CANN
+names stay in the args (``npu name``).
 """
 
 from __future__ import annotations
