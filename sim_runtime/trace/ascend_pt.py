@@ -28,7 +28,8 @@ and ``process_sort_index`` metadata, every thread with ``thread_name`` and ``thr
   each task it launched; ``HostToDevice<id>`` (category ``HostToDevice``) from a CANN slice.
 
 Fields torch_npu has and msPTI records do not (task id, batch id, model id, input shapes, call
-stacks) are left out rather than invented.
+stacks) are left out rather than invented. Not drawn yet: MEMORY and HCCL records, and the CSV
+files torch_npu writes beside trace_view.json.
 """
 
 from __future__ import annotations
