@@ -351,9 +351,13 @@ def _rank_events(
         call_rows = callers[hit]
         op_call = is_op[call_rows]
         lines = []
-        for r, c, op in zip(hit.tolist(), call_rows.tolist(), op_call.tolist(), strict=True):
+        call_starts = calls["start"][call_rows].tolist()
+        call_threads = calls["thread_id"][call_rows].tolist()
+        for r, op, call_start, call_tid in zip(
+            hit.tolist(), op_call.tolist(), call_starts, call_threads, strict=True
+        ):
             flows += 1
-            call_ts, call_tid = _ts(int(calls["start"][c])), int(calls["thread_id"][c])
+            call_ts = _ts(call_start)
             task_ts = _ts(starts[r])
             if op:
                 for phase, p, t, ts in (
