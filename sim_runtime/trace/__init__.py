@@ -1,8 +1,10 @@
 """Trace capture and export: ``npu-sim trace`` runs a program with msPTI and the trace collector
 preloaded, and this package reads the captures (numpy structured arrays per record kind), exports
-them to Chrome/Perfetto trace JSON, builds and validates the performance breakdown and writes an
-HTML summary. Formats and fields: docs/trace.md."""
+them (Chrome/Perfetto trace JSON, Kineto traces per rank, the torch_npu ascend_pt layout), builds
+and validates the performance breakdown and writes an HTML summary. Formats and fields:
+docs/trace.md."""
 
+from sim_runtime.trace.ascend_pt import AscendPtOptions, export_ascend_pt
 from sim_runtime.trace.breakdown import (
     INVARIANTS,
     Breakdown,
@@ -31,6 +33,7 @@ __all__ = [
     "INVARIANTS",
     "TRACE_EVENT_SCHEMA",
     "ActivityKind",
+    "AscendPtOptions",
     "Breakdown",
     "BreakdownError",
     "BreakdownOptions",
@@ -46,6 +49,7 @@ __all__ = [
     "capture",
     "check_chrome_trace",
     "emit_facts",
+    "export_ascend_pt",
     "export_chrome_trace",
     "find_collector",
     "load_capture",

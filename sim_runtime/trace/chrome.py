@@ -1,9 +1,11 @@
 """Export of captures to the Chrome trace event format (JSON), which Perfetto and chrome://tracing
 load.
 
-Layout: one process per host process (API calls and host markers on one track per thread) and one
-process per device (tracks per stream for kernels, copies, fills and device markers; separate
-tracks per stream for HCCL and communication records; one track for synchronous copies). Flow
+Layout: one process per host process (one slice per call and host markers on one track per
+thread; a copy or fill timed on the host is part of its call, see sim_runtime.trace.calls) and one
+process per device (tracks per stream for kernels, device-timed copies and fills, device markers;
+separate tracks per stream for HCCL and communication records; one track for device-timed copies
+without a stream). Flow
 arrows join each API call to the device operations it launched (same correlation id); a counter
 per device shows the memory allocated (MEMORY records).
 
@@ -20,6 +22,7 @@ from typing import IO
 
 import numpy as np
 
+from sim_runtime.trace.calls import NAME_COLUMNS, OUTER_TO_INNER, host_calls
 from sim_runtime.trace.joins import (
     COMMUNICATION_LAUNCH_PREFERENCE,
     KERNEL_LAUNCH_PREFERENCE,
@@ -51,6 +54,9 @@ SYNC_LANE = 0x30000000
 #: (the simulator models the device per process, so their operations may overlap).
 LANE_STRIDE = 0x100000
 _LANE_KIND = 0x30000000
+#: Host track of copies and fills timed on the host that no API record shares a correlation id
+#: with (above any Linux thread id).
+HOST_UNMATCHED_TRACK = 0x3FFFFFFF
 _CHUNK = 200_000
 _COPY_KINDS = {
     0: "Memcpy",
@@ -144,6 +150,7 @@ class _Exporter:
         self.flow_id = flow_base
         self.device_lanes: dict[int, set[int]] = {}
         self.host_threads: set[int] = set()
+        self.calls = host_calls(capture)
 
     def lane(self, streams: np.ndarray, kind: int = 0) -> np.ndarray:
         """Track ids of ``streams`` for tracks of ``kind`` (0, HCCL_LANE or COMM_LANE)."""
@@ -161,33 +168,88 @@ class _Exporter:
             self.device_lanes.setdefault(device, set()).add(lane)
 
     def api_events(self) -> None:
-        apis = self.c.apis()
-        if len(apis) == 0:
-            return
+        """One slice per call (its records share thread, correlation id and span), named after its
+        outermost kind; the other records and a host-timed copy or fill are listed in its args."""
+        calls = self.calls.records
         pid = self.c.pid
-        tids = apis["thread_id"]
-        self.host_threads.update(np.unique(tids).tolist())
-        cats = [KIND_NAMES[ActivityKind(k)] for k in range(13) if k in ActivityKind._value2member_map_]
-        cat_of = {int(ActivityKind[c.upper()]): c for c in cats}
         names = self.names
+        self.host_threads.update(np.unique(calls["thread_id"]).tolist())
+        extra = [(KIND_NAMES[kind], calls[NAME_COLUMNS[kind]].tolist()) for kind in OUTER_TO_INNER]
+        copies, fills = self.c.table(ActivityKind.MEMCPY), self.c.table(ActivityKind.MEMSET)
+        copy_rows, fill_rows = calls["memcpy"].tolist(), calls["memset"].tolist()
+
+        def args(i: int, correlation: int) -> str:
+            listed = ",".join(f'"{label}":{names[column[i]]}' for label, column in extra if column[i])
+            text = f'"correlation_id":{correlation},"records":{{{listed}}}'
+            if copy_rows[i] >= 0:
+                row = copies[copy_rows[i]]
+                title = _COPY_KINDS.get(int(row["copy_kind"]), "Memcpy")
+                text += f',"memcpy":{{"kind":"{title}","bytes":{int(row["bytes"])},"host_timed":true}}'
+            if fill_rows[i] >= 0:
+                text += f',"memset":{{"bytes":{int(fills[fill_rows[i]]["bytes"])},"host_timed":true}}'
+            return text
+
+        kinds = self.calls.outer_kinds()
         self.w.lines(
-            f'{{"ph":"X","cat":"{cat_of[k]}","name":{names[n]},"pid":{pid},"tid":{t},"ts":{s:.3f},'
-            f'"dur":{d:.3f},"args":{{"correlation_id":{c}}}}}'
-            for k, n, t, s, d, c in zip(
-                apis["kind"].tolist(),
-                apis["name"].tolist(),
-                tids.tolist(),
-                _us(apis["start"], self.base),
-                _dur(apis["start"], apis["end"]),
-                apis["correlation_id"].tolist(),
-                strict=True,
+            f'{{"ph":"X","cat":"{KIND_NAMES[ActivityKind(k)]}","name":{names[n]},"pid":{pid},"tid":{t},'
+            f'"ts":{s:.3f},"dur":{d:.3f},"args":{{{args(i, c)}}}}}'
+            for i, (k, n, t, s, d, c) in enumerate(
+                zip(
+                    kinds.tolist(),
+                    self.calls.outer_names().tolist(),
+                    calls["thread_id"].tolist(),
+                    _us(calls["start"], self.base),
+                    _dur(calls["start"], calls["end"]),
+                    calls["correlation_id"].tolist(),
+                    strict=True,
+                )
             )
         )
-        self.stats.add("api", len(apis))
+        self.stats.add("api", len(calls))
+        self.unmatched_copies()
+
+    def unmatched_copies(self) -> None:
+        """Host-timed copies and fills that no API record shares a correlation id with: on a host
+        track of their own (no record says which thread made them)."""
+        for kind, clocks, label in (
+            (ActivityKind.MEMCPY, self.calls.copies, "memcpy"),
+            (ActivityKind.MEMSET, self.calls.fills, "memset"),
+        ):
+            records = self.c.table(kind)[clocks.host_timed & (clocks.call < 0)]
+            if len(records) == 0:
+                continue
+            self.host_threads.add(HOST_UNMATCHED_TRACK)
+            if kind == ActivityKind.MEMCPY:
+                titles = [json.dumps(_COPY_KINDS.get(k, "Memcpy")) for k in records["copy_kind"].tolist()]
+            else:
+                titles = ['"Memset"'] * len(records)
+            self.w.lines(
+                f'{{"ph":"X","cat":"{label}","name":{title},"pid":{self.c.pid},"tid":{HOST_UNMATCHED_TRACK},'
+                f'"ts":{s:.3f},"dur":{u:.3f},"args":{{"bytes":{b},"host_timed":true,"correlation_id":{c}}}}}'
+                for title, s, u, b, c in zip(
+                    titles,
+                    _us(records["start"], self.base),
+                    _dur(records["start"], records["end"]),
+                    records["bytes"].tolist(),
+                    records["correlation_id"].tolist(),
+                    strict=True,
+                )
+            )
+            self.stats.add(label, len(records))
+
+    def device_table(self, kind: ActivityKind) -> np.ndarray:
+        """The records of ``kind`` drawn on device tracks: copies and fills only when they carry
+        device time."""
+        records = self.c.table(kind)
+        if kind == ActivityKind.MEMCPY:
+            return records[self.calls.copies.device_timed]
+        if kind == ActivityKind.MEMSET:
+            return records[self.calls.fills.device_timed]
+        return records
 
     def _device_ops(self, kind: ActivityKind) -> tuple[np.ndarray, np.ndarray]:
         """The records of ``kind`` and their track ids."""
-        records = self.c.table(kind)
+        records = self.device_table(kind)
         base = {ActivityKind.HCCL: HCCL_LANE, ActivityKind.COMMUNICATION: COMM_LANE}.get(kind, 0)
         lanes = self.lane(records["stream_id"], base)
         self._lanes(records["device_id"], lanes)
@@ -283,7 +345,7 @@ class _Exporter:
             ActivityKind.COMMUNICATION,
         ):
             found = comm_launchers if kind == ActivityKind.COMMUNICATION else kernel_launchers
-            records = self.c.table(kind)
+            records = self.device_table(kind)
             if len(records) == 0:
                 continue
             index = found.find(records["correlation_id"])
@@ -412,6 +474,8 @@ def _metadata(exporter: _Exporter, sort_index: int) -> Iterator[str]:
     yield f'{{"ph":"M","name":"process_sort_index","pid":{capture.pid},"args":{{"sort_index":{sort_index}}}}}'
     for tid in sorted(exporter.host_threads):
         label = f"Main thread {tid}" if tid == capture.pid else f"Thread {tid}"
+        if tid == HOST_UNMATCHED_TRACK:
+            label = "Copies without an API record"
         yield (
             f'{{"ph":"M","name":"thread_name","pid":{capture.pid},"tid":{tid},'
             f'"args":{{"name":{json.dumps(label)}}}}}'

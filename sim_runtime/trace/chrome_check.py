@@ -36,7 +36,8 @@ TRACE_EVENT_SCHEMA: dict[str, Any] = {
                     "cat": {"type": "string"},
                     "pid": {"type": "integer", "minimum": 0},
                     "tid": {"type": "integer", "minimum": 0},
-                    "ts": {"type": "number"},
+                    # torch_npu (--format ascend-pt) writes ts as a decimal string.
+                    "ts": {"type": ["number", "string"], "pattern": "^-?[0-9]+([.][0-9]+)?$"},
                     "dur": {"type": "number", "minimum": 0},
                     "id": {"type": ["integer", "string"]},
                     "bp": {"enum": ["e"]},
@@ -82,19 +83,45 @@ def _is_number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def check_chrome_trace(source: Path | str | dict[str, Any]) -> list[str]:
-    """Problems found in a trace (an empty list when it is well formed)."""
-    if isinstance(source, dict):
+class _Timestamps:
+    """Reads ``ts``: a number, or a decimal string (torch_npu writes ``"1780295077844643.830"``:
+    absolute microseconds, more digits than a double holds). Strings are read exactly and made
+    relative to the whole microsecond of the first one, so that comparisons keep nanoseconds."""
+
+    def __init__(self) -> None:
+        self.base: int | None = None
+
+    def __call__(self, value: object) -> float | None:
+        if _is_number(value):
+            return float(value)  # type: ignore[arg-type]
+        if not isinstance(value, str):
+            return None
+        whole, _, fraction = value.partition(".")
+        if not whole.lstrip("-").isdigit() or (fraction and not fraction.isdigit()):
+            return None
+        if self.base is None:
+            self.base = int(whole)
+        part = float("0." + fraction) if fraction else 0.0
+        return float(int(whole) - self.base) + (-part if whole.startswith("-") else part)
+
+
+def check_chrome_trace(source: Path | str | dict[str, Any] | list[Any]) -> list[str]:
+    """Problems found in a trace (an empty list when it is well formed). Both forms of the format
+    are read: an object with ``traceEvents``, or a bare array of events."""
+    if isinstance(source, dict | list):
         document = source
     else:
         try:
             document = json.loads(Path(source).read_text(encoding="utf-8"))
         except ValueError as error:
             return [f"not valid JSON: {error}"]
+    if isinstance(document, list):
+        document = {"traceEvents": document}
     events = document.get("traceEvents") if isinstance(document, dict) else None
     if not isinstance(events, list):
         return ["no traceEvents array"]
     problems: list[str] = []
+    timestamp = _Timestamps()
     slices: dict[tuple[int, int], list[tuple[float, float, str]]] = defaultdict(list)
     flow_points: list[tuple[str, Any, int, int, float]] = []
     flow_ids: dict[str, defaultdict[Any, int]] = {"s": defaultdict(int), "f": defaultdict(int)}
@@ -112,10 +139,11 @@ def check_chrome_trace(source: Path | str | dict[str, Any]) -> list[str]:
             continue
         if not isinstance(event.get("name"), str):
             problems.append(f"{where}: name is not a string")
-        if not _is_number(event.get("ts")):
+        found = timestamp(event.get("ts"))
+        if found is None:
             problems.append(f"{where}: ts is not a number")
             continue
-        ts = float(event["ts"])
+        ts = found
         if phase == "X":
             duration = event.get("dur")
             if not isinstance(duration, int | float) or isinstance(duration, bool) or duration < 0:

@@ -1,7 +1,7 @@
 """``npu-sim trace``: capture, export, breakdown, validate and report.
 
 npu-sim trace [-o DIR] [--kinds K,...] [run options] -- PROGRAM [ARGS...]
-npu-sim trace export DIR [--format chrome|kineto] [-o PATH] [--no-flows] [--check]
+npu-sim trace export DIR [--format chrome|kineto|ascend-pt] [-o PATH] [--no-flows] [--check]
 npu-sim trace breakdown DIR [-o OUT] [--model-name NAME] [--declarations FILE] ...
 npu-sim trace validate OUT
 npu-sim trace report DIR [-o FILE] [--facts OUT]
@@ -16,6 +16,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from sim_runtime.trace.ascend_pt import AscendPtOptions, export_ascend_pt
 from sim_runtime.trace.breakdown import (
     BreakdownError,
     BreakdownOptions,
@@ -39,7 +40,7 @@ __all__ = ["SUBCOMMANDS", "main"]
 
 PROG = "npu-sim trace"
 SUBCOMMANDS = ("export", "breakdown", "validate", "report")
-EXPORT_FORMATS = ("chrome", "kineto")
+EXPORT_FORMATS = ("chrome", "kineto", "ascend-pt")
 EXIT_FAILED = 1
 EXIT_USAGE = 2
 
@@ -86,7 +87,9 @@ def _subparser(command: str) -> argparse.ArgumentParser:
         parser.description = (
             "Export a capture directory: --format chrome (the default) writes one Chrome/Perfetto trace "
             "event JSON; --format kineto writes one PyTorch-profiler (Kineto) trace per rank into a "
-            "directory that HolisticTraceAnalysis reads with TraceAnalysis(trace_dir=...)."
+            "directory that HolisticTraceAnalysis reads with TraceAnalysis(trace_dir=...); "
+            "--format ascend-pt writes the torch_npu profiler layout "
+            "(<name>_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json per rank)."
         )
         parser.add_argument("directory", type=Path, metavar="DIR")
         parser.add_argument("--format", choices=EXPORT_FORMATS, default="chrome", help="default: chrome")
@@ -95,7 +98,8 @@ def _subparser(command: str) -> argparse.ArgumentParser:
             "--output",
             type=Path,
             metavar="PATH",
-            help="chrome: the file (default DIR/trace.json); kineto: the directory (default DIR/kineto)",
+            help="chrome: the file (default DIR/trace.json); kineto: the directory (default DIR/kineto); "
+            "ascend-pt: the directory (default DIR/ascend_pt)",
         )
         parser.add_argument("--no-flows", action="store_true", help="leave out the API -> kernel flow arrows")
         parser.add_argument(
@@ -196,6 +200,17 @@ def _export(args: argparse.Namespace) -> int:
             f"{trace.total_records} records in {seconds:.2f} s"
         )
         written = [rank.path for rank in kineto.files]
+    elif args.format == "ascend-pt":
+        out = args.output or args.directory / "ascend_pt"
+        ascend = export_ascend_pt(trace, out, AscendPtOptions(flows=not args.no_flows))
+        seconds = time.perf_counter() - started
+        for rank in ascend.files:
+            print(f"wrote {rank.path}: rank {rank.rank}, {rank.events} events")
+        print(
+            f"{ascend.events} events ({ascend.flows} flows) in {len(ascend.files)} file(s) from "
+            f"{trace.total_records} records in {seconds:.2f} s"
+        )
+        written = [rank.path for rank in ascend.files]
     else:
         out = args.output or args.directory / "trace.json"
         stats = export_chrome_trace(trace, out, flows=not args.no_flows)

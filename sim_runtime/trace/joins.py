@@ -43,9 +43,11 @@ COMMUNICATION_LAUNCH_PREFERENCE: tuple[ActivityKind, ...] = (
 @dataclass(frozen=True)
 class Launchers:
     """One API record per correlation id, sorted by correlation id: of the records carrying an id,
-    the one of the most preferred kind, and of those the innermost (shortest)."""
+    the one of the most preferred kind, and of those the innermost (shortest). ``rows``: the
+    index of each in ``capture.apis()``."""
 
     records: np.ndarray
+    rows: np.ndarray
 
     def find(self, correlation_ids: np.ndarray) -> np.ndarray:
         """Index into ``records`` of each id's launcher, -1 where no API record carries the id
@@ -63,7 +65,7 @@ class Launchers:
 def launchers(capture: Capture, preference: tuple[ActivityKind, ...] = KERNEL_LAUNCH_PREFERENCE) -> Launchers:
     apis = capture.apis()
     if len(apis) == 0:
-        return Launchers(apis)
+        return Launchers(apis, np.zeros(0, dtype=np.int64))
     duration = apis["end"].astype(np.int64) - apis["start"].astype(np.int64)
     rank = np.full(32, len(preference), dtype=np.int64)
     rank[[int(kind) for kind in preference]] = np.arange(len(preference))
@@ -71,7 +73,7 @@ def launchers(capture: Capture, preference: tuple[ActivityKind, ...] = KERNEL_LA
     ordered = apis[order]
     first = np.ones(len(ordered), dtype=bool)
     first[1:] = ordered["correlation_id"][1:] != ordered["correlation_id"][:-1]
-    return Launchers(ordered[first])
+    return Launchers(ordered[first], order[first])
 
 
 @dataclass(frozen=True)

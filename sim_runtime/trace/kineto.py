@@ -15,28 +15,31 @@ Vocabulary (docs/trace.md, "Kineto export"):
   world size), ``baseTimeNanoseconds`` (timestamps are microseconds after it, as Kineto writes them).
 
 Records of one call (same thread, correlation id and span) become at most one operator slice and
-one runtime slice. HTA recognises launches, communication and memory ops by name; unless
-``native_names`` is set, a runtime call that launched a kernel, copy or fill is named after the CUDA
-call of that role (``cudaLaunchKernel``, ``cudaMemcpyAsync``, ...) and a communication op gets the
-``ncclDevKernel_`` prefix; the CANN names stay in the args (``npu name``).
+one runtime slice; a copy or fill timed on the host is part of its call's slice, only device-timed
+ones are ``gpu_memcpy`` / ``gpu_memset`` (sim_runtime.trace.calls). HTA recognises launches,
+communication and memory ops by name; unless ``native_names`` is set, a runtime call that launched
+a kernel, copy or fill is named after the CUDA call of that role (``cudaLaunchKernel``,
+``cudaMemcpyAsync``, ...) and a communication op gets the ``ncclDevKernel_`` prefix; the CANN
+names stay in the args (``npu name``).
 """
 
 from __future__ import annotations
 
 import json
 import zlib
-from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 import numpy as np
 
-from sim_runtime.trace.breakdown.forest import build_forest
-from sim_runtime.trace.breakdown.options import DEFAULT_DOMAIN, BreakdownError
+from sim_runtime.trace.breakdown.options import DEFAULT_DOMAIN
+from sim_runtime.trace.calls import NAME_COLUMNS, HostCalls, host_calls
 from sim_runtime.trace.joins import (
     COMMUNICATION_LAUNCH_PREFERENCE,
     KERNEL_LAUNCH_PREFERENCE,
+    MarkerSpans,
     launchers,
     marker_spans,
 )
@@ -61,6 +64,11 @@ SYNC_TRACK = 0x7FFF0000
 HCCL_TRACK = 0x7FFE0000
 #: Track of the capture span (``cat: Trace``) in each host process (no Linux thread has id 0).
 SPAN_TRACK = 0
+#: Host track of host-timed copies and fills that no API record shares a correlation id with.
+HOST_UNMATCHED_TRACK = 0x3FFFFFFF
+_EMPTY = '""'
+#: Events formatted per write.
+_BATCH = 100_000
 _COPY_NAMES = {
     1: "Memcpy HtoH (Host -> Host)",
     2: "Memcpy HtoD (Host -> Device)",
@@ -129,18 +137,18 @@ class KinetoExportStats:
 # Ranks
 
 
-_DEVICE_OPS = (ActivityKind.KERNEL, ActivityKind.MEMCPY, ActivityKind.MEMSET, ActivityKind.COMMUNICATION)
+DEVICE_OPS = (ActivityKind.KERNEL, ActivityKind.MEMCPY, ActivityKind.MEMSET, ActivityKind.COMMUNICATION)
 
 
 def _preference(kind: ActivityKind) -> tuple[ActivityKind, ...]:
     return COMMUNICATION_LAUNCH_PREFERENCE if kind == ActivityKind.COMMUNICATION else KERNEL_LAUNCH_PREFERENCE
 
 
-def _meta(kind: str, pid: int, tid: int, **args: object) -> dict:
-    return {"ph": "M", "name": kind, "pid": pid, "tid": tid, "args": args}
+def _meta(kind: str, pid: int, tid: int, **args: object) -> str:
+    return json.dumps({"ph": "M", "name": kind, "pid": pid, "tid": tid, "args": args}, separators=(",", ":"))
 
 
-def _devices_of(capture: Capture) -> list[int]:
+def devices_of(capture: Capture) -> list[int]:
     found: set[int] = set()
     for kind in (
         ActivityKind.KERNEL,
@@ -154,21 +162,30 @@ def _devices_of(capture: Capture) -> list[int]:
     return sorted(int(d) for d in found)
 
 
-def _thread_devices(capture: Capture, devices: list[int]) -> dict[int, int]:
+def thread_devices(view: CaptureView, devices: list[int]) -> dict[int, int]:
     """Each host thread's device: the one most of the operations it launched ran on (ties: the
     lowest); threads that launched nothing go with the lowest device."""
-    votes: dict[int, Counter[int]] = {}
-    for kind in _DEVICE_OPS:
-        records = capture.table(kind)
-        found = launchers(capture, _preference(kind))
-        index = found.find(records["correlation_id"])
-        hit = index >= 0
-        for tid, device in zip(
-            found.records["thread_id"][index[hit]].tolist(), records["device_id"][hit].tolist(), strict=True
-        ):
-            votes.setdefault(int(tid), Counter())[int(device)] += 1
+    calls = view.calls.records
+    pairs = []
+    for records, caller in view.device_ops.values():
+        hit = caller >= 0
+        pairs.append(
+            np.stack(
+                [
+                    calls["thread_id"][caller[hit]].astype(np.int64),
+                    records["device_id"][hit].astype(np.int64),
+                ],
+                1,
+            )
+        )
+    votes: dict[int, dict[int, int]] = {}
+    if pairs:
+        found, counts = np.unique(np.concatenate(pairs), axis=0, return_counts=True)
+        for (tid, device), count in zip(found.tolist(), counts.tolist(), strict=True):
+            votes.setdefault(tid, {})[device] = count
+    capture = view.capture
     threads = {int(t) for t in np.unique(capture.apis()["thread_id"]).tolist()}
-    threads.update(int(t) for t in np.unique(marker_spans(capture).ranges["object_b"]).tolist())
+    threads.update(int(t) for t in np.unique(view.spans.ranges["object_b"]).tolist())
     result = {}
     for tid in threads:
         counted = votes.get(tid)
@@ -181,7 +198,7 @@ def plan_ranks(trace: Trace, out_dir: Path) -> list[RankFile]:
     device is one rank of its own."""
     pairs: list[tuple[int, int, int | None]] = []
     for capture in trace.captures:
-        devices = _devices_of(capture)
+        devices = devices_of(capture)
         for device in devices or [None]:
             pairs.append((-1 if device is None else device, capture.pid, device))
     pairs.sort()
@@ -219,72 +236,6 @@ def _cbid(name: str) -> int:
     return zlib.crc32(name.encode("utf-8"))
 
 
-@dataclass
-class _Call:
-    """The records of one API call (same thread, correlation id and span)."""
-
-    tid: int
-    correlation: int
-    start: int
-    end: int
-    names: dict[ActivityKind, str]
-
-    @property
-    def op_name(self) -> str | None:
-        return next((self.names[k] for k in _OP_KINDS if k in self.names), None)
-
-    @property
-    def runtime_name(self) -> str | None:
-        return next((self.names[k] for k in _RUNTIME_KINDS if k in self.names), None)
-
-
-def _calls(capture: Capture) -> tuple[list[_Call], dict[tuple[int, int, int, int], int]]:
-    apis = capture.apis()
-    if len(apis) == 0:
-        return [], {}
-    order = np.lexsort((apis["kind"], apis["end"], apis["start"], apis["correlation_id"], apis["thread_id"]))
-    apis = apis[order]
-    strings = capture.strings
-    calls: list[_Call] = []
-    keys: dict[tuple[int, int, int, int], int] = {}
-    for kind, name, tid, corr, start, end in zip(
-        apis["kind"].tolist(),
-        apis["name"].tolist(),
-        apis["thread_id"].tolist(),
-        apis["correlation_id"].tolist(),
-        apis["start"].tolist(),
-        apis["end"].tolist(),
-        strict=True,
-    ):
-        key = (tid, corr, start, end)
-        index = keys.get(key)
-        if index is None:
-            index = keys[key] = len(calls)
-            calls.append(_Call(tid, corr, start, end, {}))
-        calls[index].names.setdefault(ActivityKind(kind), str(strings[name]))
-    calls.sort(key=lambda c: (c.start, -(c.end - c.start), c.tid, c.correlation))
-    keys = {(c.tid, c.correlation, c.start, c.end): i for i, c in enumerate(calls)}
-    return calls, keys
-
-
-def _launching_calls(
-    capture: Capture, kind: ActivityKind, records: np.ndarray, keys: dict[tuple[int, int, int, int], int]
-) -> list[int]:
-    """For each record of ``kind``, the index of the call that launched it (-1: none)."""
-    found = launchers(capture, _preference(kind))
-    index = found.find(records["correlation_id"])
-    result = []
-    chosen = found.records
-    for i in index.tolist():
-        if i < 0:
-            result.append(-1)
-            continue
-        row = chosen[i]
-        key = (int(row["thread_id"]), int(row["correlation_id"]), int(row["start"]), int(row["end"]))
-        result.append(keys.get(key, -1))
-    return result
-
-
 def _role_name(kind: ActivityKind, asynchronous: bool) -> str:
     if kind == ActivityKind.KERNEL:
         return "cudaLaunchKernel"
@@ -293,373 +244,518 @@ def _role_name(kind: ActivityKind, asynchronous: bool) -> str:
     return "cudaMemsetAsync" if asynchronous else "cudaMemset"
 
 
+def _q(text: str) -> str:
+    return json.dumps(text)
+
+
+@dataclass
+class CaptureView:
+    """What every rank of one capture shares: its calls, the device operations drawn on device
+    tracks and the call that launched each, the step ranges and the JSON of its strings."""
+
+    capture: Capture
+    calls: HostCalls
+    names: list[str]
+    #: Per device-op kind: (records on device tracks, index of the launching call or -1).
+    device_ops: dict[ActivityKind, tuple[np.ndarray, np.ndarray]]
+    steps: dict[tuple[int, int, int, int], int]
+    spans: MarkerSpans
+
+    @classmethod
+    def of(cls, capture: Capture, step_range: str) -> CaptureView:
+        calls = host_calls(capture)
+        spans = marker_spans(capture)
+        ops: dict[ActivityKind, tuple[np.ndarray, np.ndarray]] = {}
+        by_preference = {
+            preference: launchers(capture, preference)
+            for preference in (KERNEL_LAUNCH_PREFERENCE, COMMUNICATION_LAUNCH_PREFERENCE)
+        }
+        for kind in DEVICE_OPS:
+            records = capture.table(kind)
+            if kind == ActivityKind.MEMCPY:
+                records = records[calls.copies.device_timed]
+            elif kind == ActivityKind.MEMSET:
+                records = records[calls.fills.device_timed]
+            found = by_preference[_preference(kind)]
+            index = found.find(records["correlation_id"])
+            caller = (
+                np.where(index >= 0, calls.of_api[found.rows[np.maximum(index, 0)]], -1)
+                if len(found.rows)
+                else np.full(len(records), -1, dtype=np.int64)
+            )
+            ops[kind] = (records, caller.astype(np.int64))
+        names = [_q(t) for t in capture.strings.tolist()]
+        return cls(capture, calls, names, ops, _step_ranges(capture, spans, step_range), spans)
+
+
+def _step_ranges(
+    capture: Capture, spans: MarkerSpans, step_range: str
+) -> dict[tuple[int, int, int, int], int]:
+    """(tid, start, end, range id) of each top-level step range -> its step number (in time
+    order). A range is top-level when no earlier range of its thread is still open at its start."""
+    host = spans.ranges[spans.ranges["source_kind"] == 0]
+    if len(host) == 0:
+        return {}
+    order = np.lexsort((-host["end"].astype(np.int64), host["start"], host["object_b"]))
+    host = host[order]
+    ends = host["end"].astype(np.int64)
+    top = np.zeros(len(host), dtype=bool)
+    tids = host["object_b"]
+    for tid in np.unique(tids).tolist():
+        rows = np.flatnonzero(tids == tid)
+        open_until = np.maximum.accumulate(ends[rows])
+        top[rows[0]] = True
+        top[rows[1:]] = host["start"][rows[1:]].astype(np.int64) >= open_until[:-1]
+    names, domains = capture.text(host["name"]), capture.text(host["domain"])
+    steps = top & (names == step_range) & (domains == DEFAULT_DOMAIN)
+    chosen = host[steps]
+    found = sorted(
+        zip(
+            chosen["start"].tolist(),
+            chosen["object_b"].tolist(),
+            chosen["end"].tolist(),
+            chosen["id"].tolist(),
+            strict=True,
+        )
+    )
+    return {(tid, start, end, rid): n for n, (start, tid, end, rid) in enumerate(found)}
+
+
 class _RankWriter:
-    def __init__(self, capture: Capture, rank: RankFile, base: int, options: KinetoOptions) -> None:
-        self.c = capture
+    """Formats the events of one rank straight from numpy columns and streams them to the file."""
+
+    def __init__(
+        self, view: CaptureView, rank: RankFile, base: int, options: KinetoOptions, out: IO[str]
+    ) -> None:
+        self.v = view
+        self.c = view.capture
         self.rank = rank
         self.base = base
         self.options = options
-        self.events: list[dict] = []
+        self.out = out
+        self.events = 0
         self.flows = 0
         self.threads: set[int] = set()
         self.streams: set[int] = set()
+        self.by_category: dict[str, int] = {}
+        self.low: float | None = None
+        self.high: float | None = None
+        self.op_count = 0
 
-    def us(self, ns: int) -> float:
-        return round((ns - self.base) / 1000.0, 3)
+    # -- output --------------------------------------------------------------------------------
 
-    @staticmethod
-    def dur(start: int, end: int) -> float:
-        return round(max(end - start, 0) / 1000.0, 3)
+    def emit(self, lines: Iterable[str], events_per_line: int = 1) -> None:
+        batch: list[str] = []
+        for line in lines:
+            batch.append(line)
+            if len(batch) >= _BATCH:
+                self._flush(batch, events_per_line)
+                batch = []
+        if batch:
+            self._flush(batch, events_per_line)
+
+    def _flush(self, batch: list[str], events_per_line: int) -> None:
+        self.out.write(("," if self.events else "") + "\n  " + ",\n  ".join(batch))
+        self.events += len(batch) * events_per_line
+
+    def slices(self, category: str, starts: np.ndarray, ends: np.ndarray | None = None) -> tuple[list, list]:
+        """Timestamps (and durations) of ``category``'s events, counted into the capture span."""
+        count = len(starts)
+        self.by_category[category] = self.by_category.get(category, 0) + count
+        ts = np.round((starts.astype(np.int64) - self.base) / 1000.0, 3)
+        durations = (
+            np.round(np.maximum(ends.astype(np.int64) - starts.astype(np.int64), 0) / 1000.0, 3)
+            if ends is not None
+            else np.zeros(count)
+        )
+        if count:
+            low, high = float(ts.min()), float((ts + durations).max())
+            self.low = low if self.low is None else min(self.low, low)
+            self.high = high if self.high is None else max(self.high, high)
+        return ts.tolist(), durations.tolist()
+
+    def us(self, values: np.ndarray) -> list[float]:
+        return np.round((values.astype(np.int64) - self.base) / 1000.0, 3).tolist()
 
     def keep_device(self, devices: np.ndarray) -> np.ndarray:
         if self.rank.device is None:
             return np.zeros(len(devices), dtype=bool)
         return devices.astype(np.int64) == self.rank.device
 
-    def build(self, thread_device: dict[int, int]) -> None:
-        capture, device = self.c, self.rank.device
-        mine = {t for t, d in thread_device.items() if device is None or d == device}
-        calls, keys = _calls(capture)
-        # Device operations of this rank and the calls that launched them.
-        launched: dict[int, list[tuple[ActivityKind, bool]]] = {}
-        device_ops: list[tuple[ActivityKind, np.ndarray, list[int]]] = []
-        for kind in _DEVICE_OPS:
-            records = capture.table(kind)
-            records = records[self.keep_device(records["device_id"])]
-            callers = _launching_calls(capture, kind, records, keys)
-            asynchronous = (
-                records["is_async"].astype(bool).tolist()
-                if "is_async" in (records.dtype.names or ())
-                else [True] * len(records)
-            )
-            for caller, is_async in zip(callers, asynchronous, strict=True):
-                if caller >= 0:
-                    launched.setdefault(caller, []).append((kind, bool(is_async)))
-            device_ops.append((kind, records, callers))
-        self.host_calls(calls, mine, launched)
-        self.host_ranges(mine)
-        self.memory(mine)
-        for kind, records, callers in device_ops:
-            self.device_records(kind, records, callers, calls)
-        self.hccl_records()
-        self.device_ranges()
-
     # -- host ----------------------------------------------------------------------------------
 
-    def host_calls(self, calls: list[_Call], mine: set[int], launched: dict[int, list]) -> None:
-        pid = self.rank.pid
-        # msPTI can give one correlation id to several calls (a call and the queries it makes):
-        # only the call that launched a device operation, or the only call with its id, carries
-        # it as "correlation", which consumers join on.
-        sharing = Counter(call.correlation for call in calls)
-        for index, call in enumerate(calls):
-            if call.tid not in mine:
+    def host_calls(self, mine: np.ndarray) -> None:
+        """At most two slices per call: the operator level (``cpu_op``: NODE_API, else API) and the
+        runtime level (``privateuse1_runtime``: ACL_API, else RUNTIME_API), with one span."""
+        view, calls = self.v, self.v.calls.records
+        names, pid = view.names, self.rank.pid
+        count = len(calls)
+        # What each call launched: the first of kernel, copy, fill names its role.
+        role = np.zeros(count, dtype=np.int64)
+        role_async = np.zeros(count, dtype=bool)
+        launched = np.zeros(count, dtype=bool)
+        for kind in reversed(DEVICE_OPS):
+            records, caller = view.device_ops[kind]
+            hit = caller >= 0
+            launched[caller[hit]] = True
+            if kind == ActivityKind.COMMUNICATION:
                 continue
-            self.threads.add(call.tid)
-            op, runtime = call.op_name, call.runtime_name
-            ops = launched.get(index, [])
-            ts, dur = self.us(call.start), self.dur(call.start, call.end)
-            others = {k.name.lower(): n for k, n in sorted(call.names.items())}
-            if op is not None:
-                args: dict[str, object] = {"External id": call.correlation}
-                if runtime is None and ops:
-                    args["correlation"] = call.correlation
-                args["npu api"] = others
-                slice_ = {"ph": "X", "cat": "cpu_op", "name": op, "pid": pid, "tid": call.tid}
-                self.events.append(slice_ | {"ts": ts, "dur": dur, "args": args})
-            if runtime is not None:
-                name = runtime
-                device_kinds = [k for k, _ in ops if k != ActivityKind.COMMUNICATION]
-                if device_kinds and not self.options.native_names:
-                    asynchronous = any(a for k, a in ops if k == device_kinds[0])
-                    name = _role_name(device_kinds[0], asynchronous)
-                args = {"cbid": _cbid(runtime)}
-                if ops or sharing[call.correlation] == 1:
-                    args["correlation"] = call.correlation
-                else:
-                    args["npu correlation id"] = call.correlation
-                if op is not None:
-                    args["External id"] = call.correlation
-                args["npu name"] = runtime
-                if op is None:
-                    args["npu api"] = others
-                self.events.append(
-                    {
-                        "ph": "X",
-                        "cat": "privateuse1_runtime",
-                        "name": name,
-                        "pid": pid,
-                        "tid": call.tid,
-                        "ts": ts,
-                        "dur": dur,
-                        "args": args,
-                    }
+            has = np.zeros(count, dtype=bool)
+            has[caller[hit]] = True
+            if "is_async" in (records.dtype.names or ()):
+                is_async = np.zeros(count, dtype=bool)
+                is_async[caller[hit & (records["is_async"] != 0)]] = True
+            else:
+                is_async = has
+            for host_kind, column in ((ActivityKind.MEMCPY, "memcpy"), (ActivityKind.MEMSET, "memset")):
+                if kind == host_kind:
+                    # A host-timed copy or fill is part of its call (synchronous: not async).
+                    attached = calls[column] >= 0
+                    launched |= attached
+                    has |= attached
+            role = np.where(has, int(kind), role)
+            role_async = np.where(has, is_async, role_async)
+        _, inverse, sharing = np.unique(calls["correlation_id"], return_inverse=True, return_counts=True)
+        alone = sharing[inverse] == 1
+        op_name = np.zeros(count, dtype=np.uint64)
+        for kind in reversed(_OP_KINDS):
+            column = calls[NAME_COLUMNS[kind]]
+            op_name = np.where(column != 0, column, op_name)
+        runtime_name = np.zeros(count, dtype=np.uint64)
+        for kind in reversed(_RUNTIME_KINDS):
+            column = calls[NAME_COLUMNS[kind]]
+            runtime_name = np.where(column != 0, column, runtime_name)
+        selected = np.flatnonzero(mine)
+        self.threads.update(np.unique(calls["thread_id"][selected]).tolist())
+        copies, fills = self.c.table(ActivityKind.MEMCPY), self.c.table(ActivityKind.MEMSET)
+        # "npu api" of each selected call: its records by kind, formatted column by column.
+        parts: list[list[str]] = [[] for _ in range(len(selected))]
+        for kind in sorted(NAME_COLUMNS):
+            label = kind.name.lower()
+            for part, name in zip(parts, calls[NAME_COLUMNS[kind]][selected].tolist(), strict=True):
+                if name:
+                    part.append(f'"{label}":{names[name]}')
+        npu_apis = ["{" + ",".join(part) + "}" for part in parts]
+        extras = [""] * len(selected)
+        copy_rows, fill_rows = calls["memcpy"][selected], calls["memset"][selected]
+        for j in np.flatnonzero((copy_rows >= 0) | (fill_rows >= 0)).tolist():
+            text = ""
+            if copy_rows[j] >= 0:
+                row = copies[copy_rows[j]]
+                text += f',"memcpy":{{"kind":{_q(_COPY_NAMES.get(int(row["copy_kind"]), "Memcpy"))},'
+                text += f'"bytes":{int(row["bytes"])},"host timed":true}}'
+            if fill_rows[j] >= 0:
+                text += f',"memset":{{"bytes":{int(fills[fill_rows[j]]["bytes"])},"host timed":true}}'
+            extras[j] = text
+        cbids = {n: _cbid(view.capture.strings[n]) for n in np.unique(runtime_name[selected]).tolist()}
+        ts, dur = self.slices("cpu_op", calls["start"][selected], calls["end"][selected])
+        tids = calls["thread_id"][selected].tolist()
+        corrs = calls["correlation_id"][selected].tolist()
+        ops = op_name[selected].tolist()
+        runtimes = runtime_name[selected].tolist()
+        launches = launched[selected].tolist()
+        roles = role[selected].tolist()
+        asyncs = role_async[selected].tolist()
+        alones = alone[selected].tolist()
+        native = self.options.native_names
+        role_names = {
+            (kind, asynchronous): f'"{_role_name(ActivityKind(kind), asynchronous)}"'
+            for kind in (ActivityKind.KERNEL, ActivityKind.MEMCPY, ActivityKind.MEMSET)
+            for asynchronous in (False, True)
+        }
+        places = [f'"pid":{pid},"tid":{t},"ts":{a},"dur":{d}' for t, a, d in zip(tids, ts, dur, strict=True)]
+        op_rows = [j for j, op in enumerate(ops) if op]
+        lines = [
+            f'{{"ph":"X","cat":"cpu_op","name":{names[ops[j]]},{places[j]},"args":{{"External id":{corrs[j]}'
+            + (f',"correlation":{corrs[j]}' if not runtimes[j] and launches[j] else "")
+            + f',"npu api":{npu_apis[j]}{"" if runtimes[j] else extras[j]}}}}}'
+            for j in op_rows
+        ]
+        runtime_rows = [j for j, runtime in enumerate(runtimes) if runtime]
+        lines += [
+            '{"ph":"X","cat":"privateuse1_runtime","name":'
+            + (role_names[roles[j], asyncs[j]] if roles[j] and not native else names[runtimes[j]])
+            + f',{places[j]},"args":{{"cbid":{cbids[runtimes[j]]},'
+            + ('"correlation":' if launches[j] or alones[j] else '"npu correlation id":')
+            + str(corrs[j])
+            + (f',"External id":{corrs[j]}' if ops[j] else "")
+            + f',"npu name":{names[runtimes[j]]}'
+            + ("" if ops[j] else f',"npu api":{npu_apis[j]}')
+            + f"{extras[j]}}}}}"
+            for j in runtime_rows
+        ]
+        op_events, runtime_events = len(op_rows), len(runtime_rows)
+        self.by_category["cpu_op"] += op_events - len(selected)
+        self.by_category["privateuse1_runtime"] = (
+            self.by_category.get("privateuse1_runtime", 0) + runtime_events
+        )
+        self.op_count += op_events
+        self.emit(lines)
+        self.unmatched_copies()
+
+    def unmatched_copies(self) -> None:
+        """Host-timed copies and fills that no API record shares a correlation id with: on a host
+        track of their own (no record says which thread made them)."""
+        for kind, clocks, name in (
+            (ActivityKind.MEMCPY, self.v.calls.copies, None),
+            (ActivityKind.MEMSET, self.v.calls.fills, "Memset (Host)"),
+        ):
+            records = self.c.table(kind)[clocks.host_timed & (clocks.call < 0)]
+            records = records[self.keep_device(records["device_id"])]
+            if len(records) == 0:
+                continue
+            self.threads.add(HOST_UNMATCHED_TRACK)
+            ts, dur = self.slices(
+                "cpu_instant_event" if False else "host_copy", records["start"], records["end"]
+            )
+            titles = (
+                [_q(_COPY_NAMES.get(k, "Memcpy")) for k in records["copy_kind"].tolist()]
+                if name is None
+                else [_q(name)] * len(records)
+            )
+            self.emit(
+                f'{{"ph":"X","cat":"host_copy","name":{title},"pid":{self.rank.pid},"tid":{HOST_UNMATCHED_TRACK},'
+                f'"ts":{t},"dur":{d},"args":{{"bytes":{b},"host timed":true,"npu correlation id":{c}}}}}'
+                for title, t, d, b, c in zip(
+                    titles,
+                    ts,
+                    dur,
+                    records["bytes"].tolist(),
+                    records["correlation_id"].tolist(),
+                    strict=True,
                 )
+            )
 
-    def host_ranges(self, mine: set[int]) -> None:
-        capture, pid = self.c, self.rank.pid
-        spans = marker_spans(capture)
-        steps = self.step_ranges()
-        strings = capture.strings
+    def host_ranges(self, mine_threads: set[int]) -> None:
+        pid, names = self.rank.pid, self.v.names
+        spans = self.v.spans
         host = spans.ranges[spans.ranges["source_kind"] == 0]
-        for row in host:
-            tid = int(row["object_b"])
-            if tid not in mine:
-                continue
-            self.threads.add(tid)
-            start, end = int(row["start"]), int(row["end"])
-            name = str(strings[row["name"]])
-            args: dict[str, object] = {"domain": str(strings[row["domain"]]) or DEFAULT_DOMAIN}
-            step = steps.get((tid, start, end, int(row["id"])))
-            if step is not None:
-                args["mstx name"] = name
-                name = f"ProfilerStep#{step}"
-            args["range id"] = int(row["id"])
-            self.events.append(
-                {
-                    "ph": "X",
-                    "cat": "user_annotation",
-                    "name": name,
-                    "pid": pid,
-                    "tid": tid,
-                    "ts": self.us(start),
-                    "dur": self.dur(start, end),
-                    "args": args,
-                }
+        host = host[np.isin(host["object_b"], np.array(sorted(mine_threads), dtype=np.uint32))]
+        self.threads.update(np.unique(host["object_b"]).tolist())
+        steps = self.v.steps
+        default = _q(DEFAULT_DOMAIN)
+        ts, dur = self.slices("user_annotation", host["start"], host["end"])
+
+        def event(n: int, tid: int, start: int, end: int, rid: int, domain: int, t: float, d: float) -> str:
+            step = steps.get((tid, start, end, rid)) if steps else None
+            label = names[n] if step is None else f'"ProfilerStep#{step}"'
+            mstx = "" if step is None else f',"mstx name":{names[n]}'
+            return (
+                f'{{"ph":"X","cat":"user_annotation","name":{label},"pid":{pid},"tid":{tid},"ts":{t},"dur":{d},'
+                f'"args":{{"domain":{names[domain] if names[domain] != _EMPTY else default}'
+                f'{mstx},"range id":{rid}}}}}'
             )
+
+        self.emit(
+            event(*row)
+            for row in zip(
+                host["name"].tolist(),
+                host["object_b"].tolist(),
+                host["start"].tolist(),
+                host["end"].tolist(),
+                host["id"].tolist(),
+                host["domain"].tolist(),
+                ts,
+                dur,
+                strict=True,
+            )
+        )
         instants = spans.instants[spans.instants["source_kind"] == 0]
-        for row in instants:
-            tid = int(row["object_b"])
-            if tid not in mine:
-                continue
-            self.threads.add(tid)
-            name = str(strings[row["name"]]) or f"mark {int(row['id'])}"
-            domain = str(strings[row["domain"]]) or DEFAULT_DOMAIN
-            self.events.append(
-                {
-                    "ph": "i",
-                    "s": "t",
-                    "cat": "cpu_instant_event",
-                    "name": name,
-                    "pid": pid,
-                    "tid": tid,
-                    "ts": self.us(int(row["timestamp"])),
-                    "args": {"domain": domain, "mark id": int(row["id"])},
-                }
+        instants = instants[np.isin(instants["object_b"], np.array(sorted(mine_threads), dtype=np.uint32))]
+        self.threads.update(np.unique(instants["object_b"]).tolist())
+        ts, _ = self.slices("cpu_instant_event", instants["timestamp"])
+        self.emit(
+            f'{{"ph":"i","s":"t","cat":"cpu_instant_event","name":'
+            f'{names[n] if names[n] != _EMPTY else _q(f"mark {i}")},"pid":{pid},"tid":{tid},'
+            f'"ts":{t},"args":{{"domain":{names[m] if names[m] != _EMPTY else default},"mark id":{i}}}}}'
+            for n, tid, t, m, i in zip(
+                instants["name"].tolist(),
+                instants["object_b"].tolist(),
+                ts,
+                instants["domain"].tolist(),
+                instants["id"].tolist(),
+                strict=True,
             )
+        )
 
-    def step_ranges(self) -> dict[tuple[int, int, int, int], int]:
-        """(tid, start, end, range id) of each top-level step range -> its step number."""
-        try:
-            forest, _ = build_forest(self.c)
-        except BreakdownError:
-            return {}
-        found = []
-        for i in range(len(forest.ranges)):
-            if (
-                forest.parent[i] < 0
-                and forest.names[i] == self.options.step_range
-                and forest.domains[i] == DEFAULT_DOMAIN
-            ):
-                row = forest.ranges[i]
-                found.append((int(row["start"]), int(row["object_b"]), int(row["end"]), int(row["id"])))
-        found.sort()
-        return {(tid, start, end, rid): n for n, (start, tid, end, rid) in enumerate(found)}
-
-    def memory(self, mine: set[int]) -> None:
+    def memory(self, mine_threads: set[int]) -> None:
         memory = self.c.table(ActivityKind.MEMORY)
         memory = memory[self.keep_device(memory["device_id"])]
         if len(memory) == 0:
             return
         memory = memory[np.argsort(memory["start"], kind="stable")]
-        tid = self.rank.pid if self.rank.pid in mine or not mine else min(mine)
+        tid = self.rank.pid if self.rank.pid in mine_threads or not mine_threads else min(mine_threads)
         self.threads.add(tid)
-        total = 0
-        for op, start, address, nbytes in zip(
-            memory["operation_type"].tolist(),
-            memory["start"].tolist(),
-            memory["address"].tolist(),
-            memory["bytes"].tolist(),
-            strict=True,
-        ):
-            signed = nbytes if op == 0 else -nbytes
-            total += signed
-            self.events.append(
-                {
-                    "ph": "i",
-                    "s": "t",
-                    "cat": "cpu_instant_event",
-                    "name": "[memory]",
-                    "pid": self.rank.pid,
-                    "tid": tid,
-                    "ts": self.us(start),
-                    "args": {
-                        "Device Type": PRIVATEUSE1_DEVICE_TYPE,
-                        "Device Id": self.rank.device,
-                        "Addr": address,
-                        "Bytes": signed,
-                        "Total Allocated": total,
-                    },
-                }
+        signed = np.where(memory["operation_type"] == 0, 1, -1) * memory["bytes"].astype(np.int64)
+        total = np.cumsum(signed)
+        ts, _ = self.slices("cpu_instant_event", memory["start"])
+        device = self.rank.device
+        self.emit(
+            f'{{"ph":"i","s":"t","cat":"cpu_instant_event","name":"[memory]","pid":{self.rank.pid},"tid":{tid},'
+            f'"ts":{t},"args":{{"Device Type":{PRIVATEUSE1_DEVICE_TYPE},"Device Id":{device},"Addr":{a},'
+            f'"Bytes":{b},"Total Allocated":{s}}}}}'
+            for t, a, b, s in zip(
+                ts, memory["address"].tolist(), signed.tolist(), total.tolist(), strict=True
             )
+        )
 
     # -- device --------------------------------------------------------------------------------
 
-    def device_records(
-        self, kind: ActivityKind, records: np.ndarray, callers: list[int], calls: list[_Call]
-    ) -> None:
-        strings = self.c.strings
-        device = self.rank.device
-        names = records.dtype.names or ()
-        for i, row in enumerate(records):
-            stream = int(row["stream_id"])
-            track = SYNC_TRACK if stream == INVALID_STREAM else stream
-            self.streams.add(track)
-            start, end = int(row["start"]), int(row["end"])
-            caller = callers[i]
-            args: dict[str, object] = {}
-            if caller >= 0 and calls[caller].op_name is not None:
-                args["External id"] = calls[caller].correlation
-            args |= {"device": device, "stream": stream, "correlation": int(row["correlation_id"])}
-            if kind == ActivityKind.KERNEL:
-                cat, name = "kernel", str(strings[row["name"]])
-                args["kernel type"] = str(strings[row["type"]])
-            elif kind == ActivityKind.COMMUNICATION:
-                native = str(strings[row["name"]])
-                cat = "kernel"
-                name = native if self.options.native_names else f"ncclDevKernel_{native}"
-                args |= {
-                    "npu name": native,
-                    "Collective name": native,
-                    "Process Group Name": str(strings[row["comm_name"]]),
-                    "algorithm": str(strings[row["alg_type"]]),
-                    "In msg nelems": int(row["count"]),
-                    "Out msg nelems": int(row["count"]),
-                    "dtype": _HCCL_DATA_TYPES.get(int(row["data_type"]), str(int(row["data_type"]))),
-                }
+    def device_records(self, kind: ActivityKind) -> None:
+        records, callers = self.v.device_ops[kind]
+        keep = self.keep_device(records["device_id"])
+        records, callers = records[keep], callers[keep]
+        if len(records) == 0:
+            return
+        calls = self.v.calls.records
+        names, device = self.v.names, self.rank.device
+        streams = records["stream_id"].astype(np.int64)
+        tracks = np.where(streams == INVALID_STREAM, SYNC_TRACK, streams)
+        self.streams.update(np.unique(tracks).tolist())
+        has_op = np.zeros(len(records), dtype=bool)
+        known = callers >= 0
+        if len(calls):
+            op_name = np.zeros(len(calls), dtype=bool)
+            for op_kind in _OP_KINDS:
+                op_name |= calls[NAME_COLUMNS[op_kind]] != 0
+            has_op[known] = op_name[callers[known]]
+        external = np.where(known, calls["correlation_id"][np.maximum(callers, 0)] if len(calls) else 0, 0)
+        category = {ActivityKind.MEMCPY: "gpu_memcpy", ActivityKind.MEMSET: "gpu_memset"}.get(kind, "kernel")
+        ts, dur = self.slices(category, records["start"], records["end"])
+        corrs = records["correlation_id"].tolist()
+        prefix = [
+            (f'"External id":{e},' if h else "") + f'"device":{device},"stream":{s},"correlation":{c}'
+            for h, e, s, c in zip(has_op.tolist(), external.tolist(), streams.tolist(), corrs, strict=True)
+        ]
+        if kind == ActivityKind.KERNEL:
+            titles = [names[n] for n in records["name"].tolist()]
+            args = [
+                f'{p},"kernel type":{names[t]}' for p, t in zip(prefix, records["type"].tolist(), strict=True)
+            ]
+        elif kind == ActivityKind.COMMUNICATION:
+            native = self.options.native_names
+            raw = records["name"].tolist()
+            titles = [names[n] if native else _q("ncclDevKernel_" + self.c.strings[n]) for n in raw]
+            args = [
+                f'{p},"npu name":{names[n]},"Collective name":{names[n]},"Process Group Name":{names[g]},'
+                f'"algorithm":{names[a]},"In msg nelems":{k},"Out msg nelems":{k},'
+                f'"dtype":{_q(_HCCL_DATA_TYPES.get(y, str(y)))}'
+                for p, n, g, a, k, y in zip(
+                    prefix,
+                    raw,
+                    records["comm_name"].tolist(),
+                    records["alg_type"].tolist(),
+                    records["count"].tolist(),
+                    records["data_type"].tolist(),
+                    strict=True,
+                )
+            ]
+        else:
+            nbytes = records["bytes"].astype(np.float64)
+            seconds = np.maximum(records["end"].astype(np.int64) - records["start"].astype(np.int64), 0) / 1e9
+            with np.errstate(divide="ignore", invalid="ignore"):
+                bandwidth = np.where(
+                    seconds > 0, np.round(nbytes / np.where(seconds > 0, seconds, 1) / 1e9, 6), 0.0
+                )
+            if kind == ActivityKind.MEMCPY:
+                titles = [_q(_COPY_NAMES.get(k, "Memcpy")) for k in records["copy_kind"].tolist()]
             else:
-                nbytes = int(row["bytes"])
-                seconds = max(end - start, 0) / 1e9
-                if kind == ActivityKind.MEMCPY:
-                    cat, name = "gpu_memcpy", _COPY_NAMES.get(int(row["copy_kind"]), "Memcpy")
-                else:
-                    cat, name = "gpu_memset", "Memset (Device)"
-                args |= {
-                    "bytes": nbytes,
-                    "memory bandwidth (GB/s)": round(nbytes / seconds / 1e9, 6) if seconds else 0.0,
-                    "async": bool(row["is_async"]) if "is_async" in names else True,
-                }
-            ts = self.us(start)
-            self.events.append(
-                {
-                    "ph": "X",
-                    "cat": cat,
-                    "name": name,
-                    "pid": device,
-                    "tid": track,
-                    "ts": ts,
-                    "dur": self.dur(start, end),
-                    "args": args,
-                }
-            )
-            if caller >= 0 and self.options.flows:
-                call = calls[caller]
-                self.flows += 1
-                self.events.append(
-                    {
-                        "ph": "s",
-                        "id": self.flows,
-                        "pid": self.rank.pid,
-                        "tid": call.tid,
-                        "ts": self.us(call.start),
-                        "cat": "ac2g",
-                        "name": "ac2g",
-                    }
+                titles = ['"Memset (Device)"'] * len(records)
+            args = [
+                f'{p},"bytes":{b},"memory bandwidth (GB/s)":{w},"async":{"true" if a else "false"}'
+                for p, b, w, a in zip(
+                    prefix,
+                    records["bytes"].tolist(),
+                    bandwidth.tolist(),
+                    records["is_async"].tolist(),
+                    strict=True,
                 )
-                self.events.append(
-                    {
-                        "ph": "f",
-                        "id": self.flows,
-                        "pid": device,
-                        "tid": track,
-                        "ts": ts,
-                        "cat": "ac2g",
-                        "name": "ac2g",
-                        "bp": "e",
-                    }
+            ]
+        tracks_list = tracks.tolist()
+        self.emit(
+            f'{{"ph":"X","cat":"{category}","name":{n},"pid":{device},"tid":{k},"ts":{t},"dur":{d},"args":{{{a}}}}}'
+            for n, k, t, d, a in zip(titles, tracks_list, ts, dur, args, strict=True)
+        )
+        if not self.options.flows or not known.any():
+            return
+        rows = np.flatnonzero(known)
+        call_rows = callers[rows]
+        starts = self.us(calls["start"][call_rows])
+        threads = calls["thread_id"][call_rows].tolist()
+        first = self.flows + 1
+        self.flows += len(rows)
+        pid = self.rank.pid
+        # Both ends of a flow as one line of the batch (two events).
+        self.emit(
+            (
+                f'{{"ph":"s","id":{flow},"pid":{pid},"tid":{tid},"ts":{start},"cat":"ac2g",'
+                f'"name":"ac2g"}},\n  '
+                f'{{"ph":"f","id":{flow},"pid":{device},"tid":{tracks_list[r]},"ts":{ts[r]},"cat":"ac2g",'
+                f'"name":"ac2g","bp":"e"}}'
+                for flow, r, tid, start in zip(
+                    range(first, first + len(rows)), rows.tolist(), threads, starts, strict=True
                 )
+            ),
+            events_per_line=2,
+        )
 
     def hccl_records(self) -> None:
         records = self.c.table(ActivityKind.HCCL)
         records = records[self.keep_device(records["device_id"])]
-        strings = self.c.strings
-        for row in records:
-            track = HCCL_TRACK + (int(row["stream_id"]) & 0xFFFF)
-            self.streams.add(track)
-            start, end = int(row["start"]), int(row["end"])
-            bandwidth = float(np.nan_to_num(row["bandwidth"], nan=0.0, posinf=0.0, neginf=0.0))
-            # No "stream" arg: an HCCL record is the span of a collective as HCCL reports it, not a
-            # device task (its COMMUNICATION record is); consumers must not count it as device time.
-            self.events.append(
-                {
-                    "ph": "X",
-                    "cat": "hccl_op",
-                    "name": str(strings[row["name"]]),
-                    "pid": self.rank.device,
-                    "tid": track,
-                    "ts": self.us(start),
-                    "dur": self.dur(start, end),
-                    "args": {
-                        "device": self.rank.device,
-                        "hccl stream": int(row["stream_id"]),
-                        "Process Group Name": str(strings[row["comm_name"]]),
-                        "bandwidth (GB/s)": bandwidth,
-                    },
-                }
+        if len(records) == 0:
+            return
+        names, device = self.v.names, self.rank.device
+        tracks = HCCL_TRACK + (records["stream_id"].astype(np.int64) & 0xFFFF)
+        self.streams.update(np.unique(tracks).tolist())
+        bandwidth = np.nan_to_num(records["bandwidth"], nan=0.0, posinf=0.0, neginf=0.0)
+        ts, dur = self.slices("hccl_op", records["start"], records["end"])
+        # No "stream" arg: an HCCL record is the span of a collective as HCCL reports it, not a
+        # device task (its COMMUNICATION record is); consumers must not count it as device time.
+        self.emit(
+            f'{{"ph":"X","cat":"hccl_op","name":{names[n]},"pid":{device},"tid":{k},"ts":{t},"dur":{d},'
+            f'"args":{{"device":{device},"hccl stream":{s},"Process Group Name":{names[g]},'
+            f'"bandwidth (GB/s)":{float(b)!r}}}}}'
+            for n, k, t, d, s, g, b in zip(
+                records["name"].tolist(),
+                tracks.tolist(),
+                ts,
+                dur,
+                records["stream_id"].tolist(),
+                records["comm_name"].tolist(),
+                bandwidth.tolist(),
+                strict=True,
             )
+        )
 
     def device_ranges(self) -> None:
-        spans = marker_spans(self.c)
+        spans = self.v.spans
         ranges = spans.ranges[spans.ranges["source_kind"] == 1]
         ranges = ranges[self.keep_device(ranges["object_a"])]
-        for row in ranges:
-            stream = int(row["object_b"])
-            track = SYNC_TRACK if stream == INVALID_STREAM else stream
-            self.streams.add(track)
-            start, end = int(row["start"]), int(row["end"])
-            self.events.append(
-                {
-                    "ph": "X",
-                    "cat": "gpu_user_annotation",
-                    "name": f"range {int(row['id'])}",
-                    "pid": self.rank.device,
-                    "tid": track,
-                    "ts": self.us(start),
-                    "dur": self.dur(start, end),
-                    "args": {"device": self.rank.device, "range id": int(row["id"])},
-                }
-            )
+        if len(ranges) == 0:
+            return
+        streams = ranges["object_b"].astype(np.int64)
+        tracks = np.where(streams == INVALID_STREAM, SYNC_TRACK, streams)
+        self.streams.update(np.unique(tracks).tolist())
+        device = self.rank.device
+        ts, dur = self.slices("gpu_user_annotation", ranges["start"], ranges["end"])
+        self.emit(
+            f'{{"ph":"X","cat":"gpu_user_annotation","name":"range {i}","pid":{device},"tid":{k},"ts":{t},'
+            f'"dur":{d},"args":{{"device":{device},"range id":{i}}}}}'
+            for i, k, t, d in zip(ranges["id"].tolist(), tracks.tolist(), ts, dur, strict=True)
+        )
 
     # -- framing -------------------------------------------------------------------------------
 
-    def span(self) -> dict | None:
-        slices = [e for e in self.events if e["ph"] in ("X", "i")]
-        if not slices:
-            return None
-        low = min(e["ts"] for e in slices)
-        high = max(e["ts"] + e.get("dur", 0.0) for e in slices)
-        return {
-            "ph": "X",
-            "cat": "Trace",
-            "name": "npu-sim trace (0)",
-            "pid": self.rank.pid,
-            "tid": SPAN_TRACK,
-            "ts": low,
-            "dur": round(high - low, 3),
-            "args": {"Op count": sum(1 for e in slices if e["cat"] == "cpu_op")},
-        }
+    def span(self) -> Iterator[str]:
+        if self.low is None or self.high is None:
+            return
+        self.by_category["Trace"] = self.by_category.get("Trace", 0) + 1
+        yield (
+            f'{{"ph":"X","cat":"Trace","name":"npu-sim trace (0)","pid":{self.rank.pid},"tid":{SPAN_TRACK},'
+            f'"ts":{self.low},"dur":{round(self.high - self.low, 3)},"args":{{"Op count":{self.op_count}}}}}'
+        )
 
-    def metadata(self) -> Iterator[dict]:
+    def metadata(self) -> Iterator[str]:
         argv = self.c.meta.get("argv") or []
         program = Path(argv[0]).name if argv else "process"
         pid, device = self.rank.pid, self.rank.device
@@ -668,7 +764,8 @@ class _RankWriter:
         yield _meta("process_sort_index", pid, 0, sort_index=0)
         yield _meta("thread_name", pid, SPAN_TRACK, name="capture span")
         for tid in sorted(self.threads):
-            yield _meta("thread_name", pid, tid, name=f"thread {tid}")
+            label = "copies without an API record" if tid == HOST_UNMATCHED_TRACK else f"thread {tid}"
+            yield _meta("thread_name", pid, tid, name=label)
         if device is None:
             return
         yield _meta("process_name", device, 0, name=f"NPU {device}")
@@ -713,21 +810,12 @@ def _device_properties(capture: Capture, device: int | None) -> list[dict]:
     return [entry]
 
 
-def _order(event: dict) -> tuple:
-    """Deterministic order: metadata first, then by time, longer slices first (parents before
-    children), flow starts after the slices they bind to."""
-    phase = event["ph"]
-    rank = {"M": 0, "X": 1, "i": 2, "s": 3, "f": 3}[phase]
-    if phase == "M":
-        return (0, 0.0, 0.0, event["pid"], event.get("tid", 0), event["name"])
-    return (1, event["ts"], -event.get("dur", 0.0), rank, event["pid"], event.get("tid", 0), event["name"])
-
-
 def export_kineto_traces(
     trace: Trace, out_dir: Path | str, options: KinetoOptions | None = None
 ) -> KinetoExportStats:
     """Writes one Kineto trace JSON per rank into ``out_dir`` (created; stale ``*.pt.trace.json``
-    files there are removed, so that the directory holds exactly one file per rank)."""
+    files there are removed, so that the directory holds exactly one file per rank). Events are
+    formatted from numpy columns and streamed to each file (no event objects are built)."""
     options = options or KinetoOptions()
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -737,44 +825,51 @@ def export_kineto_traces(
     ranks = plan_ranks(trace, out)
     stats = KinetoExportStats(world_size=len(ranks), base_time_ns=base)
     captures = {c.pid: c for c in trace.captures}
-    thread_devices: dict[int, dict[int, int]] = {}
+    views: dict[int, CaptureView] = {}
+    placements: dict[int, dict[int, int]] = {}
     for rank in ranks:
         capture = captures[rank.pid]
-        if rank.pid not in thread_devices:
-            devices = _devices_of(capture)
-            thread_devices[rank.pid] = _thread_devices(capture, devices) if devices else {}
-        writer = _RankWriter(capture, rank, base, options)
-        writer.build(thread_devices[rank.pid] or {t: -1 for t in _all_threads(capture)})
-        events = sorted(writer.events, key=_order)
-        span = writer.span()
-        if span is not None:
-            events.insert(0, span)
-        events = list(writer.metadata()) + events
-        for event in events:
-            if event["ph"] in ("X", "i"):
-                stats.by_category[event["cat"]] = stats.by_category.get(event["cat"], 0) + 1
-        _write(rank.path, events, capture, rank, len(ranks), base, options)
+        if rank.pid not in views:
+            views[rank.pid] = CaptureView.of(capture, options.step_range)
+            devices = devices_of(capture)
+            placements[rank.pid] = thread_devices(views[rank.pid], devices) if devices else {}
+        view = views[rank.pid]
+        placement = placements[rank.pid] or {t: -1 for t in all_threads(capture)}
+        mine = {t for t, d in placement.items() if rank.device is None or d == rank.device}
+        with rank.path.open("w", encoding="utf-8") as handle:
+            _write_header(handle, capture, rank, len(ranks), base, options)
+            writer = _RankWriter(view, rank, base, options, handle)
+            calls = view.calls.records
+            writer.host_calls(np.isin(calls["thread_id"], np.array(sorted(mine), dtype=np.uint32)))
+            writer.host_ranges(mine)
+            writer.memory(mine)
+            for kind in DEVICE_OPS:
+                writer.device_records(kind)
+            writer.hccl_records()
+            writer.device_ranges()
+            writer.emit(writer.span())
+            writer.emit(writer.metadata())
+            handle.write("\n  ],\n")
+            handle.write(f'  "traceName": {json.dumps(rank.path.name)}\n')
+            handle.write("}\n")
+        for category, count in writer.by_category.items():
+            if count:
+                stats.by_category[category] = stats.by_category.get(category, 0) + count
         stats.files.append(
-            RankFile(rank.rank, rank.pid, rank.device, rank.path, events=len(events), flows=writer.flows)
+            RankFile(rank.rank, rank.pid, rank.device, rank.path, events=writer.events, flows=writer.flows)
         )
     return stats
 
 
-def _all_threads(capture: Capture) -> set[int]:
+def all_threads(capture: Capture) -> set[int]:
     threads = {int(t) for t in np.unique(capture.apis()["thread_id"]).tolist()}
     threads.update(int(t) for t in np.unique(marker_spans(capture).ranges["object_b"]).tolist())
     threads.add(capture.pid)
     return threads
 
 
-def _write(
-    path: Path,
-    events: list[dict],
-    capture: Capture,
-    rank: RankFile,
-    world_size: int,
-    base: int,
-    options: KinetoOptions,
+def _write_header(
+    handle: IO[str], capture: Capture, rank: RankFile, world_size: int, base: int, options: KinetoOptions
 ) -> None:
     # distributedInfo comes first and on one line: HTA finds a file's rank with a line-by-line
     # search for '"rank": N' before it parses the file.
@@ -786,16 +881,11 @@ def _write(
         "clock": capture.meta.get("clock"),
         "names": "native" if options.native_names else "role names for launches and communication",
     }
-    with path.open("w", encoding="utf-8") as handle:
-        handle.write("{\n")
-        handle.write(f'  "distributedInfo": {json.dumps(distributed)},\n')
-        handle.write(f'  "schemaVersion": {KINETO_SCHEMA_VERSION},\n')
-        handle.write(f'  "deviceProperties": {json.dumps(_device_properties(capture, rank.device))},\n')
-        handle.write(f'  "otherData": {json.dumps(other)},\n')
-        handle.write('  "displayTimeUnit": "ms",\n')
-        handle.write(f'  "baseTimeNanoseconds": {base},\n')
-        handle.write('  "traceEvents": [')
-        handle.write(",".join("\n  " + json.dumps(e, separators=(",", ":")) for e in events))
-        handle.write("\n  ],\n")
-        handle.write(f'  "traceName": {json.dumps(path.name)}\n')
-        handle.write("}\n")
+    handle.write("{\n")
+    handle.write(f'  "distributedInfo": {json.dumps(distributed)},\n')
+    handle.write(f'  "schemaVersion": {KINETO_SCHEMA_VERSION},\n')
+    handle.write(f'  "deviceProperties": {json.dumps(_device_properties(capture, rank.device))},\n')
+    handle.write(f'  "otherData": {json.dumps(other)},\n')
+    handle.write('  "displayTimeUnit": "ms",\n')
+    handle.write(f'  "baseTimeNanoseconds": {base},\n')
+    handle.write('  "traceEvents": [')

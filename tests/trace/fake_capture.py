@@ -92,21 +92,37 @@ class FakeProcess:
         self.advance(200)
         return corr
 
-    def copy(self, nbytes: int = 4096, stream: int = 0xFFFFFFFF) -> None:
+    def copy(self, nbytes: int = 4096, stream: int = 0xFFFFFFFF, host_timed: bool = False) -> int:
+        """One copy call; returns its correlation id. ``host_timed``: the record is timed around
+        the runtime's call, as msPTI's interposed copies are (it starts 20 ns before the call's
+        ACL and runtime records and ends 20 ns after them); otherwise it lies inside the call, as
+        a device-timed record of a synchronous copy does."""
         self.correlation += 1
-        self.apis.append(
-            (
-                int(ActivityKind.ACL_API),
-                self.now,
-                self.now + 300,
-                self.pid,
-                self.tid,
-                self.correlation,
-                "aclrtMemcpy",
+        kinds = ((ActivityKind.ACL_API, "aclrtMemcpy"), (ActivityKind.RUNTIME_API, "MemCopySync"))
+        for kind, name in kinds if host_timed else kinds[:1]:
+            self.apis.append(
+                (int(kind), self.now + 20, self.now + 300, self.pid, self.tid, self.correlation, name)
             )
-        )
-        self.copies.append((2, nbytes, self.now + 20, self.now + 280, self.device, stream, self.correlation))
+        start, end = (self.now, self.now + 320) if host_timed else (self.now + 40, self.now + 280)
+        self.copies.append((2, nbytes, start, end, self.device, stream, self.correlation))
         self.advance(400)
+        return self.correlation
+
+    def async_copy(self, nbytes: int = 4096, duration: int = 2000) -> int:
+        """An asynchronous copy on the stream, timed on the device after the kernels before it."""
+        self.correlation += 1
+        for kind, name in (
+            (ActivityKind.ACL_API, "aclrtMemcpyAsync"),
+            (ActivityKind.RUNTIME_API, "MemcpyAsync"),
+        ):
+            self.apis.append((int(kind), self.now, self.now + 50, self.pid, self.tid, self.correlation, name))
+        start = max(self.now + 100, self.device_free_at)
+        self.copies.append(
+            (2, nbytes, start, start + duration, self.device, self.stream, self.correlation, 1)
+        )
+        self.device_free_at = start + duration + 20
+        self.advance(200)
+        return self.correlation
 
     def alloc(self, nbytes: int, release: bool = False) -> None:
         self.correlation += 1
@@ -154,7 +170,8 @@ class FakeProcess:
         writer.add(ActivityKind.KERNEL, k[len(k) // 2 :])
         if self.copies:
             c = new_records(ActivityKind.MEMCPY, len(self.copies))
-            cols = list(zip(*self.copies, strict=True))
+            c["is_async"] = [row[7] if len(row) > 7 else 0 for row in self.copies]
+            cols = list(zip(*(row[:7] for row in self.copies), strict=True))
             (
                 c["copy_kind"],
                 c["bytes"],

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -29,7 +28,6 @@ from sim_runtime.trace import (
 )
 from sim_runtime.trace.breakdown import INVARIANTS, validate_documents
 from sim_runtime.trace.breakdown.validate import OAM_TOOLS_CHECKS, load_facts
-from sim_runtime.trace.capture import COLLECTOR_LIBRARY, find_collector
 from support.native import NativeTree, ProgramBuilder, python_subprocess_env
 from support.sibling import load_sibling
 
@@ -37,59 +35,9 @@ BREAKERS = load_sibling(Path(__file__).resolve().parent, "facts_breakers").BREAK
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "decoder_breakdown"
-COLLECTOR_SOURCES = REPO / "csrc" / "tools" / "trace_collector"
 LAYERS, STEPS = 2, 2
 #: Operators per decoder layer: input_norm, 7 in attention, residual, post_norm, 5 in mlp, residual.
 OPS_PER_LAYER = 16
-
-
-@pytest.fixture(scope="module")
-def tree() -> NativeTree:
-    try:
-        from support.native import find_native_tree
-
-        native = find_native_tree()
-    except (FileNotFoundError, ImportError) as error:
-        pytest.skip(f"no native build: {error}")
-    if not native.mspti_library.exists():
-        pytest.skip(f"libmspti.so is not built yet ({native.mspti_library} missing)")
-    if not (native.sim_lib64 / "libopapi.so").exists():
-        pytest.skip("the aclnn operator library (libopapi.so) is not built yet")
-    return native
-
-
-@pytest.fixture(scope="module")
-def collector(tree: NativeTree, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    try:
-        return find_collector({"NPU_SIM_BUILD_DIR": str(tree.sim_lib64.parent)})
-    except FileNotFoundError:
-        pass
-    # Not installed by the build yet: compile it from its sources against the msPTI under test.
-    out = tmp_path_factory.mktemp("collector") / COLLECTOR_LIBRARY
-    compiler = shutil.which("g++") or "g++"
-    command = [
-        compiler,
-        "-std=c++17",
-        "-O1",
-        "-g",
-        "-Wall",
-        "-Wextra",
-        "-Werror",
-        "-fPIC",
-        "-shared",
-        "-fvisibility=hidden",
-        f"-I{REPO / 'csrc' / 'mspti' / 'include'}",
-        *(str(p) for p in sorted(COLLECTOR_SOURCES.glob("*.cpp"))),
-        "-o",
-        str(out),
-        f"-L{tree.mspti_lib64}",
-        "-lmspti",
-        "-lpthread",
-        "-ldl",
-    ]
-    result = subprocess.run(command, capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-    return out
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,525 @@
+"""Export in the layout of the Ascend PyTorch profiler (torch_npu): one
+``<name>_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json`` per rank, the file MindStudio Insight
+and Perfetto open on an Ascend host.
+
+The structure follows a trace_view.json written by torch_npu on an Ascend run (public in
+hicann/oam-tools, ``experiment/task-book/msprof_tool_experience_imaginationhh/perf-data/
+*_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json``, commit 3f0ca5c): a JSON array of events;
+``ts`` absolute microseconds since the epoch as a string with three decimals, ``dur`` a number of
+microseconds; every process named with ``process_name``, ``process_labels`` (``CPU`` or ``NPU <d>``)
+and ``process_sort_index`` metadata, every thread with ``thread_name`` and ``thread_sort_index``.
+
+- The program's process (its pid, a track per thread): the operator-level calls (NODE_API, else
+  API) as ``cpu_op`` slices, host mstx ranges as ``cpu_op`` too (top-level ``step`` ranges named
+  ``ProfilerStep#N``), marks as instants. No ``python_function`` events: msPTI records carry no
+  Python frames.
+- ``CANN`` (labels CPU): every other call as one slice named ``AscendCL@<name>`` (ACL level) or
+  ``Runtime@<name>`` (runtime level only), args ``Thread Id``, ``Mode``, ``level``, ``id``,
+  ``item_id``, ``connection_id`` (the correlation id).
+- ``Ascend Hardware`` (labels NPU <d>): a ``Stream <s>`` track per stream with the kernels (args
+  ``Task Type``, ``Physic Stream Id``, ``connection_id``), device-timed copies and fills.
+- ``HCCL``: the communication ops, a ``Communication`` track per stream.
+- ``Overlap Analysis``: tracks ``Communication`` (tid 0), ``Communication(Not Overlapped)`` (1),
+  ``Computing`` (2), ``Free`` (3), the union of the device's compute and communication time, the
+  communication not hidden by computing, and the gaps between, from the first device task to the
+  last.
+- ``AI Core Freq``: a counter at the SoC catalogue's cube clock (when the capture names its SoC).
+- Flows ``torch_to_npu`` (category ``async_npu``, ``bp: "e"`` on both ends) from a ``cpu_op`` to
+  each task it launched; ``HostToDevice<id>`` (category ``HostToDevice``) from a CANN slice.
+
+Fields torch_npu has and msPTI records do not (task id, batch id, model id, input shapes, call
+stacks) are left out rather than invented. Not drawn yet: MEMORY and HCCL records, and the CSV
+files torch_npu writes beside trace_view.json.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+import numpy as np
+
+from sim_runtime.trace.kinds import INVALID_STREAM, ActivityKind
+from sim_runtime.trace.kineto import (
+    DEVICE_OPS,
+    CaptureView,
+    RankFile,
+    all_threads,
+    devices_of,
+    plan_ranks,
+    thread_devices,
+)
+from sim_runtime.trace.reader import Trace
+
+__all__ = [
+    "OUTPUT_FOLDER",
+    "OVERLAP_TRACKS",
+    "TRACE_VIEW",
+    "AscendPtOptions",
+    "AscendPtStats",
+    "export_ascend_pt",
+]
+
+OUTPUT_FOLDER = "ASCEND_PROFILER_OUTPUT"
+TRACE_VIEW = "trace_view.json"
+#: Overlap Analysis tracks: name -> tid (and sort index), as torch_npu numbers them.
+OVERLAP_TRACKS = {"Communication": 0, "Communication(Not Overlapped)": 1, "Computing": 2, "Free": 3}
+#: Process ids of the synthetic processes (above any Linux pid) and their sort indices.
+_CANN_PID, _HARDWARE_PID, _HCCL_PID, _OVERLAP_PID, _FREQ_PID = (0x50000000 + i for i in range(5))
+_SORT = {_CANN_PID: 7, _HARDWARE_PID: 13, _FREQ_PID: 14, _HCCL_PID: 15, _OVERLAP_PID: 30}
+#: Host track of host-timed copies and fills no API record shares a correlation id with.
+_UNMATCHED_TRACK = 0x3FFFFFFF
+_TASK_TYPES = {
+    "KERNEL_AICORE": "AI_CORE",
+    "KERNEL_AIVEC": "AI_VECTOR_CORE",
+    "KERNEL_AICPU": "AI_CPU",
+    "KERNEL_MIX_AIC": "MIX_AIC",
+    "KERNEL_MIX_AIV": "MIX_AIV",
+}
+_BATCH = 100_000
+
+
+@dataclass(frozen=True)
+class AscendPtOptions:
+    flows: bool = True
+    #: Name of the top-level host ranges (default mstx domain) that delimit steps.
+    step_range: str = "step"
+
+
+@dataclass
+class AscendPtStats:
+    files: list[RankFile] = field(default_factory=list)
+    by_name: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def events(self) -> int:
+        return sum(f.events for f in self.files)
+
+    @property
+    def flows(self) -> int:
+        return sum(f.flows for f in self.files)
+
+
+def _ts(ns: int) -> str:
+    """Absolute microseconds as torch_npu writes them: a string with three decimals (exact)."""
+    return f'"{ns // 1000}.{ns % 1000:03d}"'
+
+
+def _dur(start: int, end: int) -> float:
+    return max(end - start, 0) / 1000.0
+
+
+def _span(start: int, end: int) -> str:
+    return f'"ts":{_ts(start)},"dur":{_dur(start, end)}'
+
+
+def _meta(name: str, pid: int, tid: int, key: str, value: object) -> str:
+    return json.dumps({"name": name, "pid": pid, "tid": tid, "ph": "M", "args": {key: value}})
+
+
+def _union(starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted disjoint intervals covering ``[starts, ends)``."""
+    if len(starts) == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    order = np.argsort(starts, kind="stable")
+    s, e = starts[order].astype(np.int64), ends[order].astype(np.int64)
+    reach = np.maximum.accumulate(e)
+    new = np.ones(len(s), dtype=bool)
+    new[1:] = s[1:] > reach[:-1]
+    group = np.cumsum(new) - 1
+    out_s = s[new]
+    out_e = np.zeros(len(out_s), dtype=np.int64)
+    np.maximum.at(out_e, group, e)
+    return out_s, out_e
+
+
+def _subtract(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -> list[tuple[int, int]]:
+    """The parts of intervals ``a`` not covered by the disjoint sorted intervals ``b``."""
+    out: list[tuple[int, int]] = []
+    b_starts, b_ends = b[0].tolist(), b[1].tolist()
+    j = 0
+    for start, end in zip(a[0].tolist(), a[1].tolist(), strict=True):
+        while j < len(b_starts) and b_ends[j] <= start:
+            j += 1
+        k, cursor = j, start
+        while k < len(b_starts) and b_starts[k] < end:
+            if b_starts[k] > cursor:
+                out.append((cursor, b_starts[k]))
+            cursor = max(cursor, b_ends[k])
+            k += 1
+        if cursor < end:
+            out.append((cursor, end))
+    return out
+
+
+class _Writer:
+    def __init__(self, out: IO[str]) -> None:
+        self.out = out
+        self.events = 0
+        self.by_name: dict[str, int] = {}
+
+    def emit(self, lines: Iterable[str], label: str | None = None) -> None:
+        batch: list[str] = []
+        for line in lines:
+            batch.append(line)
+            if len(batch) >= _BATCH:
+                self._flush(batch, label)
+                batch = []
+        if batch:
+            self._flush(batch, label)
+
+    def _flush(self, batch: list[str], label: str | None) -> None:
+        self.out.write(("," if self.events else "") + "\n" + ",\n".join(batch))
+        self.events += len(batch)
+        if label:
+            self.by_name[label] = self.by_name.get(label, 0) + len(batch)
+
+
+def _rank_events(
+    view: CaptureView, rank: RankFile, mine: set[int], options: AscendPtOptions, w: _Writer
+) -> int:
+    """Writes the events of one rank; returns the number of flows."""
+    capture, calls = view.capture, view.calls.records
+    names, pid, device = view.names, rank.pid, rank.device
+    threads: set[int] = set()
+    cann_threads: set[int] = set()
+    selected = np.isin(calls["thread_id"], np.array(sorted(mine), dtype=np.uint32))
+    op_name = np.where(calls["node_api"] != 0, calls["node_api"], calls["api"])
+    is_op = selected & (op_name != 0)
+    is_cann = selected & (op_name == 0)
+    # The program's process: operator-level calls.
+    rows = np.flatnonzero(is_op)
+    threads.update(np.unique(calls["thread_id"][rows]).tolist())
+    w.emit(
+        (
+            f'{{"ph":"X","name":{names[n]},"pid":{pid},"tid":{t},{_span(s, e)},"cat":"cpu_op",'
+            f'"args":{{"connection_id":{c}}}}}'
+            for n, t, s, e, c in zip(
+                op_name[rows].tolist(),
+                calls["thread_id"][rows].tolist(),
+                calls["start"][rows].tolist(),
+                calls["end"][rows].tolist(),
+                calls["correlation_id"][rows].tolist(),
+                strict=True,
+            )
+        ),
+        "cpu_op",
+    )
+    # CANN: the calls without an operator-level record, one slice each.
+    rows = np.flatnonzero(is_cann)
+    acl = calls["acl_api"][rows]
+    level_name = np.where(acl != 0, acl, calls["runtime_api"][rows]).tolist()
+    is_acl = (acl != 0).tolist()
+    cann_threads.update(np.unique(calls["thread_id"][rows]).tolist())
+    strings = capture.strings
+    w.emit(
+        (
+            f'{{"name":{json.dumps(("AscendCL@" if a else "Runtime@") + strings[n])},"pid":{_CANN_PID},'
+            f'"tid":{t},'
+            f'{_span(s, e)},"ph":"X","args":{{"Thread Id":{t},'
+            f'"Mode":"{"ACL_RTS" if a else "RUNTIME"}","level":"{"acl" if a else "runtime"}","id":{names[n]},'
+            f'"item_id":"0","connection_id":{c}}}}}'
+            for n, a, t, s, e, c in zip(
+                level_name,
+                is_acl,
+                calls["thread_id"][rows].tolist(),
+                calls["start"][rows].tolist(),
+                calls["end"][rows].tolist(),
+                calls["correlation_id"][rows].tolist(),
+                strict=True,
+            )
+        ),
+        "CANN",
+    )
+    # Host-timed copies and fills without an API record: a CANN track of their own.
+    for kind, clocks in ((ActivityKind.MEMCPY, view.calls.copies), (ActivityKind.MEMSET, view.calls.fills)):
+        records = capture.table(kind)[clocks.host_timed & (clocks.call < 0)]
+        records = records[records["device_id"].astype(np.int64) == (device if device is not None else -1)]
+        if len(records):
+            cann_threads.add(_UNMATCHED_TRACK)
+            w.emit(
+                f'{{"name":"{kind.name}","pid":{_CANN_PID},"tid":{_UNMATCHED_TRACK},{_span(s, e)},'
+                f'"ph":"X","args":{{"bytes":{b},"host timed":true,"connection_id":{c}}}}}'
+                for s, e, b, c in zip(
+                    records["start"].tolist(),
+                    records["end"].tolist(),
+                    records["bytes"].tolist(),
+                    records["correlation_id"].tolist(),
+                    strict=True,
+                )
+            )
+    # Host mstx ranges and marks.
+    spans = view.spans
+    mine_array = np.array(sorted(mine), dtype=np.uint32)
+    host = spans.ranges[(spans.ranges["source_kind"] == 0) & np.isin(spans.ranges["object_b"], mine_array)]
+    threads.update(np.unique(host["object_b"]).tolist())
+    steps = view.steps
+
+    def range_name(n: int, tid: int, start: int, end: int, rid: int) -> str:
+        step = steps.get((tid, start, end, rid)) if steps else None
+        return names[n] if step is None else f'"ProfilerStep#{step}"'
+
+    w.emit(
+        (
+            f'{{"ph":"X","name":{range_name(n, t, s, e, i)},"pid":{pid},"tid":{t},{_span(s, e)},'
+            f'"cat":"cpu_op","args":{{"mstx name":{names[n]},"mstx domain":{names[d]},"range id":{i}}}}}'
+            for n, t, s, e, i, d in zip(
+                host["name"].tolist(),
+                host["object_b"].tolist(),
+                host["start"].tolist(),
+                host["end"].tolist(),
+                host["id"].tolist(),
+                host["domain"].tolist(),
+                strict=True,
+            )
+        ),
+        "mstx range",
+    )
+    instants = spans.instants[
+        (spans.instants["source_kind"] == 0) & np.isin(spans.instants["object_b"], mine_array)
+    ]
+    threads.update(np.unique(instants["object_b"]).tolist())
+    w.emit(
+        f'{{"ph":"i","s":"t","name":{names[n]},"pid":{pid},"tid":{t},"ts":{_ts(s)},"cat":"cpu_op",'
+        f'"args":{{"mark id":{i}}}}}'
+        for n, t, s, i in zip(
+            instants["name"].tolist(),
+            instants["object_b"].tolist(),
+            instants["timestamp"].tolist(),
+            instants["id"].tolist(),
+            strict=True,
+        )
+    )
+    # Device tasks, and the flows from the call that launched each.
+    streams: set[int] = set()
+    comm_streams: set[int] = set()
+    compute: list[tuple[np.ndarray, np.ndarray]] = []
+    communication: list[tuple[np.ndarray, np.ndarray]] = []
+    flows = 0
+    for kind in DEVICE_OPS:
+        records, callers = view.device_ops[kind]
+        keep = records["device_id"].astype(np.int64) == (device if device is not None else -1)
+        records, callers = records[keep], callers[keep]
+        if len(records) == 0:
+            continue
+        stream = records["stream_id"].astype(np.int64)
+        if kind == ActivityKind.COMMUNICATION:
+            process, tracks = _HCCL_PID, stream
+            comm_streams.update(np.unique(tracks).tolist())
+            communication.append((records["start"], records["end"]))
+            titles = [names[n] for n in records["name"].tolist()]
+            args = [
+                f'"Physic Stream Id":{s},"group name":{names[g]},"algorithm":{names[a]},"connection_id":{c}'
+                for s, g, a, c in zip(
+                    stream.tolist(),
+                    records["comm_name"].tolist(),
+                    records["alg_type"].tolist(),
+                    records["correlation_id"].tolist(),
+                    strict=True,
+                )
+            ]
+        else:
+            process, tracks = _HARDWARE_PID, np.where(stream == INVALID_STREAM, _UNMATCHED_TRACK, stream)
+            streams.update(np.unique(tracks).tolist())
+            if kind == ActivityKind.KERNEL:
+                compute.append((records["start"], records["end"]))
+                titles = [names[n] for n in records["name"].tolist()]
+                types = [_TASK_TYPES.get(strings[t], strings[t]) for t in records["type"].tolist()]
+            else:
+                label = "MEMCPY_ASYNC" if kind == ActivityKind.MEMCPY else "MEMSET_ASYNC"
+                titles = [f'"{label}"'] * len(records)
+                types = [label] * len(records)
+            args = [
+                f'"Task Type":{json.dumps(t)},"Physic Stream Id":{s},"connection_id":{c}'
+                for t, s, c in zip(types, stream.tolist(), records["correlation_id"].tolist(), strict=True)
+            ]
+        starts, ends = records["start"].tolist(), records["end"].tolist()
+        track_list = tracks.tolist()
+        w.emit(
+            (
+                f'{{"name":{n},"pid":{process},"tid":{k},{_span(s, e)},"ph":"X","args":{{{a}}}}}'
+                for n, k, s, e, a in zip(titles, track_list, starts, ends, args, strict=True)
+            ),
+            "Ascend Hardware" if process == _HARDWARE_PID else "HCCL",
+        )
+        if not options.flows:
+            continue
+        hit = np.flatnonzero(callers >= 0)
+        call_rows = callers[hit]
+        op_call = is_op[call_rows]
+        lines = []
+        call_starts = calls["start"][call_rows].tolist()
+        call_threads = calls["thread_id"][call_rows].tolist()
+        for r, op, call_start, call_tid in zip(
+            hit.tolist(), op_call.tolist(), call_starts, call_threads, strict=True
+        ):
+            flows += 1
+            call_ts = _ts(call_start)
+            task_ts = _ts(starts[r])
+            if op:
+                for phase, p, t, ts in (
+                    ("s", pid, call_tid, call_ts),
+                    ("f", process, track_list[r], task_ts),
+                ):
+                    lines.append(
+                        f'{{"ph":"{phase}","bp":"e","name":"torch_to_npu","id":{flows},"pid":{p},"tid":{t},'
+                        f'"ts":{ts},"cat":"async_npu"}}'
+                    )
+            else:
+                lines.append(
+                    f'{{"name":"HostToDevice{flows}","pid":{_CANN_PID},"tid":{call_tid},"ph":"s","cat":"HostToDevice",'
+                    f'"id":"{flows}","ts":{call_ts}}}'
+                )
+                lines.append(
+                    f'{{"name":"HostToDevice{flows}","pid":{process},"tid":{track_list[r]},"ph":"f",'
+                    f'"cat":"HostToDevice","id":"{flows}","ts":{task_ts},"bp":"e"}}'
+                )
+        w.emit(lines, "flow")
+    w.emit(_overlap(compute, communication), "Overlap Analysis")
+    w.emit(_frequency(capture.meta.get("soc"), compute + communication, device))
+    w.emit(_metadata(capture, rank, threads, cann_threads, streams, comm_streams))
+    return flows
+
+
+def _overlap(
+    compute: list[tuple[np.ndarray, np.ndarray]], communication: list[tuple[np.ndarray, np.ndarray]]
+) -> Iterator[str]:
+    def joined(parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+        if not parts:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        return _union(np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]))
+
+    computing, comm = joined(compute), joined(communication)
+    busy = joined(compute + communication)
+    if len(busy[0]) == 0:
+        return
+    free = list(zip(busy[1][:-1].tolist(), busy[0][1:].tolist(), strict=True))
+    tracks = (
+        ("Communication", list(zip(comm[0].tolist(), comm[1].tolist(), strict=True))),
+        ("Communication(Not Overlapped)", _subtract(comm, computing)),
+        ("Computing", list(zip(computing[0].tolist(), computing[1].tolist(), strict=True))),
+        ("Free", free),
+    )
+    for name, intervals in tracks:
+        tid = OVERLAP_TRACKS[name]
+        for start, end in intervals:
+            yield (
+                f'{{"name":"{name}","pid":{_OVERLAP_PID},"tid":{tid},{_span(start, end)},'
+                f'"ph":"X","args":{{}}}}'
+            )
+
+
+def _frequency(
+    soc: str | None, parts: list[tuple[np.ndarray, np.ndarray]], device: int | None
+) -> Iterator[str]:
+    if not soc or device is None or not parts:
+        return
+    try:
+        from sim_runtime.soc import default_catalogue
+
+        spec = default_catalogue().get(soc)
+    except (ValueError, OSError, KeyError):
+        return
+    low = min(int(p[0].min()) for p in parts if len(p[0]))
+    high = max(int(p[1].max()) for p in parts if len(p[1]))
+    for ts in (low, high):
+        yield (
+            f'{{"name":"AI Core Freq","pid":{_FREQ_PID},"tid":0,"ts":{_ts(ts)},"ph":"C",'
+            f'"args":{{"MHz":{spec.cube_mhz}}}}}'
+        )
+
+
+def _metadata(
+    capture,
+    rank: RankFile,
+    threads: set[int],
+    cann_threads: set[int],
+    streams: set[int],
+    comm_streams: set[int],
+) -> Iterator[str]:
+    argv = capture.meta.get("argv") or []
+    program = Path(argv[0]).name if argv else "process"
+    pid, device = rank.pid, rank.device
+    npu = f"NPU {device}" if device is not None else "NPU"
+    yield _meta("process_name", pid, 0, "name", program)
+    yield _meta("process_labels", pid, 0, "labels", "CPU")
+    yield _meta("process_sort_index", pid, 0, "sort_index", 5)
+    for tid in sorted(threads):
+        yield _meta("thread_name", pid, tid, "name", f"Thread {tid}")
+        yield _meta("thread_sort_index", pid, tid, "sort_index", tid)
+    processes = (
+        (
+            _CANN_PID,
+            "CANN",
+            "CPU",
+            cann_threads,
+            lambda t: "Copies without an API record" if t == _UNMATCHED_TRACK else f"Thread {t}",
+        ),
+        (
+            _HARDWARE_PID,
+            "Ascend Hardware",
+            npu,
+            streams,
+            lambda t: "Synchronous copies" if t == _UNMATCHED_TRACK else f"Stream {t}",
+        ),
+        (_HCCL_PID, "HCCL", npu, comm_streams, lambda t: "Communication"),
+        (_OVERLAP_PID, "Overlap Analysis", npu, set(OVERLAP_TRACKS.values()), None),
+        (_FREQ_PID, "AI Core Freq", npu, set(), None),
+    )
+    overlap_names = {tid: name for name, tid in OVERLAP_TRACKS.items()}
+    for process, name, labels, tids, thread_label in processes:
+        if process not in (_OVERLAP_PID, _FREQ_PID) and not tids:
+            continue
+        yield _meta("process_name", process, 0, "name", name)
+        yield _meta("process_labels", process, 0, "labels", labels)
+        yield _meta("process_sort_index", process, 0, "sort_index", _SORT[process])
+        for tid in sorted(tids):
+            label = overlap_names[tid] if thread_label is None else thread_label(tid)
+            yield _meta("thread_name", process, tid, "name", label)
+            yield _meta("thread_sort_index", process, tid, "sort_index", tid)
+
+
+def rank_folder(rank: RankFile) -> str:
+    """``<name>_ascend_pt``: rank, pid and device, as torch_npu names one folder per process."""
+    device = "" if rank.device is None else f"_npu{rank.device}"
+    return f"rank{rank.rank}_pid{rank.pid}{device}_ascend_pt"
+
+
+def export_ascend_pt(
+    trace: Trace, out_dir: Path | str, options: AscendPtOptions | None = None
+) -> AscendPtStats:
+    """Writes ``out_dir/<name>_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json`` for every rank
+    (ranks as for the kineto export: one per process and device); returns what was written."""
+    options = options or AscendPtOptions()
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    ranks = plan_ranks(trace, out)
+    stats = AscendPtStats()
+    captures = {c.pid: c for c in trace.captures}
+    views: dict[int, CaptureView] = {}
+    placements: dict[int, dict[int, int]] = {}
+    for rank in ranks:
+        capture = captures[rank.pid]
+        if rank.pid not in views:
+            views[rank.pid] = CaptureView.of(capture, options.step_range)
+            devices = devices_of(capture)
+            placements[rank.pid] = thread_devices(views[rank.pid], devices) if devices else {}
+        placement = placements[rank.pid] or {t: -1 for t in all_threads(capture)}
+        mine = {t for t, d in placement.items() if rank.device is None or d == rank.device}
+        folder = out / rank_folder(rank) / OUTPUT_FOLDER
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / TRACE_VIEW
+        with path.open("w", encoding="utf-8") as handle:
+            handle.write("[")
+            writer = _Writer(handle)
+            flows = _rank_events(views[rank.pid], rank, mine, options, writer)
+            handle.write("\n]\n")
+        for name, count in writer.by_name.items():
+            stats.by_name[name] = stats.by_name.get(name, 0) + count
+        stats.files.append(
+            RankFile(rank.rank, rank.pid, rank.device, path, events=writer.events, flows=flows)
+        )
+    return stats
