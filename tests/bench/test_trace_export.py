@@ -1,12 +1,12 @@
-"""The benchmark's synthetic capture stays valid input (a scaled-down run of
-benchmarks/trace_export.py's generator through the whole pipeline)."""
+"""The trace_export benchmark's synthetic capture stays valid input (a scaled-down run of
+sim_runtime/bench/trace_export.py's generator through the whole pipeline)."""
 
 from __future__ import annotations
 
-import importlib.util
 import time
 from pathlib import Path
 
+from sim_runtime.bench import trace_export as benchmark
 from sim_runtime.trace import (
     BreakdownOptions,
     build_breakdown,
@@ -17,19 +17,8 @@ from sim_runtime.trace import (
     validate_facts,
 )
 
-BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "trace_export.py"
-
-
-def load_benchmark():
-    spec = importlib.util.spec_from_file_location("trace_export_benchmark", BENCHMARK)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
 
 def test_the_synthetic_capture_goes_through_the_pipeline(tmp_path: Path) -> None:
-    benchmark = load_benchmark()
     written = benchmark.synthetic_capture(tmp_path / "capture", 60_000)
     trace = load_trace(tmp_path / "capture")
     assert trace.total_records == written
