@@ -39,7 +39,7 @@ def test_instruction_counts_stay_under_their_ceilings(native: NativeTree, tmp_pa
     (build,) = make_builds([])
     counts = launch_instructions.measure(build, LAUNCHES, tmp_path)
     targets = {key: t for (name, key), t in load_targets().items() if name == "launch_instructions"}
-    assert set(targets) == {"added_thread", "added_all", "idle_added_thread"}
+    assert set(targets) == {"added_inside", "added_all", "idle_added_inside"}
     over = []
     for key, target in targets.items():
         assert target.ceiling is not None

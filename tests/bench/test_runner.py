@@ -124,9 +124,9 @@ def test_targets_name_existing_figures_and_ceilings_are_above_budgets() -> None:
     for threads in (1, 2):
         assert targets[("record_delivery", f"wall_{threads}_per_s")].value == 20_000_000
     assert targets[("trace_export", "kineto_s_per_m")].value == 10
-    budgets = {key: targets[("launch_instructions", key)].value for key in ("added_thread", "added_all")}
-    assert budgets == {"added_thread": 600, "added_all": 1200}
-    assert targets[("launch_instructions", "idle_added_thread")].value == 30
+    budgets = {key: targets[("launch_instructions", key)].value for key in ("added_inside", "added_all")}
+    assert budgets == {"added_inside": 600, "added_all": 1200}
+    assert targets[("launch_instructions", "idle_added_inside")].value == 30
 
 
 def test_a_malformed_target_is_named(tmp_path: Path) -> None:
