@@ -33,9 +33,9 @@ from sim_runtime.bench.core import (
     build_bench_program,
     program_env,
 )
+from sim_runtime.bench.launch_rate import issued
 
 COUNT = 20_000
-WARM_UP = 1.1  # the program launches count / 10 more before its timed loop
 MODES = ("off", "idle", "traced")
 VALGRIND_MISSING = (
     "launch_instructions needs valgrind (callgrind and callgrind_annotate), which is not on PATH: install it "
@@ -119,7 +119,7 @@ def measure(build: Build, count: int, work: Path) -> Mapping[str, float]:
     tools = find_valgrind()
     exe = build_bench_program("launch_rate.c", build.toolkit, libs=["ascendcl"])
     low, high = count, 2 * count
-    launches = (high - low) * WARM_UP
+    launches = issued(high) - issued(low)
     per_launch: dict[str, tuple[float, float, float]] = {}
     for mode in MODES:
         a = run_counted(tools, exe, build, mode, low, work)

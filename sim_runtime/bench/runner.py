@@ -14,10 +14,10 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from subprocess import SubprocessError
 
 from sim_runtime.bench import BENCHMARKS
 from sim_runtime.bench.core import Benchmark, BenchmarkUnavailable, Build, Figure, Target
-from sim_runtime.native_build import ProgramBuildError
 from sim_runtime.toolkit import TOOLKIT_DIR_VAR, build_toolkit
 
 __all__ = [
@@ -106,7 +106,7 @@ def run_benchmarks(
                         values = dict(bench.measure(build, count or bench.default_count, Path(tmp)))
                 except BenchmarkUnavailable as error:
                     result.error, result.unavailable = str(error), True
-                except (RuntimeError, ProgramBuildError, OSError, ValueError, KeyError) as error:
+                except (RuntimeError, SubprocessError, OSError, ValueError, KeyError) as error:
                     result.error = f"build {build.label}: {error}"
                 else:
                     result.values[build.label].append(values)
