@@ -98,8 +98,14 @@ def test_json_holds_every_round(bench_env: dict[str, str]) -> None:
     added = figures["added_ns"]
     assert added["target"]["value"] == 150 and added["target"]["comparison"] == "at_most"
     assert added["builds"]["ours"]["ratio"] == pytest.approx(added["builds"]["ours"]["median"] / 150)
-    assert figures["records_per_launch"]["builds"]["ours"]["median"] > 1.9  # KERNEL + RUNTIME_API
-    assert figures["dropped"]["builds"]["ours"]["max"] == 0
+    # Two records per launch (KERNEL + RUNTIME_API), each delivered or counted as dropped.
+    issued = 20000 + 20000 // 10
+    for delivered, dropped in zip(
+        figures["records_per_launch"]["builds"]["ours"]["values"],
+        figures["dropped"]["builds"]["ours"]["values"],
+        strict=True,
+    ):
+        assert delivered + dropped / issued == pytest.approx(2.0, abs=0.01)
 
 
 def test_a_missing_valgrind_stops_launch_instructions_with_how_to_get_it(bench_env: dict[str, str]) -> None:
