@@ -54,7 +54,8 @@ class BenchResult:
 
     @property
     def rounds(self) -> int:
-        return min((len(v) for v in self.values.values()), default=0)
+        """Rounds completed by the build that completed most (a failure stops the others early)."""
+        return max((len(v) for v in self.values.values()), default=0)
 
 
 def select(names: Sequence[str]) -> list[Benchmark]:

@@ -182,3 +182,14 @@ def _targets(tmp_path: Path) -> Path:
         'value = 150\nsource = "test"\n'
     )
     return path
+
+
+def test_render_keeps_the_rounds_before_a_failure(tmp_path: Path) -> None:
+    toolkit = Toolkit(tmp_path, tmp_path / "lib64", tmp_path / "include", tmp_path / "libmspti.so")
+    bench = Benchmark("demo", "a demonstration", (Figure("ns", "ns per thing", "ns"),), lambda b, c, w: {}, 1)
+    result = BenchResult(bench, [Build("A", toolkit), Build("B", toolkit)], error="build B: it broke")
+    result.values = {"A": [{"ns": 10.0}], "B": []}
+    text = render([result], {})
+    assert "demo: failed: build B: it broke" in text
+    row = next(line for line in text.splitlines() if line.startswith("ns per thing"))
+    assert row.split() == ["ns", "per", "thing", "ns", "10.0", "-"]
