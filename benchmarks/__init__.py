@@ -1,1 +1,1 @@
-"""Benchmarks: each module prints figures measured in one run (ratios, not timed assertions)."""
+"""In-tree benchmarks (they compile programs of the test suite); the shipped ones are `npu-sim bench`."""

@@ -8,7 +8,8 @@
 # dependency, header, library or path fails it.
 #
 # Not run here: hardware-only commands (--cann, --python-package mspti on Atlas), the long campaigns
-# (tox -e fuzz, fuzz-tsan, the slow tests), and `python -m benchmarks` (an in-tree build).
+# (tox -e fuzz, fuzz-tsan, the slow tests), full-length benchmark runs, and the in-tree benchmarks of
+# `python -m benchmarks` (they compile the test suite's programs).
 #
 # Use: bash ci/newcomer.sh   (about 4 minutes on a 2-core machine, most of it `pip install .`)
 set -euo pipefail
@@ -135,6 +136,11 @@ step "docs/trace.md: trace, export, breakdown, validate, report" trace_commands
 # --- docs/timing.md ----------------------------------------------------------------------------------
 step "npu-sim calibrate --rows check" npu-sim calibrate --rows check
 expect "$last_log" "within"
+
+# --- docs/performance.md: npu-sim bench, short runs ---------------------------------------------------
+step "npu-sim bench (short runs)" npu-sim bench launch_rate record_delivery record_memory trace_export \
+    --count 20000 --rounds 1
+expect "$last_log" "added wall ns per traced launch" "records/s, wall clock, 2 thread(s)" "Kineto export"
 
 # --- docs/conformance.md ----------------------------------------------------------------------------
 step "mspti-conformance run -k ACT-BUF (another SoC)" mspti-conformance run --sim Ascend910_9382 -k ACT-BUF \

@@ -9,7 +9,6 @@ the published figure. The summary counts the rows within +-25 % of the real figu
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from sim_runtime.config import SimConfig
+from sim_runtime.native_build import ProgramBuildError, build_program
 from sim_runtime.toolkit import LINK_LIBRARIES, Toolkit, build_toolkit
 
 if sys.version_info >= (3, 11):
@@ -167,36 +167,20 @@ def select(rows: Iterable[Row], which: str, ids: Sequence[str] = ()) -> list[Row
 
 def build_runner(toolkit: Toolkit, cache: Path | None = None) -> Path:
     """Compiles the runner against the toolkit (once per source and toolkit)."""
-    digest = hashlib.sha256(RUNNER_SOURCE.read_bytes() + str(toolkit.lib64).encode()).hexdigest()[:16]
-    out_dir = cache if cache is not None else Path.home() / ".cache" / "npu-sim" / "calibrate"
-    exe = out_dir / f"calibrate_runner-{digest}"
-    if exe.exists():
-        return exe
     compiler = shutil.which(os.environ.get("CXX", "g++"))
     if compiler is None:
         raise CalibrationError("npu-sim calibrate needs a C++17 compiler (g++ or $CXX) to build its runner")
-    out_dir.mkdir(parents=True, exist_ok=True)
-    partial = exe.with_suffix(f".{os.getpid()}.tmp")
-    cmd = [
-        compiler,
-        "-std=c++17",
-        "-O1",
-        f"-I{toolkit.include}",
-        str(RUNNER_SOURCE),
-        "-o",
-        str(partial),
-        f"-L{toolkit.lib64}",
-        f"-Wl,-rpath,{toolkit.lib64}",
-        *(f"-l{lib}" for lib in (*LINK_LIBRARIES, "hixl")),
-        "-lpthread",
-    ]
-    # The compiler is no program on the simulator: it gets none of the libraries this process preloads.
-    environ = {name: value for name, value in os.environ.items() if name != "LD_PRELOAD"}
-    done = subprocess.run(cmd, capture_output=True, text=True, check=False, env=environ)
-    if done.returncode != 0:
-        raise CalibrationError(f"building the calibration runner failed:\n{done.stderr.strip()}")
-    partial.replace(exe)
-    return exe
+    try:
+        return build_program(
+            compiler,
+            [RUNNER_SOURCE],
+            toolkit,
+            cache=cache if cache is not None else Path.home() / ".cache" / "npu-sim" / "calibrate",
+            flags=["-std=c++17", "-O1"],
+            libs=[*LINK_LIBRARIES, "hixl", "pthread"],
+        )
+    except ProgramBuildError as error:
+        raise CalibrationError(f"building the calibration runner failed: {error}") from error
 
 
 def run_row(row: Row, runner: Path, toolkit: Toolkit, base: SimConfig) -> Result:

@@ -107,6 +107,38 @@ def build_parser() -> argparse.ArgumentParser:
     )
     calibrate.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
+    bench = commands.add_parser(
+        "bench",
+        help="run the benchmarks and print their figures beside their targets",
+        description="Run the named benchmarks (all when none is named) and print each figure as the "
+        "median and range over --rounds rounds, with the ratio of the median to its target "
+        "(sim_runtime/data/bench_targets.toml). Each --mspti build runs once per round, in the order "
+        "given, and the builds are printed side by side. Needs a C compiler (gcc or $CC); "
+        "launch_instructions needs valgrind (apt-get install valgrind). Exits with 0 when every "
+        "benchmark ran, 1 when one failed, 2 on a usage error (an unknown name), 3 when one could not "
+        "run here (valgrind missing). Targets are reported, not enforced. See docs/performance.md.",
+    )
+    bench.add_argument("names", nargs="*", metavar="NAME", help="benchmarks to run (see --list)")
+    bench.add_argument("--list", action="store_true", help="list the benchmarks and exit")
+    bench.add_argument(
+        "--mspti",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="a libmspti.so to benchmark (repeatable; default: ours); builds are labelled A, B, ...",
+    )
+    bench.add_argument(
+        "--rounds", type=_positive_int, default=3, metavar="N", help="rounds per benchmark (default 3)"
+    )
+    bench.add_argument(
+        "--count",
+        type=_positive_int,
+        metavar="N",
+        help="launches or records per run of each named benchmark (default: each benchmark's own)",
+    )
+    bench.add_argument("--json", action="store_true", help="print JSON (every round's values) instead")
+
     commands.add_parser(
         "trace",
         help="capture a program's msPTI activity; export, break down, validate, report",
@@ -114,6 +146,16 @@ def build_parser() -> argparse.ArgumentParser:
         add_help=False,
     )
     return parser
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"invalid value {text!r}; expected a positive whole number")
+    return value
 
 
 def _positive_seconds(text: str) -> float:
@@ -146,6 +188,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_info(args)
         if args.command == "calibrate":
             return _cmd_calibrate(args)
+        if args.command == "bench":
+            return _cmd_bench(args)
         return _cmd_run(args)
     except _USER_ERRORS as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
@@ -265,6 +309,40 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
         return 1
     print(calibrate.as_json(results) if args.json else calibrate.render(results))
     return 0
+
+
+# --- bench ----------------------------------------------------------------------------------------
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from sim_runtime.bench import BENCHMARKS, runner
+    from sim_runtime.bench.core import load_targets
+
+    if args.list:
+        width = max(len(name) for name in BENCHMARKS)
+        for name, bench in BENCHMARKS.items():
+            print(f"{name:<{width}}  {bench.summary}")
+        return 0
+    try:
+        benchmarks = runner.select(args.names)
+    except runner.UnknownBenchmarkError as error:
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    targets = load_targets()
+    builds = runner.make_builds(args.mspti)
+
+    def progress(text: str) -> None:
+        print(f"{PROG} bench: {text}", file=sys.stderr, flush=True)
+
+    results = runner.run_benchmarks(benchmarks, builds, args.rounds, args.count, progress)
+    if args.json:
+        print(runner.as_json(results, targets))
+    else:
+        print(runner.render(results, targets), end="")
+    for result in results:
+        if result.error is not None:
+            print(f"{PROG}: {result.benchmark.name}: {result.error}", file=sys.stderr)
+    return runner.exit_status(results)
 
 
 # --- run ------------------------------------------------------------------------------------------

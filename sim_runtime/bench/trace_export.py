@@ -1,21 +1,21 @@
 """Trace export speed: builds a 1,000,000-record capture in memory (a decoder-like program: mstx
 ranges, API calls, the kernels they launch, copies and allocations), then times loading it, the
-Chrome/Perfetto export and the breakdown. Prints seconds and records per second.
-
-    python -m benchmarks trace_export [RECORDS]
+Chrome/Perfetto export, the Kineto export and the breakdown. Times are given per 1,000,000 records,
+so that a shorter run (``--count``) compares with the target. Does not use msPTI.
 """
 
 from __future__ import annotations
 
-import sys
-import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
 
+from sim_runtime.bench.core import Benchmark, Build, Figure
 from sim_runtime.trace import BreakdownOptions, build_breakdown, emit_facts, export_chrome_trace, load_trace
 from sim_runtime.trace.kinds import ActivityKind, MarkerFlag
+from sim_runtime.trace.kineto import export_kineto_traces
 from sim_runtime.trace.writer import CaptureWriter, new_records
 
 RECORDS = 1_000_000
@@ -112,31 +112,41 @@ def synthetic_capture(directory: Path, records: int) -> int:
     return len(markers) + len(api) + len(runtime) + len(kernels)
 
 
-def main(argv: list[str] | None = None) -> int:
-    records = int(argv[0]) if argv else RECORDS
-    with tempfile.TemporaryDirectory(prefix="trace-export-") as tmp:
-        root = Path(tmp)
-        written = synthetic_capture(root / "capture", records)
-        timings: dict[str, float] = {}
-        started = time.perf_counter()
-        trace = load_trace(root / "capture")
-        timings["load"] = time.perf_counter() - started
-        started = time.perf_counter()
-        stats = export_chrome_trace(trace, root / "trace.json")
-        timings["perfetto export"] = time.perf_counter() - started
-        started = time.perf_counter()
-        breakdown = build_breakdown(trace, BreakdownOptions(model_name="bench"))
-        emit_facts(breakdown, root / "facts")
-        timings["breakdown"] = time.perf_counter() - started
-        size_mb = (root / "trace.json").stat().st_size / 1e6
-    print(f"capture: {written:,} records ({stats.events:,} trace events, {size_mb:.0f} MB of JSON)")
-    print(f"breakdown: {breakdown.account}")
-    for name, seconds in timings.items():
-        print(f"{name:<16} {seconds:7.2f} s  {written / seconds:>14,.0f} records/s")
-    total = timings["perfetto export"] + timings["breakdown"] + timings["load"]
-    print(f"load + export + breakdown: {total:.2f} s (target: export under 10 s for 1,000,000 records)")
-    return 0
+def measure(build: Build, records: int, work: Path) -> Mapping[str, float]:
+    written = synthetic_capture(work / "capture", records)
+    seconds: dict[str, float] = {}
+    started = time.perf_counter()
+    trace = load_trace(work / "capture")
+    seconds["load"] = time.perf_counter() - started
+    started = time.perf_counter()
+    export_chrome_trace(trace, work / "trace.json")
+    seconds["chrome"] = time.perf_counter() - started
+    started = time.perf_counter()
+    export_kineto_traces(trace, work / "kineto")
+    seconds["kineto"] = time.perf_counter() - started
+    started = time.perf_counter()
+    emit_facts(build_breakdown(trace, BreakdownOptions(model_name="bench")), work / "facts")
+    seconds["breakdown"] = time.perf_counter() - started
+    per_million = 1e6 / written
+    return {
+        "records": written,
+        **{f"{name}_s_per_m": value * per_million for name, value in seconds.items()},
+        "kineto_records_per_s": written / seconds["kineto"],
+    }
 
 
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+BENCHMARK = Benchmark(
+    name="trace_export",
+    summary="loading a synthetic capture, its Chrome, Kineto exports and breakdown (seconds per 1 M records)",
+    figures=(
+        Figure("records", "records in the capture", "", digits=0),
+        Figure("load_s_per_m", "load, s per 1 M records", "s", digits=2),
+        Figure("chrome_s_per_m", "Chrome/Perfetto export, s per 1 M records", "s", digits=2),
+        Figure("kineto_s_per_m", "Kineto export, s per 1 M records", "s", digits=2),
+        Figure("breakdown_s_per_m", "breakdown, s per 1 M records", "s", digits=2),
+        Figure("kineto_records_per_s", "Kineto export, records/s", "/s", digits=0),
+    ),
+    measure=measure,
+    default_count=RECORDS,
+    uses_mspti=False,
+)
