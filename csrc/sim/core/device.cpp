@@ -83,12 +83,20 @@ uint64_t Device::jittered(uint64_t ns) {
 }
 
 uint64_t Device::acquire_cores(std::vector<uint64_t>& cores, uint32_t count, uint64_t ready, uint64_t duration) {
-    const size_t k = std::min<size_t>(std::max<uint32_t>(count, 1), cores.size());
-    // The k earliest-free cores run the task; it starts when the last of them is free.
-    std::nth_element(cores.begin(), cores.begin() + static_cast<std::ptrdiff_t>(k - 1), cores.end());
-    uint64_t start = ready;
-    for (size_t i = 0; i < k; ++i) start = std::max(start, cores[i]);
-    for (size_t i = 0; i < k; ++i) cores[i] = start + duration;
+    // `cores` holds the cores' free times in ascending order, so the k earliest-free cores, which run
+    // the task, are its first k; the task starts when the last of them is free. Cores are
+    // interchangeable: only the multiset of free times matters. The k new free times (all equal)
+    // move to their sorted place among the others, usually the end (a stream's tasks start after
+    // its previous task has ended): one move of the free times before that place over the taken
+    // ones, instead of a selection over every core.
+    const auto k = static_cast<std::ptrdiff_t>(std::min<size_t>(std::max<uint32_t>(count, 1), cores.size()));
+    const uint64_t start = std::max(ready, cores[static_cast<size_t>(k - 1)]);
+    const uint64_t free_at = start + duration;
+    const auto first = cores.begin();
+    const auto place =
+        cores.back() <= free_at ? cores.end() : std::upper_bound(first + k, cores.end(), free_at);
+    std::copy(first + k, place, first);
+    std::fill(place - k, place, free_at);
     return start;
 }
 

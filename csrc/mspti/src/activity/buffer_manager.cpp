@@ -10,44 +10,13 @@
 #include "common/host_clock.h"
 #include "common/log.h"
 #include "common/no_destructor.h"
-#include "common/spin_lock.h"
 
 namespace mspti::activity {
 
-struct BufferManager::ThreadBuffer {
-    SpinLock lock;
-    uint8_t* data = nullptr;
-    size_t size = 0;
-    size_t used = 0;
-    size_t max_records = 0;  // 0 = no limit
-    size_t records = 0;
-    msptiBuffersCallbackCompleteFunc complete = nullptr;
-};
-
 namespace {
 
-// The calling thread's state, one plain thread-local object so that a record write reaches all of
-// it with one TLS access.
-struct ThreadState {
-    bool in_request;
-    bool in_complete;
-    // Set when this thread's LocalBuffer has been destroyed (thread exit): later records go to the
-    // shared late buffer instead of touching the destroyed thread-local.
-    bool buffer_gone;
-    BufferManager::ThreadBuffer* buffer;  // the thread's buffer once its LocalBuffer exists
-};
-thread_local ThreadState t_state{false, false, false, nullptr};
-
-// Appends the record if the buffer has room for it (requires tb's lock).
-bool AppendLocked(BufferManager::ThreadBuffer& tb, const void* record, size_t size) {
-    if (tb.data == nullptr || size > tb.size - tb.used || (tb.max_records != 0 && tb.records >= tb.max_records)) {
-        return false;
-    }
-    std::memcpy(tb.data + tb.used, record, size);
-    tb.used += size;
-    ++tb.records;
-    return true;
-}
+using buffer_detail::AppendLocked;
+using buffer_detail::t_state;
 
 }  // namespace
 
@@ -95,7 +64,7 @@ bool BufferManager::HasCallbacks() {
 
 bool BufferManager::Write(int64_t kind, const void* record, size_t size) {
     // Inside RequestFunc this thread's buffer is being replaced; a record made there has no home.
-    ThreadState& t = t_state;
+    buffer_detail::ThreadState& t = t_state;
     if (t.in_request) {
         Drops().Add(kind, MSPTI_DROP_REASON_NO_BUFFER);
         return false;

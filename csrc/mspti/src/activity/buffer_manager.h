@@ -35,7 +35,10 @@
 #include <thread>
 #include <vector>
 
+#include <cstring>
+
 #include "common/no_destructor.h"
+#include "common/spin_lock.h"
 #include "mspti/mspti_activity.h"
 
 namespace mspti::activity {
@@ -49,10 +52,11 @@ public:
 
     // Copies one record into the calling thread's buffer. False if it was dropped (and counted).
     bool Write(int64_t kind, const void* record, size_t size);
+    // The same for a record of a known type: when the thread's buffer has room, in line, with a
+    // copy of constant size; otherwise (no buffer yet, full, inside RequestFunc, thread exiting)
+    // through Write above.
     template <typename Record>
-    bool Write(const Record& record) {
-        return Write(record.kind, &record, sizeof record);
-    }
+    bool Write(const Record& record);
 
     // Closes every buffer that holds records and hands it to delivery; with `wait`, returns once
     // all of them (and every buffer closed before) have been completed. Called from inside a
@@ -135,6 +139,56 @@ private:
     // it may hold some of them itself).
     bool fork_locked_ = false;
 };
+
+struct BufferManager::ThreadBuffer {
+    SpinLock lock;
+    uint8_t* data = nullptr;
+    size_t size = 0;
+    size_t used = 0;
+    size_t max_records = 0;  // 0 = no limit
+    size_t records = 0;
+    msptiBuffersCallbackCompleteFunc complete = nullptr;
+};
+
+namespace buffer_detail {
+
+// The calling thread's state, one plain thread-local object so that a record write reaches all of
+// it with one TLS access.
+struct ThreadState {
+    bool in_request;
+    bool in_complete;
+    // Set when this thread's LocalBuffer has been destroyed (thread exit): later records go to the
+    // shared late buffer instead of touching the destroyed thread-local.
+    bool buffer_gone;
+    BufferManager::ThreadBuffer* buffer;  // the thread's buffer once its LocalBuffer exists
+};
+inline thread_local ThreadState t_state{false, false, false, nullptr};
+
+// Appends the record if the buffer has room for it (requires tb's lock).
+inline bool AppendLocked(BufferManager::ThreadBuffer& tb, const void* record, size_t size) {
+    if (tb.data == nullptr || size > tb.size - tb.used || (tb.max_records != 0 && tb.records >= tb.max_records)) {
+        return false;
+    }
+    std::memcpy(tb.data + tb.used, record, size);
+    tb.used += size;
+    ++tb.records;
+    return true;
+}
+
+}  // namespace buffer_detail
+
+template <typename Record>
+bool BufferManager::Write(const Record& record) {
+    buffer_detail::ThreadState& t = buffer_detail::t_state;
+    if (!t.in_request && !t.buffer_gone && t.buffer != nullptr) {
+        ThreadBuffer& tb = *t.buffer;
+        tb.lock.lock();
+        const bool written = buffer_detail::AppendLocked(tb, &record, sizeof record);
+        tb.lock.unlock();
+        if (written) return true;
+    }
+    return Write(record.kind, &record, sizeof record);
+}
 
 // Inline: every record write starts here.
 inline LazyInstance<BufferManager> g_buffer_manager;

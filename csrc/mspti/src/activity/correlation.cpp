@@ -127,6 +127,8 @@ uint64_t CorrelationForApi(uint64_t begin, uint64_t end) {
     return id;
 }
 
+bool ImplicitGroupOpen() { return t_corr.scope_id == 0 && t_corr.implicit_id != 0; }
+
 void NoteApiReport(uint64_t begin, uint64_t end) {
     if (t_corr.scope_id != 0 || t_corr.implicit_id == 0 || end < t_corr.implicit_start) return;
     // The report ends the group. If it contains the group's first track it is the report of the

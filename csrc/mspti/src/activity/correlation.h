@@ -65,4 +65,8 @@ uint64_t CorrelationForApi(uint64_t begin, uint64_t end);
 // kernels its tracks stood for have been claimed by the report's call, later ones are new calls.
 void NoteApiReport(uint64_t begin, uint64_t end);
 
+// Whether NoteApiReport can change anything now: the thread has an open implicit group and runs no
+// interposed call (one thread-local load; lets a report skip its thread check).
+bool ImplicitGroupOpen();
+
 }  // namespace mspti::activity

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "common/call_gate.h"
 #include "mspti/mspti_activity.h"
 
 namespace mspti::activity {
@@ -62,6 +63,7 @@ public:
         const auto k = static_cast<size_t>(kind);
         enabled_[k].store(on, std::memory_order_release);
         producing_[k].store(on && !halted_, std::memory_order_release);
+        UpdateGate();
     }
     // Unsubscribe (true, after its drain) and Subscribe (false, before collection starts).
     void SetHalted(bool halted) {
@@ -70,9 +72,17 @@ public:
         for (size_t k = 0; k < kKindSlots; ++k) {
             producing_[k].store(!halted && enabled_[k].load(std::memory_order_relaxed), std::memory_order_release);
         }
+        UpdateGate();
     }
 
 private:
+    // Under Writer: the interposers' gate follows whether any kind produces records.
+    void UpdateGate() {
+        bool any = false;
+        for (size_t k = 0; k < kKindSlots; ++k) any = any || producing_[k].load(std::memory_order_relaxed);
+        call_gate::Set(call_gate::kKinds, any);
+    }
+
     // Serialises the writers (Enable/Disable and Subscribe/Unsubscribe hold different locks).
     struct Writer {
         explicit Writer(KindSwitches& s) : s_(s) {

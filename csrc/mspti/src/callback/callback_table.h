@@ -27,6 +27,13 @@ public:
     void Set(msptiCallbackDomain domain, uint32_t cbid, bool on);
     void SetDomain(msptiCallbackDomain domain, bool on);
     void Clear();
+    // Whether any callback of any domain is enabled.
+    bool Any() const {
+        for (const auto& b : bits_) {
+            if (b.load(std::memory_order_acquire) != 0) return true;
+        }
+        return false;
+    }
 
 private:
     std::atomic<uint64_t> bits_[MSPTI_CB_DOMAIN_SIZE] = {};

@@ -1,6 +1,7 @@
 #include "callback/subscriber.h"
 
 #include "activity/kinds.h"
+#include "common/call_gate.h"
 #include "common/no_destructor.h"
 #include "seam/profapi_injection.h"
 
@@ -22,6 +23,7 @@ msptiResult Subscriber::Subscribe(msptiSubscriberHandle* handle, msptiCallbackFu
     table_.Clear();
     active_.store(slot, std::memory_order_release);
     activity::Kinds().SetHalted(false);  // before collection starts: device records find their kind on
+    UpdateGate();
     seam::profapi::OnSubscribe();
     *handle = slot;
     return MSPTI_SUCCESS;
@@ -36,6 +38,7 @@ msptiResult Subscriber::Unsubscribe(msptiSubscriberHandle handle) {
     // After the drain (records of finished device work are delivered): no kind produces records now.
     activity::Kinds().SetHalted(true);
     active_.store(nullptr, std::memory_order_release);
+    UpdateGate();
     return MSPTI_SUCCESS;
 }
 
@@ -45,6 +48,7 @@ msptiResult Subscriber::EnableCallback(uint32_t enable, msptiSubscriberHandle ha
     msptiSubscriber_st* current = active_.load(std::memory_order_acquire);
     if (current == nullptr || handle != current || !IsValidCbid(domain, cbid)) return MSPTI_ERROR_INVALID_PARAMETER;
     table_.Set(domain, cbid, enable != 0);
+    UpdateGate();
     return MSPTI_SUCCESS;
 }
 
@@ -53,7 +57,12 @@ msptiResult Subscriber::EnableDomain(uint32_t enable, msptiSubscriberHandle hand
     msptiSubscriber_st* current = active_.load(std::memory_order_acquire);
     if (current == nullptr || handle != current || !IsValidDomain(domain)) return MSPTI_ERROR_INVALID_PARAMETER;
     table_.SetDomain(domain, enable != 0);
+    UpdateGate();
     return MSPTI_SUCCESS;
+}
+
+void Subscriber::UpdateGate() const {
+    call_gate::Set(call_gate::kCallbacks, active_.load(std::memory_order_acquire) != nullptr && table_.Any());
 }
 
 const msptiSubscriber_st* Subscriber::Deliver(msptiCallbackDomain domain, uint32_t cbid,

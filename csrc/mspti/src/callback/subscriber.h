@@ -46,6 +46,9 @@ public:
     Subscriber& operator=(const Subscriber&) = delete;
 
 private:
+    // Under mutex_, after every change of the subscription or the table: the interposers' gate.
+    void UpdateGate() const;
+
     // Each subscription gets a handle of its own that is never reused, so a stale handle of any
     // earlier subscription is refused. A deque keeps every handle at its address (a callback in
     // flight may still read the one an Unsubscribe just retired); each costs 16 bytes.

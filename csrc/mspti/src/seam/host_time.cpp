@@ -106,8 +106,9 @@ void UseCannClock() {
     static std::once_flag once;
     std::call_once(once, [] {
         if (HostFreqEnabled() || !cann::MsprofSysCycleTime || CannClock() == 0) return;
-        static const host_clock::Source source{host_clock::SystemSource().realtime_ns, &CannClock,
-                                               host_clock::SystemSource().counter};
+        // CANN's function itself, resolved once: a host timestamp is then one indirect call.
+        static const host_clock::Source source{host_clock::SystemSource().realtime_ns,
+                                               cann::MsprofSysCycleTime.get(), host_clock::SystemSource().counter};
         host_clock::SetSource(&source);
     });
 }

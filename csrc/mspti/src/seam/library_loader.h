@@ -41,7 +41,8 @@ public:
 
 private:
     static constexpr uintptr_t kUnresolved = 1;
-    uintptr_t Resolve() const {
+    // Out of line: the callers' common path sets up no frame for it.
+    [[gnu::noinline]] uintptr_t Resolve() const {
         const auto p = reinterpret_cast<uintptr_t>(LibrarySymbol(lib_, name_));
         resolved_.store(p, std::memory_order_release);
         return p;

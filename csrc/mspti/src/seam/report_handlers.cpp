@@ -104,17 +104,24 @@ int32_t OnApi(uint32_t, const MsprofApi* raw) {
     if (raw == nullptr) return PROFAPI_ERROR;
     MsprofApi api;
     std::memcpy(&api, raw, sizeof api);
-    const bool here = OnReportingThread(api.threadId);
+    // Whether the report comes from the thread that made the call: asked at most once per report,
+    // and only when an id or the implicit group needs it (a report whose kind is off, inside an
+    // interposed call, never does).
+    int here_known = -1;
+    const auto here = [&] {
+        if (here_known < 0) here_known = OnReportingThread(api.threadId) ? 1 : 0;
+        return here_known == 1;
+    };
     switch (api.level) {
         case MSPROF_REPORT_RUNTIME_LEVEL:
             if (Enabled(MSPTI_ACTIVITY_KIND_RUNTIME_API)) {
-                WriteApi(MSPTI_ACTIVITY_KIND_RUNTIME_API, api, ApiCorrelation(api, here),
+                WriteApi(MSPTI_ACTIVITY_KIND_RUNTIME_API, api, ApiCorrelation(api, here()),
                          NameCache::Instance().TypeName(MSPROF_REPORT_RUNTIME_LEVEL, api.type));
             }
             break;
         case MSPROF_REPORT_ACL_LEVEL:
             if (Enabled(MSPTI_ACTIVITY_KIND_ACL_API)) {
-                WriteApi(MSPTI_ACTIVITY_KIND_ACL_API, api, ApiCorrelation(api, here),
+                WriteApi(MSPTI_ACTIVITY_KIND_ACL_API, api, ApiCorrelation(api, here()),
                          NameCache::Instance().TypeName(MSPROF_REPORT_ACL_LEVEL, api.type));
             }
             break;
@@ -125,7 +132,7 @@ int32_t OnApi(uint32_t, const MsprofApi* raw) {
             const bool plain = Enabled(MSPTI_ACTIVITY_KIND_API);
             if (!comm && !node && !plain) break;
             // One id for the node report: NODE_API, API and the COMMUNICATION operator share it.
-            const uint64_t id = ApiCorrelation(api, here);
+            const uint64_t id = ApiCorrelation(api, here());
             const char* name = NameCache::Instance().HashText(api.itemId);
             if (node) WriteApi(MSPTI_ACTIVITY_KIND_NODE_API, api, id, name);
             if (plain) WriteApi(MSPTI_ACTIVITY_KIND_API, api, id, name);
@@ -139,7 +146,7 @@ int32_t OnApi(uint32_t, const MsprofApi* raw) {
             return PROFAPI_SUCCESS;
     }
     // Any API report ends the implicit correlation group of its thread (see activity/correlation.h).
-    if (here) activity::NoteApiReport(api.beginTime, api.endTime);
+    if (activity::ImplicitGroupOpen() && here()) activity::NoteApiReport(api.beginTime, api.endTime);
     return PROFAPI_SUCCESS;
 }
 
