@@ -477,12 +477,14 @@ def test_no_kernel_is_dropped_across_the_task_id_wrap(
     assert aged["delivered"] == 70_001 and aged["dropped"] == 0
 
 
-def lost_markers(programs: ReliabilityPrograms, rounds: int, faults: str) -> dict[str, dict[str, int]]:
+def lost_markers(
+    programs: ReliabilityPrograms, rounds: int, faults: str, sync: str = "stream"
+) -> dict[str, dict[str, int]]:
     exe = programs.build("lost_device_markers.c", ["ascendcl", "mspti"])
     env = programs.native.env(
         preload_mspti=True, NPU_SIM_FAULTS=faults, NPU_SIM_CLOCK="virtual", NPU_SIM_LOG_LEVEL="off"
     )
-    proc = run_program(exe, env, args=[str(rounds)], timeout=120)
+    proc = run_program(exe, env, args=[str(rounds), sync], timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     phases: dict[str, dict[str, int]] = {}
     for line in proc.stdout.splitlines():
@@ -490,7 +492,7 @@ def lost_markers(programs: ReliabilityPrograms, rounds: int, faults: str) -> dic
             fields = dict(item.split("=", 1) for item in line[2:].split())
             phase = fields.pop("phase")
             phases[phase] = {k: int(v) for k, v in fields.items()}
-    print(f"\n{faults}, {rounds} rounds of 5 kernels and 5 device marks: {phases}")
+    print(f"\n{faults}, {rounds} rounds of 5 kernels and 5 device marks, sync {sync}: {phases}")
     return phases
 
 
@@ -513,6 +515,21 @@ def test_lost_device_marker_halves_are_counted_at_flush(
         phases["flushed"]["lost_halves"]
         == phases["flushed"]["kernel_dropped"] + phases["flushed"]["marker_dropped"]
     )
+
+
+@pytest.mark.parametrize("sync", ["timeout", "device", "event"])
+def test_every_synchronisation_makes_lost_halves_owed_at_flush(
+    reliability_programs: ReliabilityPrograms, sync: str
+) -> None:
+    """The rule of F-17 for the other synchronisations: after aclrtSynchronizeStreamWithTimeout,
+    aclrtSynchronizeDevice, or aclrtRecordEvent + aclrtSynchronizeEvent, FlushAll(1) delivers or counts
+    every kernel and device marker of the completed work (every read garbled: all counted)."""
+    phases = lost_markers(reliability_programs, 10, "prof_channel_read:garble", sync)
+    flushed = phases["flushed"]
+    assert flushed["launched"] == flushed["marks"] == 50
+    assert markers_accounted(flushed), flushed
+    assert flushed["lost_halves"] == flushed["kernel_dropped"] + flushed["marker_dropped"] == 100
+    assert markers_accounted(phases["unsubscribed"])
 
 
 def test_one_bad_read_does_not_desynchronise_the_parser(reliability_programs: ReliabilityPrograms) -> None:
