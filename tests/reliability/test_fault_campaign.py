@@ -242,9 +242,15 @@ def workload(reliability_programs: ReliabilityPrograms) -> Path:
 
 
 def run_workload(
-    programs: ReliabilityPrograms, exe: Path, function: str, plan: str, sessions: int = 1
+    programs: ReliabilityPrograms,
+    exe: Path,
+    function: str,
+    plan: str,
+    sessions: int = 1,
+    hccl: bool | None = None,
 ) -> WorkloadRun:
-    hccl = function in HCCL
+    """The fault workload under ``plan``; the HCCL part runs for the HCCL functions unless ``hccl`` says."""
+    hccl = function in HCCL if hccl is None else hccl
     env = programs.native.env(
         preload_mspti=True,
         NPU_SIM_FAULTS=plan,
@@ -577,3 +583,19 @@ def test_collection_that_cannot_start_is_reported(
     assert got["kernel_delivered"] == 0 and got["kernel_dropped"] == got["kernel_collection_failed"] == 50
     assert got["host_marker_delivered"] == 10 and got["device_marker_delivered"] == 0
     assert got["marker_dropped"] == got["marker_collection_failed"] == 10
+
+
+@pytest.mark.parametrize("plan", START_FAILURES)
+def test_collectives_of_a_device_whose_collection_failed_are_counted(
+    reliability_programs: ReliabilityPrograms, workload: Path, plan: str
+) -> None:
+    """F-19 for COMMUNICATION and HCCL: the 12 collectives on two ranks while the devices' collection
+    cannot start; every HCCL and COMMUNICATION record is delivered or counted (COLLECTION_FAILED)."""
+    run = run_workload(reliability_programs, workload, plan.split(":")[0], plan, hccl=True)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    kinds = {int(k["kind"]): k for k in run.fields("K")}
+    accounting = device_accounting(kinds, run.fields("M")[0])
+    print(f"\n{plan}: {accounting}")
+    for name in ("HCCL", "COMMUNICATION"):
+        assert accounting[name]["produced"] > 0, (name, accounting[name])
+        assert accounting[name]["unaccounted"] == 0, (name, accounting[name])
