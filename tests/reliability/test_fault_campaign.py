@@ -142,16 +142,12 @@ MSTX_ROUTE = (
     "ProfEnableMstxFunc",
     "InitInjectionMstx",
 )
-# Faults here keep CANN from reporting device work to msPTI at all (its callbacks, the START command,
-# the task tracks, the task type names, the device-state notice): msPTI never learns of the launches,
-# so their KERNEL records cannot be counted (docs/reliability.md, fault injection).
-REPORT_ROUTE = (
-    "MsprofRegisterProfileCallback",
-    "profSetProfCommand",
-    "MsprofReportCompactInfo",
-    "MsprofRegTypeInfo",
-    "MsprofNotifySetDevice",
-)
+# Faults on CANN's report route that msPTI cannot see: each task track CANN fails to report is
+# indistinguishable from one never made, so those KERNEL records cannot be counted. The other
+# faults of the route (callback registration, the START command, the task type names, the
+# device-state notice) msPTI notices once and then counts every launch (interpose/report_route.h;
+# docs/reliability.md, fault injection).
+REPORT_ROUTE = ("MsprofReportCompactInfo",)
 # Called only on msPTI's own reader thread: stalling them must not block the application's msPTI calls
 # (FlushAll waits at most 50 ms for the driver, docs/mspti-deviations.md §1).
 READER_THREAD = ("prof_channel_poll", "prof_channel_read")

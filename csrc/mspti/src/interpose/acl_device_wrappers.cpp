@@ -9,6 +9,7 @@
 #include "mspti/mspti_cbid.h"
 #include "mspti/mspti_ext.h"
 #include "seam/cann_api.h"
+#include "seam/device_task_manager.h"
 #include "seam/stream_syncs.h"
 
 namespace {
@@ -76,8 +77,13 @@ extern "C" {
 
 aclError aclrtSetDevice(int32_t deviceId) {
     const msptiRuntimeSetDeviceParams params{deviceId};
+    auto noted = [deviceId](aclError result, uint64_t, const mspti::interpose::CallTimes&) {
+        if (result == ACL_SUCCESS && deviceId >= 0) {
+            mspti::seam::DeviceTaskManager::Instance().OnDeviceSet(static_cast<uint32_t>(deviceId));
+        }
+    };
     return InterceptRuntime(real_aclrtSetDevice, MSPTI_CBID_RUNTIME_DEVICE_SET, "aclrtSetDevice", params, false,
-                            NoRecord{}, deviceId);
+                            noted, deviceId);
 }
 
 aclError aclrtResetDevice(int32_t deviceId) {
