@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <mutex>
+#include <new>
 
 #include "activity/drop_counter.h"
 #include "activity/kinds.h"
@@ -95,6 +96,8 @@ void Reset() {
     s.unnotified_devices = 0;
     UpdateLocked(s);
 }
+
+void ChildAfterFork() { new (&GetState().mutex) std::mutex(); }
 
 bool CurrentDeviceUnreported() {
     if (g_all.load(std::memory_order_acquire)) return true;

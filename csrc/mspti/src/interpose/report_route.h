@@ -31,6 +31,8 @@ void SetTypeNamesMissing(bool missing);
 void SetDeviceUnnotified(uint32_t device, bool unnotified);
 // Unsubscribe: nothing is owed any more, so nothing is counted.
 void Reset();
+// fork(), in the child: a new lock (the decisions stand: the child shares the parent's CANN).
+void ChildAfterFork();
 
 // Whether a launch on the calling thread's current device reaches msPTI through no report.
 bool CurrentDeviceUnreported();
