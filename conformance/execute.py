@@ -128,6 +128,8 @@ def execute(
     directory.mkdir(parents=True, exist_ok=True)
     log_path = directory / "log.jsonl"
     log_path.unlink(missing_ok=True)
+    for child_log in directory.glob("log.jsonl.*"):  # logs of forked children (the driver's fork command)
+        child_log.unlink()
     result = RunResult(scenario, invocation, RunLog([]), directory)
     program = "driver_library" if invocation.python_module else invocation.program
     try:

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <new>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -405,29 +406,58 @@ uint64_t now_ns() {
     return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
 }
 
+// Bumped in a forked child, whose forking thread has a new tid.
+std::atomic<uint32_t> g_fork_generation{0};
+
 uint32_t thread_id() {
     thread_local uint32_t tid = static_cast<uint32_t>(::syscall(SYS_gettid));
+    thread_local uint32_t generation = 0;
+    const uint32_t now = g_fork_generation.load(std::memory_order_relaxed);
+    if (generation != now) {
+        generation = now;
+        tid = static_cast<uint32_t>(::syscall(SYS_gettid));
+    }
     return tid;
 }
 
 void set_reentry_hook(ReentryHook hook) { state().reentry_hook.store(hook); }
+
+std::string log_path() {
+    const char* path = std::getenv("MSPTI_CONFORMANCE_LOG");
+    return path != nullptr && *path != 0 ? path : "conformance.log";
+}
+
+void open_log(State& s, const std::string& path) {
+    s.fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (s.fd < 0) std::perror("conformance collector: cannot open the log");
+    Json start("start");
+    start.num("pid", static_cast<uint64_t>(::getpid())).num("tid", thread_id()).num("t", now_ns());
+    start.num("buffer_size", s.policy.size).num("max_records", s.policy.max_records);
+    start.boolean("strict_cbdata", s.policy.strict_cbdata);
+    emit(start);
+}
 
 void collector_init() {
     static std::once_flag once;
     std::call_once(once, [] {
         State& s = state();
         s.policy = read_policy();
-        const char* path = std::getenv("MSPTI_CONFORMANCE_LOG");
-        s.fd = ::open(path != nullptr && *path != 0 ? path : "conformance.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
-                      0644);
-        if (s.fd < 0) std::perror("conformance collector: cannot open the log");
         std::atexit(on_exit_event);
-        Json start("start");
-        start.num("pid", static_cast<uint64_t>(::getpid())).num("tid", thread_id()).num("t", now_ns());
-        start.num("buffer_size", s.policy.size).num("max_records", s.policy.max_records);
-        start.boolean("strict_cbdata", s.policy.strict_cbdata);
-        emit(start);
+        open_log(s, log_path());
     });
+}
+
+void collector_forked_child(const char* name) {
+    State& s = state();
+    // Only this thread exists now: the parent's locks are replaced, not unlocked.
+    new (&s.log_mutex) std::mutex();
+    new (&s.buffers_mutex) std::mutex();
+    new (&s.strings_mutex) std::mutex();
+    g_fork_generation.fetch_add(1, std::memory_order_relaxed);
+    if (s.fd >= 0) ::close(s.fd);
+    s.fd = -1;
+    s.seq = 0;
+    open_log(s, log_path() + "." + (name != nullptr ? name : "child"));
 }
 
 msptiBuffersCallbackRequestFunc request_callback(char pair) {

@@ -59,6 +59,12 @@ uint32_t thread_id();    // Linux tid of the calling thread
 // Opens the log and reads the policies; safe to call more than once.
 void collector_init();
 
+// In the child of a fork(), first thing: new locks (the parent's may have been held by threads
+// the child does not have) and a log of its own, $MSPTI_CONFORMANCE_LOG with ".NAME" appended,
+// whose sequence starts again at 1 with a "start" event carrying the child's pid. The buffers the
+// parent had handed out stay known, so the buffer protocol is checked across the fork.
+void collector_forked_child(const char* name);
+
 // The buffer callbacks. Two interchangeable pairs, "A" and "B", so that a workload can observe
 // which pair a buffer went through after re-registration.
 msptiBuffersCallbackRequestFunc request_callback(char pair);

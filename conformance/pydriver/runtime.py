@@ -63,6 +63,7 @@ class Driver:
         self._lib = ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)
         self._lib.conformance_driver_run.argtypes = [ctypes.c_char_p]
         self._lib.conformance_driver_emit.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+        self._lib.conformance_driver_forked.argtypes = [ctypes.c_char_p]
         self._lib.conformance_driver_init()
         self.package: ModuleType | None = None
 
@@ -107,6 +108,10 @@ class Driver:
 
     def finish(self) -> None:
         self._lib.conformance_driver_finish()
+
+    def forked(self, name: str) -> None:
+        """In a forked child, first thing: its own log, ``$MSPTI_CONFORMANCE_LOG.NAME``."""
+        self._lib.conformance_driver_forked(name.encode())
 
 
 class Recorder:

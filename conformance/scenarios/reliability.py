@@ -1,14 +1,19 @@
 """Reliability clauses (REL-*): records after Unsubscribe, bad mstx arguments, device halves lost on
-the channel, a channel read that returns bytes it never wrote, device collection that cannot start.
+the channel, a channel read that returns bytes it never wrote, device collection that cannot start,
+a fork (C and Python), exit() while other threads launch.
 
-The rule they share is produced = delivered + counted as dropped (docs/reliability.md, F-15 to F-19).
+The rule they share is produced = delivered + counted as dropped (docs/reliability.md, F-12 to F-19).
 The scenarios that need a fault plan (``NPU_SIM_FAULTS``) run on the simulator only; the counts
 come from ``msptiActivityGetDroppedRecords`` (mspti_ext.h), so a target without it is graded on
-what it delivered alone. Every scenario is deterministic: the virtual clock, one stream, and a
-synchronisation before the flush that is judged.
-"""
+what it delivered alone. Every scenario is deterministic: the virtual clock, one stream per thread,
+a synchronisation before the flush that is judged, and a fork or an exit at a point the script
+fixes (after the parent's work is synchronised; after a given number of launches). A forked child
+writes its own log (``fork`` command of the driver, ``Driver.forked`` in Python)."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
 
 from conformance.checks import CheckContext, ClauseCheck
 from conformance.execute import Invocation
@@ -22,6 +27,7 @@ from conformance.scenarios.common import (
     host_markers,
     lines,
 )
+from conformance.scenarios.python_common import PY_NEEDS, objects, py_invocation, require_import
 from conformance.scenarios.registry import ScenarioEnv, scenario
 
 ACL = ("mspti", "acl")
@@ -266,3 +272,256 @@ def check_rel_start_failure(ctx: CheckContext) -> None:
             if c.expect.get("counted") == "exact" and kernel_drops is not None and marker_drops is not None:
                 c.equal(kernel_drops, ROUNDS, f"{fn} failing: KERNEL records counted as dropped")
                 c.equal(marker_drops, ROUNDS, f"{fn} failing: device MARKER halves counted as dropped")
+
+
+# ------------------------------------------------------------------ fork (F-12, F-13)
+
+FORK_CHILDREN = {
+    # The child makes no msPTI or CANN call: the script ends, exit's handlers run.
+    "silent": (),
+    "exits": ("exit 0",),
+    "flushes": (
+        "dropped INVALID @child_at_fork",
+        "flush 1 @child_flush",
+        "dropped INVALID @child_after_flush",
+        "unsubscribe @child_unsubscribe",
+        "dropped INVALID @child_after_unsubscribe",
+    ),
+    "launches": (
+        "dropped INVALID @child_at_fork",
+        "repeat 5 launch conformance_rel_child s",
+        "malloc c 256",
+        "free c",
+        "mark child_host",
+        "mark child_device s",
+        "sync s",
+        "flush 1 @child_flush",
+        "dropped INVALID @child_after_flush",
+        "unsubscribe @child_unsubscribe",
+        "dropped INVALID @child_after_unsubscribe",
+    ),
+}
+FORK_KERNELS = 20
+FORK_ALLOCATIONS = 5
+FORK_MARKS = 5  # host marks, and as many on the stream
+FORK_BAD_MARKS = 3  # NULL messages: counted as dropped (BAD_ARGUMENT) where the target counts them
+#: What each child delivers of its own: KERNEL, host MARKER, device MARKER, MEMORY.
+FORK_CHILD_OWN = {"launches": (5, 2, 1, 2)}
+
+
+def _fork_script(child: str) -> str:
+    return lines(
+        DEVICE_SETUP,
+        SUBSCRIBE,
+        "enable KERNEL",
+        "enable MARKER",
+        "enable MEMORY",
+        f"repeat {FORK_BAD_MARKS} mark <null>",
+        f"repeat {FORK_KERNELS} launch conformance_rel s",
+        f"repeat {FORK_ALLOCATIONS} {{",
+        "malloc m 256",
+        "free m",
+        "}",
+        f"repeat {FORK_MARKS} mark parent_host",
+        f"repeat {FORK_MARKS} mark parent_device s",
+        "sync s",
+        "dropped INVALID @parent_before_fork",
+        f"fork {child} @fork {{",
+        *FORK_CHILDREN[child],
+        "}",
+        "flush 1 @parent_flush",
+        "dropped INVALID @parent_after_fork",
+    )
+
+
+def child_log(ctx: CheckContext, run: str, child: str) -> RunLog:
+    """The log a forked child wrote (the collector's ``$MSPTI_CONFORMANCE_LOG.CHILD``)."""
+    return RunLog.from_file(ctx.run(run).log_path.with_name(f"{ctx.run(run).log_path.name}.{child}"))
+
+
+def _delivered(log: RunLog) -> tuple[int, int, int, int]:
+    return (
+        len(log.records_of(KERNEL)),
+        len(host_markers(log)),
+        len(device_markers(log)),
+        len(log.records_of(MEMORY)),
+    )
+
+
+def _child_finished(c: ClauseCheck, fork: Call | Mapping[str, Any], what: str) -> None:
+    c.check(
+        not fork.get("timed_out"),
+        f"{what}: the child hung (killed after 20 s)",
+        f"{what}: the child finished",
+    )
+    c.equal(
+        (fork.get("exit_code"), fork.get("signal")), (0, None), f"{what}: the child's (exit code, signal)"
+    )
+
+
+@scenario(
+    "rel_fork",
+    "a fork after 20 kernels, markers and allocations: the child silent, exits, flushes, launches",
+    needs=DEVICE_WORK,
+)
+def rel_fork(env: ScenarioEnv) -> list[Invocation]:
+    return [
+        Invocation(
+            child, script=_fork_script(child), env={"NPU_SIM_CLOCK": "virtual"} if env.simulator else {}
+        )
+        for child in FORK_CHILDREN
+    ]
+
+
+@rel_fork.checker
+def check_rel_fork(ctx: CheckContext) -> None:
+    with ctx.clause("REL-FORK-01") as c:
+        exact = c.expect.get("child_records") == "own"
+        for child in FORK_CHILDREN:
+            log = ctx.log(child)
+            fork = log.call("fork")
+            _child_finished(c, fork, child)
+            own = FORK_CHILD_OWN.get(child, (0, 0, 0, 0))
+            delivered = _delivered(child_log(ctx, child, child))
+            if exact:
+                c.equal(
+                    delivered,
+                    own,
+                    f"{child}: the child's (KERNEL, host MARKER, device MARKER, MEMORY) records",
+                )
+            else:
+                c.note(f"{child}: the child delivered {delivered} (its own: {own})")
+            clog = child_log(ctx, child, child)
+            for label in ("child_at_fork", "child_after_flush", "child_after_unsubscribe"):
+                if not any(call.label == label for call in clog.calls):
+                    continue
+                count = _dropped(c, clog.call(label))
+                if count is not None and exact:
+                    c.equal(count, 0, f"{child}: the child's drop count ({label})")
+            parent = _delivered(log)
+            c.equal(
+                parent,
+                (FORK_KERNELS, 2 * FORK_MARKS, FORK_MARKS, 2 * FORK_ALLOCATIONS),
+                f"{child}: the parent's (KERNEL, host MARKER, device MARKER, MEMORY) records after the fork",
+            )
+            before = _dropped(c, log.call("parent_before_fork"))
+            after = _dropped(c, log.call("parent_after_fork"))
+            if before is not None and after is not None:
+                c.equal(after, before, f"{child}: the parent's drop count after the fork")
+                if c.expect.get("bad_marks") == "counted":
+                    c.equal(
+                        before, FORK_BAD_MARKS, f"{child}: the parent's drops before the fork (NULL marks)"
+                    )
+
+
+PY_FORK_MODES = ("flush", "stop", "exit")
+
+
+@scenario(
+    "rel_py_fork",
+    "a Python process forks while an MstxMonitor runs; the child flushes, stops or exits",
+    needs=(*PY_NEEDS, "acl", "mstx"),
+)
+def rel_py_fork(env: ScenarioEnv) -> list[Invocation]:
+    return [py_invocation(env, "fork_monitor", mode, name=mode, timeout=90) for mode in PY_FORK_MODES]
+
+
+def _mark_names(log: RunLog) -> list[str]:
+    return sorted(str((e.get("data") or {}).get("name")) for e in objects(log, "mark"))
+
+
+@rel_py_fork.checker
+def check_rel_py_fork(ctx: CheckContext) -> None:
+    with ctx.clause("REL-FORK-02") as c:
+        strict = c.expect.get("child") == "finishes"
+        for mode in PY_FORK_MODES:
+            log = ctx.log(mode)
+            require_import(log)
+            fork = log.first("fork")
+            if fork is None:
+                c.fail(f"{mode}: the driver logged no fork event")
+                continue
+            if strict:
+                _child_finished(c, fork, mode)
+            else:
+                c.note(
+                    f"{mode}: child exit code {fork.get('exit_code')}, signal {fork.get('signal')}, "
+                    f"timed out {fork.get('timed_out')}"
+                )
+            c.equal(
+                _mark_names(log),
+                [f"parent_{i}" for i in range(5)],
+                f"{mode}: the parent's monitor got its marks",
+            )
+            if not strict:
+                continue
+            names = _mark_names(child_log(ctx, mode, "child"))
+            mine = [f"child_{i}" for i in range(3)]
+            if mode == "exit":
+                c.check(
+                    set(names) <= set(mine), f"{mode}: the child's monitor got {names}", f"{mode}: {names}"
+                )
+            else:
+                c.equal(names, mine, f"{mode}: the child's monitor got its own marks only")
+
+
+# ------------------------------------------------------------------ exit while launching (F-14)
+
+EXIT_AFTER_LAUNCHES = 200
+
+
+@scenario("rel_exit_race", "exit() on one thread while two others launch kernels", needs=DEVICE_WORK)
+def rel_exit_race(env: ScenarioEnv) -> list[Invocation]:
+    launcher = ("set_device 0", "repeat 2000 {", "repeat 64 launch conformance_rel s{t}", "sync s{t}", "}")
+    script = lines(
+        "acl_init",
+        "set_device 0",
+        "create_stream s1",
+        "create_stream s2",
+        SUBSCRIBE,
+        "enable KERNEL",
+        "threads 3 {",
+        "on_thread 0 {",
+        f"wait_launches {EXIT_AFTER_LAUNCHES} @waited",
+        "exit 0 @exit",
+        "}",
+        *(
+            line
+            for t in (1, 2)
+            for line in (f"on_thread {t} {{", *(w.replace("{t}", str(t)) for w in launcher), "}")
+        ),
+        "}",
+    )
+    return [Invocation(script=script, env={"NPU_SIM_CLOCK": "virtual"} if env.simulator else {})]
+
+
+@rel_exit_race.checker
+def check_rel_exit_race(ctx: CheckContext) -> None:
+    with ctx.clause("REL-EXIT-01") as c:
+        run = ctx.run()
+        log = run.log
+        c.check(not run.timed_out, "the process did not end (timed out)", "the process ended")
+        c.equal(run.exit_code, 0, "the exit code of exit(0) while two threads launch")
+        exit_event = log.first("exit_called")
+        if exit_event is None:
+            c.fail("the exit command never ran")
+            return
+        before_exit = int(exit_event["seq"])
+        launched = [
+            call for call in log.calls_to("aclrtLaunchKernel") if call.ret == 0 and call.seq < before_exit
+        ]
+        c.check(
+            len(launched) >= EXIT_AFTER_LAUNCHES,
+            f"{len(launched)} launches before exit()",
+            f"{len(launched)} launches logged before exit()",
+        )
+        kernels = len(log.records_of(KERNEL))
+        if c.expect.get("accounted") == "delivered_at_exit":
+            c.check(
+                kernels >= len(launched),
+                f"{kernels} KERNEL records delivered for the {len(launched)} "
+                "launches that returned before exit()",
+                f"{kernels} KERNEL records for {len(launched)} launches",
+            )
+        else:
+            c.note(f"{kernels} KERNEL records delivered for {len(launched)} launches made before exit()")

@@ -29,11 +29,21 @@
 // mstx:     mark MSG [STREAM] | range_start R MSG [STREAM] | range_end R | domain_create D NAME
 //           domain_destroy D | domain_mark D MSG [STREAM] | domain_range_start R D MSG [STREAM]
 //           domain_range_end D R
+// process:  fork NAME { ... }   the child runs the block, then ends the script and exits 0; its log is
+//                               $MSPTI_CONFORMANCE_LOG.NAME (collector_forked_child). The parent waits
+//                               for it (at most 20 s, then SIGKILL) and logs a "fork" call with the
+//                               child's pid, exit_code or signal, and timed_out
+//           exit CODE           std::exit(CODE) on the calling thread, after an "exit_called" event
+//           on_thread T { ... } the block runs only on thread index T of a "threads" block
+//           wait_launches N     waits (at most 20 s) until the launch commands made reach N
 // other:    note TEXT | sleep MS
 // Special string words: <null>, <empty>, <long:N> (N characters), <mutable:TEXT> (a message buffer
 // that is overwritten right after the call). A range word "id:N" means the literal range id N.
 #include <dlfcn.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #include <atomic>
 #include <cerrno>
@@ -300,8 +310,11 @@ struct Value {
     int64_t stream_id = -1;  // streams
 };
 
-std::mutex g_vars_mutex;
-std::map<std::string, Value> g_vars;
+// Never destroyed, like every table a command reads: threads may still run commands while
+// another thread's exit() runs the static destructors (the exit command).
+std::mutex& g_vars_mutex = *new std::mutex();
+std::map<std::string, Value>& g_vars = *new std::map<std::string, Value>();
+std::atomic<uint64_t> g_launches{0};  // launch commands made, whatever their result (wait_launches)
 
 Value lookup(const std::string& name) {
     std::lock_guard<std::mutex> lock(g_vars_mutex);
@@ -757,14 +770,14 @@ void cmd_memset(const Args& args) {
 aclrtFuncHandle kernel_function(const std::string& name, const Args& launch_args) {
     Args args;  // the loading calls are logged without the launch's label
     args.line = launch_args.line;
-    static std::mutex mutex;
-    static std::map<std::string, aclrtFuncHandle> functions;
+    static std::mutex& mutex = *new std::mutex();
+    static auto& functions = *new std::map<std::string, aclrtFuncHandle>();
     static aclrtBinHandle binary = nullptr;
     std::lock_guard<std::mutex> lock(mutex);
     auto found = functions.find(name);
     if (found != functions.end()) return found->second;
     if (binary == nullptr) {
-        static std::vector<char> data;
+        static std::vector<char>& data = *new std::vector<char>();
         const char* path = std::getenv("MSPTI_CONFORMANCE_KERNEL_BIN");
         if (path != nullptr && *path != 0) {
             std::ifstream file(path, std::ios::binary);
@@ -812,6 +825,7 @@ void cmd_launch(const Args& args) {
     }
     uint64_t kernel_args[4] = {0, 0, 0, 0};
     auto annotate = [&](Call& call) {
+        g_launches.fetch_add(1, std::memory_order_relaxed);
         call.json().str("kernel", name).str("stream", args.at(1)).inum("stream_id", stream_id_of(args.at(1)));
         call.json().num("blocks", blocks).str("variant", variant);
     };
@@ -1206,6 +1220,29 @@ void cmd_sleep(const Args& args) {
     std::this_thread::sleep_for(std::chrono::milliseconds(to_int(args.at(0))));
 }
 
+void cmd_wait_launches(const Args& args) {
+    const auto wanted = static_cast<uint64_t>(to_int(args.at(0)));
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (g_launches.load(std::memory_order_relaxed) < wanted) {
+        if (std::chrono::steady_clock::now() > deadline) die("wait_launches: fewer than " + args.at(0) + " in 20 s");
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    Json event("waited");
+    event.num("launches", g_launches.load()).num("tid", conformance::thread_id()).num("t", conformance::now_ns());
+    if (!args.label.empty()) event.str("label", args.label);
+    conformance::emit(event);
+}
+
+void cmd_exit(const Args& args) {
+    const int code = static_cast<int>(to_int(args.opt(0, "0")));
+    Json event("exit_called");
+    event.inum("code", code).num("launches", g_launches.load()).num("tid", conformance::thread_id());
+    event.num("t", conformance::now_ns());
+    if (!args.label.empty()) event.str("label", args.label);
+    conformance::emit(event);
+    std::exit(code);
+}
+
 void cmd_host(const Args& args) {
     auto size = static_cast<size_t>(to_int(args.at(1)));
     void* memory = std::calloc(1, size == 0 ? 1 : size);
@@ -1215,7 +1252,7 @@ void cmd_host(const Args& args) {
 using Handler = std::function<void(const Args&)>;
 
 const std::map<std::string, Handler>& handlers() {
-    static const std::map<std::string, Handler> table = {
+    static const auto& table = *new std::map<std::string, Handler>{
         {"subscribe", cmd_subscribe},
         {"unsubscribe", cmd_unsubscribe},
         {"register", cmd_register},
@@ -1236,6 +1273,8 @@ const std::map<std::string, Handler>& handlers() {
         {"note", cmd_note},
         {"sleep", cmd_sleep},
         {"host", cmd_host},
+        {"wait_launches", cmd_wait_launches},
+        {"exit", cmd_exit},
 #ifdef CONFORMANCE_HAVE_ACL
         {"acl_init", cmd_acl_init},
         {"acl_finalize", cmd_acl_finalize},
@@ -1293,6 +1332,49 @@ const std::map<std::string, Handler>& handlers() {
 }
 
 void run_block(const std::vector<Command>& commands, Frame frame);
+void finish_script();
+
+// fork NAME { ... }: see the header. The child never returns from here.
+void run_fork(const Command& command, const std::string& child, const std::string& label, Frame frame) {
+    std::fflush(nullptr);
+    Args args;
+    args.label = label;
+    args.line = command.line;
+    Call call("fork", args);
+    const pid_t pid = ::fork();
+    if (pid < 0) {
+        call.end(-1).json().str("child", child).inum("errno", errno);
+        call.emit();
+        return;
+    }
+    if (pid == 0) {
+        conformance::collector_forked_child(child.c_str());
+        Json event("forked");
+        event.str("child", child).num("pid", static_cast<uint64_t>(::getpid()));
+        event.num("parent", static_cast<uint64_t>(::getppid())).num("tid", conformance::thread_id());
+        event.num("t", conformance::now_ns());
+        conformance::emit(event);
+        run_block(command.body, frame);
+        finish_script();
+        std::exit(0);
+    }
+    int status = 0;
+    bool timed_out = false;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (::waitpid(pid, &status, WNOHANG) == 0) {
+        if (std::chrono::steady_clock::now() > deadline) {
+            ::kill(pid, SIGKILL);
+            ::waitpid(pid, &status, 0);
+            timed_out = true;
+            break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    call.end(0).json().str("child", child).num("pid", static_cast<uint64_t>(pid)).boolean("timed_out", timed_out);
+    if (WIFEXITED(status)) call.json().inum("exit_code", WEXITSTATUS(status));
+    if (WIFSIGNALED(status)) call.json().inum("signal", WTERMSIG(status));
+    call.emit();
+}
 
 void run_threads(const Command& command, long count, Frame frame) {
     std::mutex mutex;
@@ -1366,6 +1448,14 @@ void run_command(const Command& command, Frame frame) {
     }
     if (name == "threads") {
         run_threads(command, static_cast<long>(to_int(words.at(1))), frame);
+        return;
+    }
+    if (name == "fork") {
+        run_fork(command, words.size() > 1 ? words[1] : "child", label, frame);
+        return;
+    }
+    if (name == "on_thread") {
+        if (frame.thread == to_int(words.at(1))) run_block(command.body, frame);
         return;
     }
     if (name == "quiet") {
@@ -1499,6 +1589,12 @@ __attribute__((visibility("default"))) void conformance_driver_emit(const char* 
 }
 
 __attribute__((visibility("default"))) void conformance_driver_finish() { finish_script(); }
+
+// In the child of a fork() made by the Python program, first thing: a log of its own
+// ($MSPTI_CONFORMANCE_LOG.NAME) and new locks, as the fork command does for a script.
+__attribute__((visibility("default"))) void conformance_driver_forked(const char* name) {
+    conformance::collector_forked_child(name);
+}
 
 }  // extern "C"
 #else

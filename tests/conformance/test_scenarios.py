@@ -15,7 +15,7 @@ from conformance.target import HEADER_FEATURES
 
 FULL = ScenarioEnv(frozenset({*HEADER_FEATURES, "launch", "multi", "sim"}), "sim", 8)
 MINIMAL = ScenarioEnv(frozenset({"mspti", "acl"}), "hardware", 1)
-BLOCKS = {"repeat", "threads", "quiet"}
+BLOCKS = {"repeat", "threads", "quiet", "fork", "on_thread"}
 
 
 def driver_commands() -> set[str]:

@@ -142,16 +142,12 @@ MSTX_ROUTE = (
     "ProfEnableMstxFunc",
     "InitInjectionMstx",
 )
-# Faults here keep CANN from reporting device work to msPTI at all (its callbacks, the START command,
-# the task tracks, the task type names, the device-state notice): msPTI never learns of the launches,
-# so their KERNEL records cannot be counted (docs/reliability.md, fault injection).
-REPORT_ROUTE = (
-    "MsprofRegisterProfileCallback",
-    "profSetProfCommand",
-    "MsprofReportCompactInfo",
-    "MsprofRegTypeInfo",
-    "MsprofNotifySetDevice",
-)
+# Faults on CANN's report route that msPTI cannot see: each task track CANN fails to report is
+# indistinguishable from one never made, so those KERNEL records cannot be counted. The other
+# faults of the route (callback registration, the START command, the task type names, the
+# device-state notice) msPTI notices once and then counts every launch (interpose/report_route.h;
+# docs/reliability.md, fault injection).
+REPORT_ROUTE = ("MsprofReportCompactInfo",)
 # Called only on msPTI's own reader thread: stalling them must not block the application's msPTI calls
 # (FlushAll waits at most 50 ms for the driver, docs/mspti-deviations.md §1).
 READER_THREAD = ("prof_channel_poll", "prof_channel_read")
@@ -242,9 +238,15 @@ def workload(reliability_programs: ReliabilityPrograms) -> Path:
 
 
 def run_workload(
-    programs: ReliabilityPrograms, exe: Path, function: str, plan: str, sessions: int = 1
+    programs: ReliabilityPrograms,
+    exe: Path,
+    function: str,
+    plan: str,
+    sessions: int = 1,
+    hccl: bool | None = None,
 ) -> WorkloadRun:
-    hccl = function in HCCL
+    """The fault workload under ``plan``; the HCCL part runs for the HCCL functions unless ``hccl`` says."""
+    hccl = function in HCCL if hccl is None else hccl
     env = programs.native.env(
         preload_mspti=True,
         NPU_SIM_FAULTS=plan,
@@ -477,12 +479,14 @@ def test_no_kernel_is_dropped_across_the_task_id_wrap(
     assert aged["delivered"] == 70_001 and aged["dropped"] == 0
 
 
-def lost_markers(programs: ReliabilityPrograms, rounds: int, faults: str) -> dict[str, dict[str, int]]:
+def lost_markers(
+    programs: ReliabilityPrograms, rounds: int, faults: str, sync: str = "stream"
+) -> dict[str, dict[str, int]]:
     exe = programs.build("lost_device_markers.c", ["ascendcl", "mspti"])
     env = programs.native.env(
         preload_mspti=True, NPU_SIM_FAULTS=faults, NPU_SIM_CLOCK="virtual", NPU_SIM_LOG_LEVEL="off"
     )
-    proc = run_program(exe, env, args=[str(rounds)], timeout=120)
+    proc = run_program(exe, env, args=[str(rounds), sync], timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     phases: dict[str, dict[str, int]] = {}
     for line in proc.stdout.splitlines():
@@ -490,7 +494,7 @@ def lost_markers(programs: ReliabilityPrograms, rounds: int, faults: str) -> dic
             fields = dict(item.split("=", 1) for item in line[2:].split())
             phase = fields.pop("phase")
             phases[phase] = {k: int(v) for k, v in fields.items()}
-    print(f"\n{faults}, {rounds} rounds of 5 kernels and 5 device marks: {phases}")
+    print(f"\n{faults}, {rounds} rounds of 5 kernels and 5 device marks, sync {sync}: {phases}")
     return phases
 
 
@@ -513,6 +517,21 @@ def test_lost_device_marker_halves_are_counted_at_flush(
         phases["flushed"]["lost_halves"]
         == phases["flushed"]["kernel_dropped"] + phases["flushed"]["marker_dropped"]
     )
+
+
+@pytest.mark.parametrize("sync", ["timeout", "device", "event"])
+def test_every_synchronisation_makes_lost_halves_owed_at_flush(
+    reliability_programs: ReliabilityPrograms, sync: str
+) -> None:
+    """The rule of F-17 for the other synchronisations: after aclrtSynchronizeStreamWithTimeout,
+    aclrtSynchronizeDevice, or aclrtRecordEvent + aclrtSynchronizeEvent, FlushAll(1) delivers or counts
+    every kernel and device marker of the completed work (every read garbled: all counted)."""
+    phases = lost_markers(reliability_programs, 10, "prof_channel_read:garble", sync)
+    flushed = phases["flushed"]
+    assert flushed["launched"] == flushed["marks"] == 50
+    assert markers_accounted(flushed), flushed
+    assert flushed["lost_halves"] == flushed["kernel_dropped"] + flushed["marker_dropped"] == 100
+    assert markers_accounted(phases["unsubscribed"])
 
 
 def test_one_bad_read_does_not_desynchronise_the_parser(reliability_programs: ReliabilityPrograms) -> None:
@@ -560,3 +579,19 @@ def test_collection_that_cannot_start_is_reported(
     assert got["kernel_delivered"] == 0 and got["kernel_dropped"] == got["kernel_collection_failed"] == 50
     assert got["host_marker_delivered"] == 10 and got["device_marker_delivered"] == 0
     assert got["marker_dropped"] == got["marker_collection_failed"] == 10
+
+
+@pytest.mark.parametrize("plan", START_FAILURES)
+def test_collectives_of_a_device_whose_collection_failed_are_counted(
+    reliability_programs: ReliabilityPrograms, workload: Path, plan: str
+) -> None:
+    """F-19 for COMMUNICATION and HCCL: the 12 collectives on two ranks while the devices' collection
+    cannot start; every HCCL and COMMUNICATION record is delivered or counted (COLLECTION_FAILED)."""
+    run = run_workload(reliability_programs, workload, plan.split(":")[0], plan, hccl=True)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    kinds = {int(k["kind"]): k for k in run.fields("K")}
+    accounting = device_accounting(kinds, run.fields("M")[0])
+    print(f"\n{plan}: {accounting}")
+    for name in ("HCCL", "COMMUNICATION"):
+        assert accounting[name]["produced"] > 0, (name, accounting[name])
+        assert accounting[name]["unaccounted"] == 0, (name, accounting[name])

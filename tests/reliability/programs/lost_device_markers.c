@@ -4,7 +4,9 @@
  * FlushAll returns for work whose stream was synchronised before it, and again after Unsubscribe.
  *
  * argv[1] = rounds; each round launches 5 kernels and makes 5 mstxMarkA(msg, stream) marks on one
- * stream, then synchronises it. Then FlushAll(1), a report (phase=flushed), Unsubscribe, FlushAll and
+ * stream, then synchronises it: argv[2] = how (stream: aclrtSynchronizeStream, the default; timeout:
+ * aclrtSynchronizeStreamWithTimeout; device: aclrtSynchronizeDevice; event: aclrtRecordEvent on the
+ * stream, then aclrtSynchronizeEvent). Then FlushAll(1), a report (phase=flushed), Unsubscribe, FlushAll and
  * a report (phase=unsubscribed). A report: "S phase=<p> launched=<kernels> marks=<device marks>
  * kernel_delivered=.. kernel_dropped=.. device_marker_delivered=.. host_marker_delivered=..
  * marker_dropped=.. lost_halves=<dropped for DEVICE_HALF_LOST, all kinds>".
@@ -13,6 +15,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "mspti/mspti.h"
 #include "mspti/mspti_ext.h"
@@ -58,8 +61,20 @@ static void report(const char *phase, int launched, int marks) {
     fflush(stdout);
 }
 
+/* The synchronisation that ends a round; 0 when it succeeded. */
+static int synchronise(const char *how, aclrtStream stream, aclrtEvent event) {
+    if (strcmp(how, "timeout") == 0) return aclrtSynchronizeStreamWithTimeout(stream, 10000);
+    if (strcmp(how, "device") == 0) return aclrtSynchronizeDevice();
+    if (strcmp(how, "event") == 0) {
+        const int recorded = aclrtRecordEvent(event, stream);
+        return recorded != ACL_SUCCESS ? recorded : aclrtSynchronizeEvent(event);
+    }
+    return aclrtSynchronizeStream(stream);
+}
+
 int main(int argc, char **argv) {
     const int rounds = argc > 1 ? atoi(argv[1]) : 10;
+    const char *how = argc > 2 ? argv[2] : "stream";
     if (aclInit(NULL) != ACL_SUCCESS || msptiActivityRegisterCallbacks(request, complete) != MSPTI_SUCCESS) return 2;
     msptiSubscriberHandle subscriber = NULL;
     if (msptiSubscribe(&subscriber, NULL, NULL) != MSPTI_SUCCESS) return 3;
@@ -74,6 +89,8 @@ int main(int argc, char **argv) {
         aclrtBinaryLoadFromData(image, sizeof image, NULL, &bin) != ACL_SUCCESS ||
         aclrtBinaryGetFunction(bin, "lost_kernel", &fn) != ACL_SUCCESS)
         return 5;
+    aclrtEvent event = NULL;
+    if (aclrtCreateEvent(&event) != ACL_SUCCESS) return 6;
     uint64_t args[2] = {0, 0};
     int launched = 0;
     int marks = 0;
@@ -83,7 +100,10 @@ int main(int argc, char **argv) {
             mstxMarkA("device mark", stream);
             ++marks;
         }
-        aclrtSynchronizeStream(stream);
+        if (synchronise(how, stream, event) != ACL_SUCCESS) {
+            fprintf(stderr, "synchronisation (%s) failed\n", how);
+            return 7;
+        }
     }
     msptiActivityFlushAll(1);
     report("flushed", launched, marks);

@@ -24,6 +24,7 @@
 #include "activity/buffer_manager.h"
 #include "activity/drop_counter.h"
 #include "common/log.h"
+#include "interpose/report_route.h"
 #include "markers/marker_ids.h"
 #include "seam/channel_reader.h"
 #include "seam/device_data.h"
@@ -51,6 +52,7 @@ void Child() {
     markers::MarkForkBoundary();
     activity::BufferManager::Instance().ChildAfterFork();
     activity::Drops().ResetAfterFork();
+    interpose::report_route::ChildAfterFork();
 }
 
 struct ForkHandlers {

@@ -1,11 +1,15 @@
 // Interposed aclrt* device, context, stream and synchronisation functions:
 // callbacks and a correlation scope, no host record. A successful stream
 // synchronisation is noted (seam/stream_syncs.h): the device halves of what ran
-// before it are owed by the next flush.
+// before it are owed by the next flush. The other synchronisations
+// (aclrtSynchronizeStreamWithTimeout, aclrtSynchronizeDevice, aclrtSynchronizeEvent
+// with the aclrtRecordEvent it waits for) are interposed only to be noted the same
+// way: msPTI's callback API has no ids for them, so they give no callback.
 #include "interpose/wrapper.h"
 #include "mspti/mspti_cbid.h"
 #include "mspti/mspti_ext.h"
 #include "seam/cann_api.h"
+#include "seam/device_task_manager.h"
 #include "seam/stream_syncs.h"
 
 namespace {
@@ -17,25 +21,55 @@ MSPTI_REAL_ACL(aclrtDestroyContext);
 MSPTI_REAL_ACL(aclrtCreateStream);
 MSPTI_REAL_ACL(aclrtDestroyStream);
 MSPTI_REAL_ACL(aclrtSynchronizeStream);
+MSPTI_REAL_ACL(aclrtSynchronizeStreamWithTimeout);
+MSPTI_REAL_ACL(aclrtSynchronizeDevice);
+MSPTI_REAL_ACL(aclrtRecordEvent);
+MSPTI_REAL_ACL(aclrtSynchronizeEvent);
 
 using mspti::interpose::InterceptRuntime;
 using mspti::interpose::NoRecord;
 
+// The current device and the id of `stream` on it; false when CANN cannot tell.
+bool StreamOf(aclrtStream stream, uint32_t& device, uint32_t& id) {
+    auto get_device = mspti::seam::cann::aclrtGetDevice.get();
+    auto get_id = mspti::seam::cann::aclrtStreamGetId.get();
+    int32_t d = -1;
+    int32_t i = -1;
+    if (get_device == nullptr || get_id == nullptr || get_device(&d) != ACL_SUCCESS ||
+        get_id(stream, &i) != ACL_SUCCESS || d < 0 || i < 0) {
+        return false;
+    }
+    device = static_cast<uint32_t>(d);
+    id = static_cast<uint32_t>(i);
+    return true;
+}
+
 struct NoteSync {
     aclrtStream stream;
     void operator()(aclError result, uint64_t /*correlation_id*/, const mspti::interpose::CallTimes& times) const {
-        if (result != ACL_SUCCESS) return;
-        auto get_device = mspti::seam::cann::aclrtGetDevice.get();
-        auto get_id = mspti::seam::cann::aclrtStreamGetId.get();
-        int32_t device = -1;
-        int32_t id = -1;
-        if (get_device == nullptr || get_id == nullptr || get_device(&device) != ACL_SUCCESS ||
-            get_id(stream, &id) != ACL_SUCCESS || device < 0 || id < 0) {
-            return;
-        }
-        mspti::seam::stream_syncs::Note(static_cast<uint32_t>(device), static_cast<uint32_t>(id), stream, times.start);
+        uint32_t device = 0;
+        uint32_t id = 0;
+        if (result != ACL_SUCCESS || !StreamOf(stream, device, id)) return;
+        mspti::seam::stream_syncs::Note(device, id, stream, times.start);
     }
 };
+
+// Calls the real function of a synchronisation msPTI only notes (no callback, no scope); `note`
+// runs after a successful call with the time the call began.
+template <typename Fn, typename Note, typename... Args>
+aclError Noted(const mspti::seam::CannFunction<Fn>& real, const char* name, Note&& note, Args... args) noexcept {
+    const Fn fn = real.get();
+    if (fn == nullptr) return mspti::interpose::MissingFunction(name, static_cast<aclError>(ACL_ERROR_INTERNAL_ERROR));
+    const uint64_t began = mspti::host_clock::Now();
+    const aclError result = fn(args...);
+    if (result == ACL_SUCCESS) {
+        try {
+            note(began);
+        } catch (...) {  // nothing of msPTI's fails the application's call
+        }
+    }
+    return result;
+}
 
 }  // namespace
 
@@ -43,8 +77,13 @@ extern "C" {
 
 aclError aclrtSetDevice(int32_t deviceId) {
     const msptiRuntimeSetDeviceParams params{deviceId};
+    auto noted = [deviceId](aclError result, uint64_t, const mspti::interpose::CallTimes&) {
+        if (result == ACL_SUCCESS && deviceId >= 0) {
+            mspti::seam::DeviceTaskManager::Instance().OnDeviceSet(static_cast<uint32_t>(deviceId));
+        }
+    };
     return InterceptRuntime(real_aclrtSetDevice, MSPTI_CBID_RUNTIME_DEVICE_SET, "aclrtSetDevice", params, false,
-                            NoRecord{}, deviceId);
+                            noted, deviceId);
 }
 
 aclError aclrtResetDevice(int32_t deviceId) {
@@ -81,6 +120,39 @@ aclError aclrtSynchronizeStream(aclrtStream stream) {
     const msptiRuntimeSynchronizeStreamParams params{stream};
     return InterceptRuntime(real_aclrtSynchronizeStream, MSPTI_CBID_RUNTIME_STREAM_SYNCHRONIZED,
                             "aclrtSynchronizeStream", params, true, NoteSync{stream}, stream);
+}
+
+aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
+    return Noted(
+        real_aclrtSynchronizeStreamWithTimeout, "aclrtSynchronizeStreamWithTimeout",
+        [stream](uint64_t began) { NoteSync{stream}(ACL_SUCCESS, 0, mspti::interpose::CallTimes{began, 0}); }, stream,
+        timeout);
+}
+
+aclError aclrtSynchronizeDevice() {
+    return Noted(real_aclrtSynchronizeDevice, "aclrtSynchronizeDevice", [](uint64_t began) {
+        auto get_device = mspti::seam::cann::aclrtGetDevice.get();
+        int32_t device = -1;
+        if (get_device != nullptr && get_device(&device) == ACL_SUCCESS && device >= 0) {
+            mspti::seam::stream_syncs::NoteDevice(static_cast<uint32_t>(device), began);
+        }
+    });
+}
+
+aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
+    return Noted(
+        real_aclrtRecordEvent, "aclrtRecordEvent",
+        [event, stream](uint64_t began) {
+            uint32_t device = 0;
+            uint32_t id = 0;
+            if (StreamOf(stream, device, id)) mspti::seam::stream_syncs::NoteEventRecord(event, device, id, stream, began);
+        },
+        event, stream);
+}
+
+aclError aclrtSynchronizeEvent(aclrtEvent event) {
+    return Noted(real_aclrtSynchronizeEvent, "aclrtSynchronizeEvent",
+                 [event](uint64_t) { mspti::seam::stream_syncs::NoteEventSync(event); }, event);
 }
 
 }  // extern "C"

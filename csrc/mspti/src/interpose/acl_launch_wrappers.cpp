@@ -1,6 +1,7 @@
 // Interposed kernel launches (all report cbid LAUNCH). The KERNEL records come
 // from CANN (task track) and the device (STARS logs); the wrapper's
 // correlation scope gives them the launch call's id.
+#include "interpose/report_route.h"
 #include "interpose/wrapper.h"
 #include "mspti/mspti_cbid.h"
 #include "mspti/mspti_ext.h"
@@ -52,3 +53,21 @@ aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numB
 }
 
 }  // extern "C"
+
+// The counting stand-ins while CANN cannot report tasks (interpose/report_route.h).
+void mspti::interpose::report_route::RedirectLaunches(bool on) {
+    using mspti::interpose::report_route::Counting;
+    if (!on) {
+        real_aclrtLaunchKernel.Restore();
+        real_aclrtLaunchKernelV2.Restore();
+        real_aclrtLaunchKernelWithConfig.Restore();
+        real_aclrtLaunchKernelWithHostArgs.Restore();
+        return;
+    }
+    real_aclrtLaunchKernel.Redirect(&Counting<decltype(&::aclrtLaunchKernel)>::Call<real_aclrtLaunchKernel>);
+    real_aclrtLaunchKernelV2.Redirect(&Counting<decltype(&::aclrtLaunchKernelV2)>::Call<real_aclrtLaunchKernelV2>);
+    real_aclrtLaunchKernelWithConfig.Redirect(
+        &Counting<decltype(&::aclrtLaunchKernelWithConfig)>::Call<real_aclrtLaunchKernelWithConfig>);
+    real_aclrtLaunchKernelWithHostArgs.Redirect(
+        &Counting<decltype(&::aclrtLaunchKernelWithHostArgs)>::Call<real_aclrtLaunchKernelWithHostArgs>);
+}

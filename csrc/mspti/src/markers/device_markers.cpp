@@ -124,8 +124,8 @@ void OnDeviceMarker(uint32_t device, uint32_t stream, uint64_t id, uint64_t flag
 }
 
 void ExpireSynced(uint32_t device, uint64_t flush_ns) {
-    DropOwed(device, [flush_ns](const Placed& p) {
-        const uint64_t synced = seam::stream_syncs::ByHandle(p.stream);
+    DropOwed(device, [device, flush_ns](const Placed& p) {
+        const uint64_t synced = seam::stream_syncs::ByHandle(device, p.stream);
         return synced != 0 && p.placed_ns < synced && synced < flush_ns;
     });
 }

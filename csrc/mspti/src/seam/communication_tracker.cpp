@@ -5,8 +5,10 @@
 #include <new>
 #include <vector>
 
+#include "activity/drop_counter.h"
 #include "activity/kinds.h"
 #include "common/no_destructor.h"
+#include "seam/device_registry.h"
 #include "seam/name_cache.h"
 
 namespace mspti::seam::communication {
@@ -25,6 +27,9 @@ struct ThreadState {
     uint64_t last_hccl_end;
     bool has_info;
     MsprofHcclOpInfo info;
+    // The operator runs on a device whose collection could not start: its record is counted as
+    // dropped (COLLECTION_FAILED) at its first task, and nothing of it is queued.
+    bool collection_failed;
 };
 
 thread_local ThreadState t_state{};
@@ -62,6 +67,13 @@ void OnHcclApi(const MsprofApi& api) {
     // The task this API issued is the thread's latest track, if it lies inside the API.
     if (!t_state.has_track || t_state.track_ts < api.beginTime || t_state.track_ts > api.endTime) return;
     t_state.has_track = false;
+    if (devices::StarsFailed(t_state.device)) {
+        if (!t_state.collection_failed) {
+            t_state.collection_failed = true;
+            activity::Drops().Add(MSPTI_ACTIVITY_KIND_COMMUNICATION, MSPTI_DROP_REASON_COLLECTION_FAILED);
+        }
+        return;
+    }
     if (t_state.op == 0) t_state.op = g_next_op.fetch_add(1, std::memory_order_relaxed);
     t_state.last_hccl_begin = api.beginTime;
     t_state.last_hccl_end = api.endTime;
@@ -76,6 +88,11 @@ void OnOpInfo(const MsprofHcclOpInfo& info) {
 }
 
 void OnNodeLaunch(const MsprofApi& api, uint64_t correlation_id) {
+    if (t_state.collection_failed) {  // the operator's end: already counted
+        t_state.collection_failed = false;
+        t_state.has_info = false;
+        return;
+    }
     if (t_state.op == 0) return;
     if (t_state.last_hccl_begin < api.beginTime || t_state.last_hccl_end > api.endTime) return;
     OpEvent op{};

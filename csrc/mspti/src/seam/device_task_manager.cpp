@@ -6,9 +6,11 @@
 #include "activity/overhead.h"
 #include "common/log.h"
 #include "common/no_destructor.h"
+#include "interpose/report_route.h"
 #include "seam/cann_api.h"
 #include "seam/channel_reader.h"
 #include "seam/device_data.h"
+#include "seam/name_cache.h"
 #include "seam/device_log.h"
 #include "seam/device_registry.h"
 #include "seam/device_time.h"
@@ -61,8 +63,17 @@ void DeviceTaskManager::OnDeviceState(uint32_t device, bool open) {
     std::lock_guard<std::recursive_mutex> lock(mutex_);
     Device& d = devices_[device];
     d.open = open;
+    if (open) interpose::report_route::SetDeviceUnnotified(device, false);
     if (!open) d.probed = false;  // probe (and sync the clock) again when it reopens
     Reconcile(device);
+}
+
+void DeviceTaskManager::OnDeviceSet(uint32_t device) {
+    if (device >= devices::kMaxDevices) return;
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    if (!subscribed_) return;
+    auto it = devices_.find(device);
+    if (it == devices_.end() || !it->second.open) interpose::report_route::SetDeviceUnnotified(device, true);
 }
 
 void DeviceTaskManager::OnSubscribe() {
@@ -267,6 +278,15 @@ void DeviceTaskManager::SendCommand(uint32_t id, uint32_t type, uint64_t bits) {
     const int32_t rc = send(&cmd, static_cast<uint32_t>(sizeof cmd));
     if (rc != 0) MSPTI_LOGE("profSetProfCommand(type %u, switch 0x%llx) on device %u: %d", type,
                             static_cast<unsigned long long>(bits), id, rc);
+    // Task reports that could not be switched on: the kernels launched there are counted instead.
+    if (type == PROF_COMMANDHANDLE_TYPE_START && (bits & PROF_TASK_TIME_MASK) != 0) {
+        interpose::report_route::SetDeviceCommandFailed(id, rc != 0);
+        // CANN registers its task type names when its reports start; without them no track is a kernel's.
+        if (rc == 0) {
+            interpose::report_route::SetTypeNamesMissing(
+                !NameCache::Instance().HasTypes(MSPROF_REPORT_RUNTIME_LEVEL));
+        }
+    }
 }
 
 bool DeviceTaskManager::StartChannel(uint32_t id, const Device& d, uint32_t channel) {

@@ -23,6 +23,9 @@ public:
     static DeviceTaskManager& Instance();
 
     void OnDeviceState(uint32_t device, bool open);
+    // The application's aclrtSetDevice(device) succeeded (interposed): a device CANN never reported
+    // open while msPTI is subscribed has its launches counted (interpose/report_route.h).
+    void OnDeviceSet(uint32_t device);
     void OnSubscribe();
     // Drains every channel, stops collection on every device.
     void OnUnsubscribe();

@@ -39,18 +39,35 @@ public:
     explicit operator bool() const { return get() != nullptr; }
     const char* name() const { return name_; }
 
+    // The library's own function, whatever get() returns.
+    Fn original() const {
+        get();
+        return reinterpret_cast<Fn>(original_.load(std::memory_order_acquire));
+    }
+    // Makes get() return `to` (a function that calls original()) until Restore(). For the rare
+    // modes that need work around every call (interpose/report_route.h): a wrapper pays nothing
+    // for them, since it loads the pointer anyway. Does nothing while the library lacks the symbol.
+    void Redirect(Fn to) const {
+        if (original() != nullptr) resolved_.store(reinterpret_cast<uintptr_t>(to), std::memory_order_release);
+    }
+    void Restore() const { resolved_.store(original_.load(std::memory_order_acquire), std::memory_order_release); }
+
 private:
     static constexpr uintptr_t kUnresolved = 1;
     // Out of line: the callers' common path sets up no frame for it.
     [[gnu::noinline]] uintptr_t Resolve() const {
         const auto p = reinterpret_cast<uintptr_t>(LibrarySymbol(lib_, name_));
-        resolved_.store(p, std::memory_order_release);
+        original_.store(p, std::memory_order_release);
+        uintptr_t expected = kUnresolved;
+        // A Redirect made meanwhile stays in place.
+        if (!resolved_.compare_exchange_strong(expected, p, std::memory_order_acq_rel)) return expected;
         return p;
     }
 
     CannLibrary lib_;
     const char* name_;
     mutable std::atomic<uintptr_t> resolved_{kUnresolved};
+    mutable std::atomic<uintptr_t> original_{0};
 };
 
 }  // namespace mspti::seam

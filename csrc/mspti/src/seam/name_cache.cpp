@@ -21,6 +21,7 @@ void NameCache::RegisterType(uint16_t level, uint32_t type_id, std::string_view 
     const InternTable::Entry* e = types_.Put(TypeKey(level, type_id), name, 0, /*replace=*/true);
     const int row = FastRow(level);
     if (row >= 0 && type_id < kFastTypes) fast_[row][type_id].store(e->text.c_str(), std::memory_order_release);
+    if (row >= 0) registered_[row].fetch_add(1, std::memory_order_release);
 }
 
 const char* NameCache::SlowTypeName(uint16_t level, uint32_t type_id) const {

@@ -33,6 +33,12 @@ public:
         return SlowTypeName(level, type_id);
     }
 
+    // Whether CANN registered any type name of `level` (one of the levels with a fast row).
+    bool HasTypes(uint16_t level) const {
+        const int row = FastRow(level);
+        return row >= 0 && registered_[row].load(std::memory_order_acquire) != 0;
+    }
+
     uint64_t HashId(std::string_view text);
     // nullptr for an id msPTI did not hand out.
     const char* HashText(uint64_t id) const {
@@ -65,6 +71,7 @@ private:
 
     // Entries point at the intern table's strings, which live as long as the process.
     std::atomic<const char*> fast_[kFastLevels][kFastTypes] = {};
+    std::atomic<uint32_t> registered_[kFastLevels] = {};  // type names registered per fast row
     InternTable types_{12};
     InternTable by_id_{14};
     InternTable by_text_{14};

@@ -1,6 +1,7 @@
 #include "seam/profapi_injection.h"
 
 #include "common/log.h"
+#include "interpose/report_route.h"
 #include "markers/mstx_functions.h"
 #include "seam/cann_api.h"
 #include "seam/device_task_manager.h"
@@ -14,11 +15,12 @@ namespace {
 // that type, so a handler of any other type does not compile (calling through a mismatched function
 // type is undefined behaviour).
 template <typename Fn>
-void Register(int32_t type, Fn fn) {
+bool Register(int32_t type, Fn fn) {
     auto reg = cann::MsprofRegisterProfileCallback.get();
-    if (reg == nullptr) return;
+    if (reg == nullptr) return false;
     const int32_t rc = reg(type, reinterpret_cast<void*>(fn), static_cast<uint32_t>(sizeof(void*)));
     if (rc != 0) MSPTI_LOGW("MsprofRegisterProfileCallback(%d) returned %d", type, rc);
+    return rc == 0;
 }
 
 void Unregister(int32_t type) {
@@ -63,14 +65,17 @@ void OnSubscribe() {
     Register<ProfHostFreqIsEnableCFunc>(PROFILE_HOST_FREQ_IS_ENABLE_C_CALLBACK, &handlers::OnHostFreqIsEnable);
     Register<ProfReportApiCFunc>(PROFILE_REPORT_API_C_CALLBACK, &handlers::OnApi);
     Register<ProfReportEventCFunc>(PROFILE_REPORT_EVENT_C_CALLBACK, &handlers::OnEvent);
-    Register<ProfReportCompactFunc>(PROFILE_REPORT_COMPACT_CALLBACK, &handlers::OnCompact);
+    const bool tracks = Register<ProfReportCompactFunc>(PROFILE_REPORT_COMPACT_CALLBACK, &handlers::OnCompact);
     Register<ProfReportAdditionalFunc>(PROFILE_REPORT_ADDITIONAL_CALLBACK, &handlers::OnAdditional);
-    Register<ProfDeviceStateCFunc>(PROFILE_DEVICE_STATE_C_CALLBACK, &handlers::OnDeviceState);
+    const bool devices = Register<ProfDeviceStateCFunc>(PROFILE_DEVICE_STATE_C_CALLBACK, &handlers::OnDeviceState);
+    // Without the task tracks, or without knowing which devices are open, no kernel is reported.
+    interpose::report_route::SetRegistrationFailed(cann::MsprofRegisterProfileCallback && !(tracks && devices));
     EnableMstx(PROF_MODULE_MSPTI);
 }
 
 void OnUnsubscribe() {
     DeviceTaskManager::Instance().OnUnsubscribe();
+    interpose::report_route::Reset();
     EnableMstx(PROF_MODULE_MSPROF);
     Unregister(PROFILE_HOST_FREQ_IS_ENABLE_C_CALLBACK);
     Unregister(PROFILE_REPORT_API_C_CALLBACK);

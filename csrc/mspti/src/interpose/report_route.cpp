@@ -1,0 +1,118 @@
+#include "interpose/report_route.h"
+
+#include <atomic>
+#include <mutex>
+#include <new>
+
+#include "activity/drop_counter.h"
+#include "activity/kinds.h"
+#include "common/log.h"
+#include "common/no_destructor.h"
+
+namespace mspti::interpose::report_route {
+namespace {
+
+struct State {
+    std::mutex mutex;  // serialises the decisions (rare: subscribe, commands)
+    bool registration_failed = false;
+    bool type_names_missing = false;
+    uint64_t failed_devices = 0;      // devices 0..63 whose START command failed
+    uint64_t unnotified_devices = 0;  // devices 0..63 set by the application, never reported open
+    bool redirected = false;
+    bool logged = false;
+};
+
+State& GetState() {
+    static NoDestructor<State> state;
+    return state.get();
+}
+
+// Read by the counting launches only.
+std::atomic<bool> g_all{false};
+std::atomic<uint64_t> g_devices{0};
+
+void UpdateLocked(State& s) {
+    const bool all = s.registration_failed || s.type_names_missing;
+    const uint64_t devices = s.failed_devices | s.unnotified_devices;
+    g_all.store(all, std::memory_order_release);
+    g_devices.store(devices, std::memory_order_release);
+    const bool want = all || devices != 0;
+    if (want && !s.logged) {
+        s.logged = true;
+        MSPTI_LOGE("CANN cannot report tasks to msPTI (%s); KERNEL records of the kernels launched meanwhile "
+                   "are counted as dropped, reason COLLECTION_FAILED. Check libprofapi "
+                   "(MsprofRegisterProfileCallback, profSetProfCommand, MsprofRegTypeInfo, MsprofNotifySetDevice)",
+                   s.registration_failed  ? "the report callbacks could not be registered"
+                   : s.type_names_missing ? "no task type names were registered"
+                   : s.failed_devices != 0 ? "the command that switches task reports on failed"
+                                           : "an open device was never reported");
+    }
+    if (want != s.redirected) {
+        s.redirected = want;
+        RedirectLaunches(want);
+    }
+}
+
+}  // namespace
+
+void SetRegistrationFailed(bool failed) {
+    State& s = GetState();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    s.registration_failed = failed;
+    UpdateLocked(s);
+}
+
+void SetDeviceCommandFailed(uint32_t device, bool failed) {
+    if (device >= 64) return;
+    State& s = GetState();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    const uint64_t bit = uint64_t{1} << device;
+    s.failed_devices = failed ? (s.failed_devices | bit) : (s.failed_devices & ~bit);
+    UpdateLocked(s);
+}
+
+void SetTypeNamesMissing(bool missing) {
+    State& s = GetState();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    s.type_names_missing = missing;
+    UpdateLocked(s);
+}
+
+void SetDeviceUnnotified(uint32_t device, bool unnotified) {
+    if (device >= 64) return;
+    State& s = GetState();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    const uint64_t bit = uint64_t{1} << device;
+    s.unnotified_devices = unnotified ? (s.unnotified_devices | bit) : (s.unnotified_devices & ~bit);
+    UpdateLocked(s);
+}
+
+void Reset() {
+    State& s = GetState();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    s.registration_failed = false;
+    s.type_names_missing = false;
+    s.failed_devices = 0;
+    s.unnotified_devices = 0;
+    UpdateLocked(s);
+}
+
+void ChildAfterFork() { new (&GetState().mutex) std::mutex(); }
+
+bool CurrentDeviceUnreported() {
+    if (g_all.load(std::memory_order_acquire)) return true;
+    const uint64_t devices = g_devices.load(std::memory_order_acquire);
+    if (devices == 0) return false;
+    auto get_device = seam::cann::aclrtGetDevice.get();
+    int32_t device = -1;
+    if (get_device == nullptr || get_device(&device) != 0 || device < 0 || device >= 64) return false;
+    return (devices >> device) & 1U;
+}
+
+void CountUnreportedLaunch() {
+    if (activity::Enabled(MSPTI_ACTIVITY_KIND_KERNEL)) {
+        activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_DROP_REASON_COLLECTION_FAILED);
+    }
+}
+
+}  // namespace mspti::interpose::report_route
