@@ -4,6 +4,7 @@
 #include "activity/drop_counter.h"
 #include "activity/kinds.h"
 #include "common/host_clock.h"
+#include "seam/copy_tasks.h"
 #include "seam/device_registry.h"
 #include "seam/device_time.h"
 #include "seam/host_time.h"
@@ -61,8 +62,11 @@ void KernelMatcher::AddTrack(const TrackEvent& track) {
     uint32_t stream = 0;
     uint32_t task = 0;
     const uint64_t key = KeyOf(track, &stream, &task);
-    Pending p{track.type, track.name,  track.correlation_id, host_time::ToRecordTime(track.host_ts),
-              track.device, stream, task, next_seq_++, track.aging == 0, false, 0, 0};
+    const msptiActivityKind kind = copies::KindOfTaskType(track.type);
+    const bool kernel = kind == MSPTI_ACTIVITY_KIND_KERNEL;
+    Pending p{kind,         track.type, kernel ? track.name : "", kernel ? 0 : track.bytes, track.detail,
+              track.correlation_id, host_time::ToRecordTime(track.host_ts), track.device, stream, task,
+              next_seq_++,  track.aging == 0, false, 0, 0};
     if (!p.graph) RetireGraphTasks(key, p.launch_ns);
     for (uint32_t n = orphans_.Front(key); n != kNil; n = orphans_.Front(key)) {
         const Orphan o = orphans_.At(n);
@@ -143,7 +147,7 @@ void KernelMatcher::OnTask(uint32_t device, uint32_t stream, uint32_t task, bool
     const uint32_t front = pending_.Front(key);
     if (front != kNil && !pending_.At(front).graph) {
         // An end for a launched kernel whose start was lost (e.g. the channel started mid-task).
-        activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_DROP_REASON_DEVICE_HALF_LOST);
+        activity::Drops().Add(pending_.At(front).kind, MSPTI_DROP_REASON_DEVICE_HALF_LOST);
         pending_.PopFront(key);
     }
 }
@@ -151,10 +155,37 @@ void KernelMatcher::OnTask(uint32_t device, uint32_t stream, uint32_t task, bool
 void KernelMatcher::Emit(const Pending& p, uint64_t start_count, uint64_t end_count) {
     const uint64_t start = device_time::ToRecordTime(p.device, start_count);
     const uint64_t end = device_time::ToRecordTime(p.device, end_count);
-    if (!activity::Enabled(MSPTI_ACTIVITY_KIND_KERNEL) || start == 0 || end == 0) {
-        activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, activity::Enabled(MSPTI_ACTIVITY_KIND_KERNEL)
-                                                               ? MSPTI_DROP_REASON_DEVICE_HALF_LOST
-                                                               : MSPTI_DROP_REASON_KIND_DISABLED);
+    if (!activity::Enabled(p.kind) || start == 0 || end == 0) {
+        activity::Drops().Add(p.kind, activity::Enabled(p.kind) ? MSPTI_DROP_REASON_DEVICE_HALF_LOST
+                                                                : MSPTI_DROP_REASON_KIND_DISABLED);
+        return;
+    }
+    if (p.kind == MSPTI_ACTIVITY_KIND_MEMCPY) {
+        msptiActivityMemcpy record{};
+        record.kind = MSPTI_ACTIVITY_KIND_MEMCPY;
+        record.copyKind = static_cast<msptiActivityMemcpyKind>(p.detail);
+        record.bytes = p.bytes;
+        record.start = start;
+        record.end = end < start ? start : end;
+        record.deviceId = p.device;
+        record.streamId = p.stream;
+        record.correlationId = p.correlation_id;
+        record.isAsync = 1;
+        activity::BufferManager::Instance().Write(record);
+        return;
+    }
+    if (p.kind == MSPTI_ACTIVITY_KIND_MEMSET) {
+        msptiActivityMemset record{};
+        record.kind = MSPTI_ACTIVITY_KIND_MEMSET;
+        record.value = p.detail;
+        record.bytes = p.bytes;
+        record.start = start;
+        record.end = end < start ? start : end;
+        record.deviceId = p.device;
+        record.streamId = p.stream;
+        record.correlationId = p.correlation_id;
+        record.isAsync = 1;
+        activity::BufferManager::Instance().Write(record);
         return;
     }
     msptiActivityKernel record{};
@@ -221,7 +252,7 @@ void KernelMatcher::DropLost(uint32_t device, bool all_devices, uint64_t lost_be
                 done = g != kNil && progress_.At(g).newest.launch_ns >= p.retired_ns;
             }
             if (lost || done) {
-                if (lost) activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_DROP_REASON_DEVICE_HALF_LOST);
+                if (lost) activity::Drops().Add(p.kind, MSPTI_DROP_REASON_DEVICE_HALF_LOST);
                 pending_.Remove(key, prev, n);  // an emptied queue removes its key; `next` is then kNil
             } else {
                 prev = n;
@@ -259,7 +290,7 @@ void KernelMatcher::ExpireSynced(uint32_t device, uint64_t flush_ns) {
                 synced = stream_syncs::ById(device, p.stream);
             }
             if (!p.graph && synced != 0 && p.launch_ns < synced && synced < flush_ns) {
-                activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_DROP_REASON_DEVICE_HALF_LOST);
+                activity::Drops().Add(p.kind, MSPTI_DROP_REASON_DEVICE_HALF_LOST);
                 pending_.Remove(key, prev, n);
             } else {
                 prev = n;
@@ -273,7 +304,7 @@ void KernelMatcher::DropDevice(uint32_t device) {
     for (const uint64_t key : pending_.Keys()) {
         if (!KeyOnDevice(key, device)) continue;
         for (uint32_t n = pending_.Front(key); n != kNil; n = pending_.Next(n)) {
-            if (!pending_.At(n).graph) activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_DROP_REASON_DEVICE_HALF_LOST);
+            if (!pending_.At(n).graph) activity::Drops().Add(pending_.At(n).kind, MSPTI_DROP_REASON_DEVICE_HALF_LOST);
         }
         pending_.EraseKey(key);
     }

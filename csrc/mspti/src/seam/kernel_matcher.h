@@ -1,6 +1,9 @@
 // KERNEL records: joins the host half of a kernel (the task track CANN reports
 // when the kernel is launched: type, name, correlation id) with its device half
-// (the STARS start and end logs of the same task) by the task key.
+// (the STARS start and end logs of the same task) by the task key. Asynchronous
+// copies and fills are stream tasks with STARS logs too: their tracks
+// (seam/copy_tasks.h) are joined the same way and give MEMCPY and MEMSET records;
+// everything said of kernels below holds for them, counted under their kind.
 //
 // Tracks wait per key in launch order. A device start or end that arrives
 // without a track (not a kernel, or - against CANN's ordering - a track still
@@ -27,6 +30,7 @@
 
 #include <cstdint>
 
+#include "mspti/mspti_activity.h"
 #include "seam/task_queues.h"
 #include "seam/task_track_queue.h"
 
@@ -51,8 +55,11 @@ public:
 
 private:
     struct Pending {
+        msptiActivityKind kind;  // KERNEL, MEMCPY or MEMSET
         const char* type;
-        const char* name;
+        const char* name;        // kernel name (KERNEL)
+        uint64_t bytes;          // MEMCPY, MEMSET
+        uint32_t detail;         // MEMCPY: copy kind; MEMSET: value
         uint64_t correlation_id;
         uint64_t launch_ns;  // records' time base
         uint32_t device;

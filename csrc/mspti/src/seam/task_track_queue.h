@@ -11,16 +11,22 @@
 
 namespace mspti::seam {
 
+// A kernel's track, or a copy's or fill's (seam/copy_tasks.h): which one, its type name says.
 struct TrackEvent {
     uint64_t correlation_id;
     uint64_t host_ts;      // CANN host time of the track
     const char* type;      // registered task type name
-    const char* name;      // kernel name
+    union {
+        const char* name;  // kernel name
+        uint64_t bytes;    // copy or fill: bytes
+    };
     uint32_t task_info;    // raw task id field
     uint16_t device;
     uint16_t stream;       // raw stream id
     uint32_t aging;        // 0: graph task, executed again and again
+    uint32_t detail = 0;   // copy: msptiActivityMemcpyKind; fill: value; kernel: 0
 };
+static_assert(sizeof(TrackEvent) == 48, "a track fills one ring slot of 48 bytes");
 
 // Queues a track from the calling thread. If the thread's ring is full, the
 // caller drains every ring itself (under the device-data mutex).
