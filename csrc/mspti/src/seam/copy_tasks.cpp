@@ -2,12 +2,10 @@
 
 #include <cstring>
 
-#include "activity/correlation.h"
 #include "activity/drop_counter.h"
 #include "activity/kinds.h"
 #include "common/thread_id.h"
 #include "seam/device_registry.h"
-#include "seam/task_track_queue.h"
 
 namespace mspti::seam::copies {
 namespace {
@@ -64,38 +62,34 @@ void OnMemcpyInfo(const MsprofCompactInfo& info) {
     t_info = MemcpyInfo{info.data.memcpyInfo.dataSize, info.data.memcpyInfo.memcpyDirection, true};
 }
 
-void OnTaskTrack(uint32_t aging, const MsprofCompactInfo& info, const char* type, msptiActivityKind kind) {
+bool PrepareTrack(const MsprofCompactInfo& info, msptiActivityKind kind, TrackEvent& event) {
     const MsprofRuntimeTrack& track = info.data.runtimeTrack;
     const bool here = info.threadId == CurrentThreadId();
     // The memcpy info belongs to the copy whose track follows it; whatever track comes next takes it.
     const MemcpyInfo memcpy_info = here ? t_info : MemcpyInfo{};
     if (here) t_info.valid = false;
+    const bool interposed = here && t_call.kind == kind;
     if (!activity::Enabled(kind) || !devices::StarsActive(track.deviceId)) {
         // An interposed call keeps its host record; one that no interposer saw is counted when its
         // device half could never be collected.
-        const bool interposed = here && t_call.kind == kind;
         if (!interposed && activity::Enabled(kind) && devices::StarsFailed(track.deviceId)) {
             activity::Drops().Add(kind, MSPTI_DROP_REASON_COLLECTION_FAILED);
         }
-        return;
+        return false;
     }
-    uint32_t detail = 0;
-    uint64_t bytes = 0;
-    if (here && t_call.kind == kind) {
-        detail = t_call.detail;
-        bytes = t_call.bytes;
+    event.kind = static_cast<uint16_t>(kind);
+    if (interposed) {
+        event.detail = t_call.detail;
+        event.bytes = t_call.bytes;
         t_call.on_device = true;
-    } else if (kind == MSPTI_ACTIVITY_KIND_MEMCPY) {
-        detail = memcpy_info.valid ? FromRuntimeDirection(memcpy_info.direction) : MSPTI_ACTIVITY_MEMCPY_KIND_UNKNOWN;
-        bytes = memcpy_info.valid ? memcpy_info.bytes : 0;
+    } else if (kind == MSPTI_ACTIVITY_KIND_MEMCPY && memcpy_info.valid) {
+        event.detail = FromRuntimeDirection(memcpy_info.direction);
+        event.bytes = memcpy_info.bytes;
+    } else {
+        event.detail = kind == MSPTI_ACTIVITY_KIND_MEMCPY ? MSPTI_ACTIVITY_MEMCPY_KIND_UNKNOWN : 0;
+        event.bytes = 0;
     }
-    const uint64_t correlation_id =
-        here ? activity::CorrelationForTrack(info.timeStamp) : activity::AllocateCorrelationId();
-    TrackEvent event{correlation_id, info.timeStamp, type, nullptr, track.taskId, track.deviceId, track.streamId,
-                     aging};
-    event.bytes = bytes;
-    event.detail = detail;
-    PushTrack(event);
+    return true;
 }
 
 InterposedCall::InterposedCall(msptiActivityKind kind, uint32_t detail, uint64_t bytes) {

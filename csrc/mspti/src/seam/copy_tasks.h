@@ -21,6 +21,7 @@
 
 #include "mspti/mspti_activity.h"
 #include "seam/profapi.h"
+#include "seam/task_track_queue.h"
 
 namespace mspti::seam::copies {
 
@@ -32,8 +33,9 @@ msptiActivityKind KindOfTaskType(const char* type);
 msptiActivityMemcpyKind FromRuntimeDirection(uint16_t direction);
 
 // A task track of a copy or fill (`kind` MEMCPY or MEMSET, from KindOfTaskType), reported by CANN
-// on `info.threadId`: queued for its device half when the kind is on and its device collects.
-void OnTaskTrack(uint32_t aging, const MsprofCompactInfo& info, const char* type, msptiActivityKind kind);
+// on `info.threadId`: fills in the record's fields (kind, bytes, detail) of `event` and returns
+// whether the track is to be queued for its device half (its kind is on and its device collects).
+bool PrepareTrack(const MsprofCompactInfo& info, msptiActivityKind kind, TrackEvent& event);
 
 // The runtime's memcpy info, for the next copy track of the reporting thread.
 void OnMemcpyInfo(const MsprofCompactInfo& info);

@@ -4,7 +4,6 @@
 #include "activity/drop_counter.h"
 #include "activity/kinds.h"
 #include "common/host_clock.h"
-#include "seam/copy_tasks.h"
 #include "seam/device_registry.h"
 #include "seam/device_time.h"
 #include "seam/host_time.h"
@@ -62,7 +61,7 @@ void KernelMatcher::AddTrack(const TrackEvent& track) {
     uint32_t stream = 0;
     uint32_t task = 0;
     const uint64_t key = KeyOf(track, &stream, &task);
-    const msptiActivityKind kind = copies::KindOfTaskType(track.type);
+    const auto kind = static_cast<msptiActivityKind>(track.kind);
     const bool kernel = kind == MSPTI_ACTIVITY_KIND_KERNEL;
     Pending p{kind,         track.type, kernel ? track.name : "", kernel ? 0 : track.bytes, track.detail,
               track.correlation_id, host_time::ToRecordTime(track.host_ts), track.device, stream, task,

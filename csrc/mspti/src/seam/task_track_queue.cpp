@@ -8,7 +8,6 @@
 
 #include "activity/drop_counter.h"
 #include "common/no_destructor.h"
-#include "seam/copy_tasks.h"
 #include "seam/device_data.h"
 
 namespace mspti::seam {
@@ -76,15 +75,16 @@ bool TryPush(Ring& ring, const TrackEvent& event) {
 }  // namespace
 
 void PushTrack(const TrackEvent& event) {
+    const auto kind = static_cast<msptiActivityKind>(event.kind);  // read on the drop paths only
     Ring* ring = Local();
     if (ring == nullptr) {
-        activity::Drops().Add(copies::KindOfTaskType(event.type), MSPTI_DROP_REASON_NO_BUFFER);
+        activity::Drops().Add(kind, MSPTI_DROP_REASON_NO_BUFFER);
         return;
     }
     if (TryPush(*ring, event)) return;
     // The parser has fallen behind by a whole ring: consume the rings here (rare, so a lock is fine).
     DeviceData::Instance().DrainHostQueues();
-    if (!TryPush(*ring, event)) activity::Drops().Add(copies::KindOfTaskType(event.type), MSPTI_DROP_REASON_NO_BUFFER);
+    if (!TryPush(*ring, event)) activity::Drops().Add(kind, MSPTI_DROP_REASON_NO_BUFFER);
 }
 
 void ForgetTracksAfterFork() {

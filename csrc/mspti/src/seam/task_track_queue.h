@@ -9,9 +9,11 @@
 #include <cstdint>
 #include <functional>
 
+#include "mspti/mspti_activity.h"
+
 namespace mspti::seam {
 
-// A kernel's track, or a copy's or fill's (seam/copy_tasks.h): which one, its type name says.
+// A kernel's track, or a copy's or fill's (seam/copy_tasks.h).
 struct TrackEvent {
     uint64_t correlation_id;
     uint64_t host_ts;      // CANN host time of the track
@@ -23,13 +25,15 @@ struct TrackEvent {
     uint32_t task_info;    // raw task id field
     uint16_t device;
     uint16_t stream;       // raw stream id
-    uint32_t aging;        // 0: graph task, executed again and again
+    uint16_t aging;        // 0: graph task, executed again and again
+    uint16_t kind = MSPTI_ACTIVITY_KIND_KERNEL;  // the record the track stands for: KERNEL, MEMCPY, MEMSET
     uint32_t detail = 0;   // copy: msptiActivityMemcpyKind; fill: value; kernel: 0
 };
 static_assert(sizeof(TrackEvent) == 48, "a track fills one ring slot of 48 bytes");
 
 // Queues a track from the calling thread. If the thread's ring is full, the
-// caller drains every ring itself (under the device-data mutex).
+// caller drains every ring itself (under the device-data mutex). A track that cannot be queued
+// is counted as a dropped record of its kind.
 void PushTrack(const TrackEvent& event);
 
 // Calls `sink` for every queued track, oldest first per thread. Requires the device-data mutex.
