@@ -2,10 +2,12 @@
 
 #include <cstring>
 
+#include "activity/correlation.h"
 #include "activity/drop_counter.h"
 #include "activity/kinds.h"
 #include "common/thread_id.h"
 #include "seam/device_registry.h"
+#include "seam/task_track_queue.h"
 
 namespace mspti::seam::copies {
 namespace {
@@ -62,34 +64,41 @@ void OnMemcpyInfo(const MsprofCompactInfo& info) {
     t_info = MemcpyInfo{info.data.memcpyInfo.dataSize, info.data.memcpyInfo.memcpyDirection, true};
 }
 
-bool PrepareTrack(const MsprofCompactInfo& info, msptiActivityKind kind, TrackEvent& event) {
+// Out of line and cold: a kernel's track never gets here.
+[[gnu::noinline, gnu::cold]] void OnTaskTrack(uint32_t aging, const MsprofCompactInfo& info, const char* type) {
+    const msptiActivityKind kind = KindOfTaskType(type);
+    if (kind != MSPTI_ACTIVITY_KIND_MEMCPY && kind != MSPTI_ACTIVITY_KIND_MEMSET) return;
     const MsprofRuntimeTrack& track = info.data.runtimeTrack;
     const bool here = info.threadId == CurrentThreadId();
     // The memcpy info belongs to the copy whose track follows it; whatever track comes next takes it.
     const MemcpyInfo memcpy_info = here ? t_info : MemcpyInfo{};
     if (here) t_info.valid = false;
     const bool interposed = here && t_call.kind == kind;
+    // The kernels' rule (activity/correlation.h): the id of the call the track is reported in.
+    const uint64_t correlation_id =
+        here ? activity::CorrelationForCopyTrack(info.timeStamp) : activity::AllocateCorrelationId();
     if (!activity::Enabled(kind) || !devices::StarsActive(track.deviceId)) {
         // An interposed call keeps its host record; one that no interposer saw is counted when its
         // device half could never be collected.
         if (!interposed && activity::Enabled(kind) && devices::StarsFailed(track.deviceId)) {
             activity::Drops().Add(kind, MSPTI_DROP_REASON_COLLECTION_FAILED);
         }
-        return false;
+        return;
     }
-    event.kind = static_cast<uint16_t>(kind);
+    CopyTrackEvent event{TrackEvent{correlation_id, info.timeStamp, type, "", track.taskId, track.deviceId,
+                                    track.streamId, aging},
+                         0, kind, 0};
     if (interposed) {
         event.detail = t_call.detail;
         event.bytes = t_call.bytes;
         t_call.on_device = true;
-    } else if (kind == MSPTI_ACTIVITY_KIND_MEMCPY && memcpy_info.valid) {
-        event.detail = FromRuntimeDirection(memcpy_info.direction);
-        event.bytes = memcpy_info.bytes;
-    } else {
-        event.detail = kind == MSPTI_ACTIVITY_KIND_MEMCPY ? MSPTI_ACTIVITY_MEMCPY_KIND_UNKNOWN : 0;
-        event.bytes = 0;
+    } else if (kind == MSPTI_ACTIVITY_KIND_MEMCPY) {
+        const msptiActivityMemcpyKind copy_kind =
+            memcpy_info.valid ? FromRuntimeDirection(memcpy_info.direction) : MSPTI_ACTIVITY_MEMCPY_KIND_UNKNOWN;
+        event.detail = static_cast<uint32_t>(copy_kind);
+        event.bytes = memcpy_info.valid ? memcpy_info.bytes : 0;
     }
-    return true;
+    PushCopyTrack(event);
 }
 
 InterposedCall::InterposedCall(msptiActivityKind kind, uint32_t detail, uint64_t bytes) {

@@ -21,7 +21,6 @@
 
 #include "mspti/mspti_activity.h"
 #include "seam/profapi.h"
-#include "seam/task_track_queue.h"
 
 namespace mspti::seam::copies {
 
@@ -32,10 +31,10 @@ msptiActivityKind KindOfTaskType(const char* type);
 // The msPTI copy kind of the runtime's copy kind (SEAM_RT_MEMCPY_*) in a memcpy info.
 msptiActivityMemcpyKind FromRuntimeDirection(uint16_t direction);
 
-// A task track of a copy or fill (`kind` MEMCPY or MEMSET, from KindOfTaskType), reported by CANN
-// on `info.threadId`: fills in the record's fields (kind, bytes, detail) of `event` and returns
-// whether the track is to be queued for its device half (its kind is on and its device collects).
-bool PrepareTrack(const MsprofCompactInfo& info, msptiActivityKind kind, TrackEvent& event);
+// A task track that is not a kernel's, reported by CANN on `info.threadId`: if it is a copy's or a
+// fill's, it gets the id of its call (the kernels' rule) and is queued for its device half when its
+// kind is on and its device collects.
+void OnTaskTrack(uint32_t aging, const MsprofCompactInfo& info, const char* type);
 
 // The runtime's memcpy info, for the next copy track of the reporting thread.
 void OnMemcpyInfo(const MsprofCompactInfo& info);

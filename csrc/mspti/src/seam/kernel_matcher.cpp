@@ -58,14 +58,19 @@ uint64_t KernelMatcher::KeyOf(const TrackEvent& track, uint32_t* stream, uint32_
 }
 
 void KernelMatcher::AddTrack(const TrackEvent& track) {
+    Add(track, MSPTI_ACTIVITY_KIND_KERNEL, 0, 0);
+}
+
+void KernelMatcher::AddCopyTrack(const CopyTrackEvent& copy) { Add(copy.track, copy.kind, copy.bytes, copy.detail); }
+
+void KernelMatcher::Add(const TrackEvent& track, msptiActivityKind kind, uint64_t bytes, uint32_t detail) {
     uint32_t stream = 0;
     uint32_t task = 0;
     const uint64_t key = KeyOf(track, &stream, &task);
-    const auto kind = static_cast<msptiActivityKind>(track.kind);
     const bool kernel = kind == MSPTI_ACTIVITY_KIND_KERNEL;
-    Pending p{kind,         track.type, kernel ? track.name : "", kernel ? 0 : track.bytes, track.detail,
-              track.correlation_id, host_time::ToRecordTime(track.host_ts), track.device, stream, task,
-              next_seq_++,  track.aging == 0, false, 0, 0};
+    Pending p{kind,         track.type, kernel ? track.name : "", bytes, detail, track.correlation_id,
+              host_time::ToRecordTime(track.host_ts), track.device, stream, task, next_seq_++, track.aging == 0,
+              false,        0,          0};
     if (!p.graph) RetireGraphTasks(key, p.launch_ns);
     for (uint32_t n = orphans_.Front(key); n != kNil; n = orphans_.Front(key)) {
         const Orphan o = orphans_.At(n);

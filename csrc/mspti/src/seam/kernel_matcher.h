@@ -39,6 +39,7 @@ namespace mspti::seam {
 class KernelMatcher {
 public:
     void AddTrack(const TrackEvent& track);
+    void AddCopyTrack(const CopyTrackEvent& copy);  // an asynchronous copy or fill
     void OnTask(uint32_t device, uint32_t stream, uint32_t task, bool start, uint64_t count);
     // Forgets device halves older than a few seconds; counts the host halves a later task of their
     // stream has overtaken (ordering rule).
@@ -94,6 +95,7 @@ private:
         bool has_settled;
         uint64_t pass;  // expiry pass during which `newest` was noted
     };
+    void Add(const TrackEvent& track, msptiActivityKind kind, uint64_t bytes, uint32_t detail);
     void Emit(const Pending& p, uint64_t start_count, uint64_t end_count);
     uint64_t KeyOf(const TrackEvent& track, uint32_t* stream, uint32_t* task) const;
     void RetireGraphTasks(uint64_t key, uint64_t launch_ns);

@@ -38,43 +38,30 @@ bool IsKernelType(const char* type) {
 // thread gets an id of its own.
 bool OnReportingThread(uint32_t thread_id) { return thread_id == CurrentThreadId(); }
 
-// A task track that is not a kernel's: the kind of record it stands for (MEMCPY, MEMSET), else
-// INVALID. Out of line, so that a kernel's track pays nothing for it.
-[[gnu::noinline, gnu::cold]] msptiActivityKind OtherTrackKind(const char* type) {
-    const msptiActivityKind kind = copies::KindOfTaskType(type);
-    return kind == MSPTI_ACTIVITY_KIND_MEMCPY || kind == MSPTI_ACTIVITY_KIND_MEMSET ? kind : MSPTI_ACTIVITY_KIND_INVALID;
-}
-
-// Kernels, and asynchronous copies and fills (seam/copy_tasks.h), share the one queue of tracks,
-// and the id rule: PushTrack and CorrelationForTrack each have this one caller.
 void OnTaskTrack(uint32_t aging, const MsprofCompactInfo& info) {
     const MsprofRuntimeTrack& track = info.data.runtimeTrack;
     communication::OnTaskTrack(track, info.timeStamp);
     NameCache& names = NameCache::Instance();
     const char* type = names.TypeName(MSPROF_REPORT_RUNTIME_LEVEL, static_cast<uint32_t>(track.taskType));
-    const bool kernel = IsKernelType(type);
-    const msptiActivityKind other = kernel ? MSPTI_ACTIVITY_KIND_KERNEL : OtherTrackKind(type);
-    if (other == MSPTI_ACTIVITY_KIND_INVALID) return;
-    const uint64_t correlation_id = OnReportingThread(info.threadId) ? activity::CorrelationForTrack(info.timeStamp)
-                                                                     : activity::AllocateCorrelationId();
-    TrackEvent event{correlation_id, info.timeStamp, type, "", track.taskId, track.deviceId, track.streamId,
-                     static_cast<uint16_t>(aging)};
-    if (kernel) {
-        const char* name = names.HashText(track.kernelName);
-        callback::NoteKernelName(name);
-        // A launch seen while KERNEL is off, or while its device cannot deliver the device half, gives no
-        // record; if the device's collection could not start, the record it would have given is counted.
-        if (!Enabled(MSPTI_ACTIVITY_KIND_KERNEL) || !devices::StarsActive(track.deviceId)) {
-            if (Enabled(MSPTI_ACTIVITY_KIND_KERNEL) && devices::StarsFailed(track.deviceId)) {
-                activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_DROP_REASON_COLLECTION_FAILED);
-            }
-            return;
-        }
-        if (name != nullptr) event.name = name;
-    } else if (!copies::PrepareTrack(info, other, event)) {
+    if (!IsKernelType(type)) {
+        // Asynchronous copies and fills are stream tasks timed like kernels (seam/copy_tasks.h).
+        copies::OnTaskTrack(aging, info, type);
         return;
     }
-    PushTrack(event);
+    const uint64_t correlation_id = OnReportingThread(info.threadId) ? activity::CorrelationForTrack(info.timeStamp)
+                                                                     : activity::AllocateCorrelationId();
+    const char* name = names.HashText(track.kernelName);
+    callback::NoteKernelName(name);
+    // A launch seen while KERNEL is off, or while its device cannot deliver the device half, gives no record;
+    // if the device's collection could not start, the record it would have given is counted.
+    if (!Enabled(MSPTI_ACTIVITY_KIND_KERNEL) || !devices::StarsActive(track.deviceId)) {
+        if (Enabled(MSPTI_ACTIVITY_KIND_KERNEL) && devices::StarsFailed(track.deviceId)) {
+            activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_DROP_REASON_COLLECTION_FAILED);
+        }
+        return;
+    }
+    PushTrack(TrackEvent{correlation_id, info.timeStamp, type, name != nullptr ? name : "", track.taskId,
+                         track.deviceId, track.streamId, aging});
 }
 
 void WriteApi(msptiActivityKind kind, const MsprofApi& api, uint64_t correlation_id, const char* name) {

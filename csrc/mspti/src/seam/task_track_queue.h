@@ -13,31 +13,34 @@
 
 namespace mspti::seam {
 
-// A kernel's track, or a copy's or fill's (seam/copy_tasks.h).
 struct TrackEvent {
     uint64_t correlation_id;
     uint64_t host_ts;      // CANN host time of the track
     const char* type;      // registered task type name
-    union {
-        const char* name;  // kernel name
-        uint64_t bytes;    // copy or fill: bytes
-    };
+    const char* name;      // kernel name
     uint32_t task_info;    // raw task id field
     uint16_t device;
     uint16_t stream;       // raw stream id
-    uint16_t aging;        // 0: graph task, executed again and again
-    uint16_t kind = MSPTI_ACTIVITY_KIND_KERNEL;  // the record the track stands for: KERNEL, MEMCPY, MEMSET
-    uint32_t detail = 0;   // copy: msptiActivityMemcpyKind; fill: value; kernel: 0
+    uint32_t aging;        // 0: graph task, executed again and again
 };
-static_assert(sizeof(TrackEvent) == 48, "a track fills one ring slot of 48 bytes");
+
+// The track of an asynchronous copy or fill (seam/copy_tasks.h): the task's track and the fields
+// of its MEMCPY or MEMSET record. On rings of their own, so that a kernel's track stays as it is.
+struct CopyTrackEvent {
+    TrackEvent track;          // name unused
+    uint64_t bytes;
+    msptiActivityKind kind;    // MEMCPY or MEMSET
+    uint32_t detail;           // MEMCPY: msptiActivityMemcpyKind; MEMSET: value
+};
 
 // Queues a track from the calling thread. If the thread's ring is full, the
-// caller drains every ring itself (under the device-data mutex). A track that cannot be queued
-// is counted as a dropped record of its kind.
+// caller drains every ring itself (under the device-data mutex).
 void PushTrack(const TrackEvent& event);
+void PushCopyTrack(const CopyTrackEvent& event);
 
 // Calls `sink` for every queued track, oldest first per thread. Requires the device-data mutex.
 void DrainTracks(const std::function<void(const TrackEvent&)>& sink);
+void DrainCopyTracks(const std::function<void(const CopyTrackEvent&)>& sink);
 
 // fork(), in the child: the queued tracks are the parent's and are discarded; the rings of the
 // threads that fork did not copy are released once empty.
