@@ -67,10 +67,10 @@ void KernelMatcher::Add(const TrackEvent& track, msptiActivityKind kind, uint64_
     uint32_t stream = 0;
     uint32_t task = 0;
     const uint64_t key = KeyOf(track, &stream, &task);
-    const bool kernel = kind == MSPTI_ACTIVITY_KIND_KERNEL;
-    Pending p{kind,         track.type, kernel ? track.name : "", bytes, detail, track.correlation_id,
-              host_time::ToRecordTime(track.host_ts), track.device, stream, task, next_seq_++, track.aging == 0,
-              false,        0,          0};
+    Pending p{track.type, {track.name}, track.correlation_id, host_time::ToRecordTime(track.host_ts),
+              track.device, stream, task, detail, next_seq_++, track.aging == 0, false,
+              static_cast<uint8_t>(kind), 0, 0};
+    if (kind != MSPTI_ACTIVITY_KIND_KERNEL) p.bytes = bytes;
     if (!p.graph) RetireGraphTasks(key, p.launch_ns);
     for (uint32_t n = orphans_.Front(key); n != kNil; n = orphans_.Front(key)) {
         const Orphan o = orphans_.At(n);
@@ -151,7 +151,7 @@ void KernelMatcher::OnTask(uint32_t device, uint32_t stream, uint32_t task, bool
     const uint32_t front = pending_.Front(key);
     if (front != kNil && !pending_.At(front).graph) {
         // An end for a launched kernel whose start was lost (e.g. the channel started mid-task).
-        activity::Drops().Add(pending_.At(front).kind, MSPTI_DROP_REASON_DEVICE_HALF_LOST);
+        activity::Drops().Add(pending_.At(front).Kind(), MSPTI_DROP_REASON_DEVICE_HALF_LOST);
         pending_.PopFront(key);
     }
 }
@@ -159,9 +159,32 @@ void KernelMatcher::OnTask(uint32_t device, uint32_t stream, uint32_t task, bool
 void KernelMatcher::Emit(const Pending& p, uint64_t start_count, uint64_t end_count) {
     const uint64_t start = device_time::ToRecordTime(p.device, start_count);
     const uint64_t end = device_time::ToRecordTime(p.device, end_count);
-    if (!activity::Enabled(p.kind) || start == 0 || end == 0) {
-        activity::Drops().Add(p.kind, activity::Enabled(p.kind) ? MSPTI_DROP_REASON_DEVICE_HALF_LOST
-                                                                : MSPTI_DROP_REASON_KIND_DISABLED);
+    if (p.kind != MSPTI_ACTIVITY_KIND_KERNEL) {
+        EmitCopy(p, start, end);
+        return;
+    }
+    if (!activity::Enabled(MSPTI_ACTIVITY_KIND_KERNEL) || start == 0 || end == 0) {
+        activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, activity::Enabled(MSPTI_ACTIVITY_KIND_KERNEL)
+                                                               ? MSPTI_DROP_REASON_DEVICE_HALF_LOST
+                                                               : MSPTI_DROP_REASON_KIND_DISABLED);
+        return;
+    }
+    msptiActivityKernel record{};
+    record.kind = MSPTI_ACTIVITY_KIND_KERNEL;
+    record.start = start;
+    record.end = end < start ? start : end;
+    record.ds.deviceId = p.device;
+    record.ds.streamId = p.stream;
+    record.correlationId = p.correlation_id;
+    record.type = p.type;
+    record.name = p.name;
+    activity::BufferManager::Instance().Write(record);
+}
+
+void KernelMatcher::EmitCopy(const Pending& p, uint64_t start, uint64_t end) {
+    if (!activity::Enabled(p.Kind()) || start == 0 || end == 0) {
+        activity::Drops().Add(p.Kind(), activity::Enabled(p.Kind()) ? MSPTI_DROP_REASON_DEVICE_HALF_LOST
+                                                                    : MSPTI_DROP_REASON_KIND_DISABLED);
         return;
     }
     if (p.kind == MSPTI_ACTIVITY_KIND_MEMCPY) {
@@ -190,18 +213,7 @@ void KernelMatcher::Emit(const Pending& p, uint64_t start_count, uint64_t end_co
         record.correlationId = p.correlation_id;
         record.isAsync = 1;
         activity::BufferManager::Instance().Write(record);
-        return;
     }
-    msptiActivityKernel record{};
-    record.kind = MSPTI_ACTIVITY_KIND_KERNEL;
-    record.start = start;
-    record.end = end < start ? start : end;
-    record.ds.deviceId = p.device;
-    record.ds.streamId = p.stream;
-    record.correlationId = p.correlation_id;
-    record.type = p.type;
-    record.name = p.name;
-    activity::BufferManager::Instance().Write(record);
 }
 
 void KernelMatcher::NoteEnded(const Pending& p) {
@@ -256,7 +268,7 @@ void KernelMatcher::DropLost(uint32_t device, bool all_devices, uint64_t lost_be
                 done = g != kNil && progress_.At(g).newest.launch_ns >= p.retired_ns;
             }
             if (lost || done) {
-                if (lost) activity::Drops().Add(p.kind, MSPTI_DROP_REASON_DEVICE_HALF_LOST);
+                if (lost) activity::Drops().Add(p.Kind(), MSPTI_DROP_REASON_DEVICE_HALF_LOST);
                 pending_.Remove(key, prev, n);  // an emptied queue removes its key; `next` is then kNil
             } else {
                 prev = n;
@@ -294,7 +306,7 @@ void KernelMatcher::ExpireSynced(uint32_t device, uint64_t flush_ns) {
                 synced = stream_syncs::ById(device, p.stream);
             }
             if (!p.graph && synced != 0 && p.launch_ns < synced && synced < flush_ns) {
-                activity::Drops().Add(p.kind, MSPTI_DROP_REASON_DEVICE_HALF_LOST);
+                activity::Drops().Add(p.Kind(), MSPTI_DROP_REASON_DEVICE_HALF_LOST);
                 pending_.Remove(key, prev, n);
             } else {
                 prev = n;
@@ -308,7 +320,7 @@ void KernelMatcher::DropDevice(uint32_t device) {
     for (const uint64_t key : pending_.Keys()) {
         if (!KeyOnDevice(key, device)) continue;
         for (uint32_t n = pending_.Front(key); n != kNil; n = pending_.Next(n)) {
-            if (!pending_.At(n).graph) activity::Drops().Add(pending_.At(n).kind, MSPTI_DROP_REASON_DEVICE_HALF_LOST);
+            if (!pending_.At(n).graph) activity::Drops().Add(pending_.At(n).Kind(), MSPTI_DROP_REASON_DEVICE_HALF_LOST);
         }
         pending_.EraseKey(key);
     }

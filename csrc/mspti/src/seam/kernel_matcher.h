@@ -56,21 +56,24 @@ public:
 
 private:
     struct Pending {
-        msptiActivityKind kind;  // KERNEL, MEMCPY or MEMSET
         const char* type;
-        const char* name;        // kernel name (KERNEL)
-        uint64_t bytes;          // MEMCPY, MEMSET
-        uint32_t detail;         // MEMCPY: copy kind; MEMSET: value
+        union {
+            const char* name;  // KERNEL: kernel name
+            uint64_t bytes;    // MEMCPY, MEMSET: bytes
+        };
         uint64_t correlation_id;
         uint64_t launch_ns;  // records' time base
         uint32_t device;
         uint32_t stream;
-        uint32_t task;  // decoded task id (the key's), for the stream order
-        uint64_t seq;   // arrival number of the track
+        uint32_t task;    // decoded task id (the key's), for the stream order
+        uint32_t detail;  // MEMCPY: copy kind; MEMSET: value
+        uint64_t seq;     // arrival number of the track
         bool graph;
         bool started;
+        uint8_t kind;  // msptiActivityKind: KERNEL, MEMCPY or MEMSET
         uint64_t start_count;
         uint64_t retired_ns;  // graph task: launch time of the ordinary task that reused its key (0: none)
+        msptiActivityKind Kind() const { return static_cast<msptiActivityKind>(kind); }
     };
     struct Orphan {
         uint64_t start_count;
@@ -97,6 +100,7 @@ private:
     };
     void Add(const TrackEvent& track, msptiActivityKind kind, uint64_t bytes, uint32_t detail);
     void Emit(const Pending& p, uint64_t start_count, uint64_t end_count);
+    void EmitCopy(const Pending& p, uint64_t start, uint64_t end);  // MEMCPY or MEMSET, times converted
     uint64_t KeyOf(const TrackEvent& track, uint32_t* stream, uint32_t* task) const;
     void RetireGraphTasks(uint64_t key, uint64_t launch_ns);
     void NoteEnded(const Pending& p);

@@ -40,10 +40,13 @@ public:
     void Add(std::shared_ptr<RingT> ring) {
         std::lock_guard<std::mutex> lock(mutex_);
         rings_.push_back(std::move(ring));
+        count_.store(static_cast<uint32_t>(rings_.size()), std::memory_order_release);
     }
 
     template <typename Event>
     void Drain(std::vector<Event>& batch) {
+        // No ring, nothing to take: a drain (once per batch of device data) costs one load then.
+        if (count_.load(std::memory_order_acquire) == 0) return;
         std::lock_guard<std::mutex> lock(mutex_);
         for (auto it = rings_.begin(); it != rings_.end();) {
             RingT& ring = **it;
@@ -58,6 +61,7 @@ public:
                 ++it;
             }
         }
+        count_.store(static_cast<uint32_t>(rings_.size()), std::memory_order_release);
     }
 
     // `own`: the ring of the thread that forked (kept; the others' threads were not copied).
@@ -72,6 +76,7 @@ public:
 private:
     std::mutex mutex_;
     std::vector<std::shared_ptr<RingT>> rings_;
+    std::atomic<uint32_t> count_{0};  // rings_.size(), readable without the mutex
 };
 
 // A thread's ring of one type, registered at the thread's first push; `gone` is the thread's flag
