@@ -120,3 +120,14 @@ def test_correlation_ids_are_the_calls(run, how: str) -> None:
 
 def test_no_record_is_dropped(run) -> None:
     assert run.summary.get("dropped", 0) == 0
+
+
+def test_virtual_clock_runs_repeat(mspti_programs, how: str) -> None:
+    # Records are anchored at real time, so compare them relative to the first kernel's start.
+    def timeline(run) -> list[tuple[int, int, int]]:
+        origin = min(r["start"] for r in run.of("KERNEL"))
+        records = run.of("KERNEL") + run.of("MEMCPY") + run.of("MEMSET")
+        return sorted((r["kind"], r["start"] - origin, r["end"] - origin) for r in records)
+
+    first, second = (_run(mspti_programs, how, "virtual") for _ in range(2))
+    assert timeline(first) == timeline(second)

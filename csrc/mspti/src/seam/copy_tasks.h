@@ -5,7 +5,9 @@
 // begin/end logs for it like for a kernel. msPTI joins the two halves with the
 // kernels' matcher (seam/kernel_matcher.h), so MEMCPY and MEMSET records of
 // asynchronous calls carry the device execution times of the stream task and
-// the correlation id of the call however the program reached it.
+// the correlation id of the call however the program reached it (the kernels'
+// rule, activity::CorrelationForCopyTrack). Their tracks travel on rings of their
+// own (seam/task_track_queue.h), so a kernel's launch pays nothing for them.
 //
 // The fields of the record come from the program's own arguments when the call
 // went through msPTI's interposer (BeginInterposed), else from CANN's reports:
