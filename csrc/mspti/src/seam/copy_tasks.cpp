@@ -74,9 +74,9 @@ void OnMemcpyInfo(const MsprofCompactInfo& info) {
     const MemcpyInfo memcpy_info = here ? t_info : MemcpyInfo{};
     if (here) t_info.valid = false;
     const bool interposed = here && t_call.kind == kind;
-    // The kernels' rule (activity/correlation.h): the id of the call the track is reported in.
-    const uint64_t correlation_id =
-        here ? activity::CorrelationForCopyTrack(info.timeStamp) : activity::AllocateCorrelationId();
+    // A copy task neither inside an interposed copy nor announced by the runtime's memcpy info is
+    // not a program's copy (a collective's task is reported as MEMCPY_ASYNC too): no record.
+    if (kind == MSPTI_ACTIVITY_KIND_MEMCPY && !interposed && !memcpy_info.valid) return;
     if (!activity::Enabled(kind) || !devices::StarsActive(track.deviceId)) {
         // An interposed call keeps its host record; one that no interposer saw is counted when its
         // device half could never be collected.
@@ -85,6 +85,9 @@ void OnMemcpyInfo(const MsprofCompactInfo& info) {
         }
         return;
     }
+    // The kernels' rule (activity/correlation.h): the id of the call the track is reported in.
+    const uint64_t correlation_id =
+        here ? activity::CorrelationForCopyTrack(info.timeStamp) : activity::AllocateCorrelationId();
     CopyTrackEvent event{TrackEvent{correlation_id, info.timeStamp, type, "", track.taskId, track.deviceId,
                                     track.streamId, aging},
                          0, kind, 0};
@@ -93,10 +96,8 @@ void OnMemcpyInfo(const MsprofCompactInfo& info) {
         event.bytes = t_call.bytes;
         t_call.on_device = true;
     } else if (kind == MSPTI_ACTIVITY_KIND_MEMCPY) {
-        const msptiActivityMemcpyKind copy_kind =
-            memcpy_info.valid ? FromRuntimeDirection(memcpy_info.direction) : MSPTI_ACTIVITY_MEMCPY_KIND_UNKNOWN;
-        event.detail = static_cast<uint32_t>(copy_kind);
-        event.bytes = memcpy_info.valid ? memcpy_info.bytes : 0;
+        event.detail = static_cast<uint32_t>(FromRuntimeDirection(memcpy_info.direction));
+        event.bytes = memcpy_info.bytes;
     }
     PushCopyTrack(event);
 }

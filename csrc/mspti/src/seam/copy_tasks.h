@@ -10,9 +10,11 @@
 // own (seam/task_track_queue.h), so a kernel's launch pays nothing for them.
 //
 // The fields of the record come from the program's own arguments when the call
-// went through msPTI's interposer (BeginInterposed), else from CANN's reports:
+// went through msPTI's interposer (InterposedCall), else from CANN's reports:
 // bytes and copy kind from the memcpy info; a fill reached without the
 // interposer has bytes 0 and value 0, since no report of the runtime carries them.
+// A MEMCPY_ASYNC task that is neither interposed nor announced by a memcpy info is
+// not a program's copy (HCCL reports its collectives' tasks under that type): no record.
 // Synchronous copies and fills are not stream tasks; the interposer times them
 // around the call (interpose/memory_reporter.h). A copy whose device half cannot
 // come (no subscriber, so CANN reports nothing; its device's STARS channel is not
