@@ -1,6 +1,6 @@
 """The Kernel/Hccl/Communication monitors: start, stop, flush, buffer size, callbacks (py_monitors).
 
-    python -m conformance.pydriver.monitors [main|c_subscriber|no_preload|ctypes_launch]
+    python -m conformance.pydriver.monitors [main|c_subscriber|no_preload|ctypes_launch|ctypes_copies]
 
 ``main`` runs the phases below on one stream ``s`` of device 0; kernels are named after their phase
 so that the checker can attribute every KernelData:
@@ -158,11 +158,75 @@ def ctypes_launch(driver: Driver, mspti: ModuleType) -> None:
     driver.call("reset_device", "aclrtResetDevice", acl.aclrtResetDevice, 0)
 
 
+#: Asynchronous copies and fills the ctypes_copies mode makes (py_ctypes_copies).
+CTYPES_COPIES = 6
+
+
+def ctypes_copies(driver: Driver, mspti: ModuleType) -> None:
+    """ACT-MEMCPY-06: asynchronous copies and fills through ctypes.CDLL("libascendcl.so").
+
+    The records are collected by the driver's C subscriber (the Python package has no monitor for
+    MEMCPY or MEMSET); the copies are made by Python itself, never through the interposer.
+    """
+    import ctypes
+
+    driver.run("subscribe\nregister A A\nenable MEMCPY\nenable MEMSET\n")
+    acl = ctypes.CDLL("libascendcl.so")
+    acl.aclrtMalloc.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_size_t, ctypes.c_int]
+    acl.aclrtMemcpyAsync.argtypes = [
+        ctypes.c_void_p,
+        ctypes.c_size_t,
+        ctypes.c_void_p,
+        ctypes.c_size_t,
+        ctypes.c_int,
+        ctypes.c_void_p,
+    ]
+    acl.aclrtMemsetAsync.argtypes = [
+        ctypes.c_void_p,
+        ctypes.c_size_t,
+        ctypes.c_int32,
+        ctypes.c_size_t,
+        ctypes.c_void_p,
+    ]
+    stream, device = ctypes.c_void_p(), ctypes.c_void_p()
+    host = ctypes.create_string_buffer(4096)
+    steps = [
+        ("aclInit", lambda: acl.aclInit(None)),
+        ("aclrtSetDevice", lambda: acl.aclrtSetDevice(0)),
+        ("aclrtCreateStream", lambda: acl.aclrtCreateStream(ctypes.byref(stream))),
+        ("aclrtMalloc", lambda: acl.aclrtMalloc(ctypes.byref(device), 4096, 0)),
+    ]
+    for name, step in steps:
+        if driver.call(name, name, step) != 0:
+            return
+    for i in range(CTYPES_COPIES):
+        driver.call(
+            f"py_copy_{i}",
+            "aclrtMemcpyAsync",
+            acl.aclrtMemcpyAsync,
+            device,
+            4096,
+            ctypes.addressof(host),
+            1024,
+            1,
+            stream,
+        )
+        driver.call(f"py_fill_{i}", "aclrtMemsetAsync", acl.aclrtMemsetAsync, device, 4096, 9, 512, stream)
+        if i % 2:
+            driver.call(f"sync_{i}", "aclrtSynchronizeStream", acl.aclrtSynchronizeStream, stream)
+    driver.call("sync", "aclrtSynchronizeStream", acl.aclrtSynchronizeStream, stream)
+    driver.run("flush 1\n")
+    driver.call("free", "aclrtFree", acl.aclrtFree, device)
+    driver.call("destroy_stream", "aclrtDestroyStream", acl.aclrtDestroyStream, stream)
+    driver.call("reset_device", "aclrtResetDevice", acl.aclrtResetDevice, 0)
+
+
 MODES = {
     "main": main_phases,
     "c_subscriber": c_subscriber,
     "no_preload": no_preload,
     "ctypes_launch": ctypes_launch,
+    "ctypes_copies": ctypes_copies,
 }
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from itertools import pairwise
+from pathlib import Path
 
 from conformance.abi import INVALID_ID
 from conformance.checks import CheckContext, ClauseCheck
@@ -225,7 +226,8 @@ def check_memcpy_records(ctx: CheckContext) -> None:
                 c.equal(record["stream"], stream_id if is_async else INVALID_ID, f"streamId of {what}")
                 c.equal(record["device"], 0, f"deviceId of {what}")
                 c.check(int(record["corr"]) != 0, f"correlationId of {what} is 0")
-                _in_window(c, record, call, what)
+                if not is_async or c.expect.get("async_timing", "device") == "host":
+                    _in_window(c, record, call, what)  # asynchronous device times: ACT-MEMCPY-03
         for violation in unique_ids(
             (int(r["corr"]) for r in log.records_of(MEMCPY)), clause="ACT-MEMCPY-02", what="correlation ids"
         ):
@@ -272,8 +274,164 @@ def check_memset_records(ctx: CheckContext) -> None:
             c.equal(record["stream"], stream_id if is_async else INVALID_ID, f"streamId of {call.fn}")
             c.equal(record["device"], 0, f"deviceId of {call.fn}")
             c.check(int(record["corr"]) != 0, f"correlationId of {call.fn} is 0")
-            _in_window(c, record, call, call.fn)
+            if not is_async or c.expect.get("async_timing", "device") == "host":
+                _in_window(c, record, call, call.fn)  # asynchronous device times: ACT-MEMCPY-03
         c.equal(len(records), graded, "MEMSET records in total")
+
+
+# ------------------------------------------------------------------ asynchronous copies on the device
+
+#: Rounds of copy_device_timing and copy_direct.
+COPY_ROUNDS = 3
+DIRECT_COPIES = 6
+TIMING_COPY_BYTES = 1 << 20
+TIMING_FILL_BYTES = 4096
+#: The simulator's cost of the kernels before the copies: 2 ms each (see the file).
+TIMING_KERNEL_COSTS = Path(__file__).resolve().parents[1] / "workloads" / "copy_timing_costs.toml"
+
+
+@scenario(
+    "copy_device_timing",
+    "asynchronous copies and fills on a stream after a kernel, and a synchronous copy, with their timing",
+    needs=LAUNCH,
+)
+def copy_device_timing(env: ScenarioEnv) -> list[Invocation]:
+    return [
+        Invocation(
+            script=lines(
+                SUBSCRIBE,
+                "enable KERNEL",
+                "enable MEMCPY",
+                "enable MEMSET",
+                DEVICE_SETUP,
+                f"host h {TIMING_COPY_BYTES}",
+                f"malloc d {TIMING_COPY_BYTES}",
+                f"repeat {COPY_ROUNDS} {{",
+                "launch copy_timing_%i s plain 8 @kernel_%i",
+                f"memcpy d h {TIMING_COPY_BYTES} h2d s @async_%i",
+                f"memset d 5 {TIMING_FILL_BYTES} s @fill_%i",
+                "memcpy h d 2048 d2h @sync_%i",
+                "sync s",
+                "}",
+                "flush 1",
+                "free d",
+                DEVICE_TEARDOWN,
+            ),
+            env={"NPU_SIM_KERNEL_COSTS": str(TIMING_KERNEL_COSTS)},
+        )
+    ]
+
+
+def _by_start(records: list[Record]) -> list[Record]:
+    return sorted(records, key=lambda r: int(r["start"]))
+
+
+@copy_device_timing.checker
+def check_copy_device_timing(ctx: CheckContext) -> None:
+    with ctx.clause("ACT-MEMCPY-03") as c:
+        log = ctx.log()
+        stream_id = log.stream_ids().get("s")
+        kernels = _by_start([r for r in log.records_of(KERNEL) if "copy_timing_" in str(r.get("name") or "")])
+        copies = _by_start([r for r in _copy_record(log, TIMING_COPY_BYTES, True)])
+        fills = _by_start([r for r in log.records_of(MEMSET) if r["bytes"] == TIMING_FILL_BYTES])
+        c.equal(len(copies), COPY_ROUNDS, "MEMCPY records of the asynchronous copies")
+        c.equal(len(fills), COPY_ROUNDS, "MEMSET records of the asynchronous fills")
+        device = c.expect.get("timing", "device") == "device"
+        # The vendor stamps its own records around the call with the clock of the call window: a
+        # tight bound tells host times from device times (a copy of 1 MiB runs for tens of us).
+        tolerance = int(c.expect.get("host_tolerance_ns", HOST_TOLERANCE_NS))
+        if device:
+            c.equal(len(kernels), COPY_ROUNDS, "KERNEL records of the kernels before the copies")
+        for i, (copy, fill) in enumerate(zip(copies, fills, strict=False)):
+            c.equal(copy["stream"], stream_id, f"streamId of asynchronous copy {i}")
+            c.equal(fill["stream"], stream_id, f"streamId of asynchronous fill {i}")
+            if not device:
+                _in_window(c, copy, log.call(f"async_{i}"), f"asynchronous copy {i}", tolerance)
+                _in_window(c, fill, log.call(f"fill_{i}"), f"asynchronous fill {i}", tolerance)
+                continue
+            if i >= len(kernels):
+                break
+            kernel = kernels[i]
+            start, end = int(copy["start"]), int(copy["end"])
+            c.check(
+                int(kernel["end"]) <= start < end,
+                f"copy {i} [{start}, {end}] does not run after kernel {i} (ended {kernel['end']})",
+            )
+            c.check(
+                end <= int(fill["start"]) < int(fill["end"]),
+                f"fill {i} [{fill['start']}, {fill['end']}] does not run after copy {i} (ended {end})",
+            )
+        c.note("device times" if device else "host times around the call")
+    with ctx.clause("ACT-MEMCPY-04") as c:
+        log = ctx.log()
+        syncs = _copy_record(log, 2048, False)
+        c.equal(len(syncs), COPY_ROUNDS, "MEMCPY records of the synchronous copies")
+        for i, record in enumerate(_by_start(syncs)):
+            c.equal(record["stream"], INVALID_ID, f"streamId of synchronous copy {i}")
+            _in_window(c, record, log.call(f"sync_{i}"), f"synchronous copy {i}")
+
+
+@scenario(
+    "copy_direct",
+    "asynchronous copies and fills through dlopen + dlsym of libascendcl, between interposed calls",
+    needs=ACL,
+)
+def copy_direct(env: ScenarioEnv) -> list[Invocation]:
+    return [
+        Invocation(
+            script=lines(
+                SUBSCRIBE,
+                "enable MEMCPY",
+                "enable MEMSET",
+                "enable MEMORY",
+                DEVICE_SETUP,
+                "host h 4096",
+                "malloc d 4096",
+                f"repeat {DIRECT_COPIES} {{",
+                "memcpy d h 1024 h2d s direct @direct_copy_%i",
+                "malloc m%i 64",
+                "memset d 9 512 s direct @direct_fill_%i",
+                "free m%i",
+                "sync s",
+                "}",
+                "flush 1",
+                "free d",
+                DEVICE_TEARDOWN,
+            )
+        )
+    ]
+
+
+def check_direct_copies(c: ClauseCheck, log: RunLog, copies: int, fills: int, what: str) -> None:
+    """Records of copies (1024 B) and fills (512 B) made without the interposer: per profile."""
+    copy_records = [r for r in log.records_of(MEMCPY) if r["bytes"] == 1024 and r["async"] == 1]
+    fill_records = [r for r in log.records_of(MEMSET) if r["async"] == 1]
+    if not c.expect.get("records", True):
+        # The vendor makes MEMCPY/MEMSET records in its interposed functions only.
+        c.equal(len(copy_records) + len(fill_records), 0, f"records of {what} copies and fills")
+        return
+    c.equal(len(copy_records), copies, f"MEMCPY records of the {what} copies")
+    c.equal(len(fill_records), fills, f"MEMSET records of the {what} fills")
+    for record in copy_records:
+        c.equal(record["copy"], 2, f"copyKind of a {what} copy (from the runtime's memcpy info)")
+    ids = [int(r["corr"]) for r in copy_records + fill_records]
+    c.check(0 not in ids, f"a {what} copy or fill has correlationId 0: {ids}")
+    c.equal(len(set(ids)), len(ids), f"distinct correlation ids of {len(ids)} copies and fills ({ids})")
+    others = {int(r["corr"]) for r in log.records_of(MEMORY)}
+    stale = sorted(set(ids) & others)
+    c.check(not stale, f"copies or fills carry ids of allocations or frees: {stale}")
+    c.note(f"{len(set(ids))} distinct ids over {len(ids)} {what} copies and fills")
+
+
+@copy_direct.checker
+def check_copy_direct(ctx: CheckContext) -> None:
+    with ctx.clause("ACT-MEMCPY-05") as c:
+        log = ctx.log()
+        copies = sum(1 for call in log.labelled("direct_copy_") if call.ret == 0)
+        fills = sum(1 for call in log.labelled("direct_fill_") if call.ret == 0)
+        c.equal(copies, DIRECT_COPIES, "copies the runtime accepted")
+        c.equal(fills, DIRECT_COPIES, "fills the runtime accepted")
+        check_direct_copies(c, log, copies, fills, "direct")
 
 
 # ------------------------------------------------------------------ correlation ids

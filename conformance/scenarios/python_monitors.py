@@ -10,8 +10,9 @@ from conformance.abi import ENUMS, NEWER_VALUES
 from conformance.checks import CheckContext, ClauseCheck
 from conformance.execute import Invocation
 from conformance.log import RunLog
-from conformance.pydriver.monitors import BUFFER_SIZES, CTYPES_LAUNCHES
+from conformance.pydriver.monitors import BUFFER_SIZES, CTYPES_COPIES, CTYPES_LAUNCHES
 from conformance.pydriver.py_import import NAMES
+from conformance.scenarios.device import check_direct_copies
 from conformance.scenarios.python_common import PY_NEEDS, enum_value, objects, py_invocation, require_import
 from conformance.scenarios.python_common import returned as returns
 from conformance.scenarios.registry import ScenarioEnv, scenario
@@ -236,3 +237,24 @@ def check_py_ctypes_launch(ctx: CheckContext) -> None:
         if c.expect.get("distinct", True):
             c.equal(len(set(ids)), len(ids), f"distinct correlation ids of {len(ids)} launches ({ids})")
         c.note(f"{len(set(ids))} distinct ids over {len(ids)} ctypes launches")
+
+
+@scenario(
+    "py_ctypes_copies",
+    'MEMCPY/MEMSET records of asynchronous copies and fills made through ctypes.CDLL("libascendcl.so")',
+    needs=(*PY_NEEDS, "acl"),
+)
+def py_ctypes_copies(env: ScenarioEnv) -> list[Invocation]:
+    return [py_invocation(env, "monitors", "ctypes_copies", timeout=120)]
+
+
+@py_ctypes_copies.checker
+def check_py_ctypes_copies(ctx: CheckContext) -> None:
+    with ctx.clause("ACT-MEMCPY-06") as c:
+        log = ctx.log()
+        require_import(log)
+        copies = sum(1 for call in log.labelled("py_copy_") if call.ret == 0)
+        fills = sum(1 for call in log.labelled("py_fill_") if call.ret == 0)
+        c.equal(copies, CTYPES_COPIES, "copies the runtime accepted")
+        c.equal(fills, CTYPES_COPIES, "fills the runtime accepted")
+        check_direct_copies(c, log, copies, fills, "ctypes")

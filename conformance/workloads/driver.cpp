@@ -18,8 +18,9 @@
 //           set_context V | create_stream V | destroy_stream V | sync V | sync_device
 //           malloc V BYTES [plain|cfg|cached|task] | free V | malloc_host V BYTES | free_host V
 //           reserve V BYTES | release V | host V BYTES | mem_info | mem_flush V
-//           memcpy DST SRC BYTES KIND [STREAM] | memcpy2d DST SRC WIDTH HEIGHT KIND [STREAM]
-//           memset V VALUE BYTES [STREAM] | launch KERNEL STREAM [plain|v2|config|hostargs] [BLOCKS]
+//           memcpy DST SRC BYTES KIND [STREAM [direct]] | memcpy2d DST SRC WIDTH HEIGHT KIND [STREAM]
+//           memset V VALUE BYTES [STREAM [direct]] | launch KERNEL STREAM [plain|v2|config|hostargs|direct] [BLOCKS]
+//           (direct: libascendcl's own function, found with dlopen + dlsym, never an interposer)
 //           capture_begin STREAM [global|thread|relaxed] | capture_end STREAM MODEL
 //           model_execute MODEL STREAM | model_destroy MODEL   (aclmdlRI stream capture and replay)
 // aclnn:    aclnn_add STREAM   (aclnnAdd over {4,2} floats, synchronized and checked, like the CANN samples)
@@ -713,12 +714,31 @@ aclrtMemcpyKind copy_kind(const std::string& word) {
     return found->second;
 }
 
+// libascendcl's own `name`, as a program that opens the library itself gets it (ctypes, plugin
+// loaders): never a profiler's interposer. nullptr if the library or the function is missing.
+void* direct_function(const char* name) {
+    static void* const acl = dlopen("libascendcl.so", RTLD_NOW | RTLD_LOCAL);
+    return acl != nullptr ? dlsym(acl, name) : nullptr;
+}
+
 void cmd_memcpy(const Args& args) {
     Value dst = lookup(args.at(0));
     Value src = lookup(args.at(1));
     auto count = static_cast<size_t>(to_int(args.at(2)));
     aclrtMemcpyKind kind = copy_kind(args.at(3));
-    if (args.size() > 4) {
+    if (args.size() > 5 && args.at(5) == "direct") {
+        aclrtStream stream = stream_arg(args.at(4));
+        const auto direct = reinterpret_cast<decltype(&aclrtMemcpyAsync)>(direct_function("aclrtMemcpyAsync"));
+        if (direct == nullptr) {
+            missing("aclrtMemcpyAsync", args);
+            return;
+        }
+        Call call("aclrtMemcpyAsync", args);
+        call.end(direct(dst.pointer, dst.size, src.pointer, count, kind, stream));
+        call.json().num("bytes", count).str("copy", args.at(3)).str("stream", args.at(4)).boolean("direct", true);
+        call.json().inum("stream_id", stream_id_of(args.at(4)));
+        call.emit();
+    } else if (args.size() > 4) {
         aclrtStream stream = stream_arg(args.at(4));
         ACL_CALL(aclrtMemcpyAsync, args, dst.pointer, dst.size, src.pointer, count, kind, stream);
         call.json().num("bytes", count).str("copy", args.at(3)).str("stream", args.at(4));
@@ -754,7 +774,19 @@ void cmd_memset(const Args& args) {
     Value target = lookup(args.at(0));
     auto value = static_cast<int32_t>(to_int(args.at(1)));
     auto count = static_cast<size_t>(to_int(args.at(2)));
-    if (args.size() > 3) {
+    if (args.size() > 4 && args.at(4) == "direct") {
+        aclrtStream stream = stream_arg(args.at(3));
+        const auto direct = reinterpret_cast<decltype(&aclrtMemsetAsync)>(direct_function("aclrtMemsetAsync"));
+        if (direct == nullptr) {
+            missing("aclrtMemsetAsync", args);
+            return;
+        }
+        Call call("aclrtMemsetAsync", args);
+        call.end(direct(target.pointer, target.size, value, count, stream));
+        call.json().inum("value", value).num("bytes", count).str("stream", args.at(3)).boolean("direct", true);
+        call.json().inum("stream_id", stream_id_of(args.at(3)));
+        call.emit();
+    } else if (args.size() > 3) {
         aclrtStream stream = stream_arg(args.at(3));
         ACL_CALL(aclrtMemsetAsync, args, target.pointer, target.size, value, count, stream);
         call.json().inum("value", value).num("bytes", count).str("stream", args.at(3));
@@ -846,13 +878,7 @@ void cmd_launch(const Args& args) {
         annotate(call);
         call.emit();
     } else if (variant == "direct") {
-        // libascendcl's own aclrtLaunchKernel, as a program that opens the library itself gets it
-        // (ctypes, plugin loaders): never a profiler's interposer.
-        using LaunchFn = decltype(&aclrtLaunchKernel);
-        static const auto direct = []() -> LaunchFn {
-            void* acl = dlopen("libascendcl.so", RTLD_NOW | RTLD_LOCAL);
-            return acl != nullptr ? reinterpret_cast<LaunchFn>(dlsym(acl, "aclrtLaunchKernel")) : nullptr;
-        }();
+        static const auto direct = reinterpret_cast<decltype(&aclrtLaunchKernel)>(direct_function("aclrtLaunchKernel"));
         if (direct == nullptr) {
             missing("aclrtLaunchKernel", args);
             return;

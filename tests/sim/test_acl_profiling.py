@@ -45,10 +45,26 @@ class Track:
 
 
 @dataclass(frozen=True)
+class MemcpyInfo:
+    phase: int
+    level: int
+    type: int
+    thread: int
+    timestamp: int
+    bytes: int
+    max_bytes: int
+    direction: int
+    callback_thread: int
+
+
+@dataclass(frozen=True)
 class Run:
     names: dict[tuple[int, int], str]
     apis: list[Api]
     tracks: list[Track]
+    memcpy_infos: list[MemcpyInfo]
+    # Every compact report in arrival order: ("track" | "memcpy", index into its list).
+    compact_order: list[tuple[str, int]]
     values: dict[str, int]
     device_events: list[str]
 
@@ -69,6 +85,8 @@ def reports(programs: ProgramBuilder, native: NativeTree) -> Run:
     names: dict[tuple[int, int], str] = {}
     apis: list[Api] = []
     tracks: list[Track] = []
+    memcpy_infos: list[MemcpyInfo] = []
+    order: list[tuple[str, int]] = []
     values: dict[str, int] = {}
     device_events: list[str] = []
     for line in result.stdout.splitlines():
@@ -79,7 +97,11 @@ def reports(programs: ProgramBuilder, native: NativeTree) -> Run:
         elif kind == "api":
             apis.append(Api(*map(int, rest.split())))
         elif kind == "track":
+            order.append(("track", len(tracks)))
             tracks.append(Track(*map(int, rest.split())))
+        elif kind == "memcpy":
+            order.append(("memcpy", len(memcpy_infos)))
+            memcpy_infos.append(MemcpyInfo(*map(int, rest.split())))
         elif kind in ("device", "reset"):
             device_events.append(line)
         elif "=" in line:
@@ -87,7 +109,7 @@ def reports(programs: ProgramBuilder, native: NativeTree) -> Run:
             values[key] = int(value)
         else:
             pytest.fail(f"unexpected output line: {line}")
-    return Run(names, apis, tracks, values, device_events)
+    return Run(names, apis, tracks, memcpy_infos, order, values, device_events)
 
 
 def test_type_names_are_registered(reports: Run) -> None:
@@ -119,7 +141,8 @@ def test_runtime_api_records_accompany_acl_records(reports: Run) -> None:
     runtime = reports.apis_named("KernelLaunch", level=5000)
     acl = reports.apis_named("aclrtLaunchKernel")
     assert [(a.begin, a.end) for a in runtime] == [(a.begin, a.end) for a in acl]
-    assert len(reports.apis_named("MemcpyAsync", level=5000)) == 1
+    assert len(reports.apis_named("MemcpyAsync", level=5000)) == 2
+    assert len(reports.apis_named("MemsetAsync", level=5000)) == 1
     # Every API record of the started phase has a registered name.
     assert all(reports.name(a.level, a.type) for a in reports.apis)
 
@@ -140,11 +163,33 @@ def test_task_track_per_kernel_inside_its_api(reports: Run) -> None:
 
 def test_other_tasks_are_tracked_with_their_types(reports: Run) -> None:
     by_type = {reports.name(5000, t.task_type): t for t in reports.tracks}
-    assert set(by_type) == {"KERNEL_AIVEC", "PROFILER_TRACE_EX", "MEMCPY_ASYNC"}
+    assert set(by_type) == {"KERNEL_AIVEC", "PROFILER_TRACE_EX", "MEMCPY_ASYNC", "MEMSET_ASYNC"}
     trace = by_type["PROFILER_TRACE_EX"]
     api = reports.apis_named("aclrtProfTrace")[0]
     assert api.begin <= trace.timestamp <= api.end
     assert trace.hash == 0
+
+
+def test_async_copies_report_memcpy_info_before_their_track(reports: Run) -> None:
+    # Each asynchronous copy: a 5000/801 memcpy info (bytes, runtime copy kind) on the copying thread,
+    # then its MEMCPY_ASYNC task track. The fill and the synchronous copy report no memcpy info.
+    assert [(m.bytes, m.max_bytes, m.direction) for m in reports.memcpy_infos] == [
+        (4096, 4096, 1),
+        (1000, 1000, 2),
+    ]
+    copy_api = reports.apis_named("aclrtMemcpyAsync")
+    for index, info in enumerate(reports.memcpy_infos):
+        assert (info.level, info.type, info.phase) == (5000, 801, 1)
+        assert info.thread == reports.values["tid"] == info.callback_thread
+        assert copy_api[index].begin <= info.timestamp <= copy_api[index].end
+        position = reports.compact_order.index(("memcpy", index))
+        kind, track_index = reports.compact_order[position + 1]
+        assert kind == "track"
+        track = reports.tracks[track_index]
+        assert reports.name(5000, track.task_type) == "MEMCPY_ASYNC"
+        assert track.thread == info.thread
+    fills = [t for t in reports.tracks if reports.name(5000, t.task_type) == "MEMSET_ASYNC"]
+    assert len(fills) == 1 and fills[0].stream == reports.values["stream"]
 
 
 def test_unstarted_devices_report_no_tasks(reports: Run) -> None:

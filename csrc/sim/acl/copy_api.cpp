@@ -2,8 +2,9 @@
 // call, for synchronous and asynchronous copies alike: the simulator executes
 // functionally and eagerly, and only the timeline is modelled. A synchronous
 // copy is not a stream task; its modelled duration is charged to the calling
-// host thread. An asynchronous copy is a Memcpy task on its stream; on a
-// capturing stream its data moves at each execution of the model instead.
+// host thread. An asynchronous copy is a Memcpy task on its stream (memcpy info,
+// task track and STARS logs like any stream task); on a capturing stream its
+// data moves at each execution of the model instead.
 #include <cstring>
 
 #include "acl/acl.h"
@@ -58,6 +59,20 @@ aclError sync_copy(void* dst, size_t dpitch, const void* src, size_t spitch, siz
     return ACL_SUCCESS;
 }
 
+// The runtime's copy kind (SEAM_RT_MEMCPY_*) of an ACL copy kind, as its memcpy info reports it.
+uint16_t runtime_direction(int32_t kind) {
+    switch (kind) {
+        case ACL_MEMCPY_HOST_TO_HOST: return SEAM_RT_MEMCPY_HOST_TO_HOST;
+        case ACL_MEMCPY_HOST_TO_DEVICE:
+        case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: return SEAM_RT_MEMCPY_HOST_TO_DEVICE;
+        case ACL_MEMCPY_DEVICE_TO_HOST: return SEAM_RT_MEMCPY_DEVICE_TO_HOST;
+        case ACL_MEMCPY_DEVICE_TO_DEVICE: return SEAM_RT_MEMCPY_DEVICE_TO_DEVICE;
+        case ACL_MEMCPY_INNER_DEVICE_TO_DEVICE:
+        case ACL_MEMCPY_INTER_DEVICE_TO_DEVICE: return SEAM_RT_MEMCPY_ADDR_DEVICE_TO_DEVICE;
+        default: return SEAM_RT_MEMCPY_DEFAULT;
+    }
+}
+
 // Host memory that is not a registered (pinned) allocation: the side that makes an asynchronous
 // copy potentially unsafe while a capture is in progress.
 bool pageable(Side side, const void* ptr) {
@@ -78,6 +93,7 @@ aclError async_copy(void* dst, size_t dpitch, const void* src, size_t spitch, si
         if (const aclError rc = capture::check_unsafe_call(); rc != ACL_SUCCESS) return rc;
     }
     const uint64_t duration = copy_duration_ns(*device, copy.plan.path, uint64_t(width) * height, true);
+    prof::report_memcpy_info(device->id(), uint64_t(width) * height, runtime_direction(kind));
     return issue_task(*device, *s, plain_task(npusim::TaskKind::Memcpy, duration, stars::kSdma), TaskType::MemcpyAsync,
                       [] { return uint64_t(0); },
                       [=] { copy_rows(dst, dpitch, src, spitch, width, height); });

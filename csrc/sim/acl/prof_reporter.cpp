@@ -123,6 +123,21 @@ void report_task_track(const npusim::TaskRecord& task, TaskType type, uint64_t k
     (void)MsprofReportCompactInfo(aging, &info, static_cast<uint32_t>(sizeof info));
 }
 
+void report_memcpy_info(uint32_t device, uint64_t bytes, uint16_t direction) {
+    if (!task_time_on(device)) return;
+    MsprofCompactInfo info{};
+    info.magicNumber = MSPROF_REPORT_DATA_MAGIC_NUM;
+    info.level = MSPROF_REPORT_RUNTIME_LEVEL;
+    info.type = MSPROF_REPORT_RUNTIME_MEMCPY_INFO_TYPE;
+    info.threadId = current_tid();
+    info.dataLen = sizeof(MsprofMemcpyInfo);
+    info.timeStamp = now();
+    info.data.memcpyInfo.dataSize = bytes;
+    info.data.memcpyInfo.maxSize = bytes;  // one task moves the whole copy
+    info.data.memcpyInfo.memcpyDirection = direction;
+    (void)MsprofReportCompactInfo(kAgingFlag, &info, static_cast<uint32_t>(sizeof info));
+}
+
 void report_api(AclApi api, uint64_t begin, uint64_t end) {
     const uint64_t sw = effective_switch();
     MsprofApi record{};

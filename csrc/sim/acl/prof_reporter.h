@@ -37,6 +37,11 @@ constexpr uint32_t kGraphTask = 0;
 void report_task_track(const npusim::TaskRecord& task, TaskType type, uint64_t kernel_hash,
                        uint32_t aging = kOrdinaryTask);
 
+// Reports the size and direction (SEAM_RT_MEMCPY_*) of an asynchronous copy (5000/801), on the
+// copying thread just before the copy's task track, while the device's task times are on. The
+// runtime's reports are all a profiler has of a copy the program reached without an interposer.
+void report_memcpy_info(uint32_t device, uint64_t bytes, uint16_t direction);
+
 // Reports the API records of one call (level 20000 and, if mapped and switched on, level 5000).
 void report_api(AclApi api, uint64_t begin, uint64_t end);
 

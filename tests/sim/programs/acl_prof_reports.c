@@ -7,6 +7,7 @@
  *   reg LEVEL TYPE NAME
  *   api PHASE LEVEL TYPE THREAD BEGIN END CALLBACK_THREAD
  *   track PHASE LEVEL TYPE THREAD TIMESTAMP DEVICE STREAM TASK TASKTYPE HASH CALLBACK_THREAD
+ *   memcpy PHASE LEVEL TYPE THREAD TIMESTAMP BYTES MAX_BYTES DIRECTION CALLBACK_THREAD
  *   device CHIP DEVICE OPEN          (device state callback 16, in call order)
  * Phases: 0 before START, 1 while started, 2 after STOP.
  */
@@ -38,6 +39,13 @@ static int32_t on_compact(uint32_t aging, const void* data, uint32_t length) {
     }
     struct MsprofCompactInfo info;
     memcpy(&info, data, sizeof info);
+    if (info.level == MSPROF_REPORT_RUNTIME_LEVEL && info.type == MSPROF_REPORT_RUNTIME_MEMCPY_INFO_TYPE) {
+        const struct MsprofMemcpyInfo* m = &info.data.memcpyInfo;
+        printf("memcpy %d %u %u %u %llu %llu %llu %u %ld\n", g_phase, info.level, info.type, info.threadId,
+               (unsigned long long)info.timeStamp, (unsigned long long)m->dataSize, (unsigned long long)m->maxSize,
+               m->memcpyDirection, tid());
+        return 0;
+    }
     const struct MsprofRuntimeTrack* t = &info.data.runtimeTrack;
     printf("track %d %u %u %u %llu %u %u %u %llu %llu %ld\n", g_phase, info.level, info.type, info.threadId,
            (unsigned long long)info.timeStamp, t->deviceId, t->streamId, t->taskId, (unsigned long long)t->taskType,
@@ -108,6 +116,9 @@ int main(void) {
     static unsigned char host[4096];
     CHECK(aclrtMalloc(&d, sizeof host, ACL_MEM_MALLOC_HUGE_FIRST));
     CHECK(aclrtMemcpyAsync(d, sizeof host, host, sizeof host, ACL_MEMCPY_HOST_TO_DEVICE, s));
+    CHECK(aclrtMemcpyAsync(host, sizeof host, d, 1000, ACL_MEMCPY_DEVICE_TO_HOST, s));
+    CHECK(aclrtMemsetAsync(d, sizeof host, 7, 512, s));
+    CHECK(aclrtMemcpy(host, sizeof host, d, 64, ACL_MEMCPY_DEVICE_TO_HOST)); /* synchronous: no task, no info */
     CHECK(aclrtSynchronizeStream(s));
     /* Device 1 is not started: its launch is an API call on a profiled process, but no task track. */
     CHECK(aclrtSetDevice(1));

@@ -87,19 +87,31 @@ CorrelationScope::~CorrelationScope() {
 
 uint64_t CurrentScopeId() { return t_corr.scope_id; }
 
-uint64_t CorrelationForTrack(uint64_t cann_ts) {
+namespace {
+
+// The rule of CorrelationForTrack and CorrelationForCopyTrack, inlined into both, so that each has
+// one caller (the kernels' is inlined into the compact-report handler, on every traced launch). A
+// copy's or fill's track (`kernel` false) joins its call like a kernel's, but does not make the call
+// one that launched a kernel.
+[[gnu::always_inline]] inline uint64_t TrackCorrelation(uint64_t cann_ts, bool kernel) {
     if (t_corr.scope_id != 0) {
         Call* call = CallAt(t_corr.scope_slot, t_corr.scope_id);
-        if (call != nullptr && call->track == 0) call->track = cann_ts;
+        if (kernel && call != nullptr && call->track == 0) call->track = cann_ts;
         return t_corr.scope_id;
     }
     if (t_corr.implicit_id == 0) {
         t_corr.implicit_id = AllocateCorrelationId();
         t_corr.implicit_start = cann_ts;
-        t_corr.implicit_slot = AddCall(Call{t_corr.implicit_id, cann_ts, 0, cann_ts, false});
+        t_corr.implicit_slot = AddCall(Call{t_corr.implicit_id, cann_ts, 0, kernel ? cann_ts : 0, false});
     }
     return t_corr.implicit_id;
 }
+
+}  // namespace
+
+uint64_t CorrelationForTrack(uint64_t cann_ts) { return TrackCorrelation(cann_ts, true); }
+
+uint64_t CorrelationForCopyTrack(uint64_t cann_ts) { return TrackCorrelation(cann_ts, false); }
 
 uint64_t CorrelationForApi(uint64_t begin, uint64_t end) {
     if (t_corr.scope_id != 0) return t_corr.scope_id;

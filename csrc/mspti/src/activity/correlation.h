@@ -57,6 +57,9 @@ uint64_t CurrentScopeId();
 
 // The id for a kernel task track reported on this thread at `cann_ts`.
 uint64_t CorrelationForTrack(uint64_t cann_ts);
+// The same rule for the task track of an asynchronous copy or fill (seam/copy_tasks.h); the call
+// does not count as one that launched a kernel.
+uint64_t CorrelationForCopyTrack(uint64_t cann_ts);
 
 // The id for an API reported on this thread with the interval [begin, end].
 uint64_t CorrelationForApi(uint64_t begin, uint64_t end);

@@ -1,11 +1,14 @@
-// Interposed copies and fills: MEMCPY and MEMSET records timed around the host
-// call (asynchronous calls included: the device side of a copy is not reported
-// by CANN to msPTI).
+// Interposed copies and fills. Synchronous calls: MEMCPY and MEMSET records
+// timed around the host call. Asynchronous calls: the record comes from the
+// copy's stream task with its device times (seam/copy_tasks.h), with the fields
+// of the call's arguments; only a call whose task track was not queued (no
+// subscriber, its device not collecting) gets a record timed around the call.
 #include "activity/kinds.h"
 #include "interpose/memory_reporter.h"
 #include "interpose/wrapper.h"
 #include "mspti/mspti_cbid.h"
 #include "mspti/mspti_ext.h"
+#include "seam/copy_tasks.h"
 
 namespace {
 
@@ -23,6 +26,8 @@ namespace memory = mspti::interpose::memory;
 bool MemcpyOn() { return mspti::activity::Enabled(MSPTI_ACTIVITY_KIND_MEMCPY); }
 bool MemsetOn() { return mspti::activity::Enabled(MSPTI_ACTIVITY_KIND_MEMSET); }
 
+using mspti::seam::copies::InterposedCall;
+
 auto Copy(aclrtMemcpyKind kind, uint64_t bytes, bool async, aclrtStream stream) {
     return [=](aclError ret, uint64_t correlation_id, const CallTimes& t) {
         if (ret == ACL_SUCCESS) memory::ReportMemcpy(correlation_id, t.start, t.end, kind, bytes, async, stream);
@@ -33,6 +38,33 @@ auto Fill(int32_t value, uint64_t bytes, bool async, aclrtStream stream) {
     return [=](aclError ret, uint64_t correlation_id, const CallTimes& t) {
         if (ret == ACL_SUCCESS) memory::ReportMemset(correlation_id, t.start, t.end, value, bytes, async, stream);
     };
+}
+
+// Asynchronous: the host record only if the copy's device half is not coming.
+auto AsyncCopy(const InterposedCall& device, aclrtMemcpyKind kind, uint64_t bytes, aclrtStream stream) {
+    return [&device, kind, bytes, stream](aclError ret, uint64_t correlation_id, const CallTimes& t) {
+        if (ret == ACL_SUCCESS && !device.OnDevice()) {
+            memory::ReportMemcpy(correlation_id, t.start, t.end, kind, bytes, true, stream);
+        }
+    };
+}
+
+auto AsyncFill(const InterposedCall& device, int32_t value, uint64_t bytes, aclrtStream stream) {
+    return [&device, value, bytes, stream](aclError ret, uint64_t correlation_id, const CallTimes& t) {
+        if (ret == ACL_SUCCESS && !device.OnDevice()) {
+            memory::ReportMemset(correlation_id, t.start, t.end, value, bytes, true, stream);
+        }
+    };
+}
+
+InterposedCall CopyCall(bool on, aclrtMemcpyKind kind, uint64_t bytes) {
+    return InterposedCall(on ? MSPTI_ACTIVITY_KIND_MEMCPY : MSPTI_ACTIVITY_KIND_INVALID,
+                          static_cast<uint32_t>(memory::CopyKind(kind)), bytes);
+}
+
+InterposedCall FillCall(bool on, int32_t value, uint64_t bytes) {
+    return InterposedCall(on ? MSPTI_ACTIVITY_KIND_MEMSET : MSPTI_ACTIVITY_KIND_INVALID, static_cast<uint32_t>(value),
+                          bytes);
 }
 
 }  // namespace
@@ -48,8 +80,10 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, a
 aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
                           aclrtStream stream) {
     const msptiRuntimeMemcpyAsyncParams params{dst, destMax, src, count, kind, stream};
-    return InterceptRuntime(real_aclrtMemcpyAsync, MSPTI_CBID_RUNTIME_MEMCPY_ASYNC, "aclrtMemcpyAsync", params,
-                            MemcpyOn(), Copy(kind, count, true, stream), dst, destMax, src, count, kind, stream);
+    const bool on = MemcpyOn();
+    const InterposedCall device = CopyCall(on, kind, count);
+    return InterceptRuntime(real_aclrtMemcpyAsync, MSPTI_CBID_RUNTIME_MEMCPY_ASYNC, "aclrtMemcpyAsync", params, on,
+                            AsyncCopy(device, kind, count, stream), dst, destMax, src, count, kind, stream);
 }
 
 aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
@@ -63,8 +97,10 @@ aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch,
 aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
                             aclrtMemcpyKind kind, aclrtStream stream) {
     const msptiRuntimeMemcpy2dAsyncParams params{dst, dpitch, src, spitch, width, height, kind, stream};
+    const bool on = MemcpyOn();
+    const InterposedCall device = CopyCall(on, kind, uint64_t{width} * height);
     return InterceptRuntime(real_aclrtMemcpy2dAsync, MSPTI_CBID_RUNTIME_MEM_CPY2D_ASYNC, "aclrtMemcpy2dAsync", params,
-                            MemcpyOn(), Copy(kind, uint64_t{width} * height, true, stream), dst, dpitch, src, spitch,
+                            on, AsyncCopy(device, kind, uint64_t{width} * height, stream), dst, dpitch, src, spitch,
                             width, height, kind, stream);
 }
 
@@ -76,8 +112,10 @@ aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count)
 
 aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
     const msptiRuntimeMemsetAsyncParams params{devPtr, maxCount, value, count, stream};
-    return InterceptRuntime(real_aclrtMemsetAsync, MSPTI_CBID_RUNTIME_MEM_SET_ASYNC, "aclrtMemsetAsync", params,
-                            MemsetOn(), Fill(value, count, true, stream), devPtr, maxCount, value, count, stream);
+    const bool on = MemsetOn();
+    const InterposedCall device = FillCall(on, value, count);
+    return InterceptRuntime(real_aclrtMemsetAsync, MSPTI_CBID_RUNTIME_MEM_SET_ASYNC, "aclrtMemsetAsync", params, on,
+                            AsyncFill(device, value, count, stream), devPtr, maxCount, value, count, stream);
 }
 
 }  // extern "C"

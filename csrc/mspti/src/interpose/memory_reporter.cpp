@@ -60,18 +60,6 @@ uint32_t StreamId(bool async, aclrtStream stream) {
     return static_cast<uint32_t>(id);
 }
 
-msptiActivityMemcpyKind CopyKind(aclrtMemcpyKind kind) {
-    switch (kind) {
-        case ACL_MEMCPY_HOST_TO_HOST: return MSPTI_ACTIVITY_MEMCPY_KIND_HTOH;
-        case ACL_MEMCPY_HOST_TO_DEVICE:
-        case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: return MSPTI_ACTIVITY_MEMCPY_KIND_HTOD;
-        case ACL_MEMCPY_DEVICE_TO_HOST: return MSPTI_ACTIVITY_MEMCPY_KIND_DTOH;
-        case ACL_MEMCPY_DEVICE_TO_DEVICE: return MSPTI_ACTIVITY_MEMCPY_KIND_DTOD;
-        case ACL_MEMCPY_DEFAULT: return MSPTI_ACTIVITY_MEMCPY_KIND_DEFAULT;
-        default: return MSPTI_ACTIVITY_MEMCPY_KIND_UNKNOWN;
-    }
-}
-
 void WriteMemory(msptiActivityMemoryOperationType op, uint64_t correlation_id, uint64_t start, uint64_t end,
                  const void* address, uint64_t bytes) {
     msptiActivityMemory record{};
@@ -90,6 +78,18 @@ void WriteMemory(msptiActivityMemoryOperationType op, uint64_t correlation_id, u
 }
 
 }  // namespace
+
+msptiActivityMemcpyKind CopyKind(aclrtMemcpyKind kind) {
+    switch (kind) {
+        case ACL_MEMCPY_HOST_TO_HOST: return MSPTI_ACTIVITY_MEMCPY_KIND_HTOH;
+        case ACL_MEMCPY_HOST_TO_DEVICE:
+        case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: return MSPTI_ACTIVITY_MEMCPY_KIND_HTOD;
+        case ACL_MEMCPY_DEVICE_TO_HOST: return MSPTI_ACTIVITY_MEMCPY_KIND_DTOH;
+        case ACL_MEMCPY_DEVICE_TO_DEVICE: return MSPTI_ACTIVITY_MEMCPY_KIND_DTOD;
+        case ACL_MEMCPY_DEFAULT: return MSPTI_ACTIVITY_MEMCPY_KIND_DEFAULT;
+        default: return MSPTI_ACTIVITY_MEMCPY_KIND_UNKNOWN;
+    }
+}
 
 void ReportAllocation(uint64_t correlation_id, uint64_t start, uint64_t end, const void* address, uint64_t bytes) {
     if (!activity::Enabled(MSPTI_ACTIVITY_KIND_MEMORY)) return;

@@ -8,7 +8,12 @@
 
 #include <cstdint>
 
+#include "mspti/mspti_activity.h"
+
 namespace mspti::interpose::memory {
+
+// The msPTI copy kind of an ACL copy kind (inner/inter device-to-device and unknown kinds: UNKNOWN).
+msptiActivityMemcpyKind CopyKind(aclrtMemcpyKind kind);
 
 void ReportAllocation(uint64_t correlation_id, uint64_t start, uint64_t end, const void* address, uint64_t bytes);
 void ReportRelease(uint64_t correlation_id, uint64_t start, uint64_t end, const void* address);

@@ -49,6 +49,7 @@ void DeviceData::DrainHostQueues() {
 
 void DeviceData::DrainHostQueuesLocked() {
     DrainTracks([this](const TrackEvent& e) { kernels_.AddTrack(e); });
+    DrainCopyTracks([this](const CopyTrackEvent& e) { kernels_.AddCopyTrack(e); });
     communication::DrainEvents([this](const communication::TaskEvent& t) { communications_.AddTask(t); },
                                [this](const communication::OpEvent& o) { communications_.FinishOp(o); });
 }

@@ -23,7 +23,11 @@ using activity::Enabled;
 // profSwitch bits each kind needs from CANN's host side.
 uint64_t DesiredBits() {
     uint64_t bits = 0;
-    if (Enabled(MSPTI_ACTIVITY_KIND_KERNEL)) bits |= PROF_TASK_TIME_MASK | PROF_RUNTIME_TRACE_MASK;
+    // Asynchronous copies and fills are stream tasks timed like kernels (seam/copy_tasks.h).
+    if (Enabled(MSPTI_ACTIVITY_KIND_KERNEL) || Enabled(MSPTI_ACTIVITY_KIND_MEMCPY) ||
+        Enabled(MSPTI_ACTIVITY_KIND_MEMSET)) {
+        bits |= PROF_TASK_TIME_MASK | PROF_RUNTIME_TRACE_MASK;
+    }
     if (Enabled(MSPTI_ACTIVITY_KIND_API) || Enabled(MSPTI_ACTIVITY_KIND_ACL_API) ||
         Enabled(MSPTI_ACTIVITY_KIND_NODE_API)) {
         bits |= PROF_ACL_API_MASK | PROF_TASK_TIME_MASK;
@@ -40,12 +44,19 @@ bool WantTsFw() {
            Enabled(MSPTI_ACTIVITY_KIND_COMMUNICATION);
 }
 
-bool WantStars() { return Enabled(MSPTI_ACTIVITY_KIND_KERNEL) || Enabled(MSPTI_ACTIVITY_KIND_COMMUNICATION); }
+bool UsesStars(msptiActivityKind k) {
+    return k == MSPTI_ACTIVITY_KIND_KERNEL || k == MSPTI_ACTIVITY_KIND_COMMUNICATION || k == MSPTI_ACTIVITY_KIND_MEMCPY ||
+           k == MSPTI_ACTIVITY_KIND_MEMSET;
+}
+
+bool WantStars() {
+    return Enabled(MSPTI_ACTIVITY_KIND_KERNEL) || Enabled(MSPTI_ACTIVITY_KIND_COMMUNICATION) ||
+           Enabled(MSPTI_ACTIVITY_KIND_MEMCPY) || Enabled(MSPTI_ACTIVITY_KIND_MEMSET);
+}
 
 bool UsesTsFw(msptiActivityKind k) {
     return k == MSPTI_ACTIVITY_KIND_MARKER || k == MSPTI_ACTIVITY_KIND_HCCL || k == MSPTI_ACTIVITY_KIND_COMMUNICATION;
 }
-bool UsesStars(msptiActivityKind k) { return k == MSPTI_ACTIVITY_KIND_KERNEL || k == MSPTI_ACTIVITY_KIND_COMMUNICATION; }
 
 bool SupportedChip(uint32_t chip) {
     return chip == SEAM_CHIP_TYPE_910B || chip == SEAM_CHIP_TYPE_310B || chip == SEAM_CHIP_TYPE_950;

@@ -58,11 +58,19 @@ uint64_t KernelMatcher::KeyOf(const TrackEvent& track, uint32_t* stream, uint32_
 }
 
 void KernelMatcher::AddTrack(const TrackEvent& track) {
+    Add(track, MSPTI_ACTIVITY_KIND_KERNEL, 0, 0);
+}
+
+void KernelMatcher::AddCopyTrack(const CopyTrackEvent& copy) { Add(copy.track, copy.kind, copy.bytes, copy.detail); }
+
+void KernelMatcher::Add(const TrackEvent& track, msptiActivityKind kind, uint64_t bytes, uint32_t detail) {
     uint32_t stream = 0;
     uint32_t task = 0;
     const uint64_t key = KeyOf(track, &stream, &task);
-    Pending p{track.type, track.name,  track.correlation_id, host_time::ToRecordTime(track.host_ts),
-              track.device, stream, task, next_seq_++, track.aging == 0, false, 0, 0};
+    Pending p{track.type, {track.name}, track.correlation_id, host_time::ToRecordTime(track.host_ts),
+              track.device, stream, task, detail, next_seq_++, track.aging == 0, false,
+              static_cast<uint8_t>(kind), 0, 0};
+    if (kind != MSPTI_ACTIVITY_KIND_KERNEL) p.bytes = bytes;
     if (!p.graph) RetireGraphTasks(key, p.launch_ns);
     for (uint32_t n = orphans_.Front(key); n != kNil; n = orphans_.Front(key)) {
         const Orphan o = orphans_.At(n);
@@ -143,7 +151,7 @@ void KernelMatcher::OnTask(uint32_t device, uint32_t stream, uint32_t task, bool
     const uint32_t front = pending_.Front(key);
     if (front != kNil && !pending_.At(front).graph) {
         // An end for a launched kernel whose start was lost (e.g. the channel started mid-task).
-        activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_DROP_REASON_DEVICE_HALF_LOST);
+        activity::Drops().Add(pending_.At(front).Kind(), MSPTI_DROP_REASON_DEVICE_HALF_LOST);
         pending_.PopFront(key);
     }
 }
@@ -151,6 +159,10 @@ void KernelMatcher::OnTask(uint32_t device, uint32_t stream, uint32_t task, bool
 void KernelMatcher::Emit(const Pending& p, uint64_t start_count, uint64_t end_count) {
     const uint64_t start = device_time::ToRecordTime(p.device, start_count);
     const uint64_t end = device_time::ToRecordTime(p.device, end_count);
+    if (p.kind != MSPTI_ACTIVITY_KIND_KERNEL) {
+        EmitCopy(p, start, end);
+        return;
+    }
     if (!activity::Enabled(MSPTI_ACTIVITY_KIND_KERNEL) || start == 0 || end == 0) {
         activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, activity::Enabled(MSPTI_ACTIVITY_KIND_KERNEL)
                                                                ? MSPTI_DROP_REASON_DEVICE_HALF_LOST
@@ -167,6 +179,41 @@ void KernelMatcher::Emit(const Pending& p, uint64_t start_count, uint64_t end_co
     record.type = p.type;
     record.name = p.name;
     activity::BufferManager::Instance().Write(record);
+}
+
+void KernelMatcher::EmitCopy(const Pending& p, uint64_t start, uint64_t end) {
+    if (!activity::Enabled(p.Kind()) || start == 0 || end == 0) {
+        activity::Drops().Add(p.Kind(), activity::Enabled(p.Kind()) ? MSPTI_DROP_REASON_DEVICE_HALF_LOST
+                                                                    : MSPTI_DROP_REASON_KIND_DISABLED);
+        return;
+    }
+    if (p.kind == MSPTI_ACTIVITY_KIND_MEMCPY) {
+        msptiActivityMemcpy record{};
+        record.kind = MSPTI_ACTIVITY_KIND_MEMCPY;
+        record.copyKind = static_cast<msptiActivityMemcpyKind>(p.detail);
+        record.bytes = p.bytes;
+        record.start = start;
+        record.end = end < start ? start : end;
+        record.deviceId = p.device;
+        record.streamId = p.stream;
+        record.correlationId = p.correlation_id;
+        record.isAsync = 1;
+        activity::BufferManager::Instance().Write(record);
+        return;
+    }
+    if (p.kind == MSPTI_ACTIVITY_KIND_MEMSET) {
+        msptiActivityMemset record{};
+        record.kind = MSPTI_ACTIVITY_KIND_MEMSET;
+        record.value = p.detail;
+        record.bytes = p.bytes;
+        record.start = start;
+        record.end = end < start ? start : end;
+        record.deviceId = p.device;
+        record.streamId = p.stream;
+        record.correlationId = p.correlation_id;
+        record.isAsync = 1;
+        activity::BufferManager::Instance().Write(record);
+    }
 }
 
 void KernelMatcher::NoteEnded(const Pending& p) {
@@ -221,7 +268,7 @@ void KernelMatcher::DropLost(uint32_t device, bool all_devices, uint64_t lost_be
                 done = g != kNil && progress_.At(g).newest.launch_ns >= p.retired_ns;
             }
             if (lost || done) {
-                if (lost) activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_DROP_REASON_DEVICE_HALF_LOST);
+                if (lost) activity::Drops().Add(p.Kind(), MSPTI_DROP_REASON_DEVICE_HALF_LOST);
                 pending_.Remove(key, prev, n);  // an emptied queue removes its key; `next` is then kNil
             } else {
                 prev = n;
@@ -259,7 +306,7 @@ void KernelMatcher::ExpireSynced(uint32_t device, uint64_t flush_ns) {
                 synced = stream_syncs::ById(device, p.stream);
             }
             if (!p.graph && synced != 0 && p.launch_ns < synced && synced < flush_ns) {
-                activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_DROP_REASON_DEVICE_HALF_LOST);
+                activity::Drops().Add(p.Kind(), MSPTI_DROP_REASON_DEVICE_HALF_LOST);
                 pending_.Remove(key, prev, n);
             } else {
                 prev = n;
@@ -273,7 +320,7 @@ void KernelMatcher::DropDevice(uint32_t device) {
     for (const uint64_t key : pending_.Keys()) {
         if (!KeyOnDevice(key, device)) continue;
         for (uint32_t n = pending_.Front(key); n != kNil; n = pending_.Next(n)) {
-            if (!pending_.At(n).graph) activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_DROP_REASON_DEVICE_HALF_LOST);
+            if (!pending_.At(n).graph) activity::Drops().Add(pending_.At(n).Kind(), MSPTI_DROP_REASON_DEVICE_HALF_LOST);
         }
         pending_.EraseKey(key);
     }

@@ -1,6 +1,9 @@
 // KERNEL records: joins the host half of a kernel (the task track CANN reports
 // when the kernel is launched: type, name, correlation id) with its device half
-// (the STARS start and end logs of the same task) by the task key.
+// (the STARS start and end logs of the same task) by the task key. Asynchronous
+// copies and fills are stream tasks with STARS logs too: their tracks
+// (seam/copy_tasks.h) are joined the same way and give MEMCPY and MEMSET records;
+// everything said of kernels below holds for them, counted under their kind.
 //
 // Tracks wait per key in launch order. A device start or end that arrives
 // without a track (not a kernel, or - against CANN's ordering - a track still
@@ -27,6 +30,7 @@
 
 #include <cstdint>
 
+#include "mspti/mspti_activity.h"
 #include "seam/task_queues.h"
 #include "seam/task_track_queue.h"
 
@@ -35,6 +39,7 @@ namespace mspti::seam {
 class KernelMatcher {
 public:
     void AddTrack(const TrackEvent& track);
+    void AddCopyTrack(const CopyTrackEvent& copy);  // an asynchronous copy or fill
     void OnTask(uint32_t device, uint32_t stream, uint32_t task, bool start, uint64_t count);
     // Forgets device halves older than a few seconds; counts the host halves a later task of their
     // stream has overtaken (ordering rule).
@@ -52,17 +57,23 @@ public:
 private:
     struct Pending {
         const char* type;
-        const char* name;
+        union {
+            const char* name;  // KERNEL: kernel name
+            uint64_t bytes;    // MEMCPY, MEMSET: bytes
+        };
         uint64_t correlation_id;
         uint64_t launch_ns;  // records' time base
         uint32_t device;
         uint32_t stream;
-        uint32_t task;  // decoded task id (the key's), for the stream order
-        uint64_t seq;   // arrival number of the track
+        uint32_t task;    // decoded task id (the key's), for the stream order
+        uint32_t detail;  // MEMCPY: copy kind; MEMSET: value
+        uint64_t seq;     // arrival number of the track
         bool graph;
         bool started;
+        uint8_t kind;  // msptiActivityKind: KERNEL, MEMCPY or MEMSET
         uint64_t start_count;
         uint64_t retired_ns;  // graph task: launch time of the ordinary task that reused its key (0: none)
+        msptiActivityKind Kind() const { return static_cast<msptiActivityKind>(kind); }
     };
     struct Orphan {
         uint64_t start_count;
@@ -87,7 +98,9 @@ private:
         bool has_settled;
         uint64_t pass;  // expiry pass during which `newest` was noted
     };
+    void Add(const TrackEvent& track, msptiActivityKind kind, uint64_t bytes, uint32_t detail);
     void Emit(const Pending& p, uint64_t start_count, uint64_t end_count);
+    void EmitCopy(const Pending& p, uint64_t start, uint64_t end);  // MEMCPY or MEMSET, times converted
     uint64_t KeyOf(const TrackEvent& track, uint32_t* stream, uint32_t* task) const;
     void RetireGraphTasks(uint64_t key, uint64_t launch_ns);
     void NoteEnded(const Pending& p);

@@ -10,6 +10,7 @@
 #include "callback/api_call.h"
 #include "common/thread_id.h"
 #include "seam/communication_tracker.h"
+#include "seam/copy_tasks.h"
 #include "seam/device_registry.h"
 #include "seam/device_task_manager.h"
 #include "seam/host_time.h"
@@ -42,7 +43,11 @@ void OnTaskTrack(uint32_t aging, const MsprofCompactInfo& info) {
     communication::OnTaskTrack(track, info.timeStamp);
     NameCache& names = NameCache::Instance();
     const char* type = names.TypeName(MSPROF_REPORT_RUNTIME_LEVEL, static_cast<uint32_t>(track.taskType));
-    if (!IsKernelType(type)) return;
+    if (!IsKernelType(type)) {
+        // Asynchronous copies and fills are stream tasks timed like kernels (seam/copy_tasks.h).
+        copies::OnTaskTrack(aging, info, type);
+        return;
+    }
     const uint64_t correlation_id = OnReportingThread(info.threadId) ? activity::CorrelationForTrack(info.timeStamp)
                                                                      : activity::AllocateCorrelationId();
     const char* name = names.HashText(track.kernelName);
@@ -90,6 +95,8 @@ int32_t OnCompact(uint32_t aging, const void* data, uint32_t length) {
     std::memcpy(&info, data, sizeof info);
     if (info.level == MSPROF_REPORT_RUNTIME_LEVEL && info.type == MSPROF_REPORT_RUNTIME_TASK_TRACK_TYPE) {
         OnTaskTrack(aging, info);
+    } else if (info.level == MSPROF_REPORT_RUNTIME_LEVEL && info.type == MSPROF_REPORT_RUNTIME_MEMCPY_INFO_TYPE) {
+        copies::OnMemcpyInfo(info);
     } else if (info.level == MSPROF_REPORT_NODE_LEVEL && info.type == MSPROF_REPORT_NODE_HCCL_OP_INFO_TYPE) {
         communication::OnOpInfo(info.data.hcclopInfo);
     } else if (info.level == MSPROF_REPORT_RUNTIME_LEVEL && info.type == MSPROF_REPORT_RUNTIME_EXPAND_SPEC_TYPE) {

@@ -13,114 +13,164 @@
 namespace mspti::seam {
 namespace {
 
-// A single-producer ring. The producer's and the consumer's positions sit on cache lines of their
-// own, and the producer re-reads the consumer's position only when the ring looks full: the reader
-// drains while the thread launches, and a shared line would move between the cores on every push.
+// A single-producer ring of `Capacity` events (a power of two). The producer's and the consumer's
+// positions sit on cache lines of their own, and the producer re-reads the consumer's position only
+// when the ring looks full: the reader drains while the thread launches, and a shared line would
+// move between the cores on every push.
+template <typename Event, uint32_t Capacity>
 struct Ring {
-    static constexpr uint32_t kCapacity = 16384;  // a power of two; ~10 ms of launches at full rate
+    static constexpr uint32_t kCapacity = Capacity;
     static constexpr size_t kLine = 64;
     alignas(kLine) std::atomic<uint32_t> tail{0};  // next slot to fill (the producer's)
     uint32_t head_seen = 0;                         // a past value of head (the producer's)
     alignas(kLine) std::atomic<uint32_t> head{0};  // next slot to consume (the consumer's)
     std::atomic<bool> thread_gone{false};
-    alignas(kLine) TrackEvent slots[kCapacity];
+    alignas(kLine) Event slots[kCapacity];
 };
 
-struct Registry {
-    std::mutex mutex;
-    std::vector<std::shared_ptr<Ring>> rings;
-};
-
-Registry& GetRegistry() {
-    static NoDestructor<Registry> registry;
-    return registry.get();
-}
-
-thread_local bool t_ring_gone = false;
-thread_local Ring* t_ring = nullptr;  // the calling thread's ring, once it has one
-
-struct LocalRing {
-    std::shared_ptr<Ring> ring = std::make_shared<Ring>();
-    LocalRing() {
-        Registry& r = GetRegistry();
-        std::lock_guard<std::mutex> lock(r.mutex);
-        r.rings.push_back(ring);
+// The rings of one event type: one per producing thread.
+template <typename RingT>
+class Rings {
+public:
+    static Rings& Get() {
+        static NoDestructor<Rings> rings;
+        return rings.get();
     }
+
+    void Add(std::shared_ptr<RingT> ring) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        rings_.push_back(std::move(ring));
+        count_.store(static_cast<uint32_t>(rings_.size()), std::memory_order_release);
+    }
+
+    template <typename Event>
+    void Drain(std::vector<Event>& batch) {
+        // No ring, nothing to take: a drain (once per batch of device data) costs one load then.
+        if (count_.load(std::memory_order_acquire) == 0) return;
+        std::lock_guard<std::mutex> lock(mutex_);
+        for (auto it = rings_.begin(); it != rings_.end();) {
+            RingT& ring = **it;
+            const bool gone = ring.thread_gone.load(std::memory_order_acquire);
+            uint32_t head = ring.head.load(std::memory_order_relaxed);
+            const uint32_t tail = ring.tail.load(std::memory_order_acquire);
+            for (; head != tail; ++head) batch.push_back(ring.slots[head % RingT::kCapacity]);
+            ring.head.store(head, std::memory_order_release);
+            if (gone && ring.tail.load(std::memory_order_acquire) == head) {
+                it = rings_.erase(it);
+            } else {
+                ++it;
+            }
+        }
+        count_.store(static_cast<uint32_t>(rings_.size()), std::memory_order_release);
+    }
+
+    // `own`: the ring of the thread that forked (kept; the others' threads were not copied).
+    void ForgetAfterFork(const RingT* own) {
+        new (&mutex_) std::mutex();
+        for (const auto& ring : rings_) {
+            ring->head.store(ring->tail.load(std::memory_order_relaxed), std::memory_order_relaxed);
+            if (ring.get() != own) ring->thread_gone.store(true, std::memory_order_relaxed);
+        }
+    }
+
+private:
+    std::mutex mutex_;
+    std::vector<std::shared_ptr<RingT>> rings_;
+    std::atomic<uint32_t> count_{0};  // rings_.size(), readable without the mutex
+};
+
+// A thread's ring of one type, registered at the thread's first push; `gone` is the thread's flag
+// that it is exiting (its ring is then dropped once drained).
+template <typename RingT>
+struct LocalRing {
+    std::shared_ptr<RingT> ring = std::make_shared<RingT>();
+    bool* gone;
+    explicit LocalRing(bool* gone_flag) : gone(gone_flag) { Rings<RingT>::Get().Add(ring); }
     ~LocalRing() {
-        t_ring_gone = true;
+        *gone = true;
         ring->thread_gone.store(true, std::memory_order_release);  // the consumer drops it once drained
     }
     LocalRing(const LocalRing&) = delete;
     LocalRing& operator=(const LocalRing&) = delete;
 };
 
-Ring* Local() {
-    if (t_ring_gone) return nullptr;
-    thread_local LocalRing local;
-    t_ring = local.ring.get();
-    return t_ring;
+// Kernels: ~10 ms of launches at full rate. Copies and fills are far fewer per thread.
+using KernelRing = Ring<TrackEvent, 16384>;
+using CopyRing = Ring<CopyTrackEvent, 1024>;
+
+// The calling thread's rings (made on its first push), nullptr once the thread is exiting. Plain
+// thread-locals of this file, one set per type: the kernels' is reached on every traced launch.
+thread_local bool t_kernel_gone = false;
+thread_local KernelRing* t_kernel_ring = nullptr;
+thread_local bool t_copy_gone = false;
+thread_local CopyRing* t_copy_ring = nullptr;
+
+KernelRing* Local(KernelRing*) {
+    if (t_kernel_gone) return nullptr;
+    thread_local LocalRing<KernelRing> local(&t_kernel_gone);
+    t_kernel_ring = local.ring.get();
+    return t_kernel_ring;
 }
 
-bool TryPush(Ring& ring, const TrackEvent& event) {
+CopyRing* Local(CopyRing*) {
+    if (t_copy_gone) return nullptr;
+    thread_local LocalRing<CopyRing> local(&t_copy_gone);
+    t_copy_ring = local.ring.get();
+    return t_copy_ring;
+}
+
+template <typename RingT, typename Event>
+bool TryPush(RingT& ring, const Event& event) {
     const uint32_t tail = ring.tail.load(std::memory_order_relaxed);
-    if (tail - ring.head_seen >= Ring::kCapacity) {
+    if (tail - ring.head_seen >= RingT::kCapacity) {
         ring.head_seen = ring.head.load(std::memory_order_acquire);  // head only grows: look again
-        if (tail - ring.head_seen >= Ring::kCapacity) return false;
+        if (tail - ring.head_seen >= RingT::kCapacity) return false;
     }
-    ring.slots[tail % Ring::kCapacity] = event;
+    ring.slots[tail % RingT::kCapacity] = event;
     ring.tail.store(tail + 1, std::memory_order_release);
     return true;
 }
 
-}  // namespace
-
-void PushTrack(const TrackEvent& event) {
-    Ring* ring = Local();
+// Queues `event` on the calling thread's ring; a full ring is drained by the caller itself (rare,
+// so a lock is fine). What cannot be queued is counted as a dropped record of `kind`.
+template <typename RingT, typename Event>
+void Push(const Event& event, msptiActivityKind kind) {
+    RingT* ring = Local(static_cast<RingT*>(nullptr));
     if (ring == nullptr) {
-        activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_DROP_REASON_NO_BUFFER);
+        activity::Drops().Add(kind, MSPTI_DROP_REASON_NO_BUFFER);
         return;
     }
     if (TryPush(*ring, event)) return;
-    // The parser has fallen behind by a whole ring: consume the rings here (rare, so a lock is fine).
     DeviceData::Instance().DrainHostQueues();
-    if (!TryPush(*ring, event)) activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_DROP_REASON_NO_BUFFER);
+    if (!TryPush(*ring, event)) activity::Drops().Add(kind, MSPTI_DROP_REASON_NO_BUFFER);
 }
+
+// Copied out first: the sink writes records, which may call into the client, which must not find
+// the registry locked. The batch is guarded by the device-data mutex (one drainer at a time) and is
+// not a thread-local: the exit flush drains on the exiting thread, whose thread-locals exit() has
+// already destroyed.
+template <typename RingT, typename Event>
+void Drain(const std::function<void(const Event&)>& sink) {
+    static NoDestructor<std::vector<Event>> storage;
+    std::vector<Event>& batch = storage.get();
+    batch.clear();
+    Rings<RingT>::Get().Drain(batch);
+    for (const Event& e : batch) sink(e);
+}
+
+}  // namespace
+
+void PushTrack(const TrackEvent& event) { Push<KernelRing>(event, MSPTI_ACTIVITY_KIND_KERNEL); }
+
+void PushCopyTrack(const CopyTrackEvent& event) { Push<CopyRing>(event, event.kind); }
 
 void ForgetTracksAfterFork() {
-    Registry& r = GetRegistry();
-    new (&r.mutex) std::mutex();
-    for (const auto& ring : r.rings) {
-        ring->head.store(ring->tail.load(std::memory_order_relaxed), std::memory_order_relaxed);
-        if (ring.get() != t_ring) ring->thread_gone.store(true, std::memory_order_relaxed);
-    }
+    Rings<KernelRing>::Get().ForgetAfterFork(t_kernel_ring);
+    Rings<CopyRing>::Get().ForgetAfterFork(t_copy_ring);
 }
 
-void DrainTracks(const std::function<void(const TrackEvent&)>& sink) {
-    // Copied out first: the sink writes records, which may call into the client, which must not
-    // find the registry locked. The batch is guarded by the device-data mutex (one drainer at a
-    // time) and is not a thread-local: the exit flush drains on the exiting thread, whose
-    // thread-locals exit() has already destroyed.
-    static NoDestructor<std::vector<TrackEvent>> storage;
-    std::vector<TrackEvent>& batch = storage.get();
-    batch.clear();
-    {
-        Registry& r = GetRegistry();
-        std::lock_guard<std::mutex> lock(r.mutex);
-        for (auto it = r.rings.begin(); it != r.rings.end();) {
-            Ring& ring = **it;
-            const bool gone = ring.thread_gone.load(std::memory_order_acquire);
-            uint32_t head = ring.head.load(std::memory_order_relaxed);
-            const uint32_t tail = ring.tail.load(std::memory_order_acquire);
-            for (; head != tail; ++head) batch.push_back(ring.slots[head % Ring::kCapacity]);
-            ring.head.store(head, std::memory_order_release);
-            if (gone && ring.tail.load(std::memory_order_acquire) == head) {
-                it = r.rings.erase(it);
-            } else {
-                ++it;
-            }
-        }
-    }
-    for (const TrackEvent& e : batch) sink(e);
-}
+void DrainTracks(const std::function<void(const TrackEvent&)>& sink) { Drain<KernelRing>(sink); }
+
+void DrainCopyTracks(const std::function<void(const CopyTrackEvent&)>& sink) { Drain<CopyRing>(sink); }
 
 }  // namespace mspti::seam

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <functional>
 
+#include "mspti/mspti_activity.h"
+
 namespace mspti::seam {
 
 struct TrackEvent {
@@ -22,12 +24,23 @@ struct TrackEvent {
     uint32_t aging;        // 0: graph task, executed again and again
 };
 
+// The track of an asynchronous copy or fill (seam/copy_tasks.h): the task's track and the fields
+// of its MEMCPY or MEMSET record. On rings of their own, so that a kernel's track stays as it is.
+struct CopyTrackEvent {
+    TrackEvent track;          // name unused
+    uint64_t bytes;
+    msptiActivityKind kind;    // MEMCPY or MEMSET
+    uint32_t detail;           // MEMCPY: msptiActivityMemcpyKind; MEMSET: value
+};
+
 // Queues a track from the calling thread. If the thread's ring is full, the
 // caller drains every ring itself (under the device-data mutex).
 void PushTrack(const TrackEvent& event);
+void PushCopyTrack(const CopyTrackEvent& event);
 
 // Calls `sink` for every queued track, oldest first per thread. Requires the device-data mutex.
 void DrainTracks(const std::function<void(const TrackEvent&)>& sink);
+void DrainCopyTracks(const std::function<void(const CopyTrackEvent&)>& sink);
 
 // fork(), in the child: the queued tracks are the parent's and are discarded; the rings of the
 // threads that fork did not copy are released once empty.

@@ -152,6 +152,25 @@ struct MsprofHcclOpInfo {
 };
 #pragma pack(pop)
 
+/* Memcpy info (5000/801): the size and direction of an asynchronous copy, reported by the runtime
+ * on the copying thread. memcpyDirection uses the runtime's copy kinds (SEAM_RT_MEMCPY_*). */
+struct MsprofMemcpyInfo {
+    uint64_t dataSize; /* bytes copied */
+    uint64_t maxSize;  /* largest number of bytes one task of the copy moves */
+    uint16_t memcpyDirection;
+};
+
+/* The runtime's copy kinds (rtMemcpyKind_t), as memcpyDirection carries them. */
+#define SEAM_RT_MEMCPY_HOST_TO_HOST 0U
+#define SEAM_RT_MEMCPY_HOST_TO_DEVICE 1U
+#define SEAM_RT_MEMCPY_DEVICE_TO_HOST 2U
+#define SEAM_RT_MEMCPY_DEVICE_TO_DEVICE 3U
+#define SEAM_RT_MEMCPY_MANAGED 4U
+#define SEAM_RT_MEMCPY_ADDR_DEVICE_TO_DEVICE 5U
+#define SEAM_RT_MEMCPY_HOST_TO_DEVICE_EX 6U
+#define SEAM_RT_MEMCPY_DEVICE_TO_HOST_EX 7U
+#define SEAM_RT_MEMCPY_DEFAULT 8U
+
 struct MsprofStreamExpandSpecInfo {
     uint8_t expandStatus;
     uint8_t reserve[3];
@@ -169,6 +188,7 @@ struct MsprofCompactInfo {
         uint8_t info[MSPROF_COMPACT_INFO_DATA_LENGTH];
         struct MsprofRuntimeTrack runtimeTrack;
         struct MsprofHcclOpInfo hcclopInfo;
+        struct MsprofMemcpyInfo memcpyInfo;
         struct MsprofStreamExpandSpecInfo streamExpandInfo;
     } data;
 };
@@ -259,6 +279,8 @@ static_assert(sizeof(MsprofApi) == 40, "MsprofApi is 40 bytes");
 static_assert(sizeof(MsprofEvent) == 40, "MsprofEvent is 40 bytes");
 static_assert(sizeof(MsprofRuntimeTrack) == 40, "MsprofRuntimeTrack is 40 bytes");
 static_assert(sizeof(MsprofHcclOpInfo) == 26, "MsprofHcclOpInfo is 26 bytes");
+static_assert(sizeof(MsprofMemcpyInfo) == 24, "MsprofMemcpyInfo is 24 bytes");
+static_assert(offsetof(MsprofMemcpyInfo, memcpyDirection) == 16, "memcpyDirection at 16");
 static_assert(sizeof(MsprofCompactInfo) == 64, "MsprofCompactInfo is 64 bytes");
 static_assert(sizeof(MsprofAdditionalInfo) == 256, "MsprofAdditionalInfo is 256 bytes");
 static_assert(sizeof(MsprofCommandHandle) == 5424, "MsprofCommandHandle is 5424 bytes");

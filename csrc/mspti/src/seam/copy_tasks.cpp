@@ -1,0 +1,113 @@
+#include "seam/copy_tasks.h"
+
+#include <cstring>
+
+#include "activity/correlation.h"
+#include "activity/drop_counter.h"
+#include "activity/kinds.h"
+#include "common/thread_id.h"
+#include "seam/device_registry.h"
+#include "seam/task_track_queue.h"
+
+namespace mspti::seam::copies {
+namespace {
+
+// The interposed copy or fill running on this thread.
+struct Interposed {
+    msptiActivityKind kind = MSPTI_ACTIVITY_KIND_INVALID;  // INVALID: none
+    uint32_t detail = 0;
+    uint64_t bytes = 0;
+    bool on_device = false;
+};
+thread_local Interposed t_call;
+
+// The latest memcpy info of this thread, not yet taken by a copy track.
+struct MemcpyInfo {
+    uint64_t bytes = 0;
+    uint16_t direction = 0;
+    bool valid = false;
+};
+thread_local MemcpyInfo t_info;
+
+bool StartsWith(const char* s, const char* prefix, size_t n) { return std::strncmp(s, prefix, n) == 0; }
+
+}  // namespace
+
+msptiActivityKind KindOfTaskType(const char* type) {
+    if (type == nullptr) return MSPTI_ACTIVITY_KIND_INVALID;
+    static constexpr char kKernel[] = "KERNEL";
+    static constexpr char kMemcpy[] = "MEMCPY_ASYNC";
+    static constexpr char kMemset[] = "MEMSET_ASYNC";
+    if (StartsWith(type, kKernel, sizeof kKernel - 1)) return MSPTI_ACTIVITY_KIND_KERNEL;
+    if (std::strcmp(type, kMemcpy) == 0) return MSPTI_ACTIVITY_KIND_MEMCPY;
+    if (std::strcmp(type, kMemset) == 0) return MSPTI_ACTIVITY_KIND_MEMSET;
+    return MSPTI_ACTIVITY_KIND_INVALID;
+}
+
+msptiActivityMemcpyKind FromRuntimeDirection(uint16_t direction) {
+    switch (direction) {
+        case SEAM_RT_MEMCPY_HOST_TO_HOST: return MSPTI_ACTIVITY_MEMCPY_KIND_HTOH;
+        case SEAM_RT_MEMCPY_HOST_TO_DEVICE:
+        case SEAM_RT_MEMCPY_HOST_TO_DEVICE_EX: return MSPTI_ACTIVITY_MEMCPY_KIND_HTOD;
+        case SEAM_RT_MEMCPY_DEVICE_TO_HOST:
+        case SEAM_RT_MEMCPY_DEVICE_TO_HOST_EX: return MSPTI_ACTIVITY_MEMCPY_KIND_DTOH;
+        case SEAM_RT_MEMCPY_DEVICE_TO_DEVICE:
+        case SEAM_RT_MEMCPY_ADDR_DEVICE_TO_DEVICE: return MSPTI_ACTIVITY_MEMCPY_KIND_DTOD;
+        case SEAM_RT_MEMCPY_MANAGED:
+        case SEAM_RT_MEMCPY_DEFAULT: return MSPTI_ACTIVITY_MEMCPY_KIND_DEFAULT;
+        default: return MSPTI_ACTIVITY_MEMCPY_KIND_UNKNOWN;
+    }
+}
+
+void OnMemcpyInfo(const MsprofCompactInfo& info) {
+    if (info.threadId != CurrentThreadId()) return;  // taken only by a track of the same thread
+    t_info = MemcpyInfo{info.data.memcpyInfo.dataSize, info.data.memcpyInfo.memcpyDirection, true};
+}
+
+// Out of line and cold: a kernel's track never gets here.
+[[gnu::noinline, gnu::cold]] void OnTaskTrack(uint32_t aging, const MsprofCompactInfo& info, const char* type) {
+    const msptiActivityKind kind = KindOfTaskType(type);
+    if (kind != MSPTI_ACTIVITY_KIND_MEMCPY && kind != MSPTI_ACTIVITY_KIND_MEMSET) return;
+    const MsprofRuntimeTrack& track = info.data.runtimeTrack;
+    const bool here = info.threadId == CurrentThreadId();
+    // The memcpy info belongs to the copy whose track follows it; whatever track comes next takes it.
+    const MemcpyInfo memcpy_info = here ? t_info : MemcpyInfo{};
+    if (here) t_info.valid = false;
+    const bool interposed = here && t_call.kind == kind;
+    // A copy task neither inside an interposed copy nor announced by the runtime's memcpy info is
+    // not a program's copy (a collective's task is reported as MEMCPY_ASYNC too): no record.
+    if (kind == MSPTI_ACTIVITY_KIND_MEMCPY && !interposed && !memcpy_info.valid) return;
+    if (!activity::Enabled(kind) || !devices::StarsActive(track.deviceId)) {
+        // An interposed call keeps its host record; one that no interposer saw is counted when its
+        // device half could never be collected.
+        if (!interposed && activity::Enabled(kind) && devices::StarsFailed(track.deviceId)) {
+            activity::Drops().Add(kind, MSPTI_DROP_REASON_COLLECTION_FAILED);
+        }
+        return;
+    }
+    // The kernels' rule (activity/correlation.h): the id of the call the track is reported in.
+    const uint64_t correlation_id =
+        here ? activity::CorrelationForCopyTrack(info.timeStamp) : activity::AllocateCorrelationId();
+    CopyTrackEvent event{TrackEvent{correlation_id, info.timeStamp, type, "", track.taskId, track.deviceId,
+                                    track.streamId, aging},
+                         0, kind, 0};
+    if (interposed) {
+        event.detail = t_call.detail;
+        event.bytes = t_call.bytes;
+        t_call.on_device = true;
+    } else if (kind == MSPTI_ACTIVITY_KIND_MEMCPY) {
+        event.detail = static_cast<uint32_t>(FromRuntimeDirection(memcpy_info.direction));
+        event.bytes = memcpy_info.bytes;
+    }
+    PushCopyTrack(event);
+}
+
+InterposedCall::InterposedCall(msptiActivityKind kind, uint32_t detail, uint64_t bytes) {
+    t_call = Interposed{kind, detail, bytes, false};
+}
+
+InterposedCall::~InterposedCall() { t_call = Interposed{}; }
+
+bool InterposedCall::OnDevice() const { return t_call.on_device; }
+
+}  // namespace mspti::seam::copies
