@@ -130,8 +130,11 @@ trace_commands() {
     npu-sim trace validate "$work/breakdown"
     npu-sim trace report "$work/trace" -o "$work/report.html"
     test -s "$work/trace.json" && test -s "$work/report.html"
+    # As on an Ascend host: mspti-trace with the toolkit's own libmspti.so (set_env.sh's paths only).
+    mspti-trace -o "$work/trace-host" -- "$work/decoder"
+    mspti-trace export "$work/trace-host" --format ascend-pt -o "$work/ascend-pt" --check
 }
-step "docs/trace.md: trace, export, breakdown, validate, report" trace_commands
+step "docs/trace.md: trace, export, breakdown, validate, report, mspti-trace" trace_commands
 
 # --- docs/timing.md ----------------------------------------------------------------------------------
 step "npu-sim calibrate --rows check" npu-sim calibrate --rows check

@@ -286,8 +286,8 @@ def _spec_record(spec: SocSpec) -> dict[str, Any]:
 
 
 def _cmd_trace(arguments: list[str]) -> int:
-    """``npu-sim trace ...``: parsed and run by sim_runtime.trace.cli."""
-    from sim_runtime.trace.cli import main as trace_main
+    """``npu-sim trace ...``: mspti_trace's commands with the simulator's launcher."""
+    from sim_runtime.trace_launcher import main as trace_main
 
     try:
         return trace_main(arguments)

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import numpy as np
 
+from mspti_trace import BreakdownOptions, build_breakdown, emit_facts, export_chrome_trace, load_trace
+from mspti_trace.kinds import ActivityKind, MarkerFlag
+from mspti_trace.kineto import export_kineto_traces
+from mspti_trace.writer import CaptureWriter, new_records
 from sim_runtime.bench.core import Benchmark, Build, Figure
-from sim_runtime.trace import BreakdownOptions, build_breakdown, emit_facts, export_chrome_trace, load_trace
-from sim_runtime.trace.kinds import ActivityKind, MarkerFlag
-from sim_runtime.trace.kineto import export_kineto_traces
-from sim_runtime.trace.writer import CaptureWriter, new_records
 
 RECORDS = 1_000_000
 PID = 1000

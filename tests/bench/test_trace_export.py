@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sim_runtime.bench import trace_export as benchmark
-from sim_runtime.trace import (
+from mspti_trace import (
     BreakdownOptions,
     build_breakdown,
     check_chrome_trace,
@@ -15,6 +14,7 @@ from sim_runtime.trace import (
     load_trace,
     validate_facts,
 )
+from sim_runtime.bench import trace_export as benchmark
 
 
 def test_the_synthetic_capture_goes_through_the_pipeline(tmp_path: Path) -> None:

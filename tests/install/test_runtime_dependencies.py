@@ -14,10 +14,11 @@ import pytest
 
 import conformance
 import mspti_core
+import mspti_trace
 import sim_runtime
 
 DISTRIBUTION = "mspti-sim"
-OWN = {"sim_runtime", "mspti_core", "conformance", "mspti"}
+OWN = {"sim_runtime", "mspti_core", "mspti_trace", "conformance", "mspti"}
 #: Modules that may import an extra's packages: the extra named here must declare them.
 EXTRA_MODULES = {"conformance/pytest_plugin.py": "pytest"}
 #: Import names whose distribution has another name.
@@ -52,7 +53,7 @@ def _top_level_imports(source: str) -> set[str]:
 
 def _installed_modules() -> list[tuple[str, Path]]:
     modules = []
-    for package in (sim_runtime, mspti_core, conformance):
+    for package in (sim_runtime, mspti_core, mspti_trace, conformance):
         for root in {Path(entry).resolve() for entry in package.__path__}:
             for path in sorted(root.rglob("*.py")):
                 modules.append((f"{root.name}/{path.relative_to(root).as_posix()}", path))
@@ -61,7 +62,7 @@ def _installed_modules() -> list[tuple[str, Path]]:
 
 def test_the_installed_distribution_declares_numpy() -> None:
     runtime, _ = _declared()
-    assert "numpy" in runtime, f"numpy is imported by sim_runtime.trace but not declared: {sorted(runtime)}"
+    assert "numpy" in runtime, f"numpy is imported by mspti_trace but not declared: {sorted(runtime)}"
 
 
 def test_every_installed_module_imports_only_declared_packages() -> None:

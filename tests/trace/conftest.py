@@ -11,8 +11,8 @@ from types import ModuleType
 
 import pytest
 
-import sim_runtime.trace as trace_api
-from sim_runtime.trace.capture import COLLECTOR_LIBRARY, find_collector
+import mspti_trace as trace_api
+from mspti_trace.capture import COLLECTOR_LIBRARY, find_collector
 from support.native import NativeTree
 from support.sibling import load_sibling
 

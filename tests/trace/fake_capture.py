@@ -9,8 +9,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sim_runtime.trace.kinds import ActivityKind, MarkerFlag
-from sim_runtime.trace.writer import CaptureWriter, new_records
+from mspti_trace.kinds import ActivityKind, MarkerFlag
+from mspti_trace.writer import CaptureWriter, new_records
+from sim_runtime.trace_launcher import device_properties
 
 BASE_NS = 1_700_000_000_000_000_000
 
@@ -141,6 +142,9 @@ class FakeProcess:
         self.advance(50)
 
     def write(self, directory: Path, meta: dict | None = None) -> Path:
+        if meta and meta.get("soc") and "device_properties" not in meta:
+            # What `npu-sim trace` records of a simulated SoC, so the exporters can name it.
+            meta = {**meta, "device_properties": device_properties(meta["soc"])}
         writer = CaptureWriter(directory, self.pid, meta)
         m = new_records(ActivityKind.MARKER, len(self.markers))
         if self.markers:

@@ -31,10 +31,10 @@ from pathlib import Path
 
 import pytest
 
-from sim_runtime.trace import check_chrome_trace, load_trace
-from sim_runtime.trace.ascend_pt import OUTPUT_FOLDER, TRACE_VIEW, export_ascend_pt
-from sim_runtime.trace.cli import main
-from sim_runtime.trace.kinds import ActivityKind
+from mspti_trace import check_chrome_trace, load_trace
+from mspti_trace.ascend_pt import OUTPUT_FOLDER, TRACE_VIEW, export_ascend_pt
+from mspti_trace.cli import main
+from mspti_trace.kinds import ActivityKind
 
 _TS = re.compile(r"^[0-9]+\.[0-9]{3}$")
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from sim_runtime.trace import (
+from mspti_trace import (
     ActivityKind,
     BreakdownError,
     BreakdownOptions,
@@ -201,7 +201,7 @@ def test_sampled_windows_have_no_time(fakes, tmp_path: Path) -> None:
 
 def test_perf_records_carry_every_key_and_no_guessed_values(facts_dir: Path) -> None:
     perf = json.loads(next(facts_dir.glob("*_perf_data.json")).read_text())
-    from sim_runtime.trace.breakdown.schema import COUNTER_KEYS, PERF_KEYS
+    from mspti_trace.breakdown.schema import COUNTER_KEYS, PERF_KEYS
 
     assert "records" not in perf
     for record in perf["modules"]:

@@ -1,4 +1,4 @@
-"""Calls and the clock of copy records (sim_runtime/trace/calls.py), and how every export format
+"""Calls and the clock of copy records (mspti_trace/calls.py), and how every export format
 draws them: one slice per call, host-timed copies inside their call, device-timed copies on their
 stream."""
 
@@ -11,12 +11,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim_runtime.trace import check_chrome_trace, export_chrome_trace, load_trace
-from sim_runtime.trace.ascend_pt import export_ascend_pt
-from sim_runtime.trace.calls import host_calls
-from sim_runtime.trace.chrome import DEVICE_PID_BASE, SYNC_LANE
-from sim_runtime.trace.kinds import ActivityKind
-from sim_runtime.trace.kineto import export_kineto_traces
+from mspti_trace import check_chrome_trace, export_chrome_trace, load_trace
+from mspti_trace.ascend_pt import export_ascend_pt
+from mspti_trace.calls import host_calls
+from mspti_trace.chrome import DEVICE_PID_BASE, SYNC_LANE
+from mspti_trace.kinds import ActivityKind
+from mspti_trace.kineto import export_kineto_traces
 
 
 @pytest.fixture()

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from sim_runtime.trace import TRACE_EVENT_SCHEMA, check_chrome_trace, export_chrome_trace, load_trace
-from sim_runtime.trace.chrome import COMM_LANE, DEVICE_PID_BASE, SYNC_LANE
+from mspti_trace import TRACE_EVENT_SCHEMA, check_chrome_trace, export_chrome_trace, load_trace
+from mspti_trace.chrome import COMM_LANE, DEVICE_PID_BASE, SYNC_LANE
 
 
 @pytest.fixture()

@@ -1,8 +1,8 @@
-"""The structural check (sim_runtime/trace/chrome_check.py) on both forms of the trace format."""
+"""The structural check (mspti_trace/chrome_check.py) on both forms of the trace format."""
 
 from __future__ import annotations
 
-from sim_runtime.trace import check_chrome_trace
+from mspti_trace import check_chrome_trace
 
 
 def _slice(name: str, ts: object, dur: float) -> dict:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from mspti_trace import build_breakdown, load_trace, write_html_summary
+from mspti_trace.html_summary import kernel_totals, stream_utilisation
 from sim_runtime.cli import main as npu_sim
-from sim_runtime.trace import build_breakdown, load_trace, write_html_summary
-from sim_runtime.trace.html_summary import kernel_totals, stream_utilisation
 
 
 def test_the_summary_has_its_sections_and_inline_plots(decoder_dir: Path, tmp_path: Path) -> None:

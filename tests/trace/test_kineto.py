@@ -6,9 +6,9 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from sim_runtime.trace import check_chrome_trace, load_trace
-from sim_runtime.trace.cli import main
-from sim_runtime.trace.kineto import KinetoOptions, export_kineto_traces
+from mspti_trace import check_chrome_trace, load_trace
+from mspti_trace.cli import main
+from mspti_trace.kineto import KinetoOptions, export_kineto_traces
 
 
 def test_one_file_per_rank_with_rank_and_world_size(fakes, tmp_path: Path) -> None:

@@ -14,11 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from sim_runtime.trace import (
+from mspti_trace import (
     ActivityKind,
     BreakdownOptions,
     build_breakdown,
-    capture,
     check_chrome_trace,
     emit_facts,
     export_chrome_trace,
@@ -26,8 +25,9 @@ from sim_runtime.trace import (
     load_trace,
     validate_facts,
 )
-from sim_runtime.trace.breakdown import INVARIANTS, validate_documents
-from sim_runtime.trace.breakdown.validate import OAM_TOOLS_CHECKS, load_facts
+from mspti_trace.breakdown import INVARIANTS, validate_documents
+from mspti_trace.breakdown.validate import OAM_TOOLS_CHECKS, load_facts
+from sim_runtime.trace_launcher import capture
 from support.native import NativeTree, ProgramBuilder, python_subprocess_env
 from support.sibling import load_sibling
 

@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from sim_runtime.trace import capture, load_trace
-from sim_runtime.trace.calls import host_calls
-from sim_runtime.trace.cli import main
-from sim_runtime.trace.kinds import INVALID_STREAM, ActivityKind
+from mspti_trace import load_trace
+from mspti_trace.calls import host_calls
+from mspti_trace.cli import main
+from mspti_trace.kinds import INVALID_STREAM, ActivityKind
+from sim_runtime.trace_launcher import capture
 from support.native import NativeTree, ProgramBuilder
 
 PROGRAM = Path(__file__).resolve().parent / "programs" / "plain_workload.cpp"

@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim_runtime.trace import CaptureFormatError, load_capture, load_trace
-from sim_runtime.trace.capture_format import CHUNK_HEADER, HEADER_FIXED, KIND_ENTRY, STRINGS_HEADER
-from sim_runtime.trace.kinds import DTYPES, RECORD_SIZES, ActivityKind
+from mspti_trace import CaptureFormatError, load_capture, load_trace
+from mspti_trace.capture_format import CHUNK_HEADER, HEADER_FIXED, KIND_ENTRY, STRINGS_HEADER
+from mspti_trace.kinds import DTYPES, RECORD_SIZES, ActivityKind
 
 # (struct format of the packed record, its sizeof) per kind, from the record layout table.
 PACKED = {

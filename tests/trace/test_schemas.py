@@ -1,4 +1,4 @@
-"""The JSON Schemas of the breakdown (sim_runtime/trace/breakdown/schemas): valid schemas that cite the
+"""The JSON Schemas of the breakdown (mspti_trace/breakdown/schemas): valid schemas that cite the
 oam-tools files they come from, accept the emitted documents and reject the earlier 2.1-ui shapes."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from sim_runtime.trace.breakdown.schema import facts_paths
-from sim_runtime.trace.breakdown.schemas import SCHEMA_FILES, load_schema, schema_errors
+from mspti_trace.breakdown.schema import facts_paths
+from mspti_trace.breakdown.schemas import SCHEMA_FILES, load_schema, schema_errors
 
 COMMIT = "5f42532680985cfcd26edd687aae0c8fabe51cfd"
 

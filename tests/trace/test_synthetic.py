@@ -1,4 +1,4 @@
-"""The synthetic capture the export speed is measured on (sim_runtime/trace/synthetic.py)."""
+"""The synthetic capture the export speed is measured on (mspti_trace/synthetic.py)."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from sim_runtime.trace import load_trace
-from sim_runtime.trace.calls import host_calls
-from sim_runtime.trace.cli import main
-from sim_runtime.trace.kinds import INVALID_STREAM, ActivityKind
-from sim_runtime.trace.synthetic import measure_export, write_synthetic_capture
+from mspti_trace import load_trace
+from mspti_trace.calls import host_calls
+from mspti_trace.cli import main
+from mspti_trace.kinds import INVALID_STREAM, ActivityKind
+from mspti_trace.synthetic import measure_export, write_synthetic_capture
 
 
 def test_the_capture_has_the_records_it_says(tmp_path: Path) -> None:

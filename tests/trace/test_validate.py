@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from sim_runtime.trace import INVARIANTS, validate_documents, validate_facts
-from sim_runtime.trace.breakdown.validate import OAM_TOOLS_CHECKS, load_facts
+from mspti_trace import INVARIANTS, validate_documents, validate_facts
+from mspti_trace.breakdown.validate import OAM_TOOLS_CHECKS, load_facts
 from support.sibling import load_sibling
 
 _breakers = load_sibling(Path(__file__).resolve().parent, "facts_breakers")

@@ -8,8 +8,8 @@ from types import ModuleType
 
 import pytest
 
-from sim_runtime.trace import load_trace
-from sim_runtime.trace.kineto import KinetoExportStats, export_kineto_traces
+from mspti_trace import load_trace
+from mspti_trace.kineto import KinetoExportStats, export_kineto_traces
 from support.sibling import load_sibling
 
 _HERE = Path(__file__).resolve().parent

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from sim_runtime.trace.kineto import KinetoExportStats
+from mspti_trace.kineto import KinetoExportStats
 
 
 @pytest.fixture(scope="module", params=["single_rank", "two_ranks"])

@@ -14,8 +14,8 @@ import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sim_runtime.trace.kinds import ActivityKind, MarkerFlag
-from sim_runtime.trace.writer import CaptureWriter, new_records
+from mspti_trace.kinds import ActivityKind, MarkerFlag
+from mspti_trace.writer import CaptureWriter, new_records
 
 T0 = 1_700_000_000_000_000_000
 STEP_NS = 200_000

@@ -2,7 +2,7 @@
 load.
 
 Layout: one process per host process (one slice per call and host markers on one track per
-thread; a copy or fill timed on the host is part of its call, see sim_runtime.trace.calls) and one
+thread; a copy or fill timed on the host is part of its call, see mspti_trace.calls) and one
 process per device (tracks per stream for kernels, device-timed copies and fills, device markers;
 separate tracks per stream for HCCL and communication records; one track for device-timed copies
 without a stream). Flow
@@ -22,15 +22,15 @@ from typing import IO
 
 import numpy as np
 
-from sim_runtime.trace.calls import NAME_COLUMNS, OUTER_TO_INNER, host_calls
-from sim_runtime.trace.joins import (
+from mspti_trace.calls import NAME_COLUMNS, OUTER_TO_INNER, host_calls
+from mspti_trace.joins import (
     COMMUNICATION_LAUNCH_PREFERENCE,
     KERNEL_LAUNCH_PREFERENCE,
     launchers,
     marker_spans,
 )
-from sim_runtime.trace.kinds import INVALID_STREAM, KIND_NAMES, ActivityKind
-from sim_runtime.trace.reader import Capture, Trace
+from mspti_trace.kinds import INVALID_STREAM, KIND_NAMES, ActivityKind
+from mspti_trace.reader import Capture, Trace
 
 __all__ = [
     "COMM_LANE",

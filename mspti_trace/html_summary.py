@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from sim_runtime.trace.kinds import INVALID_STREAM, ActivityKind
-from sim_runtime.trace.reader import Trace
+from mspti_trace.kinds import INVALID_STREAM, ActivityKind
+from mspti_trace.reader import Trace
 
 __all__ = ["StreamUse", "kernel_totals", "stream_utilisation", "write_html_summary"]
 

@@ -42,8 +42,8 @@ from typing import IO
 
 import numpy as np
 
-from sim_runtime.trace.kinds import INVALID_STREAM, ActivityKind
-from sim_runtime.trace.kineto import (
+from mspti_trace.kinds import INVALID_STREAM, ActivityKind
+from mspti_trace.kineto import (
     DEVICE_OPS,
     CaptureView,
     RankFile,
@@ -52,7 +52,7 @@ from sim_runtime.trace.kineto import (
     plan_ranks,
     thread_devices,
 )
-from sim_runtime.trace.reader import Trace
+from mspti_trace.reader import Trace, device_properties
 
 __all__ = [
     "OUTPUT_FOLDER",
@@ -379,7 +379,7 @@ def _rank_events(
                 )
         w.emit(lines, "flow")
     w.emit(_overlap(compute, communication), "Overlap Analysis")
-    w.emit(_frequency(capture.meta.get("soc"), compute + communication, device))
+    w.emit(_frequency(device_properties(capture).get("clockRateMHz"), compute + communication, device))
     w.emit(_metadata(capture, rank, threads, cann_threads, streams, comm_streams))
     return flows
 
@@ -413,22 +413,16 @@ def _overlap(
 
 
 def _frequency(
-    soc: str | None, parts: list[tuple[np.ndarray, np.ndarray]], device: int | None
+    mhz: int | None, parts: list[tuple[np.ndarray, np.ndarray]], device: int | None
 ) -> Iterator[str]:
-    if not soc or device is None or not parts:
-        return
-    try:
-        from sim_runtime.soc import default_catalogue
-
-        spec = default_catalogue().get(soc)
-    except (ValueError, OSError, KeyError):
+    if not mhz or device is None or not parts:
         return
     low = min(int(p[0].min()) for p in parts if len(p[0]))
     high = max(int(p[1].max()) for p in parts if len(p[1]))
     for ts in (low, high):
         yield (
             f'{{"name":"AI Core Freq","pid":{_FREQ_PID},"tid":0,"ts":{_ts(ts)},"ph":"C",'
-            f'"args":{{"MHz":{spec.cube_mhz}}}}}'
+            f'"args":{{"MHz":{mhz}}}}}'
         )
 
 

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim_runtime.trace.kinds import INVALID_STREAM, ActivityKind
-from sim_runtime.trace.reader import Capture
+from mspti_trace.kinds import INVALID_STREAM, ActivityKind
+from mspti_trace.reader import Capture
 
 __all__ = [
     "CALL_DTYPE",

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim_runtime.trace.kinds import ActivityKind, MarkerFlag
-from sim_runtime.trace.reader import Capture
+from mspti_trace.kinds import ActivityKind, MarkerFlag
+from mspti_trace.reader import Capture
 
 __all__ = [
     "COMMUNICATION_LAUNCH_PREFERENCE",

@@ -1,7 +1,10 @@
-"""Running a program under the simulator with msPTI and the trace collector preloaded.
+"""Running a program with a libmspti.so and the trace collector preloaded.
 
-The collector library (libnpusim_trace.so, built from csrc/tools/trace_collector) is found at
-``$NPU_SIM_TRACE_COLLECTOR``, else in ``$NPU_SIM_BUILD_DIR/lib64``, else in the simulator's lib64.
+Works with any ABI-compatible libmspti.so: on an Ascend host the toolkit's
+(``$ASCEND_HOME_PATH/tools/mspti/lib64/libmspti.so``), on the simulator ours (``npu-sim trace``
+sets that environment up). The collector library (libnpusim_trace.so, built from
+csrc/tools/trace_collector) is found at ``$NPU_SIM_TRACE_COLLECTOR``, else in
+``$NPU_SIM_BUILD_DIR/lib64``, else in this package's lib64.
 """
 
 from __future__ import annotations
@@ -13,22 +16,27 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from sim_runtime import paths
-from sim_runtime.trace.capture_format import pids_in
-from sim_runtime.trace.kinds import KIND_NAMES, kind_from_name
-from sim_runtime.trace.reader import RUN_FILE
+from mspti_trace.capture_format import pids_in
+from mspti_trace.kinds import KIND_NAMES, kind_from_name
+from mspti_trace.reader import RUN_FILE
 
 __all__ = [
     "COLLECTOR_LIBRARY",
     "CaptureResult",
     "capture",
     "find_collector",
+    "find_mspti",
     "kinds_value",
     "trace_environment",
 ]
 
 COLLECTOR_LIBRARY = "libnpusim_trace.so"
 COLLECTOR_VAR = "NPU_SIM_TRACE_COLLECTOR"
+MSPTI_LIBRARY = "libmspti.so"
+#: Where a CANN toolkit keeps libmspti.so, below each of these variables' directories.
+TOOLKIT_VARS = ("ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME")
+TOOLKIT_MSPTI = Path("tools") / "mspti" / "lib64" / MSPTI_LIBRARY
+PACKAGE_LIB64 = Path(__file__).resolve().parent / "lib64"
 
 
 @dataclass(frozen=True)
@@ -45,12 +53,38 @@ def find_collector(environ: Mapping[str, str] | None = None) -> Path:
         candidates.append(Path(env[COLLECTOR_VAR]))
     if env.get("NPU_SIM_BUILD_DIR"):
         candidates.append(Path(env["NPU_SIM_BUILD_DIR"]) / "lib64" / COLLECTOR_LIBRARY)
-    candidates.append(paths.sim_tree(env).lib64 / COLLECTOR_LIBRARY)
+    candidates.append(PACKAGE_LIB64 / COLLECTOR_LIBRARY)
     for candidate in candidates:
         if candidate.is_file():
             return candidate.resolve()
     tried = ", ".join(str(c) for c in candidates)
     raise FileNotFoundError(f"the trace collector {COLLECTOR_LIBRARY} is not built (looked in: {tried})")
+
+
+def find_mspti(environ: Mapping[str, str] | None = None) -> Path:
+    """The CANN toolkit's libmspti.so: ``$ASCEND_HOME_PATH/tools/mspti/lib64`` (or below
+    ``$ASCEND_TOOLKIT_HOME``), as ``source set_env.sh`` sets them up."""
+    env = os.environ if environ is None else environ
+    tried = []
+    for variable in TOOLKIT_VARS:
+        if env.get(variable):
+            candidate = Path(env[variable]) / TOOLKIT_MSPTI
+            if candidate.is_file():
+                return candidate.resolve()
+            tried.append(str(candidate))
+    where = f" (looked in: {', '.join(tried)})" if tried else f" ({' and '.join(TOOLKIT_VARS)} are not set)"
+    raise FileNotFoundError(
+        f"no {MSPTI_LIBRARY} found{where}: source the CANN toolkit's set_env.sh or pass --mspti PATH"
+    )
+
+
+def preload_mspti(base: Mapping[str, str], library: Path) -> dict[str, str]:
+    """``base`` with ``library`` (a libmspti.so) first in LD_PRELOAD."""
+    env = dict(base)
+    preload = [part for part in env.get("LD_PRELOAD", "").replace(":", " ").split() if part]
+    preload = [part for part in preload if Path(part).name != MSPTI_LIBRARY]
+    env["LD_PRELOAD"] = " ".join([str(library), *preload])
+    return env
 
 
 def kinds_value(kinds: Sequence[str] | None) -> str:
@@ -91,24 +125,20 @@ def capture(
     environ: Mapping[str, str] | None = None,
     collector: Path | None = None,
     timeout: float | None = None,
+    run_info: Mapping[str, object] | None = None,
 ) -> CaptureResult:
     """Runs ``program`` and captures its activity records in ``out_dir`` (one capture per process).
 
-    ``environ`` is the program's environment on the simulator with libmspti.so preloaded (default:
-    the toolkit's, as ``npu-sim run`` sets it up from the NPU_SIM_* variables).
+    ``environ`` is the program's environment with a libmspti.so preloaded (default: this process's
+    environment with the CANN toolkit's libmspti.so, :func:`find_mspti`, preloaded). ``run_info``
+    goes into the capture's run.json (``npu-sim trace`` records the simulated SoC and its
+    ``device_properties`` there; the exporters read them).
     """
     out = Path(out_dir).absolute()
     out.mkdir(parents=True, exist_ok=True)
     for stale in out.glob("trace-*.*"):
         stale.unlink()
-    if environ is None:
-        from sim_runtime.config import SimConfig
-        from sim_runtime.toolkit import build_toolkit
-
-        base = dict(os.environ)
-        base.update(build_toolkit(None).env(SimConfig.from_env(), preload=True, environ=os.environ))
-    else:
-        base = dict(environ)
+    base = preload_mspti(os.environ, find_mspti()) if environ is None else dict(environ)
     env = trace_environment(base, out, kinds, collector)
     completed = subprocess.run(list(program), env=env, timeout=timeout, check=False)
     run = {
@@ -118,6 +148,7 @@ def capture(
         "soc": env.get("NPU_SIM_SOC"),
         "clock": env.get("NPU_SIM_CLOCK"),
         "devices": env.get("NPU_SIM_DEVICES"),
+        **(run_info or {}),
     }
     (out / RUN_FILE).write_text(json.dumps(run, indent=2) + "\n", encoding="utf-8")
     return CaptureResult(directory=out, returncode=completed.returncode, pids=pids_in(out))

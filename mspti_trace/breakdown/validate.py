@@ -4,7 +4,7 @@ and the node (or event, edge, file) it concerns.
 The invariants re-express the checks of hicann/oam-tools' ``validate_conversion.py`` (commit 5f42532,
 ``skills/cann-perf-breakdown/2-adapt-breakdown-to-ui-json/scripts/``; ``OAM_TOOLS_CHECKS`` names the
 checks each one covers) and the cross-file invariants of ``references/schema-mapping.md``; ``schema``
-checks every document against its JSON Schema (``sim_runtime/trace/breakdown/schemas``). Not
+checks every document against its JSON Schema (``mspti_trace/breakdown/schemas``). Not
 re-expressed: the MoE expert-inventory checks, since the breakdown writes no expert inventory."""
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sim_runtime.trace.breakdown.handoff import graph_items
-from sim_runtime.trace.breakdown.schema import (
+from mspti_trace.breakdown.handoff import graph_items
+from mspti_trace.breakdown.schema import (
     BINDINGS_FILE,
     FREQ_BASES,
     GRAPH_FILE,
@@ -281,7 +281,7 @@ def validate_documents(documents: dict[str, Any]) -> ValidationReport:
 
 
 def _schema(report: ValidationReport, documents: dict[str, Any]) -> None:
-    from sim_runtime.trace.breakdown.schemas import SCHEMA_FILES, schema_errors
+    from mspti_trace.breakdown.schemas import SCHEMA_FILES, schema_errors
 
     for key in SCHEMA_FILES:
         if key in documents:
@@ -586,7 +586,7 @@ def _ratios(report: ValidationReport, records: list[dict]) -> None:
 
 
 def _fabricated(report: ValidationReport, records: list[dict]) -> None:
-    from sim_runtime.trace.breakdown.schema import COUNTER_KEYS
+    from mspti_trace.breakdown.schema import COUNTER_KEYS
 
     for record in records:
         coverage = record.get("counter_coverage") or {}

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from sim_runtime.trace.kinds import ActivityKind, MarkerFlag
-from sim_runtime.trace.writer import CaptureWriter, new_records
+from mspti_trace.kinds import ActivityKind, MarkerFlag
+from mspti_trace.writer import CaptureWriter, new_records
 
 __all__ = ["EXPORT_FORMATS", "ExportTiming", "measure_export", "write_synthetic_capture"]
 
@@ -205,10 +205,10 @@ def measure_export(
 ) -> ExportTiming:
     """Writes the synthetic capture, then times loading it and exporting it in each of
     ``formats`` (names as for ``npu-sim trace export --format``)."""
-    from sim_runtime.trace.ascend_pt import export_ascend_pt
-    from sim_runtime.trace.chrome import export_chrome_trace
-    from sim_runtime.trace.kineto import export_kineto_traces
-    from sim_runtime.trace.reader import load_trace
+    from mspti_trace.ascend_pt import export_ascend_pt
+    from mspti_trace.chrome import export_chrome_trace
+    from mspti_trace.kineto import export_kineto_traces
+    from mspti_trace.reader import load_trace
 
     chosen = list(formats)
     unknown = [name for name in chosen if name not in EXPORT_FORMATS]

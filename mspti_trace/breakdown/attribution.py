@@ -12,11 +12,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim_runtime.trace.breakdown.forest import RangeForest
-from sim_runtime.trace.breakdown.structure import Structure
-from sim_runtime.trace.joins import COMMUNICATION_LAUNCH_PREFERENCE, KERNEL_LAUNCH_PREFERENCE, launchers
-from sim_runtime.trace.kinds import ActivityKind
-from sim_runtime.trace.reader import Capture
+from mspti_trace.breakdown.forest import RangeForest
+from mspti_trace.breakdown.structure import Structure
+from mspti_trace.joins import COMMUNICATION_LAUNCH_PREFERENCE, KERNEL_LAUNCH_PREFERENCE, launchers
+from mspti_trace.kinds import ActivityKind
+from mspti_trace.reader import Capture
 
 __all__ = ["ATTRIBUTED", "EXCLUDED", "OP_DTYPE", "UNATTRIBUTED", "Attribution", "attribute", "device_ops"]
 

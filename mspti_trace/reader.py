@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from sim_runtime.trace.capture_format import (
+from mspti_trace.capture_format import (
     CHUNK_HEADER,
     STRINGS_HEADER_SIZE,
     STRINGS_MAGIC,
@@ -20,11 +20,11 @@ from sim_runtime.trace.capture_format import (
     parse_header,
     pids_in,
 )
-from sim_runtime.trace.kinds import API_KINDS, DTYPES, RECORD_SIZES, STRING_FIELDS, ActivityKind
+from mspti_trace.kinds import API_KINDS, DTYPES, RECORD_SIZES, STRING_FIELDS, ActivityKind
 
-__all__ = ["RUN_FILE", "Capture", "Trace", "load_capture", "load_trace"]
+__all__ = ["RUN_FILE", "Capture", "Trace", "device_properties", "load_capture", "load_trace"]
 
-#: Written by :func:`sim_runtime.trace.capture` next to the captures: how the program was run.
+#: Written by :func:`mspti_trace.capture` next to the captures: how the program was run.
 RUN_FILE = "run.json"
 
 
@@ -183,4 +183,20 @@ def load_trace(directory: Path | str, pids: Iterable[int] | None = None) -> Trac
     run_path = root / RUN_FILE
     if run_path.exists():
         run = json.loads(run_path.read_text(encoding="utf-8"))
-    return Trace(directory=root, captures=[load_capture(root, pid) for pid in wanted], run=run)
+    captures = [load_capture(root, pid) for pid in wanted]
+    if isinstance(run.get("device_properties"), dict):
+        for one in captures:
+            one.meta.setdefault("device_properties", run["device_properties"])
+    return Trace(directory=root, captures=captures, run=run)
+
+
+def device_properties(capture: Capture) -> dict[str, Any]:
+    """What the capture says of its device, in Kineto's ``deviceProperties`` vocabulary
+    (``name``, ``totalGlobalMem``, ``clockRateMHz``, ...): the ``device_properties`` the launcher
+    recorded in run.json (``npu-sim trace`` records the simulated SoC's), else the SoC name alone,
+    else nothing. Never looked up here, so the reader needs no device catalogue."""
+    recorded = capture.meta.get("device_properties")
+    properties: dict[str, Any] = dict(recorded) if isinstance(recorded, dict) else {}
+    if capture.meta.get("soc"):
+        properties.setdefault("name", capture.meta["soc"])
+    return properties

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim_runtime.trace.breakdown.options import BreakdownError
-from sim_runtime.trace.joins import marker_spans
-from sim_runtime.trace.reader import Capture
+from mspti_trace.breakdown.options import BreakdownError
+from mspti_trace.joins import marker_spans
+from mspti_trace.reader import Capture
 
 __all__ = ["RangeForest", "build_forest"]
 

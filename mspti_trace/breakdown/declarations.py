@@ -21,7 +21,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from sim_runtime.trace.breakdown.options import BreakdownError
+from mspti_trace.breakdown.options import BreakdownError
 
 __all__ = ["BLOCK_INPUT", "load_declarations"]
 

@@ -4,8 +4,8 @@ them (Chrome/Perfetto trace JSON, Kineto traces per rank, the torch_npu ascend_p
 and validates the performance breakdown and writes an HTML summary. Formats and fields:
 docs/trace.md."""
 
-from sim_runtime.trace.ascend_pt import AscendPtOptions, export_ascend_pt
-from sim_runtime.trace.breakdown import (
+from mspti_trace.ascend_pt import AscendPtOptions, export_ascend_pt
+from mspti_trace.breakdown import (
     INVARIANTS,
     Breakdown,
     BreakdownError,
@@ -18,14 +18,14 @@ from sim_runtime.trace.breakdown import (
     validate_documents,
     validate_facts,
 )
-from sim_runtime.trace.capture import CaptureResult, capture, find_collector, trace_environment
-from sim_runtime.trace.capture_format import CaptureFormatError
-from sim_runtime.trace.chrome import ChromeExportStats, export_chrome_trace
-from sim_runtime.trace.chrome_check import TRACE_EVENT_SCHEMA, check_chrome_trace
-from sim_runtime.trace.html_summary import write_html_summary
-from sim_runtime.trace.kinds import ActivityKind
-from sim_runtime.trace.reader import Capture, Trace, load_capture, load_trace
-from sim_runtime.trace.writer import CaptureWriter, new_records
+from mspti_trace.capture import CaptureResult, capture, find_collector, trace_environment
+from mspti_trace.capture_format import CaptureFormatError
+from mspti_trace.chrome import ChromeExportStats, export_chrome_trace
+from mspti_trace.chrome_check import TRACE_EVENT_SCHEMA, check_chrome_trace
+from mspti_trace.html_summary import write_html_summary
+from mspti_trace.kinds import ActivityKind
+from mspti_trace.reader import Capture, Trace, load_capture, load_trace
+from mspti_trace.writer import CaptureWriter, new_records
 
 validate = validate_facts
 

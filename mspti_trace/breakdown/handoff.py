@@ -10,7 +10,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from sim_runtime.trace.breakdown.schema import (
+from mspti_trace.breakdown.schema import (
     BINDINGS_CONTRACT,
     HANDOFF_SCHEMA,
     NON_COMPUTE_MAPPING,
@@ -142,7 +142,7 @@ def bindings(
     (process, name, correlation id) and the nearest start within the trace's precision; runtime
     windows to the mstx slice of their range. An event that matches nothing stays unbound and is
     listed (never bound to a guess)."""
-    from sim_runtime.trace.chrome import device_pid
+    from mspti_trace.chrome import device_pid
 
     raw, index = _raw_index(trace_path)
     used: set[int] = set()

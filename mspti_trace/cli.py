@@ -1,10 +1,14 @@
-"""``npu-sim trace``: capture, export, breakdown, validate and report.
+"""``mspti-trace``: capture, export, breakdown, validate and report.
 
-npu-sim trace [-o DIR] [--kinds K,...] [run options] -- PROGRAM [ARGS...]
-npu-sim trace export DIR [--format chrome|kineto|ascend-pt] [-o PATH] [--no-flows] [--check]
-npu-sim trace breakdown DIR [-o OUT] [--model-name NAME] [--declarations FILE] ...
-npu-sim trace validate OUT
-npu-sim trace report DIR [-o FILE] [--facts OUT]
+mspti-trace [-o DIR] [--kinds K,...] [--mspti PATH] -- PROGRAM [ARGS...]
+mspti-trace export DIR [--format chrome|kineto|ascend-pt] [-o PATH] [--no-flows] [--check]
+mspti-trace breakdown DIR [-o OUT] [--model-name NAME] [--declarations FILE] ...
+mspti-trace validate OUT
+mspti-trace report DIR [-o FILE] [--facts OUT]
+
+A launcher (:class:`Launcher`) decides how a program is captured: this package's own runs it with
+the CANN toolkit's libmspti.so (or ``--mspti``); ``npu-sim trace`` is the simulator's launcher of the
+same commands, adding the simulator's options.
 """
 
 from __future__ import annotations
@@ -13,11 +17,12 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from sim_runtime.trace.ascend_pt import AscendPtOptions, export_ascend_pt
-from sim_runtime.trace.breakdown import (
+from mspti_trace.ascend_pt import AscendPtOptions, export_ascend_pt
+from mspti_trace.breakdown import (
     BreakdownError,
     BreakdownOptions,
     ConversionRefused,
@@ -27,38 +32,74 @@ from sim_runtime.trace.breakdown import (
     validate_documents,
     validate_facts,
 )
-from sim_runtime.trace.breakdown.validate import load_facts
-from sim_runtime.trace.capture import capture, kinds_value
-from sim_runtime.trace.capture_format import CaptureFormatError
-from sim_runtime.trace.chrome import export_chrome_trace
-from sim_runtime.trace.chrome_check import check_chrome_trace
-from sim_runtime.trace.html_summary import write_html_summary
-from sim_runtime.trace.kineto import KinetoOptions, export_kineto_traces
-from sim_runtime.trace.reader import load_trace
+from mspti_trace.breakdown.validate import load_facts
+from mspti_trace.capture import capture, find_mspti, kinds_value, preload_mspti
+from mspti_trace.capture_format import CaptureFormatError
+from mspti_trace.chrome import export_chrome_trace
+from mspti_trace.chrome_check import check_chrome_trace
+from mspti_trace.html_summary import write_html_summary
+from mspti_trace.kineto import KinetoOptions, export_kineto_traces
+from mspti_trace.reader import load_trace
 
-__all__ = ["SUBCOMMANDS", "main"]
+__all__ = ["SUBCOMMANDS", "Launcher", "main"]
 
-PROG = "npu-sim trace"
 SUBCOMMANDS = ("export", "breakdown", "validate", "report")
 EXPORT_FORMATS = ("chrome", "kineto", "ascend-pt")
 EXIT_FAILED = 1
 EXIT_USAGE = 2
 
 
-def _capture_parser() -> argparse.ArgumentParser:
+@dataclass(frozen=True)
+class Launcher:
+    """How the capture command runs a program: its name in messages, the options it adds and the
+    environment (with a libmspti.so preloaded) and run.json entries it gives the program."""
+
+    prog: str
+    description: str
+    add_options: Callable[[argparse.ArgumentParser], None]
+    environment: Callable[[argparse.Namespace], tuple[dict[str, str], Mapping[str, object]]]
+    default_output: Path = field(default=Path("mspti-trace"))
+
+
+def _host_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--mspti",
+        type=Path,
+        metavar="PATH",
+        help="libmspti.so to preload (default: $ASCEND_HOME_PATH/tools/mspti/lib64/libmspti.so)",
+    )
+
+
+def _host_environment(args: argparse.Namespace) -> tuple[dict[str, str], Mapping[str, object]]:
+    library = args.mspti if args.mspti is not None else find_mspti()
+    if not Path(library).is_file():
+        raise FileNotFoundError(f"--mspti {library}: no such file")
+    return preload_mspti(os.environ, Path(library).resolve()), {}
+
+
+#: This package's own launcher: any ABI-compatible libmspti.so, on an Ascend host or elsewhere.
+HOST = Launcher(
+    prog="mspti-trace",
+    description="Run PROGRAM with a libmspti.so and the trace collector preloaded",
+    add_options=_host_options,
+    environment=_host_environment,
+)
+
+
+def _capture_parser(launcher: Launcher) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog=PROG,
-        description="Run PROGRAM on the simulated NPU with libmspti.so and the trace collector preloaded; "
+        prog=launcher.prog,
+        description=f"{launcher.description}; "
         "every activity record of every process lands in DIR (trace-<pid>.records/.strings/.json). "
-        f"Other commands: {', '.join(SUBCOMMANDS)} (npu-sim trace COMMAND --help).",
+        f"Other commands: {', '.join(SUBCOMMANDS)} ({launcher.prog} COMMAND --help).",
     )
     parser.add_argument(
         "-o",
         "--output",
         type=Path,
-        default=Path("npu-sim-trace"),
+        default=launcher.default_output,
         metavar="DIR",
-        help="capture directory (default: ./npu-sim-trace)",
+        help=f"capture directory (default: ./{launcher.default_output})",
     )
     parser.add_argument(
         "--kinds",
@@ -66,23 +107,14 @@ def _capture_parser() -> argparse.ArgumentParser:
         metavar="K,...",
         help="activity kinds to enable (default: all 12), e.g. kernel,api,marker",
     )
-    parser.add_argument("--mspti", type=Path, metavar="PATH", help="libmspti.so to preload (default: ours)")
-    for name, meta in (
-        ("soc", "NAME"),
-        ("devices", "N"),
-        ("clock", "wall|virtual"),
-        ("seed", "N"),
-        ("faults", "SPEC"),
-    ):
-        parser.add_argument(f"--{name}", metavar=meta, help=f"simulator {name} (as for npu-sim run)")
-    parser.add_argument("--config", type=Path, metavar="FILE", help="TOML config file")
+    launcher.add_options(parser)
     parser.add_argument("--timeout", type=float, metavar="SECONDS", help="kill PROGRAM after this")
     parser.add_argument("program", nargs=argparse.REMAINDER, metavar="-- PROGRAM [ARGS...]")
     return parser
 
 
-def _subparser(command: str) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=f"{PROG} {command}")
+def _subparser(command: str, prog: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=f"{prog} {command}")
     if command == "export":
         parser.description = (
             "Export a capture directory: --format chrome (the default) writes one Chrome/Perfetto trace "
@@ -140,23 +172,24 @@ def _subparser(command: str) -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str]) -> int:
-    args = list(argv)
+def main(argv: Sequence[str] | None = None, launcher: Launcher = HOST) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
     try:
         if args[:1] and args[0] in SUBCOMMANDS:
             command = args[0]
-            options = _subparser(command).parse_args(args[1:])
+            options = _subparser(command, launcher.prog).parse_args(args[1:])
+            options.prog = launcher.prog
             return {"export": _export, "breakdown": _breakdown, "validate": _validate, "report": _report}[
                 command
             ](options)
-        return _capture(args)
+        return _capture(args, launcher)
     except (CaptureFormatError, BreakdownError, FileNotFoundError, ValueError, OSError) as error:
-        print(f"{PROG}: error: {error}", file=sys.stderr)
+        print(f"{launcher.prog}: error: {error}", file=sys.stderr)
         return EXIT_USAGE
 
 
-def _capture(argv: list[str]) -> int:
-    parser = _capture_parser()
+def _capture(argv: list[str], launcher: Launcher) -> int:
+    parser = _capture_parser(launcher)
     args = parser.parse_args(argv)
     program = list(args.program)
     if program[:1] == ["--"]:
@@ -164,23 +197,11 @@ def _capture(argv: list[str]) -> int:
     if not program:
         parser.error("missing PROGRAM: give the program to run after --")
     kinds_value(args.kinds)  # reject unknown kinds before building anything
-    from sim_runtime.config import CONFIG_VAR, SimConfig, parse_setting
-    from sim_runtime.toolkit import build_toolkit
-
-    environ = dict(os.environ)
-    if args.config is not None:
-        environ[CONFIG_VAR] = str(args.config)
-    config = SimConfig.from_env(environ)
-    changes = {
-        name: parse_setting(name, raw, source=f"--{name}")
-        for name in ("soc", "devices", "clock", "seed", "faults")
-        if (raw := getattr(args, name)) is not None
-    }
-    if changes:
-        config = config.replace(**changes)
-    environ.update(build_toolkit(args.mspti).env(config, preload=True, environ=os.environ))
-    result = capture(program, args.output, kinds=args.kinds, environ=environ, timeout=args.timeout)
-    print(f"{PROG}: captured {len(result.pids)} process(es) in {result.directory}", file=sys.stderr)
+    environ, run_info = launcher.environment(args)
+    result = capture(
+        program, args.output, kinds=args.kinds, environ=environ, timeout=args.timeout, run_info=run_info
+    )
+    print(f"{launcher.prog}: captured {len(result.pids)} process(es) in {result.directory}", file=sys.stderr)
     return result.returncode if result.returncode >= 0 else 128 - result.returncode
 
 
@@ -250,7 +271,7 @@ def _breakdown(args: argparse.Namespace) -> int:
     try:
         written = emit_facts(breakdown, out, args.prefix)
     except ConversionRefused as refused:
-        print(f"{PROG}: {refused}", file=sys.stderr)
+        print(f"{args.prog}: {refused}", file=sys.stderr)
         return EXIT_FAILED
     print(breakdown.account)
     for path in written.values():

@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from sim_runtime.trace.breakdown import handoff
-from sim_runtime.trace.breakdown.attribution import (
+from mspti_trace.breakdown import handoff
+from mspti_trace.breakdown.attribution import (
     ATTRIBUTED,
     EXCLUDED,
     UNATTRIBUTED,
@@ -22,10 +22,10 @@ from sim_runtime.trace.breakdown.attribution import (
     attribute,
     device_ops,
 )
-from sim_runtime.trace.breakdown.declarations import BLOCK_INPUT
-from sim_runtime.trace.breakdown.forest import RangeForest, build_forest
-from sim_runtime.trace.breakdown.options import BreakdownError, BreakdownOptions, ConversionRefused
-from sim_runtime.trace.breakdown.schema import (
+from mspti_trace.breakdown.declarations import BLOCK_INPUT
+from mspti_trace.breakdown.forest import RangeForest, build_forest
+from mspti_trace.breakdown.options import BreakdownError, BreakdownOptions, ConversionRefused
+from mspti_trace.breakdown.schema import (
     ANALYSIS_SCHEMA_VERSION,
     COUNTER_KEYS,
     GRAPH_SCHEMA,
@@ -33,17 +33,17 @@ from sim_runtime.trace.breakdown.schema import (
     TIMELINE_SCHEMA_VERSION,
     facts_paths,
 )
-from sim_runtime.trace.breakdown.schemas import schema_errors
-from sim_runtime.trace.breakdown.structure import (
+from mspti_trace.breakdown.schemas import schema_errors
+from mspti_trace.breakdown.structure import (
     SECTION_GROUP,
     SECTION_RUNTIME,
     SECTION_STAGE,
     Node,
     Structure,
 )
-from sim_runtime.trace.breakdown.structure import build_structure as _build_structure
-from sim_runtime.trace.kinds import ActivityKind
-from sim_runtime.trace.reader import Capture, Trace
+from mspti_trace.breakdown.structure import build_structure as _build_structure
+from mspti_trace.kinds import ActivityKind
+from mspti_trace.reader import Capture, Trace, device_properties
 
 __all__ = ["Breakdown", "build_breakdown", "emit_facts"]
 
@@ -154,7 +154,7 @@ def emit_facts(
     (out / "outputs").mkdir(parents=True, exist_ok=True)
     written = {}
     if trace_view:
-        from sim_runtime.trace.chrome import export_chrome_trace
+        from mspti_trace.chrome import export_chrome_trace
 
         trace_path = out / names["trace"]
         source = Trace(directory=out, captures=[_step_window_capture(breakdown)])
@@ -279,14 +279,8 @@ def _device_profile(capture: Capture) -> dict[str, Any]:
     """The device clock block of the perf data: the SoC catalogue's nameplate when the capture names
     its SoC (``declared``), never a derived value (activity records carry no cycle counters)."""
     soc_name = capture.meta.get("soc")
-    declared = None
-    if soc_name:
-        from sim_runtime import soc as soc_catalogue
-
-        try:
-            declared = soc_catalogue.default_catalogue().get(soc_name).cube_mhz
-        except Exception:  # an unknown SoC leaves the clock unavailable, never guessed
-            declared = None
+    mhz = device_properties(capture).get("clockRateMHz")
+    declared = int(mhz) if isinstance(mhz, (int, float)) and mhz > 0 else None
     return {
         "soc": soc_name,
         "aicore_freq_mhz": declared,

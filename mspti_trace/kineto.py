@@ -16,7 +16,7 @@ Vocabulary (docs/trace.md, "Kineto export"):
 
 Records of one call (same thread, correlation id and span) become at most one operator slice and
 one runtime slice; a copy or fill timed on the host is part of its call's slice, only device-timed
-ones are ``gpu_memcpy`` / ``gpu_memset`` (sim_runtime.trace.calls). HTA recognises launches,
+ones are ``gpu_memcpy`` / ``gpu_memset`` (mspti_trace.calls). HTA recognises launches,
 communication and memory ops by name; unless ``native_names`` is set, a runtime call that launched
 a kernel, copy or fill is named after the CUDA call of that role (``cudaLaunchKernel``,
 ``cudaMemcpyAsync``, ...) and a communication op gets the ``ncclDevKernel_`` prefix; the CANN
@@ -34,17 +34,17 @@ from typing import IO
 
 import numpy as np
 
-from sim_runtime.trace.breakdown.options import DEFAULT_DOMAIN
-from sim_runtime.trace.calls import NAME_COLUMNS, HostCalls, host_calls
-from sim_runtime.trace.joins import (
+from mspti_trace.breakdown.options import DEFAULT_DOMAIN
+from mspti_trace.calls import NAME_COLUMNS, HostCalls, host_calls
+from mspti_trace.joins import (
     COMMUNICATION_LAUNCH_PREFERENCE,
     KERNEL_LAUNCH_PREFERENCE,
     MarkerSpans,
     launchers,
     marker_spans,
 )
-from sim_runtime.trace.kinds import INVALID_STREAM, ActivityKind
-from sim_runtime.trace.reader import Capture, Trace
+from mspti_trace.kinds import INVALID_STREAM, ActivityKind
+from mspti_trace.reader import Capture, Trace, device_properties
 
 __all__ = [
     "KINETO_SCHEMA_VERSION",
@@ -785,29 +785,7 @@ class _RankWriter:
 def _device_properties(capture: Capture, device: int | None) -> list[dict]:
     if device is None:
         return []
-    entry: dict[str, object] = {"id": device}
-    name = capture.meta.get("soc")
-    if name:
-        entry["name"] = name
-        try:
-            from sim_runtime.soc import default_catalogue
-
-            spec = default_catalogue().get(name)
-        except (ValueError, OSError):
-            spec = None
-        if spec is not None:
-            entry |= {
-                "totalGlobalMem": spec.memory_bytes,
-                "chipType": spec.chip_type,
-                "family": spec.family,
-                "aicCores": spec.aic,
-                "aivCores": spec.aiv,
-                "aicpuCores": spec.aicpu,
-                "clockRateMHz": spec.cube_mhz,
-                "l2CacheBytes": spec.l2_bytes,
-                "hbmBandwidthGBps": spec.hbm_gbps,
-            }
-    return [entry]
+    return [{"id": device, **device_properties(capture)}]
 
 
 def export_kineto_traces(

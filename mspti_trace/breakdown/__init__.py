@@ -2,10 +2,10 @@
 ranges, written as facts files in oam-tools' stage-2 schema (with the stage-3 inputs) and checked
 by :func:`validate_facts`."""
 
-from sim_runtime.trace.breakdown.declarations import load_declarations
-from sim_runtime.trace.breakdown.facts import Breakdown, build_breakdown, emit_facts
-from sim_runtime.trace.breakdown.options import BreakdownError, BreakdownOptions, ConversionRefused
-from sim_runtime.trace.breakdown.validate import (
+from mspti_trace.breakdown.declarations import load_declarations
+from mspti_trace.breakdown.facts import Breakdown, build_breakdown, emit_facts
+from mspti_trace.breakdown.options import BreakdownError, BreakdownOptions, ConversionRefused
+from mspti_trace.breakdown.validate import (
     INVARIANTS,
     Failure,
     ValidationReport,

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim_runtime.trace.breakdown.forest import RangeForest
-from sim_runtime.trace.breakdown.options import DEFAULT_DOMAIN, BreakdownError, BreakdownOptions, slug
+from mspti_trace.breakdown.forest import RangeForest
+from mspti_trace.breakdown.options import DEFAULT_DOMAIN, BreakdownError, BreakdownOptions, slug
 
 __all__ = ["SECTION_GROUP", "SECTION_RUNTIME", "SECTION_STAGE", "Node", "Structure", "build_structure"]
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from sim_runtime.trace.capture_format import (
+from mspti_trace.capture_format import (
     CHUNK_HEADER,
     FORMAT_VERSION,
     HEADER_FIXED,
@@ -19,7 +19,7 @@ from sim_runtime.trace.capture_format import (
     STRINGS_MAGIC,
     capture_paths,
 )
-from sim_runtime.trace.kinds import DTYPES, KIND_NAMES, RECORD_SIZES, ActivityKind
+from mspti_trace.kinds import DTYPES, KIND_NAMES, RECORD_SIZES, ActivityKind
 
 __all__ = ["CaptureWriter", "new_records"]
 
