@@ -111,9 +111,12 @@ uint64_t Device::earliest_start(const Stream& stream, uint64_t submit_ns) const 
 }
 
 TaskRecord Device::schedule(Stream& stream, const TaskDesc& desc) {
-    stream.queue_.wait_idle();  // one load unless a collective holds the stream
-    std::lock_guard<std::mutex> lock(mutex_);
+    // Submitted now, placed once a collective holding the stream is (one load when none does): the
+    // time the host waits for the collective's peers is not the task's (the other ranks' threads
+    // move the virtual clock meanwhile).
     const uint64_t submit = clock_.now();
+    stream.queue_.wait_idle();
+    std::lock_guard<std::mutex> lock(mutex_);
     const uint64_t duration = jittered(desc.duration_ns);
     // Chip type 15 logs carry no stream id, so its task ids are unique per device; the others are per stream.
     const uint32_t task_id = wide_task_ids() ? next_wide_task_id_++ : (stream.next_task_id_++ & 0xFFFFu);
