@@ -164,7 +164,9 @@ TaskRecord Device::place(Stream& stream, const TaskDesc& desc, uint64_t submit_n
         }
     }
     rec.start_ns = start;
-    rec.end_ns = start + duration;
+    const uint64_t work = std::max(start, desc.work_not_before_ns);
+    if (desc.work_not_before_ns != 0) rec.work_ns = work;
+    rec.end_ns = work + duration;
     stream.tail_ns_.store(rec.end_ns, std::memory_order_release);
     stream.tasks_.fetch_add(1, std::memory_order_relaxed);
     return rec;
@@ -205,14 +207,15 @@ void Device::emit_task_logs(const TaskRecord& task, uint16_t stars_task_type, ui
     size_t at = 0;
     std::memcpy(bytes + at, &logs[0], sizeof logs[0]);
     at += sizeof logs[0];
-    const uint64_t span = task.end_ns - task.start_ns;
+    const uint64_t from = task.work_ns != 0 ? task.work_ns : task.start_ns;
+    const uint64_t span = task.end_ns - from;
     for (uint16_t sub = 0; sub < n; ++sub) {
         for (int edge = 0; edge < 2; ++edge) {
             FftsPlusLog f{};
             f.head = STARS_HEAD(edge == 0 ? STARS_FUNC_TYPE_FFTS_BEGIN : STARS_FUNC_TYPE_FFTS_END, 0, stars_task_type);
             f.streamId = task.stream_id;
             f.taskId = static_cast<uint16_t>(task.task_id);
-            f.timestamp = task.start_ns + span * (sub + edge) / n;
+            f.timestamp = from + span * (sub + edge) / n;
             f.subTaskType = sub;  // low byte: which engine runs it (0 cube, 1 vector, ...)
             f.subTaskId = sub;
             std::memcpy(bytes + at, &f, sizeof f);

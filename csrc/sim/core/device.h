@@ -28,7 +28,10 @@ struct TaskDesc {
     CoreType core = CoreType::AIV;  // kernels only
     uint32_t block_dim = 1;         // cores a kernel occupies (capped at the SoC's count)
     uint64_t duration_ns = 0;       // modelled device time, before jitter
-    uint64_t not_before_ns = 0;     // earliest device start (event waits, collectives)
+    uint64_t not_before_ns = 0;     // earliest device start (event waits)
+    // A collective begins when its stream reaches it and waits inside the task until every rank's
+    // stream has: its work (duration_ns) starts no earlier than this device time.
+    uint64_t work_not_before_ns = 0;
     uint16_t stars_task_type = 0;   // taskType field of the STARS log header
 };
 
@@ -40,6 +43,7 @@ struct TaskRecord {
     uint64_t submit_ns = 0;  // host time of submission
     uint64_t start_ns = 0;   // device time
     uint64_t end_ns = 0;
+    uint64_t work_ns = 0;    // when the work began after a wait inside the task (0: at start_ns)
 };
 
 // What a task issued now but placed later (an HCCL collective, whose start waits for its peers)
@@ -112,7 +116,7 @@ public:
     uint32_t reserve_task_id(Stream& stream);
     // Emits the STARS begin/end logs of a scheduled task on channel 50 (if started). An FFTS+ task
     // (a mixed kernel, a collective) also logs `ffts_subtasks` sub-task begin/end pairs that split
-    // its span; chip type 15 logs carry no sub-tasks.
+    // its span (the part after an in-task wait, TaskRecord::work_ns); chip type 15 logs carry no sub-tasks.
     void emit_task_logs(const TaskRecord& task, uint16_t stars_task_type, uint16_t ffts_subtasks = 0);
     // Emits one TS step trace on channel 44 (if started), stamped at the task's start.
     void emit_step_trace(const TaskRecord& task, uint64_t index_id, uint64_t model_id, uint16_t tag_id);

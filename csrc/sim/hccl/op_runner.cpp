@@ -93,13 +93,15 @@ uint64_t earliest(OpContext& ctx) {
     return ctx.device->earliest_start(*ctx.stream, ctx.reservation.submit_ns);
 }
 
-// Places the operation's task: called when the ranks agree (AgreedFn), so ranks in one
-// process are placed at the same moment (the start the ranks agreed on).
+// Places the operation's task: called when the ranks agree (AgreedFn). The task begins when
+// this rank's stream reaches it and waits inside until every rank's stream has (`start_ns`, the
+// latest of the ranks' readiness); its modelled work follows, so its span is the wait for the
+// slowest rank plus the modelled time, and the ranks' work starts at the same device time.
 void schedule(OpContext& ctx, uint64_t start_ns, double duration_ns) {
     npusim::TaskDesc desc;
     desc.kind = npusim::TaskKind::Collective;
     desc.duration_ns = static_cast<uint64_t>(std::llround(std::max(0.0, duration_ns)));
-    desc.not_before_ns = start_ns;
+    desc.work_not_before_ns = start_ns;
     desc.stars_task_type = prof::kStarsSdma;
     ctx.task = ctx.device->schedule_reserved(*ctx.stream, desc, ctx.reservation);
     ctx.scheduled = true;
