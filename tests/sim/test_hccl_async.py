@@ -13,6 +13,8 @@ import pytest
 from support.native import NativeTree, ProgramBuilder, run_program
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
+E_TIMEOUT = 9
+ACL_ERROR_RT_FFTS_PLUS_TIMEOUT = 507048  # a collective task whose peers did not come (CANN: EI0002)
 
 
 @pytest.fixture(scope="module")
@@ -52,6 +54,17 @@ def test_a_collective_returns_before_a_peer_process_has_called(exe: Path, native
     assert float(out["rank0_call_ms"]) < 1000
     check_rank(out, "rank0")
     assert out["rank1_exit"] == "0", "rank 1 (forked) got the sum too"
+
+
+def test_a_peer_that_ends_fails_the_synchronisation_without_a_hang(exe: Path, native: NativeTree) -> None:
+    # The execution timeout is 10 s: the failure comes from the peer's end, not from the timeout.
+    out = run(exe, native, "peer_exits", NPU_SIM_CLOCK="virtual")
+    assert out["call"] == "0", "the call enqueues"
+    assert out["rank1_exit"] == "0"
+    assert int(out["sync"]) == ACL_ERROR_RT_FFTS_PLUS_TIMEOUT
+    assert out["async"] == str(E_TIMEOUT), "the peer can never arrive"
+    assert float(out["sync_ms"]) < 8000
+    assert out["sync_again"] == "0"
 
 
 def test_one_thread_drives_both_ranks(exe: Path, native: NativeTree) -> None:

@@ -4,6 +4,9 @@
 //   hccl_async nonblocking   two ranks as threads: rank 1 calls only once rank 0's all-reduce
 //                            has returned (so a call that waited for its peers would time out)
 //   hccl_async processes     the same with the ranks in two processes (rank 1 forked)
+//   hccl_async peer_exits    two processes; rank 1 (forked) joins, then ends without calling
+//                            once rank 0's all-reduce is enqueued: rank 0's synchronisation
+//                            fails (no hang), the communicator names the error
 //   hccl_async single_thread HcclCommInitAll over two devices, both ranks driven from one
 //                            thread: two all-reduces and an all-gather per rank, then one
 //                            synchronisation per stream
@@ -210,6 +213,50 @@ int processes() {
     return 0;
 }
 
+int peer_exits() {
+    int info_pipe[2], go_pipe[2];
+    if (::pipe(info_pipe) != 0 || ::pipe(go_pipe) != 0) return 5;
+    std::fflush(stdout);
+    const pid_t child = ::fork();
+    if (child < 0) return 6;
+    if (child == 0) {
+        HcclRootInfo root;
+        if (!read_exact(info_pipe[0], &root, sizeof root)) ::_exit(10);
+        if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(1) != ACL_SUCCESS) ::_exit(11);
+        HcclComm comm = nullptr;
+        if (HcclCommInitRootInfo(2, &root, 1, &comm) != HCCL_SUCCESS) ::_exit(12);
+        char go = 0;
+        if (!read_exact(go_pipe[0], &go, 1)) ::_exit(13);
+        ::_exit(0);  // the process ends with its rank's part never issued
+    }
+    if (aclInit(nullptr) != ACL_SUCCESS) return 3;
+    HcclRootInfo root;
+    OK(HcclGetRootInfo(&root));
+    if (::write(info_pipe[1], &root, sizeof root) != ssize_t(sizeof root)) return 7;
+    OK(aclrtSetDevice(0));
+    aclrtStream s = nullptr;
+    HcclComm comm = nullptr;
+    OK(aclrtCreateStream(&s));
+    OK(HcclCommInitRootInfo(2, &root, 0, &comm));
+    Buffer in(kCount * 4), out(kCount * 4);
+    const int call = HcclAllReduce(in.ptr, out.ptr, kCount, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, s);
+    const char go = 1;
+    if (::write(go_pipe[1], &go, 1) != 1) ++g_failures;
+    const double t0 = now_ms();
+    const int sync = aclrtSynchronizeStream(s);
+    const double waited = now_ms() - t0;
+    HcclResult async = HCCL_SUCCESS;
+    OK(HcclGetCommAsyncError(comm, &async));
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    std::printf("call=%d\nsync=%d\nsync_ms=%.0f\nasync=%d\nrank1_exit=%d\n", call, sync, waited, int(async),
+                WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    // The stream is usable again: its error was returned once.
+    std::printf("sync_again=%d\n", aclrtSynchronizeStream(s));
+    OK(HcclCommDestroy(comm));
+    return 0;
+}
+
 int single_thread() {
     int32_t devices[2] = {0, 1};
     HcclComm comms[2] = {nullptr, nullptr};
@@ -337,10 +384,11 @@ int main(int argc, char** argv) {
     if (argc < 2) return 2;
     const std::string mode = argv[1];
     // The processes scenario forks first; each process initialises on its own.
-    if (mode != "processes" && aclInit(nullptr) != ACL_SUCCESS) return 3;
+    if (mode != "processes" && mode != "peer_exits" && aclInit(nullptr) != ACL_SUCCESS) return 3;
     int rc = 4;
     if (mode == "nonblocking") rc = nonblocking();
     else if (mode == "processes") rc = processes();
+    else if (mode == "peer_exits") rc = peer_exits();
     else if (mode == "single_thread") rc = single_thread();
     else if (mode == "ordering") rc = ordering();
     std::printf("failures=%d\n", g_failures.load());
