@@ -75,11 +75,11 @@ std::vector<Stream*> Device::streams() const {
     return out;
 }
 
-double Device::draw_uniform() {
+[[gnu::always_inline]] inline double Device::draw_uniform() {
     return static_cast<double>(splitmix64(rng_) >> 11) * (1.0 / 9007199254740992.0);  // [0, 1)
 }
 
-uint64_t Device::apply_jitter(uint64_t ns, double u) const {
+[[gnu::always_inline]] inline uint64_t Device::apply_jitter(uint64_t ns, double u) const {
     if (jitter_pct_ <= 0 || ns == 0) return ns;
     const double factor = 1.0 + jitter_pct_ / 100.0 * (2.0 * u - 1.0);
     return std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(static_cast<double>(ns) * factor)));
@@ -110,36 +110,8 @@ uint64_t Device::earliest_start(const Stream& stream, uint64_t submit_ns) const 
     return ready;
 }
 
-TaskRecord Device::schedule(Stream& stream, const TaskDesc& desc) {
-    // Submitted now, placed once a collective holding the stream is (one load when none does): the
-    // time the host waits for the collective's peers is not the task's (the other ranks' threads
-    // move the virtual clock meanwhile).
-    const uint64_t submit = clock_.now();
-    stream.queue_.wait_idle();
-    std::lock_guard<std::mutex> lock(mutex_);
-    const uint64_t duration = jittered(desc.duration_ns);
-    // Chip type 15 logs carry no stream id, so its task ids are unique per device; the others are per stream.
-    const uint32_t task_id = wide_task_ids() ? next_wide_task_id_++ : (stream.next_task_id_++ & 0xFFFFu);
-    return place(stream, desc, submit, duration, task_id);
-}
-
-TaskReservation Device::reserve(Stream& stream) {
-    TaskReservation r;
-    std::lock_guard<std::mutex> lock(mutex_);
-    r.submit_ns = clock_.now();
-    r.task_id = wide_task_ids() ? next_wide_task_id_++ : (stream.next_task_id_++ & 0xFFFFu);
-    if (jitter_pct_ > 0) r.jitter_u = draw_uniform();
-    return r;
-}
-
-TaskRecord Device::schedule_reserved(Stream& stream, const TaskDesc& desc, const TaskReservation& reservation) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return place(stream, desc, reservation.submit_ns, apply_jitter(desc.duration_ns, reservation.jitter_u),
-                 reservation.task_id);
-}
-
-// Under mutex_.
-TaskRecord Device::place(Stream& stream, const TaskDesc& desc, uint64_t submit_ns, uint64_t duration, uint32_t task_id) {
+// Under mutex_. Inlined into schedule(): it is on every launch.
+[[gnu::always_inline]] inline TaskRecord Device::place(Stream& stream, const TaskDesc& desc, uint64_t submit_ns, uint64_t duration, uint32_t task_id) {
     TaskRecord rec;
     rec.device = id_;
     rec.stream_id = stream.id();
@@ -171,6 +143,35 @@ TaskRecord Device::place(Stream& stream, const TaskDesc& desc, uint64_t submit_n
     stream.tasks_.fetch_add(1, std::memory_order_relaxed);
     return rec;
 }
+
+TaskRecord Device::schedule(Stream& stream, const TaskDesc& desc) {
+    // Submitted now, placed once a collective holding the stream is (one load when none does): the
+    // time the host waits for the collective's peers is not the task's (the other ranks' threads
+    // move the virtual clock meanwhile).
+    const uint64_t submit = clock_.now();
+    stream.queue_.wait_idle();
+    std::lock_guard<std::mutex> lock(mutex_);
+    const uint64_t duration = jittered(desc.duration_ns);
+    // Chip type 15 logs carry no stream id, so its task ids are unique per device; the others are per stream.
+    const uint32_t task_id = wide_task_ids() ? next_wide_task_id_++ : (stream.next_task_id_++ & 0xFFFFu);
+    return place(stream, desc, submit, duration, task_id);
+}
+
+TaskReservation Device::reserve(Stream& stream) {
+    TaskReservation r;
+    std::lock_guard<std::mutex> lock(mutex_);
+    r.submit_ns = clock_.now();
+    r.task_id = wide_task_ids() ? next_wide_task_id_++ : (stream.next_task_id_++ & 0xFFFFu);
+    if (jitter_pct_ > 0) r.jitter_u = draw_uniform();
+    return r;
+}
+
+TaskRecord Device::schedule_reserved(Stream& stream, const TaskDesc& desc, const TaskReservation& reservation) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return place(stream, desc, reservation.submit_ns, apply_jitter(desc.duration_ns, reservation.jitter_u),
+                 reservation.task_id);
+}
+
 
 uint32_t Device::reserve_task_id(Stream& stream) {
     std::lock_guard<std::mutex> lock(mutex_);
