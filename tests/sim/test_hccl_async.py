@@ -13,8 +13,9 @@ import pytest
 from support.native import NativeTree, ProgramBuilder, run_program
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
-E_TIMEOUT = 9
+E_PARA, E_TIMEOUT = 1, 9
 ACL_ERROR_RT_FFTS_PLUS_TIMEOUT = 507048  # a collective task whose peers did not come (CANN: EI0002)
+ACL_ERROR_RT_FFTS_PLUS_EXCEPTION = 507049  # a collective task that failed otherwise
 
 
 @pytest.fixture(scope="module")
@@ -65,6 +66,13 @@ def test_a_peer_that_ends_fails_the_synchronisation_without_a_hang(exe: Path, na
     assert out["async"] == str(E_TIMEOUT), "the peer can never arrive"
     assert float(out["sync_ms"]) < 8000
     assert out["sync_again"] == "0"
+
+
+def test_arguments_that_disagree_fail_both_synchronisations(exe: Path, native: NativeTree) -> None:
+    out = run(exe, native, "mismatch", NPU_SIM_CLOCK="virtual")
+    assert (out["call0"], out["call1"]) == ("0", "0"), "no rank can tell at its call"
+    assert int(out["sync0"]) == int(out["sync1"]) == ACL_ERROR_RT_FFTS_PLUS_EXCEPTION
+    assert (out["async0"], out["async1"]) == (str(E_PARA), str(E_PARA))
 
 
 def test_one_thread_drives_both_ranks(exe: Path, native: NativeTree) -> None:

@@ -10,6 +10,8 @@
 //   hccl_async single_thread HcclCommInitAll over two devices, both ranks driven from one
 //                            thread: two all-reduces and an all-gather per rank, then one
 //                            synchronisation per stream
+//   hccl_async mismatch      HcclCommInitAll from one thread; the ranks' all-reduce counts
+//                            differ: both calls enqueue, both synchronisations fail
 //   hccl_async ordering      two ranks as threads; rank 1's stream is busy with kernels first;
 //                            on each rank: event, all-reduce, event, a copy of the result on the
 //                            same stream, a kernel, event (device timestamps printed)
@@ -325,6 +327,36 @@ int single_thread() {
     return 0;
 }
 
+int mismatch() {
+    int32_t devices[2] = {0, 1};
+    HcclComm comms[2] = {nullptr, nullptr};
+    OK(HcclCommInitAll(2, devices, comms));
+    aclrtStream streams[2] = {nullptr, nullptr};
+    std::vector<std::unique_ptr<Buffer>> in, out;
+    for (uint32_t r = 0; r < 2; ++r) {
+        OK(aclrtSetDevice(int32_t(r)));
+        OK(aclrtCreateStream(&streams[r]));
+        in.push_back(std::make_unique<Buffer>(kCount * 4));
+        out.push_back(std::make_unique<Buffer>(kCount * 4));
+        const int call = HcclAllReduce(in[r]->ptr, out[r]->ptr, kCount - r, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM,
+                                       comms[r], streams[r]);
+        std::printf("call%u=%d\n", r, call);
+    }
+    for (uint32_t r = 0; r < 2; ++r) {
+        OK(aclrtSetDevice(int32_t(r)));
+        HcclResult async = HCCL_SUCCESS;
+        std::printf("sync%u=%d\n", r, aclrtSynchronizeStream(streams[r]));
+        OK(HcclGetCommAsyncError(comms[r], &async));
+        std::printf("async%u=%d\n", r, int(async));
+    }
+    for (uint32_t r = 0; r < 2; ++r) {
+        OK(HcclCommDestroy(comms[r]));
+        OK(aclrtSetDevice(int32_t(r)));
+        OK(aclrtDestroyStream(streams[r]));
+    }
+    return 0;
+}
+
 uint64_t stamp(aclrtEvent e) {
     uint64_t t = 0;
     OK(aclrtEventGetTimestamp(e, &t));
@@ -391,6 +423,7 @@ int main(int argc, char** argv) {
     else if (mode == "peer_exits") rc = peer_exits();
     else if (mode == "single_thread") rc = single_thread();
     else if (mode == "ordering") rc = ordering();
+    else if (mode == "mismatch") rc = mismatch();
     std::printf("failures=%d\n", g_failures.load());
     std::fflush(stdout);
     return rc;
