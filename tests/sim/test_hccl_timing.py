@@ -1,8 +1,9 @@
 """When a collective runs on each rank's device and how long it takes, on the virtual clock.
 
-A collective starts on every rank when the last rank's stream reaches it, and lasts what the
-alpha-beta-gamma model of the algorithm HCCL would pick says (device-specs sec7), with the
-coefficients of the SoC's topology table. The model is restated here from
+A collective's task begins when its rank's stream reaches it and waits inside; its work starts on
+every rank when the last rank's stream reaches it, and lasts what the alpha-beta-gamma model of the
+algorithm HCCL would pick says (device-specs sec7), with the coefficients of the SoC's topology
+table. The model is restated here from
 sim_runtime/data/socs.toml, so a change of a coefficient moves both sides.
 
 programs/hccl_reports.cpp runs the operations (HCCL_SIM_DATA=0: timing only, buffers are not
