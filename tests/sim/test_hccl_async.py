@@ -16,6 +16,7 @@ PROGRAMS = Path(__file__).resolve().parent / "programs"
 E_PARA, E_TIMEOUT = 1, 9
 ACL_ERROR_RT_FFTS_PLUS_TIMEOUT = 507048  # a collective task whose peers did not come (CANN: EI0002)
 ACL_ERROR_RT_FFTS_PLUS_EXCEPTION = 507049  # a collective task that failed otherwise
+ACL_ERROR_RT_STREAM_SYNC_TIMEOUT = 507046
 
 
 @pytest.fixture(scope="module")
@@ -44,6 +45,7 @@ def test_a_collective_returns_before_its_peer_has_called(exe: Path, native: Nati
     out = run(exe, native, "nonblocking", NPU_SIM_CLOCK=clock)
     assert out["peer_released"] == "1", "rank 0's call returned while rank 1 had not called"
     assert out["rank0_untouched"] == "1", "nothing is written before the peer has joined"
+    assert int(out["timed_sync"]) == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "a bounded wait for the peer gives up"
     assert float(out["rank0_call_ms"]) < 1000
     check_rank(out, "rank0")
     check_rank(out, "rank1")

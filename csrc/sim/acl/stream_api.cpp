@@ -27,11 +27,15 @@ aclError create_stream(aclrtStream* stream, uint32_t priority, uint32_t flags) {
 
 // Waits for a stream's queued work; false (after waiting timeout_ms) when it does not finish in time.
 // Work held on the stream (a collective waiting for its peers, stream_queue.h) is placed first:
-// the host waits for the peers here, bounded by the collective's execution timeout; a failed
-// collective's error is returned (`error`).
+// the host waits for the peers here, bounded by the collective's execution timeout (and by
+// timeout_ms of host time when given); a failed collective's error is returned (`error`).
 bool wait_for_stream(npusim::Stream& stream, int32_t timeout_ms, aclError& error) {
     npusim::Clock& clock = sim_clock();
-    stream.queue().wait_idle();
+    if (timeout_ms > 0) {
+        if (!stream.queue().wait_idle_for(timeout_ms)) return false;  // the peers did not come in time
+    } else {
+        stream.queue().wait_idle();
+    }
     error = stream.queue().take_error();
     const uint64_t tail = stream.tail_ns();
     if (timeout_ms > 0) {

@@ -1,5 +1,6 @@
 #include "core/stream_queue.h"
 
+#include <chrono>
 #include <utility>
 
 namespace npusim {
@@ -65,6 +66,12 @@ void StreamQueue::wait_idle() {
     if (idle()) return;
     std::unique_lock<std::mutex> lock(mutex_);
     cv_.wait(lock, [&] { return items_.empty(); });
+}
+
+bool StreamQueue::wait_idle_for(int64_t ms) {
+    if (idle()) return true;
+    std::unique_lock<std::mutex> lock(mutex_);
+    return cv_.wait_for(lock, std::chrono::milliseconds(ms), [&] { return items_.empty(); });
 }
 
 int32_t StreamQueue::take_error() {

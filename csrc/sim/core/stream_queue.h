@@ -40,6 +40,8 @@ public:
     bool defer(std::function<void()> fn);
     // Waits until nothing is held or deferred.
     void wait_idle();
+    // The same for at most `ms` milliseconds of host time; false when the stream is still held.
+    bool wait_idle_for(int64_t ms);
     // The error left by a failed hold since the last call (0: none), cleared.
     int32_t take_error();
 

@@ -3,6 +3,7 @@
 //
 //   hccl_async nonblocking   two ranks as threads: rank 1 calls only once rank 0's all-reduce
 //                            has returned (so a call that waited for its peers would time out)
+//                            and rank 0's synchronisation with a 200 ms timeout has given up
 //   hccl_async processes     the same with the ranks in two processes (rank 1 forked)
 //   hccl_async peer_exits    two processes; rank 1 (forked) joins, then ends without calling
 //                            once rank 0's all-reduce is enqueued: rank 0's synchronisation
@@ -131,7 +132,7 @@ int nonblocking() {
     OK(HcclGetRootInfo(&root));
     std::atomic<bool> rank0_returned{false};
     AllReduceRun runs[2];
-    int waited = 1;
+    int waited = 1, timed_sync = -1;
     std::vector<std::thread> ranks;
     for (uint32_t r = 0; r < 2; ++r) {
         ranks.emplace_back([&, r] {
@@ -141,7 +142,11 @@ int nonblocking() {
             HcclComm comm = nullptr;
             OK(HcclCommInitRootInfo(2, &root, r, &comm));
             if (r == 0) {
-                runs[0] = allreduce_once(comm, 0, s, [&] { rank0_returned = true; });
+                runs[0] = allreduce_once(comm, 0, s, [&] {
+                    // A bounded synchronisation gives up while the peer is away.
+                    timed_sync = aclrtSynchronizeStreamWithTimeout(s, 200);
+                    rank0_returned = true;
+                });
             } else {
                 waited = wait_flag(rank0_returned) ? 1 : 0;  // the peer calls only once rank 0's call returned
                 runs[1] = allreduce_once(comm, 1, s, [] {});
@@ -151,7 +156,7 @@ int nonblocking() {
         });
     }
     for (auto& t : ranks) t.join();
-    std::printf("peer_released=%d\n", waited);
+    std::printf("peer_released=%d\ntimed_sync=%d\n", waited, timed_sync);
     print_run("rank0", runs[0]);
     print_run("rank1", runs[1]);
     return 0;
