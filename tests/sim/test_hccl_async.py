@@ -52,8 +52,8 @@ def test_a_collective_returns_before_its_peer_has_called(exe: Path, native: Nati
 
 
 def test_a_collective_returns_before_a_peer_process_has_called(exe: Path, native: NativeTree) -> None:
+    # Rank 1 calls only once rank 0's call has returned: a call that waited for it would time out.
     out = run(exe, native, "processes", NPU_SIM_CLOCK="virtual")
-    assert out["rank0_untouched"] == "1"
     assert float(out["rank0_call_ms"]) < 1000
     check_rank(out, "rank0")
     assert out["rank1_exit"] == "0", "rank 1 (forked) got the sum too"
