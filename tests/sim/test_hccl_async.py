@@ -77,6 +77,15 @@ def test_arguments_that_disagree_fail_both_synchronisations(exe: Path, native: N
     assert (out["async0"], out["async1"]) == (str(E_PARA), str(E_PARA))
 
 
+def test_a_forked_child_gets_an_error_not_a_hang(exe: Path, native: NativeTree) -> None:
+    # The child has none of the parent's progress threads: its operation runs on its own thread and
+    # fails at the execution timeout, reported at synchronisation.
+    out = run(exe, native, "fork_child", NPU_SIM_CLOCK="virtual", HCCL_EXEC_TIMEOUT="1")
+    assert out["child_exit"] == "0"
+    assert out["child_call"] == "0"
+    assert int(out["child_sync"]) == ACL_ERROR_RT_FFTS_PLUS_TIMEOUT
+
+
 def test_one_thread_drives_both_ranks(exe: Path, native: NativeTree) -> None:
     # Impossible if a call waited for its peers: rank 0's operations are all issued first.
     out = run(exe, native, "single_thread", NPU_SIM_CLOCK="virtual")

@@ -13,6 +13,9 @@
 //                            synchronisation per stream
 //   hccl_async mismatch      HcclCommInitAll from one thread; the ranks' all-reduce counts
 //                            differ: both calls enqueue, both synchronisations fail
+//   hccl_async fork_child    HcclCommInitAll from one thread, one all-reduce pair; then a
+//                            forked child calls rank 0's all-reduce alone: its
+//                            synchronisation fails at the execution timeout (no hang)
 //   hccl_async ordering      two ranks as threads; rank 1's stream is busy with kernels first;
 //                            on each rank: event, all-reduce, event, a copy of the result on the
 //                            same stream, a kernel, event (device timestamps printed)
@@ -366,6 +369,46 @@ int mismatch() {
     return 0;
 }
 
+int fork_child() {
+    int32_t devices[2] = {0, 1};
+    HcclComm comms[2] = {nullptr, nullptr};
+    OK(HcclCommInitAll(2, devices, comms));
+    aclrtStream streams[2] = {nullptr, nullptr};
+    std::vector<std::unique_ptr<Buffer>> bufs;
+    for (uint32_t r = 0; r < 2; ++r) {
+        OK(aclrtSetDevice(int32_t(r)));
+        OK(aclrtCreateStream(&streams[r]));
+        bufs.push_back(std::make_unique<Buffer>(kCount * 4));
+        OK(HcclAllReduce(bufs[r]->ptr, bufs[r]->ptr, kCount, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comms[r], streams[r]));
+    }
+    for (uint32_t r = 0; r < 2; ++r) {
+        OK(aclrtSetDevice(int32_t(r)));
+        OK(aclrtSynchronizeStream(streams[r]));
+    }
+    std::fflush(stdout);
+    const pid_t child = ::fork();
+    if (child == 0) {
+        // The progress threads are the parent's; rank 1 has no thread here to call.
+        OK(aclrtSetDevice(0));
+        const int call = HcclAllReduce(bufs[0]->ptr, bufs[0]->ptr, kCount, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM,
+                                       comms[0], streams[0]);
+        const int sync = aclrtSynchronizeStream(streams[0]);
+        std::printf("child_call=%d\nchild_sync=%d\n", call, sync);
+        std::fflush(stdout);
+        ::_exit(0);
+    }
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    std::printf("child_exit=%d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    bufs.clear();
+    for (uint32_t r = 0; r < 2; ++r) {
+        OK(HcclCommDestroy(comms[r]));
+        OK(aclrtSetDevice(int32_t(r)));
+        OK(aclrtDestroyStream(streams[r]));
+    }
+    return 0;
+}
+
 uint64_t stamp(aclrtEvent e) {
     uint64_t t = 0;
     OK(aclrtEventGetTimestamp(e, &t));
@@ -433,6 +476,7 @@ int main(int argc, char** argv) {
     else if (mode == "single_thread") rc = single_thread();
     else if (mode == "ordering") rc = ordering();
     else if (mode == "mismatch") rc = mismatch();
+    else if (mode == "fork_child") rc = fork_child();
     std::printf("failures=%d\n", g_failures.load());
     std::fflush(stdout);
     return rc;
