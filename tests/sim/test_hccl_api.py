@@ -10,6 +10,7 @@ from support.native import NativeTree, ProgramBuilder, run_program
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 SUCCESS, E_PARA, E_PTR, E_INTERNAL, E_NOT_SUPPORT, E_TIMEOUT, E_TCP_CONNECT = 0, 1, 2, 4, 5, 9, 11
+ACL_ERROR_RT_FFTS_PLUS_TIMEOUT = 507048  # a collective task whose peers did not come (CANN: EI0002)
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +67,10 @@ def test_config_exec_timeout_overrides_the_environment(exe: Path, native: Native
     out = run(exe, native, "exec_timeout", HCCL_CONNECT_TIMEOUT="30")
     assert out["init"] == "0,0"
     status, seconds = out["allreduce"].split(" seconds=")
+    # The call enqueues; the synchronisation fails once the execution timeout has passed, with
+    # ACL's code for a timed-out collective task, and the communicator's async error says which.
     assert int(status) == E_TIMEOUT and 0.9 <= float(seconds) < 5
+    assert int(out["sync"]) == ACL_ERROR_RT_FFTS_PLUS_TIMEOUT
 
 
 @pytest.mark.parametrize(

@@ -42,3 +42,12 @@ def test_communication_and_hccl_records(exe: Path, native: NativeTree, clock: st
     starts = {int(f[8]) for f in lines if f[0] == "COMM" and f[1] == "hcom_allReduce_"}
     if clock == "virtual":
         assert len(starts) == 1
+    # A COMMUNICATION record is the collective's work, which starts once every rank's stream has
+    # reached it; the HCCL record spans the markers around the call on the rank's stream, so it
+    # also holds the wait for the slower rank: it contains the COMMUNICATION record.
+    comm_span = {(f[1], int(f[6])): (int(f[8]), int(f[9])) for f in lines if f[0] == "COMM"}
+    hccl_span = {(f[1], int(f[3])): (int(f[5]), int(f[6])) for f in lines if f[0] == "HCCL"}
+    for (op, dev), (start, end) in comm_span.items():
+        api = {"hcom_allReduce_": "HcclAllReduce", "hcom_broadcast_": "HcclBroadcast"}[op]
+        h_start, h_end = hccl_span[(api, dev)]
+        assert h_start <= start < end <= h_end, (op, dev, (start, end), (h_start, h_end))

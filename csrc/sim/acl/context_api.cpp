@@ -41,7 +41,8 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyContext(aclrtContext context) {
     npusim::Stream* stream = ctx->stream;
     if (!destroy_context(context)) return ACL_ERROR_INVALID_RESOURCE_HANDLE;  // lost a race with another destroy
     npusim::Device* device = platform().device(id);
-    sim_clock().wait_until(stream->tail_ns());  // the context's work finishes first
+    stream->queue().wait_idle();  // the context's work finishes first
+    sim_clock().wait_until(stream->tail_ns());
     device->destroy_stream(stream);
     (void)close_device(id);
     ThreadState& ts = thread_state();

@@ -84,9 +84,10 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void) {
     ACL_API_BEGIN(aclrtSynchronizeDevice);
     npusim::Device* device = nullptr;
     if (const aclError rc = current_device(device); rc != ACL_SUCCESS) return rc;
+    const aclError error = device->settle();  // collectives held on its streams are placed first
     sim_clock().wait_until(device->busy_until_ns());
     sim_clock().spend(soc().sync_wake_ns);
-    return ACL_SUCCESS;
+    return error;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value) {

@@ -4,6 +4,7 @@
 
 #include "acl/acl.h"
 #include "acl/api_entry.h"
+#include "acl/capture.h"
 #include "acl/prof_reporter.h"
 #include "acl/runtime_state.h"
 #include "acl/task_submit.h"
@@ -32,8 +33,27 @@ ACL_FUNC_VISIBILITY aclError aclrtProfTrace(void* userdata, int32_t length, aclr
     npusim::Stream* s = nullptr;
     npusim::Device* device = nullptr;
     if (const aclError rc = resolve_stream(stream, s, device); rc != ACL_SUCCESS) return rc;
-    const npusim::TaskRecord rec = submit_task(
-        *device, *s, plain_task(npusim::TaskKind::ProfTrace, kTraceTaskNs, stars::kPlaceHolder), TaskType::ProfilerTraceEx);
+    const npusim::TaskDesc desc = plain_task(npusim::TaskKind::ProfTrace, kTraceTaskNs, stars::kPlaceHolder);
+    if (!s->queue().idle() && !(capture::any_capturing() && capture::is_capturing(*s))) {
+        // The stream is held by a collective whose peers have not all arrived: the marker is
+        // placed behind it once it is (stream_queue.h), without blocking the caller. Its host
+        // half is reported now, with the task id it was given at issue.
+        const npusim::TaskReservation res = device->reserve(*s);
+        npusim::TaskRecord track;
+        track.device = device->id();
+        track.stream_id = s->id();
+        track.task_id = res.task_id;
+        track.submit_ns = res.submit_ns;
+        if (prof::task_time_on(device->id())) prof::report_task_track(track, TaskType::ProfilerTraceEx, 0);
+        auto place = [device, s, desc, res, index_id, model_id, tag_id] {
+            const npusim::TaskRecord rec = device->schedule_reserved(*s, desc, res);
+            device->emit_task_logs(rec, desc.stars_task_type);
+            device->emit_step_trace(rec, index_id, model_id, tag_id);
+        };
+        if (!s->queue().defer(place)) place();  // released meanwhile
+        return ACL_SUCCESS;
+    }
+    const npusim::TaskRecord rec = submit_task(*device, *s, desc, TaskType::ProfilerTraceEx);
     device->emit_step_trace(rec, index_id, model_id, tag_id);
     return ACL_SUCCESS;
 }

@@ -88,6 +88,7 @@ bool close_device(uint32_t id) {
     if (d.open_count[id] == 0) return false;
     if (--d.open_count[id] == 0) {
         // Closing a device waits for its work, as the runtime's reset does.
+        (void)platform().device(id)->settle();
         sim_clock().wait_until(platform().device(id)->busy_until_ns());
         (void)MsprofNotifySetDevice(soc().chip_type, id, false);
     }

@@ -26,8 +26,17 @@ aclError create_stream(aclrtStream* stream, uint32_t priority, uint32_t flags) {
 }
 
 // Waits for a stream's queued work; false (after waiting timeout_ms) when it does not finish in time.
-bool wait_for_stream(const npusim::Stream& stream, int32_t timeout_ms) {
+// Work held on the stream (a collective waiting for its peers, stream_queue.h) is placed first:
+// the host waits for the peers here, bounded by the collective's execution timeout (and by
+// timeout_ms of host time when given); a failed collective's error is returned (`error`).
+bool wait_for_stream(npusim::Stream& stream, int32_t timeout_ms, aclError& error) {
     npusim::Clock& clock = sim_clock();
+    if (timeout_ms > 0) {
+        if (!stream.queue().wait_idle_for(timeout_ms)) return false;  // the peers did not come in time
+    } else {
+        stream.queue().wait_idle();
+    }
+    error = stream.queue().take_error();
     const uint64_t tail = stream.tail_ns();
     if (timeout_ms > 0) {
         const uint64_t deadline = clock.now() + uint64_t(timeout_ms) * 1'000'000ULL;
@@ -63,6 +72,7 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream) {
     if (s == nullptr || s->id() == 0) return ACL_ERROR_RT_PARAM_INVALID;
     if (capture::any_capturing() && capture::is_capturing(*s)) return ACL_ERROR_RT_STREAM_CAPTURED;
     // Queued work completes before the stream goes away.
+    s->queue().wait_idle();
     sim_clock().wait_until(s->tail_ns());
     if (!platform().device(s->device())->destroy_stream(s)) return ACL_ERROR_RT_PARAM_INVALID;
     return ACL_SUCCESS;
@@ -76,8 +86,9 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream) {
     if (const aclError rc = resolve_stream(stream, s, device); rc != ACL_SUCCESS) return rc;
     // Waiting for a capturing stream breaks its capture.
     if (capture::any_capturing() && capture::blocks_capture(*s)) return ACL_ERROR_RT_STREAM_CAPTURED;
-    (void)wait_for_stream(*s, -1);
-    return ACL_SUCCESS;
+    aclError error = ACL_SUCCESS;
+    (void)wait_for_stream(*s, -1, error);
+    return error;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
@@ -88,7 +99,9 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStreamWithTimeout(aclrtStream strea
     npusim::Device* device = nullptr;
     if (const aclError rc = resolve_stream(stream, s, device); rc != ACL_SUCCESS) return rc;
     if (capture::any_capturing() && capture::blocks_capture(*s)) return ACL_ERROR_RT_STREAM_CAPTURED;
-    return wait_for_stream(*s, timeout) ? ACL_SUCCESS : ACL_ERROR_RT_STREAM_SYNC_TIMEOUT;
+    aclError error = ACL_SUCCESS;
+    if (!wait_for_stream(*s, timeout, error)) return ACL_ERROR_RT_STREAM_SYNC_TIMEOUT;
+    return error;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtStreamGetId(aclrtStream stream, int32_t* streamId) {

@@ -75,11 +75,19 @@ std::vector<Stream*> Device::streams() const {
     return out;
 }
 
-uint64_t Device::jittered(uint64_t ns) {
+[[gnu::always_inline]] inline double Device::draw_uniform() {
+    return static_cast<double>(splitmix64(rng_) >> 11) * (1.0 / 9007199254740992.0);  // [0, 1)
+}
+
+[[gnu::always_inline]] inline uint64_t Device::apply_jitter(uint64_t ns, double u) const {
     if (jitter_pct_ <= 0 || ns == 0) return ns;
-    const double u = static_cast<double>(splitmix64(rng_) >> 11) * (1.0 / 9007199254740992.0);  // [0, 1)
     const double factor = 1.0 + jitter_pct_ / 100.0 * (2.0 * u - 1.0);
     return std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(static_cast<double>(ns) * factor)));
+}
+
+uint64_t Device::jittered(uint64_t ns) {
+    if (jitter_pct_ <= 0 || ns == 0) return ns;
+    return apply_jitter(ns, draw_uniform());
 }
 
 uint64_t Device::acquire_cores(std::vector<uint64_t>& cores, uint32_t count, uint64_t ready, uint64_t duration) {
@@ -100,24 +108,26 @@ uint64_t Device::acquire_cores(std::vector<uint64_t>& cores, uint32_t count, uin
     return start;
 }
 
-uint64_t Device::earliest_start(const Stream& stream) const {
+uint64_t Device::earliest_start(const Stream& stream) const { return earliest_start(stream, clock_.now()); }
+
+uint64_t Device::earliest_start(const Stream& stream, uint64_t submit_ns) const {
     std::lock_guard<std::mutex> lock(mutex_);
     const uint64_t tail = stream.tail_ns_.load(std::memory_order_relaxed);
-    uint64_t ready = clock_.now() + soc_.launch_latency_ns;
+    uint64_t ready = submit_ns + soc_.launch_latency_ns;
     if (tail != 0) ready = std::max(ready, tail + soc_.task_gap_ns);
     return ready;
 }
 
-TaskRecord Device::schedule(Stream& stream, const TaskDesc& desc) {
+// Under mutex_. Inlined into schedule(): it is on every launch.
+[[gnu::always_inline]] inline TaskRecord Device::place(Stream& stream, const TaskDesc& desc, uint64_t submit_ns, uint64_t duration, uint32_t task_id) {
     TaskRecord rec;
     rec.device = id_;
     rec.stream_id = stream.id();
-    std::lock_guard<std::mutex> lock(mutex_);
-    rec.submit_ns = clock_.now();
+    rec.submit_ns = submit_ns;
+    rec.task_id = task_id;
     const uint64_t tail = stream.tail_ns_.load(std::memory_order_relaxed);
     uint64_t ready = std::max(rec.submit_ns + soc_.launch_latency_ns, desc.not_before_ns);
     if (tail != 0) ready = std::max(ready, tail + soc_.task_gap_ns);
-    const uint64_t duration = jittered(desc.duration_ns);
     uint64_t start = ready;
     if (desc.kind == TaskKind::Kernel) {
         switch (desc.core) {
@@ -134,13 +144,42 @@ TaskRecord Device::schedule(Stream& stream, const TaskDesc& desc) {
         }
     }
     rec.start_ns = start;
-    rec.end_ns = start + duration;
+    const uint64_t work = std::max(start, desc.work_not_before_ns);
+    if (desc.work_not_before_ns != 0) rec.work_ns = work;
+    rec.end_ns = work + duration;
     stream.tail_ns_.store(rec.end_ns, std::memory_order_release);
     stream.tasks_.fetch_add(1, std::memory_order_relaxed);
-    // Chip type 15 logs carry no stream id, so its task ids are unique per device; the others are per stream.
-    rec.task_id = wide_task_ids() ? next_wide_task_id_++ : (stream.next_task_id_++ & 0xFFFFu);
     return rec;
 }
+
+TaskRecord Device::schedule(Stream& stream, const TaskDesc& desc) {
+    // Submitted now, placed once a collective holding the stream is (one load when none does): the
+    // time the host waits for the collective's peers is not the task's (the other ranks' threads
+    // move the virtual clock meanwhile).
+    const uint64_t submit = clock_.now();
+    stream.queue_.wait_idle();
+    std::lock_guard<std::mutex> lock(mutex_);
+    const uint64_t duration = jittered(desc.duration_ns);
+    // Chip type 15 logs carry no stream id, so its task ids are unique per device; the others are per stream.
+    const uint32_t task_id = wide_task_ids() ? next_wide_task_id_++ : (stream.next_task_id_++ & 0xFFFFu);
+    return place(stream, desc, submit, duration, task_id);
+}
+
+TaskReservation Device::reserve(Stream& stream) {
+    TaskReservation r;
+    std::lock_guard<std::mutex> lock(mutex_);
+    r.submit_ns = clock_.now();
+    r.task_id = wide_task_ids() ? next_wide_task_id_++ : (stream.next_task_id_++ & 0xFFFFu);
+    if (jitter_pct_ > 0) r.jitter_u = draw_uniform();
+    return r;
+}
+
+TaskRecord Device::schedule_reserved(Stream& stream, const TaskDesc& desc, const TaskReservation& reservation) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return place(stream, desc, reservation.submit_ns, apply_jitter(desc.duration_ns, reservation.jitter_u),
+                 reservation.task_id);
+}
+
 
 uint32_t Device::reserve_task_id(Stream& stream) {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -177,14 +216,15 @@ void Device::emit_task_logs(const TaskRecord& task, uint16_t stars_task_type, ui
     size_t at = 0;
     std::memcpy(bytes + at, &logs[0], sizeof logs[0]);
     at += sizeof logs[0];
-    const uint64_t span = task.end_ns - task.start_ns;
+    const uint64_t from = task.work_ns != 0 ? task.work_ns : task.start_ns;
+    const uint64_t span = task.end_ns - from;
     for (uint16_t sub = 0; sub < n; ++sub) {
         for (int edge = 0; edge < 2; ++edge) {
             FftsPlusLog f{};
             f.head = STARS_HEAD(edge == 0 ? STARS_FUNC_TYPE_FFTS_BEGIN : STARS_FUNC_TYPE_FFTS_END, 0, stars_task_type);
             f.streamId = task.stream_id;
             f.taskId = static_cast<uint16_t>(task.task_id);
-            f.timestamp = task.start_ns + span * (sub + edge) / n;
+            f.timestamp = from + span * (sub + edge) / n;
             f.subTaskType = sub;  // low byte: which engine runs it (0 cube, 1 vector, ...)
             f.subTaskId = sub;
             std::memcpy(bytes + at, &f, sizeof f);
@@ -270,6 +310,18 @@ uint64_t Device::busy_until_ns() const {
         if (Stream* s = slot.load(std::memory_order_acquire)) latest = std::max(latest, s->tail_ns());
     }
     return latest;
+}
+
+int32_t Device::settle() {
+    int32_t first = 0;
+    for (const auto& slot : streams_) {
+        Stream* s = slot.load(std::memory_order_acquire);
+        if (s == nullptr) continue;
+        s->queue_.wait_idle();
+        const int32_t e = s->queue_.take_error();
+        if (first == 0) first = e;
+    }
+    return first;
 }
 
 }  // namespace npusim

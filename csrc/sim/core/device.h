@@ -13,6 +13,7 @@
 
 #include "core/catalogue.h"
 #include "core/export.h"
+#include "core/stream_queue.h"
 
 namespace npusim {
 
@@ -27,7 +28,10 @@ struct TaskDesc {
     CoreType core = CoreType::AIV;  // kernels only
     uint32_t block_dim = 1;         // cores a kernel occupies (capped at the SoC's count)
     uint64_t duration_ns = 0;       // modelled device time, before jitter
-    uint64_t not_before_ns = 0;     // earliest device start (event waits, collectives)
+    uint64_t not_before_ns = 0;     // earliest device start (event waits)
+    // A collective begins when its stream reaches it and waits inside the task until every rank's
+    // stream has: its work (duration_ns) starts no earlier than this device time.
+    uint64_t work_not_before_ns = 0;
     uint16_t stars_task_type = 0;   // taskType field of the STARS log header
 };
 
@@ -39,6 +43,16 @@ struct TaskRecord {
     uint64_t submit_ns = 0;  // host time of submission
     uint64_t start_ns = 0;   // device time
     uint64_t end_ns = 0;
+    uint64_t work_ns = 0;    // when the work began after a wait inside the task (0: at start_ns)
+};
+
+// What a task issued now but placed later (an HCCL collective, whose start waits for its peers)
+// takes at its issue, so that its place does not depend on when it is placed: its task id, its
+// host submission time and its jitter draw (the device's random sequence stays in issue order).
+struct TaskReservation {
+    uint32_t task_id = 0;
+    uint64_t submit_ns = 0;
+    double jitter_u = 0.5;  // uniform draw in [0, 1); 0.5 is no jitter
 };
 
 class NPUSIM_API Stream {
@@ -51,6 +65,8 @@ public:
     uint32_t flags() const { return flags_; }
     uint64_t tail_ns() const { return tail_ns_.load(std::memory_order_acquire); }
     uint64_t tasks() const { return tasks_.load(std::memory_order_relaxed); }
+    // Work issued to the stream that is not placed yet (see stream_queue.h).
+    StreamQueue& queue() { return queue_; }
 
     Stream(uint32_t device, uint16_t id, uint32_t priority, uint32_t flags)
         : device_(device), id_(id), priority_(priority), flags_(flags) {}
@@ -63,6 +79,7 @@ private:
     std::atomic<uint64_t> tail_ns_{0};  // device time at which the last queued task ends
     std::atomic<uint64_t> tasks_{0};
     uint32_t next_task_id_ = 0;
+    StreamQueue queue_;
 };
 
 class NPUSIM_API Device {
@@ -84,15 +101,22 @@ public:
     // The earliest device time a task submitted now could start on `stream` (ignoring cores):
     // what ranks of a collective exchange so that it starts when every rank's stream reaches it.
     uint64_t earliest_start(const Stream& stream) const;
+    // The same for a task submitted at host time `submit_ns` (a reserved task placed later).
+    uint64_t earliest_start(const Stream& stream, uint64_t submit_ns) const;
     // Schedules a task on a stream and returns where it runs; nothing is emitted yet,
-    // so the runtime can report the task's host half first.
+    // so the runtime can report the task's host half first. Work held on the stream
+    // (stream_queue.h) is placed first: the call waits until the stream is settled.
     TaskRecord schedule(Stream& stream, const TaskDesc& desc);
+    // Reserves the next task of `stream` at its issue (now): task id, submission time, jitter draw.
+    TaskReservation reserve(Stream& stream);
+    // Places a reserved task; does not wait for the stream's queue (the caller holds its turn).
+    TaskRecord schedule_reserved(Stream& stream, const TaskDesc& desc, const TaskReservation& reservation);
     // Takes the task id the next task on `stream` would get, without scheduling anything: a
     // captured (graph) task keeps the id it was given at capture for every execution.
     uint32_t reserve_task_id(Stream& stream);
     // Emits the STARS begin/end logs of a scheduled task on channel 50 (if started). An FFTS+ task
     // (a mixed kernel, a collective) also logs `ffts_subtasks` sub-task begin/end pairs that split
-    // its span; chip type 15 logs carry no sub-tasks.
+    // its span (the part after an in-task wait, TaskRecord::work_ns); chip type 15 logs carry no sub-tasks.
     void emit_task_logs(const TaskRecord& task, uint16_t stars_task_type, uint16_t ffts_subtasks = 0);
     // Emits one TS step trace on channel 44 (if started), stamped at the task's start.
     void emit_step_trace(const TaskRecord& task, uint64_t index_id, uint64_t model_id, uint16_t tag_id);
@@ -110,9 +134,15 @@ public:
 
     // Latest end over all streams (aclrtSynchronizeDevice).
     uint64_t busy_until_ns() const;
+    // Waits until no stream of the device holds unplaced work; returns (and clears) the first
+    // error a stream's held work left (0: none).
+    int32_t settle();
 
 private:
     uint64_t jittered(uint64_t ns);
+    double draw_uniform();
+    uint64_t apply_jitter(uint64_t ns, double u) const;
+    TaskRecord place(Stream& stream, const TaskDesc& desc, uint64_t submit_ns, uint64_t duration, uint32_t task_id);
     uint64_t acquire_cores(std::vector<uint64_t>& cores, uint32_t count, uint64_t ready, uint64_t duration);
 
     uint32_t id_;

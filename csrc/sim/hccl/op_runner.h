@@ -1,13 +1,14 @@
-// The path every HCCL operation takes once its arguments are checked:
+// The path every HCCL operation takes once its arguments are checked. On the calling thread:
 //   resolve the communicator and stream (NULL = the default stream of the communicator's
-//   device); note the call's host start t0 and charge the SoC's host API cost; ask the
-//   device when the stream could start the operation; exchange with the other ranks (which
-//   moves the data and agrees on the start: the latest of the ranks' readiness); schedule
-//   one task of the modelled duration no earlier than that start, at the moment the ranks
-//   agree (for ranks in one process: by the thread that completed the exchange, for all of
-//   them at once, so host time spent by other threads meanwhile cannot shift one rank's
-//   start); then, back on the calling thread, report it (hccl_reporter.h) and let the
-//   device log it.
+//   device); note the call's host start t0 and charge the SoC's host API cost; reserve the
+//   task (id, submission time, jitter draw) and hold the stream (core/stream_queue.h); report
+//   the operation (hccl_reporter.h); hand it to the rank's progress thread and return.
+// On the progress thread, in call order: wait until everything issued to the stream before it
+//   is placed; compute when the stream reaches the operation; exchange with the other ranks
+//   (which agrees on the latest readiness and moves the data); place the task at agreement
+//   (for ranks in one process: by the thread that completed the exchange, for all of them at
+//   once), emit its device logs and release the stream, leaving the error of a failed
+//   operation for the stream's next synchronisation and HcclGetCommAsyncError.
 #pragma once
 
 #include <cstdint>

@@ -47,8 +47,9 @@ HcclResult comm_name(HcclComm comm, char* name) {
 
 HcclResult async_error(HcclComm comm, HcclResult* error) {
     if (error == nullptr) return HCCL_E_PTR;
-    if (!find_comm(comm)) return comm == nullptr ? HCCL_E_PTR : HCCL_E_PARA;
-    *error = HCCL_SUCCESS;  // operations run eagerly: their errors are their return values
+    const auto c = find_comm(comm);
+    if (!c) return comm == nullptr ? HCCL_E_PTR : HCCL_E_PARA;
+    *error = c->async_error();  // the first failure of an enqueued operation (peer timeout, transport, ...)
     return HCCL_SUCCESS;
 }
 

@@ -24,6 +24,10 @@ Communicator::Communicator(uint64_t uid, std::string name, uint32_t rank, uint32
 
 Communicator::~Communicator() { leave(); }
 
+void Communicator::enqueue(std::function<void()> job) { progress_.submit(std::move(job)); }
+
+void Communicator::drain() { progress_.drain(); }
+
 Outcome Communicator::collective(const std::vector<uint8_t>& desc, uint64_t earliest, const void* in,
                                  uint64_t in_len, void* out, uint64_t out_len, const AgreedFn& agreed) {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -56,6 +60,7 @@ Outcome Communicator::p2p(uint64_t earliest, const std::vector<P2PItem>& items, 
 }
 
 void Communicator::leave() {
+    progress_.drain();  // enqueued operations finish (or time out) first
     std::lock_guard<std::mutex> lock(mutex_);
     if (left_) return;
     left_ = true;

@@ -3,8 +3,10 @@
 // libhccl runs its operations through collective() and p2p().
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -14,6 +16,7 @@
 #include "core/export.h"
 #include "exchange.h"
 #include "hccl/hccl_types.h"
+#include "progress.h"
 
 namespace npusim::hcomm {
 
@@ -49,6 +52,17 @@ public:
     const CommOptions& options() const { return options_; }
     const Topology& topology() const { return topology_; }
 
+    // Operations return at enqueue: libhccl hands each one to this rank's progress thread, which
+    // runs them in call order (collective() and p2p() below block that thread, never the caller).
+    // A job must not own the communicator (the destructor drains the queue).
+    void enqueue(std::function<void()> job);
+    // Waits until every enqueued operation has finished.
+    void drain();
+    // The error the latest failed enqueued operation ended with (HcclGetCommAsyncError);
+    // HCCL_SUCCESS while none has failed. The communicator stays usable after a failure.
+    HcclResult async_error() const { return static_cast<HcclResult>(async_error_.load(std::memory_order_acquire)); }
+    void note_async_error(HcclResult error) { async_error_.store(static_cast<int>(error), std::memory_order_release); }
+
     // Runs this rank's part of the next collective (operations are numbered per rank in call order).
     // `agreed` runs once the ranks agree, before this returns (see AgreedFn).
     Outcome collective(const std::vector<uint8_t>& desc, uint64_t earliest, const void* in, uint64_t in_len,
@@ -68,6 +82,8 @@ private:
     std::unique_ptr<Transport> transport_;
     uint64_t next_seq_ = 0;
     bool left_ = false;
+    std::atomic<int> async_error_{HCCL_SUCCESS};
+    ProgressQueue progress_;  // last: its thread ends before the transport goes
 };
 
 // Handles given to the application: tagged values, looked up (never dereferenced).

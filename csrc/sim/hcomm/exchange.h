@@ -32,10 +32,10 @@ struct Outcome {
     std::vector<Segment> written;  // output segments the executor wrote (collectives)
 };
 
-// Called once per rank when an exchange has succeeded, before the rank's call returns: on
+// Called once per rank when an exchange has succeeded, before the rank's part returns: on
 // the thread that completed the exchange for ranks in the hosting process (so all of them
-// see the same moment), on the rank's own thread for ranks of other processes. The
-// operation schedules its device task here.
+// are placed at once), on the rank's own (progress) thread for ranks of other processes. The
+// operation places its device task here.
 using AgreedFn = std::function<void(const Outcome&)>;
 
 // One rank's part of a collective as the executor sees it. `in`/`out` are the rank's own

@@ -25,6 +25,7 @@ struct Args {
     HcclComm comm;
     int device;
     int result;
+    int sync;
 };
 
 static void* allreduce_thread(void* p) {
@@ -34,6 +35,14 @@ static void* allreduce_thread(void* p) {
     aclrtMalloc(&s, 64, ACL_MEM_MALLOC_HUGE_FIRST);
     aclrtMalloc(&r, 64, ACL_MEM_MALLOC_HUGE_FIRST);
     a->result = HcclAllReduce(s, r, 16, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, a->comm, NULL);
+    /* The call enqueues; a failure of the operation on the device (a peer that never came)
+       surfaces at synchronisation, and the communicator tells which HCCL error it was. */
+    a->sync = a->result == HCCL_SUCCESS ? aclrtSynchronizeStream(NULL) : 0;
+    if (a->sync != 0) {
+        HcclResult async = HCCL_SUCCESS;
+        HcclGetCommAsyncError(a->comm, &async);
+        a->result = async;
+    }
     aclrtFree(s);
     aclrtFree(r);
     return NULL;
@@ -112,6 +121,7 @@ static int api(void) {
     aclrtMemcpy(s, 64, in, sizeof in, ACL_MEMCPY_HOST_TO_DEVICE);
     printf("single_rank_allreduce=%d\n", HcclAllReduce(s, r, 4, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, c, NULL));
     float out[4] = {0};
+    aclrtSynchronizeStream(NULL);  /* the result is there once the stream has run the operation */
     aclrtMemcpy(out, sizeof out, r, sizeof out, ACL_MEMCPY_DEVICE_TO_HOST);
     printf("single_rank_result=%g,%g,%g,%g\n", out[0], out[1], out[2], out[3]);
     printf("destroy_single=%d\n", HcclCommDestroy(c));
@@ -145,10 +155,11 @@ static int exec_timeout(void) {
     for (int i = 0; i < 2; ++i) pthread_create(&t[i], NULL, join_thread, &j[i]);
     for (int i = 0; i < 2; ++i) pthread_join(t[i], NULL);
     printf("init=%d,%d\n", j[0].result, j[1].result);
-    struct Args a = {j[0].comm, 0, -1};
+    struct Args a = {j[0].comm, 0, -1, 0};
     const double t0 = now_s();
     allreduce_thread(&a);
     printf("allreduce=%d seconds=%.2f\n", a.result, now_s() - t0);
+    printf("sync=%d\n", a.sync);
     HcclCommDestroy(j[0].comm);
     HcclCommDestroy(j[1].comm);
     return 0;
@@ -160,7 +171,7 @@ static int faults(void) {
     const HcclResult st = HcclCommInitAll(2, devices, comms);
     printf("init_all=%d\n", st);
     if (st != HCCL_SUCCESS) return 0;
-    struct Args a[2] = {{comms[0], 0, -1}, {comms[1], 1, -1}};
+    struct Args a[2] = {{comms[0], 0, -1, 0}, {comms[1], 1, -1, 0}};
     pthread_t t[2];
     for (int i = 0; i < 2; ++i) pthread_create(&t[i], NULL, allreduce_thread, &a[i]);
     for (int i = 0; i < 2; ++i) pthread_join(t[i], NULL);

@@ -196,6 +196,16 @@ struct Rank {
     }
 };
 
+// Waits for the rank's stream: an operation returns at enqueue, and a failure of it (arguments
+// that disagree between ranks, a peer that never came) surfaces at synchronisation; the
+// communicator's async error tells which HCCL error it was.
+HcclResult settle(Rank& rk, HcclResult st) {
+    if (aclrtSynchronizeStream(rk.stream) == ACL_SUCCESS || st != HCCL_SUCCESS) return st;
+    HcclResult async = HCCL_E_INTERNAL;
+    HcclGetCommAsyncError(rk.comm, &async);
+    return async;
+}
+
 // Runs one case; false when the rank must stop (after "missing").
 bool run_case(Rank& rk, const Case& c) {
     const uint32_t p = rk.size, r = rk.rank;
@@ -218,8 +228,7 @@ bool run_case(Rank& rk, const Case& c) {
         Device din(in.size()), dout(out_elems * es);
         din.upload(in);
         dout.upload(std::vector<uint8_t>(dout.size, 0xAB));
-        st = call(din.ptr, dout.ptr);
-        aclrtSynchronizeStream(rk.stream);
+        st = settle(rk, call(din.ptr, dout.ptr));
         result = dout.download();
     };
 
@@ -240,7 +249,7 @@ bool run_case(Rank& rk, const Case& c) {
         if (gather) st = HcclAllGather(base + in_off * es, base, count, dtype, rk.comm, rk.stream);
         else if (scatter) st = HcclReduceScatter(base, base + r * count * es, count, dtype, op, rk.comm, rk.stream);
         else st = HcclAllReduce(base, base, count, dtype, op, rk.comm, rk.stream);
-        aclrtSynchronizeStream(rk.stream);
+        st = settle(rk, st);
         result = buf.download();
         if (scatter) result = std::vector<uint8_t>(result.begin() + r * count * es, result.begin() + (r + 1) * count * es);
     } else if (c.op == "reduce") {
@@ -252,8 +261,7 @@ bool run_case(Rank& rk, const Case& c) {
         fill_input(in, dt, int(r), c.id);
         Device buf(in.size());
         buf.upload(in);
-        st = HcclBroadcast(buf.ptr, count, dtype, uint32_t(root), rk.comm, rk.stream);
-        aclrtSynchronizeStream(rk.stream);
+        st = settle(rk, HcclBroadcast(buf.ptr, count, dtype, uint32_t(root), rk.comm, rk.stream));
         result = buf.download();
     } else if (c.op == "allgather") {
         run_in_out(count, p * count, [&](void* a, void* b) { return HcclAllGather(a, b, count, dtype, rk.comm, rk.stream); });
@@ -344,8 +352,7 @@ bool run_case(Rank& rk, const Case& c) {
             return HcclBatchSendRecv(items, 2, rk.comm, rk.stream);
         });
     } else if (c.op == "barrier") {
-        st = HcclBarrier(rk.comm, rk.stream);
-        aclrtSynchronizeStream(rk.stream);
+        st = settle(rk, HcclBarrier(rk.comm, rk.stream));
     } else if (c.op == "missing") {
         if (skewed) return false;
         const auto t0 = std::chrono::steady_clock::now();
