@@ -7,6 +7,7 @@
     <root>/include/securec.h                               -> the simulator's libc_sec header
     <root>/include/mspti                                   -> our msPTI headers
     <root>/lib64/lib*.so                                   -> the simulator's libraries
+    <root>/lib64/libaclnn_*.so                             -> libopapi.so (CANN's operator library names)
     <root>/lib64/libmspti.so                               -> the msPTI under test
     <root>/tools/mspti/{include,lib64/libmspti.so}         -> the same, where CANN 8.x installs msPTI
     <root>/tools/mstx/lib64/libms_tools_ext.so             -> the mstx C API library
@@ -191,6 +192,8 @@ def _planned_links(mspti: Path | None, environ: Mapping[str, str] | None) -> dic
     for library in paths.SIM_LIBRARIES:
         links[f"lib64/{library}"] = sim.library(library).resolve()
     links["tools/mstx/lib64/libms_tools_ext.so"] = links["lib64/libms_tools_ext.so"]
+    for alias in paths.OPAPI_ALIASES:
+        links[f"lib64/{alias}"] = links["lib64/libopapi.so"]
     library = ours.library(paths.MSPTI_LIBRARY) if mspti is None else Path(mspti).expanduser()
     under_test = check_shared_object(library)
     links[f"lib64/{paths.MSPTI_LIBRARY}"] = under_test

@@ -157,7 +157,13 @@ enum class RtApi : uint16_t {
     X(aclmdlRICaptureThreadExchangeMode, None)                      \
     X(aclmdlRIExecuteAsync, None)                                   \
     X(aclmdlRIExecute, None)                                        \
-    X(aclmdlRIDestroy, None)
+    X(aclmdlRIDestroy, None)                                        \
+    X(aclrtDeviceCanAccessPeer, None)                               \
+    X(aclrtDeviceEnablePeerAccess, None)                            \
+    X(aclrtDeviceDisablePeerAccess, None)                           \
+    X(aclrtDeviceGetBareTgid, None)                                 \
+    X(aclrtGetFunctionAddr, None)                                   \
+    X(aclrtProcessReport, None)
 
 // Ordinal 0 is unused so that no API reports under the bare base id.
 enum class AclApi : uint16_t {
