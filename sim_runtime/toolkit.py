@@ -13,6 +13,7 @@
     <root>/tools/mstx/lib64/libms_tools_ext.so             -> the mstx C API library
     <root>/python/site-packages/mspti                      -> the vendor-compatible ``mspti`` package
     <root>/{opp,bin}                                       empty folders that CANN's variables name
+    <root>/{runtime,compiler}                              empty folders whose presence torch_npu checks
     <root>/.npu-sim-toolkit.json                           manifest: what the links were built from
 
 What each path is for, and which CANN paths the toolkit lacks: ``data/toolkit_layout.toml``
@@ -58,7 +59,7 @@ MANIFEST = ".npu-sim-toolkit.json"
 LAYOUT_VERSION = 2
 SET_ENV = "set_env.sh"
 #: Real (empty) folders of the layout that CANN's variables name.
-EMPTY_DIRS: tuple[str, ...] = ("opp", "bin")
+EMPTY_DIRS: tuple[str, ...] = ("opp", "bin", "runtime", "compiler")
 #: What ``ASCEND_LDFLAGS`` links, in CANN sample order.
 LINK_LIBRARIES: tuple[str, ...] = (
     "ascendcl",

@@ -16,6 +16,7 @@ import sim_runtime
 from sim_runtime import paths
 from sim_runtime.config import SimConfig
 from sim_runtime.toolkit import (
+    EMPTY_DIRS,
     LINK_LIBRARIES,
     MANIFEST,
     TOOLKIT_DIR_VAR,
@@ -107,7 +108,7 @@ def test_layout_links_every_library_and_header_dir(tree: tuple[Path, Path], tmp_
     assert package.is_symlink() and package.resolve() == (mspti / paths.MSPTI_PYTHON_PACKAGE).resolve()
     assert (root / "opp").is_dir() and (root / "bin").is_dir()
     assert (root / "set_env.sh").read_text().startswith("# Environment of this simulated CANN toolkit")
-    expected = {"include", "lib64", "tools", "python", "opp", "bin", "set_env.sh", MANIFEST}
+    expected = {"include", "lib64", "tools", "python", "set_env.sh", MANIFEST, *EMPTY_DIRS}
     assert {entry.name for entry in root.iterdir()} == expected
     assert len(list((root / "lib64").iterdir())) == len(paths.SIM_LIBRARIES) + len(paths.OPAPI_ALIASES) + 1
 

@@ -1,4 +1,5 @@
-// aclnnAdd, aclnnSub, aclnnMul, aclnnDiv: element-wise with broadcasting.
+// aclnnAdd, aclnnSub, aclnnMul, aclnnDiv: element-wise with broadcasting; aclnnAdds: a tensor plus a
+// scalar.
 //
 // Inputs of different float types are first cast to the wider one (a Cast kernel
 // launch each), the operator's kernel runs in that type, and a result of another
@@ -89,11 +90,55 @@ aclnnStatus prepare(const char* api, BinaryKind kind, const aclTensor* self, con
                      workspaceSize, executor);
 }
 
+// aclnnAdds: out = self + alpha * other, other and alpha scalars. The scalar is applied in the
+// working type (the wider of self's and out's), as one Adds/Axpy kernel.
+aclnnStatus prepare_adds(const char* api, const aclTensor* self, const aclScalar* other, const aclScalar* alpha,
+                         aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    OPAPI_CHECK(check_not_null(api, {self, other, alpha, out, workspaceSize, executor}));
+    OPAPI_CHECK(check_tensor(api, "self", self));
+    OPAPI_CHECK(check_tensor(api, "out", out));
+    if (!nn::valid(other)) return invalid(api, "other is not a live aclScalar");
+    if (!nn::valid(alpha)) return invalid(api, "alpha is not a live aclScalar");
+    const TensorView a = view_of(self), y = view_of(out);
+    OPAPI_CHECK(check_float_type(api, "self", a.dtype));
+    OPAPI_CHECK(check_float_type(api, "out", y.dtype));
+    OPAPI_CHECK(check_rank(api, "self", a.dims, 0, nn::kMaxDims));
+    OPAPI_CHECK(check_same_dims(api, "out", y.dims, a.dims));
+    const float addend = static_cast<float>(alpha->value * other->value);
+    const aclDataType work = promote_float(a.dtype, y.dtype);
+    const int64_t n = a.numel();
+    const double elem = static_cast<double>(nn::dtype_size(work));
+    std::vector<KernelLaunch> launches;
+    if (a.dtype != work) {
+        launches.push_back({Kernel::Cast, work, vector_cost(double(n), double(a.bytes() + n * 4), n, 4096)});
+    }
+    launches.push_back({Kernel::Add, work, vector_cost(double(n), elem * 2 * n, n, 4096)});
+    if (y.dtype != work) {
+        launches.push_back({Kernel::Cast, y.dtype, vector_cost(double(n), elem * n + double(y.bytes()), n, 4096)});
+    }
+    auto compute = [a, y, addend, work]() {
+        std::vector<float> r = read_floats(a, a.dims);
+        const float q = round_to(work, addend);
+        for (float& v : r) v = round_to(work, round_to(work, v) + q);
+        write_floats(y, r);
+    };
+    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches),
+                                                  std::vector<void*>{a.data, y.data}),
+                     workspaceSize, executor);
+}
+
 }  // namespace
 
 }  // namespace npusim::opapi
 
 using npusim::opapi::BinaryKind;
+
+NPUSIM_C_EXPORT aclnnStatus aclnnAddsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, const aclScalar* alpha,
+                                                      aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnAddsGetWorkspaceSize", aclnnStatus);
+    return npusim::opapi::prepare_adds("aclnnAdds", self, other, alpha, out, workspaceSize, executor);
+}
+OPAPI_DEFINE_RUN(aclnnAdds)
 
 NPUSIM_C_EXPORT aclnnStatus aclnnAddGetWorkspaceSize(const aclTensor* self, const aclTensor* other, const aclScalar* alpha,
                                                      aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
