@@ -88,29 +88,37 @@ def test_the_operators_that_run_match_the_cpu() -> None:
         """
         import json, torch, torch_npu
         x = torch.arange(6, dtype=torch.float32).reshape(2, 3) - 2.5
-        ops = {"mm": lambda t: t @ t.T, "sum": lambda t: t.sum(), "relu": torch.relu,
-               "softmax": lambda t: t.softmax(-1)}
-        print(json.dumps({name: torch.allclose(f(x.npu()).cpu(), f(x), rtol=1e-5, atol=1e-6)
-                          for name, f in ops.items()}))
+        ops = {"mul": lambda t: t * t, "sub_scalar": lambda t: t - 1, "mm": lambda t: t @ t.T,
+               "sum": lambda t: t.sum(), "mean": lambda t: t.mean(), "relu": torch.relu,
+               "softmax": lambda t: t.softmax(-1), "silu": torch.nn.functional.silu,
+               "layer_norm": lambda t: torch.nn.functional.layer_norm(t, (3,)),
+               "transpose_contiguous": lambda t: t.T.contiguous()}
+        close = lambda f: torch.allclose(f(x.npu()).cpu(), f(x), rtol=1e-5, atol=1e-6)
+        result = {name: close(f) for name, f in ops.items()}
+        result["zeros"] = torch.zeros(3, device="npu").cpu().tolist()
+        print(json.dumps(result))
         """
     )
-    assert out == {"mm": True, "sum": True, "relu": True, "softmax": True}
+    assert out == {
+        "mul": True, "sub_scalar": True, "mm": True, "sum": True, "mean": True, "relu": True, "softmax": True,
+        "silu": True, "layer_norm": True, "transpose_contiguous": True, "zeros": [0.0, 0.0, 0.0],
+    }  # fmt: skip
 
 
 def test_an_operator_without_an_aclnn_kernel_fails_through_torch_npus_error_path() -> None:
-    # t * t needs aclnnMuls besides aclnnMul; without it torch_npu takes its aclop path, which the
+    # torch.exp needs aclnnExp, which libopapi lacks; torch_npu then takes its aclop path, which the
     # simulator does not support: a RuntimeError naming the operator, not a crash, and one log line.
     result = simulator_run(
         """
         import json, torch, torch_npu
         x = torch.ones(3).npu()
         try:
-            (x * x).cpu()
+            torch.exp(x).cpu()
             print(json.dumps({"raised": None}))
         except RuntimeError as e:
             print(json.dumps({"raised": str(e).splitlines()[0]}))
         """
     )
     assert result.returncode == 0, result.stderr[-4000:]
-    assert "Mul" in str(json.loads(result.stdout.splitlines()[-1])["raised"])
-    assert 'aclopCompileAndExecute("Mul") is not supported by the simulator' in result.stderr
+    assert "Exp" in str(json.loads(result.stdout.splitlines()[-1])["raised"])
+    assert 'aclopCompileAndExecute("Exp") is not supported by the simulator' in result.stderr
