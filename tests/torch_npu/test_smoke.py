@@ -122,3 +122,26 @@ def test_an_operator_without_an_aclnn_kernel_fails_through_torch_npus_error_path
     assert result.returncode == 0, result.stderr[-4000:]
     assert "Exp" in str(json.loads(result.stdout.splitlines()[-1])["raised"])
     assert 'aclopCompileAndExecute("Exp") is not supported by the simulator' in result.stderr
+
+
+def test_mspti_kernel_monitor_sees_the_kernels_torch_npu_launches() -> None:
+    # The vendor-compatible `mspti` package of the toolkit (python/site-packages), one subscriber.
+    out = run_on_simulator(
+        """
+        import json, torch, torch_npu
+        from mspti import KernelMonitor
+        kernels = []
+        monitor = KernelMonitor()
+        started = monitor.start(lambda k: kernels.append([k.name.split("_")[0], k.correlation_id]))
+        x = torch.arange(6, dtype=torch.float32).reshape(2, 3).npu()
+        (x @ x.T + x.sum()).relu().cpu()
+        torch.npu.synchronize()
+        stopped = monitor.stop()
+        print(json.dumps({"start": started.value, "stop": stopped.value, "kernels": kernels}))
+        """
+    )
+    assert out["start"] == out["stop"] == 0
+    kernels = out["kernels"]
+    assert [name for name, _ in kernels] == ["MatMulV2", "ReduceSum", "Add", "Relu"]
+    ids = [cid for _, cid in kernels]
+    assert ids == sorted(ids) and len(set(ids)) == len(ids) and ids[0] > 0
