@@ -25,6 +25,7 @@ __all__ = [
     "MSPTI_LIBRARY",
     "MSPTI_PREFIX_VAR",
     "MSPTI_PYTHON_PACKAGE",
+    "OPAPI_ALIASES",
     "SIM_HEADER_DIRS",
     "SIM_HEADER_FILES",
     "SIM_LIBRARIES",
@@ -56,6 +57,22 @@ SIM_LIBRARIES: tuple[str, ...] = (
     "libhixl.so",
     "libms_tools_ext.so",
     "libnpusim.so",
+    "libruntime.so",
+    "libacl_op_compiler.so",
+    "libacl_tdt_channel.so",
+    "libge_runner.so",
+    "libgraph.so",
+)
+#: CANN's aclnn operator libraries, which torch_npu opens by name: in the simulated toolkit each one is
+#: ``libopapi.so`` under that name (the simulator has one operator library). Names read from
+#: torch-npu 2.14.0's ``libtorch_npu.so`` (docs/torch_npu.md).
+OPAPI_ALIASES: tuple[str, ...] = (
+    "libaclnn_ops_infer.so",
+    "libaclnn_ops_train.so",
+    "libaclnn_math.so",
+    "libaclnn_rand.so",
+    "libaclnn_fft.so",
+    "libaclnn_sparse.so",
 )
 #: Header directories of the simulated CANN under ``<sim root>/include``.
 SIM_HEADER_DIRS: tuple[str, ...] = ("acl", "aclnn", "aclnnop", "hccl", "mstx", "hixl", "ge")

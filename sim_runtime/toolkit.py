@@ -7,11 +7,13 @@
     <root>/include/securec.h                               -> the simulator's libc_sec header
     <root>/include/mspti                                   -> our msPTI headers
     <root>/lib64/lib*.so                                   -> the simulator's libraries
+    <root>/lib64/libaclnn_*.so                             -> libopapi.so (CANN's operator library names)
     <root>/lib64/libmspti.so                               -> the msPTI under test
     <root>/tools/mspti/{include,lib64/libmspti.so}         -> the same, where CANN 8.x installs msPTI
     <root>/tools/mstx/lib64/libms_tools_ext.so             -> the mstx C API library
     <root>/python/site-packages/mspti                      -> the vendor-compatible ``mspti`` package
     <root>/{opp,bin}                                       empty folders that CANN's variables name
+    <root>/{runtime,compiler}                              empty folders whose presence torch_npu checks
     <root>/.npu-sim-toolkit.json                           manifest: what the links were built from
 
 What each path is for, and which CANN paths the toolkit lacks: ``data/toolkit_layout.toml``
@@ -57,7 +59,7 @@ MANIFEST = ".npu-sim-toolkit.json"
 LAYOUT_VERSION = 2
 SET_ENV = "set_env.sh"
 #: Real (empty) folders of the layout that CANN's variables name.
-EMPTY_DIRS: tuple[str, ...] = ("opp", "bin")
+EMPTY_DIRS: tuple[str, ...] = ("opp", "bin", "runtime", "compiler")
 #: What ``ASCEND_LDFLAGS`` links, in CANN sample order.
 LINK_LIBRARIES: tuple[str, ...] = (
     "ascendcl",
@@ -191,6 +193,8 @@ def _planned_links(mspti: Path | None, environ: Mapping[str, str] | None) -> dic
     for library in paths.SIM_LIBRARIES:
         links[f"lib64/{library}"] = sim.library(library).resolve()
     links["tools/mstx/lib64/libms_tools_ext.so"] = links["lib64/libms_tools_ext.so"]
+    for alias in paths.OPAPI_ALIASES:
+        links[f"lib64/{alias}"] = links["lib64/libopapi.so"]
     library = ours.library(paths.MSPTI_LIBRARY) if mspti is None else Path(mspti).expanduser()
     under_test = check_shared_object(library)
     links[f"lib64/{paths.MSPTI_LIBRARY}"] = under_test

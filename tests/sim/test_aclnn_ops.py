@@ -248,6 +248,33 @@ def test_mixed_float_types_promote(op: Op) -> None:
 
 @pytest.mark.parametrize("dt", FLOATS)
 @pytest.mark.parametrize(
+    ("name", "attrs", "fn"),
+    [
+        ("Adds", ["scalar other 0 1.5", "scalar alpha 0 2"], lambda a: a + 3.0),
+        ("Subs", ["scalar other 0 1.5", "scalar alpha 0 1"], lambda a: a - 1.5),
+        ("Muls", ["scalar other 0 -0.5"], lambda a: a * -0.5),
+    ],
+)
+def test_tensor_scalar_ops(op: Op, dt: str, name: str, attrs: list[str], fn) -> None:
+    rng = np.random.default_rng(4)
+    a = rand(rng, (3, 5), dt)
+    res = op(name, [transposed_view("self", dt, a), out("out", dt, (3, 5))], attrs)
+    check(res, "out", fn(a), dt)
+
+
+def test_tensor_scalar_op_without_its_scalar_is_rejected(op: Op) -> None:
+    res = op("Adds", [T("self", "f32", np.ones((2, 2))), out("out", "f32", (2, 2))], ["scalar alpha 0 1"])
+    assert res.phase1 == PARAM_NULLPTR
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+def test_inplace_zero_writes_zeros_over_a_strided_view(op: Op, dt: str) -> None:
+    y = T("selfRef", dt, np.full((3, 4), 7.0), strides=(8, 1), offset=2, storage=32, out=True)
+    check(op("InplaceZero", [y]), "selfRef", np.zeros((3, 4)), dt)
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+@pytest.mark.parametrize(
     ("name", "fn"),
     [
         ("Relu", lambda x: np.maximum(x, 0)),

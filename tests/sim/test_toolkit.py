@@ -16,6 +16,7 @@ import sim_runtime
 from sim_runtime import paths
 from sim_runtime.config import SimConfig
 from sim_runtime.toolkit import (
+    EMPTY_DIRS,
     LINK_LIBRARIES,
     MANIFEST,
     TOOLKIT_DIR_VAR,
@@ -107,9 +108,9 @@ def test_layout_links_every_library_and_header_dir(tree: tuple[Path, Path], tmp_
     assert package.is_symlink() and package.resolve() == (mspti / paths.MSPTI_PYTHON_PACKAGE).resolve()
     assert (root / "opp").is_dir() and (root / "bin").is_dir()
     assert (root / "set_env.sh").read_text().startswith("# Environment of this simulated CANN toolkit")
-    expected = {"include", "lib64", "tools", "python", "opp", "bin", "set_env.sh", MANIFEST}
+    expected = {"include", "lib64", "tools", "python", "set_env.sh", MANIFEST, *EMPTY_DIRS}
     assert {entry.name for entry in root.iterdir()} == expected
-    assert len(list((root / "lib64").iterdir())) == len(paths.SIM_LIBRARIES) + 1
+    assert len(list((root / "lib64").iterdir())) == len(paths.SIM_LIBRARIES) + len(paths.OPAPI_ALIASES) + 1
 
 
 def test_set_env_gives_the_variables_of_npu_sim_env(tree: tuple[Path, Path], tmp_path: Path) -> None:
@@ -307,7 +308,7 @@ def test_concurrent_builds_agree(tree: tuple[Path, Path], tmp_path: Path, round_
     assert [racer.returncode for racer in racers] == [0, 0, 0]
     assert outputs == [str(tmp_path / "toolkit")] * 3
     root = tmp_path / "toolkit"
-    assert len(list((root / "lib64").iterdir())) == len(paths.SIM_LIBRARIES) + 1
+    assert len(list((root / "lib64").iterdir())) == len(paths.SIM_LIBRARIES) + len(paths.OPAPI_ALIASES) + 1
     assert sorted(entry.name for entry in tmp_path.iterdir()) == ["go", "native", "toolkit"]
 
 

@@ -157,7 +157,27 @@ enum class RtApi : uint16_t {
     X(aclmdlRICaptureThreadExchangeMode, None)                      \
     X(aclmdlRIExecuteAsync, None)                                   \
     X(aclmdlRIExecute, None)                                        \
-    X(aclmdlRIDestroy, None)
+    X(aclmdlRIDestroy, None)                                        \
+    X(aclrtDeviceCanAccessPeer, None)                               \
+    X(aclrtDeviceEnablePeerAccess, None)                            \
+    X(aclrtDeviceDisablePeerAccess, None)                           \
+    X(aclrtDeviceGetBareTgid, None)                                 \
+    X(aclrtGetFunctionAddr, None)                                   \
+    X(aclrtProcessReport, None)                                     \
+    X(aclrtSetDeviceSatMode, None)                                  \
+    X(aclrtGetDeviceSatMode, None)                                  \
+    X(aclrtSetSysParamOpt, None)                                    \
+    X(aclrtCtxSetSysParamOpt, None)                                 \
+    X(aclrtGetSysParamOpt, None)                                    \
+    X(aclrtSetOpWaitTimeout, None)                                  \
+    X(aclrtSetOpExecuteTimeOut, None)                               \
+    X(aclrtSetOpExecuteTimeOutV2, None)                             \
+    X(aclrtSetStreamOverflowSwitch, None)                           \
+    X(aclrtGetStreamOverflowSwitch, None)                           \
+    X(aclrtSetStreamFailureMode, None)                              \
+    X(aclrtGetLastError, None)                                      \
+    X(aclrtPeekAtLastError, None)                                   \
+    X(aclrtSynchronizeDeviceWithTimeout, None)
 
 // Ordinal 0 is unused so that no API reports under the bare base id.
 enum class AclApi : uint16_t {

@@ -9,6 +9,7 @@
 #include "acl/runtime_state.h"
 #include "acl/task_submit.h"
 #include "core/fault_plan.h"
+#include "core/unsupported.h"
 
 using namespace acl;
 
@@ -39,4 +40,12 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFu
     ACL_API_BEGIN(aclrtLaunchHostFunc);
     if (fn == nullptr) return ACL_ERROR_INVALID_PARAM;
     return launch_host_work(stream, fn, args);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout) {
+    NPUSIM_FAULT_RETURN("aclrtProcessReport", aclError);
+    ACL_API_BEGIN(aclrtProcessReport);
+    if (timeout < -1) return ACL_ERROR_INVALID_PARAM;
+    NPUSIM_RETURN_UNSUPPORTED("callbacks and host functions run on the calling thread, so no report is ever pending",
+                              ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }

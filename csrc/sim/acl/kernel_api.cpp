@@ -16,6 +16,7 @@
 #include "acl/runtime_state.h"
 #include "acl/vmm_state.h"
 #include "core/fault_plan.h"
+#include "core/unsupported.h"
 
 using namespace acl;
 using npusim::CoreType;
@@ -173,4 +174,12 @@ ACL_FUNC_VISIBILITY aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle)
     if (args == nullptr) return ACL_ERROR_INVALID_RESOURCE_HANDLE;
     args->finalized = true;
     return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void** aicAddr, void** aivAddr) {
+    NPUSIM_FAULT_RETURN("aclrtGetFunctionAddr", aclError);
+    ACL_API_BEGIN(aclrtGetFunctionAddr);
+    if (funcHandle == nullptr || aicAddr == nullptr || aivAddr == nullptr) return ACL_ERROR_INVALID_PARAM;
+    NPUSIM_RETURN_UNSUPPORTED("device code is never loaded, so a function has no device address",
+                              ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }

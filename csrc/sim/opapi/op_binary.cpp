@@ -1,4 +1,5 @@
-// aclnnAdd, aclnnSub, aclnnMul, aclnnDiv: element-wise with broadcasting.
+// aclnnAdd, aclnnSub, aclnnMul, aclnnDiv: element-wise with broadcasting; aclnnAdds, aclnnSubs,
+// aclnnMuls: a tensor and a scalar.
 //
 // Inputs of different float types are first cast to the wider one (a Cast kernel
 // launch each), the operator's kernel runs in that type, and a result of another
@@ -89,11 +90,82 @@ aclnnStatus prepare(const char* api, BinaryKind kind, const aclTensor* self, con
                      workspaceSize, executor);
 }
 
+// aclnnAdds, aclnnSubs, aclnnMuls: a tensor and a scalar. out = self + alpha * other,
+// self - alpha * other or self * other, computed in the working type (the wider of self's and out's),
+// as one Add / Axpy / Muls kernel.
+aclnnStatus prepare_scalar(const char* api, BinaryKind kind, const aclTensor* self, const aclScalar* other,
+                           const aclScalar* alpha, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    const bool has_alpha = kind == BinaryKind::Add || kind == BinaryKind::Sub;
+    OPAPI_CHECK(check_not_null(api, {self, other, out, workspaceSize, executor}));
+    if (has_alpha) OPAPI_CHECK(check_not_null(api, {alpha}));
+    OPAPI_CHECK(check_tensor(api, "self", self));
+    OPAPI_CHECK(check_tensor(api, "out", out));
+    if (!nn::valid(other)) return invalid(api, "other is not a live aclScalar");
+    if (has_alpha && !nn::valid(alpha)) return invalid(api, "alpha is not a live aclScalar");
+    const TensorView a = view_of(self), y = view_of(out);
+    OPAPI_CHECK(check_float_type(api, "self", a.dtype));
+    OPAPI_CHECK(check_float_type(api, "out", y.dtype));
+    OPAPI_CHECK(check_rank(api, "self", a.dims, 0, nn::kMaxDims));
+    OPAPI_CHECK(check_same_dims(api, "out", y.dims, a.dims));
+    const double scale = has_alpha ? alpha->value : 1.0;
+    const float operand = static_cast<float>(kind == BinaryKind::Sub ? -scale * other->value
+                                                                     : scale * other->value);
+    const aclDataType work = promote_float(a.dtype, y.dtype);
+    const int64_t n = a.numel();
+    const double elem = static_cast<double>(nn::dtype_size(work));
+    std::vector<KernelLaunch> launches;
+    if (a.dtype != work) {
+        launches.push_back({Kernel::Cast, work, vector_cost(double(n), double(a.bytes() + n * 4), n, 4096)});
+    }
+    const Kernel kernel = kind == BinaryKind::Mul ? Kernel::Muls : (scale == 1.0 ? Kernel::Add : Kernel::Axpy);
+    launches.push_back({kernel, work, vector_cost(double(n), elem * 2 * n, n, 4096)});
+    if (y.dtype != work) {
+        launches.push_back({Kernel::Cast, y.dtype, vector_cost(double(n), elem * n + double(y.bytes()), n, 4096)});
+    }
+    const bool multiply = kind == BinaryKind::Mul;
+    auto compute = [a, y, operand, work, multiply]() {
+        std::vector<float> r = read_floats(a, a.dims);
+        const float q = round_to(work, operand);
+        for (float& v : r) {
+            const float p = round_to(work, v);
+            v = round_to(work, multiply ? p * q : p + q);
+        }
+        write_floats(y, r);
+    };
+    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches),
+                                                  std::vector<void*>{a.data, y.data}),
+                     workspaceSize, executor);
+}
+
 }  // namespace
 
 }  // namespace npusim::opapi
 
 using npusim::opapi::BinaryKind;
+
+NPUSIM_C_EXPORT aclnnStatus aclnnAddsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, const aclScalar* alpha,
+                                                      aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnAddsGetWorkspaceSize", aclnnStatus);
+    return npusim::opapi::prepare_scalar("aclnnAdds", BinaryKind::Add, self, other, alpha, out, workspaceSize,
+                                         executor);
+}
+OPAPI_DEFINE_RUN(aclnnAdds)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnSubsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, const aclScalar* alpha,
+                                                      aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnSubsGetWorkspaceSize", aclnnStatus);
+    return npusim::opapi::prepare_scalar("aclnnSubs", BinaryKind::Sub, self, other, alpha, out, workspaceSize,
+                                         executor);
+}
+OPAPI_DEFINE_RUN(aclnnSubs)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnMulsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out,
+                                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnMulsGetWorkspaceSize", aclnnStatus);
+    return npusim::opapi::prepare_scalar("aclnnMuls", BinaryKind::Mul, self, other, nullptr, out, workspaceSize,
+                                         executor);
+}
+OPAPI_DEFINE_RUN(aclnnMuls)
 
 NPUSIM_C_EXPORT aclnnStatus aclnnAddGetWorkspaceSize(const aclTensor* self, const aclTensor* other, const aclScalar* alpha,
                                                      aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {

@@ -32,6 +32,8 @@ constexpr std::array<KernelSpec, static_cast<size_t>(Kernel::Count)> kKernels = 
     {Kernel::ReduceMean, "ReduceMean", "ReduceMeanAiCore", 2100, CoreType::AIV},
     {Kernel::ViewCopy, "ViewCopy", "ViewCopyAiCore", 1, CoreType::AIV},
     {Kernel::FlashAttentionScore, "FlashAttentionScore", "FlashAttentionScoreAiCore", 10000000000000, CoreType::MIX},
+    {Kernel::Muls, "Muls", "MulsAiCore", 100000000, CoreType::AIV},
+    {Kernel::ZerosLike, "ZerosLike", "ZerosLikeAiCore", 1, CoreType::AIV},
 }};
 
 // 64-bit FNV-1a with a seed, so that two seeds give a 128-bit digest.

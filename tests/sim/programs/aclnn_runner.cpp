@@ -44,6 +44,7 @@
 #include "aclnnop/aclnn_softmax.h"
 #include "aclnnop/aclnn_sub.h"
 #include "aclnnop/aclnn_transpose.h"
+#include "aclnnop/aclnn_zero.h"
 
 namespace {
 
@@ -194,6 +195,18 @@ bool select(const Spec& p, Phase1& first, Phase2& second) {
     } else if (op == "Mul") {
         first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnMulGetWorkspaceSize(p.t("self"), p.t("other"), p.t("out"), w, e); };
         second = aclnnMul;
+    } else if (op == "Adds") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnAddsGetWorkspaceSize(p.t("self"), p.s("other"), p.s("alpha"), p.t("out"), w, e); };
+        second = aclnnAdds;
+    } else if (op == "Subs") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnSubsGetWorkspaceSize(p.t("self"), p.s("other"), p.s("alpha"), p.t("out"), w, e); };
+        second = aclnnSubs;
+    } else if (op == "Muls") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnMulsGetWorkspaceSize(p.t("self"), p.s("other"), p.t("out"), w, e); };
+        second = aclnnMuls;
+    } else if (op == "InplaceZero") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceZeroGetWorkspaceSize(p.t("selfRef"), w, e); };
+        second = aclnnInplaceZero;
     } else if (op == "Div") {
         first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnDivGetWorkspaceSize(p.t("self"), p.t("other"), p.t("out"), w, e); };
         second = aclnnDiv;

@@ -102,6 +102,49 @@ typedef enum {
 /* The SoC name of the device this process runs on, e.g. "Ascend910B3". */
 ACL_FUNC_VISIBILITY const char *aclrtGetSocName(void);
 
+
+/* Operator descriptions (the data buffers and tensor descriptions of the single-operator API). */
+typedef struct aclDataBuffer aclDataBuffer;
+typedef struct aclTensorDesc aclTensorDesc;
+
+/* Where a tensor description's data lives (aclSetTensorPlaceMent). ACL_MEMTYPE_DEVICE (0) and
+ * ACL_MEMTYPE_HOST (1) are the enumerators of aclrtMemLocationType in acl_rt.h, with the same values. */
+typedef enum { ACL_MEMTYPE_HOST_COMPILE_INDEPENDENT = 2 } aclMemType;
+
+typedef enum { ACL_DEBUG = 0, ACL_INFO = 1, ACL_WARNING = 2, ACL_ERROR = 3 } aclLogLevel;
+
+ACL_FUNC_VISIBILITY aclDataBuffer *aclCreateDataBuffer(void *data, size_t size);
+ACL_FUNC_VISIBILITY aclError aclDestroyDataBuffer(const aclDataBuffer *dataBuffer);
+ACL_FUNC_VISIBILITY void *aclGetDataBufferAddr(const aclDataBuffer *dataBuffer);
+ACL_FUNC_VISIBILITY size_t aclGetDataBufferSizeV2(const aclDataBuffer *dataBuffer);
+
+ACL_FUNC_VISIBILITY aclTensorDesc *aclCreateTensorDesc(aclDataType dataType, int numDims, const int64_t *dims,
+                                                       aclFormat format);
+ACL_FUNC_VISIBILITY void aclDestroyTensorDesc(const aclTensorDesc *desc);
+ACL_FUNC_VISIBILITY aclDataType aclGetTensorDescType(const aclTensorDesc *desc);
+ACL_FUNC_VISIBILITY aclFormat aclGetTensorDescFormat(const aclTensorDesc *desc);
+ACL_FUNC_VISIBILITY size_t aclGetTensorDescNumDims(const aclTensorDesc *desc);
+ACL_FUNC_VISIBILITY aclError aclGetTensorDescDimV2(const aclTensorDesc *desc, size_t index, int64_t *dimSize);
+ACL_FUNC_VISIBILITY const char *aclGetTensorDescName(aclTensorDesc *desc);
+ACL_FUNC_VISIBILITY void aclSetTensorDescName(aclTensorDesc *desc, const char *name);
+ACL_FUNC_VISIBILITY aclError aclSetTensorFormat(aclTensorDesc *desc, aclFormat format);
+ACL_FUNC_VISIBILITY aclError aclSetTensorShape(aclTensorDesc *desc, int numDims, const int64_t *dims);
+/* memType: 0 device, 1 host, 2 host (compile independent); see aclMemType. */
+ACL_FUNC_VISIBILITY aclError aclSetTensorPlaceMent(aclTensorDesc *desc, aclMemType memType);
+
+/* An application log line, written through the simulator's log (NPU_SIM_LOG_LEVEL). */
+ACL_FUNC_VISIBILITY void aclAppLog(aclLogLevel logLevel, const char *func, const char *file, uint32_t line,
+                                   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+#define ACL_APP_LOG(level, fmt, ...) aclAppLog(level, __FUNCTION__, __FILE__, __LINE__, fmt, ##__VA_ARGS__)
+
+/* The message of the last failed call on this thread (empty when there is none). */
+ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void);
+
+/* Model dump (aclmdl*Dump): not supported by the simulator (ACL_ERROR_FEATURE_UNSUPPORTED). */
+ACL_FUNC_VISIBILITY aclError aclmdlInitDump(void);
+ACL_FUNC_VISIBILITY aclError aclmdlSetDump(const char *dumpCfgPath);
+ACL_FUNC_VISIBILITY aclError aclmdlFinalizeDump(void);
+
 #ifdef __cplusplus
 }
 #endif

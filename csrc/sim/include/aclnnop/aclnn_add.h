@@ -16,6 +16,14 @@ ACLNN_API aclnnStatus aclnnAddGetWorkspaceSize(const aclTensor *self, const aclT
     uint64_t *workspaceSize, aclOpExecutor **executor);
 ACLNN_API aclnnStatus aclnnAdd(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);
 
+/*
+ * aclnnAdds: self + alpha * other with a scalar other (alpha is required); out has self's shape.
+ * Data types: float32, float16, bfloat16.
+ */
+ACLNN_API aclnnStatus aclnnAddsGetWorkspaceSize(const aclTensor *self, const aclScalar *other, const aclScalar *alpha,
+    aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor);
+ACLNN_API aclnnStatus aclnnAdds(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);
+
 #ifdef __cplusplus
 }
 #endif

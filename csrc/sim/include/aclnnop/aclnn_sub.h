@@ -16,6 +16,14 @@ ACLNN_API aclnnStatus aclnnSubGetWorkspaceSize(const aclTensor *self, const aclT
     uint64_t *workspaceSize, aclOpExecutor **executor);
 ACLNN_API aclnnStatus aclnnSub(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);
 
+/*
+ * aclnnSubs: self - alpha * other with a scalar other; out has self's shape. Data types: float32, float16, bfloat16.
+ */
+ACLNN_API aclnnStatus aclnnSubsGetWorkspaceSize(const aclTensor *self, const aclScalar *other, const aclScalar *alpha,
+    aclTensor *out,
+    uint64_t *workspaceSize, aclOpExecutor **executor);
+ACLNN_API aclnnStatus aclnnSubs(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,170 @@
+"""torch_npu on the simulator: `import torch, torch_npu`, a tensor to the device and back, the
+operators that work and the first that does not (docs/torch_npu.md). Each program runs under
+`npu-sim run` in a fresh process, as a user runs it. Skipped, with the reason, when
+`import torch, torch_npu` fails (`tox -e torch-npu` installs both and fails instead)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+# A process that loads the CUDA build of torch next to torch_npu aborts while loading torch_npu:
+# both register the allocator option 'pinned_reserve_segment_size_mb'.
+CUDA_TORCH = "Duplicated key 'pinned_reserve_segment_size_mb'"
+#: Set (tox -e torch-npu sets it) to fail instead of skipping when torch_npu does not import.
+REQUIRE_VAR = "NPU_SIM_REQUIRE_TORCH_NPU"
+
+
+def simulator_run(code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "sim_runtime", "run", "--", sys.executable, "-c", textwrap.dedent(code)],
+        env={**os.environ, "NPU_SIM_LOG_LEVEL": "warn"},  # the not-supported lines are warnings
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+
+
+def why_torch_npu_does_not_import() -> str | None:
+    if importlib.util.find_spec("torch_npu") is None:
+        return "torch_npu is not installed (tox -e torch-npu installs torch and torch-npu)"
+    result = simulator_run("import torch, torch_npu")
+    if result.returncode == 0:
+        return None
+    if CUDA_TORCH in result.stderr:
+        return "torch is the CUDA build, which cannot share a process with torch_npu: use the CPU build"
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    return "import torch, torch_npu fails: " + (lines[-1] if lines else f"exit status {result.returncode}")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def torch_npu_imports() -> None:
+    reason = why_torch_npu_does_not_import()
+    if reason is not None:
+        if os.environ.get(REQUIRE_VAR):
+            pytest.fail(reason)
+        pytest.skip(reason)
+
+
+def run_on_simulator(code: str) -> dict[str, object]:
+    result = simulator_run(code)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-4000:]
+    return json.loads(result.stdout.splitlines()[-1])
+
+
+def test_import_torch_and_torch_npu() -> None:
+    out = run_on_simulator(
+        """
+        import json, torch, torch_npu
+        print(json.dumps({"torch": torch.__version__, "torch_npu": torch_npu.__version__,
+                          "available": torch.npu.is_available(), "count": torch.npu.device_count()}))
+        """
+    )
+    assert out["available"] is True
+    assert out["count"] >= 1
+    assert str(out["torch"]).split("+")[0].rsplit(".", 1)[0] == str(out["torch_npu"]).rsplit(".", 1)[0]
+
+
+def test_a_tensor_goes_to_the_device_and_an_addition_comes_back() -> None:
+    out = run_on_simulator(
+        """
+        import json, torch, torch_npu
+        x = torch.ones(4).npu()
+        print(json.dumps({"device": str(x.device), "sum": (x + x).cpu().tolist()}))
+        """
+    )
+    assert out == {"device": "npu:0", "sum": [2.0, 2.0, 2.0, 2.0]}
+
+
+def test_the_operators_that_run_match_the_cpu() -> None:
+    out = run_on_simulator(
+        """
+        import json, torch, torch_npu
+        x = torch.arange(6, dtype=torch.float32).reshape(2, 3) - 2.5
+        ops = {"mul": lambda t: t * t, "sub_scalar": lambda t: t - 1, "mm": lambda t: t @ t.T,
+               "sum": lambda t: t.sum(), "mean": lambda t: t.mean(), "relu": torch.relu,
+               "softmax": lambda t: t.softmax(-1), "silu": torch.nn.functional.silu,
+               "layer_norm": lambda t: torch.nn.functional.layer_norm(t, (3,)),
+               "transpose_contiguous": lambda t: t.T.contiguous()}
+        close = lambda f: torch.allclose(f(x.npu()).cpu(), f(x), rtol=1e-5, atol=1e-6)
+        result = {name: close(f) for name, f in ops.items()}
+        result["zeros"] = torch.zeros(3, device="npu").cpu().tolist()
+        print(json.dumps(result))
+        """
+    )
+    assert out == {
+        "mul": True, "sub_scalar": True, "mm": True, "sum": True, "mean": True, "relu": True, "softmax": True,
+        "silu": True, "layer_norm": True, "transpose_contiguous": True, "zeros": [0.0, 0.0, 0.0],
+    }  # fmt: skip
+
+
+def test_an_operator_without_an_aclnn_kernel_fails_through_torch_npus_error_path() -> None:
+    # torch.exp needs aclnnExp, which libopapi lacks; torch_npu then takes its aclop path, which the
+    # simulator does not support: a RuntimeError naming the operator, not a crash, and one log line.
+    result = simulator_run(
+        """
+        import json, torch, torch_npu
+        x = torch.ones(3).npu()
+        try:
+            torch.exp(x).cpu()
+            print(json.dumps({"raised": None}))
+        except RuntimeError as e:
+            print(json.dumps({"raised": str(e).splitlines()[0]}))
+        """
+    )
+    assert result.returncode == 0, result.stderr[-4000:]
+    assert "Exp" in str(json.loads(result.stdout.splitlines()[-1])["raised"])
+    assert 'aclopCompileAndExecute("Exp") is not supported by the simulator' in result.stderr
+
+
+def test_mspti_kernel_monitor_sees_the_kernels_torch_npu_launches() -> None:
+    # The vendor-compatible `mspti` package of the toolkit (python/site-packages), one subscriber.
+    out = run_on_simulator(
+        """
+        import json, torch, torch_npu
+        from mspti import KernelMonitor
+        kernels = []
+        monitor = KernelMonitor()
+        started = monitor.start(lambda k: kernels.append([k.name.split("_")[0], k.correlation_id]))
+        x = torch.arange(6, dtype=torch.float32).reshape(2, 3).npu()
+        (x @ x.T + x.sum()).relu().cpu()
+        torch.npu.synchronize()
+        stopped = monitor.stop()
+        print(json.dumps({"start": started.value, "stop": stopped.value, "kernels": kernels}))
+        """
+    )
+    assert out["start"] == out["stop"] == 0
+    kernels = out["kernels"]
+    assert [name for name, _ in kernels] == ["MatMulV2", "ReduceSum", "Add", "Relu"]
+    ids = [cid for _, cid in kernels]
+    assert ids == sorted(ids) and len(set(ids)) == len(ids) and ids[0] > 0
+
+
+def test_torch_npu_profiler_writes_its_host_trace_and_names_what_is_missing(tmp_path: Path) -> None:
+    # The NPU half of torch_npu.profiler is collected through aclprof* (msprof), which the simulator
+    # does not have: aclprofInit says so once, and torch_npu still writes its host-side trace.
+    result = simulator_run(
+        f"""
+        import torch, torch_npu
+        from torch_npu.profiler import ProfilerActivity, profile, tensorboard_trace_handler
+        x = torch.ones(4, 4).npu()
+        with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.NPU],
+                     on_trace_ready=tensorboard_trace_handler({str(tmp_path)!r})):
+            (x @ x).cpu()
+        """
+    )
+    assert result.returncode == 0, result.stderr[-4000:]
+    assert "aclprofInit: the simulator has no msprof collector" in result.stderr
+    assert "CANN Profiling data does not exist" in result.stdout + result.stderr
+    traces = list(tmp_path.glob("*_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json"))
+    assert len(traces) == 1
+    names = {event.get("name") for event in json.loads(traces[0].read_text())}
+    assert {"aten::matmul", "aclnnMatmul"} <= names
