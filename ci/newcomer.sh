@@ -169,4 +169,11 @@ step "pytest --conformance (entry point)" pytest_plugin
 expect "$last_log" " passed"
 cd "$src"
 
+# --- docs/performance.md: the instruction budget, gated on the README's (Release) install ----------
+# (the test suite's conftest needs hypothesis, of the [test] extra; the install itself stays as is)
+step "pip install hypothesis (for the test suite's conftest)" pip install "hypothesis>=6.100"
+step "instruction ceilings (tests/bench/test_launch_instructions.py)" \
+    pytest -q -p no:cacheprovider tests/bench/test_launch_instructions.py
+expect "$last_log" "1 passed"
+
 echo "newcomer: $steps steps passed in $((SECONDS - started)) s"
