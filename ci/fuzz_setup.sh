@@ -23,22 +23,6 @@ if have_libfuzzer && command -v "llvm-symbolizer-${FUZZ_LLVM_VERSION}" >/dev/nul
 fi
 
 packages=("clang-${FUZZ_LLVM_VERSION}" "libclang-rt-${FUZZ_LLVM_VERSION}-dev" "llvm-${FUZZ_LLVM_VERSION}")
-if ! command -v apt-get >/dev/null 2>&1; then
-    echo "fuzz_setup: apt-get not found; install ${packages[*]} (or equivalent) by hand" >&2
-    exit 1
-fi
-sudo=()
-if [[ "$(id -u)" != 0 ]]; then
-    if command -v sudo >/dev/null 2>&1; then
-        sudo=(sudo)
-    else
-        echo "fuzz_setup: need root (or sudo) to install ${packages[*]}" >&2
-        exit 1
-    fi
-fi
-echo "fuzz_setup: installing ${packages[*]}"
-export DEBIAN_FRONTEND=noninteractive
-"${sudo[@]}" apt-get update -qq
-"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
+bash "$(dirname "$0")/apt_install.sh" fuzz_setup "${packages[@]}"
 have_libfuzzer || { echo "fuzz_setup: libFuzzer still missing after the install" >&2; exit 1; }
 echo "fuzz_setup: $("$clang_bin" --version | head -n1) with libFuzzer installed"

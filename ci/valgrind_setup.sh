@@ -8,21 +8,5 @@ if command -v valgrind >/dev/null 2>&1 && command -v callgrind_annotate >/dev/nu
     echo "valgrind_setup: $(valgrind --version) is installed"
     exit 0
 fi
-if ! command -v apt-get >/dev/null 2>&1; then
-    echo "valgrind_setup: apt-get not found; install valgrind by hand" >&2
-    exit 1
-fi
-sudo=()
-if [[ "$(id -u)" != 0 ]]; then
-    if command -v sudo >/dev/null 2>&1; then
-        sudo=(sudo)
-    else
-        echo "valgrind_setup: need root (or sudo) to install valgrind" >&2
-        exit 1
-    fi
-fi
-echo "valgrind_setup: installing valgrind"
-export DEBIAN_FRONTEND=noninteractive
-"${sudo[@]}" apt-get update -qq
-"${sudo[@]}" apt-get install -y -qq --no-install-recommends valgrind >/dev/null
+bash "$(dirname "$0")/apt_install.sh" valgrind_setup valgrind
 echo "valgrind_setup: $(valgrind --version) installed"

@@ -11,59 +11,17 @@ from real workloads). Tests of the second kind skip when that library is not bui
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
-import sys
 import textwrap
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from support.child_python import ChildRun, run_python
 from support.native import NativeTree, ProgramBuilder, python_subprocess_env
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-RESULT_PREFIX = "RESULT "
-
-
-@dataclass
-class ChildRun:
-    returncode: int
-    stdout: str
-    stderr: str
-    results: list[Any]
-
-    @property
-    def result(self) -> Any:
-        assert self.results, f"the script reported nothing\nstdout:\n{self.stdout}\nstderr:\n{self.stderr}"
-        return self.results[-1]
-
-    def check(self) -> ChildRun:
-        assert self.returncode == 0, f"exit {self.returncode}\nstdout:\n{self.stdout}\nstderr:\n{self.stderr}"
-        return self
-
-
-def run_python(
-    script: str, env: dict[str, str], tmp_path: Path, timeout: float = 120.0, args: list[str] | None = None
-) -> ChildRun:
-    path = tmp_path / f"child_{abs(hash(script)) % 10**8}.py"
-    path.write_text(textwrap.dedent(script))
-    proc = subprocess.run(
-        [sys.executable, str(path), *(args or [])],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        cwd=tmp_path,
-    )
-    results = [
-        json.loads(line[len(RESULT_PREFIX) :])
-        for line in proc.stdout.splitlines()
-        if line.startswith(RESULT_PREFIX)
-    ]
-    return ChildRun(proc.returncode, proc.stdout, proc.stderr, results)
 
 
 def child_env(base: dict[str, str]) -> dict[str, str]:
