@@ -208,6 +208,27 @@ def test_each_process_writes_its_own_capture(
     assert sum(name.startswith("Host ") for name in names) == 2 and "NPU 0" in names
 
 
+def test_ranks_forked_as_processes_each_leave_a_capture(
+    tree: NativeTree, collector: Path, tmp_path: Path
+) -> None:
+    # examples/hccl_allreduce --processes forks one child per rank before any runtime call; each rank
+    # leaves through exit(), so its exit handlers flush its records into a capture of its own.
+    example = REPO / "examples" / "hccl_allreduce" / "main.cpp"
+    exe = ProgramBuilder(tree, tmp_path).build([example], libs=["ascendcl", "hccl"])
+    env = tree.env(preload_mspti=True, NPU_SIM_CLOCK="virtual", NPU_SIM_LOG_LEVEL="error")
+    result = capture(
+        [str(exe), "--processes", "2", "1024"],
+        tmp_path / "cap",
+        environ=env,
+        collector=collector,
+        timeout=120,
+    )
+    assert result.returncode == 0
+    trace = load_trace(tmp_path / "cap")
+    assert len(trace.captures) == 2
+    assert all(c.count(ActivityKind.COMMUNICATION) == 1 and c.meta["complete"] for c in trace.captures)
+
+
 def test_the_npu_sim_trace_command_captures_and_breaks_down(
     tree: NativeTree, collector: Path, decoder: Path, tmp_path: Path
 ) -> None:
