@@ -4,8 +4,12 @@
  * record, all executions of a kernel sharing its capture-time correlation id, name and type.
  * Then the model is destroyed and a kernel launched on a new stream, which reuses the model's
  * stream id: that kernel's record is its own, not another execution of the graph.
+ * With argv[2] "late", msPTI subscribes only after the capture: the graph's task tracks were
+ * reported before it listened, so its executions are work msPTI was never given to record (no
+ * record, nothing counted as dropped), while the kernel launched afterwards gets its record.
  */
 #include <acl/acl.h>
+#include <string.h>
 
 #include "callback_log.h"
 
@@ -15,15 +19,20 @@ static aclrtFuncHandle load_function(aclrtBinHandle bin, const char *name) {
     return fn;
 }
 
-int main(int argc, char **argv) {
-    const int executions = argc > 1 ? atoi(argv[1]) : 3;
-    CHECK_EQ(aclInit(NULL), ACL_SUCCESS);
-    msptiSubscriberHandle sub = NULL;
-    CHECK_EQ(msptiSubscribe(&sub, callback_log, NULL), MSPTI_SUCCESS);
-    CHECK_EQ(msptiEnableDomain(1, sub, MSPTI_CB_DOMAIN_RUNTIME), MSPTI_SUCCESS);
+static void subscribe(msptiSubscriberHandle *sub) {
+    CHECK_EQ(msptiSubscribe(sub, callback_log, NULL), MSPTI_SUCCESS);
+    CHECK_EQ(msptiEnableDomain(1, *sub, MSPTI_CB_DOMAIN_RUNTIME), MSPTI_SUCCESS);
     CHECK(collector_register());
     CHECK_EQ(msptiActivityEnable(MSPTI_ACTIVITY_KIND_KERNEL), MSPTI_SUCCESS);
     CHECK_EQ(msptiActivityEnable(MSPTI_ACTIVITY_KIND_ACL_API), MSPTI_SUCCESS);
+}
+
+int main(int argc, char **argv) {
+    const int executions = argc > 1 ? atoi(argv[1]) : 3;
+    const int late = argc > 2 && strcmp(argv[2], "late") == 0;
+    CHECK_EQ(aclInit(NULL), ACL_SUCCESS);
+    msptiSubscriberHandle sub = NULL;
+    if (!late) subscribe(&sub);
     CHECK_EQ(aclrtSetDevice(0), ACL_SUCCESS);
 
     static const char image[] = "simulated kernel image";
@@ -41,6 +50,7 @@ int main(int argc, char **argv) {
     CHECK_EQ(aclrtLaunchKernel(mul, 8, args, sizeof args, capture), ACL_SUCCESS);
     aclmdlRI model = NULL;
     CHECK_EQ(aclmdlRICaptureEnd(capture, &model), ACL_SUCCESS);
+    if (late) subscribe(&sub);
 
     uint64_t t0 = 0, t1 = 0;
     msptiGetTimestamp(&t0);
