@@ -28,6 +28,7 @@ def test_each_execution_gives_one_kernel_record(mspti_programs, executions, soc)
     kernels = [k for k in run.of("KERNEL") if k["correlationId"] != later_launch["corr"]]
     assert len(run.of("KERNEL")) == len(kernels) + 1
     assert int(run.facts["dropped_kernels"]) == 0
+    assert int(run.facts["dropped_kernels_at_end"]) == 0  # nor when Unsubscribe settles what was left
     by_name = {
         name: list(group)
         for name, group in itertools.groupby(
@@ -86,3 +87,4 @@ def test_a_graph_captured_before_subscribing_is_neither_recorded_nor_counted(msp
     kernels = run.of("KERNEL")
     assert [(k["name"], k["correlationId"]) for k in kernels] == [("add_custom", launches[0]["corr"])]
     assert int(run.facts["dropped_kernels"]) == 0
+    assert int(run.facts["dropped_kernels_at_end"]) == 0  # nor when Unsubscribe settles what was left

@@ -79,5 +79,9 @@ int main(int argc, char **argv) {
     CHECK_EQ(aclrtDestroyStream(exec), ACL_SUCCESS);
     CHECK_EQ(aclrtResetDevice(0), ACL_SUCCESS);
     CHECK_EQ(msptiUnsubscribe(sub), MSPTI_SUCCESS);
+    /* Unsubscribing stops the channels: what was still waiting to be matched is settled then. */
+    uint64_t dropped_at_end = 0;
+    msptiActivityGetDroppedRecords(MSPTI_ACTIVITY_KIND_KERNEL, &dropped_at_end);
+    printf("P dropped_kernels_at_end=%" PRIu64 "\n", dropped_at_end);
     return 0;
 }
