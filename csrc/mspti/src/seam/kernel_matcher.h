@@ -9,7 +9,10 @@
 // without a track (not a kernel, or - against CANN's ordering - a track still
 // on its way) is kept for a short while and joined when a track whose launch
 // precedes it arrives; otherwise it is forgotten, because most such tasks are
-// not kernels at all. Graph tasks (aging 0) stay and produce a record per
+// not kernels at all, and even a kernel task's (STARS taskType AI core or AI
+// CPU) is not counted as dropped: it may be an execution of a graph whose
+// tracks were reported before msPTI subscribed, a record never owed
+// (docs/reliability.md, fault matrix with device accounting). Graph tasks (aging 0) stay and produce a record per
 // execution, until an ordinary task is reported with the same key: their model
 // is gone and its stream id (or, on chips whose logs carry no stream, the task
 // id) belongs to new work, so a device start after that launch is the new
