@@ -4,7 +4,8 @@
 //
 // Formulas (n = output elements unless stated):
 //   element-wise binary      flops = n (Add/Sub/Mul/RealDiv), 2n (Axpy: a + alpha*b)
-//   Cast, ViewCopy, Relu     flops = n;   Silu 4n;   Gelu 8n
+//   Cast, ViewCopy, Relu,    flops = n;   Exp, Tanh, Sigmoid, Silu 4n;   Gelu 8n
+//   Neg
 //   MatMul / BatchMatMul     flops = 2 * batch * M * N * K
 //   SoftmaxV2                flops = 5 * input elements (max, subtract, exp, sum, divide)
 //   LayerNormV4 / RmsNorm    flops = 8 / 4 * input elements
