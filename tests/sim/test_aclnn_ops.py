@@ -253,6 +253,7 @@ def test_mixed_float_types_promote(op: Op) -> None:
         ("Adds", ["scalar other 0 1.5", "scalar alpha 0 2"], lambda a: a + 3.0),
         ("Subs", ["scalar other 0 1.5", "scalar alpha 0 1"], lambda a: a - 1.5),
         ("Muls", ["scalar other 0 -0.5"], lambda a: a * -0.5),
+        ("Divs", ["scalar other 0 -2.5"], lambda a: a / -2.5),
     ],
 )
 def test_tensor_scalar_ops(op: Op, dt: str, name: str, attrs: list[str], fn) -> None:
@@ -265,6 +266,35 @@ def test_tensor_scalar_ops(op: Op, dt: str, name: str, attrs: list[str], fn) -> 
 def test_tensor_scalar_op_without_its_scalar_is_rejected(op: Op) -> None:
     res = op("Adds", [T("self", "f32", np.ones((2, 2))), out("out", "f32", (2, 2))], ["scalar alpha 0 1"])
     assert res.phase1 == PARAM_NULLPTR
+    res = op("Divs", [T("self", "f32", np.ones((2, 2))), out("out", "f32", (2, 2))])
+    assert res.phase1 == PARAM_NULLPTR
+
+
+def test_divs_by_zero_follows_ieee(op: Op) -> None:
+    x = np.array([1.0, -2.0, 0.0])
+    res = op("Divs", [T("self", "f32", x), out("out", "f32", (3,))], ["scalar other 0 0"])
+    assert res.phase1 == 0 and res.phase2 == [0], res.proc.stderr
+    got = res.outputs["out"]
+    assert got[0] == np.inf and got[1] == -np.inf and np.isnan(got[2])
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+def test_inplace_fill_scalar_writes_the_value_over_a_strided_view(op: Op, dt: str) -> None:
+    y = T("selfRef", dt, np.full((3, 4), 7.0), strides=(8, 1), offset=2, storage=32, out=True)
+    res = op("InplaceFillScalar", [y], ["scalar value 0 0.1"])
+    check(res, "selfRef", np.full((3, 4), 0.1), dt)
+    raw = np.fromfile(next(iter(sorted(Path(op.tmp).glob("run*/selfRef.out")))), dtype=STORAGE[dt])
+    untouched = np.ones(raw.size, dtype=bool)
+    untouched[y.positions] = False
+    assert (raw[untouched] == 0).all()
+
+
+def test_inplace_fill_scalar_bad_arguments(op: Op) -> None:
+    y = T("selfRef", "f32", np.ones((2, 3)), out=True)
+    assert op("InplaceFillScalar", [y]).phase1 == PARAM_NULLPTR
+    assert op("InplaceFillScalar", [], ["scalar value 0 1"]).phase1 == PARAM_NULLPTR
+    i = T("selfRef", "i32", np.ones((2, 3)), out=True)
+    assert op("InplaceFillScalar", [i], ["scalar value 0 1"]).phase1 == PARAM_INVALID
 
 
 @pytest.mark.parametrize("dt", FLOATS)

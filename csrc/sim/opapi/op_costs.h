@@ -10,7 +10,8 @@
 //   SoftmaxV2                flops = 5 * input elements (max, subtract, exp, sum, divide)
 //   LayerNormV4 / RmsNorm    flops = 8 / 4 * input elements
 //   ReduceSum / ReduceMean   flops = input elements (+ n for the mean's division)
-//   GatherV2, Transpose      flops = 0 (pure data movement)
+//   GatherV2, Transpose,     flops = 0 (pure data movement)
+//   ZerosLike, Fill
 //   FlashAttentionScore      flops = 4 * B * N * Sq * Skv * D (two products) + 5 * B * N * Sq * Skv
 //   bytes = the bytes of every input read plus every output written.
 // Cube and attention kernels carry a modelled duration (docs/timing.md): tile quantisation over

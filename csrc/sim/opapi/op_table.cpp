@@ -38,6 +38,7 @@ constexpr std::array<KernelSpec, static_cast<size_t>(Kernel::Count)> kKernels = 
     {Kernel::Neg, "Neg", "NegAiCore", 1, CoreType::AIV},
     {Kernel::Sigmoid, "Sigmoid", "SigmoidAiCore", 1, CoreType::AIV},
     {Kernel::Tanh, "Tanh", "TanhAiCore", 1, CoreType::AIV},
+    {Kernel::Fill, "Fill", "FillAiCore", 1, CoreType::AIV},
 }};
 
 // 64-bit FNV-1a with a seed, so that two seeds give a 128-bit digest.

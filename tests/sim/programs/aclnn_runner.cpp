@@ -31,6 +31,7 @@
 #include "aclnnop/aclnn_div.h"
 #include "aclnnop/aclnn_embedding.h"
 #include "aclnnop/aclnn_exp.h"
+#include "aclnnop/aclnn_fill_scalar.h"
 #include "aclnnop/aclnn_flash_attention_score.h"
 #include "aclnnop/aclnn_gelu.h"
 #include "aclnnop/aclnn_layer_norm.h"
@@ -208,6 +209,12 @@ bool select(const Spec& p, Phase1& first, Phase2& second) {
     } else if (op == "Muls") {
         first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnMulsGetWorkspaceSize(p.t("self"), p.s("other"), p.t("out"), w, e); };
         second = aclnnMuls;
+    } else if (op == "Divs") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnDivsGetWorkspaceSize(p.t("self"), p.s("other"), p.t("out"), w, e); };
+        second = aclnnDivs;
+    } else if (op == "InplaceFillScalar") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceFillScalarGetWorkspaceSize(p.t("selfRef"), p.s("value"), w, e); };
+        second = aclnnInplaceFillScalar;
     } else if (op == "InplaceZero") {
         first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceZeroGetWorkspaceSize(p.t("selfRef"), w, e); };
         second = aclnnInplaceZero;
