@@ -253,6 +253,7 @@ def test_mixed_float_types_promote(op: Op) -> None:
         ("Adds", ["scalar other 0 1.5", "scalar alpha 0 2"], lambda a: a + 3.0),
         ("Subs", ["scalar other 0 1.5", "scalar alpha 0 1"], lambda a: a - 1.5),
         ("Muls", ["scalar other 0 -0.5"], lambda a: a * -0.5),
+        ("Divs", ["scalar other 0 -2.5"], lambda a: a / -2.5),
     ],
 )
 def test_tensor_scalar_ops(op: Op, dt: str, name: str, attrs: list[str], fn) -> None:
@@ -265,6 +266,35 @@ def test_tensor_scalar_ops(op: Op, dt: str, name: str, attrs: list[str], fn) -> 
 def test_tensor_scalar_op_without_its_scalar_is_rejected(op: Op) -> None:
     res = op("Adds", [T("self", "f32", np.ones((2, 2))), out("out", "f32", (2, 2))], ["scalar alpha 0 1"])
     assert res.phase1 == PARAM_NULLPTR
+    res = op("Divs", [T("self", "f32", np.ones((2, 2))), out("out", "f32", (2, 2))])
+    assert res.phase1 == PARAM_NULLPTR
+
+
+def test_divs_by_zero_follows_ieee(op: Op) -> None:
+    x = np.array([1.0, -2.0, 0.0])
+    res = op("Divs", [T("self", "f32", x), out("out", "f32", (3,))], ["scalar other 0 0"])
+    assert res.phase1 == 0 and res.phase2 == [0], res.proc.stderr
+    got = res.outputs["out"]
+    assert got[0] == np.inf and got[1] == -np.inf and np.isnan(got[2])
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+def test_inplace_fill_scalar_writes_the_value_over_a_strided_view(op: Op, dt: str) -> None:
+    y = T("selfRef", dt, np.full((3, 4), 7.0), strides=(8, 1), offset=2, storage=32, out=True)
+    res = op("InplaceFillScalar", [y], ["scalar value 0 0.1"])
+    check(res, "selfRef", np.full((3, 4), 0.1), dt)
+    raw = np.fromfile(next(iter(sorted(Path(op.tmp).glob("run*/selfRef.out")))), dtype=STORAGE[dt])
+    untouched = np.ones(raw.size, dtype=bool)
+    untouched[y.positions] = False
+    assert (raw[untouched] == 0).all()
+
+
+def test_inplace_fill_scalar_bad_arguments(op: Op) -> None:
+    y = T("selfRef", "f32", np.ones((2, 3)), out=True)
+    assert op("InplaceFillScalar", [y]).phase1 == PARAM_NULLPTR
+    assert op("InplaceFillScalar", [], ["scalar value 0 1"]).phase1 == PARAM_NULLPTR
+    i = T("selfRef", "i32", np.ones((2, 3)), out=True)
+    assert op("InplaceFillScalar", [i], ["scalar value 0 1"]).phase1 == PARAM_INVALID
 
 
 @pytest.mark.parametrize("dt", FLOATS)
@@ -279,13 +309,47 @@ def test_inplace_zero_writes_zeros_over_a_strided_view(op: Op, dt: str) -> None:
     [
         ("Relu", lambda x: np.maximum(x, 0)),
         ("Silu", lambda x: x / (1 + np.exp(-x))),
-        ("Gelu", lambda x: 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x**3)))),
+        ("Gelu", lambda x: 0.5 * x * (1 + np.vectorize(math.erf)(x / math.sqrt(2)))),
+        ("Exp", np.exp),
+        ("Neg", np.negative),
+        ("Sigmoid", lambda x: 1 / (1 + np.exp(-x))),
+        ("Tanh", np.tanh),
     ],
 )
 def test_activations(op: Op, dt: str, name: str, fn) -> None:
     x = rand(np.random.default_rng(4), (7, 9), dt, -4, 4)
     res = op(name, [T("self", dt, x), out("out", dt, (7, 9))])
     check(res, "out", fn(x), dt)
+
+
+def test_gelu_is_the_erf_form_torch_computes_by_default(op: Op) -> None:
+    # x * Phi(x): GELU(1) = 0.841345, GELU(2) = 1.954500; the tanh approximation gives 0.841192 and 1.954598.
+    x = np.array([-1.0, 0.0, 1.0, 2.0])
+    res = op("Gelu", [T("self", "f32", x), out("out", "f32", (4,))])
+    check(res, "out", np.array([-0.15865525393145707, 0.0, 0.8413447460685429, 1.9544997361036416]), "f32")
+
+
+@pytest.mark.parametrize("name", ["Exp", "Neg", "Sigmoid", "Tanh"])
+def test_unary_op_reads_a_strided_view_and_writes_only_its_view(op: Op, name: str) -> None:
+    fns = {"Exp": np.exp, "Neg": np.negative, "Sigmoid": lambda v: 1 / (1 + np.exp(-v)), "Tanh": np.tanh}
+    x = rand(np.random.default_rng(9), (4, 3), "f32")
+    y = T("out", "f32", np.full((4, 3), 5.0), strides=(5, 1), offset=2, storage=24, out=True)
+    res = op(name, [transposed_view("self", "f32", x), y])
+    check(res, "out", fns[name](x), "f32")
+    raw = np.fromfile(next(iter(sorted(Path(op.tmp).glob("run*/out.out")))), dtype=np.float32)
+    untouched = np.ones(raw.size, dtype=bool)
+    untouched[y.positions] = False
+    assert (raw[untouched] == 0).all()
+
+
+@pytest.mark.parametrize("name", ["Exp", "Neg", "Sigmoid", "Tanh"])
+def test_unary_op_bad_arguments(op: Op, name: str) -> None:
+    x = np.ones((2, 3))
+    assert op(name, [T("self", "f32", x)]).phase1 == PARAM_NULLPTR
+    assert op(name, [out("out", "f32", (2, 3))]).phase1 == PARAM_NULLPTR
+    assert op(name, [T("self", "i32", x), out("out", "f32", (2, 3))]).phase1 == PARAM_INVALID
+    assert op(name, [T("self", "f32", x), out("out", "i32", (2, 3))]).phase1 == PARAM_INVALID
+    assert op(name, [T("self", "f32", x), out("out", "f32", (3, 2))]).phase1 == PARAM_INVALID
 
 
 @pytest.mark.parametrize(

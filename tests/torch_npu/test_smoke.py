@@ -93,36 +93,42 @@ def test_the_operators_that_run_match_the_cpu() -> None:
                "sum": lambda t: t.sum(), "mean": lambda t: t.mean(), "relu": torch.relu,
                "softmax": lambda t: t.softmax(-1), "silu": torch.nn.functional.silu,
                "layer_norm": lambda t: torch.nn.functional.layer_norm(t, (3,)),
-               "transpose_contiguous": lambda t: t.T.contiguous()}
+               "transpose_contiguous": lambda t: t.T.contiguous(), "exp": torch.exp, "neg": lambda t: -t,
+               "sigmoid": torch.sigmoid, "tanh": torch.tanh, "div_scalar": lambda t: t / 2,
+               "gelu": torch.nn.functional.gelu}
         close = lambda f: torch.allclose(f(x.npu()).cpu(), f(x), rtol=1e-5, atol=1e-6)
         result = {name: close(f) for name, f in ops.items()}
         result["zeros"] = torch.zeros(3, device="npu").cpu().tolist()
+        result["full"] = torch.full((2,), 3.0, device="npu").cpu().tolist()
         print(json.dumps(result))
         """
     )
     assert out == {
         "mul": True, "sub_scalar": True, "mm": True, "sum": True, "mean": True, "relu": True, "softmax": True,
-        "silu": True, "layer_norm": True, "transpose_contiguous": True, "zeros": [0.0, 0.0, 0.0],
+        "silu": True, "layer_norm": True, "transpose_contiguous": True, "exp": True, "neg": True,
+        "sigmoid": True, "tanh": True, "div_scalar": True, "gelu": True, "zeros": [0.0, 0.0, 0.0],
+        "full": [3.0, 3.0],
     }  # fmt: skip
 
 
 def test_an_operator_without_an_aclnn_kernel_fails_through_torch_npus_error_path() -> None:
-    # torch.exp needs aclnnExp, which libopapi lacks; torch_npu then takes its aclop path, which the
-    # simulator does not support: a RuntimeError naming the operator, not a crash, and one log line.
+    # x ** 2 needs aclnnPowTensorScalar, which libopapi lacks; torch_npu then takes its aclop path
+    # (operator Square), which the simulator does not support: a RuntimeError naming the operator,
+    # not a crash, and one log line.
     result = simulator_run(
         """
         import json, torch, torch_npu
         x = torch.ones(3).npu()
         try:
-            torch.exp(x).cpu()
+            (x ** 2).cpu()
             print(json.dumps({"raised": None}))
         except RuntimeError as e:
             print(json.dumps({"raised": str(e).splitlines()[0]}))
         """
     )
     assert result.returncode == 0, result.stderr[-4000:]
-    assert "Exp" in str(json.loads(result.stdout.splitlines()[-1])["raised"])
-    assert 'aclopCompileAndExecute("Exp") is not supported by the simulator' in result.stderr
+    assert "Square" in str(json.loads(result.stdout.splitlines()[-1])["raised"])
+    assert 'aclopCompileAndExecute("Square") is not supported by the simulator' in result.stderr
 
 
 def test_mspti_kernel_monitor_sees_the_kernels_torch_npu_launches() -> None:

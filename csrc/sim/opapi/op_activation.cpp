@@ -1,14 +1,21 @@
-// aclnnGelu, aclnnSilu, aclnnRelu: element-wise activations.
-//   Gelu: the tanh approximation 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+// aclnnGelu, aclnnSilu, aclnnRelu, aclnnExp, aclnnNeg, aclnnSigmoid, aclnnTanh:
+// element-wise unary operators, one kernel each.
+//   Gelu: x * Phi(x) = 0.5 x (1 + erf(x / sqrt(2))), the form CANN's aclnn_gelu.h documents
+//         and torch's default (approximate="none"); the tanh approximation is not offered
 //   Silu: x / (1 + exp(-x))
 //   Relu: max(x, 0)
+//   Exp: exp(x);  Neg: -x;  Sigmoid: 1 / (1 + exp(-x));  Tanh: tanh(x)
 // The kernel runs in self's type; an output of another float type gets a Cast launch.
 #include <cmath>
 #include <memory>
 
+#include "aclnnop/aclnn_exp.h"
 #include "aclnnop/aclnn_gelu.h"
+#include "aclnnop/aclnn_neg.h"
 #include "aclnnop/aclnn_relu.h"
+#include "aclnnop/aclnn_sigmoid.h"
 #include "aclnnop/aclnn_silu.h"
+#include "aclnnop/aclnn_tanh.h"
 #include "core/fault_plan.h"
 #include "nnopbase/dtype.h"
 #include "nnopbase/tensor.h"
@@ -19,16 +26,20 @@ namespace npusim::opapi {
 
 namespace {
 
-enum class Activation { Gelu, Silu, Relu };
+enum class Activation { Gelu, Silu, Relu, Exp, Neg, Sigmoid, Tanh };
 
 float activate(Activation kind, float x) {
     switch (kind) {
         case Activation::Gelu: {
-            const float inner = 0.7978845608028654f * (x + 0.044715f * x * x * x);
-            return 0.5f * x * (1.0f + std::tanh(inner));
+            const double d = x;
+            return static_cast<float>(0.5 * d * (1.0 + std::erf(d * 0.7071067811865476)));
         }
         case Activation::Silu: return x / (1.0f + std::exp(-x));
         case Activation::Relu: return x > 0.0f ? x : 0.0f;
+        case Activation::Exp: return std::exp(x);
+        case Activation::Neg: return -x;
+        case Activation::Sigmoid: return 1.0f / (1.0f + std::exp(-x));
+        case Activation::Tanh: return std::tanh(x);
     }
     return x;
 }
@@ -44,8 +55,9 @@ aclnnStatus prepare(const char* api, Activation kind, const aclTensor* self, acl
     OPAPI_CHECK(check_rank(api, "self", x.dims, 0, nn::kMaxDims));
     OPAPI_CHECK(check_same_dims(api, "out", y.dims, x.dims));
 
-    static const Kernel kKernels[] = {Kernel::Gelu, Kernel::Silu, Kernel::Relu};
-    static const double kFlops[] = {8, 4, 1};
+    static const Kernel kKernels[] = {Kernel::Gelu, Kernel::Silu,    Kernel::Relu, Kernel::Exp,
+                                      Kernel::Neg,  Kernel::Sigmoid, Kernel::Tanh};
+    static const double kFlops[] = {8, 4, 1, 4, 1, 4, 4};
     const int64_t n = x.numel();
     const double elem = static_cast<double>(nn::dtype_size(x.dtype));
     std::vector<KernelLaunch> launches{
@@ -87,3 +99,31 @@ NPUSIM_C_EXPORT aclnnStatus aclnnReluGetWorkspaceSize(const aclTensor* self, acl
     return npusim::opapi::prepare("aclnnRelu", Activation::Relu, self, out, workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnRelu)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnExpGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
+                                                      aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnExpGetWorkspaceSize", aclnnStatus);
+    return npusim::opapi::prepare("aclnnExp", Activation::Exp, self, out, workspaceSize, executor);
+}
+OPAPI_DEFINE_RUN(aclnnExp)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnNegGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
+                                                      aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnNegGetWorkspaceSize", aclnnStatus);
+    return npusim::opapi::prepare("aclnnNeg", Activation::Neg, self, out, workspaceSize, executor);
+}
+OPAPI_DEFINE_RUN(aclnnNeg)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnSigmoidGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
+                                                      aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnSigmoidGetWorkspaceSize", aclnnStatus);
+    return npusim::opapi::prepare("aclnnSigmoid", Activation::Sigmoid, self, out, workspaceSize, executor);
+}
+OPAPI_DEFINE_RUN(aclnnSigmoid)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnTanhGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
+                                                      aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnTanhGetWorkspaceSize", aclnnStatus);
+    return npusim::opapi::prepare("aclnnTanh", Activation::Tanh, self, out, workspaceSize, executor);
+}
+OPAPI_DEFINE_RUN(aclnnTanh)

@@ -1,5 +1,5 @@
 // aclnnAdd, aclnnSub, aclnnMul, aclnnDiv: element-wise with broadcasting; aclnnAdds, aclnnSubs,
-// aclnnMuls: a tensor and a scalar.
+// aclnnMuls, aclnnDivs: a tensor and a scalar.
 //
 // Inputs of different float types are first cast to the wider one (a Cast kernel
 // launch each), the operator's kernel runs in that type, and a result of another
@@ -90,9 +90,10 @@ aclnnStatus prepare(const char* api, BinaryKind kind, const aclTensor* self, con
                      workspaceSize, executor);
 }
 
-// aclnnAdds, aclnnSubs, aclnnMuls: a tensor and a scalar. out = self + alpha * other,
-// self - alpha * other or self * other, computed in the working type (the wider of self's and out's),
-// as one Add / Axpy / Muls kernel.
+// aclnnAdds, aclnnSubs, aclnnMuls, aclnnDivs: a tensor and a scalar. out = self + alpha * other,
+// self - alpha * other, self * other or self / other (IEEE: a zero divisor gives inf or nan, as
+// torch's CPU division does), computed in the working type (the wider of self's and out's), as one
+// Add / Axpy / Muls / RealDiv kernel.
 aclnnStatus prepare_scalar(const char* api, BinaryKind kind, const aclTensor* self, const aclScalar* other,
                            const aclScalar* alpha, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
     const bool has_alpha = kind == BinaryKind::Add || kind == BinaryKind::Sub;
@@ -117,18 +118,19 @@ aclnnStatus prepare_scalar(const char* api, BinaryKind kind, const aclTensor* se
     if (a.dtype != work) {
         launches.push_back({Kernel::Cast, work, vector_cost(double(n), double(a.bytes() + n * 4), n, 4096)});
     }
-    const Kernel kernel = kind == BinaryKind::Mul ? Kernel::Muls : (scale == 1.0 ? Kernel::Add : Kernel::Axpy);
+    const Kernel kernel = kind == BinaryKind::Mul   ? Kernel::Muls
+                          : kind == BinaryKind::Div ? Kernel::RealDiv
+                                                    : (scale == 1.0 ? Kernel::Add : Kernel::Axpy);
     launches.push_back({kernel, work, vector_cost(double(n), elem * 2 * n, n, 4096)});
     if (y.dtype != work) {
         launches.push_back({Kernel::Cast, y.dtype, vector_cost(double(n), elem * n + double(y.bytes()), n, 4096)});
     }
-    const bool multiply = kind == BinaryKind::Mul;
-    auto compute = [a, y, operand, work, multiply]() {
+    auto compute = [a, y, operand, work, kind]() {
         std::vector<float> r = read_floats(a, a.dims);
         const float q = round_to(work, operand);
         for (float& v : r) {
             const float p = round_to(work, v);
-            v = round_to(work, multiply ? p * q : p + q);
+            v = round_to(work, kind == BinaryKind::Mul ? p * q : kind == BinaryKind::Div ? p / q : p + q);
         }
         write_floats(y, r);
     };
@@ -166,6 +168,14 @@ NPUSIM_C_EXPORT aclnnStatus aclnnMulsGetWorkspaceSize(const aclTensor* self, con
                                          executor);
 }
 OPAPI_DEFINE_RUN(aclnnMuls)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnDivsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out,
+                                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnDivsGetWorkspaceSize", aclnnStatus);
+    return npusim::opapi::prepare_scalar("aclnnDivs", BinaryKind::Div, self, other, nullptr, out, workspaceSize,
+                                         executor);
+}
+OPAPI_DEFINE_RUN(aclnnDivs)
 
 NPUSIM_C_EXPORT aclnnStatus aclnnAddGetWorkspaceSize(const aclTensor* self, const aclTensor* other, const aclScalar* alpha,
                                                      aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {

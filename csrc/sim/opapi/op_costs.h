@@ -4,12 +4,14 @@
 //
 // Formulas (n = output elements unless stated):
 //   element-wise binary      flops = n (Add/Sub/Mul/RealDiv), 2n (Axpy: a + alpha*b)
-//   Cast, ViewCopy, Relu     flops = n;   Silu 4n;   Gelu 8n
+//   Cast, ViewCopy, Relu,    flops = n;   Exp, Tanh, Sigmoid, Silu 4n;   Gelu 8n
+//   Neg
 //   MatMul / BatchMatMul     flops = 2 * batch * M * N * K
 //   SoftmaxV2                flops = 5 * input elements (max, subtract, exp, sum, divide)
 //   LayerNormV4 / RmsNorm    flops = 8 / 4 * input elements
 //   ReduceSum / ReduceMean   flops = input elements (+ n for the mean's division)
-//   GatherV2, Transpose      flops = 0 (pure data movement)
+//   GatherV2, Transpose,     flops = 0 (pure data movement)
+//   ZerosLike, Fill
 //   FlashAttentionScore      flops = 4 * B * N * Sq * Skv * D (two products) + 5 * B * N * Sq * Skv
 //   bytes = the bytes of every input read plus every output written.
 // Cube and attention kernels carry a modelled duration (docs/timing.md): tile quantisation over

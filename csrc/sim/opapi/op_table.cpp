@@ -34,6 +34,11 @@ constexpr std::array<KernelSpec, static_cast<size_t>(Kernel::Count)> kKernels = 
     {Kernel::FlashAttentionScore, "FlashAttentionScore", "FlashAttentionScoreAiCore", 10000000000000, CoreType::MIX},
     {Kernel::Muls, "Muls", "MulsAiCore", 100000000, CoreType::AIV},
     {Kernel::ZerosLike, "ZerosLike", "ZerosLikeAiCore", 1, CoreType::AIV},
+    {Kernel::Exp, "Exp", "ExpAiCore", 1, CoreType::AIV},
+    {Kernel::Neg, "Neg", "NegAiCore", 1, CoreType::AIV},
+    {Kernel::Sigmoid, "Sigmoid", "SigmoidAiCore", 1, CoreType::AIV},
+    {Kernel::Tanh, "Tanh", "TanhAiCore", 1, CoreType::AIV},
+    {Kernel::Fill, "Fill", "FillAiCore", 1, CoreType::AIV},
 }};
 
 // 64-bit FNV-1a with a seed, so that two seeds give a 128-bit digest.

@@ -30,19 +30,24 @@
 #include "aclnnop/aclnn_copy.h"
 #include "aclnnop/aclnn_div.h"
 #include "aclnnop/aclnn_embedding.h"
+#include "aclnnop/aclnn_exp.h"
+#include "aclnnop/aclnn_fill_scalar.h"
 #include "aclnnop/aclnn_flash_attention_score.h"
 #include "aclnnop/aclnn_gelu.h"
 #include "aclnnop/aclnn_layer_norm.h"
 #include "aclnnop/aclnn_matmul.h"
 #include "aclnnop/aclnn_mean.h"
 #include "aclnnop/aclnn_mul.h"
+#include "aclnnop/aclnn_neg.h"
 #include "aclnnop/aclnn_permute.h"
 #include "aclnnop/aclnn_reduce_sum.h"
 #include "aclnnop/aclnn_relu.h"
 #include "aclnnop/aclnn_rms_norm.h"
+#include "aclnnop/aclnn_sigmoid.h"
 #include "aclnnop/aclnn_silu.h"
 #include "aclnnop/aclnn_softmax.h"
 #include "aclnnop/aclnn_sub.h"
+#include "aclnnop/aclnn_tanh.h"
 #include "aclnnop/aclnn_transpose.h"
 #include "aclnnop/aclnn_zero.h"
 
@@ -204,6 +209,12 @@ bool select(const Spec& p, Phase1& first, Phase2& second) {
     } else if (op == "Muls") {
         first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnMulsGetWorkspaceSize(p.t("self"), p.s("other"), p.t("out"), w, e); };
         second = aclnnMuls;
+    } else if (op == "Divs") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnDivsGetWorkspaceSize(p.t("self"), p.s("other"), p.t("out"), w, e); };
+        second = aclnnDivs;
+    } else if (op == "InplaceFillScalar") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceFillScalarGetWorkspaceSize(p.t("selfRef"), p.s("value"), w, e); };
+        second = aclnnInplaceFillScalar;
     } else if (op == "InplaceZero") {
         first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceZeroGetWorkspaceSize(p.t("selfRef"), w, e); };
         second = aclnnInplaceZero;
@@ -240,6 +251,18 @@ bool select(const Spec& p, Phase1& first, Phase2& second) {
     } else if (op == "Relu") {
         first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnReluGetWorkspaceSize(p.t("self"), p.t("out"), w, e); };
         second = aclnnRelu;
+    } else if (op == "Exp") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnExpGetWorkspaceSize(p.t("self"), p.t("out"), w, e); };
+        second = aclnnExp;
+    } else if (op == "Neg") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnNegGetWorkspaceSize(p.t("self"), p.t("out"), w, e); };
+        second = aclnnNeg;
+    } else if (op == "Sigmoid") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnSigmoidGetWorkspaceSize(p.t("self"), p.t("out"), w, e); };
+        second = aclnnSigmoid;
+    } else if (op == "Tanh") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnTanhGetWorkspaceSize(p.t("self"), p.t("out"), w, e); };
+        second = aclnnTanh;
     } else if (op == "Embedding") {
         first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnEmbeddingGetWorkspaceSize(p.t("weight"), p.t("indices"), p.t("out"), w, e); };
         second = aclnnEmbedding;

@@ -1,4 +1,4 @@
-/* aclnnGelu: GELU (tanh approximation), element-wise. */
+/* aclnnGelu: GELU x * Phi(x), the erf form 0.5 x (1 + erf(x / sqrt(2))), element-wise. */
 #ifndef NPU_SIM_ACLNNOP_ACLNN_GELU_H
 #define NPU_SIM_ACLNNOP_ACLNN_GELU_H
 
@@ -9,7 +9,7 @@ extern "C" {
 #endif
 
 /*
- * aclnnGelu: GELU (tanh approximation), element-wise.
+ * aclnnGelu: GELU x * Phi(x), the erf form 0.5 x (1 + erf(x / sqrt(2))), element-wise.
  * Data types: float32, float16, bfloat16.
  */
 ACLNN_API aclnnStatus aclnnGeluGetWorkspaceSize(const aclTensor *self, aclTensor *out,

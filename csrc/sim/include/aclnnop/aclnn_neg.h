@@ -1,0 +1,23 @@
+/* aclnnNeg: out = -self, element-wise. */
+#ifndef NPU_SIM_ACLNNOP_ACLNN_NEG_H
+#define NPU_SIM_ACLNNOP_ACLNN_NEG_H
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * aclnnNeg: out = -self, element-wise.
+ * Data types: float32, float16, bfloat16; out has self's shape (another float type gets a Cast).
+ */
+ACLNN_API aclnnStatus aclnnNegGetWorkspaceSize(const aclTensor *self, aclTensor *out,
+    uint64_t *workspaceSize, aclOpExecutor **executor);
+ACLNN_API aclnnStatus aclnnNeg(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NPU_SIM_ACLNNOP_ACLNN_NEG_H */
