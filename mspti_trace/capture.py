@@ -79,11 +79,12 @@ def find_mspti(environ: Mapping[str, str] | None = None) -> Path:
 
 
 def preload_mspti(base: Mapping[str, str], library: Path) -> dict[str, str]:
-    """``base`` with ``library`` (a libmspti.so) first in LD_PRELOAD."""
+    """``base`` with ``library`` (a libmspti.so) in LD_PRELOAD in place of any other libmspti.so,
+    after what is already preloaded (a sanitizer runtime must stay first)."""
     env = dict(base)
     preload = [part for part in env.get("LD_PRELOAD", "").replace(":", " ").split() if part]
     preload = [part for part in preload if Path(part).name != MSPTI_LIBRARY]
-    env["LD_PRELOAD"] = " ".join([str(library), *preload])
+    env["LD_PRELOAD"] = " ".join([*preload, str(library)])
     return env
 
 

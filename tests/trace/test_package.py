@@ -66,7 +66,7 @@ def test_the_toolkit_libmspti_is_found_where_cann_keeps_it(tmp_path: Path) -> No
     with pytest.raises(FileNotFoundError, match="looked in"):
         find_mspti({"ASCEND_HOME_PATH": str(tmp_path / "elsewhere")})
     env = preload_mspti({"LD_PRELOAD": "/old/libmspti.so /x/libasan.so"}, library)
-    assert env["LD_PRELOAD"] == f"{library} /x/libasan.so"
+    assert env["LD_PRELOAD"] == f"/x/libasan.so {library}"
 
 
 def test_a_missing_mspti_library_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
