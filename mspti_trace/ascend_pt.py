@@ -47,6 +47,7 @@ from mspti_trace.kineto import (
     DEVICE_OPS,
     CaptureView,
     RankFile,
+    RankFiles,
     all_threads,
     devices_of,
     plan_ranks,
@@ -90,17 +91,8 @@ class AscendPtOptions:
 
 
 @dataclass
-class AscendPtStats:
-    files: list[RankFile] = field(default_factory=list)
+class AscendPtStats(RankFiles):
     by_name: dict[str, int] = field(default_factory=dict)
-
-    @property
-    def events(self) -> int:
-        return sum(f.events for f in self.files)
-
-    @property
-    def flows(self) -> int:
-        return sum(f.flows for f in self.files)
 
 
 def _ts(ns: int) -> str:

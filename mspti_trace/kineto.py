@@ -118,11 +118,10 @@ class RankFile:
 
 
 @dataclass
-class KinetoExportStats:
+class RankFiles:
+    """The files one per-rank export wrote, with their totals (Kineto's and ascend-pt's stats)."""
+
     files: list[RankFile] = field(default_factory=list)
-    world_size: int = 0
-    base_time_ns: int = 0
-    by_category: dict[str, int] = field(default_factory=dict)
 
     @property
     def events(self) -> int:
@@ -131,6 +130,13 @@ class KinetoExportStats:
     @property
     def flows(self) -> int:
         return sum(f.flows for f in self.files)
+
+
+@dataclass
+class KinetoExportStats(RankFiles):
+    world_size: int = 0
+    base_time_ns: int = 0
+    by_category: dict[str, int] = field(default_factory=dict)
 
 
 # ---------------------------------------------------------------------------------------------------
