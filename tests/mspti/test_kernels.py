@@ -116,3 +116,19 @@ def test_other_chips(mspti_programs, soc):
     for k in kernels:
         assert k["streamId"] == stream and k["start"] < k["end"]
         assert launches[k["correlationId"]]["start"] <= k["start"] + TOLERANCE
+
+
+@pytest.mark.parametrize("variant", [0, 1, 2, 3])
+def test_a_task_track_lost_inside_cann_is_counted_by_its_launch(mspti_programs, variant):
+    # The 3rd runtime report fails (the 3rd launch's task track): CANN goes on, the track never
+    # reaches msPTI, and the launch that returned without one counts its KERNEL record.
+    n = 5
+    run = run_kernels(mspti_programs, n, variant, NPU_SIM_FAULTS="MsprofReportCompactInfo:error=5@3")
+    kernels = run.of("KERNEL")
+    assert len(kernels) == n - 1
+    assert int(run.facts["dropped_kernels"]) == 1
+    name = LAUNCH_NAMES[variant]
+    enter = [c["corr"] for c in run.callbacks if c["name"] == name and c["site"] == 0]
+    assert len(enter) == n
+    # The others keep their own launches' ids; the lost one is the 3rd launch's.
+    assert sorted(k["correlationId"] for k in kernels) == enter[:2] + enter[3:]

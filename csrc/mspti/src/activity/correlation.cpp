@@ -19,6 +19,7 @@ struct Call {
     uint64_t end;    // exit, valid when `closed`
     uint64_t track;  // first kernel task track, 0 if none
     bool closed;     // the interval [begin, end] is known (false: a running scope, an open implicit group)
+    bool tracked;    // a kernel task track reached it (`track` holds its time, which may be 0)
 };
 
 // Plain data, so it needs no thread-exit destructor and stays usable until the thread is gone.
@@ -70,7 +71,7 @@ CorrelationScope::CorrelationScope(uint64_t (*cann_clock)())
       previous_(t_corr.scope_id),
       slot_(0),
       previous_slot_(t_corr.scope_slot) {
-    slot_ = AddCall(Call{id_, cann_clock_(), 0, 0, false});
+    slot_ = AddCall(Call{id_, cann_clock_(), 0, 0, false, false});
     t_corr.scope_id = id_;
     t_corr.scope_slot = slot_;
 }
@@ -87,6 +88,12 @@ CorrelationScope::~CorrelationScope() {
 
 uint64_t CurrentScopeId() { return t_corr.scope_id; }
 
+bool CurrentScopeTracked() {
+    if (t_corr.scope_id == 0) return true;
+    const Call* call = CallAt(t_corr.scope_slot, t_corr.scope_id);
+    return call == nullptr || call->tracked;
+}
+
 namespace {
 
 // The rule of CorrelationForTrack and CorrelationForCopyTrack, inlined into both, so that each has
@@ -96,13 +103,16 @@ namespace {
 [[gnu::always_inline]] inline uint64_t TrackCorrelation(uint64_t cann_ts, bool kernel) {
     if (t_corr.scope_id != 0) {
         Call* call = CallAt(t_corr.scope_slot, t_corr.scope_id);
-        if (kernel && call != nullptr && call->track == 0) call->track = cann_ts;
+        if (kernel && call != nullptr && !call->tracked) {
+            call->track = cann_ts;
+            call->tracked = true;
+        }
         return t_corr.scope_id;
     }
     if (t_corr.implicit_id == 0) {
         t_corr.implicit_id = AllocateCorrelationId();
         t_corr.implicit_start = cann_ts;
-        t_corr.implicit_slot = AddCall(Call{t_corr.implicit_id, cann_ts, 0, kernel ? cann_ts : 0, false});
+        t_corr.implicit_slot = AddCall(Call{t_corr.implicit_id, cann_ts, 0, kernel ? cann_ts : 0, false, kernel});
     }
     return t_corr.implicit_id;
 }
@@ -135,7 +145,7 @@ uint64_t CorrelationForApi(uint64_t begin, uint64_t end) {
     if (started != nullptr) return started->id;
     // A call of its own (e.g. one that launched nothing): an enclosing report can still claim it.
     const uint64_t id = AllocateCorrelationId();
-    AddCall(Call{id, begin, end, 0, true});
+    AddCall(Call{id, begin, end, 0, true, false});
     return id;
 }
 

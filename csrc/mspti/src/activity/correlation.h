@@ -55,6 +55,11 @@ private:
 // The id of the innermost interposed call running on this thread, 0 if none.
 uint64_t CurrentScopeId();
 
+// Whether a kernel task track has reached the innermost interposed call running on this thread
+// (true when no call runs: nothing is owed then). A launch that returns without one had its track
+// lost inside CANN (interpose/report_route.h).
+bool CurrentScopeTracked();
+
 // The id for a kernel task track reported on this thread at `cann_ts`.
 uint64_t CorrelationForTrack(uint64_t cann_ts);
 // The same rule for the task track of an asynchronous copy or fill (seam/copy_tasks.h); the call

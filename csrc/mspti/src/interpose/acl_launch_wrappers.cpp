@@ -1,6 +1,8 @@
 // Interposed kernel launches (all report cbid LAUNCH). The KERNEL records come
 // from CANN (task track) and the device (STARS logs); the wrapper's
-// correlation scope gives them the launch call's id.
+// correlation scope gives them the launch call's id. A successful launch whose
+// task track never reached msPTI is counted (report_route::CountUntrackedLaunch).
+#include "activity/correlation.h"
 #include "interpose/report_route.h"
 #include "interpose/wrapper.h"
 #include "mspti/mspti_cbid.h"
@@ -13,8 +15,17 @@ MSPTI_REAL_ACL(aclrtLaunchKernelV2);
 MSPTI_REAL_ACL(aclrtLaunchKernelWithConfig);
 MSPTI_REAL_ACL(aclrtLaunchKernelWithHostArgs);
 
+using mspti::interpose::CallTimes;
 using mspti::interpose::InterceptRuntime;
-using mspti::interpose::NoRecord;
+
+// After the real launch, inside its scope: one thread-local load when the track came, as it does.
+struct CheckTracked {
+    void operator()(aclError result, uint64_t, const CallTimes&) const {
+        if (__builtin_expect(result == ACL_SUCCESS && !mspti::activity::CurrentScopeTracked(), 0)) {
+            mspti::interpose::report_route::CountUntrackedLaunch();
+        }
+    }
+};
 
 }  // namespace
 
@@ -24,21 +35,21 @@ aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const
                            aclrtStream stream) {
     const msptiRuntimeLaunchKernelParams params{funcHandle, numBlocks, argsData, argsSize, stream};
     return InterceptRuntime(real_aclrtLaunchKernel, MSPTI_CBID_RUNTIME_LAUNCH, "aclrtLaunchKernel", params, false,
-                            NoRecord{}, funcHandle, numBlocks, argsData, argsSize, stream);
+                            CheckTracked{}, funcHandle, numBlocks, argsData, argsSize, stream);
 }
 
 aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize,
                              aclrtLaunchKernelCfg* cfg, aclrtStream stream) {
     const msptiRuntimeLaunchKernelV2Params params{funcHandle, numBlocks, argsData, argsSize, cfg, stream};
     return InterceptRuntime(real_aclrtLaunchKernelV2, MSPTI_CBID_RUNTIME_LAUNCH, "aclrtLaunchKernelV2", params, false,
-                            NoRecord{}, funcHandle, numBlocks, argsData, argsSize, cfg, stream);
+                            CheckTracked{}, funcHandle, numBlocks, argsData, argsSize, cfg, stream);
 }
 
 aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
                                      aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle, void* reserve) {
     const msptiRuntimeLaunchKernelWithConfigParams params{funcHandle, numBlocks, stream, cfg, argsHandle, reserve};
     return InterceptRuntime(real_aclrtLaunchKernelWithConfig, MSPTI_CBID_RUNTIME_LAUNCH, "aclrtLaunchKernelWithConfig",
-                            params, false, NoRecord{}, funcHandle, numBlocks, stream, cfg, argsHandle, reserve);
+                            params, false, CheckTracked{}, funcHandle, numBlocks, stream, cfg, argsHandle, reserve);
 }
 
 aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
@@ -48,7 +59,7 @@ aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numB
                                                             hostArgs,   argsSize,         placeHolderArray,
                                                             placeHolderNum};
     return InterceptRuntime(real_aclrtLaunchKernelWithHostArgs, MSPTI_CBID_RUNTIME_LAUNCH,
-                            "aclrtLaunchKernelWithHostArgs", params, false, NoRecord{}, funcHandle, numBlocks, stream,
+                            "aclrtLaunchKernelWithHostArgs", params, false, CheckTracked{}, funcHandle, numBlocks, stream,
                             cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
 }
 

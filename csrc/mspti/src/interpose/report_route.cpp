@@ -8,6 +8,7 @@
 #include "activity/kinds.h"
 #include "common/log.h"
 #include "common/no_destructor.h"
+#include "seam/device_registry.h"
 
 namespace mspti::interpose::report_route {
 namespace {
@@ -113,6 +114,25 @@ void CountUnreportedLaunch() {
     if (activity::Enabled(MSPTI_ACTIVITY_KIND_KERNEL)) {
         activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_DROP_REASON_COLLECTION_FAILED);
     }
+}
+
+// Cold: reached only when a track went missing. The conditions are the task-track handler's for
+// making a record (seam/report_handlers.cpp): KERNEL on and the device collecting, or its
+// collection failed (which that handler counts too).
+[[gnu::noinline, gnu::cold]] void CountUntrackedLaunch() {
+    if (!activity::Enabled(MSPTI_ACTIVITY_KIND_KERNEL) || CurrentDeviceUnreported()) return;
+    auto get_device = seam::cann::aclrtGetDevice.get();
+    int32_t device = -1;
+    if (get_device == nullptr || get_device(&device) != 0 || device < 0) return;
+    const auto id = static_cast<uint32_t>(device);
+    if (!seam::devices::StarsActive(id) && !seam::devices::StarsFailed(id)) return;
+    static std::atomic<bool> logged{false};
+    if (!logged.exchange(true, std::memory_order_relaxed)) {
+        MSPTI_LOGW("a kernel launch on device %d returned without CANN reporting its task; its KERNEL record is "
+                   "counted as dropped, reason COLLECTION_FAILED (check libprofapi's MsprofReportCompactInfo)",
+                   device);
+    }
+    activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_DROP_REASON_COLLECTION_FAILED);
 }
 
 }  // namespace mspti::interpose::report_route

@@ -7,8 +7,9 @@
 // device as a dropped KERNEL record (reason COLLECTION_FAILED) while KERNEL is enabled, and restores
 // them once the route works again. The ordinary launch path is unchanged: it loads the real
 // function's pointer anyway. Launches that bypass the interposer (dlsym of libascendcl, ctypes)
-// are not counted; nor are task tracks CANN fails to report one by one (MsprofReportCompactInfo
-// failing), which msPTI cannot tell from tracks never made (docs/reliability.md).
+// are not counted. A task track CANN fails to report by itself (MsprofReportCompactInfo failing for
+// one launch) is noticed by the interposed launch it belongs to, which returns successfully with no
+// track reported inside it: CountUntrackedLaunch counts that KERNEL record (docs/reliability.md).
 #pragma once
 
 #include <cstdint>
@@ -38,6 +39,10 @@ void ChildAfterFork();
 bool CurrentDeviceUnreported();
 // Counts one KERNEL record as dropped (COLLECTION_FAILED) when KERNEL is enabled.
 void CountUnreportedLaunch();
+// An interposed launch succeeded but CANN reported no task track inside it: counts the KERNEL
+// record it would have given (COLLECTION_FAILED) when KERNEL is enabled and the launch's device is
+// collecting, unless the counting stand-in has counted it already (a broken route).
+void CountUntrackedLaunch();
 
 // The counting stand-in for the real function behind `Real`.
 template <typename Fn>
