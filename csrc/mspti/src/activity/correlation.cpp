@@ -19,7 +19,6 @@ struct Call {
     uint64_t end;    // exit, valid when `closed`
     uint64_t track;  // first kernel task track, 0 if none
     bool closed;     // the interval [begin, end] is known (false: a running scope, an open implicit group)
-    bool tracked;    // a kernel task track reached it (`track` holds its time, which may be 0)
 };
 
 // Plain data, so it needs no thread-exit destructor and stays usable until the thread is gone.
@@ -30,6 +29,7 @@ struct ThreadCorrelation {
     uint32_t scope_slot;
     uint32_t implicit_slot;
     uint32_t next;
+    bool scope_tracked;  // a kernel task track reached the innermost scope
     Call recent[kRecentCalls];
 };
 
@@ -70,10 +70,12 @@ CorrelationScope::CorrelationScope(uint64_t (*cann_clock)())
       id_(AllocateCorrelationId()),
       previous_(t_corr.scope_id),
       slot_(0),
-      previous_slot_(t_corr.scope_slot) {
-    slot_ = AddCall(Call{id_, cann_clock_(), 0, 0, false, false});
+      previous_slot_(t_corr.scope_slot),
+      previous_tracked_(t_corr.scope_tracked) {
+    slot_ = AddCall(Call{id_, cann_clock_(), 0, 0, false});
     t_corr.scope_id = id_;
     t_corr.scope_slot = slot_;
+    t_corr.scope_tracked = false;
 }
 
 CorrelationScope::~CorrelationScope() {
@@ -84,15 +86,12 @@ CorrelationScope::~CorrelationScope() {
     }
     t_corr.scope_id = previous_;
     t_corr.scope_slot = previous_slot_;
+    t_corr.scope_tracked = previous_tracked_;
 }
 
 uint64_t CurrentScopeId() { return t_corr.scope_id; }
 
-bool CurrentScopeTracked() {
-    if (t_corr.scope_id == 0) return true;
-    const Call* call = CallAt(t_corr.scope_slot, t_corr.scope_id);
-    return call == nullptr || call->tracked;
-}
+bool CurrentScopeTracked() { return t_corr.scope_id == 0 || t_corr.scope_tracked; }
 
 namespace {
 
@@ -103,16 +102,16 @@ namespace {
 [[gnu::always_inline]] inline uint64_t TrackCorrelation(uint64_t cann_ts, bool kernel) {
     if (t_corr.scope_id != 0) {
         Call* call = CallAt(t_corr.scope_slot, t_corr.scope_id);
-        if (kernel && call != nullptr && !call->tracked) {
-            call->track = cann_ts;
-            call->tracked = true;
+        if (kernel) {
+            t_corr.scope_tracked = true;
+            if (call != nullptr && call->track == 0) call->track = cann_ts;
         }
         return t_corr.scope_id;
     }
     if (t_corr.implicit_id == 0) {
         t_corr.implicit_id = AllocateCorrelationId();
         t_corr.implicit_start = cann_ts;
-        t_corr.implicit_slot = AddCall(Call{t_corr.implicit_id, cann_ts, 0, kernel ? cann_ts : 0, false, kernel});
+        t_corr.implicit_slot = AddCall(Call{t_corr.implicit_id, cann_ts, 0, kernel ? cann_ts : 0, false});
     }
     return t_corr.implicit_id;
 }
@@ -145,7 +144,7 @@ uint64_t CorrelationForApi(uint64_t begin, uint64_t end) {
     if (started != nullptr) return started->id;
     // A call of its own (e.g. one that launched nothing): an enclosing report can still claim it.
     const uint64_t id = AllocateCorrelationId();
-    AddCall(Call{id, begin, end, 0, true, false});
+    AddCall(Call{id, begin, end, 0, true});
     return id;
 }
 

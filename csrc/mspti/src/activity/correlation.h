@@ -50,6 +50,7 @@ private:
     uint64_t previous_;
     uint32_t slot_;
     uint32_t previous_slot_;
+    bool previous_tracked_;
 };
 
 // The id of the innermost interposed call running on this thread, 0 if none.
