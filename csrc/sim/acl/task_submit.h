@@ -22,6 +22,38 @@ inline uint16_t ffts_subtasks(const npusim::TaskDesc& desc) {
     return desc.kind == npusim::TaskKind::Kernel && desc.core == npusim::CoreType::MIX ? 2 : 0;
 }
 
+// Work issued to a stream held behind an HCCL collective whose peers have not all arrived
+// (stream_queue.h): the task takes its id, submission time and jitter draw now and reports its
+// host half (the task track) at the call, as CANN's runtime does at issue; it is placed, its
+// device logs emitted and `placed(record)` called (its effect on memory, the host function it
+// runs, an event's time) once the stream reaches it, on the thread that releases the hold. The
+// caller returns at once; only synchronisation waits for the stream. `adjust` completes the
+// description at placement (an event wait learns then the time it waits for).
+struct NoAdjust {
+    void operator()(npusim::TaskDesc&) const {}
+};
+
+template <typename HashFn, typename Placed, typename Adjust = NoAdjust>
+void defer_task(npusim::Device& device, npusim::Stream& stream, const npusim::TaskDesc& desc, TaskType type,
+                HashFn&& kernel_hash, Placed&& placed, Adjust adjust = Adjust()) {
+    const npusim::TaskReservation res = device.reserve(stream);
+    if (prof::task_time_on(device.id())) {
+        npusim::TaskRecord track;
+        track.device = device.id();
+        track.stream_id = stream.id();
+        track.task_id = res.task_id;
+        track.submit_ns = res.submit_ns;
+        prof::report_task_track(track, type, kernel_hash());
+    }
+    auto place = [&device, &stream, desc = npusim::TaskDesc(desc), res, placed = std::forward<Placed>(placed), adjust]() mutable {
+        adjust(desc);
+        const npusim::TaskRecord rec = device.schedule_reserved(stream, desc, res);
+        device.emit_task_logs(rec, desc.stars_task_type, ffts_subtasks(desc));
+        placed(rec);
+    };
+    if (!stream.queue().defer(place)) place();  // released meanwhile: placed now, in order
+}
+
 // Stream work that cannot be captured runs at once (and invalidates a capture on its stream).
 template <typename HashFn>
 npusim::TaskRecord submit_task(npusim::Device& device, npusim::Stream& stream, const npusim::TaskDesc& desc,
@@ -47,6 +79,11 @@ aclError issue_task(npusim::Device& device, npusim::Stream& stream, const npusim
             case capture::Disposition::Refused: return rc;
             case capture::Disposition::Run: break;
         }
+    }
+    if (!stream.queue().idle()) {
+        defer_task(device, stream, desc, type, std::forward<HashFn>(kernel_hash),
+                   [effect = std::forward<Effect>(effect)](const npusim::TaskRecord&) mutable { effect(); });
+        return ACL_SUCCESS;
     }
     (void)submit_task(device, stream, desc, type, std::forward<HashFn>(kernel_hash));
     effect();
