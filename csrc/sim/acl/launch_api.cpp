@@ -72,7 +72,6 @@ aclError launch(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stre
         desc.duration_ns = device->kernel_duration_ns(*fn->cost, core, numBlocks);
     }
     desc.stars_task_type = core == CoreType::AICPU ? stars::kAiCpu : stars::kAiCore;
-    if (!s->queue().idle()) npusim::note_deferred_launch(s);  // the operator computes behind the hold too
     return issue_task(*device, *s, desc, kernel_task_type(core), [fn] { return fn->hash_id(); }, [] {});
 }
 

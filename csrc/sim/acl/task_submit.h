@@ -13,6 +13,7 @@
 #include "acl/capture.h"
 #include "acl/prof_reporter.h"
 #include "core/device.h"
+#include "core/launch_hint.h"
 
 namespace acl {
 
@@ -81,6 +82,7 @@ aclError issue_task(npusim::Device& device, npusim::Stream& stream, const npusim
         }
     }
     if (!stream.queue().idle()) {
+        npusim::note_deferred_launch(&stream);  // an operator that issued it computes its result behind it too
         defer_task(device, stream, desc, type, std::forward<HashFn>(kernel_hash),
                    [effect = std::forward<Effect>(effect)](const npusim::TaskRecord&) mutable { effect(); });
         return ACL_SUCCESS;
