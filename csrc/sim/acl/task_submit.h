@@ -97,6 +97,28 @@ inline npusim::TaskRecord submit_task(npusim::Device& device, npusim::Stream& st
     return submit_task(device, stream, desc, type, [] { return uint64_t(0); });
 }
 
+// A synchronous copy or fill: CANN's runtime runs it as a memcpy task too and reports it like an
+// asynchronous one (the caller reports a copy's memcpy info first): its task track on the calling
+// thread and the device's STARS logs, so a profiler that did not interpose the call still learns
+// of it. The task ran inside the call, from `start_ns` to `end_ns` (host and device share the
+// simulator's clock); it is no stream work: it takes a task id of the device's default stream but
+// no place on that stream's timeline, and waits for nothing.
+inline void report_call_task(npusim::Device& device, uint64_t start_ns, uint64_t end_ns, TaskType type) {
+    // Only while a profiler collects task times: otherwise the default stream's task ids stay as
+    // they were (nobody could join the halves).
+    if (!prof::task_time_on(device.id())) return;
+    npusim::Stream& stream = *device.default_stream();
+    npusim::TaskRecord rec;
+    rec.device = device.id();
+    rec.stream_id = stream.id();
+    rec.task_id = device.reserve_task_id(stream);
+    rec.submit_ns = start_ns;
+    rec.start_ns = start_ns;
+    rec.end_ns = end_ns < start_ns ? start_ns : end_ns;
+    prof::report_task_track(rec, type, 0);
+    device.emit_task_logs(rec, stars::kSdma);
+}
+
 // A non-kernel task of the given kind and duration.
 inline npusim::TaskDesc plain_task(npusim::TaskKind kind, uint64_t duration_ns, uint16_t stars_type,
                                    uint64_t not_before_ns = 0) {
