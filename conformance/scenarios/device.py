@@ -375,7 +375,8 @@ def check_copy_device_timing(ctx: CheckContext) -> None:
 
 @scenario(
     "copy_direct",
-    "copies and fills (asynchronous and synchronous) through dlopen + dlsym of libascendcl, between interposed calls",
+    "asynchronous and synchronous copies and fills through dlopen + dlsym of libascendcl, "
+    "between interposed calls",
     needs=ACL,
 )
 def copy_direct(env: ScenarioEnv) -> list[Invocation]:
@@ -457,12 +458,13 @@ def check_copy_direct(ctx: CheckContext) -> None:
             calls = [call for call in log.labelled(label) if call.ret == 0]
             c.equal(len(calls), DIRECT_COPIES, f"{api} calls the runtime accepted")
             c.equal(len(records), len(calls), f"records of the direct {api} calls")
-            for i, (record, call) in enumerate(zip(_by_start(records), calls)):
+            for i, (record, call) in enumerate(zip(_by_start(records), calls, strict=False)):
                 _in_window(c, record, call, f"direct {api} {i}")
                 c.equal(record["stream"], INVALID_ID, f"streamId of direct {api} {i} (no stream task)")
                 if api == "aclrtMemset":
                     # No report of the runtime carries a fill's size or value.
-                    c.equal((record["bytes"], record["value"]), (0, 0), f"bytes and value of direct {api} {i}")
+                    fields = (record["bytes"], record["value"])
+                    c.equal(fields, (0, 0), f"bytes and value of direct {api} {i}")
             ids += [int(r["corr"]) for r in records]
         c.check(0 not in ids, f"a synchronous direct call has correlationId 0: {ids}")
         c.equal(len(set(ids)), len(ids), f"distinct correlation ids of {len(ids)} synchronous calls")

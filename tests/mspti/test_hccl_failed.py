@@ -35,7 +35,9 @@ def dropped(facts: dict[str, str], kind: str) -> dict[int, int]:
     ("mode", "callers", "error"),
     [("mismatch", 2, ACL_ERROR_RT_FFTS_PLUS_EXCEPTION), ("timeout", 1, ACL_ERROR_RT_FFTS_PLUS_TIMEOUT)],
 )
-def test_failed_collectives_are_delivered_or_counted(mspti_programs, mode: str, callers: int, error: int) -> None:
+def test_failed_collectives_are_delivered_or_counted(
+    mspti_programs, mode: str, callers: int, error: int
+) -> None:
     # libhccl and libhcomm first, so that the program links them (msPTI, preloaded, interposes).
     run = mspti_programs.run(
         "hccl_failed.c",
