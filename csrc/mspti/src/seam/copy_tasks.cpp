@@ -34,6 +34,7 @@ thread_local WaitingTrack t_unsettled;
 void Settle(bool sync) {
     t_unsettled.event.sync = sync;
     t_unsettled.valid = false;
+    detail::t_track_waiting = false;
     PushCopyTrack(t_unsettled.event);
 }
 
@@ -121,12 +122,11 @@ void OnMemcpyInfo(const MsprofCompactInfo& info) {
     if (!interposed && here) {
         t_unsettled.event = event;
         t_unsettled.valid = true;
+        detail::t_track_waiting = true;
         return;
     }
     PushCopyTrack(event);
 }
-
-bool Unsettled() { return t_unsettled.valid; }
 
 void OnRuntimeApi(const char* name) {
     if (!t_unsettled.valid) return;

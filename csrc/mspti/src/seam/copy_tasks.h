@@ -47,8 +47,13 @@ void OnTaskTrack(uint32_t aging, const MsprofCompactInfo& info, const char* type
 // The runtime's memcpy info, for the next copy track of the reporting thread.
 void OnMemcpyInfo(const MsprofCompactInfo& info);
 
-// Whether a copy or fill track of this thread waits for its call's API report (one thread-local load).
-bool Unsettled();
+namespace detail {
+inline thread_local bool t_track_waiting = false;  // set and cleared by copy_tasks.cpp only
+}  // namespace detail
+
+// Whether a copy or fill track of this thread waits for its call's API report: one thread-local
+// load, on every runtime API report.
+inline bool Unsettled() { return detail::t_track_waiting; }
 // A runtime API report of this thread, registered as `name`: the call of the waiting track.
 void OnRuntimeApi(const char* name);
 
