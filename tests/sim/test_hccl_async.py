@@ -22,7 +22,9 @@ ACL_ERROR_RT_EVENT_NOT_COMPLETE = 507006
 
 @pytest.fixture(scope="module")
 def exe(programs: ProgramBuilder) -> Path:
-    return programs.build([PROGRAMS / "hccl_async.cpp"], libs=["hccl", "hcomm", "ascendcl"])
+    return programs.build(
+        [PROGRAMS / "hccl_async.cpp"], libs=["hccl", "hcomm", "opapi", "nnopbase", "ascendcl"]
+    )
 
 
 def run(exe: Path, native: NativeTree, scenario: str, **env: str) -> dict[str, str]:
@@ -127,6 +129,15 @@ def test_work_behind_a_collective_returns_before_the_peer_has_called(
     assert t["r0_mid"] > t["r1_before"]
     assert t["r0_end"] - t["r0_mid"] >= t["span"] > 0
     assert t["r0_other"] - t["r0_end"] >= t["span"]
+
+
+def test_an_operator_behind_a_collective_computes_its_result_behind_it(
+    exe: Path, native: NativeTree
+) -> None:
+    out = run(exe, native, "behind_op", NPU_SIM_CLOCK="virtual")
+    assert out["calls"] == "0", "the operator returns before the peer has issued its all-reduce"
+    assert (out["sync0"], out["sync1"]) == ("0", "0")
+    assert out["squared"] == "1", "the operator read the collective's result"
 
 
 def test_two_virtual_runs_are_identical(exe: Path, native: NativeTree) -> None:

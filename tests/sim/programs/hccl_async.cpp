@@ -26,6 +26,9 @@
 //                            a kernel there; every call returns at once, the events are not
 //                            complete, synchronisation then gives the right data and the device
 //                            times of the work after the collective
+//   hccl_async behind_op    HcclCommInitAll from one thread: rank 0's all-reduce, then an aclnnMul
+//                            of its output by itself on the same stream, both issued before rank 1
+//                            has issued anything; the product is computed behind the collective
 //
 // Output: "key=value" lines. Buffers hold FP32 values; rank r's input element i is r + 1 + i.
 #include <poll.h>
@@ -43,6 +46,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "aclnnop/aclnn_mul.h"
 #include "hccl/hccl.h"
 
 namespace {
@@ -580,6 +584,65 @@ int behind() {
     return 0;
 }
 
+aclTensor* vector_tensor(void* data) {
+    const int64_t dims[1] = {int64_t(kCount)};
+    const int64_t strides[1] = {1};
+    return aclCreateTensor(dims, 1, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, dims, 1, data);
+}
+
+int behind_op() {
+    int32_t devices[2] = {0, 1};
+    HcclComm comms[2] = {nullptr, nullptr};
+    OK(HcclCommInitAll(2, devices, comms));
+    aclrtStream streams[2] = {nullptr, nullptr};
+    std::vector<std::unique_ptr<Buffer>> in, out, squared;
+    for (uint32_t r = 0; r < 2; ++r) {
+        OK(aclrtSetDevice(int32_t(r)));
+        OK(aclrtCreateStream(&streams[r]));
+        in.push_back(std::make_unique<Buffer>(kCount * 4));
+        out.push_back(std::make_unique<Buffer>(kCount * 4));
+        squared.push_back(std::make_unique<Buffer>(kCount * 4));
+        in[r]->upload(input(r, kCount));
+        out[r]->upload(std::vector<float>(kCount, -1.0f));
+    }
+    // Rank 0's all-reduce and the operator behind it, then rank 1's all-reduce: an operator that
+    // computed at its call would square the -1s (and one that waited would wait for rank 1 for ever).
+    int calls = 0;
+    for (uint32_t r = 0; r < 2; ++r) {
+        OK(aclrtSetDevice(int32_t(r)));
+        calls |= HcclAllReduce(in[r]->ptr, out[r]->ptr, kCount, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comms[r],
+                               streams[r]);
+        if (r != 0) continue;
+        aclTensor* x = vector_tensor(out[r]->ptr);
+        aclTensor* y = vector_tensor(squared[r]->ptr);
+        uint64_t workspace = 0;
+        aclOpExecutor* executor = nullptr;
+        calls |= aclnnMulGetWorkspaceSize(x, x, y, &workspace, &executor);
+        calls |= aclnnMul(nullptr, 0, executor, streams[r]);
+        OK(aclDestroyTensor(x));  // the operator's computation does not need the descriptions
+        OK(aclDestroyTensor(y));
+    }
+    std::printf("calls=%d\n", calls);
+    for (uint32_t r = 0; r < 2; ++r) {
+        OK(aclrtSetDevice(int32_t(r)));
+        std::printf("sync%u=%d\n", r, aclrtSynchronizeStream(streams[r]));
+    }
+    OK(aclrtSetDevice(0));
+    const std::vector<float> sum = out[0]->download(), sq = squared[0]->download();
+    bool ok = is_sum(sum, 2);
+    for (uint64_t i = 0; i < kCount; ++i) ok = ok && sq[i] == sum[i] * sum[i];
+    std::printf("squared=%d\n", int(ok));
+    in.clear();
+    out.clear();
+    squared.clear();
+    for (uint32_t r = 0; r < 2; ++r) {
+        OK(HcclCommDestroy(comms[r]));
+        OK(aclrtSetDevice(int32_t(r)));
+        OK(aclrtDestroyStream(streams[r]));
+    }
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -594,6 +657,7 @@ int main(int argc, char** argv) {
     else if (mode == "single_thread") rc = single_thread();
     else if (mode == "ordering") rc = ordering();
     else if (mode == "behind") rc = behind();
+    else if (mode == "behind_op") rc = behind_op();
     else if (mode == "mismatch") rc = mismatch();
     else if (mode == "fork_child") rc = fork_child();
     std::printf("failures=%d\n", g_failures.load());
