@@ -131,9 +131,7 @@ def test_work_behind_a_collective_returns_before_the_peer_has_called(
     assert t["r0_other"] - t["r0_end"] >= t["span"]
 
 
-def test_an_operator_behind_a_collective_computes_its_result_behind_it(
-    exe: Path, native: NativeTree
-) -> None:
+def test_an_operator_behind_a_collective_computes_its_result_behind_it(exe: Path, native: NativeTree) -> None:
     out = run(exe, native, "behind_op", NPU_SIM_CLOCK="virtual")
     assert out["calls"] == "0", "the operator returns before the peer has issued its all-reduce"
     assert (out["sync0"], out["sync1"]) == ("0", "0")
