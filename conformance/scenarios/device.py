@@ -284,6 +284,8 @@ def check_memset_records(ctx: CheckContext) -> None:
 #: Rounds of copy_device_timing and copy_direct.
 COPY_ROUNDS = 3
 DIRECT_COPIES = 6
+DIRECT_SYNC_BYTES = 256  # aclrtMemcpy through dlsym
+DIRECT_SYNC_2D = (32, 4)  # aclrtMemcpy2d through dlsym: 128 bytes
 TIMING_COPY_BYTES = 1 << 20
 TIMING_FILL_BYTES = 4096
 #: The simulator's cost of the kernels before the copies: 2 ms each (see the file).
@@ -373,7 +375,8 @@ def check_copy_device_timing(ctx: CheckContext) -> None:
 
 @scenario(
     "copy_direct",
-    "asynchronous copies and fills through dlopen + dlsym of libascendcl, between interposed calls",
+    "asynchronous and synchronous copies and fills through dlopen + dlsym of libascendcl, "
+    "between interposed calls",
     needs=ACL,
 )
 def copy_direct(env: ScenarioEnv) -> list[Invocation]:
@@ -393,6 +396,9 @@ def copy_direct(env: ScenarioEnv) -> list[Invocation]:
                 "memset d 9 512 s direct @direct_fill_%i",
                 "free m%i",
                 "sync s",
+                f"memcpy h d {DIRECT_SYNC_BYTES} d2h direct @direct_sync_copy_%i",
+                f"memcpy2d d h {DIRECT_SYNC_2D[0]} {DIRECT_SYNC_2D[1]} h2d direct @direct_sync_copy2d_%i",
+                "memset d 7 128 direct @direct_sync_fill_%i",
                 "}",
                 "flush 1",
                 "free d",
@@ -432,6 +438,37 @@ def check_copy_direct(ctx: CheckContext) -> None:
         c.equal(copies, DIRECT_COPIES, "copies the runtime accepted")
         c.equal(fills, DIRECT_COPIES, "fills the runtime accepted")
         check_direct_copies(c, log, copies, fills, "direct")
+    with ctx.clause("ACT-MEMCPY-07") as c:
+        log = ctx.log()
+        groups = [
+            ("direct_sync_copy_", [r for r in _copy_record(log, DIRECT_SYNC_BYTES, False)], "aclrtMemcpy"),
+            (
+                "direct_sync_copy2d_",
+                [r for r in _copy_record(log, DIRECT_SYNC_2D[0] * DIRECT_SYNC_2D[1], False)],
+                "aclrtMemcpy2d",
+            ),
+            ("direct_sync_fill_", [r for r in log.records_of(MEMSET) if not r["async"]], "aclrtMemset"),
+        ]
+        if not c.expect.get("records", True):
+            # The vendor makes MEMCPY/MEMSET records in its interposed functions only.
+            c.equal(sum(len(records) for _, records, _ in groups), 0, "records of synchronous direct calls")
+            return
+        ids: list[int] = []
+        for label, records, api in groups:
+            calls = [call for call in log.labelled(label) if call.ret == 0]
+            c.equal(len(calls), DIRECT_COPIES, f"{api} calls the runtime accepted")
+            c.equal(len(records), len(calls), f"records of the direct {api} calls")
+            for i, (record, call) in enumerate(zip(_by_start(records), calls, strict=False)):
+                _in_window(c, record, call, f"direct {api} {i}")
+                c.equal(record["stream"], INVALID_ID, f"streamId of direct {api} {i} (no stream task)")
+                if api == "aclrtMemset":
+                    # No report of the runtime carries a fill's size or value.
+                    fields = (record["bytes"], record["value"])
+                    c.equal(fields, (0, 0), f"bytes and value of direct {api} {i}")
+            ids += [int(r["corr"]) for r in records]
+        c.check(0 not in ids, f"a synchronous direct call has correlationId 0: {ids}")
+        c.equal(len(set(ids)), len(ids), f"distinct correlation ids of {len(ids)} synchronous calls")
+        c.note(f"{len(ids)} synchronous direct copies and fills, each inside its call")
 
 
 # ------------------------------------------------------------------ correlation ids

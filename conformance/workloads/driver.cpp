@@ -18,8 +18,8 @@
 //           set_context V | create_stream V | destroy_stream V | sync V | sync_device
 //           malloc V BYTES [plain|cfg|cached|task] | free V | malloc_host V BYTES | free_host V
 //           reserve V BYTES | release V | host V BYTES | mem_info | mem_flush V
-//           memcpy DST SRC BYTES KIND [STREAM [direct]] | memcpy2d DST SRC WIDTH HEIGHT KIND [STREAM]
-//           memset V VALUE BYTES [STREAM [direct]] | launch KERNEL STREAM [plain|v2|config|hostargs|direct] [BLOCKS]
+//           memcpy DST SRC BYTES KIND [STREAM [direct] | direct] | memcpy2d DST SRC WIDTH HEIGHT KIND [STREAM | direct]
+//           memset V VALUE BYTES [STREAM [direct] | direct] | launch KERNEL STREAM [plain|v2|config|hostargs|direct] [BLOCKS]
 //           (direct: libascendcl's own function, found with dlopen + dlsym, never an interposer)
 //           capture_begin STREAM [global|thread|relaxed] | capture_end STREAM MODEL
 //           model_execute MODEL STREAM | model_destroy MODEL   (aclmdlRI stream capture and replay)
@@ -738,6 +738,16 @@ void cmd_memcpy(const Args& args) {
         call.json().num("bytes", count).str("copy", args.at(3)).str("stream", args.at(4)).boolean("direct", true);
         call.json().inum("stream_id", stream_id_of(args.at(4)));
         call.emit();
+    } else if (args.size() == 5 && args.at(4) == "direct") {
+        const auto direct = reinterpret_cast<decltype(&aclrtMemcpy)>(direct_function("aclrtMemcpy"));
+        if (direct == nullptr) {
+            missing("aclrtMemcpy", args);
+            return;
+        }
+        Call call("aclrtMemcpy", args);
+        call.end(direct(dst.pointer, dst.size, src.pointer, count, kind));
+        call.json().num("bytes", count).str("copy", args.at(3)).boolean("direct", true);
+        call.emit();
     } else if (args.size() > 4) {
         aclrtStream stream = stream_arg(args.at(4));
         ACL_CALL(aclrtMemcpyAsync, args, dst.pointer, dst.size, src.pointer, count, kind, stream);
@@ -757,7 +767,17 @@ void cmd_memcpy2d(const Args& args) {
     auto width = static_cast<size_t>(to_int(args.at(2)));
     auto height = static_cast<size_t>(to_int(args.at(3)));
     aclrtMemcpyKind kind = copy_kind(args.at(4));
-    if (args.size() > 5) {
+    if (args.size() > 5 && args.at(5) == "direct") {
+        const auto direct = reinterpret_cast<decltype(&aclrtMemcpy2d)>(direct_function("aclrtMemcpy2d"));
+        if (direct == nullptr) {
+            missing("aclrtMemcpy2d", args);
+            return;
+        }
+        Call call("aclrtMemcpy2d", args);
+        call.end(direct(dst.pointer, width, src.pointer, width, width, height, kind));
+        call.json().num("bytes", width * height).str("copy", args.at(4)).boolean("direct", true);
+        call.emit();
+    } else if (args.size() > 5) {
         aclrtStream stream = stream_arg(args.at(5));
         ACL_CALL(aclrtMemcpy2dAsync, args, dst.pointer, width, src.pointer, width, width, height, kind, stream);
         call.json().num("bytes", width * height).str("copy", args.at(4)).str("stream", args.at(5));
@@ -785,6 +805,16 @@ void cmd_memset(const Args& args) {
         call.end(direct(target.pointer, target.size, value, count, stream));
         call.json().inum("value", value).num("bytes", count).str("stream", args.at(3)).boolean("direct", true);
         call.json().inum("stream_id", stream_id_of(args.at(3)));
+        call.emit();
+    } else if (args.size() == 4 && args.at(3) == "direct") {
+        const auto direct = reinterpret_cast<decltype(&aclrtMemset)>(direct_function("aclrtMemset"));
+        if (direct == nullptr) {
+            missing("aclrtMemset", args);
+            return;
+        }
+        Call call("aclrtMemset", args);
+        call.end(direct(target.pointer, target.size, value, count));
+        call.json().inum("value", value).num("bytes", count).boolean("direct", true);
         call.emit();
     } else if (args.size() > 3) {
         aclrtStream stream = stream_arg(args.at(3));

@@ -15,7 +15,7 @@ def test_list_prints_the_selected_clauses(capsys: pytest.CaptureFixture[str]) ->
     out = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in out[:4]] == ["ACT-REG-01", "ACT-REG-02", "ACT-REG-03", "ACT-REG-04"]
     assert out[0].split()[1:4] == ["MUST", "HOST", "register_errors"]
-    assert out[-1] == "4 of 189 clauses; 4 automated, 0 not yet automated"
+    assert out[-1] == "4 of 190 clauses; 4 automated, 0 not yet automated"
 
 
 def test_list_with_a_profile_shows_applicability(capsys: pytest.CaptureFixture[str]) -> None:

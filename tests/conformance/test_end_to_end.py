@@ -210,3 +210,14 @@ def test_the_whole_suite_runs_under_the_upstream_profile(target: Target, tmp_pat
         if result.verdict == "fail":
             assert result.failures, result.clause_id
     assert verdicts(report)["PLAT-01"] == "skip"
+
+
+def test_copies_through_dlsym_are_graded_per_profile(target: Target, tmp_path: Path) -> None:
+    # Our msPTI records copies and fills reached without its interposer, synchronous ones included;
+    # the vendor's records come from its interposed functions only, so the upstream profile expects none.
+    spec = verdicts(run_suite(target, tmp_path / "spec", ["copy_direct"]))
+    assert spec["ACT-MEMCPY-05"] == spec["ACT-MEMCPY-07"] == "pass", spec
+    upstream = run_suite(target, tmp_path / "upstream", ["copy_direct"], profile="upstream")
+    result = dict((c.id, r) for c, r in upstream.clauses)["ACT-MEMCPY-07"]
+    assert result.verdict == "fail"
+    assert "records of synchronous direct calls: got 18, expected 0" in result.failures

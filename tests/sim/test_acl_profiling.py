@@ -170,14 +170,16 @@ def test_other_tasks_are_tracked_with_their_types(reports: Run) -> None:
     assert trace.hash == 0
 
 
-def test_async_copies_report_memcpy_info_before_their_track(reports: Run) -> None:
-    # Each asynchronous copy: a 5000/801 memcpy info (bytes, runtime copy kind) on the copying thread,
-    # then its MEMCPY_ASYNC task track. The fill and the synchronous copy report no memcpy info.
+def test_copies_report_memcpy_info_before_their_track(reports: Run) -> None:
+    # Each copy, asynchronous or synchronous: a 5000/801 memcpy info (bytes, runtime copy kind) on the
+    # copying thread, then its MEMCPY_ASYNC task track, inside the call. The fill reports no memcpy info.
     assert [(m.bytes, m.max_bytes, m.direction) for m in reports.memcpy_infos] == [
         (4096, 4096, 1),
         (1000, 1000, 2),
+        (64, 64, 2),
     ]
-    copy_api = reports.apis_named("aclrtMemcpyAsync")
+    copy_api = [*reports.apis_named("aclrtMemcpyAsync"), *reports.apis_named("aclrtMemcpy")]
+    assert len(copy_api) == 3
     for index, info in enumerate(reports.memcpy_infos):
         assert (info.level, info.type, info.phase) == (5000, 801, 1)
         assert info.thread == reports.values["tid"] == info.callback_thread

@@ -17,11 +17,14 @@ E_PARA, E_TIMEOUT = 1, 9
 ACL_ERROR_RT_FFTS_PLUS_TIMEOUT = 507048  # a collective task whose peers did not come (CANN: EI0002)
 ACL_ERROR_RT_FFTS_PLUS_EXCEPTION = 507049  # a collective task that failed otherwise
 ACL_ERROR_RT_STREAM_SYNC_TIMEOUT = 507046
+ACL_ERROR_RT_EVENT_NOT_COMPLETE = 507006
 
 
 @pytest.fixture(scope="module")
 def exe(programs: ProgramBuilder) -> Path:
-    return programs.build([PROGRAMS / "hccl_async.cpp"], libs=["hccl", "hcomm", "ascendcl"])
+    return programs.build(
+        [PROGRAMS / "hccl_async.cpp"], libs=["hccl", "hcomm", "opapi", "nnopbase", "ascendcl"]
+    )
 
 
 def run(exe: Path, native: NativeTree, scenario: str, **env: str) -> dict[str, str]:
@@ -102,6 +105,37 @@ def test_later_work_on_the_stream_runs_after_the_collective(exe: Path, native: N
     for r in ("r0", "r1"):
         assert t[f"{r}_before"] < t[f"{r}_after_collective"] < t[f"{r}_after_kernel"]
         assert out[f"{r}_copy"] == "1", "a copy issued after the collective reads its result"
+
+
+@pytest.mark.parametrize("clock", ["virtual", "wall"])
+def test_work_behind_a_collective_returns_before_the_peer_has_called(
+    exe: Path, native: NativeTree, clock: str
+) -> None:
+    out = run(exe, native, "behind", NPU_SIM_CLOCK=clock)
+    # Rank 1 calls only once rank 0 has issued everything: work that waited for the collective would
+    # have waited for the peer, which waits for it (HCCL_EXEC_TIMEOUT is 10 s).
+    assert out["peer_released"] == "1"
+    assert float(out["issue_ms"]) < 1000
+    assert out["untouched"] == "1", "neither the collective nor the copy behind it has run at issue"
+    assert out["not_ready"] == "1", "an event behind the collective is not complete"
+    assert int(out["elapsed"]) == ACL_ERROR_RT_EVENT_NOT_COMPLETE
+    assert (out["sync_event"], out["sync"]) == ("0", "0")
+    assert (out["r0_result"], out["r1_result"]) == ("1", "1")
+    assert out["r0_copy"] == "1", "the copy behind the collective reads its result"
+    t = {k: int(out[k]) for k in ("span", "r0_mid", "r0_end", "r0_other", "r1_before")}
+    # The collective starts once rank 1's busy stream reaches it; the kernel behind it runs after it
+    # (its span lies between the event after the collective and the one after the kernel), and the
+    # other stream's kernel after the event it waits for.
+    assert t["r0_mid"] > t["r1_before"]
+    assert t["r0_end"] - t["r0_mid"] >= t["span"] > 0
+    assert t["r0_other"] - t["r0_end"] >= t["span"]
+
+
+def test_an_operator_behind_a_collective_computes_its_result_behind_it(exe: Path, native: NativeTree) -> None:
+    out = run(exe, native, "behind_op", NPU_SIM_CLOCK="virtual")
+    assert out["calls"] == "0", "the operator returns before the peer has issued its all-reduce"
+    assert (out["sync0"], out["sync1"]) == ("0", "0")
+    assert out["squared"] == "1", "the operator read the collective's result"
 
 
 def test_two_virtual_runs_are_identical(exe: Path, native: NativeTree) -> None:

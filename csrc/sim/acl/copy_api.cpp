@@ -2,9 +2,11 @@
 // call, for synchronous and asynchronous copies alike: the simulator executes
 // functionally and eagerly, and only the timeline is modelled. A synchronous
 // copy is not a stream task; its modelled duration is charged to the calling
-// host thread. An asynchronous copy is a Memcpy task on its stream (memcpy info,
+// host thread, and (while a profiler collects task times) it is reported as a
+// memcpy task that ran inside the call (report_call_task in task_submit.h). An asynchronous copy is a Memcpy task on its stream (memcpy info,
 // task track and STARS logs like any stream task); on a capturing stream its
 // data moves at each execution of the model instead.
+#include <algorithm>
 #include <cstring>
 
 #include "acl/acl.h"
@@ -42,23 +44,6 @@ void copy_rows(void* dst, size_t dpitch, const void* src, size_t spitch, size_t 
     for (size_t row = 0; row < height; ++row) std::memmove(d + row * dpitch, s + row * spitch, width);
 }
 
-// Synchronous: the copy's device model (or the current device's, host to host) times it on the host.
-aclError sync_copy(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
-                   int32_t kind) {
-    npusim::Device* current = nullptr;
-    if (const aclError rc = current_device(current); rc != ACL_SUCCESS) return rc;
-    size_t dst_span = 0, src_span = 0;
-    if (!span_2d(dpitch, width, height, dst_span) || !span_2d(spitch, width, height, src_span)) return ACL_ERROR_INVALID_PARAM;
-    Copy copy;
-    if (const aclError rc = validate(dst, dst_span, src, src_span, kind, copy); rc != ACL_SUCCESS) return rc;
-    if (const aclError rc = capture::check_unsafe_call(); rc != ACL_SUCCESS) return rc;
-    const uint64_t start = sim_clock().now();
-    copy_rows(dst, dpitch, src, spitch, width, height);
-    const npusim::Device& timing = copy.device >= 0 ? *platform().device(copy.device) : *current;
-    charge_host(start, copy_duration_ns(timing, copy.plan.path, uint64_t(width) * height, false));
-    return ACL_SUCCESS;
-}
-
 // The runtime's copy kind (SEAM_RT_MEMCPY_*) of an ACL copy kind, as its memcpy info reports it.
 uint16_t runtime_direction(int32_t kind) {
     switch (kind) {
@@ -71,6 +56,31 @@ uint16_t runtime_direction(int32_t kind) {
         case ACL_MEMCPY_INTER_DEVICE_TO_DEVICE: return SEAM_RT_MEMCPY_ADDR_DEVICE_TO_DEVICE;
         default: return SEAM_RT_MEMCPY_DEFAULT;
     }
+}
+
+// Synchronous: the copy's device model (or the current device's, host to host) times it on the host.
+aclError sync_copy(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                   int32_t kind) {
+    npusim::Device* current = nullptr;
+    if (const aclError rc = current_device(current); rc != ACL_SUCCESS) return rc;
+    size_t dst_span = 0, src_span = 0;
+    if (!span_2d(dpitch, width, height, dst_span) || !span_2d(spitch, width, height, src_span)) return ACL_ERROR_INVALID_PARAM;
+    Copy copy;
+    if (const aclError rc = validate(dst, dst_span, src, src_span, kind, copy); rc != ACL_SUCCESS) return rc;
+    if (const aclError rc = capture::check_unsafe_call(); rc != ACL_SUCCESS) return rc;
+    const uint64_t start = sim_clock().now();
+    copy_rows(dst, dpitch, src, spitch, width, height);
+    npusim::Device& timing = copy.device >= 0 ? *platform().device(copy.device) : *current;
+    const uint64_t bytes = uint64_t(width) * height;
+    const uint64_t duration = copy_duration_ns(timing, copy.plan.path, bytes, false);
+    charge_host(start, duration);
+    if (copy.device >= 0) {
+        // A copy that involves a device is a memcpy task of that device, reported as CANN does (a
+        // host-to-host copy is no device's work). Its end never lies after the call's.
+        prof::report_memcpy_info(timing.id(), bytes, runtime_direction(kind));
+        report_call_task(timing, start, std::min(start + duration, sim_clock().now()), TaskType::MemcpyAsync);
+    }
+    return ACL_SUCCESS;
 }
 
 // Host memory that is not a registered (pinned) allocation: the side that makes an asynchronous

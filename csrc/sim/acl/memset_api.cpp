@@ -35,7 +35,10 @@ ACL_FUNC_VISIBILITY aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t 
     if (const aclError rc = capture::check_unsafe_call(); rc != ACL_SUCCESS) return rc;
     const uint64_t start = sim_clock().now();
     std::memset(devPtr, value & 0xFF, count);
-    charge_host(start, device->memset_ns(count));
+    const uint64_t duration = device->memset_ns(count);
+    charge_host(start, duration);
+    // A fill task of the device, reported as CANN does (no report carries its size or value).
+    report_call_task(*device, start, std::min(start + duration, sim_clock().now()), TaskType::MemsetAsync);
     return ACL_SUCCESS;
 }
 

@@ -13,6 +13,7 @@
 #include "acl/capture.h"
 #include "acl/prof_reporter.h"
 #include "core/device.h"
+#include "core/launch_hint.h"
 
 namespace acl {
 
@@ -20,6 +21,38 @@ namespace acl {
 // A mixed kernel runs as an FFTS+ task: a cube and a vector sub-task.
 inline uint16_t ffts_subtasks(const npusim::TaskDesc& desc) {
     return desc.kind == npusim::TaskKind::Kernel && desc.core == npusim::CoreType::MIX ? 2 : 0;
+}
+
+// Work issued to a stream held behind an HCCL collective whose peers have not all arrived
+// (stream_queue.h): the task takes its id, submission time and jitter draw now and reports its
+// host half (the task track) at the call, as CANN's runtime does at issue; it is placed, its
+// device logs emitted and `placed(record)` called (its effect on memory, the host function it
+// runs, an event's time) once the stream reaches it, on the thread that releases the hold. The
+// caller returns at once; only synchronisation waits for the stream. `adjust` completes the
+// description at placement (an event wait learns then the time it waits for).
+struct NoAdjust {
+    void operator()(npusim::TaskDesc&) const {}
+};
+
+template <typename HashFn, typename Placed, typename Adjust = NoAdjust>
+void defer_task(npusim::Device& device, npusim::Stream& stream, const npusim::TaskDesc& desc, TaskType type,
+                HashFn&& kernel_hash, Placed&& placed, Adjust adjust = Adjust()) {
+    const npusim::TaskReservation res = device.reserve(stream);
+    if (prof::task_time_on(device.id())) {
+        npusim::TaskRecord track;
+        track.device = device.id();
+        track.stream_id = stream.id();
+        track.task_id = res.task_id;
+        track.submit_ns = res.submit_ns;
+        prof::report_task_track(track, type, kernel_hash());
+    }
+    auto place = [&device, &stream, desc = npusim::TaskDesc(desc), res, placed = std::forward<Placed>(placed), adjust]() mutable {
+        adjust(desc);
+        const npusim::TaskRecord rec = device.schedule_reserved(stream, desc, res);
+        device.emit_task_logs(rec, desc.stars_task_type, ffts_subtasks(desc));
+        placed(rec);
+    };
+    if (!stream.queue().defer(place)) place();  // released meanwhile: placed now, in order
 }
 
 // Stream work that cannot be captured runs at once (and invalidates a capture on its stream).
@@ -48,6 +81,12 @@ aclError issue_task(npusim::Device& device, npusim::Stream& stream, const npusim
             case capture::Disposition::Run: break;
         }
     }
+    if (!stream.queue().idle()) {
+        npusim::note_deferred_launch(&stream);  // an operator that issued it computes its result behind it too
+        defer_task(device, stream, desc, type, std::forward<HashFn>(kernel_hash),
+                   [effect = std::forward<Effect>(effect)](const npusim::TaskRecord&) mutable { effect(); });
+        return ACL_SUCCESS;
+    }
     (void)submit_task(device, stream, desc, type, std::forward<HashFn>(kernel_hash));
     effect();
     return ACL_SUCCESS;
@@ -56,6 +95,28 @@ aclError issue_task(npusim::Device& device, npusim::Stream& stream, const npusim
 inline npusim::TaskRecord submit_task(npusim::Device& device, npusim::Stream& stream, const npusim::TaskDesc& desc,
                                       TaskType type) {
     return submit_task(device, stream, desc, type, [] { return uint64_t(0); });
+}
+
+// A synchronous copy or fill: CANN's runtime runs it as a memcpy task too and reports it like an
+// asynchronous one (the caller reports a copy's memcpy info first): its task track on the calling
+// thread and the device's STARS logs, so a profiler that did not interpose the call still learns
+// of it. The task ran inside the call, from `start_ns` to `end_ns` (host and device share the
+// simulator's clock); it is no stream work: it takes a task id of the device's default stream but
+// no place on that stream's timeline, and waits for nothing.
+inline void report_call_task(npusim::Device& device, uint64_t start_ns, uint64_t end_ns, TaskType type) {
+    // Only while a profiler collects task times: otherwise the default stream's task ids stay as
+    // they were (nobody could join the halves).
+    if (!prof::task_time_on(device.id())) return;
+    npusim::Stream& stream = *device.default_stream();
+    npusim::TaskRecord rec;
+    rec.device = device.id();
+    rec.stream_id = stream.id();
+    rec.task_id = device.reserve_task_id(stream);
+    rec.submit_ns = start_ns;
+    rec.start_ns = start_ns;
+    rec.end_ns = end_ns < start_ns ? start_ns : end_ns;
+    prof::report_task_track(rec, type, 0);
+    device.emit_task_logs(rec, stars::kSdma);
 }
 
 // A non-kernel task of the given kind and duration.

@@ -157,7 +157,7 @@ TaskRecord Device::schedule(Stream& stream, const TaskDesc& desc) {
     // time the host waits for the collective's peers is not the task's (the other ranks' threads
     // move the virtual clock meanwhile).
     const uint64_t submit = clock_.now();
-    stream.queue_.wait_idle();
+    if (!stream.queue_.idle()) stream.queue_.wait_idle();
     std::lock_guard<std::mutex> lock(mutex_);
     const uint64_t duration = jittered(desc.duration_ns);
     // Chip type 15 logs carry no stream id, so its task ids are unique per device; the others are per stream.

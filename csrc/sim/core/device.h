@@ -104,8 +104,9 @@ public:
     // The same for a task submitted at host time `submit_ns` (a reserved task placed later).
     uint64_t earliest_start(const Stream& stream, uint64_t submit_ns) const;
     // Schedules a task on a stream and returns where it runs; nothing is emitted yet,
-    // so the runtime can report the task's host half first. Work held on the stream
-    // (stream_queue.h) is placed first: the call waits until the stream is settled.
+    // so the runtime can report the task's host half first. The runtime queues work issued to a
+    // held stream behind the hold instead (acl/task_submit.h); a caller that reaches this with the
+    // stream held (a model execution) waits until the stream is settled.
     TaskRecord schedule(Stream& stream, const TaskDesc& desc);
     // Reserves the next task of `stream` at its issue (now): task id, submission time, jitter draw.
     TaskReservation reserve(Stream& stream);

@@ -25,4 +25,11 @@ NPUSIM_API void set_launch_hint(const LaunchHint& hint);
 // Takes the calling thread's hint, if any; the hint applies to one launch only.
 NPUSIM_API bool take_launch_hint(LaunchHint& out);
 
+class Stream;
+// The runtime notes a task it queued behind a collective (stream_queue.h) on the calling thread,
+// so that an operator whose kernels were queued so computes its result behind the same hold, after
+// the collective's data is there, instead of at once. Taking the note clears it.
+NPUSIM_API void note_deferred_launch(Stream* stream);
+NPUSIM_API Stream* take_deferred_launch();
+
 }  // namespace npusim

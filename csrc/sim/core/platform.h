@@ -24,6 +24,12 @@ struct Event {
     uint32_t flags = 0;
     bool recorded = false;
     uint64_t time_ns = 0;  // device time at which the recording stream reached it
+    // Recorded on a stream held behind a collective (stream_queue.h): the record task is not
+    // placed yet, so its time is unknown; `stream` is where it waits, `generation` tells the
+    // placement of this record from that of an earlier one.
+    bool pending = false;
+    Stream* stream = nullptr;
+    uint64_t generation = 0;
 };
 
 class NPUSIM_API Platform {

@@ -2,12 +2,12 @@
 // so its device start (and with it the stream's tail) is unknown until the ranks agree: the
 // stream is held from the enqueue until the operation is placed on the device timeline (or
 // failed). While a stream is held:
-//   - light tasks that only mark the stream (profiler traces) are deferred: they are placed, in
-//     stream order, once every hold before them has been released (defer);
+//   - every other task issued to it (kernels, copies, fills, host functions, events, profiler
+//     traces) is deferred: it is placed, and has its effect, in stream order once every hold
+//     before it has been released (defer; acl/task_submit.h), so that a copy or a kernel that
+//     follows a collective runs after the collective's data is there, and its caller returns;
 //   - the next held operation takes its turn once everything before it is placed (wait_turn);
-//   - any other task, and every synchronisation, waits on the host until the stream is settled
-//     (wait_idle): the simulator computes results when a task is issued, so a kernel or a copy
-//     that follows a collective cannot run before the collective's data is there.
+//   - a synchronisation waits on the host until the stream is settled (wait_idle).
 // A released hold may leave an error code (ACL's) that the stream's next synchronisation returns.
 #pragma once
 

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "acl/acl_rt.h"
+#include "core/device.h"
 #include "core/launch_hint.h"
 #include "core/log.h"
 #include "core/immortal.h"
@@ -98,6 +99,7 @@ aclnnStatus OpExecutor::run(void* workspace, uint64_t workspace_size, aclrtStrea
     std::vector<void*> args = kernel_args_;
     args.push_back(workspace);
     uint64_t begin = t_op_entry;
+    (void)take_deferred_launch();  // (a note left by a kernel launched outside an operator)
     for (const KernelLaunch& launch : launches_) {
         const KernelSpec& spec = kernel_spec(launch.kernel);
         void* fn = kernels().function(spec, launch.dtype);
@@ -119,7 +121,12 @@ aclnnStatus OpExecutor::run(void* workspace, uint64_t workspace_size, aclrtStrea
     }
     // The result is computed after the kernels are on the stream, so the host time the simulator
     // spends computing it is never part of a kernel's submission, start or duration.
-    if (compute_ && !timing_only()) compute_();
+    // Launched behind a collective (stream_queue.h): the result is computed when the stream
+    // reaches the kernels, once the collective's data is there.
+    Stream* held = take_deferred_launch();
+    if (compute_ && !timing_only()) {
+        if (held == nullptr || !held->queue().defer(compute_)) compute_();
+    }
     return ACLNN_SUCCESS;
 }
 

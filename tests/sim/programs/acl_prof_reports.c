@@ -118,7 +118,7 @@ int main(void) {
     CHECK(aclrtMemcpyAsync(d, sizeof host, host, sizeof host, ACL_MEMCPY_HOST_TO_DEVICE, s));
     CHECK(aclrtMemcpyAsync(host, sizeof host, d, 1000, ACL_MEMCPY_DEVICE_TO_HOST, s));
     CHECK(aclrtMemsetAsync(d, sizeof host, 7, 512, s));
-    CHECK(aclrtMemcpy(host, sizeof host, d, 64, ACL_MEMCPY_DEVICE_TO_HOST)); /* synchronous: no task, no info */
+    CHECK(aclrtMemcpy(host, sizeof host, d, 64, ACL_MEMCPY_DEVICE_TO_HOST)); /* synchronous: a memcpy task inside the call */
     CHECK(aclrtSynchronizeStream(s));
     /* Device 1 is not started: its launch is an API call on a profiled process, but no task track. */
     CHECK(aclrtSetDevice(1));

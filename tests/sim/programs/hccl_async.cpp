@@ -9,8 +9,8 @@
 //                            once rank 0's all-reduce is enqueued: rank 0's synchronisation
 //                            fails (no hang), the communicator names the error
 //   hccl_async single_thread HcclCommInitAll over two devices, both ranks driven from one
-//                            thread: two all-reduces and an all-gather per rank, then one
-//                            synchronisation per stream
+//                            thread: two all-reduces, an all-gather, a kernel and a copy of
+//                            the result per rank, then one synchronisation per stream
 //   hccl_async mismatch      HcclCommInitAll from one thread; the ranks' all-reduce counts
 //                            differ: both calls enqueue, both synchronisations fail
 //   hccl_async fork_child    HcclCommInitAll from one thread, one all-reduce pair; then a
@@ -19,6 +19,16 @@
 //   hccl_async ordering      two ranks as threads; rank 1's stream is busy with kernels first;
 //                            on each rank: event, all-reduce, event, a copy of the result on the
 //                            same stream, a kernel, event (device timestamps printed)
+//   hccl_async behind       two ranks as threads; rank 1's stream is busy with kernels first
+//                            and rank 1 calls its all-reduce only once rank 0 has issued, behind
+//                            its all-reduce on the same stream: a kernel, an asynchronous copy of
+//                            the result, events, an aclrtStreamWaitEvent from a second stream and
+//                            a kernel there; every call returns at once, the events are not
+//                            complete, synchronisation then gives the right data and the device
+//                            times of the work after the collective
+//   hccl_async behind_op    HcclCommInitAll from one thread: rank 0's all-reduce, then an aclnnMul
+//                            of its output by itself on the same stream, both issued before rank 1
+//                            has issued anything; the product is computed behind the collective
 //
 // Output: "key=value" lines. Buffers hold FP32 values; rank r's input element i is r + 1 + i.
 #include <poll.h>
@@ -36,6 +46,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "aclnnop/aclnn_mul.h"
 #include "hccl/hccl.h"
 
 namespace {
@@ -281,14 +292,22 @@ int single_thread() {
         owned.push_back(std::make_unique<Buffer>(n));
         return owned.back().get();
     };
-    Buffer *in[2], *mid[2], *out[2], *gathered[2];
+    Buffer *in[2], *mid[2], *out[2], *gathered[2], *copied[2];
+    static const unsigned char kImage[] = {1, 2, 3, 4};
+    aclrtBinHandle bin = nullptr;
+    aclrtFuncHandle busy = nullptr;
     for (uint32_t r = 0; r < 2; ++r) {
         OK(aclrtSetDevice(int32_t(r)));
+        if (r == 0) {
+            OK(aclrtBinaryLoadFromData(kImage, sizeof kImage, nullptr, &bin));
+            OK(aclrtBinaryGetFunction(bin, "busy_matmul", &busy));
+        }
         OK(aclrtCreateStream(&streams[r]));
         in[r] = make(kCount * 4);
         mid[r] = make(kCount * 4);
         out[r] = make(kCount * 4);
         gathered[r] = make(2 * kCount * 4);
+        copied[r] = make(kCount * 4);
         in[r]->upload(input(r, kCount));
     }
     // Rank 0's three operations are all enqueued before rank 1 has issued any: each call returns.
@@ -307,6 +326,10 @@ int single_thread() {
         // The second all-reduce reads the first one's output: it runs after it on the stream.
         calls |= HcclAllReduce(mid[r]->ptr, out[r]->ptr, kCount, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comms[r], streams[r]);
         calls |= HcclAllGather(in[r]->ptr, gathered[r]->ptr, kCount, HCCL_DATA_TYPE_FP32, comms[r], streams[r]);
+        // Work behind them is queued too (rank 1 has not issued yet): its times are fixed at issue.
+        calls |= aclrtLaunchKernel(busy, 20, nullptr, 0, streams[r]);
+        calls |= aclrtMemcpyAsync(copied[r]->ptr, copied[r]->bytes, out[r]->ptr, out[r]->bytes,
+                                  ACL_MEMCPY_DEVICE_TO_DEVICE, streams[r]);
     }
     std::printf("calls=%d\n", calls);
     aclrtEvent ends[2];
@@ -322,10 +345,10 @@ int single_thread() {
         OK(aclrtEventGetTimestamp(ends[r], &end));
         std::printf("end%u=%llu\n", r, (unsigned long long)end);
         OK(aclrtDestroyEvent(ends[r]));
-        const std::vector<float> o = out[r]->download(), g = gathered[r]->download();
+        const std::vector<float> o = out[r]->download(), g = gathered[r]->download(), c = copied[r]->download();
         bool ok = true;
         for (uint64_t i = 0; i < kCount; ++i) {
-            ok = ok && o[i] == 2.0f * float(1 + i + 2 + i);  // the sum of the sums of both ranks
+            ok = ok && o[i] == 2.0f * float(1 + i + 2 + i) && c[i] == o[i];  // the sum of the sums of both ranks
             ok = ok && g[i] == float(1 + i) && g[kCount + i] == float(2 + i);
         }
         std::printf("result%u=%d\n", r, int(ok));
@@ -462,6 +485,164 @@ int ordering() {
     return 0;
 }
 
+// Device time between two events recorded around `n` launches of `fn` on an idle stream.
+uint64_t kernel_span(aclrtFuncHandle fn, aclrtStream s) {
+    aclrtEvent a, b;
+    OK(aclrtCreateEvent(&a));
+    OK(aclrtCreateEvent(&b));
+    OK(aclrtRecordEvent(a, s));
+    OK(aclrtLaunchKernel(fn, 20, nullptr, 0, s));
+    OK(aclrtRecordEvent(b, s));
+    OK(aclrtSynchronizeStream(s));
+    const uint64_t span = stamp(b) - stamp(a);
+    OK(aclrtDestroyEvent(a));
+    OK(aclrtDestroyEvent(b));
+    return span;
+}
+
+int behind() {
+    HcclRootInfo root;
+    OK(HcclGetRootInfo(&root));
+    static const unsigned char kImage[] = {1, 2, 3, 4};
+    std::atomic<bool> rank0_issued{false};
+    std::vector<std::string> lines(2);
+    std::vector<std::thread> ranks;
+    for (uint32_t r = 0; r < 2; ++r) {
+        ranks.emplace_back([&, r] {
+            OK(aclrtSetDevice(int32_t(r)));
+            aclrtStream s = nullptr, s2 = nullptr;
+            OK(aclrtCreateStream(&s));
+            OK(aclrtCreateStream(&s2));
+            HcclComm comm = nullptr;
+            OK(HcclCommInitRootInfo(2, &root, r, &comm));
+            aclrtBinHandle bin = nullptr;
+            aclrtFuncHandle busy = nullptr;
+            OK(aclrtBinaryLoadFromData(kImage, sizeof kImage, nullptr, &bin));
+            OK(aclrtBinaryGetFunction(bin, "busy_matmul", &busy));
+            Buffer in(kCount * 4), out(kCount * 4), copy(kCount * 4);
+            in.upload(input(r, kCount));
+            out.upload(std::vector<float>(kCount, -1.0f));
+            copy.upload(std::vector<float>(kCount, -1.0f));
+            char buf[768];
+            if (r == 1) {
+                for (int i = 0; i < 20; ++i) OK(aclrtLaunchKernel(busy, 20, nullptr, 0, s));  // the slow rank
+                aclrtEvent before;
+                OK(aclrtCreateEvent(&before));
+                OK(aclrtRecordEvent(before, s));
+                const int waited = wait_flag(rank0_issued) ? 1 : 0;  // calls only once rank 0 has issued
+                OK(HcclAllReduce(in.ptr, out.ptr, kCount, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, s));
+                OK(aclrtSynchronizeStream(s));
+                std::snprintf(buf, sizeof buf, "peer_released=%d\nr1_before=%llu\nr1_result=%d\n", waited,
+                              (unsigned long long)stamp(before), int(is_sum(out.download(), 2)));
+                OK(aclrtDestroyEvent(before));
+            } else {
+                const uint64_t span = kernel_span(busy, s);
+                aclrtEvent e_mid, e_end, e_other;
+                OK(aclrtCreateEvent(&e_mid));
+                OK(aclrtCreateEvent(&e_end));
+                OK(aclrtCreateEvent(&e_other));
+                OK(HcclAllReduce(in.ptr, out.ptr, kCount, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, s));
+                // Everything below is issued while the peer has not called: none of it may wait.
+                const double t0 = now_ms();
+                OK(aclrtRecordEvent(e_mid, s));
+                OK(aclrtLaunchKernel(busy, 20, nullptr, 0, s));
+                OK(aclrtMemcpyAsync(copy.ptr, copy.bytes, out.ptr, out.bytes, ACL_MEMCPY_DEVICE_TO_DEVICE, s));
+                OK(aclrtRecordEvent(e_end, s));
+                OK(aclrtStreamWaitEvent(s2, e_end));
+                OK(aclrtLaunchKernel(busy, 20, nullptr, 0, s2));
+                OK(aclrtRecordEvent(e_other, s2));
+                const double issue_ms = now_ms() - t0;
+                aclrtEventRecordedStatus status = ACL_EVENT_RECORDED_STATUS_COMPLETE;
+                OK(aclrtQueryEventStatus(e_end, &status));
+                float ms = 0;
+                const int elapsed = aclrtEventElapsedTime(&ms, e_mid, e_end);
+                // Device memory of the simulator is host memory: look without a stream operation.
+                const bool untouched = static_cast<const float*>(out.ptr)[0] == -1.0f &&
+                                       static_cast<const float*>(copy.ptr)[0] == -1.0f;
+                rank0_issued = true;
+                const int sync_event = aclrtSynchronizeEvent(e_other);  // waits for both streams' work
+                const int sync = aclrtSynchronizeStream(s);
+                std::snprintf(buf, sizeof buf,
+                              "issue_ms=%.1f\nnot_ready=%d\nelapsed=%d\nuntouched=%d\nsync_event=%d\nsync=%d\n"
+                              "span=%llu\nr0_mid=%llu\nr0_end=%llu\nr0_other=%llu\nr0_result=%d\nr0_copy=%d\n",
+                              issue_ms, int(status == ACL_EVENT_RECORDED_STATUS_NOT_READY), elapsed, int(untouched),
+                              sync_event, sync, (unsigned long long)span, (unsigned long long)stamp(e_mid),
+                              (unsigned long long)stamp(e_end), (unsigned long long)stamp(e_other),
+                              int(is_sum(out.download(), 2)), int(is_sum(copy.download(), 2)));
+                OK(aclrtDestroyEvent(e_mid));
+                OK(aclrtDestroyEvent(e_end));
+                OK(aclrtDestroyEvent(e_other));
+            }
+            lines[r] = buf;
+            OK(HcclCommDestroy(comm));
+            OK(aclrtDestroyStream(s2));
+            OK(aclrtDestroyStream(s));
+        });
+    }
+    for (auto& t : ranks) t.join();
+    for (const auto& l : lines) std::fputs(l.c_str(), stdout);
+    return 0;
+}
+
+aclTensor* vector_tensor(void* data) {
+    const int64_t dims[1] = {int64_t(kCount)};
+    const int64_t strides[1] = {1};
+    return aclCreateTensor(dims, 1, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, dims, 1, data);
+}
+
+int behind_op() {
+    int32_t devices[2] = {0, 1};
+    HcclComm comms[2] = {nullptr, nullptr};
+    OK(HcclCommInitAll(2, devices, comms));
+    aclrtStream streams[2] = {nullptr, nullptr};
+    std::vector<std::unique_ptr<Buffer>> in, out, squared;
+    for (uint32_t r = 0; r < 2; ++r) {
+        OK(aclrtSetDevice(int32_t(r)));
+        OK(aclrtCreateStream(&streams[r]));
+        in.push_back(std::make_unique<Buffer>(kCount * 4));
+        out.push_back(std::make_unique<Buffer>(kCount * 4));
+        squared.push_back(std::make_unique<Buffer>(kCount * 4));
+        in[r]->upload(input(r, kCount));
+        out[r]->upload(std::vector<float>(kCount, -1.0f));
+    }
+    // Rank 0's all-reduce and the operator behind it, then rank 1's all-reduce: an operator that
+    // computed at its call would square the -1s (and one that waited would wait for rank 1 for ever).
+    int calls = 0;
+    for (uint32_t r = 0; r < 2; ++r) {
+        OK(aclrtSetDevice(int32_t(r)));
+        calls |= HcclAllReduce(in[r]->ptr, out[r]->ptr, kCount, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comms[r],
+                               streams[r]);
+        if (r != 0) continue;
+        aclTensor* x = vector_tensor(out[r]->ptr);
+        aclTensor* y = vector_tensor(squared[r]->ptr);
+        uint64_t workspace = 0;
+        aclOpExecutor* executor = nullptr;
+        calls |= aclnnMulGetWorkspaceSize(x, x, y, &workspace, &executor);
+        calls |= aclnnMul(nullptr, 0, executor, streams[r]);
+        OK(aclDestroyTensor(x));  // the operator's computation does not need the descriptions
+        OK(aclDestroyTensor(y));
+    }
+    std::printf("calls=%d\n", calls);
+    for (uint32_t r = 0; r < 2; ++r) {
+        OK(aclrtSetDevice(int32_t(r)));
+        std::printf("sync%u=%d\n", r, aclrtSynchronizeStream(streams[r]));
+    }
+    OK(aclrtSetDevice(0));
+    const std::vector<float> sum = out[0]->download(), sq = squared[0]->download();
+    bool ok = is_sum(sum, 2);
+    for (uint64_t i = 0; i < kCount; ++i) ok = ok && sq[i] == sum[i] * sum[i];
+    std::printf("squared=%d\n", int(ok));
+    in.clear();
+    out.clear();
+    squared.clear();
+    for (uint32_t r = 0; r < 2; ++r) {
+        OK(HcclCommDestroy(comms[r]));
+        OK(aclrtSetDevice(int32_t(r)));
+        OK(aclrtDestroyStream(streams[r]));
+    }
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -475,6 +656,8 @@ int main(int argc, char** argv) {
     else if (mode == "peer_exits") rc = peer_exits();
     else if (mode == "single_thread") rc = single_thread();
     else if (mode == "ordering") rc = ordering();
+    else if (mode == "behind") rc = behind();
+    else if (mode == "behind_op") rc = behind_op();
     else if (mode == "mismatch") rc = mismatch();
     else if (mode == "fork_child") rc = fork_child();
     std::printf("failures=%d\n", g_failures.load());

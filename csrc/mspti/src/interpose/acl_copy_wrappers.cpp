@@ -1,5 +1,6 @@
 // Interposed copies and fills. Synchronous calls: MEMCPY and MEMSET records
-// timed around the host call. Asynchronous calls: the record comes from the
+// timed around the host call (the runtime's report of the call's task gives
+// no second record). Asynchronous calls: the record comes from the
 // copy's stream task with its device times (seam/copy_tasks.h), with the fields
 // of the call's arguments; only a call whose task track was not queued (no
 // subscriber, its device not collecting) gets a record timed around the call.
@@ -57,14 +58,14 @@ auto AsyncFill(const InterposedCall& device, int32_t value, uint64_t bytes, aclr
     };
 }
 
-InterposedCall CopyCall(bool on, aclrtMemcpyKind kind, uint64_t bytes) {
+InterposedCall CopyCall(bool on, aclrtMemcpyKind kind, uint64_t bytes, bool sync = false) {
     return InterposedCall(on ? MSPTI_ACTIVITY_KIND_MEMCPY : MSPTI_ACTIVITY_KIND_INVALID,
-                          static_cast<uint32_t>(memory::CopyKind(kind)), bytes);
+                          static_cast<uint32_t>(memory::CopyKind(kind)), bytes, sync);
 }
 
-InterposedCall FillCall(bool on, int32_t value, uint64_t bytes) {
+InterposedCall FillCall(bool on, int32_t value, uint64_t bytes, bool sync = false) {
     return InterposedCall(on ? MSPTI_ACTIVITY_KIND_MEMSET : MSPTI_ACTIVITY_KIND_INVALID, static_cast<uint32_t>(value),
-                          bytes);
+                          bytes, sync);
 }
 
 }  // namespace
@@ -73,7 +74,9 @@ extern "C" {
 
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
     const msptiRuntimeMemcpyParams params{dst, destMax, src, count, kind};
-    return InterceptRuntime(real_aclrtMemcpy, MSPTI_CBID_RUNTIME_MEMCPY, "aclrtMemcpy", params, MemcpyOn(),
+    const bool on = MemcpyOn();
+    const InterposedCall call = CopyCall(on, kind, count, true);  // the runtime's report of its task gives no record
+    return InterceptRuntime(real_aclrtMemcpy, MSPTI_CBID_RUNTIME_MEMCPY, "aclrtMemcpy", params, on,
                             Copy(kind, count, false, nullptr), dst, destMax, src, count, kind);
 }
 
@@ -89,7 +92,9 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
 aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
                        aclrtMemcpyKind kind) {
     const msptiRuntimeMemcpy2dParams params{dst, dpitch, src, spitch, width, height, kind};
-    return InterceptRuntime(real_aclrtMemcpy2d, MSPTI_CBID_RUNTIME_MEM_CPY2D, "aclrtMemcpy2d", params, MemcpyOn(),
+    const bool on = MemcpyOn();
+    const InterposedCall call = CopyCall(on, kind, uint64_t{width} * height, true);
+    return InterceptRuntime(real_aclrtMemcpy2d, MSPTI_CBID_RUNTIME_MEM_CPY2D, "aclrtMemcpy2d", params, on,
                             Copy(kind, uint64_t{width} * height, false, nullptr), dst, dpitch, src, spitch, width,
                             height, kind);
 }
@@ -106,7 +111,9 @@ aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t sp
 
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
     const msptiRuntimeMemsetParams params{devPtr, maxCount, value, count};
-    return InterceptRuntime(real_aclrtMemset, MSPTI_CBID_RUNTIME_MEM_SET, "aclrtMemset", params, MemsetOn(),
+    const bool on = MemsetOn();
+    const InterposedCall call = FillCall(on, value, count, true);
+    return InterceptRuntime(real_aclrtMemset, MSPTI_CBID_RUNTIME_MEM_SET, "aclrtMemset", params, on,
                             Fill(value, count, false, nullptr), devPtr, maxCount, value, count);
 }
 

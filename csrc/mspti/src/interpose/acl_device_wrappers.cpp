@@ -44,25 +44,34 @@ bool StreamOf(aclrtStream stream, uint32_t& device, uint32_t& id) {
     return true;
 }
 
+// A synchronisation that returned with the stream's work finished: successfully, or with the
+// error of a collective task that failed on the device (CANN's FFTS+ timeout or exception); the
+// failed task's device half will never come, and everything before it has run.
+bool WorkFinished(aclError result) {
+    constexpr aclError kCollectiveTimeout = 507048;    // ACL_ERROR_RT_FFTS_PLUS_TIMEOUT
+    constexpr aclError kCollectiveException = 507049;  // ACL_ERROR_RT_FFTS_PLUS_EXCEPTION
+    return result == ACL_SUCCESS || result == kCollectiveTimeout || result == kCollectiveException;
+}
+
 struct NoteSync {
     aclrtStream stream;
     void operator()(aclError result, uint64_t /*correlation_id*/, const mspti::interpose::CallTimes& times) const {
         uint32_t device = 0;
         uint32_t id = 0;
-        if (result != ACL_SUCCESS || !StreamOf(stream, device, id)) return;
+        if (!WorkFinished(result) || !StreamOf(stream, device, id)) return;
         mspti::seam::stream_syncs::Note(device, id, stream, times.start);
     }
 };
 
 // Calls the real function of a synchronisation msPTI only notes (no callback, no scope); `note`
-// runs after a successful call with the time the call began.
+// runs after a call that returned with the work finished (WorkFinished) with the time the call began.
 template <typename Fn, typename Note, typename... Args>
 aclError Noted(const mspti::seam::CannFunction<Fn>& real, const char* name, Note&& note, Args... args) noexcept {
     const Fn fn = real.get();
     if (fn == nullptr) return mspti::interpose::MissingFunction(name, static_cast<aclError>(ACL_ERROR_INTERNAL_ERROR));
     const uint64_t began = mspti::host_clock::Now();
     const aclError result = fn(args...);
-    if (result == ACL_SUCCESS) {
+    if (WorkFinished(result)) {
         try {
             note(began);
         } catch (...) {  // nothing of msPTI's fails the application's call

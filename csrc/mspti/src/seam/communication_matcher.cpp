@@ -9,6 +9,7 @@
 #include "common/host_clock.h"
 #include "seam/device_time.h"
 #include "seam/host_time.h"
+#include "seam/stream_syncs.h"
 #include "seam/stream_task_id.h"
 
 namespace mspti::seam {
@@ -34,6 +35,7 @@ void CommunicationMatcher::AddTask(const communication::TaskEvent& event) {
         op.device = event.device;
         op.stream = decoded.stream;
     }
+    op.issued_ns = std::max(op.issued_ns, host_time::ToRecordTime(event.track_ts));
     Task task;
     task.key = key;
     // Device times that arrived before the task was claimed, if the device ran it after its track.
@@ -203,6 +205,29 @@ void CommunicationMatcher::TryEmit(uint64_t op_id) {
         activity::BufferManager::Instance().Write(record);
     }
     ops_.erase(it);
+}
+
+void CommunicationMatcher::ExpireSynced(uint32_t device, uint64_t flush_ns) {
+    if (ops_.empty()) return;
+    for (auto it = ops_.begin(); it != ops_.end();) {
+        Op& op = it->second;
+        const uint64_t synced = op.device == device ? stream_syncs::ById(device, op.stream) : 0;
+        if (!op.finished || synced == 0 || op.issued_ns >= synced || synced >= flush_ns) {
+            ++it;
+            continue;
+        }
+        for (const Task& t : op.tasks) {
+            if (t.ended) continue;
+            auto k = by_key_.find(t.key);
+            if (k == by_key_.end()) continue;
+            auto& q = k->second;
+            q.erase(std::remove_if(q.begin(), q.end(), [&](const auto& entry) { return entry.first == it->first; }),
+                    q.end());
+            if (q.empty()) by_key_.erase(k);
+        }
+        activity::Drops().Add(MSPTI_ACTIVITY_KIND_COMMUNICATION, MSPTI_DROP_REASON_DEVICE_HALF_LOST);
+        it = ops_.erase(it);
+    }
 }
 
 void CommunicationMatcher::DropDevice(uint32_t device) {

@@ -29,6 +29,11 @@ public:
     void OnSubTask(uint32_t device, uint32_t stream, uint32_t task, uint16_t sub_task, bool start, uint64_t count);
     void DropDevice(uint32_t device);
     void Sweep(uint64_t now_ns);
+    // A flush that began at `flush_ns` read everything the device's STARS channel held: an
+    // operator whose stream was synchronised after its tasks were issued and before the flush,
+    // and that still misses a task's end, lost its device half (a collective that failed on the
+    // device has none): it is counted as dropped (DEVICE_HALF_LOST) and forgotten.
+    void ExpireSynced(uint32_t device, uint64_t flush_ns);
 
 private:
     struct Task {
@@ -50,6 +55,7 @@ private:
     struct Op {
         uint32_t device = 0;
         uint32_t stream = 0;
+        uint64_t issued_ns = 0;  // records' time base: the latest task track of the operator
         std::vector<Task> tasks;
         bool finished = false;
         communication::OpEvent info{};

@@ -18,8 +18,25 @@ struct Interposed {
     uint32_t detail = 0;
     uint64_t bytes = 0;
     bool on_device = false;
+    bool sync = false;
 };
 thread_local Interposed t_call;
+
+// The latest copy or fill track of this thread that no interposer saw, waiting for the runtime's
+// API report of its call (which follows the track inside the call) to tell whether the call was
+// synchronous.
+struct WaitingTrack {
+    CopyTrackEvent event{};
+    bool valid = false;
+};
+thread_local WaitingTrack t_unsettled;
+
+void Settle(bool sync) {
+    t_unsettled.event.sync = sync;
+    t_unsettled.valid = false;
+    detail::t_track_waiting = false;
+    PushCopyTrack(t_unsettled.event);
+}
 
 // The latest memcpy info of this thread, not yet taken by a copy track.
 struct MemcpyInfo {
@@ -74,6 +91,9 @@ void OnMemcpyInfo(const MsprofCompactInfo& info) {
     const MemcpyInfo memcpy_info = here ? t_info : MemcpyInfo{};
     if (here) t_info.valid = false;
     const bool interposed = here && t_call.kind == kind;
+    // An interposed synchronous call writes its own record, timed around the call.
+    if (interposed && t_call.sync) return;
+    if (here && t_unsettled.valid) Settle(false);  // no report came between: an asynchronous call's
     // A copy task neither inside an interposed copy nor announced by the runtime's memcpy info is
     // not a program's copy (a collective's task is reported as MEMCPY_ASYNC too): no record.
     if (kind == MSPTI_ACTIVITY_KIND_MEMCPY && !interposed && !memcpy_info.valid) return;
@@ -90,7 +110,7 @@ void OnMemcpyInfo(const MsprofCompactInfo& info) {
         here ? activity::CorrelationForCopyTrack(info.timeStamp) : activity::AllocateCorrelationId();
     CopyTrackEvent event{TrackEvent{correlation_id, info.timeStamp, type, "", track.taskId, track.deviceId,
                                     track.streamId, aging},
-                         0, kind, 0};
+                         0, kind, 0, false};
     if (interposed) {
         event.detail = t_call.detail;
         event.bytes = t_call.bytes;
@@ -99,11 +119,24 @@ void OnMemcpyInfo(const MsprofCompactInfo& info) {
         event.detail = static_cast<uint32_t>(FromRuntimeDirection(memcpy_info.direction));
         event.bytes = memcpy_info.bytes;
     }
+    if (!interposed && here) {
+        t_unsettled.event = event;
+        t_unsettled.valid = true;
+        detail::t_track_waiting = true;
+        return;
+    }
     PushCopyTrack(event);
 }
 
-InterposedCall::InterposedCall(msptiActivityKind kind, uint32_t detail, uint64_t bytes) {
-    t_call = Interposed{kind, detail, bytes, false};
+void OnRuntimeApi(const char* name) {
+    if (!t_unsettled.valid) return;
+    // The runtime's names of its asynchronous calls say so ("MemcpyAsync", "MemsetAsync", ...); the
+    // synchronous ones ("MemCopySync", "Memcpy2d", "MemSetSync") do not.
+    Settle(name != nullptr && std::strstr(name, "Async") == nullptr);
+}
+
+InterposedCall::InterposedCall(msptiActivityKind kind, uint32_t detail, uint64_t bytes, bool sync) {
+    t_call = Interposed{kind, detail, bytes, false, sync};
 }
 
 InterposedCall::~InterposedCall() { t_call = Interposed{}; }

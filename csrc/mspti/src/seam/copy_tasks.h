@@ -15,8 +15,12 @@
 // interposer has bytes 0 and value 0, since no report of the runtime carries them.
 // A MEMCPY_ASYNC task that is neither interposed nor announced by a memcpy info is
 // not a program's copy (HCCL reports its collectives' tasks under that type): no record.
-// Synchronous copies and fills are not stream tasks; the interposer times them
-// around the call (interpose/memory_reporter.h). A copy whose device half cannot
+// Synchronous copies and fills are reported the same way (CANN runs them as
+// memcpy tasks inside the call); which kind of call a track belongs to is told
+// by the runtime's API report of the call, which follows the track on the same
+// thread: the record waits for it (isAsync 0 for a synchronous call). An
+// interposed synchronous call keeps its own record, timed around the call
+// (interpose/memory_reporter.h), and its track gives none. A copy whose device half cannot
 // come (no subscriber, so CANN reports nothing; its device's STARS channel is not
 // collecting) keeps the host times of its call when it was interposed.
 #pragma once
@@ -43,12 +47,23 @@ void OnTaskTrack(uint32_t aging, const MsprofCompactInfo& info, const char* type
 // The runtime's memcpy info, for the next copy track of the reporting thread.
 void OnMemcpyInfo(const MsprofCompactInfo& info);
 
+namespace detail {
+inline thread_local bool t_track_waiting = false;  // set and cleared by copy_tasks.cpp only
+}  // namespace detail
+
+// Whether a copy or fill track of this thread waits for its call's API report: one thread-local
+// load, on every runtime API report.
+inline bool Unsettled() { return detail::t_track_waiting; }
+// A runtime API report of this thread, registered as `name`: the call of the waiting track.
+void OnRuntimeApi(const char* name);
+
 // Brackets an interposed asynchronous copy (MEMCPY: `detail` = msptiActivityMemcpyKind) or fill
 // (MEMSET: `detail` = value) on the calling thread: a task track of that kind reported inside the
 // call takes these fields.
 class InterposedCall {
 public:
-    InterposedCall(msptiActivityKind kind, uint32_t detail, uint64_t bytes);
+    // `sync`: a synchronous call, which writes its own record (its track gives none).
+    InterposedCall(msptiActivityKind kind, uint32_t detail, uint64_t bytes, bool sync = false);
     ~InterposedCall();
     InterposedCall(const InterposedCall&) = delete;
     InterposedCall& operator=(const InterposedCall&) = delete;

@@ -126,7 +126,10 @@ void DeviceData::ExpireLostLocked(uint32_t device, uint64_t flushed_ns) {
 
 void DeviceData::ExpireSyncedLocked(uint32_t device, bool stars, bool tsfw, uint64_t flush_ns) {
     DrainHostQueuesLocked();
-    if (stars) kernels_.ExpireSynced(device, flush_ns);
+    if (stars) {
+        kernels_.ExpireSynced(device, flush_ns);
+        communications_.ExpireSynced(device, flush_ns);
+    }
     if (tsfw) markers::ExpireSynced(device, flush_ns);
 }
 

@@ -58,18 +58,20 @@ uint64_t KernelMatcher::KeyOf(const TrackEvent& track, uint32_t* stream, uint32_
 }
 
 void KernelMatcher::AddTrack(const TrackEvent& track) {
-    Add(track, MSPTI_ACTIVITY_KIND_KERNEL, 0, 0);
+    Add(track, MSPTI_ACTIVITY_KIND_KERNEL, 0, 0, false);
 }
 
-void KernelMatcher::AddCopyTrack(const CopyTrackEvent& copy) { Add(copy.track, copy.kind, copy.bytes, copy.detail); }
+void KernelMatcher::AddCopyTrack(const CopyTrackEvent& copy) {
+    Add(copy.track, copy.kind, copy.bytes, copy.detail, copy.sync);
+}
 
-void KernelMatcher::Add(const TrackEvent& track, msptiActivityKind kind, uint64_t bytes, uint32_t detail) {
+void KernelMatcher::Add(const TrackEvent& track, msptiActivityKind kind, uint64_t bytes, uint32_t detail, bool sync) {
     uint32_t stream = 0;
     uint32_t task = 0;
     const uint64_t key = KeyOf(track, &stream, &task);
     Pending p{track.type, {track.name}, track.correlation_id, host_time::ToRecordTime(track.host_ts),
               track.device, stream, task, detail, next_seq_++, track.aging == 0, false,
-              static_cast<uint8_t>(kind), 0, 0};
+              static_cast<uint8_t>(kind), sync, 0, 0};
     if (kind != MSPTI_ACTIVITY_KIND_KERNEL) p.bytes = bytes;
     if (!p.graph) RetireGraphTasks(key, p.launch_ns);
     for (uint32_t n = orphans_.Front(key); n != kNil; n = orphans_.Front(key)) {
@@ -195,9 +197,9 @@ void KernelMatcher::EmitCopy(const Pending& p, uint64_t start, uint64_t end) {
         record.start = start;
         record.end = end < start ? start : end;
         record.deviceId = p.device;
-        record.streamId = p.stream;
+        record.streamId = p.sync ? MSPTI_INVALID_STREAM_ID : p.stream;  // a synchronous call is no stream work
         record.correlationId = p.correlation_id;
-        record.isAsync = 1;
+        record.isAsync = p.sync ? 0 : 1;
         activity::BufferManager::Instance().Write(record);
         return;
     }
@@ -209,9 +211,9 @@ void KernelMatcher::EmitCopy(const Pending& p, uint64_t start, uint64_t end) {
         record.start = start;
         record.end = end < start ? start : end;
         record.deviceId = p.device;
-        record.streamId = p.stream;
+        record.streamId = p.sync ? MSPTI_INVALID_STREAM_ID : p.stream;  // a synchronous call is no stream work
         record.correlationId = p.correlation_id;
-        record.isAsync = 1;
+        record.isAsync = p.sync ? 0 : 1;
         activity::BufferManager::Instance().Write(record);
     }
 }

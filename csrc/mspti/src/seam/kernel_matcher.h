@@ -74,6 +74,7 @@ private:
         bool graph;
         bool started;
         uint8_t kind;  // msptiActivityKind: KERNEL, MEMCPY or MEMSET
+        bool sync;     // MEMCPY, MEMSET: the task of a synchronous call (isAsync 0)
         uint64_t start_count;
         uint64_t retired_ns;  // graph task: launch time of the ordinary task that reused its key (0: none)
         msptiActivityKind Kind() const { return static_cast<msptiActivityKind>(kind); }
@@ -101,7 +102,7 @@ private:
         bool has_settled;
         uint64_t pass;  // expiry pass during which `newest` was noted
     };
-    void Add(const TrackEvent& track, msptiActivityKind kind, uint64_t bytes, uint32_t detail);
+    void Add(const TrackEvent& track, msptiActivityKind kind, uint64_t bytes, uint32_t detail, bool sync);
     void Emit(const Pending& p, uint64_t start_count, uint64_t end_count);
     void EmitCopy(const Pending& p, uint64_t start, uint64_t end);  // MEMCPY or MEMSET, times converted
     uint64_t KeyOf(const TrackEvent& track, uint32_t* stream, uint32_t* task) const;

@@ -121,6 +121,9 @@ int32_t OnApi(uint32_t, const MsprofApi* raw) {
     };
     switch (api.level) {
         case MSPROF_REPORT_RUNTIME_LEVEL:
+            if (copies::Unsettled() && OnReportingThread(api.threadId)) {
+                copies::OnRuntimeApi(NameCache::Instance().TypeName(MSPROF_REPORT_RUNTIME_LEVEL, api.type));
+            }
             if (Enabled(MSPTI_ACTIVITY_KIND_RUNTIME_API)) {
                 WriteApi(MSPTI_ACTIVITY_KIND_RUNTIME_API, api, ApiCorrelation(api, here()),
                          NameCache::Instance().TypeName(MSPROF_REPORT_RUNTIME_LEVEL, api.type));

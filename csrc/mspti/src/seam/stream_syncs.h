@@ -1,7 +1,9 @@
 // When the application last synchronised each stream (through msPTI's interposed
 // aclrtSynchronizeStream, aclrtSynchronizeStreamWithTimeout, aclrtSynchronizeDevice, which
 // synchronises every stream of the current device, and aclrtSynchronizeEvent, which synchronises
-// the stream of the event's latest aclrtRecordEvent up to that record). A synchronisation that returned guarantees that everything
+// the stream of the event's latest aclrtRecordEvent up to that record). A synchronisation that
+// returned successfully, or with the error of a collective task that failed on the device
+// (507048, 507049: the failed task has no device half), guarantees that everything
 // launched on the stream before it began has run on the device, so its device records are
 // with the driver: a flush that starts after it and finds a device half still missing knows
 // that half is lost (produced = delivered + dropped at FlushAll, docs/mspti-deviations.md).

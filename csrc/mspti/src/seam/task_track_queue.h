@@ -31,6 +31,7 @@ struct CopyTrackEvent {
     uint64_t bytes;
     msptiActivityKind kind;    // MEMCPY or MEMSET
     uint32_t detail;           // MEMCPY: msptiActivityMemcpyKind; MEMSET: value
+    bool sync;                 // the task of a synchronous call (aclrtMemcpy, aclrtMemcpy2d, aclrtMemset)
 };
 
 // Queues a track from the calling thread. If the thread's ring is full, the
