@@ -39,6 +39,10 @@ constexpr std::array<KernelSpec, static_cast<size_t>(Kernel::Count)> kKernels = 
     {Kernel::Sigmoid, "Sigmoid", "SigmoidAiCore", 1, CoreType::AIV},
     {Kernel::Tanh, "Tanh", "TanhAiCore", 1, CoreType::AIV},
     {Kernel::Fill, "Fill", "FillAiCore", 1, CoreType::AIV},
+    {Kernel::GeluGrad, "GeluGrad", "GeluGradAiCore", 1, CoreType::AIV},
+    {Kernel::MseLoss, "MseLoss", "MseLossAiCore", 1, CoreType::AIV},
+    {Kernel::MseLossGrad, "MseLossGrad", "MseLossGradAiCore", 1, CoreType::AIV},
+    {Kernel::ForeachAddList, "ForeachAddList", "ForeachAddListAiCore", 1, CoreType::AIV},
 }};
 
 // 64-bit FNV-1a with a seed, so that two seeds give a 128-bit digest.
