@@ -43,6 +43,9 @@ constexpr std::array<KernelSpec, static_cast<size_t>(Kernel::Count)> kKernels = 
     {Kernel::MseLoss, "MseLoss", "MseLossAiCore", 1, CoreType::AIV},
     {Kernel::MseLossGrad, "MseLossGrad", "MseLossGradAiCore", 1, CoreType::AIV},
     {Kernel::ForeachAddList, "ForeachAddList", "ForeachAddListAiCore", 1, CoreType::AIV},
+    {Kernel::LayerNormGradV3, "LayerNormGradV3", "LayerNormGradV3AiCore", 100, CoreType::AIV},
+    {Kernel::SoftmaxGrad, "SoftmaxGrad", "SoftmaxGradAiCore", 10000, CoreType::AIV},
+    {Kernel::ConcatD, "ConcatD", "ConcatDAiCore", 1, CoreType::AIV},
 }};
 
 // 64-bit FNV-1a with a seed, so that two seeds give a 128-bit digest.
