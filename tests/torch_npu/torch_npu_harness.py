@@ -3,12 +3,14 @@ and the skip (or, under `tox -e torch-npu`, the failure) when `import torch, tor
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -19,10 +21,15 @@ CUDA_TORCH = "Duplicated key 'pinned_reserve_segment_size_mb'"
 REQUIRE_VAR = "NPU_SIM_REQUIRE_TORCH_NPU"
 
 
-def simulator_run(code: str) -> subprocess.CompletedProcess[str]:
+PROGRAMS = Path(__file__).resolve().parent / "programs"
+
+
+def simulator_run(code: str | Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """Runs `code` (a program's text, or a Path to one, with `args`) under `npu-sim run`."""
+    program = [str(code)] if isinstance(code, Path) else ["-c", textwrap.dedent(code)]
     return subprocess.run(
-        [sys.executable, "-m", "sim_runtime", "run", "--", sys.executable, "-c", textwrap.dedent(code)],
-        env={**os.environ, "NPU_SIM_LOG_LEVEL": "warn"},  # the not-supported lines are warnings
+        [sys.executable, "-m", "sim_runtime", "run", "--", sys.executable, *program, *args],
+        env={**os.environ, "NPU_SIM_LOG_LEVEL": "warn", **env},  # the not-supported lines are warnings
         capture_output=True,
         text=True,
         timeout=600,
@@ -30,6 +37,7 @@ def simulator_run(code: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@functools.cache
 def why_torch_npu_does_not_import() -> str | None:
     if importlib.util.find_spec("torch_npu") is None:
         return "torch_npu is not installed (tox -e torch-npu installs torch and torch-npu)"
@@ -51,7 +59,8 @@ def require_torch_npu() -> None:
         pytest.skip(reason)
 
 
-def run_on_simulator(code: str) -> dict[str, object]:
-    result = simulator_run(code)
+def run_on_simulator(code: str | Path, *args: str, **env: str) -> dict[str, object]:
+    """The JSON object the program prints last; the program must succeed."""
+    result = simulator_run(code, *args, **env)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-4000:]
     return json.loads(result.stdout.splitlines()[-1])
