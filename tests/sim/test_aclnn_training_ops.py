@@ -248,3 +248,73 @@ def test_foreach_add_list_rejects_lists_of_different_lengths(op: Op) -> None:
         after=["list x1 2 a b", "list x2 1 c", "list out 0"],
     )
     assert res.phase1 == PARAM_INVALID and "x2 has 1 tensors; 2 expected" in res.proc.stderr
+
+
+@pytest.mark.parametrize("dim", [-1, 0])
+def test_log_softmax_and_its_backward(op: Op, dim: int) -> None:
+    rng = np.random.default_rng(32)
+    x, g = rand(rng, (4, 7), "f32", -5, 5), rand(rng, (4, 7), "f32")
+    ref = x - x.max(axis=dim, keepdims=True)
+    ref = ref - np.log(np.exp(ref).sum(axis=dim, keepdims=True))
+    res = op("LogSoftmax", [T("self", "f32", x), out("out", "f32", x.shape)], [f"int dim {dim}"])
+    check(res, "out", ref, "f32")
+    y = ref.astype(np.float32).astype(np.float64)
+    res = op(
+        "LogSoftmaxBackward",
+        [T("gradOutput", "f32", g), T("output", "f32", y), out("out", "f32", y.shape)],
+        [f"int dim {dim}"],
+    )
+    check(res, "out", g - np.exp(y) * g.sum(axis=dim, keepdims=True), "f32")
+
+
+@pytest.mark.parametrize("reduction", [0, 1, 2])
+def test_nll_loss_with_weights_and_an_ignored_sample(op: Op, reduction: int) -> None:
+    rng = np.random.default_rng(33)
+    x, w = rand(rng, (5, 4), "f32"), rand(rng, (4,), "f32", 0.5, 2)
+    target = np.array([0, 3, -100, 1, 3])  # the third sample is ignored
+    keep = target != -100
+    ws = np.where(keep, w[np.where(keep, target, 0)], 0.0)
+    picked = x[np.arange(5), np.where(keep, target, 0)]
+    loss = -ws * picked
+    ref = [loss, loss.sum() / ws.sum(), loss.sum()][reduction]
+    res = op(
+        "NLLLoss",
+        [T("self", "f32", x), T("target", "i64", target), T("weight", "f32", w),
+         out("out", "f32", (5,) if reduction == 0 else ()), out("totalWeight", "f32", ())],
+        [f"int reduction {reduction}"],
+    )  # fmt: skip
+    check(res, "out", np.asarray(ref), "f32")
+    check(res, "totalWeight", np.asarray(ws.sum()), "f32")
+    g = rand(rng, (5,), "f32") if reduction == 0 else np.array(0.5)
+    res = op(
+        "NLLLossBackward",
+        [T("gradOutput", "f32", g), T("self", "f32", x), T("target", "i64", target), T("weight", "f32", w),
+         T("totalWeight", "f32", np.asarray(ws.sum())), out("out", "f32", x.shape)],
+        [f"int reduction {reduction}"],
+    )  # fmt: skip
+    scale = g if reduction == 0 else np.full(5, float(g) / (ws.sum() if reduction == 1 else 1.0))
+    ref_grad = np.zeros_like(x)
+    ref_grad[np.arange(5)[keep], target[keep]] = -ws[keep] * scale[keep]
+    check(res, "out", ref_grad, "f32")
+
+
+def test_nll_loss_rejects_a_float_target_and_skips_an_out_of_range_one(op: Op) -> None:
+    x = np.zeros((2, 3))
+    res = op(
+        "NLLLoss",
+        [
+            T("self", "f32", x),
+            T("target", "f32", np.zeros(2)),
+            out("out", "f32", ()),
+            out("totalWeight", "f32", ()),
+        ],
+    )
+    assert res.phase1 == PARAM_INVALID and "int64, int32 or uint8 expected" in res.proc.stderr
+    res = op(
+        "NLLLoss",
+        [T("self", "f32", x + 1), T("target", "i64", np.array([1, 7])), out("out", "f32", ()),
+         out("totalWeight", "f32", ())],
+        ["int reduction 2"],
+    )  # fmt: skip
+    check(res, "out", np.asarray(-1.0), "f32")  # only the first sample counts
+    assert "target 7 is outside [0, 3)" in res.proc.stderr

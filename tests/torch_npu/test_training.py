@@ -13,7 +13,7 @@ from torch_npu_harness import PROGRAMS, run_on_simulator, simulator_run
 from mspti_core.enums import MsptiActivityKind
 
 
-@pytest.mark.parametrize("model", ["mlp", "transformer"])
+@pytest.mark.parametrize("model", ["mlp", "mlp-ce", "transformer"])
 def test_training_on_npu_matches_the_cpu(model: str) -> None:
     out = run_on_simulator(PROGRAMS / "training.py", model)
     assert {key: out[key] for key in ("losses", "outputs", "grads", "params")} == {

@@ -34,9 +34,12 @@
 #include "aclnnop/aclnn_foreach_add_list.h"
 #include "aclnnop/aclnn_gelu_backward.h"
 #include "aclnnop/aclnn_layer_norm_backward.h"
+#include "aclnnop/aclnn_log_softmax.h"
 #include "aclnnop/aclnn_mm.h"
 #include "aclnnop/aclnn_mse_loss.h"
 #include "aclnnop/aclnn_mse_loss_backward.h"
+#include "aclnnop/aclnn_nll_loss.h"
+#include "aclnnop/aclnn_nll_loss_backward.h"
 #include "aclnnop/aclnn_softmax_backward.h"
 #include "aclnnop/aclnn_batch_matmul.h"
 #include "aclnnop/aclnn_cast.h"
@@ -401,6 +404,27 @@ bool select(const Spec& p, Phase1& first, Phase2& second) {
                                                           p.t("gradWeight"), p.t("gradBias"), w, e);
         };
         second = aclnnLayerNormBackward;
+    } else if (op == "LogSoftmax") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnLogSoftmaxGetWorkspaceSize(p.t("self"), static_cast<int64_t>(p.n("dim")), p.t("out"), w, e); };
+        second = aclnnLogSoftmax;
+    } else if (op == "LogSoftmaxBackward") {
+        first = [&](uint64_t* w, aclOpExecutor** e) {
+            return aclnnLogSoftmaxBackwardGetWorkspaceSize(p.t("gradOutput"), p.t("output"), static_cast<int64_t>(p.n("dim")), p.t("out"), w, e);
+        };
+        second = aclnnLogSoftmaxBackward;
+    } else if (op == "NLLLoss") {
+        first = [&](uint64_t* w, aclOpExecutor** e) {
+            return aclnnNLLLossGetWorkspaceSize(p.t("self"), p.t("target"), p.t("weight"), static_cast<int64_t>(p.n("reduction", 1)),
+                                                static_cast<int64_t>(p.n("ignoreIndex", -100)), p.t("out"), p.t("totalWeight"), w, e);
+        };
+        second = aclnnNLLLoss;
+    } else if (op == "NLLLossBackward") {
+        first = [&](uint64_t* w, aclOpExecutor** e) {
+            return aclnnNLLLossBackwardGetWorkspaceSize(p.t("gradOutput"), p.t("self"), p.t("target"), p.t("weight"),
+                                                        static_cast<int64_t>(p.n("reduction", 1)), static_cast<int64_t>(p.n("ignoreIndex", -100)),
+                                                        p.t("totalWeight"), p.t("out"), w, e);
+        };
+        second = aclnnNLLLossBackward;
     } else if (op == "Cat") {
         first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnCatGetWorkspaceSize(p.l("tensors"), static_cast<int64_t>(p.n("dim")), p.t("out"), w, e); };
         second = aclnnCat;

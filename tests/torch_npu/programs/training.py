@@ -1,10 +1,11 @@
 """Trains a model on device `npu` and on the CPU from the same start and compares the runs.
 
-    npu-sim run -- python training.py mlp|transformer
+    npu-sim run -- python training.py mlp|mlp-ce|transformer
 
 The MLP is 64 -> 128 -> 10 with GELU, batch 32; the transformer block has d_model 64, 4 heads,
 sequence 16, batch 2 (pre-norm layer norms, softmax attention, a GELU MLP). Each run does forward,
-MSE loss, backward and a torch.optim.SGD step, three times. Prints one JSON line: whether losses,
+the loss (MSE; cross-entropy over the MLP's 10 classes for mlp-ce), backward and a
+torch.optim.SGD step, three times. Prints one JSON line: whether losses,
 outputs, gradients and final parameters match within rtol 1e-5 / atol 1e-6 (fp32), the losses of
 both runs, and the largest |npu - cpu| - rtol * |cpu| over all compared values (at most atol when
 they match).
@@ -41,7 +42,7 @@ class Block(torch.nn.Module):
 
 
 def build(name: str) -> tuple[torch.nn.Module, tuple[int, ...], tuple[int, ...]]:
-    if name == "mlp":
+    if name in ("mlp", "mlp-ce"):
         mlp = torch.nn.Sequential(torch.nn.Linear(64, 128), torch.nn.GELU(), torch.nn.Linear(128, 10))
         return mlp, (32, 64), (32, 10)
     return Block(), (2, 16, 64), (2, 16, 64)
@@ -54,12 +55,15 @@ def train(name: str, device: str) -> dict[str, list[torch.Tensor]]:
     opt = torch.optim.SGD(model.parameters(), lr=0.1)
     g = torch.Generator().manual_seed(1)
     x = torch.randn(x_shape, generator=g).to(device)
-    target = torch.randn(y_shape, generator=g).to(device)
+    if name == "mlp-ce":
+        target = torch.randint(0, y_shape[-1], y_shape[:1], generator=g).to(device)
+    else:
+        target = torch.randn(y_shape, generator=g).to(device)
     runs: dict[str, list[torch.Tensor]] = {"losses": [], "outputs": [], "grads": []}
     for _ in range(STEPS):
         opt.zero_grad()
         out = model(x)
-        loss = F.mse_loss(out, target)
+        loss = F.cross_entropy(out, target) if name == "mlp-ce" else F.mse_loss(out, target)
         loss.backward()
         runs["losses"].append(loss.detach().cpu())
         runs["outputs"].append(out.detach().cpu())
