@@ -318,3 +318,21 @@ def test_nll_loss_rejects_a_float_target_and_skips_an_out_of_range_one(op: Op) -
     )  # fmt: skip
     check(res, "out", np.asarray(-1.0), "f32")  # only the first sample counts
     assert "target 7 is outside [0, 3)" in res.proc.stderr
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+@pytest.mark.parametrize("exponent", [2, 3, 0.5])
+def test_pow_tensor_scalar(op: Op, dt: str, exponent: float) -> None:
+    x = rand(np.random.default_rng(34), (3, 4), dt, 0.1, 3)
+    res = op(
+        "PowTensorScalar", [T("self", dt, x), out("out", dt, x.shape)], [f"scalar exponent 0 {exponent}"]
+    )
+    check(res, "out", x**exponent, dt)
+
+
+def test_max_of_a_strided_view_and_of_nothing(op: Op) -> None:
+    x = rand(np.random.default_rng(35), (4, 5), "f32")
+    res = op("Max", [transposed_view("self", "f32", x), out("out", "f32", ())])
+    check(res, "out", np.asarray(x.max()), "f32")
+    res = op("Max", [T("self", "f32", np.zeros((0,))), out("out", "f32", ())])
+    assert res.phase1 == PARAM_INVALID and "self is empty" in res.proc.stderr

@@ -50,6 +50,8 @@ constexpr std::array<KernelSpec, static_cast<size_t>(Kernel::Count)> kKernels = 
     {Kernel::LogSoftmaxGrad, "LogSoftmaxGrad", "LogSoftmaxGradAiCore", 10000, CoreType::AIV},
     {Kernel::NLLLoss, "NLLLoss", "NLLLossAiCore", 1, CoreType::AIV},
     {Kernel::NLLLossGrad, "NLLLossGrad", "NLLLossGradAiCore", 1, CoreType::AIV},
+    {Kernel::Pow, "Pow", "PowAiCore", 1, CoreType::AIV},
+    {Kernel::ReduceMax, "ReduceMax", "ReduceMaxAiCore", 2100, CoreType::AIV},
 }};
 
 // 64-bit FNV-1a with a seed, so that two seeds give a 128-bit digest.

@@ -35,11 +35,13 @@
 #include "aclnnop/aclnn_gelu_backward.h"
 #include "aclnnop/aclnn_layer_norm_backward.h"
 #include "aclnnop/aclnn_log_softmax.h"
+#include "aclnnop/aclnn_max.h"
 #include "aclnnop/aclnn_mm.h"
 #include "aclnnop/aclnn_mse_loss.h"
 #include "aclnnop/aclnn_mse_loss_backward.h"
 #include "aclnnop/aclnn_nll_loss.h"
 #include "aclnnop/aclnn_nll_loss_backward.h"
+#include "aclnnop/aclnn_pow.h"
 #include "aclnnop/aclnn_softmax_backward.h"
 #include "aclnnop/aclnn_batch_matmul.h"
 #include "aclnnop/aclnn_cast.h"
@@ -425,6 +427,12 @@ bool select(const Spec& p, Phase1& first, Phase2& second) {
                                                         p.t("totalWeight"), p.t("out"), w, e);
         };
         second = aclnnNLLLossBackward;
+    } else if (op == "PowTensorScalar") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnPowTensorScalarGetWorkspaceSize(p.t("self"), p.s("exponent"), p.t("out"), w, e); };
+        second = aclnnPowTensorScalar;
+    } else if (op == "Max") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnMaxGetWorkspaceSize(p.t("self"), p.t("out"), w, e); };
+        second = aclnnMax;
     } else if (op == "Cat") {
         first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnCatGetWorkspaceSize(p.l("tensors"), static_cast<int64_t>(p.n("dim")), p.t("out"), w, e); };
         second = aclnnCat;
