@@ -118,7 +118,15 @@ class Op:
         self.exe, self.native, self.tmp = exe, native, tmp
         self.count = 0
 
-    def __call__(self, op: str, tensors: list[T], attrs: list[str] | None = None, **env: str) -> Result:
+    def __call__(
+        self,
+        op: str,
+        tensors: list[T],
+        attrs: list[str] | None = None,
+        after: list[str] | None = None,
+        **env: str,
+    ) -> Result:
+        """Runs `op`; `attrs` are spec lines before the tensors, `after` lines after them (lists)."""
         self.count += 1
         work = self.tmp / f"run{self.count}"
         work.mkdir()
@@ -148,6 +156,7 @@ class Op:
                     ]
                 )
             )
+        lines.extend(after or [])
         spec = work / "spec.txt"
         spec.write_text("\n".join(lines) + "\n")
         proc = run_program(self.exe, self.native.env(NPU_SIM_CLOCK="virtual", **env), [str(spec)])

@@ -5,59 +5,10 @@ operators that work and the first that does not (docs/torch_npu.md). Each progra
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import os
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
-import pytest
-
-# A process that loads the CUDA build of torch next to torch_npu aborts while loading torch_npu:
-# both register the allocator option 'pinned_reserve_segment_size_mb'.
-CUDA_TORCH = "Duplicated key 'pinned_reserve_segment_size_mb'"
-#: Set (tox -e torch-npu sets it) to fail instead of skipping when torch_npu does not import.
-REQUIRE_VAR = "NPU_SIM_REQUIRE_TORCH_NPU"
-
-
-def simulator_run(code: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "sim_runtime", "run", "--", sys.executable, "-c", textwrap.dedent(code)],
-        env={**os.environ, "NPU_SIM_LOG_LEVEL": "warn"},  # the not-supported lines are warnings
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-
-
-def why_torch_npu_does_not_import() -> str | None:
-    if importlib.util.find_spec("torch_npu") is None:
-        return "torch_npu is not installed (tox -e torch-npu installs torch and torch-npu)"
-    result = simulator_run("import torch, torch_npu")
-    if result.returncode == 0:
-        return None
-    if CUDA_TORCH in result.stderr:
-        return "torch is the CUDA build, which cannot share a process with torch_npu: use the CPU build"
-    lines = [line for line in result.stderr.splitlines() if line.strip()]
-    return "import torch, torch_npu fails: " + (lines[-1] if lines else f"exit status {result.returncode}")
-
-
-@pytest.fixture(scope="module", autouse=True)
-def torch_npu_imports() -> None:
-    reason = why_torch_npu_does_not_import()
-    if reason is not None:
-        if os.environ.get(REQUIRE_VAR):
-            pytest.fail(reason)
-        pytest.skip(reason)
-
-
-def run_on_simulator(code: str) -> dict[str, object]:
-    result = simulator_run(code)
-    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-4000:]
-    return json.loads(result.stdout.splitlines()[-1])
+from torch_npu_harness import run_on_simulator, simulator_run
 
 
 def test_import_torch_and_torch_npu() -> None:
@@ -95,7 +46,7 @@ def test_the_operators_that_run_match_the_cpu() -> None:
                "layer_norm": lambda t: torch.nn.functional.layer_norm(t, (3,)),
                "transpose_contiguous": lambda t: t.T.contiguous(), "exp": torch.exp, "neg": lambda t: -t,
                "sigmoid": torch.sigmoid, "tanh": torch.tanh, "div_scalar": lambda t: t / 2,
-               "gelu": torch.nn.functional.gelu}
+               "gelu": torch.nn.functional.gelu, "pow": lambda t: t ** 2, "max": lambda t: t.max()}
         close = lambda f: torch.allclose(f(x.npu()).cpu(), f(x), rtol=1e-5, atol=1e-6)
         result = {name: close(f) for name, f in ops.items()}
         result["zeros"] = torch.zeros(3, device="npu").cpu().tolist()
@@ -106,29 +57,30 @@ def test_the_operators_that_run_match_the_cpu() -> None:
     assert out == {
         "mul": True, "sub_scalar": True, "mm": True, "sum": True, "mean": True, "relu": True, "softmax": True,
         "silu": True, "layer_norm": True, "transpose_contiguous": True, "exp": True, "neg": True,
-        "sigmoid": True, "tanh": True, "div_scalar": True, "gelu": True, "zeros": [0.0, 0.0, 0.0],
+        "sigmoid": True, "tanh": True, "div_scalar": True, "gelu": True, "pow": True, "max": True,
+        "zeros": [0.0, 0.0, 0.0],
         "full": [3.0, 3.0],
     }  # fmt: skip
 
 
 def test_an_operator_without_an_aclnn_kernel_fails_through_torch_npus_error_path() -> None:
-    # x ** 2 needs aclnnPowTensorScalar, which libopapi lacks; torch_npu then takes its aclop path
-    # (operator Square), which the simulator does not support: a RuntimeError naming the operator,
+    # x.cumsum(0) needs aclnnCumsum, which libopapi lacks; torch_npu then takes its aclop path
+    # (operator Cumsum), which the simulator does not support: a RuntimeError naming the operator,
     # not a crash, and one log line.
     result = simulator_run(
         """
         import json, torch, torch_npu
         x = torch.ones(3).npu()
         try:
-            (x ** 2).cpu()
+            x.cumsum(0).cpu()
             print(json.dumps({"raised": None}))
         except RuntimeError as e:
             print(json.dumps({"raised": str(e).splitlines()[0]}))
         """
     )
     assert result.returncode == 0, result.stderr[-4000:]
-    assert "Square" in str(json.loads(result.stdout.splitlines()[-1])["raised"])
-    assert 'aclopCompileAndExecute("Square") is not supported by the simulator' in result.stderr
+    assert "Cumsum" in str(json.loads(result.stdout.splitlines()[-1])["raised"])
+    assert 'aclopCompileAndExecute("Cumsum") is not supported by the simulator' in result.stderr
 
 
 def test_mspti_kernel_monitor_sees_the_kernels_torch_npu_launches() -> None:

@@ -204,3 +204,39 @@ NPUSIM_C_EXPORT aclnnStatus aclnnDivGetWorkspaceSize(const aclTensor* self, cons
     return npusim::opapi::prepare("aclnnDiv", BinaryKind::Div, self, other, nullptr, out, workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnDiv)
+
+// The in-place forms (torch's add_ / mul_, e.g. the SGD update p.add_(grad, alpha=-lr)): the
+// result is written back through selfRef's view, so other (or the scalar) must broadcast to it.
+NPUSIM_C_EXPORT aclnnStatus aclnnInplaceAddGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other,
+                                                            const aclScalar* alpha, uint64_t* workspaceSize,
+                                                            aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnInplaceAddGetWorkspaceSize", aclnnStatus);
+    return npusim::opapi::prepare("aclnnInplaceAdd", BinaryKind::Add, selfRef, other, alpha, selfRef, workspaceSize,
+                                  executor);
+}
+OPAPI_DEFINE_RUN(aclnnInplaceAdd)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnInplaceMulGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other,
+                                                            uint64_t* workspaceSize, aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnInplaceMulGetWorkspaceSize", aclnnStatus);
+    return npusim::opapi::prepare("aclnnInplaceMul", BinaryKind::Mul, selfRef, other, nullptr, selfRef, workspaceSize,
+                                  executor);
+}
+OPAPI_DEFINE_RUN(aclnnInplaceMul)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnInplaceAddsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other,
+                                                             const aclScalar* alpha, uint64_t* workspaceSize,
+                                                             aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnInplaceAddsGetWorkspaceSize", aclnnStatus);
+    return npusim::opapi::prepare_scalar("aclnnInplaceAdds", BinaryKind::Add, selfRef, other, alpha, selfRef,
+                                         workspaceSize, executor);
+}
+OPAPI_DEFINE_RUN(aclnnInplaceAdds)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnInplaceMulsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other,
+                                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnInplaceMulsGetWorkspaceSize", aclnnStatus);
+    return npusim::opapi::prepare_scalar("aclnnInplaceMuls", BinaryKind::Mul, selfRef, other, nullptr, selfRef,
+                                         workspaceSize, executor);
+}
+OPAPI_DEFINE_RUN(aclnnInplaceMuls)

@@ -13,6 +13,10 @@
 //   GatherV2, Transpose,     flops = 0 (pure data movement)
 //   ZerosLike, Fill
 //   FlashAttentionScore      flops = 4 * B * N * Sq * Skv * D (two products) + 5 * B * N * Sq * Skv
+//   GeluGrad 12n;  MseLoss 3n (n: the broadcast elements);  MseLossGrad 4n;  SoftmaxGrad 4n;
+//   LayerNormGradV3 12 * input elements;  ForeachAddList 2 * elements of all its tensors;
+//   ConcatD 0 (data movement); Addmm / Mm are MatMul (the bias term rides in the epilogue)
+//   LogSoftmaxV2 5n, LogSoftmaxGrad 4n;  NLLLoss, NLLLossGrad 2 * batch;  Pow 4n;  ReduceMax n
 //   bytes = the bytes of every input read plus every output written.
 // Cube and attention kernels carry a modelled duration (docs/timing.md): tile quantisation over
 // the cube cores, a floor for pipeline fill, per-dtype rates and the efficiencies of

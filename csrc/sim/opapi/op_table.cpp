@@ -39,6 +39,19 @@ constexpr std::array<KernelSpec, static_cast<size_t>(Kernel::Count)> kKernels = 
     {Kernel::Sigmoid, "Sigmoid", "SigmoidAiCore", 1, CoreType::AIV},
     {Kernel::Tanh, "Tanh", "TanhAiCore", 1, CoreType::AIV},
     {Kernel::Fill, "Fill", "FillAiCore", 1, CoreType::AIV},
+    {Kernel::GeluGrad, "GeluGrad", "GeluGradAiCore", 1, CoreType::AIV},
+    {Kernel::MseLoss, "MseLoss", "MseLossAiCore", 1, CoreType::AIV},
+    {Kernel::MseLossGrad, "MseLossGrad", "MseLossGradAiCore", 1, CoreType::AIV},
+    {Kernel::ForeachAddList, "ForeachAddList", "ForeachAddListAiCore", 1, CoreType::AIV},
+    {Kernel::LayerNormGradV3, "LayerNormGradV3", "LayerNormGradV3AiCore", 100, CoreType::AIV},
+    {Kernel::SoftmaxGrad, "SoftmaxGrad", "SoftmaxGradAiCore", 10000, CoreType::AIV},
+    {Kernel::ConcatD, "ConcatD", "ConcatDAiCore", 1, CoreType::AIV},
+    {Kernel::LogSoftmaxV2, "LogSoftmaxV2", "LogSoftmaxV2AiCore", 10000, CoreType::AIV},
+    {Kernel::LogSoftmaxGrad, "LogSoftmaxGrad", "LogSoftmaxGradAiCore", 10000, CoreType::AIV},
+    {Kernel::NLLLoss, "NLLLoss", "NLLLossAiCore", 1, CoreType::AIV},
+    {Kernel::NLLLossGrad, "NLLLossGrad", "NLLLossGradAiCore", 1, CoreType::AIV},
+    {Kernel::Pow, "Pow", "PowAiCore", 1, CoreType::AIV},
+    {Kernel::ReduceMax, "ReduceMax", "ReduceMaxAiCore", 2100, CoreType::AIV},
 }};
 
 // 64-bit FNV-1a with a seed, so that two seeds give a 128-bit digest.

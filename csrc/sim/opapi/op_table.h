@@ -24,7 +24,9 @@ namespace npusim::opapi {
 enum class Kernel : uint8_t {
     Add, Axpy, Sub, Mul, RealDiv, Cast, MatMulV2, BatchMatMulV2, SoftmaxV2, LayerNormV4, RmsNorm,
     Gelu, Silu, Relu, GatherV2, Transpose, ReduceSum, ReduceMean, ViewCopy, FlashAttentionScore,
-    Muls, ZerosLike, Exp, Neg, Sigmoid, Tanh, Fill,
+    Muls, ZerosLike, Exp, Neg, Sigmoid, Tanh, Fill, GeluGrad, MseLoss, MseLossGrad,
+    ForeachAddList, LayerNormGradV3, SoftmaxGrad, ConcatD, LogSoftmaxV2, LogSoftmaxGrad, NLLLoss, NLLLossGrad,
+    Pow, ReduceMax,
     Count
 };
 

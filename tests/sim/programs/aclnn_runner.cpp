@@ -9,6 +9,9 @@
 //                                  run (or -)
 //   scalar NAME DTYPE VALUE        an aclScalar
 //   int NAME VALUE | float NAME VALUE | str NAME VALUE | ints NAME COUNT VALUES...
+//   bools NAME COUNT VALUES...     an aclBoolArray (0 / 1)
+//   list NAME COUNT TENSORS...     an aclTensorList of tensors declared before it (its own handles of
+//                                  their views: a tensor may be in several lists, as torch_npu's are)
 //   wsdelta N                      pass the requested workspace size + N to the second phase
 //   runs N                         make the executor repeatable and run it N times
 // Prints "phase1 STATUS WORKSPACE" and one "phase2 STATUS" per run; exits 0 when every call succeeded.
@@ -19,12 +22,27 @@
 #include <functional>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_addmm.h"
+#include "aclnnop/aclnn_cat.h"
+#include "aclnnop/aclnn_foreach_add_list.h"
+#include "aclnnop/aclnn_gelu_backward.h"
+#include "aclnnop/aclnn_layer_norm_backward.h"
+#include "aclnnop/aclnn_log_softmax.h"
+#include "aclnnop/aclnn_max.h"
+#include "aclnnop/aclnn_mm.h"
+#include "aclnnop/aclnn_mse_loss.h"
+#include "aclnnop/aclnn_mse_loss_backward.h"
+#include "aclnnop/aclnn_nll_loss.h"
+#include "aclnnop/aclnn_nll_loss_backward.h"
+#include "aclnnop/aclnn_pow.h"
+#include "aclnnop/aclnn_softmax_backward.h"
 #include "aclnnop/aclnn_batch_matmul.h"
 #include "aclnnop/aclnn_cast.h"
 #include "aclnnop/aclnn_copy.h"
@@ -67,6 +85,16 @@ struct DeviceTensor {
     void* device = nullptr;
     size_t bytes = 0;
     std::string out_file;
+    // How the tensor was made, so that a list can hold its own handle of the same view.
+    std::vector<int64_t> dims, strides;
+    int64_t offset = 0, storage = 0;
+    int dtype = 0;
+
+    aclTensor* another_handle() const {
+        const int64_t storage_dims[1] = {storage};
+        return aclCreateTensor(dims.data(), dims.size(), static_cast<aclDataType>(dtype), strides.data(), offset,
+                               ACL_FORMAT_ND, storage_dims, 1, device);
+    }
 };
 
 struct Spec {
@@ -76,6 +104,8 @@ struct Spec {
     std::map<std::string, double> numbers;
     std::map<std::string, std::string> strings;
     std::map<std::string, aclIntArray*> arrays;
+    std::map<std::string, aclBoolArray*> bools;
+    std::map<std::string, aclTensorList*> lists;
     long long wsdelta = 0;
     int runs = 1;
 
@@ -90,6 +120,14 @@ struct Spec {
     aclIntArray* a(const std::string& name) const {
         auto it = arrays.find(name);
         return it == arrays.end() ? nullptr : it->second;
+    }
+    aclBoolArray* b(const std::string& name) const {
+        auto it = bools.find(name);
+        return it == bools.end() ? nullptr : it->second;
+    }
+    aclTensorList* l(const std::string& name) const {
+        auto it = lists.find(name);
+        return it == lists.end() ? nullptr : it->second;
     }
     double n(const std::string& name, double fallback = 0) const {
         auto it = numbers.find(name);
@@ -135,6 +173,11 @@ bool load_tensor(std::istringstream& in, Spec& spec) {
         std::fprintf(stderr, "aclCreateTensor(%s) failed\n", name.c_str());
         return false;
     }
+    dt.dims = dims;
+    dt.strides = strides;
+    dt.offset = offset;
+    dt.storage = storage;
+    dt.dtype = dtype;
     spec.tensors[name] = dt;
     return true;
 }
@@ -176,6 +219,33 @@ bool parse(const char* path, Spec& spec) {
             std::vector<int64_t> values(count);
             for (auto& v : values) in >> v;
             spec.arrays[name] = aclCreateIntArray(values.data(), count);
+        } else if (kind == "bools") {
+            std::string name;
+            size_t count = 0;
+            in >> name >> count;
+            std::unique_ptr<bool[]> values(new bool[count ? count : 1]);
+            for (size_t i = 0; i < count; ++i) {
+                int v = 0;
+                in >> v;
+                values[i] = v != 0;
+            }
+            spec.bools[name] = aclCreateBoolArray(values.get(), count);
+        } else if (kind == "list") {
+            std::string name;
+            size_t count = 0;
+            in >> name >> count;
+            std::vector<const aclTensor*> members;
+            for (size_t i = 0; i < count; ++i) {
+                std::string member;
+                in >> member;
+                auto it = spec.tensors.find(member);
+                if (it == spec.tensors.end()) {
+                    std::fprintf(stderr, "list %s: unknown tensor %s\n", name.c_str(), member.c_str());
+                    return false;
+                }
+                members.push_back(it->second.another_handle());
+            }
+            spec.lists[name] = aclCreateTensorList(members.data(), count);
         } else if (kind == "wsdelta") {
             in >> spec.wsdelta;
         } else if (kind == "runs") {
@@ -293,6 +363,85 @@ bool select(const Spec& p, Phase1& first, Phase2& second) {
                 static_cast<int64_t>(p.n("sparseMode", 0)), p.t("softmaxMax"), p.t("softmaxSum"), nullptr, p.t("out"), w, e);
         };
         second = aclnnFlashAttentionScore;
+    } else if (op == "Addmm") {
+        first = [&](uint64_t* w, aclOpExecutor** e) {
+            return aclnnAddmmGetWorkspaceSize(p.t("self"), p.t("mat1"), p.t("mat2"), p.s("beta"), p.s("alpha"), p.t("out"), 1, w, e);
+        };
+        second = aclnnAddmm;
+    } else if (op == "Mm") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnMmGetWorkspaceSize(p.t("self"), p.t("mat2"), p.t("out"), 1, w, e); };
+        second = aclnnMm;
+    } else if (op == "GeluBackward") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnGeluBackwardGetWorkspaceSize(p.t("gradOutput"), p.t("self"), p.t("gradInput"), w, e); };
+        second = aclnnGeluBackward;
+    } else if (op == "MseLoss") {
+        first = [&](uint64_t* w, aclOpExecutor** e) {
+            return aclnnMseLossGetWorkspaceSize(p.t("self"), p.t("target"), static_cast<int64_t>(p.n("reduction", 1)), p.t("out"), w, e);
+        };
+        second = aclnnMseLoss;
+    } else if (op == "MseLossBackward") {
+        first = [&](uint64_t* w, aclOpExecutor** e) {
+            return aclnnMseLossBackwardGetWorkspaceSize(p.t("gradOutput"), p.t("self"), p.t("target"), static_cast<int64_t>(p.n("reduction", 1)),
+                                                        p.t("gradInput"), w, e);
+        };
+        second = aclnnMseLossBackward;
+    } else if (op == "InplaceAdd") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceAddGetWorkspaceSize(p.t("selfRef"), p.t("other"), p.s("alpha"), w, e); };
+        second = aclnnInplaceAdd;
+    } else if (op == "InplaceMuls") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceMulsGetWorkspaceSize(p.t("selfRef"), p.s("other"), w, e); };
+        second = aclnnInplaceMuls;
+    } else if (op == "InplaceOne") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceOneGetWorkspaceSize(p.t("selfRef"), w, e); };
+        second = aclnnInplaceOne;
+    } else if (op == "SoftmaxBackward") {
+        first = [&](uint64_t* w, aclOpExecutor** e) {
+            return aclnnSoftmaxBackwardGetWorkspaceSize(p.t("gradOutput"), p.t("output"), static_cast<int64_t>(p.n("dim")), p.t("out"), w, e);
+        };
+        second = aclnnSoftmaxBackward;
+    } else if (op == "LayerNormBackward") {
+        first = [&](uint64_t* w, aclOpExecutor** e) {
+            return aclnnLayerNormBackwardGetWorkspaceSize(p.t("gradOut"), p.t("input"), p.a("normalizedShape"), p.t("mean"), p.t("rstd"),
+                                                          p.t("weight"), p.t("bias"), p.b("outputMask"), p.t("gradInput"),
+                                                          p.t("gradWeight"), p.t("gradBias"), w, e);
+        };
+        second = aclnnLayerNormBackward;
+    } else if (op == "LogSoftmax") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnLogSoftmaxGetWorkspaceSize(p.t("self"), static_cast<int64_t>(p.n("dim")), p.t("out"), w, e); };
+        second = aclnnLogSoftmax;
+    } else if (op == "LogSoftmaxBackward") {
+        first = [&](uint64_t* w, aclOpExecutor** e) {
+            return aclnnLogSoftmaxBackwardGetWorkspaceSize(p.t("gradOutput"), p.t("output"), static_cast<int64_t>(p.n("dim")), p.t("out"), w, e);
+        };
+        second = aclnnLogSoftmaxBackward;
+    } else if (op == "NLLLoss") {
+        first = [&](uint64_t* w, aclOpExecutor** e) {
+            return aclnnNLLLossGetWorkspaceSize(p.t("self"), p.t("target"), p.t("weight"), static_cast<int64_t>(p.n("reduction", 1)),
+                                                static_cast<int64_t>(p.n("ignoreIndex", -100)), p.t("out"), p.t("totalWeight"), w, e);
+        };
+        second = aclnnNLLLoss;
+    } else if (op == "NLLLossBackward") {
+        first = [&](uint64_t* w, aclOpExecutor** e) {
+            return aclnnNLLLossBackwardGetWorkspaceSize(p.t("gradOutput"), p.t("self"), p.t("target"), p.t("weight"),
+                                                        static_cast<int64_t>(p.n("reduction", 1)), static_cast<int64_t>(p.n("ignoreIndex", -100)),
+                                                        p.t("totalWeight"), p.t("out"), w, e);
+        };
+        second = aclnnNLLLossBackward;
+    } else if (op == "PowTensorScalar") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnPowTensorScalarGetWorkspaceSize(p.t("self"), p.s("exponent"), p.t("out"), w, e); };
+        second = aclnnPowTensorScalar;
+    } else if (op == "Max") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnMaxGetWorkspaceSize(p.t("self"), p.t("out"), w, e); };
+        second = aclnnMax;
+    } else if (op == "Cat") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnCatGetWorkspaceSize(p.l("tensors"), static_cast<int64_t>(p.n("dim")), p.t("out"), w, e); };
+        second = aclnnCat;
+    } else if (op == "ForeachAddList") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnForeachAddListGetWorkspaceSize(p.l("x1"), p.l("x2"), p.t("alpha"), p.l("out"), w, e); };
+        second = aclnnForeachAddList;
+    } else if (op == "ForeachAddListV2") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnForeachAddListV2GetWorkspaceSize(p.l("x1"), p.l("x2"), p.s("alpha"), p.l("out"), w, e); };
+        second = aclnnForeachAddListV2;
     } else {
         return false;
     }
@@ -347,6 +496,8 @@ int main(int argc, char** argv) {
     }
     for (auto& [name, s] : spec.scalars) aclDestroyScalar(s);
     for (auto& [name, a] : spec.arrays) aclDestroyIntArray(a);
+    for (auto& [name, a] : spec.bools) aclDestroyBoolArray(a);
+    for (auto& [name, a] : spec.lists) aclDestroyTensorList(a);
     if (workspace) aclrtFree(workspace);
     aclrtDestroyStream(stream);
     aclrtResetDevice(0);

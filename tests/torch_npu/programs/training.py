@@ -1,0 +1,91 @@
+"""Trains a model on device `npu` and on the CPU from the same start and compares the runs.
+
+    npu-sim run -- python training.py mlp|mlp-ce|transformer
+
+The MLP is 64 -> 128 -> 10 with GELU, batch 32; the transformer block has d_model 64, 4 heads,
+sequence 16, batch 2 (pre-norm layer norms, softmax attention, a GELU MLP). Each run does forward,
+the loss (MSE; cross-entropy over the MLP's 10 classes for mlp-ce), backward and a
+torch.optim.SGD step, three times. Prints one JSON line: whether losses,
+outputs, gradients and final parameters match within rtol 1e-5 / atol 1e-6 (fp32), the losses of
+both runs, and the largest |npu - cpu| - rtol * |cpu| over all compared values (at most atol when
+they match).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+
+import torch
+import torch.nn.functional as F
+import torch_npu  # noqa: F401  (registers device `npu`)
+
+RTOL, ATOL, STEPS = 1e-5, 1e-6, 3
+
+
+class Block(torch.nn.Module):
+    def __init__(self, d_model: int = 64, heads: int = 4) -> None:
+        super().__init__()
+        self.heads = heads
+        self.ln1, self.ln2 = torch.nn.LayerNorm(d_model), torch.nn.LayerNorm(d_model)
+        self.qkv, self.proj = torch.nn.Linear(d_model, 3 * d_model), torch.nn.Linear(d_model, d_model)
+        self.fc1, self.fc2 = torch.nn.Linear(d_model, 4 * d_model), torch.nn.Linear(4 * d_model, d_model)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        b, s, d = x.shape
+        q, k, v = self.qkv(self.ln1(x)).split(d, dim=-1)
+        q, k, v = (t.reshape(b, s, self.heads, d // self.heads).transpose(1, 2) for t in (q, k, v))
+        att = (q @ k.transpose(-2, -1) / math.sqrt(d // self.heads)).softmax(-1)
+        x = x + self.proj((att @ v).transpose(1, 2).reshape(b, s, d))
+        return x + self.fc2(F.gelu(self.fc1(self.ln2(x))))
+
+
+def build(name: str) -> tuple[torch.nn.Module, tuple[int, ...], tuple[int, ...]]:
+    if name in ("mlp", "mlp-ce"):
+        mlp = torch.nn.Sequential(torch.nn.Linear(64, 128), torch.nn.GELU(), torch.nn.Linear(128, 10))
+        return mlp, (32, 64), (32, 10)
+    return Block(), (2, 16, 64), (2, 16, 64)
+
+
+def train(name: str, device: str) -> dict[str, list[torch.Tensor]]:
+    torch.manual_seed(0)
+    model, x_shape, y_shape = build(name)
+    model = model.to(device)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    g = torch.Generator().manual_seed(1)
+    x = torch.randn(x_shape, generator=g).to(device)
+    if name == "mlp-ce":
+        target = torch.randint(0, y_shape[-1], y_shape[:1], generator=g).to(device)
+    else:
+        target = torch.randn(y_shape, generator=g).to(device)
+    runs: dict[str, list[torch.Tensor]] = {"losses": [], "outputs": [], "grads": []}
+    for _ in range(STEPS):
+        opt.zero_grad()
+        out = model(x)
+        loss = F.cross_entropy(out, target) if name == "mlp-ce" else F.mse_loss(out, target)
+        loss.backward()
+        runs["losses"].append(loss.detach().cpu())
+        runs["outputs"].append(out.detach().cpu())
+        runs["grads"].extend(p.grad.detach().cpu() for p in model.parameters())
+        opt.step()
+    runs["params"] = [p.detach().cpu() for p in model.parameters()]
+    return runs
+
+
+def main(name: str) -> None:
+    npu, cpu = train(name, "npu"), train(name, "cpu")
+    report: dict[str, object] = {}
+    worst = -math.inf
+    for key in ("losses", "outputs", "grads", "params"):
+        pairs = list(zip(npu[key], cpu[key], strict=True))
+        report[key] = all(torch.allclose(a, b, rtol=RTOL, atol=ATOL) for a, b in pairs)
+        worst = max([worst] + [float(((a - b).abs() - RTOL * b.abs()).max()) for a, b in pairs])
+    report["npu_losses"] = [float(v) for v in npu["losses"]]
+    report["cpu_losses"] = [float(v) for v in cpu["losses"]]
+    report["worst"] = worst
+    print(json.dumps(report))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "mlp")
