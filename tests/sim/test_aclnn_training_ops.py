@@ -1,5 +1,6 @@
 """The aclnn operators a training step needs (docs/torch_npu.md): addmm / mm with strided
-operands, the backward operators of GELU, softmax and layer norm, the MSE loss and its gradient,
+operands, the backward operators of GELU, SiLU, softmax, layer norm and embedding, the MSE loss and
+its gradient,
 the in-place and multi-tensor adds of an SGD step, cat and fill-with-one: numbers against numpy
 (float64 from the same quantized inputs) and their error paths, through programs/aclnn_runner.cpp
 as in test_aclnn_ops.py."""
@@ -72,6 +73,38 @@ def test_gelu_backward(op: Op, dt: str) -> None:
     g, x = rand(rng, (4, 9), dt), rand(rng, (4, 9), dt, -4, 4)
     res = op("GeluBackward", [T("gradOutput", dt, g), T("self", dt, x), out("gradInput", dt, x.shape)])
     check(res, "gradInput", g * gelu_grad(x), dt, scale=2)
+
+
+def silu_grad(x: np.ndarray) -> np.ndarray:
+    s = 1 / (1 + np.exp(-x))
+    return s * (1 + x * (1 - s))
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+def test_silu_backward(op: Op, dt: str) -> None:
+    rng = np.random.default_rng(36)
+    g, x = rand(rng, (3, 2, 7), dt), rand(rng, (3, 2, 7), dt, -6, 6)
+    res = op("SiluBackward", [T("gradOutput", dt, g), T("self", dt, x), out("gradInput", dt, x.shape)])
+    check(res, "gradInput", g * silu_grad(x), dt, scale=2)
+
+
+def test_silu_backward_reads_a_strided_view_and_rejects_bad_arguments(op: Op) -> None:
+    rng = np.random.default_rng(37)
+    g, x = rand(rng, (5, 4), "f32"), rand(rng, (5, 4), "f32", -4, 4)
+    res = op(
+        "SiluBackward",
+        [transposed_view("gradOutput", "f32", g), T("self", "f32", x), out("gradInput", "f32", x.shape)],
+    )
+    check(res, "gradInput", g * silu_grad(x), "f32")
+    res = op(
+        "SiluBackward", [T("gradOutput", "f32", g[:4]), T("self", "f32", x), out("gradInput", "f32", x.shape)]
+    )
+    assert res.phase1 == PARAM_INVALID and "aclnnSiluBackward" in res.proc.stderr
+    res = op(
+        "SiluBackward", [T("gradOutput", "f32", g), T("self", "i32", x), out("gradInput", "f32", x.shape)]
+    )
+    assert res.phase1 == PARAM_INVALID
+    assert op("SiluBackward", [T("self", "f32", x), out("gradInput", "f32", x.shape)]).phase1 == PARAM_NULLPTR
 
 
 @pytest.mark.parametrize(("reduction", "shape"), [(0, (3, 5)), (1, ()), (2, ())])
@@ -336,3 +369,90 @@ def test_max_of_a_strided_view_and_of_nothing(op: Op) -> None:
     check(res, "out", np.asarray(x.max()), "f32")
     res = op("Max", [T("self", "f32", np.zeros((0,))), out("out", "f32", ())])
     assert res.phase1 == PARAM_INVALID and "self is empty" in res.proc.stderr
+
+
+def embedding_grad(
+    grad: np.ndarray, idx: np.ndarray, weights: int, padding: int = -1, scale: bool = False
+) -> np.ndarray:
+    rows, flat = grad.reshape(-1, grad.shape[-1]), idx.reshape(-1).astype(np.int64)
+    ref = np.zeros((weights, grad.shape[-1]))
+    np.add.at(ref, flat, rows)
+    if scale:
+        ref /= np.maximum(np.bincount(flat, minlength=weights), 1)[:, None]
+    if 0 <= padding < weights:
+        ref[padding] = 0
+    return ref
+
+
+def dense_backward(
+    op: Op,
+    grad: np.ndarray,
+    idx: np.ndarray,
+    weights: int,
+    dt: str = "f32",
+    it: str = "i64",
+    attrs: tuple[str, ...] = (),
+) -> ops.Result:
+    return op(
+        "EmbeddingDenseBackward",
+        [T("grad", dt, grad), T("indices", it, idx), out("out", dt, (weights, grad.shape[-1]))],
+        [f"int numWeights {weights}", *attrs],
+    )
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+@pytest.mark.parametrize("it", ["i32", "i64", "f32"])
+def test_embedding_dense_backward_sums_the_rows_of_each_index(op: Op, dt: str, it: str) -> None:
+    rng = np.random.default_rng(38)
+    grad = rand(rng, (2, 5, 4), dt)
+    idx = np.array([[3, 0, 3, 7, 3], [0, 1, 7, 3, 6]], dtype=np.float64)  # repeats; rows 2, 4, 5 unused
+    res = dense_backward(op, grad, idx, 8, dt, it)
+    check(res, "out", embedding_grad(grad, idx, 8), dt, scale=4)
+
+
+@pytest.mark.parametrize(("padding", "scale"), [(3, False), (0, True), (-1, True), (8, False)])
+def test_embedding_dense_backward_padding_and_scale_by_frequency(op: Op, padding: int, scale: bool) -> None:
+    rng = np.random.default_rng(39)
+    grad = rand(rng, (12, 6), "f32")
+    idx = rng.integers(0, 8, size=12).astype(np.float64)
+    idx[:3] = [3, 0, 3]  # the padding rows occur
+    attrs = (f"int paddingIdx {padding}", f"int scaleGradByFreq {int(scale)}")
+    res = dense_backward(op, grad, idx, 8, attrs=attrs)
+    ref = embedding_grad(grad, idx, 8, padding, scale)
+    check(res, "out", ref, "f32")
+    if 0 <= padding < 8:
+        assert not res.outputs["out"][padding].any()
+
+
+def test_embedding_dense_backward_skips_an_index_outside_the_table(op: Op) -> None:
+    grad = np.arange(12, dtype=np.float64).reshape(3, 4)
+    res = dense_backward(op, grad, np.array([1.0, 9.0, -2.0]), 4, it="i32")
+    check(res, "out", embedding_grad(grad[:1], np.array([1.0]), 4), "f32")  # only the first row counts
+    assert "2 index(es) outside [0, 4) skipped (the first 9)" in res.proc.stderr
+    res = dense_backward(op, grad, np.array([1.0, np.nan, 2.5]), 4, it="f32")
+    check(res, "out", embedding_grad(grad[[0, 2]], np.array([1.0, 2.0]), 4), "f32")  # 2.5 truncates
+    assert "1 index(es) outside [0, 4) skipped (the first nan)" in res.proc.stderr
+
+
+def test_embedding_dense_backward_rejects_bad_arguments(op: Op) -> None:
+    grad, idx = np.ones((3, 4)), np.array([0.0, 1.0, 2.0])
+    cases = [
+        (
+            [T("grad", "f32", grad), T("indices", "i64", idx[:2]), out("out", "f32", (5, 4))],
+            5,
+            "holds 3 rows",
+        ),
+        ([T("grad", "f32", grad[0]), T("indices", "i64", idx[:1]), out("out", "f32", (5, 4))], 5, "grad"),
+        ([T("grad", "f32", grad), T("indices", "i64", idx), out("out", "f32", (4, 4))], 5, "out"),
+        ([T("grad", "f32", grad), T("indices", "i64", idx), out("out", "f16", (5, 4))], 5, "out"),
+        ([T("grad", "i32", grad), T("indices", "i64", idx), out("out", "i32", (5, 4))], 5, "grad"),
+        ([T("grad", "f32", grad), T("indices", "bf16", idx), out("out", "f32", (5, 4))], 5, "indices has"),
+        ([T("grad", "f32", grad), T("indices", "i64", idx), out("out", "f32", (5, 4))], -1, "is too large"),
+    ]
+    for tensors, weights, message in cases:
+        res = op("EmbeddingDenseBackward", tensors, [f"int numWeights {weights}"])
+        assert res.phase1 == PARAM_INVALID and message in res.proc.stderr, (message, res.proc.stderr)
+    res = op(
+        "EmbeddingDenseBackward", [T("grad", "f32", grad), out("out", "f32", (5, 4))], ["int numWeights 5"]
+    )
+    assert res.phase1 == PARAM_NULLPTR

@@ -1,10 +1,13 @@
-// aclnnGeluBackward: gradInput = gradOutput * d/dx [x Phi(x)] = gradOutput * (Phi(x) + x phi(x)),
-// the derivative of the erf form aclnnGelu computes (torch's approximate="none"), in double,
-// rounded once to gradInput's type. gradOutput and self have one shape. One GeluGrad kernel.
+// The element-wise activation gradients: gradInput = gradOutput * f'(self), computed in double
+// and rounded once to gradInput's type; gradOutput, self and gradInput have one shape. One kernel.
+//   aclnnGeluBackward  f'(x) = Phi(x) + x phi(x), the derivative of the erf form aclnnGelu computes
+//                      (torch's approximate="none"); kernel GeluGrad.
+//   aclnnSiluBackward  f'(x) = s(x) (1 + x (1 - s(x))), s the sigmoid; kernel SiluGrad.
 #include <cmath>
 #include <memory>
 
 #include "aclnnop/aclnn_gelu_backward.h"
+#include "aclnnop/aclnn_silu_backward.h"
 #include "core/fault_plan.h"
 #include "nnopbase/dtype.h"
 #include "nnopbase/tensor.h"
@@ -21,9 +24,25 @@ double gelu_derivative(double x) {
     return cdf + x * kInvSqrt2Pi * std::exp(-0.5 * x * x);
 }
 
-aclnnStatus prepare(const aclTensor* gradOutput, const aclTensor* self, aclTensor* gradInput, uint64_t* workspaceSize,
-                    aclOpExecutor** executor) {
-    const char* api = "aclnnGeluBackward";
+double silu_derivative(double x) {
+    const double s = 1.0 / (1.0 + std::exp(-x));
+    return s * (1.0 + x * (1.0 - s));
+}
+
+// What distinguishes one activation gradient from another.
+struct PointwiseGrad {
+    const char* api;
+    Kernel kernel;
+    double flops_per_element;  // op_costs.h
+    double (*derivative)(double);
+};
+
+constexpr PointwiseGrad kGeluGrad{"aclnnGeluBackward", Kernel::GeluGrad, 12.0, gelu_derivative};
+constexpr PointwiseGrad kSiluGrad{"aclnnSiluBackward", Kernel::SiluGrad, 8.0, silu_derivative};
+
+aclnnStatus prepare(const PointwiseGrad& op, const aclTensor* gradOutput, const aclTensor* self, aclTensor* gradInput,
+                    uint64_t* workspaceSize, aclOpExecutor** executor) {
+    const char* api = op.api;
     OPAPI_CHECK(check_not_null(api, {gradOutput, self, gradInput, workspaceSize, executor}));
     OPAPI_CHECK(check_tensor(api, "gradOutput", gradOutput));
     OPAPI_CHECK(check_tensor(api, "self", self));
@@ -36,12 +55,13 @@ aclnnStatus prepare(const aclTensor* gradOutput, const aclTensor* self, aclTenso
     OPAPI_CHECK(check_same_dims(api, "gradOutput", g.dims, x.dims));
     OPAPI_CHECK(check_same_dims(api, "gradInput", y.dims, x.dims));
     const int64_t n = x.numel();
-    std::vector<KernelLaunch> launches{
-        {Kernel::GeluGrad, y.dtype, vector_cost(12.0 * n, double(g.bytes() + x.bytes() + y.bytes()), n, 4096)}};
-    auto compute = [g, x, y]() {
+    std::vector<KernelLaunch> launches{{op.kernel, y.dtype,
+                                        vector_cost(op.flops_per_element * double(n),
+                                                    double(g.bytes() + x.bytes() + y.bytes()), n, 4096)}};
+    auto compute = [g, x, y, derivative = op.derivative]() {
         const std::vector<double> d = read_doubles(g), v = read_doubles(x);
         std::vector<double> r(v.size());
-        for (size_t i = 0; i < v.size(); ++i) r[i] = d[i] * gelu_derivative(v[i]);
+        for (size_t i = 0; i < v.size(); ++i) r[i] = d[i] * derivative(v[i]);
         write_doubles(y, r);
     };
     return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches),
@@ -57,6 +77,14 @@ NPUSIM_C_EXPORT aclnnStatus aclnnGeluBackwardGetWorkspaceSize(const aclTensor* g
                                                               aclTensor* gradInput, uint64_t* workspaceSize,
                                                               aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnGeluBackwardGetWorkspaceSize", aclnnStatus);
-    return npusim::opapi::prepare(gradOutput, self, gradInput, workspaceSize, executor);
+    return npusim::opapi::prepare(npusim::opapi::kGeluGrad, gradOutput, self, gradInput, workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnGeluBackward)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnSiluBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
+                                                              aclTensor* gradInput, uint64_t* workspaceSize,
+                                                              aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnSiluBackwardGetWorkspaceSize", aclnnStatus);
+    return npusim::opapi::prepare(npusim::opapi::kSiluGrad, gradOutput, self, gradInput, workspaceSize, executor);
+}
+OPAPI_DEFINE_RUN(aclnnSiluBackward)

@@ -17,6 +17,8 @@
 //   LayerNormGradV3 12 * input elements;  ForeachAddList 2 * elements of all its tensors;
 //   ConcatD 0 (data movement); Addmm / Mm are MatMul (the bias term rides in the epilogue)
 //   LogSoftmaxV2 5n, LogSoftmaxGrad 4n;  NLLLoss, NLLLossGrad 2 * batch;  Pow 4n;  ReduceMax n
+//   SiluGrad 8n (the sigmoid's 4n and the product);  EmbeddingDenseGrad grad's elements (one add
+//   each; + the output's elements with scaleGradByFreq), bytes: grad, indices and the output
 //   bytes = the bytes of every input read plus every output written.
 // Cube and attention kernels carry a modelled duration (docs/timing.md): tile quantisation over
 // the cube cores, a floor for pipeline fill, per-dtype rates and the efficiencies of

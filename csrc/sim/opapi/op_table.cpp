@@ -52,6 +52,8 @@ constexpr std::array<KernelSpec, static_cast<size_t>(Kernel::Count)> kKernels = 
     {Kernel::NLLLossGrad, "NLLLossGrad", "NLLLossGradAiCore", 1, CoreType::AIV},
     {Kernel::Pow, "Pow", "PowAiCore", 1, CoreType::AIV},
     {Kernel::ReduceMax, "ReduceMax", "ReduceMaxAiCore", 2100, CoreType::AIV},
+    {Kernel::SiluGrad, "SiluGrad", "SiluGradAiCore", 1, CoreType::AIV},
+    {Kernel::EmbeddingDenseGrad, "EmbeddingDenseGrad", "EmbeddingDenseGradAiCore", 1, CoreType::AIV},
 }};
 
 // 64-bit FNV-1a with a seed, so that two seeds give a 128-bit digest.

@@ -26,7 +26,7 @@ enum class Kernel : uint8_t {
     Gelu, Silu, Relu, GatherV2, Transpose, ReduceSum, ReduceMean, ViewCopy, FlashAttentionScore,
     Muls, ZerosLike, Exp, Neg, Sigmoid, Tanh, Fill, GeluGrad, MseLoss, MseLossGrad,
     ForeachAddList, LayerNormGradV3, SoftmaxGrad, ConcatD, LogSoftmaxV2, LogSoftmaxGrad, NLLLoss, NLLLossGrad,
-    Pow, ReduceMax,
+    Pow, ReduceMax, SiluGrad, EmbeddingDenseGrad,
     Count
 };
 

@@ -32,6 +32,7 @@
 #include "aclnnop/aclnn_addmm.h"
 #include "aclnnop/aclnn_cat.h"
 #include "aclnnop/aclnn_foreach_add_list.h"
+#include "aclnnop/aclnn_embedding_dense_backward.h"
 #include "aclnnop/aclnn_gelu_backward.h"
 #include "aclnnop/aclnn_layer_norm_backward.h"
 #include "aclnnop/aclnn_log_softmax.h"
@@ -63,6 +64,7 @@
 #include "aclnnop/aclnn_rms_norm.h"
 #include "aclnnop/aclnn_sigmoid.h"
 #include "aclnnop/aclnn_silu.h"
+#include "aclnnop/aclnn_silu_backward.h"
 #include "aclnnop/aclnn_softmax.h"
 #include "aclnnop/aclnn_sub.h"
 #include "aclnnop/aclnn_tanh.h"
@@ -374,6 +376,17 @@ bool select(const Spec& p, Phase1& first, Phase2& second) {
     } else if (op == "GeluBackward") {
         first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnGeluBackwardGetWorkspaceSize(p.t("gradOutput"), p.t("self"), p.t("gradInput"), w, e); };
         second = aclnnGeluBackward;
+    } else if (op == "SiluBackward") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnSiluBackwardGetWorkspaceSize(p.t("gradOutput"), p.t("self"), p.t("gradInput"), w, e); };
+        second = aclnnSiluBackward;
+    } else if (op == "EmbeddingDenseBackward") {
+        // paddingIdx as torch passes it: a signed index (-1: none) reinterpreted as uint64_t.
+        first = [&](uint64_t* w, aclOpExecutor** e) {
+            return aclnnEmbeddingDenseBackwardGetWorkspaceSize(p.t("grad"), p.t("indices"), static_cast<uint64_t>(static_cast<int64_t>(p.n("numWeights"))),
+                                                               static_cast<uint64_t>(static_cast<int64_t>(p.n("paddingIdx", -1))),
+                                                               p.n("scaleGradByFreq") != 0, p.t("out"), w, e);
+        };
+        second = aclnnEmbeddingDenseBackward;
     } else if (op == "MseLoss") {
         first = [&](uint64_t* w, aclOpExecutor** e) {
             return aclnnMseLossGetWorkspaceSize(p.t("self"), p.t("target"), static_cast<int64_t>(p.n("reduction", 1)), p.t("out"), w, e);
