@@ -456,3 +456,28 @@ def test_embedding_dense_backward_rejects_bad_arguments(op: Op) -> None:
         "EmbeddingDenseBackward", [T("grad", "f32", grad), out("out", "f32", (5, 4))], ["int numWeights 5"]
     )
     assert res.phase1 == PARAM_NULLPTR
+
+
+@pytest.mark.parametrize(
+    ("fault", "phases"),
+    [
+        ("aclnnEmbeddingDenseBackwardGetWorkspaceSize:error=161002", (PARAM_INVALID, [])),
+        ("aclnnEmbeddingDenseBackward:error=561000", (0, [561000])),
+    ],
+)
+def test_embedding_dense_backward_fault_points(op: Op, fault: str, phases: tuple[int, list[int]]) -> None:
+    grad = np.ones((2, 3))
+    res = op(
+        "EmbeddingDenseBackward",
+        [T("grad", "f32", grad), T("indices", "i64", np.zeros(2)), out("out", "f32", (4, 3))],
+        ["int numWeights 4"],
+        NPU_SIM_FAULTS=fault,
+    )
+    assert (res.phase1, res.phase2) == phases
+
+
+def test_silu_backward_fault_point(op: Op) -> None:
+    x = np.ones((2, 2))
+    tensors = [T("gradOutput", "f32", x), T("self", "f32", x), out("gradInput", "f32", x.shape)]
+    res = op("SiluBackward", tensors, NPU_SIM_FAULTS="aclnnSiluBackward:error=561000")
+    assert (res.phase1, res.phase2) == (0, [561000])

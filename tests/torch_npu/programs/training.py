@@ -1,9 +1,11 @@
 """Trains a model on device `npu` and on the CPU from the same start and compares the runs.
 
-    npu-sim run -- python training.py mlp|mlp-ce|transformer
+    npu-sim run -- python training.py mlp|mlp-ce|transformer|embedding
 
 The MLP is 64 -> 128 -> 10 with GELU, batch 32; the transformer block has d_model 64, 4 heads,
-sequence 16, batch 2 (pre-norm layer norms, softmax attention, a GELU MLP). Each run does forward,
+sequence 16, batch 2 (pre-norm layer norms, softmax attention, a GELU MLP); the embedding model
+is Embedding(50, 16, padding_idx=0) -> 32 -> SiLU -> 10 over a batch of 4 x 8 token ids (repeated
+ids, and the padding id in every sequence). Each run does forward,
 the loss (MSE; cross-entropy over the MLP's 10 classes for mlp-ce), backward and a
 torch.optim.SGD step, three times. Prints one JSON line: whether losses,
 outputs, gradients and final parameters match within rtol 1e-5 / atol 1e-6 (fp32), the losses of
@@ -22,6 +24,7 @@ import torch.nn.functional as F
 import torch_npu  # noqa: F401  (registers device `npu`)
 
 RTOL, ATOL, STEPS = 1e-5, 1e-6, 3
+VOCAB = 50
 
 
 class Block(torch.nn.Module):
@@ -45,6 +48,14 @@ def build(name: str) -> tuple[torch.nn.Module, tuple[int, ...], tuple[int, ...]]
     if name in ("mlp", "mlp-ce"):
         mlp = torch.nn.Sequential(torch.nn.Linear(64, 128), torch.nn.GELU(), torch.nn.Linear(128, 10))
         return mlp, (32, 64), (32, 10)
+    if name == "embedding":
+        embedding = torch.nn.Sequential(
+            torch.nn.Embedding(VOCAB, 16, padding_idx=0),
+            torch.nn.Linear(16, 32),
+            torch.nn.SiLU(),
+            torch.nn.Linear(32, 10),
+        )
+        return embedding, (4, 8), (4, 8, 10)
     return Block(), (2, 16, 64), (2, 16, 64)
 
 
@@ -54,7 +65,13 @@ def train(name: str, device: str) -> dict[str, list[torch.Tensor]]:
     model = model.to(device)
     opt = torch.optim.SGD(model.parameters(), lr=0.1)
     g = torch.Generator().manual_seed(1)
-    x = torch.randn(x_shape, generator=g).to(device)
+    if name == "embedding":
+        ids = torch.randint(0, VOCAB, x_shape, generator=g)
+        ids[:, -1] = 0  # the padding id: its row gets no gradient
+        ids[:, 0] = ids[0, 1]  # an id that repeats: its rows' gradients are summed
+        x = ids.to(device)
+    else:
+        x = torch.randn(x_shape, generator=g).to(device)
     if name == "mlp-ce":
         target = torch.randint(0, y_shape[-1], y_shape[:1], generator=g).to(device)
     else:
