@@ -7,7 +7,8 @@ one span (NODE_API, ACL_API and RUNTIME_API records, as a runtime reports a laun
 it launched on stream 2. Each layer also makes an asynchronous copy on the stream (timed on the
 device, after the kernel before it) and a synchronous copy (timed by msPTI around the call, so it
 starts 20 ns before the call's API records and ends 20 ns after them); each step ends with an
-all-reduce on stream 3 and a memory allocation. Durations vary with a seeded generator, so a seed
+all-reduce on stream 3 (inside a ``grad_sync`` range, so that the breakdown attributes it) and a
+memory allocation. Durations vary with a seeded generator, so a seed
 reproduces the capture byte for byte.
 """
 
@@ -33,9 +34,9 @@ LAYERS_PER_STEP = 16
 #: Records per layer: per operator 3 API records and a kernel; an async copy (2 API records and
 #: the copy), a sync copy (2 + 1); the layer range (2 markers).
 _RECORDS_PER_LAYER = OPS_PER_LAYER * 4 + 3 + 3 + 2
-#: Records per step besides its layers: the step range (2), the all-reduce (API, NODE_API,
-#: COMMUNICATION), one MEMORY record.
-_RECORDS_PER_STEP = 2 + 3 + 1
+#: Records per step besides its layers: the step and grad_sync ranges (2 each), the all-reduce (API,
+#: NODE_API, COMMUNICATION), one MEMORY record.
+_RECORDS_PER_STEP = 2 + 2 + 3 + 1
 _CHUNK = 80_000  # records per chunk, as buffers of a few MB deliver them
 EXPORT_FORMATS = ("chrome", "kineto", "ascend-pt")
 
@@ -161,20 +162,25 @@ def write_synthetic_capture(directory: Path | str, records: int = 1_000_000, see
     memory["memory_kind"], memory["stream_id"] = 1, 0xFFFFFFFF
     _add(writer, ActivityKind.MEMORY, memory)
 
-    # Ranges: the steps and the layers.
-    count = steps + layers
+    # Ranges: the steps, the layers and each step's grad_sync around its all-reduce.
+    count = 2 * steps + layers
     markers = new_records(ActivityKind.MARKER, 2 * count)
     ids = np.arange(1, count + 1, dtype=np.uint64)
     markers["flag"][:count], markers["flag"][count:] = int(MarkerFlag.START), int(MarkerFlag.END)
-    markers["timestamp"][:count] = np.concatenate([step_start, layer_start])
-    markers["timestamp"][count:] = np.concatenate([step_end, layer_end])
+    markers["timestamp"][:count] = np.concatenate([step_start, layer_start, allreduce_t - 100])
+    markers["timestamp"][count:] = np.concatenate([step_end, layer_end, allreduce_t + 3_100])
     markers["id"][:count], markers["id"][count:] = ids, ids
     markers["object_a"], markers["object_b"] = PID, PID
+    default = writer.string("default")
     markers["name"][:count] = np.concatenate(
-        [np.full(steps, writer.string("step")), np.full(layers, writer.string("layer"))]
+        [
+            np.full(steps, writer.string("step")),
+            np.full(layers, writer.string("layer")),
+            np.full(steps, writer.string("grad_sync")),
+        ]
     )
     markers["domain"][:count] = np.concatenate(
-        [np.full(steps, writer.string("default")), np.full(layers, writer.string("decoder_layers"))]
+        [np.full(steps, default), np.full(layers, writer.string("decoder_layers")), np.full(steps, default)]
     )
     _add(writer, ActivityKind.MARKER, markers)
     writer.close()
