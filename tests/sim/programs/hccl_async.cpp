@@ -485,11 +485,14 @@ int ordering() {
     return 0;
 }
 
-// Device time between two events recorded around `n` launches of `fn` on an idle stream.
+// Device time of one launch of `fn`: between two events recorded around it behind 20 launches
+// already queued on `s`, so that the three tasks follow each other on the device and no host time
+// between the calls (a slow host: a sanitizer build, a loaded machine, the wall clock) enters it.
 uint64_t kernel_span(aclrtFuncHandle fn, aclrtStream s) {
     aclrtEvent a, b;
     OK(aclrtCreateEvent(&a));
     OK(aclrtCreateEvent(&b));
+    for (int i = 0; i < 20; ++i) OK(aclrtLaunchKernel(fn, 20, nullptr, 0, s));
     OK(aclrtRecordEvent(a, s));
     OK(aclrtLaunchKernel(fn, 20, nullptr, 0, s));
     OK(aclrtRecordEvent(b, s));
