@@ -449,7 +449,7 @@ def test_lost_device_records_are_counted_while_collecting(
     assert accounted(aged)
     # Until the age limit nothing ends on the stream, so nothing tells msPTI they are lost (unless
     # collection stops): the ordering rule needs a later kernel whose device half arrives.
-    assert phases["collecting"]["dropped"] == 0
+    assert phases["collecting"]["dropped"] == 0, phases
 
 
 def test_kernels_overtaken_on_their_stream_are_counted_at_the_next_flush(

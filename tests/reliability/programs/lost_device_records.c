@@ -44,10 +44,13 @@ static long resident_kb(void) {
 }
 
 static void report(const char *phase, int launched) {
-    uint64_t dropped = 0;
+    uint64_t dropped = 0, lost = 0, failed = 0;
     msptiActivityGetDroppedRecords(MSPTI_ACTIVITY_KIND_KERNEL, &dropped);
-    printf("S phase=%s launched=%d delivered=%" PRIu64 " dropped=%" PRIu64 " rss_kb=%ld\n", phase, launched,
-           __atomic_load_n(&g_delivered, __ATOMIC_RELAXED), dropped, resident_kb());
+    msptiActivityGetDroppedRecordsByReason(MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_DROP_REASON_DEVICE_HALF_LOST, &lost);
+    msptiActivityGetDroppedRecordsByReason(MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_DROP_REASON_COLLECTION_FAILED, &failed);
+    printf("S phase=%s launched=%d delivered=%" PRIu64 " dropped=%" PRIu64 " dropped_lost=%" PRIu64
+           " dropped_collection=%" PRIu64 " rss_kb=%ld\n",
+           phase, launched, __atomic_load_n(&g_delivered, __ATOMIC_RELAXED), dropped, lost, failed, resident_kb());
     fflush(stdout);
 }
 
