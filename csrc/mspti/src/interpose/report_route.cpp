@@ -28,6 +28,14 @@ State& GetState() {
     return state.get();
 }
 
+// The calling thread's current device (aclrtGetDevice), -1 when CANN cannot say.
+int32_t CurrentDevice() {
+    auto get_device = seam::cann::aclrtGetDevice.get();
+    int32_t device = -1;
+    if (get_device == nullptr || get_device(&device) != 0) return -1;
+    return device;
+}
+
 // Read by the counting launches only.
 std::atomic<bool> g_all{false};
 std::atomic<uint64_t> g_devices{0};
@@ -104,9 +112,8 @@ bool CurrentDeviceUnreported() {
     if (g_all.load(std::memory_order_acquire)) return true;
     const uint64_t devices = g_devices.load(std::memory_order_acquire);
     if (devices == 0) return false;
-    auto get_device = seam::cann::aclrtGetDevice.get();
-    int32_t device = -1;
-    if (get_device == nullptr || get_device(&device) != 0 || device < 0 || device >= 64) return false;
+    const int32_t device = CurrentDevice();
+    if (device < 0 || device >= 64) return false;
     return (devices >> device) & 1U;
 }
 
@@ -121,9 +128,8 @@ void CountUnreportedLaunch() {
 // collection failed (which that handler counts too).
 [[gnu::noinline, gnu::cold]] void CountUntrackedLaunch() {
     if (!activity::Enabled(MSPTI_ACTIVITY_KIND_KERNEL) || CurrentDeviceUnreported()) return;
-    auto get_device = seam::cann::aclrtGetDevice.get();
-    int32_t device = -1;
-    if (get_device == nullptr || get_device(&device) != 0 || device < 0) return;
+    const int32_t device = CurrentDevice();
+    if (device < 0) return;
     const auto id = static_cast<uint32_t>(device);
     if (!seam::devices::StarsActive(id) && !seam::devices::StarsFailed(id)) return;
     static std::atomic<bool> logged{false};
