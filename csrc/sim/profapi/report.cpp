@@ -41,12 +41,40 @@ void reset_uncollected_reports() {
 using npusim::profapi::callbacks;
 using npusim::profapi::ReportKind;
 
-NPUSIM_C_EXPORT int32_t MsprofReportApi(uint32_t agingFlag, const MsprofApi* api) {
-    NPUSIM_FAULT_RETURN_ARGS("MsprofReportApi", int32_t, agingFlag, api);
+// The API and compact reports come on every traced launch: their exported functions check the fault
+// points' one word and jump straight to the callback (no frame), and evaluate a fault point out of
+// line, in the `...Faulted` functions, only while one may fire.
+namespace {
+
+inline int32_t DeliverApi(uint32_t agingFlag, const MsprofApi* api) {
     if (api == nullptr) return PROFAPI_ERROR;
     auto callback = callbacks().get<ProfReportApiCFunc>(PROFILE_REPORT_API_C_CALLBACK);
     if (callback == nullptr) return npusim::profapi::uncollected(ReportKind::Api);
     return callback(agingFlag, api);
+}
+
+[[gnu::noinline, gnu::cold]] int32_t ReportApiFaulted(uint32_t agingFlag, const MsprofApi* api) {
+    NPUSIM_FAULT_RETURN_ARGS("MsprofReportApi", int32_t, agingFlag, api);
+    return DeliverApi(agingFlag, api);
+}
+
+inline int32_t DeliverCompact(uint32_t agingFlag, const void* data, uint32_t length) {
+    if (data == nullptr || length != sizeof(MsprofCompactInfo)) return PROFAPI_ERROR;
+    auto callback = callbacks().get<ProfReportCompactFunc>(PROFILE_REPORT_COMPACT_CALLBACK);
+    if (callback == nullptr) return npusim::profapi::uncollected(ReportKind::Compact);
+    return callback(agingFlag, data, length);
+}
+
+[[gnu::noinline, gnu::cold]] int32_t ReportCompactFaulted(uint32_t agingFlag, const void* data, uint32_t length) {
+    NPUSIM_FAULT_RETURN_ARGS("MsprofReportCompactInfo", int32_t, agingFlag, data, length);
+    return DeliverCompact(agingFlag, data, length);
+}
+
+}  // namespace
+
+NPUSIM_C_EXPORT int32_t MsprofReportApi(uint32_t agingFlag, const MsprofApi* api) {
+    if (__builtin_expect(!npusim::fault_points_idle(), 0)) return ReportApiFaulted(agingFlag, api);
+    return DeliverApi(agingFlag, api);
 }
 
 NPUSIM_C_EXPORT int32_t MsprofReportEvent(uint32_t agingFlag, const MsprofEvent* event) {
@@ -58,11 +86,8 @@ NPUSIM_C_EXPORT int32_t MsprofReportEvent(uint32_t agingFlag, const MsprofEvent*
 }
 
 NPUSIM_C_EXPORT int32_t MsprofReportCompactInfo(uint32_t agingFlag, const void* data, uint32_t length) {
-    NPUSIM_FAULT_RETURN_ARGS("MsprofReportCompactInfo", int32_t, agingFlag, data, length);
-    if (data == nullptr || length != sizeof(MsprofCompactInfo)) return PROFAPI_ERROR;
-    auto callback = callbacks().get<ProfReportCompactFunc>(PROFILE_REPORT_COMPACT_CALLBACK);
-    if (callback == nullptr) return npusim::profapi::uncollected(ReportKind::Compact);
-    return callback(agingFlag, data, length);
+    if (__builtin_expect(!npusim::fault_points_idle(), 0)) return ReportCompactFaulted(agingFlag, data, length);
+    return DeliverCompact(agingFlag, data, length);
 }
 
 NPUSIM_C_EXPORT int32_t MsprofReportAdditionalInfo(uint32_t agingFlag, const void* data, uint32_t length) {

@@ -37,6 +37,7 @@
 
 #include <cstring>
 
+#include "common/hot_tls.h"
 #include "common/no_destructor.h"
 #include "common/spin_lock.h"
 #include "mspti/mspti_activity.h"
@@ -162,7 +163,7 @@ struct ThreadState {
     bool buffer_gone;
     BufferManager::ThreadBuffer* buffer;  // the thread's buffer once its LocalBuffer exists
 };
-inline thread_local ThreadState t_state{false, false, false, nullptr};
+MSPTI_HOT_TLS inline thread_local ThreadState t_state{false, false, false, nullptr};
 
 // Appends the record if the buffer has room for it (requires tb's lock).
 inline bool AppendLocked(BufferManager::ThreadBuffer& tb, const void* record, size_t size) {

@@ -23,16 +23,89 @@
 // begins before the report does, so it is not inside it.
 //
 // All state is per thread (CANN reports synchronously on the calling thread):
-// no lock, no allocation. Host times here are in CANN's host time domain.
+// no lock, no allocation. Host times here are in CANN's host time domain. The
+// rules' common cases (a track inside a scope or joining an open group, a report
+// that can only be the newest call's) are inline: they run on every traced launch.
 #pragma once
 
 #include <cstdint>
+
+#include "common/hot_tls.h"
 
 namespace mspti::activity {
 
 // Allocates a process-unique id (starting at 1) for the calling thread and
 // emits its EXTERNAL_CORRELATION records.
 uint64_t AllocateCorrelationId();
+
+// One recent call of the thread: a scope (interposed call), an implicit group (kernels launched by a
+// call msPTI does not interpose) or the call behind an API report that matched nothing.
+struct RecentCall {
+    uint64_t id;     // 0: empty slot
+    uint64_t begin;  // entry; for an implicit group its first track until a report gives it an interval
+    uint64_t end;    // exit, valid when `closed`
+    uint64_t track;  // first kernel task track, 0 if none
+    bool closed;     // the interval [begin, end] is known (false: a running scope, an open implicit group)
+};
+
+namespace detail {
+
+// The innermost scope and the open implicit group of the thread: read on every task track and API
+// report, so small and initial-exec (common/hot_tls.h); the ring of recent calls they point into is
+// an ordinary thread-local (correlation.cpp). Plain data, so it needs no thread-exit destructor and
+// stays usable until the thread is gone. An entry is theirs only while it still holds their id (the
+// ring reuses its slots).
+struct ThreadCorrelation {
+    uint64_t scope_id;
+    RecentCall* scope_call;
+    uint64_t implicit_id;
+    uint64_t implicit_start;
+    RecentCall* implicit_call;
+    // The call added last, and a bound on when every older call began (UINT64_MAX: unknown, or one
+    // may still be open): a report that begins after the bound can only be the newest call's, so
+    // its id is found without a walk over the ring (the common case: one launch after another).
+    RecentCall* newest;
+    uint64_t older_bound;
+    uint32_t kernel_tracks;  // kernel task tracks reported on the thread (KernelTracksSeen)
+    bool scope_tracked;      // a kernel task track reached the innermost scope
+};
+MSPTI_HOT_TLS inline thread_local ThreadCorrelation t_corr{};
+
+inline bool Within(uint64_t t, uint64_t begin, uint64_t end) { return t >= begin && t <= end; }
+
+// `call` if it still holds call `id` (the ring may have reused the slot).
+inline RecentCall* IfStill(RecentCall* call, uint64_t id) { return call != nullptr && call->id == id ? call : nullptr; }
+
+// Whether `call` lies inside [begin, end]: its whole interval when known, else (an open implicit
+// group) its first track.
+inline bool Inside(const RecentCall& call, uint64_t begin, uint64_t end) {
+    if (call.closed) return call.begin >= begin && call.end <= end;
+    return call.id == t_corr.implicit_id && call.track != 0 && Within(call.track, begin, end);
+}
+
+// The out-of-line parts of the rules below (correlation.cpp): kept out of line, so that the inline
+// common cases set up no frame for them.
+[[gnu::noinline]] uint64_t OpenImplicitGroup(uint64_t cann_ts, bool kernel);
+[[gnu::noinline]] uint64_t CorrelationForApiWalk(uint64_t begin, uint64_t end);
+[[gnu::noinline]] uint64_t NewReportedCall(uint64_t begin, uint64_t end);
+
+// The rule of CorrelationForTrack and CorrelationForCopyTrack. A copy's or fill's track (`kernel`
+// false) joins its call like a kernel's, but does not make the call one that launched a kernel.
+[[gnu::always_inline]] inline uint64_t TrackCorrelation(uint64_t cann_ts, bool kernel) {
+    ThreadCorrelation& t = t_corr;
+    if (t.scope_id != 0) {
+        if (kernel) {
+            t.scope_tracked = true;
+            RecentCall* call = IfStill(t.scope_call, t.scope_id);
+            if (call != nullptr && call->track == 0) call->track = cann_ts;
+        }
+        return t.scope_id;
+    }
+    if (t.implicit_id != 0) return t.implicit_id;
+    return OpenImplicitGroup(cann_ts, kernel);
+}
+
+}  // namespace detail
 
 class CorrelationScope {
 public:
@@ -48,34 +121,58 @@ private:
     uint64_t (*cann_clock_)();
     uint64_t id_;
     uint64_t previous_;
-    uint32_t slot_;
-    uint32_t previous_slot_;
+    RecentCall* call_;           // this call's entry among the thread's recent calls
+    RecentCall* previous_call_;  // the enclosing scope's
     bool previous_tracked_;
 };
 
 // The id of the innermost interposed call running on this thread, 0 if none.
-uint64_t CurrentScopeId();
+inline uint64_t CurrentScopeId() { return detail::t_corr.scope_id; }
 
 // Whether a kernel task track has reached the innermost interposed call running on this thread
 // (true when no call runs: nothing is owed then). A launch that returns without one had its track
 // lost inside CANN (interpose/report_route.h).
-bool CurrentScopeTracked();
+inline bool CurrentScopeTracked() { return detail::t_corr.scope_id == 0 || detail::t_corr.scope_tracked; }
 
 // The id for a kernel task track reported on this thread at `cann_ts`.
-uint64_t CorrelationForTrack(uint64_t cann_ts);
+[[gnu::always_inline]] inline uint64_t CorrelationForTrack(uint64_t cann_ts) {
+    ++detail::t_corr.kernel_tracks;
+    return detail::TrackCorrelation(cann_ts, true);
+}
+
+// How many kernel task tracks were reported on this thread (wraps): a launch that changed nothing had
+// its track lost inside CANN.
+inline uint32_t KernelTracksSeen() { return detail::t_corr.kernel_tracks; }
+
 // The same rule for the task track of an asynchronous copy or fill (seam/copy_tasks.h); the call
 // does not count as one that launched a kernel.
-uint64_t CorrelationForCopyTrack(uint64_t cann_ts);
+inline uint64_t CorrelationForCopyTrack(uint64_t cann_ts) { return detail::TrackCorrelation(cann_ts, false); }
 
 // The id for an API reported on this thread with the interval [begin, end].
-uint64_t CorrelationForApi(uint64_t begin, uint64_t end);
+[[gnu::always_inline]] inline uint64_t CorrelationForApi(uint64_t begin, uint64_t end) {
+    const detail::ThreadCorrelation& t = detail::t_corr;
+    if (t.scope_id != 0) return t.scope_id;
+    if (end < begin) end = begin;
+    // Every older call began before the report did: none lies or began inside it, so the rule
+    // reduces to the newest call.
+    if (const RecentCall* newest = t.newest; newest != nullptr && t.older_bound < begin) {
+        if (detail::Inside(*newest, begin, end) || detail::Within(newest->begin, begin, end)) return newest->id;
+        return detail::NewReportedCall(begin, end);
+    }
+    return detail::CorrelationForApiWalk(begin, end);
+}
+
+// Whether NoteApiReport can change anything now: the thread has an open implicit group and runs no
+// interposed call (one thread-local load; lets a report skip its thread check).
+inline bool ImplicitGroupOpen() { return detail::t_corr.scope_id == 0 && detail::t_corr.implicit_id != 0; }
 
 // Every API report on this thread (recorded or not) ends the thread's implicit group: the
 // kernels its tracks stood for have been claimed by the report's call, later ones are new calls.
 void NoteApiReport(uint64_t begin, uint64_t end);
 
-// Whether NoteApiReport can change anything now: the thread has an open implicit group and runs no
-// interposed call (one thread-local load; lets a report skip its thread check).
-bool ImplicitGroupOpen();
+// Ends the thread's open implicit group as a call CANN did not report (only its first track's time
+// is known): a kernel launch without a scope of its own (interpose/acl_launch_wrappers.cpp) ends
+// the group of earlier launches before it runs, and its own group if no report ended it.
+void EndImplicitGroup();
 
 }  // namespace mspti::activity

@@ -12,6 +12,7 @@
 namespace mspti::activity {
 
 constexpr uint32_t kKindSlots = MSPTI_ACTIVITY_KIND_COUNT;
+static_assert(kKindSlots <= 64, "KindSwitches keeps one bit per kind in a 64-bit word");
 
 constexpr bool IsValidKind(int64_t kind) { return kind > MSPTI_ACTIVITY_KIND_INVALID && kind < MSPTI_ACTIVITY_KIND_COUNT; }
 
@@ -55,8 +56,9 @@ public:
     bool IsEnabled(int64_t kind) const {
         return IsValidKind(kind) && enabled_[static_cast<size_t>(kind)].load(std::memory_order_acquire);
     }
+    // One word for all kinds: a traced launch asks several times.
     bool Producing(int64_t kind) const {
-        return IsValidKind(kind) && producing_[static_cast<size_t>(kind)].load(std::memory_order_acquire);
+        return IsValidKind(kind) && ((producing_mask_.load(std::memory_order_acquire) >> kind) & 1U) != 0;
     }
     void Set(msptiActivityKind kind, bool on) {
         Writer writer(*this);
@@ -78,9 +80,12 @@ public:
 private:
     // Under Writer: the interposers' gate follows whether any kind produces records.
     void UpdateGate() {
-        bool any = false;
-        for (size_t k = 0; k < kKindSlots; ++k) any = any || producing_[k].load(std::memory_order_relaxed);
-        call_gate::Set(call_gate::kKinds, any);
+        uint64_t mask = 0;
+        for (size_t k = 0; k < kKindSlots; ++k) {
+            if (producing_[k].load(std::memory_order_relaxed)) mask |= uint64_t{1} << k;
+        }
+        producing_mask_.store(mask, std::memory_order_release);
+        call_gate::Set(call_gate::kKinds, mask != 0);
     }
 
     // Serialises the writers (Enable/Disable and Subscribe/Unsubscribe hold different locks).
@@ -97,6 +102,7 @@ private:
 
     std::atomic<bool> enabled_[kKindSlots] = {};
     std::atomic<bool> producing_[kKindSlots] = {};
+    std::atomic<uint64_t> producing_mask_{0};  // bit k: producing_[k], for Producing
     std::atomic<bool> writing_{false};
     bool halted_ = false;  // guarded by writing_
 };

@@ -1,12 +1,13 @@
 #include "callback/api_call.h"
 
 #include "callback/subscriber.h"
+#include "common/hot_tls.h"
 #include "seam/host_time.h"
 
 namespace mspti::callback {
 namespace {
 
-thread_local const char* t_symbol = nullptr;
+MSPTI_HOT_TLS thread_local const char* t_symbol = nullptr;
 
 msptiCallbackData MakeData(msptiApiCallbackSite site, const char* name, const void* params, const void* ret,
                            const char* symbol, uint64_t correlation_id, uint64_t* correlation_data) {

@@ -73,6 +73,12 @@ uint64_t Now() { return FromMonoRaw(MonoRawNs()); }
 
 uint64_t FromMonoRaw(uint64_t monoraw_ns) { return monoraw_ns + static_cast<uint64_t>(Offset()); }
 
+void FromMonoRaw(uint64_t& begin_ns, uint64_t& end_ns) {
+    const auto offset = static_cast<uint64_t>(Offset());
+    begin_ns += offset;
+    end_ns += offset;
+}
+
 void SetClientClock(uint64_t (*clock)()) {
     g_client_clock.store(clock, std::memory_order_release);
     Resync();

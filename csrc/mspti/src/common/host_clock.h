@@ -33,6 +33,8 @@ uint64_t Counter();
 uint64_t Now();
 // Converts a CLOCK_MONOTONIC_RAW ns value to the records' time base.
 uint64_t FromMonoRaw(uint64_t monoraw_ns);
+// The same for both ends of an interval (one look at the offset).
+void FromMonoRaw(uint64_t& begin_ns, uint64_t& end_ns);
 // Re-measures the monotonic-raw to realtime offset.
 void Resync();
 

@@ -6,16 +6,19 @@
 
 #include <atomic>
 
+#include "common/hot_tls.h"
+
 namespace mspti {
 namespace {
 
-// A forked child keeps the parent's thread-local copies, so a fork generation
-// invalidates the cached ids in the child.
-std::atomic<uint32_t> g_fork_generation{0};
+// The cached id of the calling thread (0: not known yet); initial-exec, read on every report.
+MSPTI_HOT_TLS thread_local uint32_t t_tid = 0;
 std::atomic<uint32_t> g_pid{0};
 
+// A forked child's only thread is the one that called fork(), and it kept the parent's cached id:
+// the child handler forgets it (and the process id) on that thread.
 void OnForkChild() {
-    g_fork_generation.fetch_add(1, std::memory_order_relaxed);
+    t_tid = 0;
     g_pid.store(static_cast<uint32_t>(getpid()), std::memory_order_relaxed);
 }
 
@@ -27,26 +30,17 @@ struct ForkHook {
 };
 ForkHook g_fork_hook;
 
-// One thread-local object (one TLS access per call).
-struct CachedTid {
-    uint32_t tid;
-    uint32_t generation;
-};
-thread_local CachedTid t_cached{0, UINT32_MAX};
-
 // Out of line, so that the cached path sets up no frame for the system call.
-[[gnu::noinline]] uint32_t Refresh(CachedTid& cached, uint32_t generation) {
-    cached.tid = static_cast<uint32_t>(syscall(SYS_gettid));
-    cached.generation = generation;
-    return cached.tid;
+[[gnu::noinline]] uint32_t Refresh() {
+    t_tid = static_cast<uint32_t>(syscall(SYS_gettid));
+    return t_tid;
 }
 
 }  // namespace
 
 uint32_t CurrentThreadId() {
-    CachedTid& cached = t_cached;
-    const uint32_t current = g_fork_generation.load(std::memory_order_relaxed);
-    return cached.generation == current ? cached.tid : Refresh(cached, current);
+    const uint32_t tid = t_tid;
+    return tid != 0 ? tid : Refresh();
 }
 
 uint32_t CurrentProcessId() {

@@ -1,8 +1,14 @@
 // Interposed kernel launches (all report cbid LAUNCH). The KERNEL records come
-// from CANN (task track) and the device (STARS logs); the wrapper's
-// correlation scope gives them the launch call's id. A successful launch whose
-// task track never reached msPTI is counted (report_route::CountUntrackedLaunch).
+// from CANN (task track) and the device (STARS logs). A launch whose ENTER/EXIT
+// callbacks are wanted runs in a correlation scope of its own, which gives them
+// the call's id; any other launch runs unscoped: its task track opens the
+// thread's implicit correlation group and the runtime's report of the call
+// closes it (activity/correlation.h), which gives its records one id just the
+// same, without the scope's clock reads and bookkeeping. Either way a successful
+// launch whose task track never reached msPTI is counted
+// (report_route::CountUntrackedLaunch).
 #include "activity/correlation.h"
+#include "callback/subscriber.h"
 #include "interpose/report_route.h"
 #include "interpose/wrapper.h"
 #include "mspti/mspti_cbid.h"
@@ -16,7 +22,6 @@ MSPTI_REAL_ACL(aclrtLaunchKernelWithConfig);
 MSPTI_REAL_ACL(aclrtLaunchKernelWithHostArgs);
 
 using mspti::interpose::CallTimes;
-using mspti::interpose::InterceptRuntime;
 
 // After the real launch, inside its scope: one thread-local load when the track came, as it does.
 struct CheckTracked {
@@ -27,6 +32,39 @@ struct CheckTracked {
     }
 };
 
+// A launch without a scope. The implicit group an earlier call left open is not this launch's, and
+// one this launch's track opened is ended at its return even if no report of CANN's did.
+template <typename Fn, typename... Args>
+[[gnu::noinline]] aclError LaunchUnscoped(Fn fn, const char* name, Args... args) noexcept {
+    if (fn == nullptr) return mspti::interpose::MissingFunction(name, ACL_ERROR_INTERNAL_ERROR);
+    if (mspti::activity::ImplicitGroupOpen()) mspti::activity::EndImplicitGroup();
+    const uint32_t tracks = mspti::activity::KernelTracksSeen();
+    const aclError result = fn(args...);
+    if (mspti::activity::ImplicitGroupOpen()) mspti::activity::EndImplicitGroup();
+    if (__builtin_expect(result == ACL_SUCCESS && mspti::activity::KernelTracksSeen() == tracks, 0)) {
+        mspti::interpose::report_route::CountUntrackedLaunch();
+    }
+    return result;
+}
+
+// The launch family's interposer: the real function alone while nothing is observed, unscoped while
+// no callback of LAUNCH is wanted, else the observed call with its scope and callbacks.
+template <typename Fn, typename Params, typename... Args>
+[[gnu::always_inline]] inline aclError InterceptLaunch(const mspti::seam::CannFunction<Fn>& real, const char* name,
+                                                       const Params& params, Args... args) noexcept {
+    const Fn fn = real.get();
+    if (__builtin_expect(!mspti::call_gate::Observed(), 1)) {
+        if (fn != nullptr) return fn(args...);
+        return mspti::interpose::MissingFunction(name, ACL_ERROR_INTERNAL_ERROR);
+    }
+    if (!mspti::callback::Subscriber::Instance().WantsCallback(MSPTI_CB_DOMAIN_RUNTIME, MSPTI_CBID_RUNTIME_LAUNCH)) {
+        return LaunchUnscoped(fn, name, args...);
+    }
+    return mspti::interpose::InterceptObserved<aclError>(fn, ACL_ERROR_INTERNAL_ERROR, MSPTI_CB_DOMAIN_RUNTIME,
+                                                         MSPTI_CBID_RUNTIME_LAUNCH, name, params, false,
+                                                         CheckTracked{}, args...);
+}
+
 }  // namespace
 
 extern "C" {
@@ -34,22 +72,22 @@ extern "C" {
 aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize,
                            aclrtStream stream) {
     const msptiRuntimeLaunchKernelParams params{funcHandle, numBlocks, argsData, argsSize, stream};
-    return InterceptRuntime(real_aclrtLaunchKernel, MSPTI_CBID_RUNTIME_LAUNCH, "aclrtLaunchKernel", params, false,
-                            CheckTracked{}, funcHandle, numBlocks, argsData, argsSize, stream);
+    return InterceptLaunch(real_aclrtLaunchKernel, "aclrtLaunchKernel", params, funcHandle, numBlocks, argsData, argsSize,
+                           stream);
 }
 
 aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize,
                              aclrtLaunchKernelCfg* cfg, aclrtStream stream) {
     const msptiRuntimeLaunchKernelV2Params params{funcHandle, numBlocks, argsData, argsSize, cfg, stream};
-    return InterceptRuntime(real_aclrtLaunchKernelV2, MSPTI_CBID_RUNTIME_LAUNCH, "aclrtLaunchKernelV2", params, false,
-                            CheckTracked{}, funcHandle, numBlocks, argsData, argsSize, cfg, stream);
+    return InterceptLaunch(real_aclrtLaunchKernelV2, "aclrtLaunchKernelV2", params, funcHandle, numBlocks, argsData,
+                           argsSize, cfg, stream);
 }
 
 aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
                                      aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle, void* reserve) {
     const msptiRuntimeLaunchKernelWithConfigParams params{funcHandle, numBlocks, stream, cfg, argsHandle, reserve};
-    return InterceptRuntime(real_aclrtLaunchKernelWithConfig, MSPTI_CBID_RUNTIME_LAUNCH, "aclrtLaunchKernelWithConfig",
-                            params, false, CheckTracked{}, funcHandle, numBlocks, stream, cfg, argsHandle, reserve);
+    return InterceptLaunch(real_aclrtLaunchKernelWithConfig, "aclrtLaunchKernelWithConfig", params, funcHandle,
+                           numBlocks, stream, cfg, argsHandle, reserve);
 }
 
 aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
@@ -58,9 +96,8 @@ aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numB
     const msptiRuntimeLaunchKernelWithHostArgsParams params{funcHandle, numBlocks,        stream,        cfg,
                                                             hostArgs,   argsSize,         placeHolderArray,
                                                             placeHolderNum};
-    return InterceptRuntime(real_aclrtLaunchKernelWithHostArgs, MSPTI_CBID_RUNTIME_LAUNCH,
-                            "aclrtLaunchKernelWithHostArgs", params, false, CheckTracked{}, funcHandle, numBlocks, stream,
-                            cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
+    return InterceptLaunch(real_aclrtLaunchKernelWithHostArgs, "aclrtLaunchKernelWithHostArgs", params, funcHandle,
+                           numBlocks, stream, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
 }
 
 }  // extern "C"

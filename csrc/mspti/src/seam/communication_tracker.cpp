@@ -7,6 +7,7 @@
 
 #include "activity/drop_counter.h"
 #include "activity/kinds.h"
+#include "common/hot_tls.h"
 #include "common/no_destructor.h"
 #include "seam/device_registry.h"
 #include "seam/name_cache.h"
@@ -14,13 +15,17 @@
 namespace mspti::seam::communication {
 namespace {
 
-struct ThreadState {
-    // Latest task track of the thread.
+// Latest task track of the thread: written on every task track, so kept small and hot.
+struct LatestTrack {
     bool has_track;
     uint16_t device;
     uint16_t stream;
     uint32_t task_info;
     uint64_t track_ts;
+};
+MSPTI_HOT_TLS thread_local LatestTrack t_track{};
+
+struct ThreadState {
     // Operator being assembled.
     uint64_t op;
     uint64_t last_hccl_begin;
@@ -55,19 +60,19 @@ const char* HashName(uint64_t id) {
 }  // namespace
 
 void OnTaskTrack(const MsprofRuntimeTrack& track, uint64_t ts) {
-    t_state.has_track = true;
-    t_state.device = track.deviceId;
-    t_state.stream = track.streamId;
-    t_state.task_info = track.taskId;
-    t_state.track_ts = ts;
+    t_track.has_track = true;
+    t_track.device = track.deviceId;
+    t_track.stream = track.streamId;
+    t_track.task_info = track.taskId;
+    t_track.track_ts = ts;
 }
 
 void OnHcclApi(const MsprofApi& api) {
     if (!activity::Enabled(MSPTI_ACTIVITY_KIND_COMMUNICATION)) return;
     // The task this API issued is the thread's latest track, if it lies inside the API.
-    if (!t_state.has_track || t_state.track_ts < api.beginTime || t_state.track_ts > api.endTime) return;
-    t_state.has_track = false;
-    if (devices::StarsFailed(t_state.device)) {
+    if (!t_track.has_track || t_track.track_ts < api.beginTime || t_track.track_ts > api.endTime) return;
+    t_track.has_track = false;
+    if (devices::StarsFailed(t_track.device)) {
         if (!t_state.collection_failed) {
             t_state.collection_failed = true;
             activity::Drops().Add(MSPTI_ACTIVITY_KIND_COMMUNICATION, MSPTI_DROP_REASON_COLLECTION_FAILED);
@@ -79,7 +84,7 @@ void OnHcclApi(const MsprofApi& api) {
     t_state.last_hccl_end = api.endTime;
     Queue& q = GetQueue();
     std::lock_guard<std::mutex> lock(q.mutex);
-    q.tasks.push_back(TaskEvent{t_state.op, t_state.track_ts, t_state.device, t_state.stream, t_state.task_info});
+    q.tasks.push_back(TaskEvent{t_state.op, t_track.track_ts, t_track.device, t_track.stream, t_track.task_info});
 }
 
 void OnOpInfo(const MsprofHcclOpInfo& info) {
@@ -122,6 +127,7 @@ void ForgetAfterFork() {
     q.tasks.clear();
     q.ops.clear();
     t_state = ThreadState{};
+    t_track = LatestTrack{};
 }
 
 void DrainEvents(const std::function<void(const TaskEvent&)>& on_task,

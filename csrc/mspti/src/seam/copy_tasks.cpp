@@ -7,6 +7,7 @@
 #include "activity/kinds.h"
 #include "common/thread_id.h"
 #include "seam/device_registry.h"
+#include "seam/name_cache.h"
 #include "seam/task_track_queue.h"
 
 namespace mspti::seam::copies {
@@ -46,16 +47,13 @@ struct MemcpyInfo {
 };
 thread_local MemcpyInfo t_info;
 
-bool StartsWith(const char* s, const char* prefix, size_t n) { return std::strncmp(s, prefix, n) == 0; }
-
 }  // namespace
 
 msptiActivityKind KindOfTaskType(const char* type) {
     if (type == nullptr) return MSPTI_ACTIVITY_KIND_INVALID;
-    static constexpr char kKernel[] = "KERNEL";
     static constexpr char kMemcpy[] = "MEMCPY_ASYNC";
     static constexpr char kMemset[] = "MEMSET_ASYNC";
-    if (StartsWith(type, kKernel, sizeof kKernel - 1)) return MSPTI_ACTIVITY_KIND_KERNEL;
+    if (NameCache::StartsWithKernel(type)) return MSPTI_ACTIVITY_KIND_KERNEL;
     if (std::strcmp(type, kMemcpy) == 0) return MSPTI_ACTIVITY_KIND_MEMCPY;
     if (std::strcmp(type, kMemset) == 0) return MSPTI_ACTIVITY_KIND_MEMSET;
     return MSPTI_ACTIVITY_KIND_INVALID;

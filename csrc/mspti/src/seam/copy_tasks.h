@@ -27,6 +27,7 @@
 
 #include <cstdint>
 
+#include "common/hot_tls.h"
 #include "mspti/mspti_activity.h"
 #include "seam/profapi.h"
 
@@ -48,7 +49,7 @@ void OnTaskTrack(uint32_t aging, const MsprofCompactInfo& info, const char* type
 void OnMemcpyInfo(const MsprofCompactInfo& info);
 
 namespace detail {
-inline thread_local bool t_track_waiting = false;  // set and cleared by copy_tasks.cpp only
+MSPTI_HOT_TLS inline thread_local bool t_track_waiting = false;  // set and cleared by copy_tasks.cpp only
 }  // namespace detail
 
 // Whether a copy or fill track of this thread waits for its call's API report: one thread-local

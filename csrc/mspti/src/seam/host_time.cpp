@@ -94,6 +94,15 @@ uint64_t ToRecordTime(uint64_t cann_ts) {
     return HostFreqEnabled() ? CounterToRecordTime(cann_ts) : host_clock::FromMonoRaw(cann_ts);
 }
 
+void ToRecordTimes(uint64_t& begin, uint64_t& end) {
+    if (HostFreqEnabled()) {
+        begin = CounterToRecordTime(begin);
+        end = CounterToRecordTime(end);
+        return;
+    }
+    host_clock::FromMonoRaw(begin, end);
+}
+
 namespace {
 
 uint64_t CannClock() {

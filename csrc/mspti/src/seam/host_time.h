@@ -19,6 +19,8 @@ uint64_t CannNow();
 
 // A CANN host timestamp in the records' time base.
 uint64_t ToRecordTime(uint64_t cann_ts);
+// Both ends of an interval of CANN host timestamps, in place.
+void ToRecordTimes(uint64_t& begin, uint64_t& end);
 
 // Re-measures the clock references.
 void Resync();

@@ -1,5 +1,7 @@
 #include "seam/name_cache.h"
 
+#include <cstring>
+
 #include "common/hash.h"
 #include "common/no_destructor.h"
 
@@ -20,8 +22,18 @@ void NameCache::RegisterType(uint16_t level, uint32_t type_id, std::string_view 
     std::lock_guard<std::mutex> lock(assign_mutex_);  // the array and the table agree on the newest name
     const InternTable::Entry* e = types_.Put(TypeKey(level, type_id), name, 0, /*replace=*/true);
     const int row = FastRow(level);
-    if (row >= 0 && type_id < kFastTypes) fast_[row][type_id].store(e->text.c_str(), std::memory_order_release);
+    if (row >= 0 && type_id < kFastTypes) {
+        if (level == MSPROF_REPORT_RUNTIME_LEVEL) {
+            kernel_[type_id].store(StartsWithKernel(e->text.c_str()), std::memory_order_release);
+        }
+        fast_[row][type_id].store(e->text.c_str(), std::memory_order_release);
+    }
     if (row >= 0) registered_[row].fetch_add(1, std::memory_order_release);
+}
+
+bool NameCache::StartsWithKernel(const char* name) {
+    static constexpr char kPrefix[] = "KERNEL";
+    return name != nullptr && std::strncmp(name, kPrefix, sizeof kPrefix - 1) == 0;
 }
 
 const char* NameCache::SlowTypeName(uint16_t level, uint32_t type_id) const {

@@ -33,6 +33,14 @@ public:
         return SlowTypeName(level, type_id);
     }
 
+    // Whether the runtime's task type `type_id` (level 5000) is a kernel's: its registered name starts
+    // with "KERNEL" (decided once, at registration; this runs for every task track).
+    bool IsKernelTask(uint32_t type_id) const {
+        if (type_id < kFastTypes) return kernel_[type_id].load(std::memory_order_acquire);
+        return StartsWithKernel(SlowTypeName(MSPROF_REPORT_RUNTIME_LEVEL, type_id));
+    }
+    static bool StartsWithKernel(const char* name);
+
     // Whether CANN registered any type name of `level` (one of the levels with a fast row).
     bool HasTypes(uint16_t level) const {
         const int row = FastRow(level);
@@ -71,7 +79,8 @@ private:
 
     // Entries point at the intern table's strings, which live as long as the process.
     std::atomic<const char*> fast_[kFastLevels][kFastTypes] = {};
-    std::atomic<uint32_t> registered_[kFastLevels] = {};  // type names registered per fast row
+    std::atomic<uint32_t> registered_[kFastLevels] = {};
+    std::atomic<bool> kernel_[kFastTypes] = {};  // IsKernelTask of the runtime level's small type ids  // type names registered per fast row
     InternTable types_{12};
     InternTable by_id_{14};
     InternTable by_text_{14};

@@ -1,5 +1,6 @@
 #include "seam/report_handlers.h"
 
+#include <cstdint>
 #include <cstring>
 #include <string_view>
 
@@ -24,14 +25,13 @@ namespace {
 
 using activity::Enabled;
 
-// Whether a task type name starts with "KERNEL" (compared in line: this runs for every task track).
-bool IsKernelType(const char* type) {
-    if (type == nullptr) return false;
-    static constexpr char kPrefix[] = "KERNEL";
-    for (size_t i = 0; i + 1 < sizeof kPrefix; ++i) {
-        if (type[i] != kPrefix[i]) return false;  // also stops at the end of a shorter name
-    }
-    return true;
+// A report read in place; copied first only if CANN handed it at an address its type may not be
+// read from (never, from a well-formed caller: the reports come on every launch).
+template <typename Report>
+const Report& Aligned(const Report* report, Report* copy) {
+    if (__builtin_expect(reinterpret_cast<uintptr_t>(report) % alignof(Report) == 0, 1)) return *report;
+    std::memcpy(copy, report, sizeof *copy);
+    return *copy;
 }
 
 // CANN reports on the thread that did the work; ids are per thread, so a report from another
@@ -42,8 +42,9 @@ void OnTaskTrack(uint32_t aging, const MsprofCompactInfo& info) {
     const MsprofRuntimeTrack& track = info.data.runtimeTrack;
     communication::OnTaskTrack(track, info.timeStamp);
     NameCache& names = NameCache::Instance();
-    const char* type = names.TypeName(MSPROF_REPORT_RUNTIME_LEVEL, static_cast<uint32_t>(track.taskType));
-    if (!IsKernelType(type)) {
+    const auto type_id = static_cast<uint32_t>(track.taskType);
+    const char* type = names.TypeName(MSPROF_REPORT_RUNTIME_LEVEL, type_id);
+    if (type == nullptr || !names.IsKernelTask(type_id)) {
         // Asynchronous copies and fills are stream tasks timed like kernels (seam/copy_tasks.h).
         copies::OnTaskTrack(aging, info, type);
         return;
@@ -64,17 +65,21 @@ void OnTaskTrack(uint32_t aging, const MsprofCompactInfo& info) {
                          track.deviceId, track.streamId, aging});
 }
 
-void WriteApi(msptiActivityKind kind, const MsprofApi& api, uint64_t correlation_id, const char* name) {
-    if (name == nullptr || name[0] == '\0') {
+// Inline into each report level's handler: the runtime's is made on every traced launch.
+[[gnu::always_inline]] inline void WriteApi(msptiActivityKind kind, const MsprofApi& api, uint64_t correlation_id,
+                                            const char* name) {
+    if (__builtin_expect(name == nullptr || name[0] == '\0', 0)) {
         // CANN did not register the name: an API record without a name would be useless.
         activity::Drops().Add(kind, MSPTI_DROP_REASON_BAD_ARGUMENT);
         return;
     }
+    uint64_t start = api.beginTime;
+    uint64_t end = api.endTime;
+    host_time::ToRecordTimes(start, end);
     msptiActivityApi record{};
     record.kind = kind;
-    record.start = host_time::ToRecordTime(api.beginTime);
-    record.end = host_time::ToRecordTime(api.endTime);
-    if (record.end < record.start) record.end = record.start;
+    record.start = start;
+    record.end = end < start ? start : end;
     record.pt.processId = CurrentProcessId();
     record.pt.threadId = api.threadId;
     record.correlationId = correlation_id;
@@ -82,17 +87,86 @@ void WriteApi(msptiActivityKind kind, const MsprofApi& api, uint64_t correlation
     activity::BufferManager::Instance().Write(record);
 }
 
-// `here`: the report comes from the thread that made the call (OnReportingThread, asked once per report).
-uint64_t ApiCorrelation(const MsprofApi& api, bool here) {
+// The id of an API report: by the thread's calls when it comes from the thread that made the call
+// (OnReportingThread), else one of its own.
+[[gnu::always_inline]] inline uint64_t ApiCorrelation(const MsprofApi& api, bool here) {
     return here ? activity::CorrelationForApi(api.beginTime, api.endTime) : activity::AllocateCorrelationId();
+}
+
+// Any API report ends the implicit correlation group of its thread (see activity/correlation.h).
+[[gnu::always_inline]] inline void EndsImplicitGroup(const MsprofApi& api, bool here) {
+    if (activity::ImplicitGroupOpen() && here) activity::NoteApiReport(api.beginTime, api.endTime);
+}
+
+// One handler per report level, each reached by a tail call from OnApi.
+int32_t OnRuntimeApi(const MsprofApi& api) {
+    const bool here = OnReportingThread(api.threadId);
+    if (__builtin_expect(copies::Unsettled(), 0) && here) {
+        copies::OnRuntimeApi(NameCache::Instance().TypeName(MSPROF_REPORT_RUNTIME_LEVEL, api.type));
+    }
+    if (Enabled(MSPTI_ACTIVITY_KIND_RUNTIME_API)) {
+        WriteApi(MSPTI_ACTIVITY_KIND_RUNTIME_API, api, ApiCorrelation(api, here),
+                 NameCache::Instance().TypeName(MSPROF_REPORT_RUNTIME_LEVEL, api.type));
+    }
+    EndsImplicitGroup(api, here);
+    return PROFAPI_SUCCESS;
+}
+
+int32_t OnAclApi(const MsprofApi& api) {
+    // The thread is asked only when an id or the implicit group needs it (a report whose kind is off,
+    // inside an interposed call or after the group ended, never does).
+    if (Enabled(MSPTI_ACTIVITY_KIND_ACL_API)) {
+        const bool here = OnReportingThread(api.threadId);
+        WriteApi(MSPTI_ACTIVITY_KIND_ACL_API, api, ApiCorrelation(api, here),
+                 NameCache::Instance().TypeName(MSPROF_REPORT_ACL_LEVEL, api.type));
+        EndsImplicitGroup(api, here);
+    } else if (activity::ImplicitGroupOpen()) {
+        EndsImplicitGroup(api, OnReportingThread(api.threadId));
+    }
+    return PROFAPI_SUCCESS;
+}
+
+int32_t OnNodeApi(const MsprofApi& api) {
+    const bool launch = api.type == MSPROF_REPORT_NODE_LAUNCH_TYPE;
+    const bool comm = launch && Enabled(MSPTI_ACTIVITY_KIND_COMMUNICATION);
+    const bool node = Enabled(MSPTI_ACTIVITY_KIND_NODE_API);
+    const bool plain = Enabled(MSPTI_ACTIVITY_KIND_API);
+    const bool here = OnReportingThread(api.threadId);
+    if (comm || node || plain) {
+        // One id for the node report: NODE_API, API and the COMMUNICATION operator share it.
+        const uint64_t id = ApiCorrelation(api, here);
+        const char* name = NameCache::Instance().HashText(api.itemId);
+        if (node) WriteApi(MSPTI_ACTIVITY_KIND_NODE_API, api, id, name);
+        if (plain) WriteApi(MSPTI_ACTIVITY_KIND_API, api, id, name);
+        if (comm) communication::OnNodeLaunch(api, id);
+    }
+    EndsImplicitGroup(api, here);
+    return PROFAPI_SUCCESS;
+}
+
+int32_t DispatchApi(const MsprofApi& api) {
+    switch (api.level) {
+        case MSPROF_REPORT_RUNTIME_LEVEL: return OnRuntimeApi(api);
+        case MSPROF_REPORT_ACL_LEVEL: return OnAclApi(api);
+        case MSPROF_REPORT_NODE_LEVEL: return OnNodeApi(api);
+        case MSPROF_REPORT_HCCL_NODE_LEVEL: communication::OnHcclApi(api); return PROFAPI_SUCCESS;
+        default: return PROFAPI_SUCCESS;
+    }
+}
+
+// A report at an address its type may not be read from (never, from a well-formed caller).
+[[gnu::noinline, gnu::cold]] int32_t DispatchCopiedApi(const MsprofApi* raw) {
+    MsprofApi copy;
+    std::memcpy(&copy, raw, sizeof copy);
+    return DispatchApi(copy);
 }
 
 }  // namespace
 
 int32_t OnCompact(uint32_t aging, const void* data, uint32_t length) {
     if (data == nullptr || length != sizeof(MsprofCompactInfo)) return PROFAPI_ERROR;
-    MsprofCompactInfo info;
-    std::memcpy(&info, data, sizeof info);
+    MsprofCompactInfo copy;
+    const MsprofCompactInfo& info = Aligned(static_cast<const MsprofCompactInfo*>(data), &copy);
     if (info.level == MSPROF_REPORT_RUNTIME_LEVEL && info.type == MSPROF_REPORT_RUNTIME_TASK_TRACK_TYPE) {
         OnTaskTrack(aging, info);
     } else if (info.level == MSPROF_REPORT_RUNTIME_LEVEL && info.type == MSPROF_REPORT_RUNTIME_MEMCPY_INFO_TYPE) {
@@ -109,55 +183,8 @@ int32_t OnAdditional(uint32_t, const void* data, uint32_t) { return data != null
 
 int32_t OnApi(uint32_t, const MsprofApi* raw) {
     if (raw == nullptr) return PROFAPI_ERROR;
-    MsprofApi api;
-    std::memcpy(&api, raw, sizeof api);
-    // Whether the report comes from the thread that made the call: asked at most once per report,
-    // and only when an id or the implicit group needs it (a report whose kind is off, inside an
-    // interposed call, never does).
-    int here_known = -1;
-    const auto here = [&] {
-        if (here_known < 0) here_known = OnReportingThread(api.threadId) ? 1 : 0;
-        return here_known == 1;
-    };
-    switch (api.level) {
-        case MSPROF_REPORT_RUNTIME_LEVEL:
-            if (copies::Unsettled() && OnReportingThread(api.threadId)) {
-                copies::OnRuntimeApi(NameCache::Instance().TypeName(MSPROF_REPORT_RUNTIME_LEVEL, api.type));
-            }
-            if (Enabled(MSPTI_ACTIVITY_KIND_RUNTIME_API)) {
-                WriteApi(MSPTI_ACTIVITY_KIND_RUNTIME_API, api, ApiCorrelation(api, here()),
-                         NameCache::Instance().TypeName(MSPROF_REPORT_RUNTIME_LEVEL, api.type));
-            }
-            break;
-        case MSPROF_REPORT_ACL_LEVEL:
-            if (Enabled(MSPTI_ACTIVITY_KIND_ACL_API)) {
-                WriteApi(MSPTI_ACTIVITY_KIND_ACL_API, api, ApiCorrelation(api, here()),
-                         NameCache::Instance().TypeName(MSPROF_REPORT_ACL_LEVEL, api.type));
-            }
-            break;
-        case MSPROF_REPORT_NODE_LEVEL: {
-            const bool launch = api.type == MSPROF_REPORT_NODE_LAUNCH_TYPE;
-            const bool comm = launch && Enabled(MSPTI_ACTIVITY_KIND_COMMUNICATION);
-            const bool node = Enabled(MSPTI_ACTIVITY_KIND_NODE_API);
-            const bool plain = Enabled(MSPTI_ACTIVITY_KIND_API);
-            if (!comm && !node && !plain) break;
-            // One id for the node report: NODE_API, API and the COMMUNICATION operator share it.
-            const uint64_t id = ApiCorrelation(api, here());
-            const char* name = NameCache::Instance().HashText(api.itemId);
-            if (node) WriteApi(MSPTI_ACTIVITY_KIND_NODE_API, api, id, name);
-            if (plain) WriteApi(MSPTI_ACTIVITY_KIND_API, api, id, name);
-            if (comm) communication::OnNodeLaunch(api, id);
-            break;
-        }
-        case MSPROF_REPORT_HCCL_NODE_LEVEL:
-            communication::OnHcclApi(api);
-            return PROFAPI_SUCCESS;
-        default:
-            return PROFAPI_SUCCESS;
-    }
-    // Any API report ends the implicit correlation group of its thread (see activity/correlation.h).
-    if (activity::ImplicitGroupOpen() && here()) activity::NoteApiReport(api.beginTime, api.endTime);
-    return PROFAPI_SUCCESS;
+    if (__builtin_expect(reinterpret_cast<uintptr_t>(raw) % alignof(MsprofApi) != 0, 0)) return DispatchCopiedApi(raw);
+    return DispatchApi(*raw);
 }
 
 int32_t OnEvent(uint32_t, const MsprofEvent* event) { return event != nullptr ? PROFAPI_SUCCESS : PROFAPI_ERROR; }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "activity/drop_counter.h"
+#include "common/hot_tls.h"
 #include "common/no_destructor.h"
 #include "seam/device_data.h"
 
@@ -100,8 +101,8 @@ using CopyRing = Ring<CopyTrackEvent, 1024>;
 
 // The calling thread's rings (made on its first push), nullptr once the thread is exiting. Plain
 // thread-locals of this file, one set per type: the kernels' is reached on every traced launch.
-thread_local bool t_kernel_gone = false;
-thread_local KernelRing* t_kernel_ring = nullptr;
+MSPTI_HOT_TLS thread_local bool t_kernel_gone = false;
+MSPTI_HOT_TLS thread_local KernelRing* t_kernel_ring = nullptr;
 thread_local bool t_copy_gone = false;
 thread_local CopyRing* t_copy_ring = nullptr;
 
