@@ -28,6 +28,7 @@ struct LocalBuffer {
     ~LocalBuffer() {
         t_state.buffer_gone = true;
         t_state.buffer = nullptr;
+        t_state.Sync();
         BufferManager::Instance().Retire(tb);
     }
     LocalBuffer(const LocalBuffer&) = delete;
@@ -39,6 +40,7 @@ namespace {
 BufferManager::ThreadBuffer& Local() {
     thread_local LocalBuffer local;
     t_state.buffer = local.tb.get();
+    t_state.Sync();
     return *local.tb;
 }
 
@@ -102,8 +104,10 @@ bool BufferManager::WriteSlow(ThreadBuffer& tb, int64_t kind, const void* record
         std::lock_guard<std::mutex> lock(request_mutex_);
         if (measure) request_start = host_clock::Now();
         t_state.in_request = true;
+        t_state.Sync();
         cb.request(&data, &size_given, &max_records);
         t_state.in_request = false;
+        t_state.Sync();
         if (measure) request_end = host_clock::Now();
     }
     if (data == nullptr) {

@@ -162,8 +162,12 @@ struct ThreadState {
     // shared late buffer instead of touching the destroyed thread-local.
     bool buffer_gone;
     BufferManager::ThreadBuffer* buffer;  // the thread's buffer once its LocalBuffer exists
+    // `buffer` while a record may go straight into it (not inside RequestFunc, buffer not gone):
+    // the one test of a record write's fast path. Kept by Sync after every change of the above.
+    BufferManager::ThreadBuffer* writable;
+    void Sync() { writable = !in_request && !buffer_gone ? buffer : nullptr; }
 };
-MSPTI_HOT_TLS inline thread_local ThreadState t_state{false, false, false, nullptr};
+MSPTI_HOT_TLS inline thread_local ThreadState t_state{false, false, false, nullptr, nullptr};
 
 // Appends the record if the buffer has room for it (requires tb's lock).
 inline bool AppendLocked(BufferManager::ThreadBuffer& tb, const void* record, size_t size) {
@@ -179,10 +183,9 @@ inline bool AppendLocked(BufferManager::ThreadBuffer& tb, const void* record, si
 }  // namespace buffer_detail
 
 template <typename Record>
-bool BufferManager::Write(const Record& record) {
-    buffer_detail::ThreadState& t = buffer_detail::t_state;
-    if (!t.in_request && !t.buffer_gone && t.buffer != nullptr) {
-        ThreadBuffer& tb = *t.buffer;
+[[gnu::always_inline]] inline bool BufferManager::Write(const Record& record) {
+    if (ThreadBuffer* writable = buffer_detail::t_state.writable) {
+        ThreadBuffer& tb = *writable;
         tb.lock.lock();
         const bool written = buffer_detail::AppendLocked(tb, &record, sizeof record);
         tb.lock.unlock();

@@ -3,6 +3,7 @@
 #include <atomic>
 
 #include "activity/external_correlation.h"
+#include "activity/kinds.h"
 
 namespace mspti::activity {
 namespace {
@@ -46,7 +47,7 @@ Call* AddCall(const Call& call) {
 
 uint64_t AllocateCorrelationId() {
     const uint64_t id = g_next_id.fetch_add(1, std::memory_order_relaxed);
-    ReportExternalCorrelation(id);
+    if (Enabled(MSPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION)) ReportExternalCorrelation(id);
     return id;
 }
 

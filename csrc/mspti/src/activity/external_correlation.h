@@ -18,6 +18,6 @@ msptiResult PushExternalCorrelationId(msptiExternalCorrelationKind kind, uint64_
 msptiResult PopExternalCorrelationId(msptiExternalCorrelationKind kind, uint64_t* last_id);
 
 // Emits the EXTERNAL_CORRELATION records of a new correlation id of the calling thread.
-void ReportExternalCorrelation(uint64_t correlation_id);
+[[gnu::noinline]] void ReportExternalCorrelation(uint64_t correlation_id);
 
 }  // namespace mspti::activity

@@ -98,8 +98,9 @@ void OnTaskTrack(uint32_t aging, const MsprofCompactInfo& info) {
     if (activity::ImplicitGroupOpen() && here) activity::NoteApiReport(api.beginTime, api.endTime);
 }
 
-// One handler per report level, each reached by a tail call from OnApi.
-int32_t OnRuntimeApi(const MsprofApi& api) {
+// One handler per report level, each reached by a tail call from OnApi (out of line, so that the
+// dispatch itself needs no frame).
+[[gnu::noinline]] int32_t OnRuntimeApi(const MsprofApi& api) {
     const bool here = OnReportingThread(api.threadId);
     if (__builtin_expect(copies::Unsettled(), 0) && here) {
         copies::OnRuntimeApi(NameCache::Instance().TypeName(MSPROF_REPORT_RUNTIME_LEVEL, api.type));
@@ -112,7 +113,7 @@ int32_t OnRuntimeApi(const MsprofApi& api) {
     return PROFAPI_SUCCESS;
 }
 
-int32_t OnAclApi(const MsprofApi& api) {
+[[gnu::noinline]] int32_t OnAclApi(const MsprofApi& api) {
     // The thread is asked only when an id or the implicit group needs it (a report whose kind is off,
     // inside an interposed call or after the group ended, never does).
     if (Enabled(MSPTI_ACTIVITY_KIND_ACL_API)) {
@@ -126,7 +127,7 @@ int32_t OnAclApi(const MsprofApi& api) {
     return PROFAPI_SUCCESS;
 }
 
-int32_t OnNodeApi(const MsprofApi& api) {
+[[gnu::noinline]] int32_t OnNodeApi(const MsprofApi& api) {
     const bool launch = api.type == MSPROF_REPORT_NODE_LAUNCH_TYPE;
     const bool comm = launch && Enabled(MSPTI_ACTIVITY_KIND_COMMUNICATION);
     const bool node = Enabled(MSPTI_ACTIVITY_KIND_NODE_API);

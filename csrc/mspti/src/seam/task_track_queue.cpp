@@ -81,14 +81,19 @@ private:
 };
 
 // A thread's ring of one type, registered at the thread's first push; `gone` is the thread's flag
-// that it is exiting (its ring is then dropped once drained).
+// that it is exiting (its ring is then dropped once drained), `cached` the thread's pointer to the
+// ring, cleared with it.
 template <typename RingT>
 struct LocalRing {
     std::shared_ptr<RingT> ring = std::make_shared<RingT>();
     bool* gone;
-    explicit LocalRing(bool* gone_flag) : gone(gone_flag) { Rings<RingT>::Get().Add(ring); }
+    RingT** cached;
+    LocalRing(bool* gone_flag, RingT** cached_ring) : gone(gone_flag), cached(cached_ring) {
+        Rings<RingT>::Get().Add(ring);
+    }
     ~LocalRing() {
         *gone = true;
+        *cached = nullptr;
         ring->thread_gone.store(true, std::memory_order_release);  // the consumer drops it once drained
     }
     LocalRing(const LocalRing&) = delete;
@@ -108,17 +113,22 @@ thread_local CopyRing* t_copy_ring = nullptr;
 
 KernelRing* Local(KernelRing*) {
     if (t_kernel_gone) return nullptr;
-    thread_local LocalRing<KernelRing> local(&t_kernel_gone);
+    thread_local LocalRing<KernelRing> local(&t_kernel_gone, &t_kernel_ring);
     t_kernel_ring = local.ring.get();
     return t_kernel_ring;
 }
 
 CopyRing* Local(CopyRing*) {
     if (t_copy_gone) return nullptr;
-    thread_local LocalRing<CopyRing> local(&t_copy_gone);
+    thread_local LocalRing<CopyRing> local(&t_copy_gone, &t_copy_ring);
     t_copy_ring = local.ring.get();
     return t_copy_ring;
 }
+
+// The thread's ring once made (one initial-exec load), nullptr before its first push and once the
+// thread is exiting.
+KernelRing* Cached(KernelRing*) { return t_kernel_ring; }
+CopyRing* Cached(CopyRing*) { return t_copy_ring; }
 
 template <typename RingT, typename Event>
 bool TryPush(RingT& ring, const Event& event) {
@@ -136,7 +146,9 @@ bool TryPush(RingT& ring, const Event& event) {
 // so a lock is fine). What cannot be queued is counted as a dropped record of `kind`.
 template <typename RingT, typename Event>
 void Push(const Event& event, msptiActivityKind kind) {
-    RingT* ring = Local(static_cast<RingT*>(nullptr));
+    RingT* ring = Cached(static_cast<RingT*>(nullptr));
+    if (__builtin_expect(ring != nullptr, 1) && TryPush(*ring, event)) return;
+    ring = Local(static_cast<RingT*>(nullptr));
     if (ring == nullptr) {
         activity::Drops().Add(kind, MSPTI_DROP_REASON_NO_BUFFER);
         return;
