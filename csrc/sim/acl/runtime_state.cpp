@@ -16,9 +16,10 @@
 
 namespace acl {
 
+thread_local uint32_t t_tid __attribute__((tls_model("initial-exec"))) = 0;
+
 namespace {
 
-thread_local uint32_t t_tid = 0;
 thread_local ThreadState t_state;
 
 // A forked child keeps the parent thread's cached id; forget it.
@@ -52,8 +53,8 @@ bool platform_ok() {
     return ok;
 }
 
-uint32_t current_tid() {
-    if (t_tid == 0) t_tid = static_cast<uint32_t>(syscall(SYS_gettid));
+uint32_t refresh_tid() {
+    t_tid = static_cast<uint32_t>(syscall(SYS_gettid));
     return t_tid;
 }
 

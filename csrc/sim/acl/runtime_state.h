@@ -14,8 +14,14 @@ namespace acl {
 // False when the simulator's configuration is invalid; every API then fails.
 bool platform_ok();
 
-// The OS thread id of the calling thread, cached (profiling records carry it).
-uint32_t current_tid();
+// The OS thread id of the calling thread, cached (profiling records carry it: two reports per traced
+// launch). Initial-exec: one load from the thread pointer.
+extern thread_local uint32_t t_tid __attribute__((tls_model("initial-exec")));
+uint32_t refresh_tid();
+inline uint32_t current_tid() {
+    const uint32_t tid = t_tid;
+    return tid != 0 ? tid : refresh_tid();
+}
 
 // aclInit / aclFinalize bookkeeping.
 enum class InitState : uint8_t { Never, Initialised, Finalised };
