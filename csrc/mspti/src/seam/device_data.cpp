@@ -1,5 +1,6 @@
 #include "seam/device_data.h"
 
+#include <cstddef>
 #include <cstring>
 #include <new>
 
@@ -48,8 +49,8 @@ void DeviceData::DrainHostQueues() {
 }
 
 void DeviceData::DrainHostQueuesLocked() {
-    DrainTracks([this](const TrackEvent& e) { kernels_.AddTrack(e); });
-    DrainCopyTracks([this](const CopyTrackEvent& e) { kernels_.AddCopyTrack(e); });
+    for (const TrackEvent& e : TakeTracks()) kernels_.AddTrack(e);
+    for (const CopyTrackEvent& e : TakeCopyTracks()) kernels_.AddCopyTrack(e);
     communication::DrainEvents([this](const communication::TaskEvent& t) { communications_.AddTask(t); },
                                [this](const communication::OpEvent& o) { communications_.FinishOp(o); });
 }
@@ -62,18 +63,21 @@ void DeviceData::ParseStars(uint32_t device, uint32_t chip, const uint8_t* data,
         const uint16_t func = STARS_HEAD_FUNC_TYPE(Load<uint16_t>(p));
         if (devices::IsV6(chip)) {
             if (func != STARS_FUNC_TYPE_BEGIN && func != STARS_FUNC_TYPE_END) continue;
-            const auto log = Load<StarsSocLogV6>(p);
+            const auto task = Load<decltype(StarsSocLogV6::taskId)>(p + offsetof(StarsSocLogV6, taskId));
+            const uint64_t timestamp = Load<uint64_t>(p + offsetof(StarsSocLogV6, timestamp));
             const bool start = func == STARS_FUNC_TYPE_BEGIN;
-            kernels_.OnTask(device, 0, log.taskId, start, log.timestamp);
-            communications_.OnTask(device, 0, log.taskId, start, log.timestamp);
+            kernels_.OnTask(device, 0, task, start, timestamp);
+            communications_.OnTask(device, 0, task, start, timestamp);
             continue;
         }
         if (func == STARS_FUNC_TYPE_BEGIN || func == STARS_FUNC_TYPE_END) {
-            const auto log = Load<StarsSocLog>(p);
-            const StreamTask id = DecodeStreamTask(log.streamId, log.taskId);
+            // Only the fields used, not the whole 64-byte log.
+            const StreamTask id = DecodeStreamTask(Load<uint16_t>(p + offsetof(StarsSocLog, streamId)),
+                                                   Load<uint16_t>(p + offsetof(StarsSocLog, taskId)));
+            const uint64_t timestamp = Load<uint64_t>(p + offsetof(StarsSocLog, timestamp));
             const bool start = func == STARS_FUNC_TYPE_BEGIN;
-            kernels_.OnTask(device, id.stream, id.task, start, log.timestamp);
-            communications_.OnTask(device, id.stream, id.task, start, log.timestamp);
+            kernels_.OnTask(device, id.stream, id.task, start, timestamp);
+            communications_.OnTask(device, id.stream, id.task, start, timestamp);
         } else if (func == STARS_FUNC_TYPE_FFTS_BEGIN || func == STARS_FUNC_TYPE_FFTS_END) {
             const auto log = Load<FftsPlusLog>(p);
             const StreamTask id = DecodeStreamTask(log.streamId, log.taskId);
