@@ -22,10 +22,17 @@ namespace npusim {
 // vector loop; above it, it switches to a string instruction (rep movsb) that costs a counted
 // instruction per byte (callgrind, the launch_instructions benchmark) and holds no advantage at the
 // sizes the channels move.
+// The piece's size is not a constant, so that the compiler calls memcpy rather than expanding a
+// fixed-size copy into a string instruction of its own.
 inline void copy_in_pieces(char* dst, const char* src, size_t n) {
     constexpr size_t kPiece = 4096;
-    for (; n > kPiece; n -= kPiece, dst += kPiece, src += kPiece) std::memcpy(dst, src, kPiece);
-    std::memcpy(dst, src, n);
+    while (n > 0) {
+        const size_t m = n < kPiece ? n : kPiece;
+        std::memcpy(dst, src, m);
+        dst += m;
+        src += m;
+        n -= m;
+    }
 }
 
 class ByteFifo {

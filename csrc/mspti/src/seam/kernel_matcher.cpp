@@ -139,6 +139,26 @@ void KernelMatcher::OnStart(uint32_t device, uint64_t key, uint64_t count) {
     StartWithoutTrack(key, count);
 }
 
+void KernelMatcher::OnSpan(uint32_t device, uint32_t stream, uint32_t task, uint64_t start_count,
+                           uint64_t end_count) {
+    const uint64_t key = TaskKey(device, stream, task);
+    const size_t slot = pending_.Find(key);
+    if (slot != TaskQueues<Pending>::kNoSlot) {
+        const uint32_t n = pending_.Head(slot);
+        Pending& p = pending_.At(n);
+        // The start would go to this track (the first not started, no retired graph task before it)
+        // and the end to the first started one: this track again.
+        if (!p.started && p.retired_ns == 0) {
+            Emit(p, start_count, end_count);
+            NoteEnded(p);
+            if (!p.graph) pending_.RemoveAt(slot, kNil, n);  // a graph task waits for its next execution
+            return;
+        }
+    }
+    OnStart(device, key, start_count);
+    OnEnd(key, end_count);
+}
+
 void KernelMatcher::StartWithoutTrack(uint64_t key, uint64_t count) {
     // Orphans are added only here, so a key at the cap holds exactly kMaxOrphansPerKey: the oldest goes.
     int kept = 0;

@@ -44,6 +44,9 @@ class KernelMatcher {
 public:
     void AddTrack(const TrackEvent& track);
     void AddCopyTrack(const CopyTrackEvent& copy);  // an asynchronous copy or fill
+    // A task's device start and end, parsed one after the other: the same as OnTask(start) then
+    // OnTask(end), with one lookup when the task's oldest track waits for both.
+    void OnSpan(uint32_t device, uint32_t stream, uint32_t task, uint64_t start_count, uint64_t end_count);
     void OnTask(uint32_t device, uint32_t stream, uint32_t task, bool start, uint64_t count) {
         if (start) {
             OnStart(device, TaskKey(device, stream, task), count);
