@@ -46,14 +46,13 @@ void ByteFifo::give_chunk(Chunk* chunk) {
 }
 
 bool ByteFifo::append_locked(const void* data, size_t len, size_t limit) {
-    const uint64_t written = written_.load(std::memory_order_relaxed);  // only producers store it
-    // consumed_ only grows, so an old value overstates what is pending: read the consumer's line
-    // only when that overstatement would refuse the bytes.
-    if (written - consumed_seen_ + len > limit) {
-        consumed_seen_ = consumed_.load(std::memory_order_acquire);
-        if (written - consumed_seen_ + len > limit) return false;
-    }
-    const char* bytes = static_cast<const char*>(data);
+    if (!room_locked(len, limit)) return false;
+    copy_in_locked(static_cast<const char*>(data), len);
+    written_.store(written_.load(std::memory_order_relaxed) + len, std::memory_order_seq_cst);
+    return true;
+}
+
+void ByteFifo::copy_in_locked(const char* bytes, size_t len) {
     for (size_t left = len; left > 0;) {
         if (tail_used_ == kChunkBytes) {
             Chunk* next = take_chunk();
@@ -67,8 +66,6 @@ bool ByteFifo::append_locked(const void* data, size_t len, size_t limit) {
         bytes += n;
         left -= n;
     }
-    written_.store(written + len, std::memory_order_seq_cst);
-    return true;
 }
 
 size_t ByteFifo::read(char* out, size_t size) {
@@ -84,7 +81,7 @@ size_t ByteFifo::read(char* out, size_t size) {
             give_chunk(done);
         }
         const size_t m = std::min(n - copied, kChunkBytes - head_pos_);
-        std::memcpy(out + copied, head_->data + head_pos_, m);
+        copy_in_pieces(out + copied, head_->data + head_pos_, m);
         head_pos_ += m;
         copied += m;
     }

@@ -112,9 +112,7 @@ bool ChannelHub::push(uint32_t device, uint32_t channel, const void* data, size_
         f.dropped.fetch_add(len, std::memory_order_relaxed);
         return false;
     }
-    // The append published its bytes with a seq_cst store and a poller announces itself with a
-    // seq_cst increment before it looks at the FIFOs: either it sees the bytes or this sees it.
-    if (waiting_pollers_.load(std::memory_order_seq_cst) != 0) notify();
+    notify_if_waiting();
     return true;
 }
 
@@ -129,31 +127,47 @@ void ChannelHub::notify() {
 void ChannelHub::stage_locked(Fifo& f) {
     Staged& st = f.staged;
     const size_t rec = f.record_bytes;
-    char batch[kMaxRecordBytes * 64];
+    // Bounded like the FIFO: beyond the limit records wait in the FIFO (and producers drop).
+    const size_t max_records = kMaxPendingBytes / rec;
     for (;;) {
-        // Bounded like the FIFO: beyond the limit records wait in the FIFO (and producers drop).
-        if (st.count * rec >= kMaxPendingBytes) return;
-        const size_t whole = f.bytes.pending() / rec * rec;
-        if (whole == 0) return;
-        const size_t n = f.bytes.read(batch, std::min(whole, sizeof batch / rec * rec));
-        for (size_t at = 0; at + rec <= n; at += rec) {
-            if (st.count == st.ring.size()) {
-                std::vector<Staged::Slot> bigger(std::max<size_t>(64, st.ring.size() * 2));
-                for (size_t i = 0; i < st.count; ++i) bigger[i] = st.ring[(st.head + i) & (st.ring.size() - 1)];
-                st.ring.swap(bigger);
-                st.head = 0;
+        const size_t pending = f.bytes.pending() / rec;
+        if (pending == 0 || st.count >= max_records) return;
+        const size_t want = std::min(pending, max_records - st.count);
+        if (st.count + want > st.capacity) {
+            size_t capacity = std::max<size_t>(64, st.capacity);
+            while (capacity < st.count + want) capacity *= 2;
+            std::unique_ptr<char[]> bigger(new char[capacity * rec]);  // not zeroed: only staged bytes are read
+            const size_t first = std::min(st.count, st.capacity - st.head);
+            if (first > 0) copy_in_pieces(bigger.get(), st.ring.get() + st.head * rec, first * rec);
+            if (st.count > first) copy_in_pieces(bigger.get() + first * rec, st.ring.get(), (st.count - first) * rec);
+            st.ring = std::move(bigger);
+            st.capacity = capacity;
+            st.head = 0;
+        }
+        const size_t mask = st.capacity - 1;
+        char* const ring = st.ring.get();
+        // One copy straight from the FIFO into the ring, up to its end (the rest in the next round).
+        const size_t tail = (st.head + st.count) & mask;
+        const size_t n = std::min(want, st.capacity - tail);
+        f.bytes.read(ring + tail * rec, n * rec);  // the one consumer: `pending` bytes are there
+        uint64_t last = st.count > 0 ? record_time(ring + ((tail + mask) & mask) * rec) : 0;
+        for (size_t k = 0; k < n; ++k, ++st.count) {
+            char* const at = ring + ((tail + k) & mask) * rec;
+            const uint64_t t = record_time(at);
+            if (t >= last) {
+                last = t;
+                continue;
             }
-            const size_t mask = st.ring.size() - 1;
-            const uint64_t t = record_time(batch + at);
-            // Insertion from the back: a stream's records come in time order, so this is one step
-            // unless streams interleave; equal times keep the order written.
+            // Out of order (streams interleave): insertion from the back; equal times keep the order
+            // written. `last` stays the latest time.
+            char moved[kMaxRecordBytes];
+            std::memcpy(moved, at, rec);
             size_t i = st.count;
-            while (i > 0 && record_time(st.ring[(st.head + i - 1) & mask].bytes) > t) {
-                st.ring[(st.head + i) & mask] = st.ring[(st.head + i - 1) & mask];
+            while (i > 0 && record_time(ring + ((st.head + i - 1) & mask) * rec) > t) {
+                std::memcpy(ring + ((st.head + i) & mask) * rec, ring + ((st.head + i - 1) & mask) * rec, rec);
                 --i;
             }
-            std::memcpy(st.ring[(st.head + i) & mask].bytes, batch + at, rec);
-            ++st.count;
+            std::memcpy(ring + ((st.head + i) & mask) * rec, moved, rec);
         }
     }
 }
@@ -176,16 +190,18 @@ int ChannelHub::feed(uint32_t device, uint32_t channel, const void* data, size_t
 
 uint64_t ChannelHub::readable_locked(const Fifo& f, uint64_t now, uint64_t* next_due) {
     const Staged& st = f.staged;
+    const size_t rec = f.record_bytes;
     uint64_t bytes = (st.carry_len - st.carry_pos) + (f.fed.size() - f.fed_pos);
     size_t i = 0;
-    const size_t mask = st.ring.empty() ? 0 : st.ring.size() - 1;
+    const size_t mask = st.capacity == 0 ? 0 : st.capacity - 1;
+    const char* const ring = st.ring.get();
     if (st.release_all) {
         i = st.count;
     } else {
-        while (i < st.count && record_time(st.ring[(st.head + i) & mask].bytes) <= now) ++i;
+        while (i < st.count && record_time(ring + ((st.head + i) & mask) * rec) <= now) ++i;
     }
-    if (next_due != nullptr) *next_due = i < st.count ? record_time(st.ring[(st.head + i) & mask].bytes) : kNever;
-    return bytes + i * f.record_bytes;
+    if (next_due != nullptr) *next_due = i < st.count ? record_time(ring + ((st.head + i) & mask) * rec) : kNever;
+    return bytes + i * rec;
 }
 
 int ChannelHub::collect_ready(prof_poll_info_t* out, int num, uint64_t* next_due) {
@@ -288,19 +304,35 @@ int ChannelHub::read(uint32_t device, uint32_t channel, char* buf, uint32_t size
         if (out == size) return static_cast<int>(out);
     }
     const size_t rec = f.record_bytes;
-    while (out < size && st.count > 0) {
-        const char* front = st.ring[st.head].bytes;
-        if (!st.release_all && record_time(front) > now) break;
-        const uint32_t m = static_cast<uint32_t>(std::min<size_t>(size - out, rec));
-        std::memcpy(buf + out, front, m);
-        if (m < rec) {
+    if (out >= size || st.count == 0) return static_cast<int>(out);
+    const size_t mask = st.capacity - 1;
+    char* const ring = st.ring.get();
+    // The whole records that fit and are due, in at most two runs (the ring wraps once).
+    const size_t fit = std::min<size_t>((size - out) / rec, st.count);
+    size_t due = fit;
+    if (!st.release_all) {
+        due = 0;
+        while (due < fit && record_time(ring + ((st.head + due) & mask) * rec) <= now) ++due;
+    }
+    const size_t first = std::min(due, st.capacity - st.head);
+    copy_in_pieces(buf + out, ring + st.head * rec, first * rec);
+    if (due > first) copy_in_pieces(buf + out + first * rec, ring, (due - first) * rec);
+    out += static_cast<uint32_t>(due * rec);
+    st.head = (st.head + due) & mask;
+    st.count -= due;
+    // Then the start of one more record if it is due and only part of it fits (the rest is carried).
+    if (out < size && due == fit && st.count > 0) {
+        const char* front = ring + st.head * rec;
+        if (st.release_all || record_time(front) <= now) {
+            const uint32_t m = size - out;
+            std::memcpy(buf + out, front, m);
             std::memcpy(st.carry, front, rec);
             st.carry_pos = m;
             st.carry_len = static_cast<uint32_t>(rec);
+            out += m;
+            st.head = (st.head + 1) & mask;
+            --st.count;
         }
-        out += m;
-        st.head = (st.head + 1) & (st.ring.size() - 1);
-        --st.count;
     }
     return static_cast<int>(out);
 }

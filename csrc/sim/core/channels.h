@@ -58,6 +58,27 @@ public:
     }
     // Appends bytes when the channel is started; returns false (and counts) when not collected.
     bool push(uint32_t device, uint32_t channel, const void* data, size_t len);
+    // The same for `len` bytes (at most ByteFifo::kMaxReserve) that `write(char* out)` writes in place
+    // (the device's logs, made straight into the FIFO: no copy on the launch path).
+    template <typename Write>
+    bool emit(uint32_t device, uint32_t channel, size_t len, Write&& write) {
+        const int slot = slot_of(channel);
+        if (device >= devices_ || slot < 0) return false;
+        Fifo& f = fifo(device, slot);
+        f.bytes.lock_producers();
+        char* out = f.active.load(std::memory_order_relaxed) ? f.bytes.reserve_locked(len, kMaxPendingBytes) : nullptr;
+        if (out == nullptr) {
+            const bool active = f.active.load(std::memory_order_relaxed);
+            f.bytes.unlock_producers();
+            if (active) f.dropped.fetch_add(len, std::memory_order_relaxed);
+            return false;
+        }
+        write(out);
+        f.bytes.commit_locked(len);
+        f.bytes.unlock_producers();
+        notify_if_waiting();
+        return true;
+    }
     // Hands a reader bytes as they are (a test's device logs: any length, well-formed or not),
     // readable at once, ahead of the model's records and whether the channel is started or not.
     // PROF_ERROR for an unknown channel, or when the channel's unread bytes would pass
@@ -79,13 +100,11 @@ public:
 
 private:
     static constexpr uint32_t kMaxRecordBytes = 64;
-    // Records taken out of the byte FIFO, not yet readable: a ring in device-time order.
+    // Records taken out of the byte FIFO, not yet readable: a ring in device-time order, records
+    // packed at the channel's record size so that records move in and out in bulk copies.
     struct Staged {
-        struct Slot {
-            char bytes[kMaxRecordBytes];
-        };
-        std::vector<Slot> ring;  // capacity a power of two; grows only while the backlog grows
-        size_t head = 0, count = 0;
+        std::unique_ptr<char[]> ring;  // `capacity` records; capacity a power of two, grows only while the backlog grows
+        size_t capacity = 0, head = 0, count = 0;
         char carry[kMaxRecordBytes];  // the rest of a record a short read cut
         uint32_t carry_pos = 0, carry_len = 0;
         bool release_all = false;  // stopped: everything written is readable
@@ -110,6 +129,12 @@ private:
     // Readable channels into `out` (at most `num`); `next_due` as above, over every channel.
     int collect_ready(prof_poll_info_t* out, int num, uint64_t* next_due);
     void notify();
+    // After an append: the append published its bytes with a seq_cst store and a poller announces
+    // itself with a seq_cst increment before it looks at the FIFOs, so either it sees the bytes or
+    // this sees it.
+    void notify_if_waiting() {
+        if (waiting_pollers_.load(std::memory_order_seq_cst) != 0) notify();
+    }
 
     uint32_t devices_;
     std::vector<std::unique_ptr<Fifo>> fifos_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 
 #include "core/channels.h"
@@ -12,6 +13,12 @@
 namespace npusim {
 
 namespace {
+
+// Stores `value` at `at` (a field of a log written in place, at any alignment).
+template <typename T>
+void put(char* at, T value) {
+    std::memcpy(at, &value, sizeof value);
+}
 
 uint64_t splitmix64(uint64_t& state) {
     uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
@@ -188,26 +195,41 @@ uint32_t Device::reserve_task_id(Stream& stream) {
 
 void Device::emit_task_logs(const TaskRecord& task, uint16_t stars_task_type, uint16_t ffts_subtasks) {
     if (!channels_.active(id_, PROF_CHANNEL_STARS_SOC_LOG)) return;
+    const uint16_t begin = STARS_HEAD(STARS_FUNC_TYPE_BEGIN, 0, stars_task_type);
+    const uint16_t end = STARS_HEAD(STARS_FUNC_TYPE_END, 0, stars_task_type);
+    // A task's two logs are written straight into the channel (ChannelHub::emit): zeroed, then the
+    // fields set, with no log built aside and copied in on the launch path.
     if (wide_task_ids()) {
-        StarsSocLogV6 logs[2]{};
-        for (int i = 0; i < 2; ++i) {
-            logs[i].head = STARS_HEAD(i == 0 ? STARS_FUNC_TYPE_BEGIN : STARS_FUNC_TYPE_END, 0, stars_task_type);
-            logs[i].taskId = task.task_id;
-            logs[i].timestamp = i == 0 ? task.start_ns : task.end_ns;
-        }
-        channels_.push(id_, PROF_CHANNEL_STARS_SOC_LOG, logs, sizeof logs);
+        channels_.emit(id_, PROF_CHANNEL_STARS_SOC_LOG, 2 * sizeof(StarsSocLogV6), [&](char* out) {
+            std::memset(out, 0, 2 * sizeof(StarsSocLogV6));
+            for (int i = 0; i < 2; ++i) {
+                char* log = out + i * sizeof(StarsSocLogV6);
+                put(log + offsetof(StarsSocLogV6, head), i == 0 ? begin : end);
+                put(log + offsetof(StarsSocLogV6, taskId), static_cast<uint32_t>(task.task_id));
+                put(log + offsetof(StarsSocLogV6, timestamp), i == 0 ? task.start_ns : task.end_ns);
+            }
+        });
+        return;
+    }
+    if (ffts_subtasks == 0) {
+        channels_.emit(id_, PROF_CHANNEL_STARS_SOC_LOG, 2 * sizeof(StarsSocLog), [&](char* out) {
+            std::memset(out, 0, 2 * sizeof(StarsSocLog));
+            for (int i = 0; i < 2; ++i) {
+                char* log = out + i * sizeof(StarsSocLog);
+                put(log + offsetof(StarsSocLog, head), i == 0 ? begin : end);
+                put(log + offsetof(StarsSocLog, streamId), static_cast<uint16_t>(task.stream_id));
+                put(log + offsetof(StarsSocLog, taskId), static_cast<uint16_t>(task.task_id));
+                put(log + offsetof(StarsSocLog, timestamp), i == 0 ? task.start_ns : task.end_ns);
+            }
+        });
         return;
     }
     StarsSocLog logs[2]{};
     for (int i = 0; i < 2; ++i) {
-        logs[i].head = STARS_HEAD(i == 0 ? STARS_FUNC_TYPE_BEGIN : STARS_FUNC_TYPE_END, 0, stars_task_type);
+        logs[i].head = i == 0 ? begin : end;
         logs[i].streamId = task.stream_id;
         logs[i].taskId = static_cast<uint16_t>(task.task_id);
         logs[i].timestamp = i == 0 ? task.start_ns : task.end_ns;
-    }
-    if (ffts_subtasks == 0) {
-        channels_.push(id_, PROF_CHANNEL_STARS_SOC_LOG, logs, sizeof logs);
-        return;
     }
     // Order on the device: task begin, each sub-task's begin and end, task end.
     constexpr uint16_t kMaxSubtasks = 8;

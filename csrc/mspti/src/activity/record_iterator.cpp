@@ -1,5 +1,6 @@
 #include "activity/record_iterator.h"
 
+#include <array>
 #include <cstring>
 
 #include "activity/kinds.h"
@@ -7,10 +8,21 @@
 namespace mspti::activity {
 namespace {
 
-int32_t KindAt(const uint8_t* p) {
-    int32_t kind = 0;
-    std::memcpy(&kind, p, sizeof kind);
-    return kind;
+// RecordSize as a table: a client's walk asks it twice per record, and an indexed load is a few
+// instructions where the switch is a chain of compares.
+constexpr std::array<uint16_t, kKindSlots> MakeSizes() {
+    std::array<uint16_t, kKindSlots> sizes{};
+    for (uint32_t kind = 0; kind < kKindSlots; ++kind) sizes[kind] = static_cast<uint16_t>(RecordSize(kind));
+    return sizes;
+}
+constexpr std::array<uint16_t, kKindSlots> kSizes = MakeSizes();
+static_assert(kMaxRecordSize <= UINT16_MAX, "record sizes fit the table");
+
+// The size of the record at `p` (its kind is its first field), 0 for an unknown kind.
+size_t SizeAt(const uint8_t* p) {
+    uint32_t kind = 0;
+    std::memcpy(&kind, p, sizeof kind);  // a negative kind reads as a large one: unknown
+    return kind < kKindSlots ? kSizes[kind] : 0;
 }
 
 }  // namespace
@@ -19,17 +31,16 @@ msptiResult NextRecord(uint8_t* buffer, size_t valid_bytes, msptiActivity** reco
     if (buffer == nullptr || record == nullptr) return MSPTI_ERROR_INVALID_PARAMETER;
     size_t offset = 0;
     if (*record != nullptr) {
-        const auto* current = reinterpret_cast<const uint8_t*>(*record);
-        if (current < buffer || current >= buffer + valid_bytes) return MSPTI_ERROR_INVALID_PARAMETER;
-        offset = static_cast<size_t>(current - buffer);
-        if (valid_bytes - offset < sizeof(int32_t)) return MSPTI_ERROR_INVALID_PARAMETER;
-        const size_t size = RecordSize(KindAt(current));
+        // As an unsigned distance, a record before the buffer is as far out as one past its end.
+        const size_t at = reinterpret_cast<uintptr_t>(*record) - reinterpret_cast<uintptr_t>(buffer);
+        if (at >= valid_bytes || valid_bytes - at < sizeof(int32_t)) return MSPTI_ERROR_INVALID_PARAMETER;
+        const size_t size = SizeAt(buffer + at);
         if (size == 0) return MSPTI_ERROR_INNER;
-        offset += size;
+        offset = at + size;
     }
     // Only whole records are returned; trailing bytes shorter than a record end the walk.
     if (offset >= valid_bytes || valid_bytes - offset < sizeof(int32_t)) return MSPTI_ERROR_MAX_LIMIT_REACHED;
-    const size_t size = RecordSize(KindAt(buffer + offset));
+    const size_t size = SizeAt(buffer + offset);
     if (size == 0) return MSPTI_ERROR_INNER;
     if (valid_bytes - offset < size) return MSPTI_ERROR_MAX_LIMIT_REACHED;
     *record = reinterpret_cast<msptiActivity*>(buffer + offset);

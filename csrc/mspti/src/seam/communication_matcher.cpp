@@ -114,10 +114,7 @@ CommunicationMatcher::Task* CommunicationMatcher::OpenTask(uint64_t key, uint64_
     return &o->second.tasks[index];
 }
 
-void CommunicationMatcher::OnTask(uint32_t device, uint32_t stream, uint32_t task, bool start, uint64_t count) {
-    // The common case of a kernel's log: no communication task awaits its device half and none can
-    // claim it later.
-    if (by_key_.empty() && !activity::Enabled(MSPTI_ACTIVITY_KIND_COMMUNICATION)) return;
+void CommunicationMatcher::OnTaskSlow(uint32_t device, uint32_t stream, uint32_t task, bool start, uint64_t count) {
     const uint64_t key = TaskKey(device, stream, task);
     uint64_t op = 0;
     Task* t = OpenTask(key, &op);

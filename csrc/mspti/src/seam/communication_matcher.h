@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "activity/kinds.h"
 #include "seam/communication_tracker.h"
 
 namespace mspti::seam {
@@ -25,7 +26,12 @@ class CommunicationMatcher {
 public:
     void AddTask(const communication::TaskEvent& task);
     void FinishOp(const communication::OpEvent& op);
-    void OnTask(uint32_t device, uint32_t stream, uint32_t task, bool start, uint64_t count);
+    void OnTask(uint32_t device, uint32_t stream, uint32_t task, bool start, uint64_t count) {
+        // The common case of a kernel's log, inline: no communication task awaits its device half and
+        // none can claim it later.
+        if (by_key_.empty() && !activity::Enabled(MSPTI_ACTIVITY_KIND_COMMUNICATION)) return;
+        OnTaskSlow(device, stream, task, start, count);
+    }
     void OnSubTask(uint32_t device, uint32_t stream, uint32_t task, uint16_t sub_task, bool start, uint64_t count);
     void DropDevice(uint32_t device);
     void Sweep(uint64_t now_ns);
@@ -60,6 +66,7 @@ private:
         bool finished = false;
         communication::OpEvent info{};
     };
+    void OnTaskSlow(uint32_t device, uint32_t stream, uint32_t task, bool start, uint64_t count);
     Task* OpenTask(uint64_t key, uint64_t* op_id);
     Unclaimed& UnclaimedFor(uint64_t key, bool start);
     static void ApplySub(Task& t, uint16_t sub_task, bool start, uint64_t count);

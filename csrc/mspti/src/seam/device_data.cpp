@@ -1,5 +1,6 @@
 #include "seam/device_data.h"
 
+#include <cstddef>
 #include <cstring>
 #include <new>
 
@@ -48,33 +49,51 @@ void DeviceData::DrainHostQueues() {
 }
 
 void DeviceData::DrainHostQueuesLocked() {
-    DrainTracks([this](const TrackEvent& e) { kernels_.AddTrack(e); });
-    DrainCopyTracks([this](const CopyTrackEvent& e) { kernels_.AddCopyTrack(e); });
+    for (const TrackEvent& e : TakeTracks()) kernels_.AddTrack(e);
+    for (const CopyTrackEvent& e : TakeCopyTracks()) kernels_.AddCopyTrack(e);
     communication::DrainEvents([this](const communication::TaskEvent& t) { communications_.AddTask(t); },
                                [this](const communication::OpEvent& o) { communications_.FinishOp(o); });
 }
 
+// Both layouts keep the task's identity in the 4 bytes at offset 4 (stream and task id; chip type 15:
+// the task id) and the device time at offset 8.
+static_assert(offsetof(StarsSocLog, streamId) == 4 && offsetof(StarsSocLog, taskId) == 6 &&
+                  offsetof(StarsSocLog, timestamp) == 8,
+              "STARS log layout");
+static_assert(offsetof(StarsSocLogV6, taskId) == 4 && sizeof(StarsSocLogV6::taskId) == 4 &&
+                  offsetof(StarsSocLogV6, timestamp) == 8,
+              "STARS log layout (chip type 15)");
+
 void DeviceData::ParseStars(uint32_t device, uint32_t chip, const uint8_t* data, size_t size) {
     DrainHostQueuesLocked();
     const size_t record = StarsRecordSize(chip);
+    const bool v6 = devices::IsV6(chip);
     for (size_t off = 0; off + record <= size; off += record) {
         const uint8_t* p = data + off;
         const uint16_t func = STARS_HEAD_FUNC_TYPE(Load<uint16_t>(p));
-        if (devices::IsV6(chip)) {
-            if (func != STARS_FUNC_TYPE_BEGIN && func != STARS_FUNC_TYPE_END) continue;
-            const auto log = Load<StarsSocLogV6>(p);
-            const bool start = func == STARS_FUNC_TYPE_BEGIN;
-            kernels_.OnTask(device, 0, log.taskId, start, log.timestamp);
-            communications_.OnTask(device, 0, log.taskId, start, log.timestamp);
-            continue;
-        }
         if (func == STARS_FUNC_TYPE_BEGIN || func == STARS_FUNC_TYPE_END) {
-            const auto log = Load<StarsSocLog>(p);
-            const StreamTask id = DecodeStreamTask(log.streamId, log.taskId);
+            // Only the fields used, not the whole log.
+            const uint32_t ids = Load<uint32_t>(p + 4);
+            const StreamTask id = v6 ? StreamTask{0, ids}
+                                     : DecodeStreamTask(Load<uint16_t>(p + offsetof(StarsSocLog, streamId)),
+                                                        Load<uint16_t>(p + offsetof(StarsSocLog, taskId)));
+            const uint64_t timestamp = Load<uint64_t>(p + 8);
+            // A start and the same task's end in a row (a stream's logs come in order): one step.
+            if (func == STARS_FUNC_TYPE_BEGIN && off + 2 * record <= size) {
+                const uint8_t* q = p + record;
+                if (STARS_HEAD_FUNC_TYPE(Load<uint16_t>(q)) == STARS_FUNC_TYPE_END && Load<uint32_t>(q + 4) == ids) {
+                    const uint64_t end = Load<uint64_t>(q + 8);
+                    kernels_.OnSpan(device, id.stream, id.task, timestamp, end);
+                    communications_.OnTask(device, id.stream, id.task, true, timestamp);
+                    communications_.OnTask(device, id.stream, id.task, false, end);
+                    off += record;
+                    continue;
+                }
+            }
             const bool start = func == STARS_FUNC_TYPE_BEGIN;
-            kernels_.OnTask(device, id.stream, id.task, start, log.timestamp);
-            communications_.OnTask(device, id.stream, id.task, start, log.timestamp);
-        } else if (func == STARS_FUNC_TYPE_FFTS_BEGIN || func == STARS_FUNC_TYPE_FFTS_END) {
+            kernels_.OnTask(device, id.stream, id.task, start, timestamp);
+            communications_.OnTask(device, id.stream, id.task, start, timestamp);
+        } else if (!v6 && (func == STARS_FUNC_TYPE_FFTS_BEGIN || func == STARS_FUNC_TYPE_FFTS_END)) {
             const auto log = Load<FftsPlusLog>(p);
             const StreamTask id = DecodeStreamTask(log.streamId, log.taskId);
             communications_.OnSubTask(device, id.stream, id.task, log.subTaskId, func == STARS_FUNC_TYPE_FFTS_BEGIN,

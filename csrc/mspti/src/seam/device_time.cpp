@@ -1,7 +1,6 @@
 #include "seam/device_time.h"
 
 #include <atomic>
-#include <climits>
 #include <mutex>
 
 #include "common/host_clock.h"
@@ -26,18 +25,9 @@ struct Reference {
     uint64_t valid;
 };
 
-// No nanosecond offset: the device's reference is missing or its counter does not tick in ns.
-constexpr int64_t kNoOffset = INT64_MIN;
-
 struct Table {
     std::mutex write_mutex;
     SeqLock<Reference> refs[kMaxDevices];
-    // record_ns - count of a device whose counter ticks in ns (the simulator's and the common case):
-    // its conversion is one load and one add, with no snapshot of the whole reference.
-    std::atomic<int64_t> ns_offset[kMaxDevices];
-    Table() {
-        for (auto& offset : ns_offset) offset.store(kNoOffset, std::memory_order_relaxed);
-    }
 };
 
 Table& GetTable() {
@@ -46,6 +36,10 @@ Table& GetTable() {
 }
 
 }  // namespace
+
+namespace detail {
+std::atomic<uint64_t> g_ns_offset[kMaxDevices];
+}  // namespace detail
 
 bool Sync(uint32_t device) {
     if (device >= kMaxDevices) return false;
@@ -84,9 +78,10 @@ bool Sync(uint32_t device) {
     std::lock_guard<std::mutex> lock(t.write_mutex);
     const Reference ref{record_ns, static_cast<uint64_t>(best_count), static_cast<uint64_t>(freq), 1};
     t.refs[device].Store(ref);
-    t.ns_offset[device].store(
-        ref.freq_per_ms == 1000000 ? static_cast<int64_t>(ref.record_ns - ref.count) : kNoOffset,
-        std::memory_order_release);
+    // An offset whose flipped form is 0 (record_ns - count == 2^63) takes the scaled path, which
+    // gives the same time.
+    detail::g_ns_offset[device].store(
+        ref.freq_per_ms == 1000000 ? (ref.record_ns - ref.count) ^ detail::kOffsetFlip : 0, std::memory_order_release);
     return true;
 }
 
@@ -96,12 +91,11 @@ void ResyncAll() {
     }
 }
 
-uint64_t ToRecordTime(uint32_t device, uint64_t count) {
+namespace detail {
+
+uint64_t ToRecordTimeScaled(uint32_t device, uint64_t count) {
     if (device >= kMaxDevices) return 0;
-    Table& t = GetTable();
-    const int64_t offset = t.ns_offset[device].load(std::memory_order_acquire);
-    if (offset != kNoOffset) return count + static_cast<uint64_t>(offset);
-    const Reference ref = t.refs[device].Load();
+    const Reference ref = GetTable().refs[device].Load();
     if (ref.valid == 0 || ref.freq_per_ms == 0) return 0;
     const auto delta = static_cast<__int128>(count) - static_cast<__int128>(ref.count);
     // A nanosecond counter (1,000,000 counts per ms) converts without the 128-bit division.
@@ -109,5 +103,7 @@ uint64_t ToRecordTime(uint32_t device, uint64_t count) {
     return static_cast<uint64_t>(static_cast<__int128>(ref.record_ns) +
                                  delta * 1000000 / static_cast<__int128>(ref.freq_per_ms));
 }
+
+}  // namespace detail
 
 }  // namespace mspti::seam::device_time

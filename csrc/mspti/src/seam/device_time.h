@@ -7,6 +7,7 @@
 // The reference is re-measured periodically to follow drift.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
 namespace mspti::seam::device_time {
@@ -18,6 +19,23 @@ bool Sync(uint32_t device);
 // Re-measures every device synced before.
 void ResyncAll();
 // A device count in the records' time base; 0 when the device has no reference (never synced).
-uint64_t ToRecordTime(uint32_t device, uint64_t count);
+inline uint64_t ToRecordTime(uint32_t device, uint64_t count);
+
+namespace detail {
+// Per device whose counter ticks in ns (the simulator's and the common case), record_ns - count with
+// its sign bit flipped, so that the zero of static initialisation means "none": such a device's
+// conversion is one load and one add, inline at every record.
+extern std::atomic<uint64_t> g_ns_offset[kMaxDevices];
+constexpr uint64_t kOffsetFlip = uint64_t{1} << 63;
+// Any other device: the whole reference, under its sequence lock.
+uint64_t ToRecordTimeScaled(uint32_t device, uint64_t count);
+}  // namespace detail
+
+inline uint64_t ToRecordTime(uint32_t device, uint64_t count) {
+    if (device >= kMaxDevices) return 0;
+    const uint64_t flipped = detail::g_ns_offset[device].load(std::memory_order_acquire);
+    if (flipped != 0) return count + (flipped ^ detail::kOffsetFlip);
+    return detail::ToRecordTimeScaled(device, count);
+}
 
 }  // namespace mspti::seam::device_time

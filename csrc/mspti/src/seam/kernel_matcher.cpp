@@ -45,11 +45,11 @@ uint64_t StreamKey(uint32_t device, uint32_t stream) { return TaskKey(device, st
 
 }  // namespace
 
-uint64_t KernelMatcher::KeyOf(const TrackEvent& track, uint32_t* stream, uint32_t* task) const {
-    const uint32_t chip = devices::Chip(track.device);
+uint64_t KernelMatcher::KeyOf(const TrackEvent& track, uint32_t* stream, uint32_t* task, bool* wide) const {
+    *wide = devices::IsV6(devices::Chip(track.device));
     const StreamTask decoded = DecodeStreamTask(track.stream, static_cast<uint16_t>(track.task_info & 0xFFFFU));
     *stream = decoded.stream;
-    if (devices::IsV6(chip)) {
+    if (*wide) {
         *task = track.task_info;
         return TaskKey(track.device, 0, track.task_info);
     }
@@ -68,12 +68,13 @@ void KernelMatcher::AddCopyTrack(const CopyTrackEvent& copy) {
 void KernelMatcher::Add(const TrackEvent& track, msptiActivityKind kind, uint64_t bytes, uint32_t detail, bool sync) {
     uint32_t stream = 0;
     uint32_t task = 0;
-    const uint64_t key = KeyOf(track, &stream, &task);
+    bool wide = false;
+    const uint64_t key = KeyOf(track, &stream, &task, &wide);
     Pending p{track.type, {track.name}, track.correlation_id, host_time::ToRecordTime(track.host_ts),
               track.device, stream, task, detail, next_seq_++, track.aging == 0, false,
-              static_cast<uint8_t>(kind), sync, 0, 0};
+              static_cast<uint8_t>(kind), sync, wide, 0, 0};
     if (kind != MSPTI_ACTIVITY_KIND_KERNEL) p.bytes = bytes;
-    if (!p.graph) RetireGraphTasks(key, p.launch_ns);
+    // Device halves that came first (rare: none wait in the common case).
     for (uint32_t n = orphans_.Front(key); n != kNil; n = orphans_.Front(key)) {
         const Orphan o = orphans_.At(n);
         orphans_.PopFront(key);  // a queue left empty removes its key
@@ -82,14 +83,25 @@ void KernelMatcher::Add(const TrackEvent& track, msptiActivityKind kind, uint64_
         if (o.ended) {
             Emit(p, o.start_count, o.end_count);
             NoteEnded(p);
-            if (!p.graph) return;
+            if (!p.graph) {
+                RetireGraphTasks(key, p.launch_ns);
+                return;
+            }
         } else {
             p.started = true;
             p.start_count = o.start_count;
         }
         break;
     }
-    pending_.PushBack(key, p);
+    // One lookup of the key for both: the graph tasks this launch retires, and the new track.
+    const size_t slot = pending_.Claim(key);
+    if (!p.graph) {
+        for (uint32_t n = pending_.Head(slot); n != kNil; n = pending_.Next(n)) {
+            Pending& q = pending_.At(n);
+            if (q.graph && q.retired_ns == 0) q.retired_ns = p.launch_ns;
+        }
+    }
+    pending_.Append(slot, p);
 }
 
 void KernelMatcher::RetireGraphTasks(uint64_t key, uint64_t launch_ns) {
@@ -99,18 +111,18 @@ void KernelMatcher::RetireGraphTasks(uint64_t key, uint64_t launch_ns) {
     }
 }
 
-void KernelMatcher::OnTask(uint32_t device, uint32_t stream, uint32_t task, bool start, uint64_t count) {
-    const uint64_t key = TaskKey(device, stream, task);
-    if (start) {
+void KernelMatcher::OnStart(uint32_t device, uint64_t key, uint64_t count) {
+    const size_t slot = pending_.Find(key);
+    if (slot != TaskQueues<Pending>::kNoSlot) {
         uint64_t device_start = 0;  // converted only when a retired graph task is in the way
-        for (uint32_t prev = kNil, n = pending_.Front(key); n != kNil;) {
+        for (uint32_t prev = kNil, n = pending_.Head(slot); n != kNil;) {
             Pending& p = pending_.At(n);
             const uint32_t next = pending_.Next(n);
             if (p.retired_ns != 0 && !p.started) {
                 if (device_start == 0) device_start = device_time::ToRecordTime(device, count);
                 // A start after the launch that retired the graph task belongs to that new task.
                 if (device_start >= p.retired_ns) {
-                    pending_.Remove(key, prev, n);  // an emptied queue removes its key; `next` is then kNil
+                    pending_.RemoveAt(slot, prev, n);  // an emptied queue removes its key; `next` is then kNil
                     n = next;
                     continue;
                 }
@@ -123,25 +135,58 @@ void KernelMatcher::OnTask(uint32_t device, uint32_t stream, uint32_t task, bool
                 return;
             }
         }
-        // Orphans are added only here, so a key at the cap holds exactly kMaxOrphansPerKey: the oldest goes.
-        int kept = 0;
-        for (uint32_t n = orphans_.Front(key); n != kNil; n = orphans_.Next(n)) ++kept;
-        if (kept >= kMaxOrphansPerKey) orphans_.PopFront(key);
-        orphans_.PushBack(key, Orphan{count, 0, false, host_clock::Now()});
-        return;
     }
-    for (uint32_t prev = kNil, n = pending_.Front(key); n != kNil; prev = n, n = pending_.Next(n)) {
+    StartWithoutTrack(key, count);
+}
+
+void KernelMatcher::OnSpan(uint32_t device, uint32_t stream, uint32_t task, uint64_t start_count,
+                           uint64_t end_count) {
+    const uint64_t key = TaskKey(device, stream, task);
+    const size_t slot = pending_.Find(key);
+    if (slot != TaskQueues<Pending>::kNoSlot) {
+        const uint32_t n = pending_.Head(slot);
         Pending& p = pending_.At(n);
-        if (!p.started) continue;
-        Emit(p, p.start_count, count);
-        NoteEnded(p);
-        if (p.graph) {
-            p.started = false;
-        } else {
-            pending_.Remove(key, prev, n);
+        // The start would go to this track (the first not started, no retired graph task before it)
+        // and the end to the first started one: this track again.
+        if (!p.started && p.retired_ns == 0) {
+            Emit(p, start_count, end_count);
+            NoteEnded(p);
+            if (!p.graph) pending_.RemoveAt(slot, kNil, n);  // a graph task waits for its next execution
+            return;
         }
-        return;
     }
+    OnStart(device, key, start_count);
+    OnEnd(key, end_count);
+}
+
+void KernelMatcher::StartWithoutTrack(uint64_t key, uint64_t count) {
+    // Orphans are added only here, so a key at the cap holds exactly kMaxOrphansPerKey: the oldest goes.
+    int kept = 0;
+    for (uint32_t n = orphans_.Front(key); n != kNil; n = orphans_.Next(n)) ++kept;
+    if (kept >= kMaxOrphansPerKey) orphans_.PopFront(key);
+    orphans_.PushBack(key, Orphan{count, 0, false, host_clock::Now()});
+}
+
+void KernelMatcher::OnEnd(uint64_t key, uint64_t count) {
+    const size_t slot = pending_.Find(key);
+    if (slot != TaskQueues<Pending>::kNoSlot) {
+        for (uint32_t prev = kNil, n = pending_.Head(slot); n != kNil; prev = n, n = pending_.Next(n)) {
+            Pending& p = pending_.At(n);
+            if (!p.started) continue;
+            Emit(p, p.start_count, count);
+            NoteEnded(p);
+            if (p.graph) {
+                p.started = false;
+            } else {
+                pending_.RemoveAt(slot, prev, n);  // Emit and NoteEnded leave pending_ as it was
+            }
+            return;
+        }
+    }
+    EndWithoutStart(key, count);
+}
+
+void KernelMatcher::EndWithoutStart(uint64_t key, uint64_t count) {
     for (uint32_t n = orphans_.Front(key); n != kNil; n = orphans_.Next(n)) {
         Orphan& orphan = orphans_.At(n);
         if (!orphan.ended) {
@@ -218,22 +263,36 @@ void KernelMatcher::EmitCopy(const Pending& p, uint64_t start, uint64_t end) {
     }
 }
 
+uint32_t KernelMatcher::ProgressNode(uint64_t stream_key, bool* made) {
+    *made = false;
+    if (progress_cached_ && progress_cached_key_ == stream_key) return progress_cached_node_;
+    uint32_t n = progress_.Front(stream_key);
+    if (n == kNil) {
+        progress_.PushBack(stream_key, Progress{});
+        n = progress_.Front(stream_key);
+        *made = true;
+    }
+    progress_cached_ = true;
+    progress_cached_key_ = stream_key;
+    progress_cached_node_ = n;
+    return n;
+}
+
 void KernelMatcher::NoteEnded(const Pending& p) {
     if (p.graph) return;
-    const uint64_t key = StreamKey(p.device, p.stream);
     const Ended ended{p.task, p.launch_ns, next_seq_};
-    const uint32_t n = progress_.Front(key);
-    if (n == kNil) {
-        progress_.PushBack(key, Progress{ended, ended, false, pass_});
+    bool made = false;
+    Progress& g = progress_.At(ProgressNode(StreamKey(p.device, p.stream), &made));
+    if (made) {
+        g = Progress{ended, ended, false, pass_};
         return;
     }
-    Progress& g = progress_.At(n);
     if (g.pass != pass_) {  // noted before the last pass: it is settled now
         g.settled = g.newest;
         g.has_settled = true;
         g.pass = pass_;
     }
-    if (!TaskBefore(p.task, g.newest.task, devices::IsV6(devices::Chip(p.device)))) g.newest = ended;
+    if (!TaskBefore(p.task, g.newest.task, p.wide)) g.newest = ended;
 }
 
 bool KernelMatcher::Overtaken(const Pending& p) const {
@@ -244,8 +303,7 @@ bool KernelMatcher::Overtaken(const Pending& p) const {
     const Ended& e = g.pass == pass_ ? g.settled : g.newest;
     // Its track was known when the later task's end was parsed (so the later task was not merely
     // launched first from another thread), the later task launched after it, and its id is ahead.
-    return p.seq < e.seen_seq && p.launch_ns <= e.launch_ns &&
-           TaskBefore(p.task, e.task, devices::IsV6(devices::Chip(p.device)));
+    return p.seq < e.seen_seq && p.launch_ns <= e.launch_ns && TaskBefore(p.task, e.task, p.wide);
 }
 
 void KernelMatcher::DropLost(uint32_t device, bool all_devices, uint64_t lost_before_ns) {
@@ -332,6 +390,7 @@ void KernelMatcher::DropDevice(uint32_t device) {
     for (const uint64_t key : progress_.Keys()) {
         if (KeyOnDevice(key, device)) progress_.EraseKey(key);
     }
+    progress_cached_ = false;  // its node may be gone
 }
 
 }  // namespace mspti::seam

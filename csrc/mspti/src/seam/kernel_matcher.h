@@ -34,6 +34,7 @@
 #include <cstdint>
 
 #include "mspti/mspti_activity.h"
+#include "seam/stream_task_id.h"
 #include "seam/task_queues.h"
 #include "seam/task_track_queue.h"
 
@@ -43,7 +44,16 @@ class KernelMatcher {
 public:
     void AddTrack(const TrackEvent& track);
     void AddCopyTrack(const CopyTrackEvent& copy);  // an asynchronous copy or fill
-    void OnTask(uint32_t device, uint32_t stream, uint32_t task, bool start, uint64_t count);
+    // A task's device start and end, parsed one after the other: the same as OnTask(start) then
+    // OnTask(end), with one lookup when the task's oldest track waits for both.
+    void OnSpan(uint32_t device, uint32_t stream, uint32_t task, uint64_t start_count, uint64_t end_count);
+    void OnTask(uint32_t device, uint32_t stream, uint32_t task, bool start, uint64_t count) {
+        if (start) {
+            OnStart(device, TaskKey(device, stream, task), count);
+        } else {
+            OnEnd(TaskKey(device, stream, task), count);
+        }
+    }
     // Forgets device halves older than a few seconds; counts the host halves a later task of their
     // stream has overtaken (ordering rule).
     void Sweep(uint64_t now_ns);
@@ -75,6 +85,7 @@ private:
         bool started;
         uint8_t kind;  // msptiActivityKind: KERNEL, MEMCPY or MEMSET
         bool sync;     // MEMCPY, MEMSET: the task of a synchronous call (isAsync 0)
+        bool wide;     // 32-bit task ids (chip type 15)
         uint64_t start_count;
         uint64_t retired_ns;  // graph task: launch time of the ordinary task that reused its key (0: none)
         msptiActivityKind Kind() const { return static_cast<msptiActivityKind>(kind); }
@@ -103,9 +114,18 @@ private:
         uint64_t pass;  // expiry pass during which `newest` was noted
     };
     void Add(const TrackEvent& track, msptiActivityKind kind, uint64_t bytes, uint32_t detail, bool sync);
+    // A device start or end of the task `key`: the common case (its track waits) here, the rest in
+    // the out-of-line helpers.
+    void OnStart(uint32_t device, uint64_t key, uint64_t count);
+    void OnEnd(uint64_t key, uint64_t count);
+    void StartWithoutTrack(uint64_t key, uint64_t count);
+    void EndWithoutStart(uint64_t key, uint64_t count);
+    // The stream's progress node (made if needed), through a one-entry cache: consecutive kernels
+    // mostly share a stream.
+    uint32_t ProgressNode(uint64_t stream_key, bool* made);
     void Emit(const Pending& p, uint64_t start_count, uint64_t end_count);
     void EmitCopy(const Pending& p, uint64_t start, uint64_t end);  // MEMCPY or MEMSET, times converted
-    uint64_t KeyOf(const TrackEvent& track, uint32_t* stream, uint32_t* task) const;
+    uint64_t KeyOf(const TrackEvent& track, uint32_t* stream, uint32_t* task, bool* wide) const;
     void RetireGraphTasks(uint64_t key, uint64_t launch_ns);
     void NoteEnded(const Pending& p);
     bool Overtaken(const Pending& p) const;
@@ -116,6 +136,9 @@ private:
     TaskQueues<Pending> pending_;
     TaskQueues<Orphan> orphans_;
     TaskQueues<Progress> progress_;  // one node per stream key (device, stream, 0)
+    uint64_t progress_cached_key_ = 0;  // valid when progress_cached_
+    uint32_t progress_cached_node_ = 0;
+    bool progress_cached_ = false;  // progress nodes are removed only by DropDevice, which clears it
     uint64_t next_seq_ = 1;
     uint64_t pass_ = 0;  // expiry passes (DropLost calls) so far
 };

@@ -20,21 +20,39 @@ template <typename T>
 class TaskQueues {
 public:
     static constexpr uint32_t kNil = UINT32_MAX;
+    static constexpr size_t kNoSlot = SIZE_MAX;
 
     // The first node of `key`'s queue, kNil when the key has no queue.
     uint32_t Front(uint64_t key) const {
-        const size_t i = FindSlot(key);
+        const size_t i = Find(key);
         return i == kNoSlot ? kNil : slots_[i].head;
     }
     uint32_t Next(uint32_t node) const { return nodes_[node].next; }
     T& At(uint32_t node) { return nodes_[node].value; }
     const T& At(uint32_t node) const { return nodes_[node].value; }
-    bool Contains(uint64_t key) const { return FindSlot(key) != kNoSlot; }
+    bool Contains(uint64_t key) const { return Find(key) != kNoSlot; }
     bool Empty() const { return count_ == 0; }
 
-    void PushBack(uint64_t key, const T& value) {
+    // A key's slot, for the calls below that take one (a matcher looks its key up once per device
+    // log): kNoSlot when the key has no queue. A slot stays valid until a key is added or removed.
+    size_t Find(uint64_t key) const {
+        if (count_ == 0) return kNoSlot;
+        for (size_t i = Home(key);; i = (i + 1) & Mask()) {
+            const Slot& s = slots_[i];
+            if (s.head == kNil) return kNoSlot;
+            if (s.key == key) return i;
+        }
+    }
+    uint32_t Head(size_t slot) const { return slots_[slot].head; }
+
+    void PushBack(uint64_t key, const T& value) { Append(InsertSlot(key), value); }
+
+    // The slot of `key`, claimed if it had none; a claimed slot must be given a value (Append)
+    // before any other call.
+    size_t Claim(uint64_t key) { return InsertSlot(key); }
+    void Append(size_t slot, const T& value) {
         const uint32_t node = Allocate(value);
-        Slot& s = slots_[InsertSlot(key)];
+        Slot& s = slots_[slot];
         if (s.head == kNil) {
             s.head = node;
         } else {
@@ -46,9 +64,12 @@ public:
     // Removes `node`, whose predecessor in `key`'s queue is `prev` (kNil for the front); a queue
     // left empty removes its key.
     void Remove(uint64_t key, uint32_t prev, uint32_t node) {
-        const size_t i = FindSlot(key);
-        if (i == kNoSlot) return;
-        Slot& s = slots_[i];
+        const size_t i = Find(key);
+        if (i != kNoSlot) RemoveAt(i, prev, node);
+    }
+    // The same for the queue in `slot`.
+    void RemoveAt(size_t slot, uint32_t prev, uint32_t node) {
+        Slot& s = slots_[slot];
         const uint32_t next = nodes_[node].next;
         if (prev == kNil) {
             s.head = next;
@@ -58,19 +79,19 @@ public:
         if (s.tail == node) s.tail = prev;
         Release(node);
         if (s.head == kNil) {
-            EraseSlot(i);
+            EraseSlot(slot);
             MaybeShrink();
         }
     }
 
     void PopFront(uint64_t key) {
-        const uint32_t front = Front(key);
-        if (front != kNil) Remove(key, kNil, front);
+        const size_t i = Find(key);
+        if (i != kNoSlot) RemoveAt(i, kNil, slots_[i].head);
     }
 
     // Removes `key` and its whole queue.
     void EraseKey(uint64_t key) {
-        const size_t i = FindSlot(key);
+        const size_t i = Find(key);
         if (i == kNoSlot) return;
         for (uint32_t n = slots_[i].head; n != kNil;) {
             const uint32_t next = nodes_[n].next;
@@ -92,7 +113,6 @@ public:
     }
 
 private:
-    static constexpr size_t kNoSlot = SIZE_MAX;
     static constexpr size_t kInitialSlots = 1024;
     static constexpr size_t kShrinkAbove = 16384;  // 256 KiB of slots
 
@@ -108,15 +128,6 @@ private:
 
     size_t Home(uint64_t key) const { return static_cast<size_t>((key * 0x9E3779B97F4A7C15ULL) >> shift_); }
     size_t Mask() const { return slots_.size() - 1; }
-
-    size_t FindSlot(uint64_t key) const {
-        if (count_ == 0) return kNoSlot;
-        for (size_t i = Home(key);; i = (i + 1) & Mask()) {
-            const Slot& s = slots_[i];
-            if (s.head == kNil) return kNoSlot;
-            if (s.key == key) return i;
-        }
-    }
 
     // The slot of `key`, claimed (with an empty queue) if it had none.
     size_t InsertSlot(uint64_t key) {

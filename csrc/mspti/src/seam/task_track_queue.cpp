@@ -158,17 +158,17 @@ void Push(const Event& event, msptiActivityKind kind) {
     if (!TryPush(*ring, event)) activity::Drops().Add(kind, MSPTI_DROP_REASON_NO_BUFFER);
 }
 
-// Copied out first: the sink writes records, which may call into the client, which must not find
-// the registry locked. The batch is guarded by the device-data mutex (one drainer at a time) and is
-// not a thread-local: the exit flush drains on the exiting thread, whose thread-locals exit() has
-// already destroyed.
+// Copied out first: the caller's matching writes records, which may call into the client, which must
+// not find the registry locked. The batch is guarded by the device-data mutex (one drainer at a time)
+// and is not a thread-local: the exit flush drains on the exiting thread, whose thread-locals exit()
+// has already destroyed.
 template <typename RingT, typename Event>
-void Drain(const std::function<void(const Event&)>& sink) {
+const std::vector<Event>& Take() {
     static NoDestructor<std::vector<Event>> storage;
     std::vector<Event>& batch = storage.get();
     batch.clear();
     Rings<RingT>::Get().Drain(batch);
-    for (const Event& e : batch) sink(e);
+    return batch;
 }
 
 }  // namespace
@@ -182,8 +182,8 @@ void ForgetTracksAfterFork() {
     Rings<CopyRing>::Get().ForgetAfterFork(t_copy_ring);
 }
 
-void DrainTracks(const std::function<void(const TrackEvent&)>& sink) { Drain<KernelRing>(sink); }
+const std::vector<TrackEvent>& TakeTracks() { return Take<KernelRing, TrackEvent>(); }
 
-void DrainCopyTracks(const std::function<void(const CopyTrackEvent&)>& sink) { Drain<CopyRing>(sink); }
+const std::vector<CopyTrackEvent>& TakeCopyTracks() { return Take<CopyRing, CopyTrackEvent>(); }
 
 }  // namespace mspti::seam

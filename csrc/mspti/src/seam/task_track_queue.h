@@ -7,7 +7,7 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
+#include <vector>
 
 #include "mspti/mspti_activity.h"
 
@@ -39,9 +39,11 @@ struct CopyTrackEvent {
 void PushTrack(const TrackEvent& event);
 void PushCopyTrack(const CopyTrackEvent& event);
 
-// Calls `sink` for every queued track, oldest first per thread. Requires the device-data mutex.
-void DrainTracks(const std::function<void(const TrackEvent&)>& sink);
-void DrainCopyTracks(const std::function<void(const CopyTrackEvent&)>& sink);
+// Takes every queued track, oldest first per thread, into a batch that stays valid until the next
+// call (the caller walks it: no call through a function object per track). Requires the device-data
+// mutex.
+const std::vector<TrackEvent>& TakeTracks();
+const std::vector<CopyTrackEvent>& TakeCopyTracks();
 
 // fork(), in the child: the queued tracks are the parent's and are discarded; the rings of the
 // threads that fork did not copy are released once empty.
