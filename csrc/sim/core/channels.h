@@ -66,11 +66,14 @@ public:
         if (device >= devices_ || slot < 0) return false;
         Fifo& f = fifo(device, slot);
         f.bytes.lock_producers();
-        char* out = f.active.load(std::memory_order_relaxed) ? f.bytes.reserve_locked(len, kMaxPendingBytes) : nullptr;
-        if (out == nullptr) {
-            const bool active = f.active.load(std::memory_order_relaxed);
+        if (!f.active.load(std::memory_order_relaxed)) {
             f.bytes.unlock_producers();
-            if (active) f.dropped.fetch_add(len, std::memory_order_relaxed);
+            return false;
+        }
+        char* out = f.bytes.reserve_locked(len, kMaxPendingBytes);
+        if (out == nullptr) {
+            f.bytes.unlock_producers();
+            f.dropped.fetch_add(len, std::memory_order_relaxed);
             return false;
         }
         write(out);

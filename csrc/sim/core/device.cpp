@@ -20,6 +20,23 @@ void put(char* at, T value) {
     std::memcpy(at, &value, sizeof value);
 }
 
+// A task's begin and end logs of type `Log`, written straight into the STARS channel
+// (ChannelHub::emit): zeroed, then the fields set (`ids` writes the task's identity fields), with no
+// log built aside and copied in on the launch path.
+template <typename Log, typename Ids>
+void emit_begin_end(ChannelHub& channels, uint32_t device, const TaskRecord& task, uint16_t begin, uint16_t end,
+                    Ids&& ids) {
+    channels.emit(device, PROF_CHANNEL_STARS_SOC_LOG, 2 * sizeof(Log), [&](char* out) {
+        std::memset(out, 0, 2 * sizeof(Log));
+        for (int i = 0; i < 2; ++i) {
+            char* log = out + i * sizeof(Log);
+            put(log + offsetof(Log, head), i == 0 ? begin : end);
+            ids(log);
+            put(log + offsetof(Log, timestamp), i == 0 ? task.start_ns : task.end_ns);
+        }
+    });
+}
+
 uint64_t splitmix64(uint64_t& state) {
     uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
@@ -197,30 +214,16 @@ void Device::emit_task_logs(const TaskRecord& task, uint16_t stars_task_type, ui
     if (!channels_.active(id_, PROF_CHANNEL_STARS_SOC_LOG)) return;
     const uint16_t begin = STARS_HEAD(STARS_FUNC_TYPE_BEGIN, 0, stars_task_type);
     const uint16_t end = STARS_HEAD(STARS_FUNC_TYPE_END, 0, stars_task_type);
-    // A task's two logs are written straight into the channel (ChannelHub::emit): zeroed, then the
-    // fields set, with no log built aside and copied in on the launch path.
     if (wide_task_ids()) {
-        channels_.emit(id_, PROF_CHANNEL_STARS_SOC_LOG, 2 * sizeof(StarsSocLogV6), [&](char* out) {
-            std::memset(out, 0, 2 * sizeof(StarsSocLogV6));
-            for (int i = 0; i < 2; ++i) {
-                char* log = out + i * sizeof(StarsSocLogV6);
-                put(log + offsetof(StarsSocLogV6, head), i == 0 ? begin : end);
-                put(log + offsetof(StarsSocLogV6, taskId), static_cast<uint32_t>(task.task_id));
-                put(log + offsetof(StarsSocLogV6, timestamp), i == 0 ? task.start_ns : task.end_ns);
-            }
+        emit_begin_end<StarsSocLogV6>(channels_, id_, task, begin, end, [&](char* log) {
+            put(log + offsetof(StarsSocLogV6, taskId), static_cast<uint32_t>(task.task_id));
         });
         return;
     }
     if (ffts_subtasks == 0) {
-        channels_.emit(id_, PROF_CHANNEL_STARS_SOC_LOG, 2 * sizeof(StarsSocLog), [&](char* out) {
-            std::memset(out, 0, 2 * sizeof(StarsSocLog));
-            for (int i = 0; i < 2; ++i) {
-                char* log = out + i * sizeof(StarsSocLog);
-                put(log + offsetof(StarsSocLog, head), i == 0 ? begin : end);
-                put(log + offsetof(StarsSocLog, streamId), static_cast<uint16_t>(task.stream_id));
-                put(log + offsetof(StarsSocLog, taskId), static_cast<uint16_t>(task.task_id));
-                put(log + offsetof(StarsSocLog, timestamp), i == 0 ? task.start_ns : task.end_ns);
-            }
+        emit_begin_end<StarsSocLog>(channels_, id_, task, begin, end, [&](char* log) {
+            put(log + offsetof(StarsSocLog, streamId), static_cast<uint16_t>(task.stream_id));
+            put(log + offsetof(StarsSocLog, taskId), static_cast<uint16_t>(task.task_id));
         });
         return;
     }

@@ -25,13 +25,19 @@ namespace {
 
 using activity::Enabled;
 
-// A report read in place; copied first only if CANN handed it at an address its type may not be
-// read from (never, from a well-formed caller: the reports come on every launch).
+// Reports are read in place: they come on every launch. Only one that CANN handed at an address its
+// type may not be read from (never, from a well-formed caller) is copied first, out of line, so that
+// the handlers' common path keeps no copy and tail-calls its level's handler.
 template <typename Report>
-const Report& Aligned(const Report* report, Report* copy) {
-    if (__builtin_expect(reinterpret_cast<uintptr_t>(report) % alignof(Report) == 0, 1)) return *report;
-    std::memcpy(copy, report, sizeof *copy);
-    return *copy;
+bool ReadableInPlace(const void* report) {
+    return __builtin_expect(reinterpret_cast<uintptr_t>(report) % alignof(Report) == 0, 1);
+}
+
+template <typename Report, typename Handle>
+[[gnu::noinline, gnu::cold]] int32_t HandleCopy(const void* report, Handle handle) {
+    Report copy;
+    std::memcpy(&copy, report, sizeof copy);
+    return handle(copy);
 }
 
 // CANN reports on the thread that did the work; ids are per thread, so a report from another
@@ -121,8 +127,8 @@ void OnTaskTrack(uint32_t aging, const MsprofCompactInfo& info) {
         WriteApi(MSPTI_ACTIVITY_KIND_ACL_API, api, ApiCorrelation(api, here),
                  NameCache::Instance().TypeName(MSPROF_REPORT_ACL_LEVEL, api.type));
         EndsImplicitGroup(api, here);
-    } else if (activity::ImplicitGroupOpen()) {
-        EndsImplicitGroup(api, OnReportingThread(api.threadId));
+    } else if (activity::ImplicitGroupOpen() && OnReportingThread(api.threadId)) {
+        activity::NoteApiReport(api.beginTime, api.endTime);
     }
     return PROFAPI_SUCCESS;
 }
@@ -155,19 +161,7 @@ int32_t DispatchApi(const MsprofApi& api) {
     }
 }
 
-// A report at an address its type may not be read from (never, from a well-formed caller).
-[[gnu::noinline, gnu::cold]] int32_t DispatchCopiedApi(const MsprofApi* raw) {
-    MsprofApi copy;
-    std::memcpy(&copy, raw, sizeof copy);
-    return DispatchApi(copy);
-}
-
-}  // namespace
-
-int32_t OnCompact(uint32_t aging, const void* data, uint32_t length) {
-    if (data == nullptr || length != sizeof(MsprofCompactInfo)) return PROFAPI_ERROR;
-    MsprofCompactInfo copy;
-    const MsprofCompactInfo& info = Aligned(static_cast<const MsprofCompactInfo*>(data), &copy);
+int32_t DispatchCompact(uint32_t aging, const MsprofCompactInfo& info) {
     if (info.level == MSPROF_REPORT_RUNTIME_LEVEL && info.type == MSPROF_REPORT_RUNTIME_TASK_TRACK_TYPE) {
         OnTaskTrack(aging, info);
     } else if (info.level == MSPROF_REPORT_RUNTIME_LEVEL && info.type == MSPROF_REPORT_RUNTIME_MEMCPY_INFO_TYPE) {
@@ -180,11 +174,23 @@ int32_t OnCompact(uint32_t aging, const void* data, uint32_t length) {
     return PROFAPI_SUCCESS;
 }
 
+}  // namespace
+
+int32_t OnCompact(uint32_t aging, const void* data, uint32_t length) {
+    if (data == nullptr || length != sizeof(MsprofCompactInfo)) return PROFAPI_ERROR;
+    if (!ReadableInPlace<MsprofCompactInfo>(data)) {
+        return HandleCopy<MsprofCompactInfo>(data, [aging](const MsprofCompactInfo& info) {
+            return DispatchCompact(aging, info);
+        });
+    }
+    return DispatchCompact(aging, *static_cast<const MsprofCompactInfo*>(data));
+}
+
 int32_t OnAdditional(uint32_t, const void* data, uint32_t) { return data != nullptr ? PROFAPI_SUCCESS : PROFAPI_ERROR; }
 
 int32_t OnApi(uint32_t, const MsprofApi* raw) {
     if (raw == nullptr) return PROFAPI_ERROR;
-    if (__builtin_expect(reinterpret_cast<uintptr_t>(raw) % alignof(MsprofApi) != 0, 0)) return DispatchCopiedApi(raw);
+    if (!ReadableInPlace<MsprofApi>(raw)) return HandleCopy<MsprofApi>(raw, DispatchApi);
     return DispatchApi(*raw);
 }
 

@@ -147,8 +147,7 @@ bool TryPush(RingT& ring, const Event& event) {
 template <typename RingT, typename Event>
 void Push(const Event& event, msptiActivityKind kind) {
     RingT* ring = Cached(static_cast<RingT*>(nullptr));
-    if (__builtin_expect(ring != nullptr, 1) && TryPush(*ring, event)) return;
-    ring = Local(static_cast<RingT*>(nullptr));
+    if (__builtin_expect(ring == nullptr, 0)) ring = Local(static_cast<RingT*>(nullptr));
     if (ring == nullptr) {
         activity::Drops().Add(kind, MSPTI_DROP_REASON_NO_BUFFER);
         return;
