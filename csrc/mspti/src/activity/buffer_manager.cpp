@@ -124,7 +124,7 @@ bool BufferManager::WriteSlow(ThreadBuffer& tb, int64_t kind, const void* record
     tb.lock.lock();
     tb.data = data;
     tb.size = size_given;
-    tb.max_records = max_records;
+    tb.record_limit = max_records != 0 ? max_records : SIZE_MAX;
     tb.complete = cb.complete;
     tb.used = 0;
     tb.records = 0;
@@ -165,7 +165,7 @@ void BufferManager::CloseLocked(ThreadBuffer& tb) {
     tb.size = 0;
     tb.used = 0;
     tb.records = 0;
-    tb.max_records = 0;
+    tb.record_limit = SIZE_MAX;
     tb.complete = nullptr;
 }
 
@@ -307,7 +307,7 @@ void BufferManager::ChildAfterFork() {
         tb->size = 0;
         tb->used = 0;
         tb->records = 0;
-        tb->max_records = 0;
+        tb->record_limit = SIZE_MAX;
         tb->complete = nullptr;
         kept.push_back(std::move(tb));
     }

@@ -143,10 +143,10 @@ private:
 
 struct BufferManager::ThreadBuffer {
     SpinLock lock;
-    uint8_t* data = nullptr;
+    uint8_t* data = nullptr;  // nullptr: no buffer, and then size and used are 0
     size_t size = 0;
     size_t used = 0;
-    size_t max_records = 0;  // 0 = no limit
+    size_t record_limit = SIZE_MAX;  // the client's maxNumRecords, SIZE_MAX for its 0 (no limit)
     size_t records = 0;
     msptiBuffersCallbackCompleteFunc complete = nullptr;
 };
@@ -169,11 +169,10 @@ struct ThreadState {
 };
 MSPTI_HOT_TLS inline thread_local ThreadState t_state{false, false, false, nullptr, nullptr};
 
-// Appends the record if the buffer has room for it (requires tb's lock).
+// Appends the record if the buffer has room for it (requires tb's lock). Without a buffer, size and
+// used are 0, so the room test alone refuses every record.
 inline bool AppendLocked(BufferManager::ThreadBuffer& tb, const void* record, size_t size) {
-    if (tb.data == nullptr || size > tb.size - tb.used || (tb.max_records != 0 && tb.records >= tb.max_records)) {
-        return false;
-    }
+    if (size > tb.size - tb.used || tb.records >= tb.record_limit) return false;
     std::memcpy(tb.data + tb.used, record, size);
     tb.used += size;
     ++tb.records;

@@ -19,12 +19,14 @@ std::atomic<uint64_t> g_next_id{1};
 constexpr uint32_t kRecentCalls = 16;
 constexpr uint64_t kUnbounded = UINT64_MAX;
 
-// The thread's recent calls, oldest first from `next`.
-struct RecentCalls {
-    uint32_t next;
-    Call calls[kRecentCalls];
-};
-thread_local RecentCalls t_recent{};
+// The thread's recent calls, oldest first from t_corr.recent_next.
+thread_local Call t_recent[kRecentCalls]{};
+
+Call* Ring() {
+    Call* ring = t_corr.recent;
+    if (__builtin_expect(ring == nullptr, 0)) ring = t_corr.recent = t_recent;
+    return ring;
+}
 
 // A closed call lies inside a report's interval, or began in it, only if it began no earlier than
 // the report: its begin bounds the reports it can match (an open call may match any).
@@ -35,10 +37,9 @@ Call* AddCall(const Call& call) {
         const uint64_t bound = Bound(*previous);
         if (bound > t_corr.older_bound) t_corr.older_bound = bound;
     }
-    RecentCalls& r = t_recent;
-    Call* slot = &r.calls[r.next % kRecentCalls];
+    Call* slot = &Ring()[t_corr.recent_next % kRecentCalls];
     *slot = call;
-    ++r.next;
+    ++t_corr.recent_next;
     t_corr.newest = slot;
     return slot;
 }
@@ -57,11 +58,13 @@ CorrelationScope::CorrelationScope(uint64_t (*cann_clock)())
       previous_(t_corr.scope_id),
       call_(nullptr),
       previous_call_(t_corr.scope_call),
-      previous_tracked_(t_corr.scope_tracked) {
+      previous_tracked_(t_corr.scope_tracked),
+      previous_awaiting_(t_corr.awaiting_report) {
     call_ = AddCall(Call{id_, cann_clock_(), 0, 0, false});
     t_corr.scope_id = id_;
     t_corr.scope_call = call_;
     t_corr.scope_tracked = false;
+    t_corr.awaiting_report = false;
 }
 
 CorrelationScope::~CorrelationScope() {
@@ -73,6 +76,7 @@ CorrelationScope::~CorrelationScope() {
     t_corr.scope_id = previous_;
     t_corr.scope_call = previous_call_;
     t_corr.scope_tracked = previous_tracked_;
+    t_corr.awaiting_report = previous_awaiting_;
 }
 
 namespace detail {
@@ -81,7 +85,31 @@ uint64_t OpenImplicitGroup(uint64_t cann_ts, bool kernel) {
     t_corr.implicit_id = AllocateCorrelationId();
     t_corr.implicit_start = cann_ts;
     t_corr.implicit_call = AddCall(Call{t_corr.implicit_id, cann_ts, 0, kernel ? cann_ts : 0, false});
+    t_corr.awaiting_report = true;
     return t_corr.implicit_id;
+}
+
+void EnterLaunch(LaunchFrame& frame) {
+    if (t_corr.awaiting_report && t_corr.scope_id == 0) EndImplicitGroup();
+    frame.previous_id = t_corr.scope_id;
+    frame.previous_call = t_corr.scope_call;
+    frame.previous_tracked = t_corr.scope_tracked;
+    frame.previous_awaiting = t_corr.awaiting_report;
+    frame.id = AllocateCorrelationId();
+    frame.call = AddCall(Call{frame.id, 0, 0, 0, false});
+    t_corr.scope_id = frame.id;
+    t_corr.scope_call = frame.call;
+    t_corr.scope_tracked = false;
+    t_corr.awaiting_report = true;
+}
+
+void CloseUnreportedLaunch(Call& call) {
+    if (call.track != 0) {
+        call.begin = call.end = call.track;
+        call.closed = true;
+        return;
+    }
+    call = Call{0, kUnbounded, kUnbounded, 0, true};  // empty: id 0, and no report's interval holds it
 }
 
 // A call of its own (e.g. one that launched nothing): an enclosing report can still claim it.
@@ -97,10 +125,10 @@ uint64_t CorrelationForApiWalk(uint64_t begin, uint64_t end) {
     const Call* with_kernel = nullptr;  // earliest call inside the interval that launched a kernel
     const Call* inside = nullptr;       // earliest call inside the interval
     const Call* started = nullptr;      // earliest call that began inside the interval
-    const RecentCalls& recent = t_recent;
+    const Call* recent = Ring();
     uint64_t older_bound = 0;
     for (uint32_t i = 0; i < kRecentCalls; ++i) {
-        const Call& call = recent.calls[(recent.next + i) % kRecentCalls];
+        const Call& call = recent[(t_corr.recent_next + i) % kRecentCalls];
         if (call.id == 0) continue;
         if (&call != t_corr.newest) {
             const uint64_t bound = Bound(call);
@@ -122,7 +150,17 @@ uint64_t CorrelationForApiWalk(uint64_t begin, uint64_t end) {
 }  // namespace detail
 
 void NoteApiReport(uint64_t begin, uint64_t end) {
-    if (t_corr.scope_id != 0 || t_corr.implicit_id == 0 || end < t_corr.implicit_start) return;
+    if (!t_corr.awaiting_report) return;
+    if (t_corr.scope_id != 0) {
+        // A launch scope's first report: CANN's report of the launch, whose interval the call takes.
+        Call& call = *t_corr.scope_call;
+        call.begin = begin;
+        call.end = end < begin ? begin : end;
+        call.closed = true;
+        t_corr.awaiting_report = false;
+        return;
+    }
+    if (t_corr.implicit_id == 0 || end < t_corr.implicit_start) return;
     // The report ends the group. If it contains the group's first track it is the report of the
     // call that launched the kernels, which gives the group its interval; otherwise that call was
     // never reported and only the track's time is known.
@@ -133,6 +171,7 @@ void NoteApiReport(uint64_t begin, uint64_t end) {
         call->closed = true;
     }
     t_corr.implicit_id = 0;
+    t_corr.awaiting_report = false;
 }
 
 void EndImplicitGroup() {
@@ -142,6 +181,7 @@ void EndImplicitGroup() {
         call->closed = true;
     }
     t_corr.implicit_id = 0;
+    t_corr.awaiting_report = false;
 }
 
 }  // namespace mspti::activity

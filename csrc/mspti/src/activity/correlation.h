@@ -4,6 +4,9 @@
 //    entry, and every task track and API report CANN delivers on the calling
 //    thread while the call runs takes that id (so all kernels, copies and fills
 //    of one call share it). The scope remembers the call's entry and exit times.
+//    A kernel launch that no callback wants opens a launch scope instead, which
+//    reads no clock: its interval is the first API report CANN makes inside it
+//    (the runtime's report of the launch), else its first kernel track's time.
 //  - Task tracks outside any scope (CANN calls that msPTI does not interpose)
 //    open an implicit group on their thread. The group stays open until an API
 //    report of the thread ends it; the first report whose interval contains the
@@ -66,8 +69,12 @@ struct ThreadCorrelation {
     // its id is found without a walk over the ring (the common case: one launch after another).
     RecentCall* newest;
     uint64_t older_bound;
-    uint32_t kernel_tracks;  // kernel task tracks reported on the thread (KernelTracksSeen)
-    bool scope_tracked;      // a kernel task track reached the innermost scope
+    RecentCall* recent;    // the ring itself once reached (its thread-local takes a call to find)
+    uint32_t recent_next;  // the ring's next slot (wraps; oldest first from here)
+    bool scope_tracked;    // a kernel task track reached the innermost scope
+    // An API report must be noted (NoteApiReport): an implicit group is open outside any scope, or
+    // the innermost scope is a launch scope whose interval no report has given yet.
+    bool awaiting_report;
 };
 MSPTI_HOT_TLS inline thread_local ThreadCorrelation t_corr{};
 
@@ -88,6 +95,20 @@ inline bool Inside(const RecentCall& call, uint64_t begin, uint64_t end) {
 [[gnu::noinline]] uint64_t OpenImplicitGroup(uint64_t cann_ts, bool kernel);
 [[gnu::noinline]] uint64_t CorrelationForApiWalk(uint64_t begin, uint64_t end);
 [[gnu::noinline]] uint64_t NewReportedCall(uint64_t begin, uint64_t end);
+// What a launch scope (LaunchScope below) restores at its exit, and its call.
+struct LaunchFrame {
+    uint64_t previous_id;
+    RecentCall* previous_call;
+    RecentCall* call;  // the launch's entry among the thread's recent calls
+    uint64_t id;
+    bool previous_tracked;
+    bool previous_awaiting;
+};
+// Opens a launch scope (one call: the launch's frame needs no more).
+[[gnu::noinline]] void EnterLaunch(LaunchFrame& frame);
+// Closes a launch no report was made inside: its interval is its first track's time; without a
+// track the entry is emptied, since a later report has nothing to claim.
+[[gnu::noinline]] void CloseUnreportedLaunch(RecentCall& call);
 
 // The rule of CorrelationForTrack and CorrelationForCopyTrack. A copy's or fill's track (`kernel`
 // false) joins its call like a kernel's, but does not make the call one that launched a kernel.
@@ -124,6 +145,7 @@ private:
     RecentCall* call_;           // this call's entry among the thread's recent calls
     RecentCall* previous_call_;  // the enclosing scope's
     bool previous_tracked_;
+    bool previous_awaiting_;
 };
 
 // The id of the innermost interposed call running on this thread, 0 if none.
@@ -136,13 +158,8 @@ inline bool CurrentScopeTracked() { return detail::t_corr.scope_id == 0 || detai
 
 // The id for a kernel task track reported on this thread at `cann_ts`.
 [[gnu::always_inline]] inline uint64_t CorrelationForTrack(uint64_t cann_ts) {
-    ++detail::t_corr.kernel_tracks;
     return detail::TrackCorrelation(cann_ts, true);
 }
-
-// How many kernel task tracks were reported on this thread (wraps): a launch that changed nothing had
-// its track lost inside CANN.
-inline uint32_t KernelTracksSeen() { return detail::t_corr.kernel_tracks; }
 
 // The same rule for the task track of an asynchronous copy or fill (seam/copy_tasks.h); the call
 // does not count as one that launched a kernel.
@@ -162,17 +179,42 @@ inline uint64_t CorrelationForCopyTrack(uint64_t cann_ts) { return detail::Track
     return detail::CorrelationForApiWalk(begin, end);
 }
 
-// Whether NoteApiReport can change anything now: the thread has an open implicit group and runs no
-// interposed call (one thread-local load; lets a report skip its thread check).
-inline bool ImplicitGroupOpen() { return detail::t_corr.scope_id == 0 && detail::t_corr.implicit_id != 0; }
+// Whether NoteApiReport can change anything now (one thread-local load; lets a report skip its
+// thread check): the thread has an open implicit group outside any scope, or runs a launch scope
+// that no report has given its interval yet.
+inline bool ReportAwaited() { return detail::t_corr.awaiting_report; }
 
 // Every API report on this thread (recorded or not) ends the thread's implicit group: the
 // kernels its tracks stood for have been claimed by the report's call, later ones are new calls.
+// Inside a launch scope, the first report gives the launch its interval.
 void NoteApiReport(uint64_t begin, uint64_t end);
 
 // Ends the thread's open implicit group as a call CANN did not report (only its first track's time
-// is known): a kernel launch without a scope of its own (interpose/acl_launch_wrappers.cpp) ends
-// the group of earlier launches before it runs, and its own group if no report ended it.
+// is known): a launch scope ends the group of earlier calls before its launch runs.
 void EndImplicitGroup();
+
+// The scope of a kernel launch whose callbacks nobody wants (interpose/acl_launch_wrappers.cpp). Like
+// CorrelationScope it gives the call an id at entry, which the launch's tracks and reports take, but
+// it reads no clock: the call's interval comes from the first API report CANN makes inside it, else
+// its first kernel track's time. An implicit group an earlier call left open is not this launch's:
+// it is ended first.
+class LaunchScope {
+public:
+    LaunchScope() noexcept { detail::EnterLaunch(frame_); }
+    ~LaunchScope() {
+        detail::ThreadCorrelation& t = detail::t_corr;
+        t.scope_id = frame_.previous_id;
+        t.scope_call = frame_.previous_call;
+        t.scope_tracked = frame_.previous_tracked;
+        t.awaiting_report = frame_.previous_awaiting;
+        RecentCall& call = *frame_.call;
+        if (__builtin_expect(!call.closed, 0) && call.id == frame_.id) detail::CloseUnreportedLaunch(call);
+    }
+    LaunchScope(const LaunchScope&) = delete;
+    LaunchScope& operator=(const LaunchScope&) = delete;
+
+private:
+    detail::LaunchFrame frame_;
+};
 
 }  // namespace mspti::activity

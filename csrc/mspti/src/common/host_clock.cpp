@@ -34,9 +34,6 @@ uint64_t SystemCounter() {
 constexpr Source kSystem{&SystemRealtime, &SystemMonoRaw, &SystemCounter};
 
 std::atomic<const Source*> g_source{&kSystem};
-// realtime - monoraw, as a signed value (two's complement in a uint64).
-std::atomic<int64_t> g_offset{0};
-std::atomic<bool> g_offset_valid{false};
 std::atomic<uint64_t (*)()> g_client_clock{nullptr};
 
 int64_t MeasureOffset() {
@@ -51,12 +48,10 @@ int64_t MeasureOffset() {
     return static_cast<int64_t>(r - m);
 }
 
-int64_t Offset() {
-    if (!g_offset_valid.load(std::memory_order_acquire)) Resync();
-    return g_offset.load(std::memory_order_relaxed);
-}
-
 }  // namespace
+
+std::atomic<int64_t> detail::g_offset{0};
+std::atomic<bool> detail::g_offset_valid{false};
 
 const Source& SystemSource() { return kSystem; }
 
@@ -71,14 +66,6 @@ uint64_t Counter() { return g_source.load(std::memory_order_acquire)->counter();
 
 uint64_t Now() { return FromMonoRaw(MonoRawNs()); }
 
-uint64_t FromMonoRaw(uint64_t monoraw_ns) { return monoraw_ns + static_cast<uint64_t>(Offset()); }
-
-void FromMonoRaw(uint64_t& begin_ns, uint64_t& end_ns) {
-    const auto offset = static_cast<uint64_t>(Offset());
-    begin_ns += offset;
-    end_ns += offset;
-}
-
 void SetClientClock(uint64_t (*clock)()) {
     g_client_clock.store(clock, std::memory_order_release);
     Resync();
@@ -87,8 +74,8 @@ void SetClientClock(uint64_t (*clock)()) {
 uint64_t (*ClientClock())() { return g_client_clock.load(std::memory_order_acquire); }
 
 void Resync() {
-    g_offset.store(MeasureOffset(), std::memory_order_relaxed);
-    g_offset_valid.store(true, std::memory_order_release);
+    detail::g_offset.store(MeasureOffset(), std::memory_order_relaxed);
+    detail::g_offset_valid.store(true, std::memory_order_release);
 }
 
 }  // namespace mspti::host_clock

@@ -9,6 +9,7 @@
 // A different time source (a virtual clock) can be installed with SetSource.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
 namespace mspti::host_clock {
@@ -29,14 +30,31 @@ uint64_t RealtimeNs();
 uint64_t MonoRawNs();
 uint64_t Counter();
 
+// Re-measures the monotonic-raw to realtime offset.
+void Resync();
+
+namespace detail {
+// realtime - monoraw, as a signed value (two's complement in a uint64), valid once measured. Inline
+// readers: every API record converts its times through it.
+extern std::atomic<int64_t> g_offset;
+extern std::atomic<bool> g_offset_valid;
+
+inline uint64_t Offset() {
+    if (__builtin_expect(!g_offset_valid.load(std::memory_order_acquire), 0)) Resync();
+    return static_cast<uint64_t>(g_offset.load(std::memory_order_relaxed));
+}
+}  // namespace detail
+
 // Now in the records' time base (epoch ns).
 uint64_t Now();
 // Converts a CLOCK_MONOTONIC_RAW ns value to the records' time base.
-uint64_t FromMonoRaw(uint64_t monoraw_ns);
+inline uint64_t FromMonoRaw(uint64_t monoraw_ns) { return monoraw_ns + detail::Offset(); }
 // The same for both ends of an interval (one look at the offset).
-void FromMonoRaw(uint64_t& begin_ns, uint64_t& end_ns);
-// Re-measures the monotonic-raw to realtime offset.
-void Resync();
+inline void FromMonoRaw(uint64_t& begin_ns, uint64_t& end_ns) {
+    const uint64_t offset = detail::Offset();
+    begin_ns += offset;
+    end_ns += offset;
+}
 
 // A client clock (msptiActivityRegisterTimestampCallback) that takes CLOCK_REALTIME's place as the
 // epoch of the records: the offset is then measured against it (at once, and at every Resync), so

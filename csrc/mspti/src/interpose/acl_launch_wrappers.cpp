@@ -1,11 +1,9 @@
 // Interposed kernel launches (all report cbid LAUNCH). The KERNEL records come
 // from CANN (task track) and the device (STARS logs). A launch whose ENTER/EXIT
 // callbacks are wanted runs in a correlation scope of its own, which gives them
-// the call's id; any other launch runs unscoped: its task track opens the
-// thread's implicit correlation group and the runtime's report of the call
-// closes it (activity/correlation.h), which gives its records one id just the
-// same, without the scope's clock reads and bookkeeping. Either way a successful
-// launch whose task track never reached msPTI is counted
+// the call's id; any other launch runs in a launch scope, which gives its records
+// one id just the same without the scope's clock reads (activity/correlation.h).
+// Either way a successful launch whose task track never reached msPTI is counted
 // (report_route::CountUntrackedLaunch).
 #include "activity/correlation.h"
 #include "callback/subscriber.h"
@@ -32,36 +30,32 @@ struct CheckTracked {
     }
 };
 
-// A launch without a scope. The implicit group an earlier call left open is not this launch's, and
-// one this launch's track opened is ended at its return even if no report of CANN's did.
+// A launch that no callback observes: its scope reads no clock.
 template <typename Fn, typename... Args>
-[[gnu::noinline]] aclError LaunchUnscoped(Fn fn, const char* name, Args... args) noexcept {
+[[gnu::noinline]] aclError LaunchUnobserved(Fn fn, const char* name, Args... args) noexcept {
     if (fn == nullptr) return mspti::interpose::MissingFunction(name, ACL_ERROR_INTERNAL_ERROR);
-    if (mspti::activity::ImplicitGroupOpen()) mspti::activity::EndImplicitGroup();
-    const uint32_t tracks = mspti::activity::KernelTracksSeen();
+    const mspti::activity::LaunchScope scope;
     const aclError result = fn(args...);
-    if (mspti::activity::ImplicitGroupOpen()) mspti::activity::EndImplicitGroup();
-    if (__builtin_expect(result == ACL_SUCCESS && mspti::activity::KernelTracksSeen() == tracks, 0)) {
-        mspti::interpose::report_route::CountUntrackedLaunch();
-    }
+    CheckTracked{}(result, 0, mspti::interpose::CallTimes{});
     return result;
 }
 
-// The launch family's interposer: the real function alone while nothing is observed, unscoped while
-// no callback of LAUNCH is wanted, else the observed call with its scope and callbacks.
-template <typename Fn, typename Params, typename... Args>
+// The launch family's interposer: the real function alone while nothing is observed, in a launch
+// scope while no callback of LAUNCH is wanted, else the observed call with its scope and callbacks.
+// `params()` makes the callbacks' parameters, only on the path that has callbacks.
+template <typename Fn, typename MakeParams, typename... Args>
 [[gnu::always_inline]] inline aclError InterceptLaunch(const mspti::seam::CannFunction<Fn>& real, const char* name,
-                                                       const Params& params, Args... args) noexcept {
+                                                       MakeParams params, Args... args) noexcept {
     const Fn fn = real.get();
     if (__builtin_expect(!mspti::call_gate::Observed(), 1)) {
         if (fn != nullptr) return fn(args...);
         return mspti::interpose::MissingFunction(name, ACL_ERROR_INTERNAL_ERROR);
     }
     if (!mspti::callback::Subscriber::Instance().WantsCallback(MSPTI_CB_DOMAIN_RUNTIME, MSPTI_CBID_RUNTIME_LAUNCH)) {
-        return LaunchUnscoped(fn, name, args...);
+        return LaunchUnobserved(fn, name, args...);
     }
     return mspti::interpose::InterceptObserved<aclError>(fn, ACL_ERROR_INTERNAL_ERROR, MSPTI_CB_DOMAIN_RUNTIME,
-                                                         MSPTI_CBID_RUNTIME_LAUNCH, name, params, false,
+                                                         MSPTI_CBID_RUNTIME_LAUNCH, name, params(), false,
                                                          CheckTracked{}, args...);
 }
 
@@ -71,21 +65,25 @@ extern "C" {
 
 aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize,
                            aclrtStream stream) {
-    const msptiRuntimeLaunchKernelParams params{funcHandle, numBlocks, argsData, argsSize, stream};
+    const auto params = [&] { return msptiRuntimeLaunchKernelParams{funcHandle, numBlocks, argsData, argsSize, stream}; };
     return InterceptLaunch(real_aclrtLaunchKernel, "aclrtLaunchKernel", params, funcHandle, numBlocks, argsData, argsSize,
                            stream);
 }
 
 aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize,
                              aclrtLaunchKernelCfg* cfg, aclrtStream stream) {
-    const msptiRuntimeLaunchKernelV2Params params{funcHandle, numBlocks, argsData, argsSize, cfg, stream};
+    const auto params = [&] {
+        return msptiRuntimeLaunchKernelV2Params{funcHandle, numBlocks, argsData, argsSize, cfg, stream};
+    };
     return InterceptLaunch(real_aclrtLaunchKernelV2, "aclrtLaunchKernelV2", params, funcHandle, numBlocks, argsData,
                            argsSize, cfg, stream);
 }
 
 aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
                                      aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle, void* reserve) {
-    const msptiRuntimeLaunchKernelWithConfigParams params{funcHandle, numBlocks, stream, cfg, argsHandle, reserve};
+    const auto params = [&] {
+        return msptiRuntimeLaunchKernelWithConfigParams{funcHandle, numBlocks, stream, cfg, argsHandle, reserve};
+    };
     return InterceptLaunch(real_aclrtLaunchKernelWithConfig, "aclrtLaunchKernelWithConfig", params, funcHandle,
                            numBlocks, stream, cfg, argsHandle, reserve);
 }
@@ -93,9 +91,10 @@ aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlo
 aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
                                        aclrtLaunchKernelCfg* cfg, void* hostArgs, size_t argsSize,
                                        aclrtPlaceHolderInfo* placeHolderArray, size_t placeHolderNum) {
-    const msptiRuntimeLaunchKernelWithHostArgsParams params{funcHandle, numBlocks,        stream,        cfg,
-                                                            hostArgs,   argsSize,         placeHolderArray,
-                                                            placeHolderNum};
+    const auto params = [&] {
+        return msptiRuntimeLaunchKernelWithHostArgsParams{funcHandle, numBlocks, stream,   cfg,
+                                                          hostArgs,   argsSize,  placeHolderArray, placeHolderNum};
+    };
     return InterceptLaunch(real_aclrtLaunchKernelWithHostArgs, "aclrtLaunchKernelWithHostArgs", params, funcHandle,
                            numBlocks, stream, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
 }

@@ -58,13 +58,9 @@ void MeasureCounter(State& s) {
 
 }  // namespace
 
-// The decision, once made: 0 not yet, 1 off, 2 on. Read on every host timestamp, so the common
-// case is one load instead of std::call_once (which sets up thread-locals on every call).
-namespace {
-std::atomic<int> g_decided{0};
+std::atomic<int> detail::g_decided{0};
 
-// Out of line, so that the callers' common path sets up no frame for it.
-[[gnu::noinline]] bool DecideHostFreq() {
+bool detail::DecideHostFreq() {
     State& s = GetState();
     std::call_once(s.once, [&s] {
         Decide(s);
@@ -75,33 +71,13 @@ std::atomic<int> g_decided{0};
 }
 
 // Host-frequency mode: counter ticks to the records' time base.
-[[gnu::noinline]] uint64_t CounterToRecordTime(uint64_t counter) {
+uint64_t detail::CounterToRecordTime(uint64_t counter) {
     const CounterReference ref = GetState().reference.Load();
     const auto delta = static_cast<__int128>(counter) - static_cast<__int128>(ref.counter);
     return static_cast<uint64_t>(static_cast<__int128>(ref.record_ns) + delta * 1000000 / static_cast<__int128>(ref.freq_per_ms));
 }
 
-}  // namespace
-
-bool HostFreqEnabled() {
-    const int decided = g_decided.load(std::memory_order_acquire);
-    return decided != 0 ? decided == 2 : DecideHostFreq();
-}
-
 uint64_t CannNow() { return HostFreqEnabled() ? host_clock::Counter() : host_clock::MonoRawNs(); }
-
-uint64_t ToRecordTime(uint64_t cann_ts) {
-    return HostFreqEnabled() ? CounterToRecordTime(cann_ts) : host_clock::FromMonoRaw(cann_ts);
-}
-
-void ToRecordTimes(uint64_t& begin, uint64_t& end) {
-    if (HostFreqEnabled()) {
-        begin = CounterToRecordTime(begin);
-        end = CounterToRecordTime(end);
-        return;
-    }
-    host_clock::FromMonoRaw(begin, end);
-}
 
 namespace {
 

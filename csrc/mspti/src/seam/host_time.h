@@ -7,20 +7,43 @@
 // driver's API version supports it and it reports a frequency.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+
+#include "common/host_clock.h"
 
 namespace mspti::seam::host_time {
 
+namespace detail {
+// The decision, once made: 0 not yet, 1 off, 2 on. Read on every API record, so the common case is
+// one inline load; the rest is out of line (host_time.cpp).
+extern std::atomic<int> g_decided;
+[[gnu::noinline]] bool DecideHostFreq();
+[[gnu::noinline]] uint64_t CounterToRecordTime(uint64_t counter);
+}  // namespace detail
+
 // Decided once per process (CANN asks once too).
-bool HostFreqEnabled();
+inline bool HostFreqEnabled() {
+    const int decided = detail::g_decided.load(std::memory_order_acquire);
+    return decided != 0 ? decided == 2 : detail::DecideHostFreq();
+}
 
 // Now, in CANN's host time domain.
 uint64_t CannNow();
 
 // A CANN host timestamp in the records' time base.
-uint64_t ToRecordTime(uint64_t cann_ts);
+inline uint64_t ToRecordTime(uint64_t cann_ts) {
+    return HostFreqEnabled() ? detail::CounterToRecordTime(cann_ts) : host_clock::FromMonoRaw(cann_ts);
+}
 // Both ends of an interval of CANN host timestamps, in place.
-void ToRecordTimes(uint64_t& begin, uint64_t& end);
+inline void ToRecordTimes(uint64_t& begin, uint64_t& end) {
+    if (HostFreqEnabled()) {
+        begin = detail::CounterToRecordTime(begin);
+        end = detail::CounterToRecordTime(end);
+        return;
+    }
+    host_clock::FromMonoRaw(begin, end);
+}
 
 // Re-measures the clock references.
 void Resync();

@@ -99,9 +99,10 @@ void OnTaskTrack(uint32_t aging, const MsprofCompactInfo& info) {
     return here ? activity::CorrelationForApi(api.beginTime, api.endTime) : activity::AllocateCorrelationId();
 }
 
-// Any API report ends the implicit correlation group of its thread (see activity/correlation.h).
+// Any API report ends the implicit correlation group of its thread, and the first inside a launch
+// scope gives the launch its interval (see activity/correlation.h).
 [[gnu::always_inline]] inline void EndsImplicitGroup(const MsprofApi& api, bool here) {
-    if (activity::ImplicitGroupOpen() && here) activity::NoteApiReport(api.beginTime, api.endTime);
+    if (activity::ReportAwaited() && here) activity::NoteApiReport(api.beginTime, api.endTime);
 }
 
 // One handler per report level, each reached by a tail call from OnApi (out of line, so that the
@@ -119,15 +120,20 @@ void OnTaskTrack(uint32_t aging, const MsprofCompactInfo& info) {
     return PROFAPI_SUCCESS;
 }
 
+[[gnu::noinline]] int32_t WriteAclApi(const MsprofApi& api) {
+    const bool here = OnReportingThread(api.threadId);
+    WriteApi(MSPTI_ACTIVITY_KIND_ACL_API, api, ApiCorrelation(api, here),
+             NameCache::Instance().TypeName(MSPROF_REPORT_ACL_LEVEL, api.type));
+    EndsImplicitGroup(api, here);
+    return PROFAPI_SUCCESS;
+}
+
+// The ACL report of every traced launch comes while ACL_API is usually off: that path needs no frame.
+// The thread is asked only when an id or the implicit group needs it (a report whose kind is off,
+// inside an interposed call or after the group ended, never does).
 [[gnu::noinline]] int32_t OnAclApi(const MsprofApi& api) {
-    // The thread is asked only when an id or the implicit group needs it (a report whose kind is off,
-    // inside an interposed call or after the group ended, never does).
-    if (Enabled(MSPTI_ACTIVITY_KIND_ACL_API)) {
-        const bool here = OnReportingThread(api.threadId);
-        WriteApi(MSPTI_ACTIVITY_KIND_ACL_API, api, ApiCorrelation(api, here),
-                 NameCache::Instance().TypeName(MSPROF_REPORT_ACL_LEVEL, api.type));
-        EndsImplicitGroup(api, here);
-    } else if (activity::ImplicitGroupOpen() && OnReportingThread(api.threadId)) {
+    if (Enabled(MSPTI_ACTIVITY_KIND_ACL_API)) return WriteAclApi(api);
+    if (__builtin_expect(activity::ReportAwaited(), 0) && OnReportingThread(api.threadId)) {
         activity::NoteApiReport(api.beginTime, api.endTime);
     }
     return PROFAPI_SUCCESS;
@@ -152,8 +158,9 @@ void OnTaskTrack(uint32_t aging, const MsprofCompactInfo& info) {
 }
 
 int32_t DispatchApi(const MsprofApi& api) {
+    // The runtime's report comes first and on every launch: one compare reaches it.
+    if (__builtin_expect(api.level == MSPROF_REPORT_RUNTIME_LEVEL, 1)) return OnRuntimeApi(api);
     switch (api.level) {
-        case MSPROF_REPORT_RUNTIME_LEVEL: return OnRuntimeApi(api);
         case MSPROF_REPORT_ACL_LEVEL: return OnAclApi(api);
         case MSPROF_REPORT_NODE_LEVEL: return OnNodeApi(api);
         case MSPROF_REPORT_HCCL_NODE_LEVEL: communication::OnHcclApi(api); return PROFAPI_SUCCESS;
