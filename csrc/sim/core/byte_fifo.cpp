@@ -21,10 +21,10 @@ ByteFifo::~ByteFifo() {
     }
 }
 
-void ByteFifo::lock_producers() {
-    while (producer_lock_.exchange(true, std::memory_order_acquire)) {
+void ByteFifo::lock_producers_contended() {
+    do {
         while (producer_lock_.load(std::memory_order_relaxed)) std::this_thread::yield();
-    }
+    } while (producer_lock_.exchange(true, std::memory_order_acquire));
 }
 
 ByteFifo::Chunk* ByteFifo::take_chunk() {

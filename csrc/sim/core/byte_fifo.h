@@ -45,7 +45,10 @@ public:
     ByteFifo& operator=(const ByteFifo&) = delete;
 
     // Producers. lock_producers() also excludes the consumer-side reset (clear()).
-    void lock_producers();
+    void lock_producers() {
+        // Uncontended in the common case: the exchange alone, the wait out of line.
+        if (__builtin_expect(producer_lock_.exchange(true, std::memory_order_acquire), 0)) lock_producers_contended();
+    }
     void unlock_producers() { producer_lock_.store(false, std::memory_order_release); }
     // Requires the producer lock. Appends `len` bytes unless more than `limit` bytes would then be
     // pending; returns false (nothing appended) in that case.
@@ -86,6 +89,7 @@ private:
         std::atomic<Chunk*> next{nullptr};
         char data[kChunkBytes];
     };
+    [[gnu::noinline]] void lock_producers_contended();
     Chunk* take_chunk();
     void give_chunk(Chunk* chunk);
     // Under the producer lock: whether `len` more bytes keep the pending ones within `limit`.

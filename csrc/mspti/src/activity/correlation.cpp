@@ -8,49 +8,25 @@
 namespace mspti::activity {
 namespace {
 
-using detail::t_corr;
+using detail::AddCall;
 using detail::IfStill;
 using detail::Inside;
+using detail::kUnbounded;
+using detail::Ring;
+using detail::t_corr;
 using detail::Within;
 using Call = RecentCall;
 
-std::atomic<uint64_t> g_next_id{1};
-
-constexpr uint32_t kRecentCalls = 16;
-constexpr uint64_t kUnbounded = UINT64_MAX;
-
 // The thread's recent calls, oldest first from t_corr.recent_next.
-thread_local Call t_recent[kRecentCalls]{};
-
-Call* Ring() {
-    Call* ring = t_corr.recent;
-    if (__builtin_expect(ring == nullptr, 0)) ring = t_corr.recent = t_recent;
-    return ring;
-}
-
-// A closed call lies inside a report's interval, or began in it, only if it began no earlier than
-// the report: its begin bounds the reports it can match (an open call may match any).
-uint64_t Bound(const Call& call) { return call.closed ? call.begin : kUnbounded; }
-
-Call* AddCall(const Call& call) {
-    if (const Call* previous = t_corr.newest) {
-        const uint64_t bound = Bound(*previous);
-        if (bound > t_corr.older_bound) t_corr.older_bound = bound;
-    }
-    Call* slot = &Ring()[t_corr.recent_next % kRecentCalls];
-    *slot = call;
-    ++t_corr.recent_next;
-    t_corr.newest = slot;
-    return slot;
-}
+thread_local Call t_recent[detail::kRecentCalls]{};
 
 }  // namespace
 
-uint64_t AllocateCorrelationId() {
-    const uint64_t id = g_next_id.fetch_add(1, std::memory_order_relaxed);
-    if (Enabled(MSPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION)) ReportExternalCorrelation(id);
-    return id;
-}
+std::atomic<uint64_t> detail::g_next_id{1};
+
+RecentCall* detail::FirstRing() { return t_corr.recent = t_recent; }
+
+uint64_t AllocateCorrelationId() { return detail::NextId(); }
 
 CorrelationScope::CorrelationScope(uint64_t (*cann_clock)())
     : cann_clock_(cann_clock),
@@ -89,20 +65,6 @@ uint64_t OpenImplicitGroup(uint64_t cann_ts, bool kernel) {
     return t_corr.implicit_id;
 }
 
-void EnterLaunch(LaunchFrame& frame) {
-    if (t_corr.awaiting_report && t_corr.scope_id == 0) EndImplicitGroup();
-    frame.previous_id = t_corr.scope_id;
-    frame.previous_call = t_corr.scope_call;
-    frame.previous_tracked = t_corr.scope_tracked;
-    frame.previous_awaiting = t_corr.awaiting_report;
-    frame.id = AllocateCorrelationId();
-    frame.call = AddCall(Call{frame.id, 0, 0, 0, false});
-    t_corr.scope_id = frame.id;
-    t_corr.scope_call = frame.call;
-    t_corr.scope_tracked = false;
-    t_corr.awaiting_report = true;
-}
-
 void CloseUnreportedLaunch(Call& call) {
     if (call.track != 0) {
         call.begin = call.end = call.track;
@@ -127,11 +89,11 @@ uint64_t CorrelationForApiWalk(uint64_t begin, uint64_t end) {
     const Call* started = nullptr;      // earliest call that began inside the interval
     const Call* recent = Ring();
     uint64_t older_bound = 0;
-    for (uint32_t i = 0; i < kRecentCalls; ++i) {
-        const Call& call = recent[(t_corr.recent_next + i) % kRecentCalls];
+    for (uint32_t i = 0; i < detail::kRecentCalls; ++i) {
+        const Call& call = recent[(t_corr.recent_next + i) % detail::kRecentCalls];
         if (call.id == 0) continue;
         if (&call != t_corr.newest) {
-            const uint64_t bound = Bound(call);
+            const uint64_t bound = detail::Bound(call);
             if (bound > older_bound) older_bound = bound;
         }
         if (Inside(call, begin, end)) {

@@ -31,8 +31,11 @@
 // that can only be the newest call's) are inline: they run on every traced launch.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
+#include "activity/external_correlation.h"
+#include "activity/kinds.h"
 #include "common/hot_tls.h"
 
 namespace mspti::activity {
@@ -90,6 +93,42 @@ inline bool Inside(const RecentCall& call, uint64_t begin, uint64_t end) {
     return call.id == t_corr.implicit_id && call.track != 0 && Within(call.track, begin, end);
 }
 
+// The id counter and the thread's ring of recent calls, inline: a launch scope allocates an id and
+// adds its call on every traced launch (correlation.cpp holds the ring's storage).
+extern std::atomic<uint64_t> g_next_id;
+constexpr uint32_t kRecentCalls = 16;
+constexpr uint64_t kUnbounded = UINT64_MAX;
+
+[[gnu::noinline]] RecentCall* FirstRing();  // the ring's thread-local takes a call to find: once
+
+inline RecentCall* Ring() {
+    RecentCall* ring = t_corr.recent;
+    return __builtin_expect(ring != nullptr, 1) ? ring : FirstRing();
+}
+
+inline uint64_t NextId() {
+    const uint64_t id = g_next_id.fetch_add(1, std::memory_order_relaxed);
+    if (Enabled(MSPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION)) ReportExternalCorrelation(id);
+    return id;
+}
+
+// A closed call lies inside a report's interval, or began in it, only if it began no earlier than
+// the report: its begin bounds the reports it can match (an open call may match any).
+inline uint64_t Bound(const RecentCall& call) { return call.closed ? call.begin : kUnbounded; }
+
+inline RecentCall* AddCall(const RecentCall& call) {
+    ThreadCorrelation& t = t_corr;
+    if (const RecentCall* previous = t.newest) {
+        const uint64_t bound = Bound(*previous);
+        if (bound > t.older_bound) t.older_bound = bound;
+    }
+    RecentCall* slot = &Ring()[t.recent_next % kRecentCalls];
+    *slot = call;
+    ++t.recent_next;
+    t.newest = slot;
+    return slot;
+}
+
 // The out-of-line parts of the rules below (correlation.cpp): kept out of line, so that the inline
 // common cases set up no frame for them.
 [[gnu::noinline]] uint64_t OpenImplicitGroup(uint64_t cann_ts, bool kernel);
@@ -104,8 +143,6 @@ struct LaunchFrame {
     bool previous_tracked;
     bool previous_awaiting;
 };
-// Opens a launch scope (one call: the launch's frame needs no more).
-[[gnu::noinline]] void EnterLaunch(LaunchFrame& frame);
 // Closes a launch no report was made inside: its interval is its first track's time; without a
 // track the entry is emptied, since a later report has nothing to claim.
 [[gnu::noinline]] void CloseUnreportedLaunch(RecentCall& call);
@@ -200,7 +237,21 @@ void EndImplicitGroup();
 // it is ended first.
 class LaunchScope {
 public:
-    LaunchScope() noexcept { detail::EnterLaunch(frame_); }
+    // Inline, with only cold calls: the launch's arguments then stay in their registers.
+    LaunchScope() noexcept {
+        detail::ThreadCorrelation& t = detail::t_corr;
+        if (__builtin_expect(t.awaiting_report, 0) && t.scope_id == 0) EndImplicitGroup();
+        frame_.previous_id = t.scope_id;
+        frame_.previous_call = t.scope_call;
+        frame_.previous_tracked = t.scope_tracked;
+        frame_.previous_awaiting = t.awaiting_report;
+        frame_.id = detail::NextId();
+        frame_.call = detail::AddCall(RecentCall{frame_.id, 0, 0, 0, false});
+        t.scope_id = frame_.id;
+        t.scope_call = frame_.call;
+        t.scope_tracked = false;
+        t.awaiting_report = true;
+    }
     ~LaunchScope() {
         detail::ThreadCorrelation& t = detail::t_corr;
         t.scope_id = frame_.previous_id;
