@@ -282,8 +282,9 @@ void KernelMatcher::EndWithoutStart(uint64_t key, uint64_t count) {
 }
 
 void KernelMatcher::Emit(const Pending& p, uint64_t start_count, uint64_t end_count) {
-    const uint64_t start = device_time::ToRecordTime(p.device, start_count);
-    const uint64_t end = device_time::ToRecordTime(p.device, end_count);
+    uint64_t start = 0;
+    uint64_t end = 0;
+    device_time::ToRecordTimes(p.device, start_count, end_count, &start, &end);
     if (p.kind != MSPTI_ACTIVITY_KIND_KERNEL) {
         EmitCopy(p, start, end);
         return;
