@@ -43,6 +43,14 @@ bool TaskBefore(uint32_t a, uint32_t b, bool wide) {
 
 uint64_t StreamKey(uint32_t device, uint32_t stream) { return TaskKey(device, stream, 0); }
 
+// A joined task whose record is not written (its kind is off, or a time is unknown) is counted as
+// dropped. Out of line, so that the write path of every kernel stays small enough to keep the buffer
+// write inline.
+[[gnu::cold, gnu::noinline]] void CountUnwritten(msptiActivityKind kind) {
+    activity::Drops().Add(kind, activity::Enabled(kind) ? MSPTI_DROP_REASON_DEVICE_HALF_LOST
+                                                        : MSPTI_DROP_REASON_KIND_DISABLED);
+}
+
 }  // namespace
 
 uint64_t KernelMatcher::KeyOf(const TrackEvent& track, uint32_t* stream, uint32_t* task, bool* wide) const {
@@ -290,9 +298,7 @@ void KernelMatcher::Emit(const Pending& p, uint64_t start_count, uint64_t end_co
         return;
     }
     if (!activity::Enabled(MSPTI_ACTIVITY_KIND_KERNEL) || start == 0 || end == 0) {
-        activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, activity::Enabled(MSPTI_ACTIVITY_KIND_KERNEL)
-                                                               ? MSPTI_DROP_REASON_DEVICE_HALF_LOST
-                                                               : MSPTI_DROP_REASON_KIND_DISABLED);
+        CountUnwritten(MSPTI_ACTIVITY_KIND_KERNEL);
         return;
     }
     msptiActivityKernel record{};
@@ -309,8 +315,7 @@ void KernelMatcher::Emit(const Pending& p, uint64_t start_count, uint64_t end_co
 
 void KernelMatcher::EmitCopy(const Pending& p, uint64_t start, uint64_t end) {
     if (!activity::Enabled(p.Kind()) || start == 0 || end == 0) {
-        activity::Drops().Add(p.Kind(), activity::Enabled(p.Kind()) ? MSPTI_DROP_REASON_DEVICE_HALF_LOST
-                                                                    : MSPTI_DROP_REASON_KIND_DISABLED);
+        CountUnwritten(p.Kind());
         return;
     }
     if (p.kind == MSPTI_ACTIVITY_KIND_MEMCPY) {
