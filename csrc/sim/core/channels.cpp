@@ -151,8 +151,9 @@ void ChannelHub::stage_locked(Fifo& f) {
         const size_t n = std::min(want, st.capacity - tail);
         f.bytes.read(ring + tail * rec, n * rec);  // the one consumer: `pending` bytes are there
         uint64_t last = st.count > 0 ? record_time(ring + ((tail + mask) & mask) * rec) : 0;
-        for (size_t k = 0; k < n; ++k, ++st.count) {
-            char* const at = ring + ((tail + k) & mask) * rec;
+        // The new records lie in one run from `tail` (the copy stopped at the ring's end).
+        char* at = ring + tail * rec;
+        for (char* const end = at + n * rec; at != end; at += rec, ++st.count) {
             const uint64_t t = record_time(at);
             if (t >= last) {
                 last = t;
@@ -188,6 +189,23 @@ int ChannelHub::feed(uint32_t device, uint32_t channel, const void* data, size_t
     return PROF_OK;
 }
 
+size_t ChannelHub::due_locked(const Staged& st, size_t rec, size_t limit, uint64_t now) {
+    // The ring is in time order, so the due records are a prefix: its end by bisection.
+    const size_t mask = st.capacity - 1;
+    const char* const ring = st.ring.get();
+    size_t lo = 0;
+    size_t hi = limit;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (record_time(ring + ((st.head + mid) & mask) * rec) <= now) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
 uint64_t ChannelHub::readable_locked(const Fifo& f, uint64_t now, uint64_t* next_due) {
     const Staged& st = f.staged;
     const size_t rec = f.record_bytes;
@@ -197,8 +215,8 @@ uint64_t ChannelHub::readable_locked(const Fifo& f, uint64_t now, uint64_t* next
     const char* const ring = st.ring.get();
     if (st.release_all) {
         i = st.count;
-    } else {
-        while (i < st.count && record_time(ring + ((st.head + i) & mask) * rec) <= now) ++i;
+    } else if (st.count > 0) {
+        i = due_locked(st, rec, st.count, now);
     }
     if (next_due != nullptr) *next_due = i < st.count ? record_time(ring + ((st.head + i) & mask) * rec) : kNever;
     return bytes + i * rec;
@@ -309,11 +327,7 @@ int ChannelHub::read(uint32_t device, uint32_t channel, char* buf, uint32_t size
     char* const ring = st.ring.get();
     // The whole records that fit and are due, in at most two runs (the ring wraps once).
     const size_t fit = std::min<size_t>((size - out) / rec, st.count);
-    size_t due = fit;
-    if (!st.release_all) {
-        due = 0;
-        while (due < fit && record_time(ring + ((st.head + due) & mask) * rec) <= now) ++due;
-    }
+    const size_t due = st.release_all ? fit : due_locked(st, rec, fit, now);
     const size_t first = std::min(due, st.capacity - st.head);
     copy_in_pieces(buf + out, ring + st.head * rec, first * rec);
     if (due > first) copy_in_pieces(buf + out + first * rec, ring, (due - first) * rec);

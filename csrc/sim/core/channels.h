@@ -126,6 +126,9 @@ private:
     Fifo& fifo(uint32_t device, int slot) const { return *fifos_[device * kChannelCount + static_cast<size_t>(slot)]; }
     // Under the fifo's read_mutex: moves written records into the staging ring, in time order.
     static void stage_locked(Fifo& f);
+    // Under the read_mutex: how many of the first `limit` staged records (at most st.count) are due
+    // at `now`.
+    static size_t due_locked(const Staged& st, size_t rec, size_t limit, uint64_t now);
     // Under the read_mutex: bytes readable at `now`; `next_due` gets the time of the first record
     // not readable yet (UINT64_MAX if none).
     static uint64_t readable_locked(const Fifo& f, uint64_t now, uint64_t* next_due);

@@ -49,7 +49,8 @@ void DeviceData::DrainHostQueues() {
 }
 
 void DeviceData::DrainHostQueuesLocked() {
-    for (const TrackEvent& e : TakeTracks()) kernels_.AddTrack(e);
+    const EventSpan<TrackEvent> tracks = TakeTracks();
+    kernels_.AddTracks(tracks.data, tracks.size);
     for (const CopyTrackEvent& e : TakeCopyTracks()) kernels_.AddCopyTrack(e);
     communication::DrainEvents([this](const communication::TaskEvent& t) { communications_.AddTask(t); },
                                [this](const communication::OpEvent& o) { communications_.FinishOp(o); });

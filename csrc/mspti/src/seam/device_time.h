@@ -31,6 +31,21 @@ constexpr uint64_t kOffsetFlip = uint64_t{1} << 63;
 uint64_t ToRecordTimeScaled(uint32_t device, uint64_t count);
 }  // namespace detail
 
+// Both ends of a span, with one look at the device's reference.
+inline void ToRecordTimes(uint32_t device, uint64_t start_count, uint64_t end_count, uint64_t* start, uint64_t* end) {
+    if (device < kMaxDevices) {
+        const uint64_t flipped = detail::g_ns_offset[device].load(std::memory_order_acquire);
+        if (flipped != 0) {
+            const uint64_t offset = flipped ^ detail::kOffsetFlip;
+            *start = start_count + offset;
+            *end = end_count + offset;
+            return;
+        }
+    }
+    *start = ToRecordTime(device, start_count);
+    *end = ToRecordTime(device, end_count);
+}
+
 inline uint64_t ToRecordTime(uint32_t device, uint64_t count) {
     if (device >= kMaxDevices) return 0;
     const uint64_t flipped = detail::g_ns_offset[device].load(std::memory_order_acquire);

@@ -43,6 +43,14 @@ bool TaskBefore(uint32_t a, uint32_t b, bool wide) {
 
 uint64_t StreamKey(uint32_t device, uint32_t stream) { return TaskKey(device, stream, 0); }
 
+// A joined task whose record is not written (its kind is off, or a time is unknown) is counted as
+// dropped. Out of line, so that the write path of every kernel stays small enough to keep the buffer
+// write inline.
+[[gnu::cold, gnu::noinline]] void CountUnwritten(msptiActivityKind kind) {
+    activity::Drops().Add(kind, activity::Enabled(kind) ? MSPTI_DROP_REASON_DEVICE_HALF_LOST
+                                                        : MSPTI_DROP_REASON_KIND_DISABLED);
+}
+
 }  // namespace
 
 uint64_t KernelMatcher::KeyOf(const TrackEvent& track, uint32_t* stream, uint32_t* task, bool* wide) const {
@@ -57,35 +65,113 @@ uint64_t KernelMatcher::KeyOf(const TrackEvent& track, uint32_t* stream, uint32_
     return TaskKey(track.device, decoded.stream, decoded.task);
 }
 
-void KernelMatcher::AddTrack(const TrackEvent& track) {
-    Add(track, MSPTI_ACTIVITY_KIND_KERNEL, 0, 0, false);
+uint32_t KernelMatcher::NewProgressNode(uint64_t stream_key, bool* made) {
+    uint32_t n = progress_.Front(stream_key);
+    if (n == kNil) {
+        progress_.PushBack(stream_key, Progress{});
+        n = progress_.Front(stream_key);
+        *made = true;
+    }
+    progress_cached_key_ = stream_key;
+    progress_cached_node_ = n;
+    return n;
+}
+
+inline void KernelMatcher::NoteEnded(const Pending& p) {
+    if (p.graph) return;
+    const Ended ended{p.task, p.launch_ns, next_seq_};
+    bool made = false;
+    const uint64_t stream_key = StreamKey(p.device, p.stream);
+    // Consecutive kernels mostly share a stream: one compare finds its node.
+    const uint32_t node =
+        progress_cached_key_ == stream_key ? progress_cached_node_ : NewProgressNode(stream_key, &made);
+    Progress& g = progress_.At(node);
+    if (made) {
+        g = Progress{ended, ended, false, pass_};
+        return;
+    }
+    if (g.pass != pass_) {  // noted before the last pass: it is settled now
+        g.settled = g.newest;
+        g.has_settled = true;
+        g.pass = pass_;
+    }
+    if (!TaskBefore(p.task, g.newest.task, p.wide)) g.newest = ended;
+}
+
+inline void KernelMatcher::RetireGraphTasksAt(size_t slot, uint64_t launch_ns) {
+    for (uint32_t n = pending_.Head(slot); n != kNil; n = pending_.Next(n)) {
+        Pending& q = pending_.At(n);
+        if (q.graph && q.retired_ns == 0) q.retired_ns = launch_ns;
+    }
+}
+
+// Inline in the loop over a batch of tracks: a track costs no call of its own.
+[[gnu::always_inline]] inline void KernelMatcher::Add(const TrackEvent& track, msptiActivityKind kind, uint64_t bytes,
+                                                      uint32_t detail, bool sync) {
+    uint32_t stream = 0;
+    uint32_t task = 0;
+    bool wide = false;
+    const uint64_t key = KeyOf(track, &stream, &task, &wide);
+    const uint64_t launch_ns = host_time::ToRecordTime(track.host_ts);
+    const uint64_t seq = next_seq_++;
+    const bool graph = track.aging == 0;
+    // Every field, written in place into the node (common case) or into a track on the stack.
+    auto fill = [&](Pending& p) {
+        p.type = track.type;
+        if (kind == MSPTI_ACTIVITY_KIND_KERNEL) {
+            p.name = track.name;
+        } else {
+            p.bytes = bytes;
+        }
+        p.correlation_id = track.correlation_id;
+        p.launch_ns = launch_ns;
+        p.device = track.device;
+        p.stream = stream;
+        p.task = task;
+        p.detail = detail;
+        p.seq = seq;
+        p.graph = graph;
+        p.started = false;
+        p.kind = static_cast<uint8_t>(kind);
+        p.sync = sync;
+        p.wide = wide;
+        p.start_count = 0;
+        p.retired_ns = 0;
+    };
+    if (__builtin_expect(!orphans_.Empty(), 0)) {
+        // Device halves that came first (rare: none wait in the common case).
+        Pending p;
+        fill(p);
+        if (JoinOrphans(key, p)) return;
+        AppendTrack(key, p);
+        return;
+    }
+    // One lookup of the key for both: the graph tasks this launch retires, and the new track.
+    const size_t slot = pending_.Claim(key);
+    if (!graph) RetireGraphTasksAt(slot, launch_ns);
+    fill(pending_.Emplace(slot));
+}
+
+void KernelMatcher::AddTracks(const TrackEvent* tracks, size_t count) {
+    for (size_t i = 0; i < count; ++i) Add(tracks[i], MSPTI_ACTIVITY_KIND_KERNEL, 0, 0, false);
 }
 
 void KernelMatcher::AddCopyTrack(const CopyTrackEvent& copy) {
     Add(copy.track, copy.kind, copy.bytes, copy.detail, copy.sync);
 }
 
-void KernelMatcher::Add(const TrackEvent& track, msptiActivityKind kind, uint64_t bytes, uint32_t detail, bool sync) {
-    uint32_t stream = 0;
-    uint32_t task = 0;
-    bool wide = false;
-    const uint64_t key = KeyOf(track, &stream, &task, &wide);
-    Pending p{track.type, {track.name}, track.correlation_id, host_time::ToRecordTime(track.host_ts),
-              track.device, stream, task, detail, next_seq_++, track.aging == 0, false,
-              static_cast<uint8_t>(kind), sync, wide, 0, 0};
-    if (kind != MSPTI_ACTIVITY_KIND_KERNEL) p.bytes = bytes;
-    // Device halves that came first (rare: none wait in the common case).
+bool KernelMatcher::JoinOrphans(uint64_t key, Pending& p) {
     for (uint32_t n = orphans_.Front(key); n != kNil; n = orphans_.Front(key)) {
         const Orphan o = orphans_.At(n);
         orphans_.PopFront(key);  // a queue left empty removes its key
-        const uint64_t device_start = device_time::ToRecordTime(track.device, o.start_count);
+        const uint64_t device_start = device_time::ToRecordTime(p.device, o.start_count);
         if (device_start + kCausalitySlackNs < p.launch_ns) continue;  // an older task with the same key
         if (o.ended) {
             Emit(p, o.start_count, o.end_count);
             NoteEnded(p);
             if (!p.graph) {
                 RetireGraphTasks(key, p.launch_ns);
-                return;
+                return true;
             }
         } else {
             p.started = true;
@@ -93,14 +179,12 @@ void KernelMatcher::Add(const TrackEvent& track, msptiActivityKind kind, uint64_
         }
         break;
     }
-    // One lookup of the key for both: the graph tasks this launch retires, and the new track.
+    return false;
+}
+
+void KernelMatcher::AppendTrack(uint64_t key, const Pending& p) {
     const size_t slot = pending_.Claim(key);
-    if (!p.graph) {
-        for (uint32_t n = pending_.Head(slot); n != kNil; n = pending_.Next(n)) {
-            Pending& q = pending_.At(n);
-            if (q.graph && q.retired_ns == 0) q.retired_ns = p.launch_ns;
-        }
-    }
+    if (!p.graph) RetireGraphTasksAt(slot, p.launch_ns);
     pending_.Append(slot, p);
 }
 
@@ -150,8 +234,10 @@ void KernelMatcher::OnSpan(uint32_t device, uint32_t stream, uint32_t task, uint
         // and the end to the first started one: this track again.
         if (!p.started && p.retired_ns == 0) {
             Emit(p, start_count, end_count);
-            NoteEnded(p);
-            if (!p.graph) pending_.RemoveAt(slot, kNil, n);  // a graph task waits for its next execution
+            if (!p.graph) {  // a graph task waits for its next execution (and notes no end)
+                NoteEnded(p);
+                pending_.PopFrontAt(slot);
+            }
             return;
         }
     }
@@ -204,16 +290,15 @@ void KernelMatcher::EndWithoutStart(uint64_t key, uint64_t count) {
 }
 
 void KernelMatcher::Emit(const Pending& p, uint64_t start_count, uint64_t end_count) {
-    const uint64_t start = device_time::ToRecordTime(p.device, start_count);
-    const uint64_t end = device_time::ToRecordTime(p.device, end_count);
+    uint64_t start = 0;
+    uint64_t end = 0;
+    device_time::ToRecordTimes(p.device, start_count, end_count, &start, &end);
     if (p.kind != MSPTI_ACTIVITY_KIND_KERNEL) {
         EmitCopy(p, start, end);
         return;
     }
     if (!activity::Enabled(MSPTI_ACTIVITY_KIND_KERNEL) || start == 0 || end == 0) {
-        activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, activity::Enabled(MSPTI_ACTIVITY_KIND_KERNEL)
-                                                               ? MSPTI_DROP_REASON_DEVICE_HALF_LOST
-                                                               : MSPTI_DROP_REASON_KIND_DISABLED);
+        CountUnwritten(MSPTI_ACTIVITY_KIND_KERNEL);
         return;
     }
     msptiActivityKernel record{};
@@ -230,8 +315,7 @@ void KernelMatcher::Emit(const Pending& p, uint64_t start_count, uint64_t end_co
 
 void KernelMatcher::EmitCopy(const Pending& p, uint64_t start, uint64_t end) {
     if (!activity::Enabled(p.Kind()) || start == 0 || end == 0) {
-        activity::Drops().Add(p.Kind(), activity::Enabled(p.Kind()) ? MSPTI_DROP_REASON_DEVICE_HALF_LOST
-                                                                    : MSPTI_DROP_REASON_KIND_DISABLED);
+        CountUnwritten(p.Kind());
         return;
     }
     if (p.kind == MSPTI_ACTIVITY_KIND_MEMCPY) {
@@ -261,38 +345,6 @@ void KernelMatcher::EmitCopy(const Pending& p, uint64_t start, uint64_t end) {
         record.isAsync = p.sync ? 0 : 1;
         activity::BufferManager::Instance().Write(record);
     }
-}
-
-uint32_t KernelMatcher::ProgressNode(uint64_t stream_key, bool* made) {
-    *made = false;
-    if (progress_cached_ && progress_cached_key_ == stream_key) return progress_cached_node_;
-    uint32_t n = progress_.Front(stream_key);
-    if (n == kNil) {
-        progress_.PushBack(stream_key, Progress{});
-        n = progress_.Front(stream_key);
-        *made = true;
-    }
-    progress_cached_ = true;
-    progress_cached_key_ = stream_key;
-    progress_cached_node_ = n;
-    return n;
-}
-
-void KernelMatcher::NoteEnded(const Pending& p) {
-    if (p.graph) return;
-    const Ended ended{p.task, p.launch_ns, next_seq_};
-    bool made = false;
-    Progress& g = progress_.At(ProgressNode(StreamKey(p.device, p.stream), &made));
-    if (made) {
-        g = Progress{ended, ended, false, pass_};
-        return;
-    }
-    if (g.pass != pass_) {  // noted before the last pass: it is settled now
-        g.settled = g.newest;
-        g.has_settled = true;
-        g.pass = pass_;
-    }
-    if (!TaskBefore(p.task, g.newest.task, p.wide)) g.newest = ended;
 }
 
 bool KernelMatcher::Overtaken(const Pending& p) const {
@@ -390,7 +442,7 @@ void KernelMatcher::DropDevice(uint32_t device) {
     for (const uint64_t key : progress_.Keys()) {
         if (KeyOnDevice(key, device)) progress_.EraseKey(key);
     }
-    progress_cached_ = false;  // its node may be gone
+    progress_cached_key_ = kNoStreamKey;  // its node may be gone
 }
 
 }  // namespace mspti::seam

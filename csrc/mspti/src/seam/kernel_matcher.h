@@ -31,6 +31,7 @@
 // launch. Used only under the device-data mutex.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "mspti/mspti_activity.h"
@@ -42,7 +43,7 @@ namespace mspti::seam {
 
 class KernelMatcher {
 public:
-    void AddTrack(const TrackEvent& track);
+    void AddTracks(const TrackEvent* tracks, size_t count);
     void AddCopyTrack(const CopyTrackEvent& copy);  // an asynchronous copy or fill
     // A task's device start and end, parsed one after the other: the same as OnTask(start) then
     // OnTask(end), with one lookup when the task's oldest track waits for both.
@@ -114,15 +115,20 @@ private:
         uint64_t pass;  // expiry pass during which `newest` was noted
     };
     void Add(const TrackEvent& track, msptiActivityKind kind, uint64_t bytes, uint32_t detail, bool sync);
+    // A track whose key has device halves waiting: joins the first that is not older. True when that
+    // completed an ordinary task (then nothing waits); else `p` waits, started if a start joined it.
+    bool JoinOrphans(uint64_t key, Pending& p);
+    void AppendTrack(uint64_t key, const Pending& p);
+    // Marks the graph tasks waiting in `slot` as retired by an ordinary launch at `launch_ns`.
+    void RetireGraphTasksAt(size_t slot, uint64_t launch_ns);
     // A device start or end of the task `key`: the common case (its track waits) here, the rest in
     // the out-of-line helpers.
     void OnStart(uint32_t device, uint64_t key, uint64_t count);
     void OnEnd(uint64_t key, uint64_t count);
     void StartWithoutTrack(uint64_t key, uint64_t count);
     void EndWithoutStart(uint64_t key, uint64_t count);
-    // The stream's progress node (made if needed), through a one-entry cache: consecutive kernels
-    // mostly share a stream.
-    uint32_t ProgressNode(uint64_t stream_key, bool* made);
+    // The stream's progress node, made if needed (`made`), when the one-entry cache missed; caches it.
+    uint32_t NewProgressNode(uint64_t stream_key, bool* made);
     void Emit(const Pending& p, uint64_t start_count, uint64_t end_count);
     void EmitCopy(const Pending& p, uint64_t start, uint64_t end);  // MEMCPY or MEMSET, times converted
     uint64_t KeyOf(const TrackEvent& track, uint32_t* stream, uint32_t* task, bool* wide) const;
@@ -136,9 +142,12 @@ private:
     TaskQueues<Pending> pending_;
     TaskQueues<Orphan> orphans_;
     TaskQueues<Progress> progress_;  // one node per stream key (device, stream, 0)
-    uint64_t progress_cached_key_ = 0;  // valid when progress_cached_
+    // No stream key (their task bits are 0): the cache is empty.
+    static constexpr uint64_t kNoStreamKey = UINT64_MAX;
+    // The last stream whose progress node was looked up, and the node. Progress nodes are removed only
+    // by DropDevice, which empties the cache.
+    uint64_t progress_cached_key_ = kNoStreamKey;
     uint32_t progress_cached_node_ = 0;
-    bool progress_cached_ = false;  // progress nodes are removed only by DropDevice, which clears it
     uint64_t next_seq_ = 1;
     uint64_t pass_ = 0;  // expiry passes (DropLost calls) so far
 };

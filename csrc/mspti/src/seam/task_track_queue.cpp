@@ -1,9 +1,12 @@
 #include "seam/task_track_queue.h"
 
+#include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <new>
+#include <type_traits>
 #include <vector>
 
 #include "activity/drop_counter.h"
@@ -13,6 +16,45 @@
 
 namespace mspti::seam {
 namespace {
+
+// Copies `count` events in pieces of at most 4 KiB: up to that size memcpy runs its vector loop,
+// above it a string instruction whose cost grows with every byte (callgrind counts each step).
+template <typename Event>
+void CopyEvents(Event* out, const Event* in, size_t count) {
+    static_assert(std::is_trivially_copyable<Event>::value, "events are copied as bytes");
+    constexpr size_t kPiece = 4096 / sizeof(Event);
+    while (count > 0) {
+        const size_t n = count < kPiece ? count : kPiece;
+        std::memcpy(out, in, n * sizeof(Event));
+        out += n;
+        in += n;
+        count -= n;
+    }
+}
+
+// The events taken by one drain, in storage that only grows (to the largest drain). Growing copies in
+// pieces too: a reallocating std::vector copies with one memcpy, a string instruction at these sizes.
+template <typename Event>
+class Batch {
+public:
+    // Room for `more` events after the first `size`.
+    Event* Reserve(size_t size, size_t more) {
+        if (capacity_ - size < more) {
+            size_t capacity = capacity_ == 0 ? 1024 : capacity_;
+            while (capacity - size < more) capacity *= 2;
+            std::unique_ptr<Event[]> bigger(new Event[capacity]);  // not zeroed: only taken events are read
+            CopyEvents(bigger.get(), data_.get(), size);
+            data_ = std::move(bigger);
+            capacity_ = capacity;
+        }
+        return data_.get() + size;
+    }
+    const Event* data() const { return data_.get(); }
+
+private:
+    std::unique_ptr<Event[]> data_;
+    size_t capacity_ = 0;
+};
 
 // A single-producer ring of `Capacity` events (a power of two). The producer's and the consumer's
 // positions sit on cache lines of their own, and the producer re-reads the consumer's position only
@@ -44,19 +86,29 @@ public:
         count_.store(static_cast<uint32_t>(rings_.size()), std::memory_order_release);
     }
 
+    // Appends every queued event to the first `*size` of `batch`.
     template <typename Event>
-    void Drain(std::vector<Event>& batch) {
+    void Drain(Batch<Event>& batch, size_t* size) {
         // No ring, nothing to take: a drain (once per batch of device data) costs one load then.
         if (count_.load(std::memory_order_acquire) == 0) return;
         std::lock_guard<std::mutex> lock(mutex_);
         for (auto it = rings_.begin(); it != rings_.end();) {
             RingT& ring = **it;
             const bool gone = ring.thread_gone.load(std::memory_order_acquire);
-            uint32_t head = ring.head.load(std::memory_order_relaxed);
+            const uint32_t head = ring.head.load(std::memory_order_relaxed);
             const uint32_t tail = ring.tail.load(std::memory_order_acquire);
-            for (; head != tail; ++head) batch.push_back(ring.slots[head % RingT::kCapacity]);
-            ring.head.store(head, std::memory_order_release);
-            if (gone && ring.tail.load(std::memory_order_acquire) == head) {
+            const uint32_t count = tail - head;
+            if (count != 0) {
+                Event* out = batch.Reserve(*size, count);
+                // The ring's events in at most two runs (it wraps once), copied in bulk.
+                const uint32_t from = head % RingT::kCapacity;
+                const uint32_t first = std::min(count, RingT::kCapacity - from);
+                CopyEvents(out, ring.slots + from, first);
+                CopyEvents(out + first, ring.slots, count - first);
+                *size += count;
+            }
+            ring.head.store(tail, std::memory_order_release);
+            if (gone && ring.tail.load(std::memory_order_acquire) == tail) {
                 it = rings_.erase(it);
             } else {
                 ++it;
@@ -162,12 +214,12 @@ void Push(const Event& event, msptiActivityKind kind) {
 // and is not a thread-local: the exit flush drains on the exiting thread, whose thread-locals exit()
 // has already destroyed.
 template <typename RingT, typename Event>
-const std::vector<Event>& Take() {
-    static NoDestructor<std::vector<Event>> storage;
-    std::vector<Event>& batch = storage.get();
-    batch.clear();
-    Rings<RingT>::Get().Drain(batch);
-    return batch;
+EventSpan<Event> Take() {
+    static NoDestructor<Batch<Event>> storage;
+    Batch<Event>& batch = storage.get();
+    size_t size = 0;
+    Rings<RingT>::Get().Drain(batch, &size);
+    return {batch.data(), size};
 }
 
 }  // namespace
@@ -181,8 +233,8 @@ void ForgetTracksAfterFork() {
     Rings<CopyRing>::Get().ForgetAfterFork(t_copy_ring);
 }
 
-const std::vector<TrackEvent>& TakeTracks() { return Take<KernelRing, TrackEvent>(); }
+EventSpan<TrackEvent> TakeTracks() { return Take<KernelRing, TrackEvent>(); }
 
-const std::vector<CopyTrackEvent>& TakeCopyTracks() { return Take<CopyRing, CopyTrackEvent>(); }
+EventSpan<CopyTrackEvent> TakeCopyTracks() { return Take<CopyRing, CopyTrackEvent>(); }
 
 }  // namespace mspti::seam

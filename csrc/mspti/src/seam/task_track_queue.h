@@ -6,8 +6,8 @@
 // matched.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
-#include <vector>
 
 #include "mspti/mspti_activity.h"
 
@@ -39,11 +39,20 @@ struct CopyTrackEvent {
 void PushTrack(const TrackEvent& event);
 void PushCopyTrack(const CopyTrackEvent& event);
 
+// A batch of events taken from the rings.
+template <typename Event>
+struct EventSpan {
+    const Event* data;
+    size_t size;
+    const Event* begin() const { return data; }
+    const Event* end() const { return data + size; }
+};
+
 // Takes every queued track, oldest first per thread, into a batch that stays valid until the next
 // call (the caller walks it: no call through a function object per track). Requires the device-data
 // mutex.
-const std::vector<TrackEvent>& TakeTracks();
-const std::vector<CopyTrackEvent>& TakeCopyTracks();
+EventSpan<TrackEvent> TakeTracks();
+EventSpan<CopyTrackEvent> TakeCopyTracks();
 
 // fork(), in the child: the queued tracks are the parent's and are discarded; the rings of the
 // threads that fork did not copy are released once empty.
