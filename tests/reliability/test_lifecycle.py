@@ -163,6 +163,12 @@ def test_fork_matrix(reliability_programs: ReliabilityPrograms, fork_matrix: Pat
     # child of a multi-threaded process starts (test_fork_after_init).
     if "libtsan" in os.environ.get("NPU_SIM_SANITIZER_PRELOAD", ""):
         pytest.skip("TSan does not support threads created after a multi-threaded fork")
+    # The ASan runtime of gcc 12 does not hold its allocator's locks across fork(): when a parent
+    # thread is inside the allocator at the fork, the child's first allocation waits forever on the
+    # copied lock (seen as __sanitizer::SizeClassAllocator64::GetFromAllocator in the hung child,
+    # about one run in two). glibc's malloc, which the other builds use, is fork-safe.
+    if "libasan" in os.environ.get("NPU_SIM_SANITIZER_PRELOAD", ""):
+        pytest.skip("the ASan allocator is not fork-safe in a multi-threaded process (gcc 12)")
     outcome = run(reliability_programs, fork_matrix, [scenario], timeout=60)
     child_lines = [line for line in outcome.stdout.splitlines() if line.startswith("C ")]
     print(f"\nfork {scenario}: parent {outcome.figures('S parent')}, child buffers {child_lines}")
