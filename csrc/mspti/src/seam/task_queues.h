@@ -17,6 +17,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "common/piecewise_copy.h"
+
 namespace mspti::seam {
 
 template <typename T>
@@ -218,20 +220,12 @@ private:
         nodes_[node_count_].next = kNil;
         return node_count_++;
     }
-    // Doubles the node pool. The nodes are copied in pieces of at most 4 KiB: a larger memcpy, as a
+    // Doubles the node pool, copying in pieces (common/piecewise_copy.h): a larger memcpy, as a
     // reallocating std::vector makes, is a string instruction that costs a step per byte (callgrind).
     void GrowNodes() {
         const uint32_t capacity = node_capacity_ == 0 ? 64 : node_capacity_ * 2;
         std::unique_ptr<Node[]> bigger(new Node[capacity]);  // not zeroed: a node is written when allocated
-        const char* from = reinterpret_cast<const char*>(nodes_.get());
-        char* to = reinterpret_cast<char*>(bigger.get());
-        for (size_t left = size_t{node_count_} * sizeof(Node); left > 0;) {
-            const size_t piece = left < 4096 ? left : 4096;
-            std::memcpy(to, from, piece);
-            to += piece;
-            from += piece;
-            left -= piece;
-        }
+        CopyInPieces(bigger.get(), nodes_.get(), size_t{node_count_} * sizeof(Node));
         nodes_ = std::move(bigger);
         node_capacity_ = capacity;
     }

@@ -12,30 +12,18 @@
 #include "activity/drop_counter.h"
 #include "common/hot_tls.h"
 #include "common/no_destructor.h"
+#include "common/piecewise_copy.h"
 #include "seam/device_data.h"
 
 namespace mspti::seam {
 namespace {
 
-// Copies `count` events in pieces of at most 4 KiB: up to that size memcpy runs its vector loop,
-// above it a string instruction whose cost grows with every byte (callgrind counts each step).
-template <typename Event>
-void CopyEvents(Event* out, const Event* in, size_t count) {
-    static_assert(std::is_trivially_copyable<Event>::value, "events are copied as bytes");
-    constexpr size_t kPiece = 4096 / sizeof(Event);
-    while (count > 0) {
-        const size_t n = count < kPiece ? count : kPiece;
-        std::memcpy(out, in, n * sizeof(Event));
-        out += n;
-        in += n;
-        count -= n;
-    }
-}
-
 // The events taken by one drain, in storage that only grows (to the largest drain). Growing copies in
 // pieces too: a reallocating std::vector copies with one memcpy, a string instruction at these sizes.
 template <typename Event>
 class Batch {
+    static_assert(std::is_trivially_copyable<Event>::value, "events are copied as bytes");
+
 public:
     // Room for `more` events after the first `size`.
     Event* Reserve(size_t size, size_t more) {
@@ -43,7 +31,7 @@ public:
             size_t capacity = capacity_ == 0 ? 1024 : capacity_;
             while (capacity - size < more) capacity *= 2;
             std::unique_ptr<Event[]> bigger(new Event[capacity]);  // not zeroed: only taken events are read
-            CopyEvents(bigger.get(), data_.get(), size);
+            CopyInPieces(bigger.get(), data_.get(), size * sizeof(Event));
             data_ = std::move(bigger);
             capacity_ = capacity;
         }
@@ -103,8 +91,8 @@ public:
                 // The ring's events in at most two runs (it wraps once), copied in bulk.
                 const uint32_t from = head % RingT::kCapacity;
                 const uint32_t first = std::min(count, RingT::kCapacity - from);
-                CopyEvents(out, ring.slots + from, first);
-                CopyEvents(out + first, ring.slots, count - first);
+                CopyInPieces(out, ring.slots + from, first * sizeof(Event));
+                CopyInPieces(out + first, ring.slots, (count - first) * sizeof(Event));
                 *size += count;
             }
             ring.head.store(tail, std::memory_order_release);
