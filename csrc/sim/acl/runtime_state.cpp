@@ -16,8 +16,6 @@
 
 namespace acl {
 
-thread_local uint32_t t_tid __attribute__((tls_model("initial-exec"))) = 0;
-
 namespace {
 
 thread_local ThreadState t_state;

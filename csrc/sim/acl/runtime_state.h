@@ -15,8 +15,9 @@ namespace acl {
 bool platform_ok();
 
 // The OS thread id of the calling thread, cached (profiling records carry it: two reports per traced
-// launch). Initial-exec: one load from the thread pointer.
-extern thread_local uint32_t t_tid __attribute__((tls_model("initial-exec")));
+// launch). Initial-exec: one load from the thread pointer. An inline variable with a constant
+// initialiser, so that a read needs no call of a TLS wrapper (an extern thread_local would).
+inline thread_local uint32_t t_tid __attribute__((tls_model("initial-exec"))) = 0;
 uint32_t refresh_tid();
 inline uint32_t current_tid() {
     const uint32_t tid = t_tid;

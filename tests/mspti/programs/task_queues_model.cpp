@@ -1,5 +1,6 @@
 // TaskQueues (csrc/mspti/src/seam/task_queues.h) against a plain model: bursts of keys grow the
-// table far past its shrink threshold, draining them shrinks it back, and through it all every
+// table far past its shrink threshold, draining them and then shrinking (as the matcher's sweep
+// does) brings it back, and through it all every
 // key's queue holds exactly the model's values in order. Prints "OK operations peak_keys" or the
 // first mismatch.
 #include <cstdint>
@@ -75,6 +76,7 @@ int main() {
                 }
             }
         }
+        g_queues.ShrinkIfSparse();
         for (const auto& entry : g_model) {
             if (!Same(entry.first)) {
                 std::printf("MISMATCH after round %u\n", round);

@@ -39,6 +39,7 @@
 
 #include "common/hot_tls.h"
 #include "common/no_destructor.h"
+#include "common/piecewise_copy.h"
 #include "common/spin_lock.h"
 #include "mspti/mspti_activity.h"
 
@@ -58,6 +59,10 @@ public:
     // through Write above.
     template <typename Record>
     bool Write(const Record& record);
+    // Only that inline part (no call): false, with nothing written or counted, where Write would go
+    // out of line, and also while another thread holds the buffer (a flush taking it).
+    template <typename Record>
+    static bool TryAppend(const Record& record);
 
     // Closes every buffer that holds records and hands it to delivery; with `wait`, returns once
     // all of them (and every buffer closed before) have been completed. Called from inside a
@@ -169,10 +174,15 @@ struct ThreadState {
 };
 MSPTI_HOT_TLS inline thread_local ThreadState t_state{false, false, false, nullptr, nullptr};
 
-// Appends the record if the buffer has room for it (requires tb's lock). Without a buffer, size and
-// used are 0, so the room test alone refuses every record.
-inline bool AppendLocked(BufferManager::ThreadBuffer& tb, const void* record, size_t size) {
-    if (size > tb.size - tb.used || tb.records >= tb.record_limit) return false;
+// Whether the buffer can take a record of `size` bytes (requires tb's lock). Without a buffer, size
+// and used are 0, so this alone refuses every record.
+inline bool RoomLocked(const BufferManager::ThreadBuffer& tb, size_t size) {
+    return size <= tb.size - tb.used && tb.records < tb.record_limit;
+}
+
+// Appends the record if the buffer has room for it (requires tb's lock).
+[[gnu::always_inline]] inline bool AppendLocked(BufferManager::ThreadBuffer& tb, const void* record, size_t size) {
+    if (!RoomLocked(tb, size)) return false;
     std::memcpy(tb.data + tb.used, record, size);
     tb.used += size;
     ++tb.records;
@@ -182,14 +192,22 @@ inline bool AppendLocked(BufferManager::ThreadBuffer& tb, const void* record, si
 }  // namespace buffer_detail
 
 template <typename Record>
-[[gnu::always_inline]] inline bool BufferManager::Write(const Record& record) {
-    if (ThreadBuffer* writable = buffer_detail::t_state.writable) {
-        ThreadBuffer& tb = *writable;
-        tb.lock.lock();
-        const bool written = buffer_detail::AppendLocked(tb, &record, sizeof record);
-        tb.lock.unlock();
-        if (written) return true;
+[[gnu::always_inline]] inline bool BufferManager::TryAppend(const Record& record) {
+    ThreadBuffer* tb = buffer_detail::t_state.writable;
+    if (tb == nullptr || !tb->lock.try_lock()) return false;
+    const bool room = buffer_detail::RoomLocked(*tb, sizeof record);
+    if (room) {
+        CopyRecord<sizeof record>(tb->data + tb->used, &record);
+        tb->used += sizeof record;
+        ++tb->records;
     }
+    tb->lock.unlock();
+    return room;
+}
+
+template <typename Record>
+[[gnu::always_inline]] inline bool BufferManager::Write(const Record& record) {
+    if (TryAppend(record)) return true;
     return Write(record.kind, &record, sizeof record);
 }
 

@@ -111,17 +111,8 @@ uint64_t CorrelationForApiWalk(uint64_t begin, uint64_t end) {
 
 }  // namespace detail
 
-void NoteApiReport(uint64_t begin, uint64_t end) {
-    if (!t_corr.awaiting_report) return;
-    if (t_corr.scope_id != 0) {
-        // A launch scope's first report: CANN's report of the launch, whose interval the call takes.
-        Call& call = *t_corr.scope_call;
-        call.begin = begin;
-        call.end = end < begin ? begin : end;
-        call.closed = true;
-        t_corr.awaiting_report = false;
-        return;
-    }
+// NoteApiReport outside any scope: the report ends the thread's open implicit group.
+void detail::EndImplicitGroupAt(uint64_t begin, uint64_t end) {
     if (t_corr.implicit_id == 0 || end < t_corr.implicit_start) return;
     // The report ends the group. If it contains the group's first track it is the report of the
     // call that launched the kernels, which gives the group its interval; otherwise that call was

@@ -149,16 +149,19 @@ struct LaunchFrame {
 
 // The rule of CorrelationForTrack and CorrelationForCopyTrack. A copy's or fill's track (`kernel`
 // false) joins its call like a kernel's, but does not make the call one that launched a kernel.
+// Inside a scope: the scope's id, and a kernel's track marks the scope as tracked (again, harmlessly).
+inline uint64_t ScopeTrackCorrelation(ThreadCorrelation& t, uint64_t cann_ts, bool kernel) {
+    if (kernel) {
+        t.scope_tracked = true;
+        RecentCall* call = IfStill(t.scope_call, t.scope_id);
+        if (call != nullptr && call->track == 0) call->track = cann_ts;
+    }
+    return t.scope_id;
+}
+
 [[gnu::always_inline]] inline uint64_t TrackCorrelation(uint64_t cann_ts, bool kernel) {
     ThreadCorrelation& t = t_corr;
-    if (t.scope_id != 0) {
-        if (kernel) {
-            t.scope_tracked = true;
-            RecentCall* call = IfStill(t.scope_call, t.scope_id);
-            if (call != nullptr && call->track == 0) call->track = cann_ts;
-        }
-        return t.scope_id;
-    }
+    if (t.scope_id != 0) return ScopeTrackCorrelation(t, cann_ts, kernel);
     if (t.implicit_id != 0) return t.implicit_id;
     return OpenImplicitGroup(cann_ts, kernel);
 }
@@ -221,10 +224,55 @@ inline uint64_t CorrelationForCopyTrack(uint64_t cann_ts) { return detail::Track
 // that no report has given its interval yet.
 inline bool ReportAwaited() { return detail::t_corr.awaiting_report; }
 
+namespace detail {
+[[gnu::noinline]] void EndImplicitGroupAt(uint64_t begin, uint64_t end);
+
+// A launch scope's first report: CANN's report of the launch, whose interval the call takes.
+inline void CloseLaunch(ThreadCorrelation& t, uint64_t begin, uint64_t end) {
+    RecentCall& call = *t.scope_call;
+    call.begin = begin;
+    call.end = end < begin ? begin : end;
+    call.closed = true;
+    t.awaiting_report = false;
+}
+}  // namespace detail
+
 // Every API report on this thread (recorded or not) ends the thread's implicit group: the
 // kernels its tracks stood for have been claimed by the report's call, later ones are new calls.
 // Inside a launch scope, the first report gives the launch its interval.
-void NoteApiReport(uint64_t begin, uint64_t end);
+inline void NoteApiReport(uint64_t begin, uint64_t end) {
+    detail::ThreadCorrelation& t = detail::t_corr;
+    if (!t.awaiting_report) return;
+    if (t.scope_id != 0) {
+        detail::CloseLaunch(t, begin, end);
+        return;
+    }
+    detail::EndImplicitGroupAt(begin, end);
+}
+
+// Whether an interposed call runs on this thread: then the rules below reduce to their inline parts
+// (the ...InScope forms, which require it).
+inline bool InScope() { return detail::t_corr.scope_id != 0; }
+
+// ClaimApi and CorrelationForTrack inside a scope (InScope()); a second claim of the same report
+// changes nothing.
+inline uint64_t ClaimApiInScope(uint64_t begin, uint64_t end) {
+    detail::ThreadCorrelation& t = detail::t_corr;
+    if (t.awaiting_report) detail::CloseLaunch(t, begin, end);
+    return t.scope_id;
+}
+inline uint64_t TrackCorrelationInScope(uint64_t cann_ts) {
+    return detail::ScopeTrackCorrelation(detail::t_corr, cann_ts, true);
+}
+
+// CorrelationForApi, then NoteApiReport, for a report that is recorded: inside a scope, one look
+// at the thread for both (the runtime's report of every traced launch).
+[[gnu::always_inline]] inline uint64_t ClaimApi(uint64_t begin, uint64_t end) {
+    if (InScope()) return ClaimApiInScope(begin, end);
+    const uint64_t id = CorrelationForApi(begin, end);
+    NoteApiReport(begin, end);
+    return id;
+}
 
 // Ends the thread's open implicit group as a call CANN did not report (only its first track's time
 // is known): a launch scope ends the group of earlier calls before its launch runs.

@@ -60,6 +60,8 @@ public:
     bool Producing(int64_t kind) const {
         return IsValidKind(kind) && ((producing_mask_.load(std::memory_order_acquire) >> kind) & 1U) != 0;
     }
+    // The whole word (bit k: Producing(k)), for a path that asks about several kinds at once.
+    uint64_t ProducingMask() const { return producing_mask_.load(std::memory_order_acquire); }
     void Set(msptiActivityKind kind, bool on) {
         Writer writer(*this);
         const auto k = static_cast<size_t>(kind);
@@ -115,5 +117,9 @@ inline KindSwitches& Kinds() {
 
 // Whether records of `kind` are made now (switched on, and collection not halted by Unsubscribe).
 inline bool Enabled(msptiActivityKind kind) { return Kinds().Producing(kind); }
+
+// The same for several kinds in one load: EnabledMask() & KindBit(k) is Enabled(k).
+constexpr uint64_t KindBit(msptiActivityKind kind) { return uint64_t{1} << static_cast<unsigned>(kind); }
+inline uint64_t EnabledMask() { return Kinds().ProducingMask(); }
 
 }  // namespace mspti::activity

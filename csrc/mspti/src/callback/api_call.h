@@ -31,12 +31,12 @@ private:
     const char* function_name_;
     const void* params_;
     uint64_t correlation_data_ = 0;
-    const char* previous_symbol_;
+    uint64_t previous_symbol_;
     const msptiSubscriber_st* entered_ = nullptr;  // the subscription that received ENTER
 };
 
-// Called when CANN reports a kernel launched inside the current instrumented call: its name
-// becomes the EXIT callback's symbolName.
-void NoteKernelName(const char* name);
+// Called when CANN reports a kernel launched inside the current instrumented call, with its name's
+// hash id (seam/name_cache.h): the name becomes the EXIT callback's symbolName.
+void NoteKernelName(uint64_t name_hash);
 
 }  // namespace mspti::callback

@@ -43,6 +43,12 @@ inline uint64_t Offset() {
     if (__builtin_expect(!g_offset_valid.load(std::memory_order_acquire), 0)) Resync();
     return static_cast<uint64_t>(g_offset.load(std::memory_order_relaxed));
 }
+// The offset without measuring it: false while it has not been measured.
+inline bool MeasuredOffset(uint64_t* offset) {
+    if (!g_offset_valid.load(std::memory_order_acquire)) return false;
+    *offset = static_cast<uint64_t>(g_offset.load(std::memory_order_relaxed));
+    return true;
+}
 }  // namespace detail
 
 // Now in the records' time base (epoch ns).

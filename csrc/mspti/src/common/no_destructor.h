@@ -47,6 +47,8 @@ public:
         T* object = object_.load(std::memory_order_acquire);
         return object != nullptr ? *object : Create();
     }
+    // The object if made already, else nullptr (for paths that must not call out).
+    T* IfCreated() const { return object_.load(std::memory_order_acquire); }
 
 private:
     [[gnu::noinline]] T& Create() {

@@ -106,8 +106,8 @@ void OnMemcpyInfo(const MsprofCompactInfo& info) {
     // The kernels' rule (activity/correlation.h): the id of the call the track is reported in.
     const uint64_t correlation_id =
         here ? activity::CorrelationForCopyTrack(info.timeStamp) : activity::AllocateCorrelationId();
-    CopyTrackEvent event{TrackEvent{correlation_id, info.timeStamp, type, "", track.taskId, track.deviceId,
-                                    track.streamId, aging},
+    CopyTrackEvent event{TrackEvent{correlation_id, info.timeStamp, 0, static_cast<uint32_t>(track.taskType),
+                                    track.taskId, track.deviceId, track.streamId, aging},
                          0, kind, 0, false};
     if (interposed) {
         event.detail = t_call.detail;

@@ -45,6 +45,18 @@ inline void ToRecordTimes(uint64_t& begin, uint64_t& end) {
     host_clock::FromMonoRaw(begin, end);
 }
 
+// ToRecordTimes without a call (for paths that must not call out): false, with the times unchanged,
+// while host-frequency mode is undecided or on, or the clock offset is not measured yet.
+inline bool TryToRecordTimes(uint64_t& begin, uint64_t& end) {
+    uint64_t offset = 0;
+    if (detail::g_decided.load(std::memory_order_acquire) != 1 || !host_clock::detail::MeasuredOffset(&offset)) {
+        return false;
+    }
+    begin += offset;
+    end += offset;
+    return true;
+}
+
 // Re-measures the clock references.
 void Resync();
 

@@ -7,6 +7,7 @@
 #include "seam/device_registry.h"
 #include "seam/device_time.h"
 #include "seam/host_time.h"
+#include "seam/name_cache.h"
 #include "seam/stream_syncs.h"
 #include "seam/stream_task_id.h"
 
@@ -117,10 +118,15 @@ inline void KernelMatcher::RetireGraphTasksAt(size_t slot, uint64_t launch_ns) {
     const bool graph = track.aging == 0;
     // Every field, written in place into the node (common case) or into a track on the stack.
     auto fill = [&](Pending& p) {
-        p.type = track.type;
         if (kind == MSPTI_ACTIVITY_KIND_KERNEL) {
-            p.name = track.name;
+            // Resolved here rather than in the launch: the names were registered before the track
+            // was reported, and a name never changes once its id is handed out.
+            const NameCache& names = NameCache::Instance();
+            p.type = names.TypeName(MSPROF_REPORT_RUNTIME_LEVEL, track.type_id);
+            const char* name = names.HashText(track.name_hash);
+            p.name = name != nullptr ? name : "";
         } else {
+            p.type = nullptr;  // a copy's record has no type
             p.bytes = bytes;
         }
         p.correlation_id = track.correlation_id;
@@ -402,6 +408,9 @@ void KernelMatcher::Sweep(uint64_t now_ns) {
         }
     }
     DropLost(0, true, 0);
+    pending_.ShrinkIfSparse();
+    orphans_.ShrinkIfSparse();
+    progress_.ShrinkIfSparse();
 }
 
 void KernelMatcher::ExpireSynced(uint32_t device, uint64_t flush_ns) {

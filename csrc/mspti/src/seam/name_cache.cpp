@@ -17,6 +17,7 @@ LazyInstance<NameCache> g_cache;
 }  // namespace
 
 NameCache& NameCache::Instance() { return g_cache.get(); }
+const NameCache* NameCache::IfCreated() { return g_cache.IfCreated(); }
 
 void NameCache::RegisterType(uint16_t level, uint32_t type_id, std::string_view name) {
     std::lock_guard<std::mutex> lock(assign_mutex_);  // the array and the table agree on the newest name

@@ -24,6 +24,8 @@ namespace mspti::seam {
 class NameCache {
 public:
     static NameCache& Instance();
+    // The cache if made already, else nullptr (for paths that must not call out).
+    static const NameCache* IfCreated();
 
     void RegisterType(uint16_t level, uint32_t type_id, std::string_view name);
     // nullptr when CANN has not registered the type.
@@ -40,6 +42,16 @@ public:
         return StartsWithKernel(SlowTypeName(MSPROF_REPORT_RUNTIME_LEVEL, type_id));
     }
     static bool StartsWithKernel(const char* name);
+
+    // The same two lookups from the direct arrays alone (no call): nullptr or false also for a type
+    // id beyond them, which the callers then look up in full.
+    const char* FastTypeName(uint16_t level, uint32_t type_id) const {
+        const int row = FastRow(level);
+        return row >= 0 && type_id < kFastTypes ? fast_[row][type_id].load(std::memory_order_acquire) : nullptr;
+    }
+    bool FastKernelTask(uint32_t type_id) const {
+        return type_id < kFastTypes && kernel_[type_id].load(std::memory_order_acquire);
+    }
 
     // Whether CANN registered any type name of `level` (one of the levels with a fast row).
     bool HasTypes(uint16_t level) const {

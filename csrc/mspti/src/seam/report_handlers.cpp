@@ -44,21 +44,35 @@ template <typename Report, typename Handle>
 // thread gets an id of its own.
 bool OnReportingThread(uint32_t thread_id) { return thread_id == CurrentThreadId(); }
 
+// A kernel's track, written in place in the thread's ring; the reader resolves the names
+// (seam/kernel_matcher.cpp).
+[[gnu::always_inline]] inline void FillTrack(TrackEvent& event, uint64_t correlation_id, uint32_t aging,
+                                             const MsprofCompactInfo& info) {
+    const MsprofRuntimeTrack& track = info.data.runtimeTrack;
+    event.correlation_id = correlation_id;
+    event.host_ts = info.timeStamp;
+    event.name_hash = track.kernelName;
+    event.type_id = static_cast<uint32_t>(track.taskType);
+    event.task_info = track.taskId;
+    event.device = track.deviceId;
+    event.stream = track.streamId;
+    event.aging = aging;
+}
+
 void OnTaskTrack(uint32_t aging, const MsprofCompactInfo& info) {
     const MsprofRuntimeTrack& track = info.data.runtimeTrack;
-    communication::OnTaskTrack(track, info.timeStamp);
-    NameCache& names = NameCache::Instance();
+    // Only the operator records of COMMUNICATION look for the thread's latest track.
+    if (Enabled(MSPTI_ACTIVITY_KIND_COMMUNICATION)) communication::OnTaskTrack(track, info.timeStamp);
+    const NameCache& names = NameCache::Instance();
     const auto type_id = static_cast<uint32_t>(track.taskType);
-    const char* type = names.TypeName(MSPROF_REPORT_RUNTIME_LEVEL, type_id);
-    if (type == nullptr || !names.IsKernelTask(type_id)) {
+    if (!names.IsKernelTask(type_id)) {
         // Asynchronous copies and fills are stream tasks timed like kernels (seam/copy_tasks.h).
-        copies::OnTaskTrack(aging, info, type);
+        copies::OnTaskTrack(aging, info, names.TypeName(MSPROF_REPORT_RUNTIME_LEVEL, type_id));
         return;
     }
     const uint64_t correlation_id = OnReportingThread(info.threadId) ? activity::CorrelationForTrack(info.timeStamp)
                                                                      : activity::AllocateCorrelationId();
-    const char* name = names.HashText(track.kernelName);
-    callback::NoteKernelName(name);
+    callback::NoteKernelName(track.kernelName);
     // A launch seen while KERNEL is off, or while its device cannot deliver the device half, gives no record;
     // if the device's collection could not start, the record it would have given is counted.
     if (!Enabled(MSPTI_ACTIVITY_KIND_KERNEL) || !devices::StarsActive(track.deviceId)) {
@@ -67,8 +81,25 @@ void OnTaskTrack(uint32_t aging, const MsprofCompactInfo& info) {
         }
         return;
     }
-    PushTrack(TrackEvent{correlation_id, info.timeStamp, type, name != nullptr ? name : "", track.taskId,
-                         track.deviceId, track.streamId, aging});
+    if (TrackEvent* event = BeginTrack()) {
+        FillTrack(*event, correlation_id, aging, info);
+        EndTrack();
+    }
+}
+
+// `start` and `end`: the report's times in the records' time base.
+[[gnu::always_inline]] inline msptiActivityApi ApiRecord(msptiActivityKind kind, const MsprofApi& api, uint64_t start,
+                                                         uint64_t end, uint32_t process_id, uint64_t correlation_id,
+                                                         const char* name) {
+    msptiActivityApi record{};
+    record.kind = kind;
+    record.start = start;
+    record.end = end < start ? start : end;
+    record.pt.processId = process_id;
+    record.pt.threadId = api.threadId;
+    record.correlationId = correlation_id;
+    record.name = name;
+    return record;
 }
 
 // Inline into each report level's handler: the runtime's is made on every traced launch.
@@ -82,27 +113,19 @@ void OnTaskTrack(uint32_t aging, const MsprofCompactInfo& info) {
     uint64_t start = api.beginTime;
     uint64_t end = api.endTime;
     host_time::ToRecordTimes(start, end);
-    msptiActivityApi record{};
-    record.kind = kind;
-    record.start = start;
-    record.end = end < start ? start : end;
-    record.pt.processId = CurrentProcessId();
-    record.pt.threadId = api.threadId;
-    record.correlationId = correlation_id;
-    record.name = name;
-    activity::BufferManager::Instance().Write(record);
-}
-
-// The id of an API report: by the thread's calls when it comes from the thread that made the call
-// (OnReportingThread), else one of its own.
-[[gnu::always_inline]] inline uint64_t ApiCorrelation(const MsprofApi& api, bool here) {
-    return here ? activity::CorrelationForApi(api.beginTime, api.endTime) : activity::AllocateCorrelationId();
+    activity::BufferManager::Instance().Write(ApiRecord(kind, api, start, end, CurrentProcessId(), correlation_id, name));
 }
 
 // Any API report ends the implicit correlation group of its thread, and the first inside a launch
 // scope gives the launch its interval (see activity/correlation.h).
 [[gnu::always_inline]] inline void EndsImplicitGroup(const MsprofApi& api, bool here) {
     if (activity::ReportAwaited() && here) activity::NoteApiReport(api.beginTime, api.endTime);
+}
+
+// The id of a recorded API report, which also has the effect of EndsImplicitGroup: by the thread's
+// calls when it comes from the thread that made the call (OnReportingThread), else one of its own.
+[[gnu::always_inline]] inline uint64_t ClaimApi(const MsprofApi& api, bool here) {
+    return here ? activity::ClaimApi(api.beginTime, api.endTime) : activity::AllocateCorrelationId();
 }
 
 // One handler per report level, each reached by a tail call from OnApi (out of line, so that the
@@ -112,19 +135,19 @@ void OnTaskTrack(uint32_t aging, const MsprofCompactInfo& info) {
     if (__builtin_expect(copies::Unsettled(), 0) && here) {
         copies::OnRuntimeApi(NameCache::Instance().TypeName(MSPROF_REPORT_RUNTIME_LEVEL, api.type));
     }
-    if (Enabled(MSPTI_ACTIVITY_KIND_RUNTIME_API)) {
-        WriteApi(MSPTI_ACTIVITY_KIND_RUNTIME_API, api, ApiCorrelation(api, here),
-                 NameCache::Instance().TypeName(MSPROF_REPORT_RUNTIME_LEVEL, api.type));
+    if (!Enabled(MSPTI_ACTIVITY_KIND_RUNTIME_API)) {
+        EndsImplicitGroup(api, here);
+        return PROFAPI_SUCCESS;
     }
-    EndsImplicitGroup(api, here);
+    WriteApi(MSPTI_ACTIVITY_KIND_RUNTIME_API, api, ClaimApi(api, here),
+             NameCache::Instance().TypeName(MSPROF_REPORT_RUNTIME_LEVEL, api.type));
     return PROFAPI_SUCCESS;
 }
 
 [[gnu::noinline]] int32_t WriteAclApi(const MsprofApi& api) {
     const bool here = OnReportingThread(api.threadId);
-    WriteApi(MSPTI_ACTIVITY_KIND_ACL_API, api, ApiCorrelation(api, here),
+    WriteApi(MSPTI_ACTIVITY_KIND_ACL_API, api, ClaimApi(api, here),
              NameCache::Instance().TypeName(MSPROF_REPORT_ACL_LEVEL, api.type));
-    EndsImplicitGroup(api, here);
     return PROFAPI_SUCCESS;
 }
 
@@ -145,19 +168,76 @@ void OnTaskTrack(uint32_t aging, const MsprofCompactInfo& info) {
     const bool node = Enabled(MSPTI_ACTIVITY_KIND_NODE_API);
     const bool plain = Enabled(MSPTI_ACTIVITY_KIND_API);
     const bool here = OnReportingThread(api.threadId);
-    if (comm || node || plain) {
-        // One id for the node report: NODE_API, API and the COMMUNICATION operator share it.
-        const uint64_t id = ApiCorrelation(api, here);
-        const char* name = NameCache::Instance().HashText(api.itemId);
-        if (node) WriteApi(MSPTI_ACTIVITY_KIND_NODE_API, api, id, name);
-        if (plain) WriteApi(MSPTI_ACTIVITY_KIND_API, api, id, name);
-        if (comm) communication::OnNodeLaunch(api, id);
+    if (!comm && !node && !plain) {
+        EndsImplicitGroup(api, here);
+        return PROFAPI_SUCCESS;
     }
-    EndsImplicitGroup(api, here);
+    // One id for the node report: NODE_API, API and the COMMUNICATION operator share it.
+    const uint64_t id = ClaimApi(api, here);
+    const char* name = NameCache::Instance().HashText(api.itemId);
+    if (node) WriteApi(MSPTI_ACTIVITY_KIND_NODE_API, api, id, name);
+    if (plain) WriteApi(MSPTI_ACTIVITY_KIND_API, api, id, name);
+    if (comm) communication::OnNodeLaunch(api, id);
     return PROFAPI_SUCCESS;
 }
 
-int32_t DispatchApi(const MsprofApi& api) {
+// The reports of every traced launch, in their common case, as leaves: no call, so no frame and no
+// saved registers (which the full handlers need for their rare paths). Each takes a report only when
+// it comes from the launching thread inside an interposed call, while everything it reads is set up
+// (names, clock offset, the thread's buffer or ring with room) and no other rule applies; otherwise it
+// returns false having changed nothing, and the full handler takes the report.
+
+// The runtime's report of the call: its RUNTIME_API record, and the launch's interval.
+[[gnu::always_inline]] inline bool RuntimeApiInScope(const MsprofApi& api) {
+    const uint32_t tid = CachedThreadId();
+    if (api.level != MSPROF_REPORT_RUNTIME_LEVEL || tid == 0 || api.threadId != tid || !activity::InScope() ||
+        copies::Unsettled() || !Enabled(MSPTI_ACTIVITY_KIND_RUNTIME_API)) {
+        return false;
+    }
+    const NameCache* names = NameCache::IfCreated();
+    const char* name = names != nullptr ? names->FastTypeName(MSPROF_REPORT_RUNTIME_LEVEL, api.type) : nullptr;
+    const uint32_t pid = CachedProcessId();
+    uint64_t start = api.beginTime;
+    uint64_t end = api.endTime;
+    if (name == nullptr || name[0] == '\0' || pid == 0 || !host_time::TryToRecordTimes(start, end)) return false;
+    const msptiActivityApi record = ApiRecord(MSPTI_ACTIVITY_KIND_RUNTIME_API, api, start, end, pid,
+                                              activity::CurrentScopeId(), name);
+    if (!activity::BufferManager::TryAppend(record)) return false;
+    activity::ClaimApiInScope(api.beginTime, api.endTime);
+    return true;
+}
+
+// The ACL report of the call while ACL_API is off (the usual case): nothing to do once the launch
+// has its interval.
+[[gnu::always_inline]] inline bool AclApiIgnored(const MsprofApi& api) {
+    return api.level == MSPROF_REPORT_ACL_LEVEL && !Enabled(MSPTI_ACTIVITY_KIND_ACL_API) && !activity::ReportAwaited();
+}
+
+// The kernel's task track.
+[[gnu::always_inline]] inline bool KernelTrackInScope(uint32_t aging, const MsprofCompactInfo& info) {
+    const MsprofRuntimeTrack& track = info.data.runtimeTrack;
+    const uint32_t tid = CachedThreadId();
+    constexpr uint64_t kKernel = activity::KindBit(MSPTI_ACTIVITY_KIND_KERNEL);
+    constexpr uint64_t kCommunication = activity::KindBit(MSPTI_ACTIVITY_KIND_COMMUNICATION);
+    if (info.level != MSPROF_REPORT_RUNTIME_LEVEL || info.type != MSPROF_REPORT_RUNTIME_TASK_TRACK_TYPE || tid == 0 ||
+        info.threadId != tid || !activity::InScope() ||
+        (activity::EnabledMask() & (kKernel | kCommunication)) != kKernel) {  // KERNEL on, COMMUNICATION off
+        return false;
+    }
+    const NameCache* names = NameCache::IfCreated();
+    if (names == nullptr || !names->FastKernelTask(static_cast<uint32_t>(track.taskType)) ||
+        !devices::StarsActive(track.deviceId)) {
+        return false;
+    }
+    TrackEvent* event = TryBeginTrack();
+    if (event == nullptr) return false;
+    callback::NoteKernelName(track.kernelName);
+    FillTrack(*event, activity::TrackCorrelationInScope(info.timeStamp), aging, info);
+    EndTrack();
+    return true;
+}
+
+[[gnu::noinline]] int32_t DispatchApi(const MsprofApi& api) {
     // The runtime's report comes first and on every launch: one compare reaches it.
     if (__builtin_expect(api.level == MSPROF_REPORT_RUNTIME_LEVEL, 1)) return OnRuntimeApi(api);
     switch (api.level) {
@@ -168,7 +248,7 @@ int32_t DispatchApi(const MsprofApi& api) {
     }
 }
 
-int32_t DispatchCompact(uint32_t aging, const MsprofCompactInfo& info) {
+[[gnu::noinline]] int32_t DispatchCompact(uint32_t aging, const MsprofCompactInfo& info) {
     if (info.level == MSPROF_REPORT_RUNTIME_LEVEL && info.type == MSPROF_REPORT_RUNTIME_TASK_TRACK_TYPE) {
         OnTaskTrack(aging, info);
     } else if (info.level == MSPROF_REPORT_RUNTIME_LEVEL && info.type == MSPROF_REPORT_RUNTIME_MEMCPY_INFO_TYPE) {
@@ -190,7 +270,9 @@ int32_t OnCompact(uint32_t aging, const void* data, uint32_t length) {
             return DispatchCompact(aging, info);
         });
     }
-    return DispatchCompact(aging, *static_cast<const MsprofCompactInfo*>(data));
+    const auto& info = *static_cast<const MsprofCompactInfo*>(data);
+    if (KernelTrackInScope(aging, info)) return PROFAPI_SUCCESS;
+    return DispatchCompact(aging, info);
 }
 
 int32_t OnAdditional(uint32_t, const void* data, uint32_t) { return data != nullptr ? PROFAPI_SUCCESS : PROFAPI_ERROR; }
@@ -198,6 +280,7 @@ int32_t OnAdditional(uint32_t, const void* data, uint32_t) { return data != null
 int32_t OnApi(uint32_t, const MsprofApi* raw) {
     if (raw == nullptr) return PROFAPI_ERROR;
     if (!ReadableInPlace<MsprofApi>(raw)) return HandleCopy<MsprofApi>(raw, DispatchApi);
+    if (RuntimeApiInScope(*raw) || AclApiIgnored(*raw)) return PROFAPI_SUCCESS;
     return DispatchApi(*raw);
 }
 

@@ -89,7 +89,6 @@ public:
         Release(node);
         if (s.head == kNil) {
             EraseSlot(slot);
-            MaybeShrink();
         }
     }
 
@@ -106,7 +105,6 @@ public:
         Release(node);
         if (s.head == kNil) {
             EraseSlot(slot);
-            MaybeShrink();
         }
     }
 
@@ -120,7 +118,17 @@ public:
             n = next;
         }
         EraseSlot(i);
-        MaybeShrink();
+    }
+
+    // A burst (a reader that fell behind) grows the table; once it has drained, a table larger than
+    // the cache-resident size shrinks back, so that the keys in flight are not scattered over a table
+    // sized for the burst. Shrinking only below an eighth keeps grow and shrink apart. Called now and
+    // then (the matcher's sweep), not as keys leave: a reader whose backlog empties and refills
+    // between reads would otherwise shrink and regrow the table at every read.
+    void ShrinkIfSparse() {
+        size_t size = slots_.size();
+        while (size > kShrinkAbove && count_ * 8 < size) size /= 2;
+        if (size != slots_.size()) Rehash(size);
     }
 
     // Every key that has a queue (a snapshot: the caller may modify the map while walking it).
@@ -183,12 +191,6 @@ private:
 
     void Grow() { Rehash(slots_.empty() ? kInitialSlots : slots_.size() * 2); }
 
-    // A burst (a reader that fell behind) grows the table; once it has drained, a table larger than
-    // the cache-resident size shrinks back, so that the keys in flight are not scattered over a table
-    // sized for the burst. Shrinking only below an eighth keeps grow and shrink apart.
-    void MaybeShrink() {
-        if (slots_.size() > kShrinkAbove && count_ * 8 < slots_.size()) Rehash(slots_.size() / 2);
-    }
 
     void Rehash(size_t size) {
         std::vector<Slot> old;

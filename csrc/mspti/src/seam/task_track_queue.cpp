@@ -170,31 +170,40 @@ CopyRing* Local(CopyRing*) {
 KernelRing* Cached(KernelRing*) { return t_kernel_ring; }
 CopyRing* Cached(CopyRing*) { return t_copy_ring; }
 
-template <typename RingT, typename Event>
-bool TryPush(RingT& ring, const Event& event) {
+// Whether the ring has room for one more event (its consumer's head is looked at again only when
+// the last look saw it full).
+template <typename RingT>
+bool HasRoom(RingT& ring) {
     const uint32_t tail = ring.tail.load(std::memory_order_relaxed);
-    if (tail - ring.head_seen >= RingT::kCapacity) {
-        ring.head_seen = ring.head.load(std::memory_order_acquire);  // head only grows: look again
-        if (tail - ring.head_seen >= RingT::kCapacity) return false;
-    }
-    ring.slots[tail % RingT::kCapacity] = event;
-    ring.tail.store(tail + 1, std::memory_order_release);
-    return true;
+    if (tail - ring.head_seen < RingT::kCapacity) return true;
+    ring.head_seen = ring.head.load(std::memory_order_acquire);  // head only grows: look again
+    return tail - ring.head_seen < RingT::kCapacity;
 }
 
-// Queues `event` on the calling thread's ring; a full ring is drained by the caller itself (rare,
-// so a lock is fine). What cannot be queued is counted as a dropped record of `kind`.
-template <typename RingT, typename Event>
-void Push(const Event& event, msptiActivityKind kind) {
+// The calling thread's ring with room for one event; a full ring is drained by the caller itself
+// (rare, so a lock is fine). nullptr when there is none: the event is counted as a dropped record
+// of `kind`.
+template <typename RingT>
+RingT* RingWithRoom(msptiActivityKind kind) {
     RingT* ring = Cached(static_cast<RingT*>(nullptr));
     if (__builtin_expect(ring == nullptr, 0)) ring = Local(static_cast<RingT*>(nullptr));
-    if (ring == nullptr) {
-        activity::Drops().Add(kind, MSPTI_DROP_REASON_NO_BUFFER);
-        return;
+    if (__builtin_expect(ring != nullptr && HasRoom(*ring), 1)) return ring;
+    if (ring != nullptr) {
+        DeviceData::Instance().DrainHostQueues();
+        if (HasRoom(*ring)) return ring;
     }
-    if (TryPush(*ring, event)) return;
-    DeviceData::Instance().DrainHostQueues();
-    if (!TryPush(*ring, event)) activity::Drops().Add(kind, MSPTI_DROP_REASON_NO_BUFFER);
+    activity::Drops().Add(kind, MSPTI_DROP_REASON_NO_BUFFER);
+    return nullptr;
+}
+
+template <typename RingT>
+auto& TailSlot(RingT& ring) {
+    return ring.slots[ring.tail.load(std::memory_order_relaxed) % RingT::kCapacity];
+}
+
+template <typename RingT>
+void Publish(RingT& ring) {
+    ring.tail.store(ring.tail.load(std::memory_order_relaxed) + 1, std::memory_order_release);
 }
 
 // Copied out first: the caller's matching writes records, which may call into the client, which must
@@ -212,9 +221,24 @@ EventSpan<Event> Take() {
 
 }  // namespace
 
-void PushTrack(const TrackEvent& event) { Push<KernelRing>(event, MSPTI_ACTIVITY_KIND_KERNEL); }
+TrackEvent* BeginTrack() {
+    KernelRing* ring = RingWithRoom<KernelRing>(MSPTI_ACTIVITY_KIND_KERNEL);
+    return ring != nullptr ? &TailSlot(*ring) : nullptr;
+}
 
-void PushCopyTrack(const CopyTrackEvent& event) { Push<CopyRing>(event, event.kind); }
+TrackEvent* TryBeginTrack() {
+    KernelRing* ring = Cached(static_cast<KernelRing*>(nullptr));
+    return ring != nullptr && HasRoom(*ring) ? &TailSlot(*ring) : nullptr;
+}
+
+void EndTrack() { Publish(*t_kernel_ring); }
+
+void PushCopyTrack(const CopyTrackEvent& event) {
+    if (CopyRing* ring = RingWithRoom<CopyRing>(event.kind)) {
+        TailSlot(*ring) = event;
+        Publish(*ring);
+    }
+}
 
 void ForgetTracksAfterFork() {
     Rings<KernelRing>::Get().ForgetAfterFork(t_kernel_ring);

@@ -13,11 +13,12 @@
 
 namespace mspti::seam {
 
+// The names stay ids here: the reader resolves them (seam/name_cache.h), not the launching thread.
 struct TrackEvent {
     uint64_t correlation_id;
     uint64_t host_ts;      // CANN host time of the track
-    const char* type;      // registered task type name
-    const char* name;      // kernel name
+    uint64_t name_hash;    // the kernel name's hash id (0: none)
+    uint32_t type_id;      // the runtime's task type (level 5000)
     uint32_t task_info;    // raw task id field
     uint16_t device;
     uint16_t stream;       // raw stream id
@@ -27,7 +28,7 @@ struct TrackEvent {
 // The track of an asynchronous copy or fill (seam/copy_tasks.h): the task's track and the fields
 // of its MEMCPY or MEMSET record. On rings of their own, so that a kernel's track stays as it is.
 struct CopyTrackEvent {
-    TrackEvent track;          // name unused
+    TrackEvent track;          // name_hash unused
     uint64_t bytes;
     msptiActivityKind kind;    // MEMCPY or MEMSET
     uint32_t detail;           // MEMCPY: msptiActivityMemcpyKind; MEMSET: value
@@ -35,8 +36,16 @@ struct CopyTrackEvent {
 };
 
 // Queues a track from the calling thread. If the thread's ring is full, the
-// caller drains every ring itself (under the device-data mutex).
-void PushTrack(const TrackEvent& event);
+// caller drains every ring itself (under the device-data mutex); what still
+// finds no room is counted as a dropped record.
+// A kernel's track is written in place, in two steps: BeginTrack gives the
+// ring's free slot (nullptr: no room, already counted), which the caller fills
+// and EndTrack then publishes to the reader.
+TrackEvent* BeginTrack();
+// BeginTrack's common case alone (no call): nullptr, with nothing counted, before the thread's ring
+// exists or while it is full.
+TrackEvent* TryBeginTrack();
+void EndTrack();
 void PushCopyTrack(const CopyTrackEvent& event);
 
 // A batch of events taken from the rings.
