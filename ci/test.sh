@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# The project's test command (README "Test"): lint, the newcomer tier (the README's install from a
-# fresh venv, then every documented command through the toolkit's paths), the suite with Python and
-# C++ coverage (gated), the trace export read by HTA, torch_npu programs on the simulator, the suite under AddressSanitizer+UBSan and
-# ThreadSanitizer, and a libFuzzer smoke run of every fuzz target (docs/reliability.md). Each tox env
-# builds its own wheel or tree.
+# The project's test command (README "Test"): every env of tox.ini's envlist, one after another, each
+# timed, with a table of the minutes beside docs/ci.md's budget at the end (ci/run_envs.py). The envs:
+# lint, the newcomer tier (the README's install from a fresh venv, then every documented command
+# through the toolkit's paths), the whole suite with Python and C++ coverage (gated; HTA and torch_npu
+# installed, so the real consumers run too), the tests that reach native code concurrently or through
+# the seam under AddressSanitizer+UBSan and under ThreadSanitizer (ci/sanitizer_tests.txt), and a
+# libFuzzer smoke run of every fuzz target (docs/reliability.md, docs/ci.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-exec tox run -e lint,newcomer,cov,hta,torch-npu,asan,tsan,fuzz-smoke "$@"
+exec python3 ci/run_envs.py "$@"

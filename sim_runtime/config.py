@@ -10,6 +10,7 @@ then the individual ``NPU_SIM_*`` variables. The TOML file has flat keys::
     faults = "aclrtMalloc:error=207001@3"
     kernel_costs = "costs.toml"   # relative paths are relative to the TOML file
     log_level = "info"       # debug | info | warn | error | off
+    device_logs = "due"      # due | sync: device logs readable once due, or at synchronisations
 
 ``NPU_SIM_FAULTS`` and ``NPU_SIM_KERNEL_COSTS`` set to the empty string mean "no faults" and "the
 built-in cost table"; ``NPU_SIM_CONFIG`` set to the empty string means "no file".
@@ -39,6 +40,7 @@ __all__ = [
     "DEFAULT_LOG_LEVEL",
     "DEVICES_MAX",
     "DEVICES_MIN",
+    "DEVICE_LOG_RELEASES",
     "ENV_VARS",
     "LOG_LEVELS",
     "SEED_MAX",
@@ -57,8 +59,12 @@ ENV_VARS: Mapping[str, str] = {
     "faults": "NPU_SIM_FAULTS",
     "kernel_costs": "NPU_SIM_KERNEL_COSTS",
     "log_level": "NPU_SIM_LOG_LEVEL",
+    "device_logs": "NPU_SIM_DEVICE_LOGS",
 }
 CLOCKS: tuple[str, ...] = ("wall", "virtual")
+#: When a device log becomes readable to a profiler: once the clock passed its time, or at the next
+#: synchronisation that waited for it (csrc/sim/core/channels.h).
+DEVICE_LOG_RELEASES: tuple[str, ...] = ("due", "sync")
 LOG_LEVELS: tuple[str, ...] = ("debug", "info", "warn", "error", "off")
 DEFAULT_LOG_LEVEL = "warn"
 DEVICES_MIN, DEVICES_MAX = 1, 64
@@ -115,6 +121,10 @@ def _check_log_level(value: object, source: str) -> str:
     return _check_choice(value, source, LOG_LEVELS)
 
 
+def _check_device_logs(value: object, source: str) -> str:
+    return _check_choice(value, source, DEVICE_LOG_RELEASES)
+
+
 def _check_faults(value: object, source: str) -> tuple[FaultRule, ...]:
     if isinstance(value, str):
         try:
@@ -147,6 +157,7 @@ _CHECKS: Mapping[str, Callable[[Any, str], Any]] = {
     "faults": _check_faults,
     "kernel_costs": _check_kernel_costs,
     "log_level": _check_log_level,
+    "device_logs": _check_device_logs,
 }
 
 
@@ -194,7 +205,7 @@ def _read_toml(path_text: str) -> dict[str, Any]:
             if not isinstance(value, str):
                 raise _invalid(source, value, "a path string")
             values[key] = _check_kernel_costs(value or None, source, base=path.resolve().parent)
-        elif key in ("soc", "clock", "faults", "log_level") and not isinstance(value, str):
+        elif key in ("soc", "clock", "faults", "log_level", "device_logs") and not isinstance(value, str):
             raise _invalid(source, value, "a string")
         else:
             values[key] = _CHECKS[key](value, source)
@@ -216,6 +227,7 @@ class SimConfig:
     faults: tuple[FaultRule, ...] = ()
     kernel_costs: Path | None = None
     log_level: str = DEFAULT_LOG_LEVEL
+    device_logs: str = "due"
 
     def __post_init__(self) -> None:
         for name, check in _CHECKS.items():
@@ -255,6 +267,7 @@ class SimConfig:
             ENV_VARS["faults"]: format_fault_plan(self.faults),
             ENV_VARS["kernel_costs"]: "" if self.kernel_costs is None else str(self.kernel_costs),
             ENV_VARS["log_level"]: self.log_level,
+            ENV_VARS["device_logs"]: self.device_logs,
         }
 
     def replace(self, **changes: Any) -> SimConfig:

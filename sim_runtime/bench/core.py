@@ -146,17 +146,17 @@ def load_targets(path: Path = TARGETS_FILE) -> dict[tuple[str, str], Target]:
 _MSPTI_PRELOAD = re.compile(r"(^|/)libmspti[^/]*\.so")
 
 
-def program_env(build: Build, *, clock: str, preload: bool) -> dict[str, str]:
+def program_env(build: Build, *, clock: str, preload: bool, device_logs: str = "due") -> dict[str, str]:
     """The environment of a benchmark program on ``build``'s toolkit: the catalogue's defaults with
-    ``clock`` and log level ``error`` (the caller's NPU_SIM_* settings do not apply), msPTI preloaded
-    only when ``preload`` (an msPTI the caller's LD_PRELOAD names is removed)."""
+    ``clock``, ``device_logs`` and log level ``error`` (the caller's NPU_SIM_* settings do not apply),
+    msPTI preloaded only when ``preload`` (an msPTI the caller's LD_PRELOAD names is removed)."""
     base = {k: v for k, v in os.environ.items() if k not in ENV_VARS.values() and k != "NPU_SIM_CONFIG"}
     kept = [p for p in re.split(r"[: ]", base.get("LD_PRELOAD", "")) if p and not _MSPTI_PRELOAD.search(p)]
     if kept:
         base["LD_PRELOAD"] = ":".join(kept)
     else:
         base.pop("LD_PRELOAD", None)
-    config = SimConfig.defaults().replace(clock=clock, log_level="error")
+    config = SimConfig.defaults().replace(clock=clock, log_level="error", device_logs=device_logs)
     base.update(build.toolkit.env(config, preload=preload, environ=base))
     return base
 

@@ -108,6 +108,7 @@ def test_environment_overrides_toml(tmp_path: Path) -> None:
         ("NPU_SIM_CLOCK", "virtual", "clock", "virtual"),
         ("NPU_SIM_SEED", "0", "seed", 0),
         ("NPU_SIM_LOG_LEVEL", "error", "log_level", "error"),
+        ("NPU_SIM_DEVICE_LOGS", "sync", "device_logs", "sync"),
     ],
 )
 def test_each_variable_overrides_only_its_field(
@@ -178,6 +179,7 @@ def test_from_env_reads_os_environ_by_default(monkeypatch: pytest.MonkeyPatch) -
         ("NPU_SIM_CLOCK", "", "expected one of wall | virtual"),
         ("NPU_SIM_LOG_LEVEL", "verbose", "expected one of debug | info | warn | error | off"),
         ("NPU_SIM_LOG_LEVEL", "warning", "expected one of debug | info | warn | error | off"),
+        ("NPU_SIM_DEVICE_LOGS", "later", "expected one of due | sync"),
         ("NPU_SIM_SOC", "", "expected a SoC name such as Ascend910B3 (see `npu-sim info`)"),
     ],
 )
@@ -260,7 +262,7 @@ def test_unknown_toml_keys_are_errors(tmp_path: Path) -> None:
         SimConfig.from_env({CONFIG_VAR: str(config_file)})
     assert str(caught.value) == (
         f"{config_file}: unknown key(s) extra, socs; expected flat keys: "
-        "soc, devices, clock, seed, faults, kernel_costs, log_level"
+        "soc, devices, clock, seed, faults, kernel_costs, log_level, device_logs"
     )
 
 
@@ -400,6 +402,7 @@ def test_to_env_sets_every_variable_explicitly() -> None:
         "NPU_SIM_FAULTS": "",
         "NPU_SIM_KERNEL_COSTS": "",
         "NPU_SIM_LOG_LEVEL": DEFAULT_LOG_LEVEL,
+        "NPU_SIM_DEVICE_LOGS": "due",
     }
 
 
@@ -415,6 +418,7 @@ def test_to_env_round_trips_a_full_config(tmp_path: Path) -> None:
         ),
         kernel_costs=costs,
         log_level="debug",
+        device_logs="sync",
     )
     env = config.to_env()
     assert env["NPU_SIM_FAULTS"] == "aclrtMalloc:error=-16@2-9;prof_channel_read:short=3@every=2;x:delay=7us"
@@ -441,9 +445,18 @@ _fault_plans = st.sampled_from(
     seed=st.integers(min_value=0, max_value=2**64 - 1),
     faults=_fault_plans,
     log_level=st.sampled_from(["debug", "info", "warn", "error", "off"]),
+    device_logs=st.sampled_from(["due", "sync"]),
 )
 def test_to_env_round_trip_property(
-    soc: str, devices: int, clock: str, seed: int, faults: str, log_level: str
+    soc: str, devices: int, clock: str, seed: int, faults: str, log_level: str, device_logs: str
 ) -> None:
-    config = SimConfig(soc=soc, devices=devices, clock=clock, seed=seed, faults=faults, log_level=log_level)
+    config = SimConfig(
+        soc=soc,
+        devices=devices,
+        clock=clock,
+        seed=seed,
+        faults=faults,
+        log_level=log_level,
+        device_logs=device_logs,
+    )
     assert SimConfig.from_env(config.to_env()) == config

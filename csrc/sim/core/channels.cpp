@@ -27,6 +27,8 @@ constexpr uint32_t kStepTraceBytes = 40;
 // A poller with records waiting for their time looks again this often (the virtual clock moves
 // only with the program's API calls, which do not wake it).
 constexpr auto kDueRecheck = std::chrono::milliseconds(1);
+// Sync release: the most a synchronisation waits for a polling reader to read what was released before.
+constexpr auto kHandOverPatience = std::chrono::seconds(2);
 
 // Every channel record carries its device time at offset 8 (STARS logs, FFTS+ logs, step traces).
 uint64_t record_time(const char* record) {
@@ -37,7 +39,8 @@ uint64_t record_time(const char* record) {
 
 }  // namespace
 
-ChannelHub::ChannelHub(uint32_t devices, uint32_t stars_record_bytes) : devices_(devices) {
+ChannelHub::ChannelHub(uint32_t devices, uint32_t stars_record_bytes, DeviceLogRelease release)
+    : devices_(devices), release_(release) {
     fifos_.reserve(devices * kChannelCount);
     const uint32_t stars = std::min(std::max<uint32_t>(stars_record_bytes, 16), kMaxRecordBytes);
     for (uint32_t d = 0; d < devices; ++d) {
@@ -222,8 +225,39 @@ uint64_t ChannelHub::readable_locked(const Fifo& f, uint64_t now, uint64_t* next
     return bytes + i * rec;
 }
 
-int ChannelHub::collect_ready(prof_poll_info_t* out, int num, uint64_t* next_due) {
+uint64_t ChannelHub::release_time() const {
     const uint64_t now = Clock::instance().now();
+    return release_ == DeviceLogRelease::Sync ? std::min(now, released_until_.load(std::memory_order_acquire)) : now;
+}
+
+bool ChannelHub::released_unread_locked() {
+    const uint64_t until = release_time();
+    for (auto& f : fifos_) {
+        std::lock_guard<std::mutex> lock(f->read_mutex);
+        if (!f->active.load(std::memory_order_acquire)) continue;
+        stage_locked(*f);
+        if (readable_locked(*f, until, nullptr) > 0) return true;
+    }
+    return false;
+}
+
+void ChannelHub::synchronised(uint64_t t) {
+    std::unique_lock<std::mutex> lock(poll_mutex_);
+    if (polled_.load(std::memory_order_acquire)) {
+        // The reader first takes what earlier synchronisations released, so that a batch it reads is
+        // one stretch between synchronisations. Bounded: a stalled or departed reader costs this once.
+        read_cv_.wait_for(lock, kHandOverPatience, [&] { return shutdown_.load() || !released_unread_locked(); });
+    }
+    uint64_t cur = released_until_.load(std::memory_order_relaxed);
+    while (cur < t && !released_until_.compare_exchange_weak(cur, t, std::memory_order_acq_rel)) {
+    }
+    wake_seq_.fetch_add(1, std::memory_order_relaxed);
+    lock.unlock();
+    poll_cv_.notify_all();
+}
+
+int ChannelHub::collect_ready(prof_poll_info_t* out, int num, uint64_t* next_due) {
+    const uint64_t now = release_time();
     *next_due = kNever;
     int n = 0;
     for (uint32_t d = 0; d < devices_; ++d) {
@@ -252,6 +286,7 @@ int ChannelHub::poll(prof_poll_info_t* out, int num, int timeout_sec) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_sec < 0 ? 0 : timeout_sec);
     const bool wall = Clock::instance().mode() == ClockMode::Wall;
     std::unique_lock<std::mutex> lock(poll_mutex_);
+    if (release_ == DeviceLogRelease::Sync) polled_.store(true, std::memory_order_release);
     // A stop or a flush also wakes the poller (it may have nothing to read, but it must look again).
     const uint64_t seen = wake_seq_.load(std::memory_order_relaxed);
     for (;;) {
@@ -275,7 +310,10 @@ int ChannelHub::poll(prof_poll_info_t* out, int num, int timeout_sec) {
             // looks again when the first is due (wall clock) or shortly (virtual clock).
             waiting_pollers_.fetch_sub(1, std::memory_order_relaxed);
             auto step = std::chrono::steady_clock::duration(kDueRecheck);
-            if (wall) {
+            if (release_ == DeviceLogRelease::Sync) {
+                // Only a synchronisation makes them readable, and it wakes this poller.
+                step = deadline - now;
+            } else if (wall) {
                 const uint64_t host_now = Clock::instance().now();
                 const uint64_t left = next_due > host_now ? next_due - host_now : 0;
                 step = std::min(step, std::chrono::steady_clock::duration(std::chrono::nanoseconds(left)));
@@ -297,8 +335,21 @@ int ChannelHub::poll(prof_poll_info_t* out, int num, int timeout_sec) {
 int ChannelHub::read(uint32_t device, uint32_t channel, char* buf, uint32_t size) {
     if (!valid(device, channel) || buf == nullptr) return PROF_ERROR;
     Fifo& f = fifo(device, slot_of(channel));
-    const uint64_t now = Clock::instance().now();
-    std::lock_guard<std::mutex> lock(f.read_mutex);
+    const uint64_t now = release_time();
+    int got = 0;
+    {
+        std::lock_guard<std::mutex> lock(f.read_mutex);
+        got = read_locked(f, buf, size, now);
+    }
+    if (release_ == DeviceLogRelease::Sync && got > 0) {
+        // A synchronisation may be waiting for the reader to take what was released.
+        std::lock_guard<std::mutex> lock(poll_mutex_);
+        read_cv_.notify_all();
+    }
+    return got;
+}
+
+int ChannelHub::read_locked(Fifo& f, char* buf, uint32_t size, uint64_t now) {
     stage_locked(f);
     Staged& st = f.staged;
     uint32_t out = 0;
@@ -358,7 +409,7 @@ int ChannelHub::flush(uint32_t device, uint32_t channel, uint32_t* pending) {
         // What a read could return now: records of work the device has not done are not flushed.
         std::lock_guard<std::mutex> lock(f.read_mutex);
         stage_locked(f);
-        *pending = static_cast<uint32_t>(readable_locked(f, Clock::instance().now(), nullptr));
+        *pending = static_cast<uint32_t>(readable_locked(f, release_time(), nullptr));
     }
     notify();
     return PROF_OK;
@@ -381,7 +432,7 @@ uint64_t ChannelHub::readable_bytes(uint32_t device, uint32_t channel) const {
     Fifo& f = fifo(device, slot_of(channel));
     std::lock_guard<std::mutex> lock(f.read_mutex);
     stage_locked(f);
-    return readable_locked(f, Clock::instance().now(), nullptr);
+    return readable_locked(f, release_time(), nullptr);
 }
 
 void ChannelHub::shutdown() {

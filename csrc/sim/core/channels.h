@@ -14,6 +14,13 @@
 // than a read always carry later times than what that read released, so the
 // order is global. A stop releases everything written (the device finishes
 // the work it was given), so what a profiler reads after stopping is complete.
+//
+// Under `device_logs = "sync"` (NPU_SIM_DEVICE_LOGS) a record becomes readable only once the host
+// has also waited for the device up to its time (Clock::wait_until: a synchronisation). While a
+// reader polls the hub, a synchronisation first waits (at most kHandOverPatience) until the reader
+// has read what earlier synchronisations released, then releases and wakes it: each batch a reader
+// reads is then exactly the logs of one stretch between synchronisations, fixed by the program, not
+// by when the reader's thread happens to run (the instruction benchmark, docs/performance.md).
 #pragma once
 
 #include <atomic>
@@ -25,6 +32,7 @@
 #include <vector>
 
 #include "core/byte_fifo.h"
+#include "core/config.h"
 #include "core/export.h"
 #include "seam/hal.h"
 
@@ -38,7 +46,8 @@ public:
     static constexpr size_t kMaxPendingBytes = 64u << 20;
 
     // `stars_record_bytes`: the size of one STARS log of the SoC (64, or 32 on chip type 15).
-    explicit ChannelHub(uint32_t devices, uint32_t stars_record_bytes = 64);
+    explicit ChannelHub(uint32_t devices, uint32_t stars_record_bytes = 64,
+                        DeviceLogRelease release = DeviceLogRelease::Due);
 
     // -1 if the simulator does not offer the channel. Inline and constexpr: device code passes a
     // constant channel, so the lookup folds away on the launch path.
@@ -97,6 +106,9 @@ public:
     uint64_t readable_bytes(uint32_t device, uint32_t channel) const;
     // Wakes every poller (process teardown).
     void shutdown();
+    // The host waited for the device up to `t` (device_logs = "sync"): records up to `t` become
+    // readable, once a polling reader has read those released before (see above).
+    void synchronised(uint64_t t);
     // In a forked child: the parent's pollers and readers are gone, but the locks and the condition
     // variable they held or waited on were copied; re-created so that the child can use the channels.
     void reset_after_fork();
@@ -124,6 +136,8 @@ private:
         size_t fed_pos = 0;
     };
     Fifo& fifo(uint32_t device, int slot) const { return *fifos_[device * kChannelCount + static_cast<size_t>(slot)]; }
+    // Under the fifo's read_mutex: read() of the records readable at `now`.
+    static int read_locked(Fifo& f, char* buf, uint32_t size, uint64_t now);
     // Under the fifo's read_mutex: moves written records into the staging ring, in time order.
     static void stage_locked(Fifo& f);
     // Under the read_mutex: how many of the first `limit` staged records (at most st.count) are due
@@ -132,6 +146,10 @@ private:
     // Under the read_mutex: bytes readable at `now`; `next_due` gets the time of the first record
     // not readable yet (UINT64_MAX if none).
     static uint64_t readable_locked(const Fifo& f, uint64_t now, uint64_t* next_due);
+    // The time up to which records are readable now (the clock, or under "sync" the last synchronisation).
+    uint64_t release_time() const;
+    // Under poll_mutex_ (sync release): a started channel holds records released and not read yet.
+    bool released_unread_locked();
     // Readable channels into `out` (at most `num`); `next_due` as above, over every channel.
     int collect_ready(prof_poll_info_t* out, int num, uint64_t* next_due);
     void notify();
@@ -143,9 +161,13 @@ private:
     }
 
     uint32_t devices_;
+    DeviceLogRelease release_;
+    std::atomic<uint64_t> released_until_{0};  // sync release: the latest synchronisation's time
+    std::atomic<bool> polled_{false};          // sync release: a reader polls this hub
     std::vector<std::unique_ptr<Fifo>> fifos_;
     std::mutex poll_mutex_;
     std::condition_variable poll_cv_;
+    std::condition_variable read_cv_;  // sync release: a read took records (under poll_mutex_)
     std::atomic<bool> shutdown_{false};
     std::atomic<uint64_t> wake_seq_{0};
     std::atomic<uint32_t> waiting_pollers_{0};

@@ -31,15 +31,28 @@ void Clock::wait_until(uint64_t t) {
         uint64_t cur = virtual_now_.load(std::memory_order_relaxed);
         while (cur < t && !virtual_now_.compare_exchange_weak(cur, t, std::memory_order_relaxed)) {
         }
+        note_waited(t);
         return;
     }
     for (;;) {
         const uint64_t now = monotonic_raw_ns();
-        if (now >= t) return;
+        if (now >= t) break;
         const uint64_t left = t - now;
         // Sleep most of the way, then spin the last stretch for accuracy.
         if (left > 200'000) std::this_thread::sleep_for(std::chrono::nanoseconds(left - 100'000));
         else std::this_thread::yield();
+    }
+    note_waited(t);
+}
+
+void Clock::set_wait_listener(WaitListener listener, void* context) {
+    wait_context_.store(context, std::memory_order_relaxed);
+    wait_listener_.store(listener, std::memory_order_release);
+}
+
+void Clock::note_waited(uint64_t t) {
+    if (WaitListener listener = wait_listener_.load(std::memory_order_acquire)) {
+        listener(wait_context_.load(std::memory_order_relaxed), t);
     }
 }
 

@@ -33,8 +33,14 @@ public:
     }
     // Virtual mode: the calling host thread spends `ns`; returns the new time.
     uint64_t spend(uint64_t ns);
-    // Returns when the host time has reached `t` (wall: sleep; virtual: jump).
+    // Returns when the host time has reached `t` (wall: sleep; virtual: jump). Every such wait is a
+    // moment the host waits for the device (a synchronisation): the wait listener, if one is set,
+    // hears of it with `t` once the wait is over.
     void wait_until(uint64_t t);
+    // One listener (the channel hub when device logs are released at synchronisations); not on any
+    // hot path: a wait_until is a synchronisation.
+    using WaitListener = void (*)(void* context, uint64_t t);
+    void set_wait_listener(WaitListener listener, void* context);
 
     // The virtual clock starts here, a fixed origin so that runs compare byte for byte.
     static constexpr uint64_t kVirtualOrigin = 1'000'000'000ULL;
@@ -45,8 +51,12 @@ private:
     static Clock& create();
     static std::atomic<Clock*> instance_;
 
+    void note_waited(uint64_t t);
+
     ClockMode mode_;
     std::atomic<uint64_t> virtual_now_{kVirtualOrigin};
+    std::atomic<WaitListener> wait_listener_{nullptr};
+    std::atomic<void*> wait_context_{nullptr};
 };
 
 }  // namespace npusim

@@ -53,13 +53,14 @@ bool read_config_file(const std::string& path, Overrides& o, std::string& error)
     if (!parse_toml(text, doc, parse_error)) return error = "NPU_SIM_CONFIG '" + path + "': " + parse_error, false;
     if (doc.tables.size() != 1 || !doc.arrays.empty())
         return error = "NPU_SIM_CONFIG '" + path + "': only top-level keys are allowed", false;
-    static const char* const kKeys[] = {"soc", "devices", "clock", "seed", "faults", "kernel_costs", "log_level"};
+    static const char* const kKeys[] = {"soc",          "devices",   "clock",      "seed", "faults",
+                                        "kernel_costs", "log_level", "device_logs"};
     for (const auto& [key, value] : doc.tables[""].values) {
         bool known = false;
         for (const char* k : kKeys) known = known || key == k;
         if (!known) {
             return error = "NPU_SIM_CONFIG '" + path + "': unknown key '" + key +
-                           "' (known: soc, devices, clock, seed, faults, kernel_costs, log_level)",
+                           "' (known: soc, devices, clock, seed, faults, kernel_costs, log_level, device_logs)",
                    false;
         }
         std::string text_value;
@@ -91,6 +92,12 @@ bool apply(SimConfig& cfg, const Overrides& o, std::string& error) {
         if (c == "wall") cfg.clock = ClockMode::Wall;
         else if (c == "virtual") cfg.clock = ClockMode::Virtual;
         else return error = where("clock") + ": '" + c + "' must be 'wall' or 'virtual'", false;
+    }
+    if (o.values.count("device_logs")) {
+        const std::string& r = o.values.at("device_logs");
+        if (r == "due") cfg.device_logs = DeviceLogRelease::Due;
+        else if (r == "sync") cfg.device_logs = DeviceLogRelease::Sync;
+        else return error = where("device_logs") + ": '" + r + "' must be 'due' or 'sync'", false;
     }
     if (o.values.count("seed")) {
         if (!parse_u64(o.values.at("seed"), cfg.seed))
@@ -163,7 +170,7 @@ SimConfig load_sim_config(const std::map<std::string, std::string>& env) {
     static const std::pair<const char*, const char*> kVars[] = {
         {"NPU_SIM_SOC", "soc"},         {"NPU_SIM_DEVICES", "devices"},           {"NPU_SIM_CLOCK", "clock"},
         {"NPU_SIM_SEED", "seed"},       {"NPU_SIM_FAULTS", "faults"},             {"NPU_SIM_KERNEL_COSTS", "kernel_costs"},
-        {"NPU_SIM_LOG_LEVEL", "log_level"},
+        {"NPU_SIM_LOG_LEVEL", "log_level"}, {"NPU_SIM_DEVICE_LOGS", "device_logs"},
     };
     for (const auto& [var, key] : kVars) {
         auto v = env.find(var);

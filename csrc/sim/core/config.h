@@ -1,6 +1,6 @@
 // The simulator's configuration, read once per process from the environment:
 // NPU_SIM_CONFIG (a TOML file), then NPU_SIM_SOC, NPU_SIM_DEVICES, NPU_SIM_CLOCK,
-// NPU_SIM_SEED, NPU_SIM_FAULTS, NPU_SIM_KERNEL_COSTS, NPU_SIM_LOG_LEVEL.
+// NPU_SIM_SEED, NPU_SIM_FAULTS, NPU_SIM_KERNEL_COSTS, NPU_SIM_LOG_LEVEL, NPU_SIM_DEVICE_LOGS.
 #pragma once
 
 #include <cstdint>
@@ -13,12 +13,18 @@
 namespace npusim {
 
 enum class ClockMode : uint8_t { Wall, Virtual };
+// When a device log written to a profiling channel becomes readable: once the clock has passed its
+// device time (Due, the default), or only once the host has also waited for the device up to that
+// time (Sync: a stream, event or device synchronisation), which fixes how a profiler's reader
+// batches the logs whatever the machine's load (the instruction benchmark, docs/performance.md).
+enum class DeviceLogRelease : uint8_t { Due, Sync };
 enum class LogLevel : int;
 
 struct NPUSIM_API SimConfig {
     const SocSpec* soc = nullptr;
     uint32_t devices = 1;
     ClockMode clock = ClockMode::Wall;
+    DeviceLogRelease device_logs = DeviceLogRelease::Due;
     uint64_t seed = 0;
     double jitter_pct = 0;
     std::string faults;

@@ -19,7 +19,13 @@ Platform::Platform()
     : config_(sim_config()),
       clock_(Clock::instance()),
       // Chip type 15 writes 32-byte STARS logs.
-      channels_(config_.devices, config_.soc != nullptr && config_.soc->chip_type == 15 ? 32 : 64) {
+      channels_(config_.devices, config_.soc != nullptr && config_.soc->chip_type == 15 ? 32 : 64,
+                config_.device_logs) {
+    if (config_.device_logs == DeviceLogRelease::Sync) {
+        // Device logs become readable at synchronisations: each one wakes a waiting poller.
+        clock_.set_wait_listener([](void* hub, uint64_t t) { static_cast<ChannelHub*>(hub)->synchronised(t); },
+                                 &channels_);
+    }
     for (uint32_t d = 0; d < config_.devices; ++d) {
         devices_.push_back(std::make_unique<Device>(d, *config_.soc, config_.seed, config_.jitter_pct, clock_, channels_));
     }

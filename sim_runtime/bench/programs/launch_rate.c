@@ -1,10 +1,13 @@
 /*
  * Kernel launches per second of host time on the simulator, with and without msPTI.
  *
- *   launch_rate MODE COUNT
+ *   launch_rate MODE COUNT [CHUNK]
  *   MODE = off     no msPTI calls (run without LD_PRELOAD)
  *          idle    msPTI preloaded, no activity kind enabled
  *          traced  msPTI preloaded, KERNEL + API + RUNTIME_API enabled
+ *   CHUNK          synchronise the stream after every CHUNK launches (default: only at the end); with
+ *                  NPU_SIM_DEVICE_LOGS=sync this fixes the batches in which msPTI's reader takes the
+ *                  device logs (the instruction count, launch_instructions.py)
  * Prints one JSON line: launches, seconds, ns per launch, records delivered and dropped, and the CPU
  * time per launch of the launching thread and of the whole process (all msPTI threads included):
  * on a loaded machine wall time also counts the time other programs held the cores.
@@ -63,12 +66,13 @@ static double now_s(void) { return clock_s(CLOCK_MONOTONIC); }
 #define LOOKUP(type, name) ((type)dlsym(RTLD_DEFAULT, name))
 
 int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s off|idle|traced COUNT\n", argv[0]);
+    if (argc != 3 && argc != 4) {
+        fprintf(stderr, "usage: %s off|idle|traced COUNT [CHUNK]\n", argv[0]);
         return 2;
     }
     const char *mode = argv[1];
     const long count = atol(argv[2]);
+    const long chunk = argc == 4 ? atol(argv[3]) : 0;
     const int use_mspti = strcmp(mode, "off") != 0;
     const int traced = strcmp(mode, "traced") == 0;
 
@@ -101,11 +105,17 @@ int main(int argc, char **argv) {
     CHECK(bench_load_kernel(image, sizeof image, &fn));
     uint64_t args[2] = {0, 0};
 
-    for (long i = 0; i < count / 10; ++i) CHECK(launch_once(fn, args, sizeof args, stream));  // warm up
+    for (long i = 0; i < count / 10; ++i) {  // warm up
+        CHECK(launch_once(fn, args, sizeof args, stream));
+        if (chunk > 0 && (i + 1) % chunk == 0) CHECK(aclrtSynchronizeStream(stream));
+    }
     const double t0 = now_s();
     const double thread0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
     const double process0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
-    for (long i = 0; i < count; ++i) CHECK(launch_once(fn, args, sizeof args, stream));
+    for (long i = 0; i < count; ++i) {
+        CHECK(launch_once(fn, args, sizeof args, stream));
+        if (chunk > 0 && (i + 1) % chunk == 0) CHECK(aclrtSynchronizeStream(stream));
+    }
     const double seconds = now_s() - t0;
     const double thread_cpu = clock_s(CLOCK_THREAD_CPUTIME_ID) - thread0;
     const double process_cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID) - process0;

@@ -2,7 +2,9 @@
 are known (workloads.py): the temporal, kernel, idle-time, communication-computation overlap and
 kernel-launch analyses on one and two ranks, each compared with those counts.
 
-Run with ``tox -e hta`` (installs holistictraceanalysis); skipped where HTA is not installed.
+The default ``tox`` runs them in the ``cov`` env, ``tox -e hta`` alone (both install
+holistictraceanalysis); skipped where HTA is not installed, and failed instead under
+``NPU_SIM_REQUIRE_HTA=1`` (both envs set it), so that a broken install cannot pass as skips.
 HTA rounds nanosecond timestamps to whole microseconds unless ``HTA_DISABLE_NS_ROUNDING`` is set
 (its own option, for a PyTorch issue with overlapping events); the tests set it, since the
 simulated operations last a few microseconds, and one test checks the counts with the rounding on.
@@ -11,6 +13,7 @@ simulated operations last a few microseconds, and one test checks the counts wit
 from __future__ import annotations
 
 import logging
+import os
 import warnings
 from pathlib import Path
 from types import ModuleType
@@ -20,7 +23,12 @@ import pytest
 
 pytestmark = pytest.mark.hta
 
-hta_analysis = pytest.importorskip("hta.trace_analysis", reason="holistictraceanalysis is not installed")
+try:
+    import hta.trace_analysis as hta_analysis
+except ImportError as error:
+    if os.environ.get("NPU_SIM_REQUIRE_HTA"):
+        raise ImportError(f"NPU_SIM_REQUIRE_HTA is set but HTA does not import: {error}") from error
+    pytest.skip(f"holistictraceanalysis is not installed ({error})", allow_module_level=True)
 
 
 def _analyse(trace_dir: Path, monkeypatch: pytest.MonkeyPatch, rounding: bool = False) -> Any:
