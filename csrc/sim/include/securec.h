@@ -52,7 +52,6 @@ typedef int errno_t;
 #define EOVERLAP_AND_RESET (54 | 128)
 #endif
 
-
 errno_t memcpy_s(void *dest, size_t destMax, const void *src, size_t count);
 errno_t memmove_s(void *dest, size_t destMax, const void *src, size_t count);
 errno_t memset_s(void *dest, size_t destMax, int c, size_t count);
