@@ -97,6 +97,8 @@ step "set_env.sh gives every variable" bash -c '
 # --- programs written the CANN way ------------------------------------------------------------------
 step "CMake: securec.h, acl_prof.h, hixl.h, tools/mspti" bash examples/toolkit_cmake/run.sh "$work/toolkit_cmake"
 expect "$last_log" "toolkit_cmake: OK" "aclprofInit: 200006"
+step "CANN's clients: libacl_rt, securec.h, hccl.h" bash examples/cann_clients/run.sh "$work/cann_clients"
+expect "$last_log" "runtime_client: OK" "mspti_client: OK" "hccl_client: OK"
 step "python: from mspti import KernelMonitor" \
     env LD_PRELOAD="$ASCEND_HOME_PATH/lib64/libmspti.so" python examples/cann_python/kernel_monitor.py 50
 step "python: ctypes libms_tools_ext.so + MstxMonitor" \

@@ -26,6 +26,7 @@ __all__ = [
     "MSPTI_PREFIX_VAR",
     "MSPTI_PYTHON_PACKAGE",
     "OPAPI_ALIASES",
+    "RUNTIME_ALIASES",
     "SIM_HEADER_DIRS",
     "SIM_HEADER_FILES",
     "SIM_LIBRARIES",
@@ -74,10 +75,13 @@ OPAPI_ALIASES: tuple[str, ...] = (
     "libaclnn_fft.so",
     "libaclnn_sparse.so",
 )
+#: CANN's runtime library of aclInit, aclrt* and aclmdl* (newer CANN releases split it from libascendcl,
+#: and samples link it by this name): in the simulator those functions are in libascendcl.so.
+RUNTIME_ALIASES: tuple[str, ...] = ("libacl_rt.so",)
 #: Header directories of the simulated CANN under ``<sim root>/include``.
 SIM_HEADER_DIRS: tuple[str, ...] = ("acl", "aclnn", "aclnnop", "hccl", "mstx", "hixl", "ge")
 #: Single headers directly under ``<sim root>/include``.
-SIM_HEADER_FILES: tuple[str, ...] = ("securec.h",)
+SIM_HEADER_FILES: tuple[str, ...] = ("securec.h", "securectype.h")
 MSPTI_LIBRARY = "libmspti.so"
 MSPTI_HEADER_DIR = "mspti"
 #: The vendor-compatible Python package, under ``<mspti root>/toolkit_site`` (not a top-level package of

@@ -3,11 +3,13 @@
 ::
 
     <root>/set_env.sh                                      the variables CANN's set_env.sh sets
+    <root>/bin/setenv.bash                                 the same script, where CANN 8.5+ also puts it
     <root>/include/{acl,aclnn,aclnnop,hccl,mstx,hixl,ge}   -> the simulator's headers
-    <root>/include/securec.h                               -> the simulator's libc_sec header
+    <root>/include/securec{,type}.h                        -> the simulator's libc_sec headers
     <root>/include/mspti                                   -> our msPTI headers
     <root>/lib64/lib*.so                                   -> the simulator's libraries
     <root>/lib64/libaclnn_*.so                             -> libopapi.so (CANN's operator library names)
+    <root>/lib64/libacl_rt.so                              -> libascendcl.so (CANN's runtime library name)
     <root>/lib64/libmspti.so                               -> the msPTI under test
     <root>/tools/mspti/{include,lib64/libmspti.so}         -> the same, where CANN 8.x installs msPTI
     <root>/tools/mstx/lib64/libms_tools_ext.so             -> the mstx C API library
@@ -56,8 +58,10 @@ __all__ = [
 
 TOOLKIT_DIR_VAR = "NPU_SIM_TOOLKIT_DIR"
 MANIFEST = ".npu-sim-toolkit.json"
-LAYOUT_VERSION = 2
+LAYOUT_VERSION = 3
 SET_ENV = "set_env.sh"
+#: The same script under bin/, where newer CANN releases also install it (runtime samples source it).
+BIN_SET_ENV = "bin/setenv.bash"
 #: Real (empty) folders of the layout that CANN's variables name.
 EMPTY_DIRS: tuple[str, ...] = ("opp", "bin", "runtime", "compiler")
 #: What ``ASCEND_LDFLAGS`` links, in CANN sample order.
@@ -195,6 +199,8 @@ def _planned_links(mspti: Path | None, environ: Mapping[str, str] | None) -> dic
     links["tools/mstx/lib64/libms_tools_ext.so"] = links["lib64/libms_tools_ext.so"]
     for alias in paths.OPAPI_ALIASES:
         links[f"lib64/{alias}"] = links["lib64/libopapi.so"]
+    for alias in paths.RUNTIME_ALIASES:
+        links[f"lib64/{alias}"] = links["lib64/libascendcl.so"]
     library = ours.library(paths.MSPTI_LIBRARY) if mspti is None else Path(mspti).expanduser()
     under_test = check_shared_object(library)
     links[f"lib64/{paths.MSPTI_LIBRARY}"] = under_test
@@ -218,7 +224,11 @@ def _read_manifest(root: Path) -> dict[str, object] | None:
 def _is_complete(root: Path, manifest: Mapping[str, object]) -> bool:
     if _read_manifest(root) != manifest:
         return False
-    if not (root / SET_ENV).is_file() or not all((root / name).is_dir() for name in EMPTY_DIRS):
+    if (
+        not (root / SET_ENV).is_file()
+        or not (root / BIN_SET_ENV).is_file()
+        or not all((root / name).is_dir() for name in EMPTY_DIRS)
+    ):
         return False
     links = manifest["links"]
     assert isinstance(links, dict)
@@ -243,6 +253,7 @@ def _install(root: Path, links: Mapping[str, Path], manifest: Mapping[str, objec
             (staging / name).parent.mkdir(parents=True, exist_ok=True)
             (staging / name).symlink_to(target)
         (staging / SET_ENV).write_text(set_env_script(root), encoding="utf-8")
+        (staging / BIN_SET_ENV).write_text(set_env_script(root, depth=1), encoding="utf-8")
         text = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
         (staging / MANIFEST).write_text(text, encoding="utf-8")
         _move_into_place(staging, root, manifest)

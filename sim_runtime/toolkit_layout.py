@@ -106,18 +106,19 @@ def prepend_entry(entry: str, existing: str) -> str:
     return ":".join([entry, *rest])
 
 
-def set_env_script(root: Path) -> str:
+def set_env_script(root: Path, depth: int = 0) -> str:
     """The toolkit's ``set_env.sh``: sourced by sh-compatible shells, as CANN's is.
 
-    The root is the script's own folder under bash (so a moved toolkit still works) and the folder
-    it was written for elsewhere.
+    The root is, under bash, the script's own folder (``depth`` folders up: 1 for ``bin/setenv.bash``),
+    so a moved toolkit still works, and the folder it was written for elsewhere.
     """
+    up = "/.." * depth
     lines = [
         "# Environment of this simulated CANN toolkit, as CANN's set_env.sh sets it.",
         "# Use: source <toolkit>/set_env.sh",
         f"_npu_sim_root={shlex.quote(str(root))}",
         'if [ -n "${BASH_VERSION:-}" ] && [ -n "${BASH_SOURCE:-}" ]; then',
-        '    _npu_sim_root="$(cd "$(dirname "${BASH_SOURCE}")" && pwd)"',
+        f'    _npu_sim_root="$(cd "$(dirname "${{BASH_SOURCE}}"){up}" && pwd)"',
         "fi",
     ]
     for variable in layout_variables():

@@ -42,6 +42,8 @@ CASES = [
     "launch",
     "prof_trace",
     "threads",
+    "stream_query",
+    "reset_force",
 ]
 
 
@@ -82,6 +84,23 @@ def test_soc_name_and_device_count_follow_the_configuration(cases_exe: Path, nat
 def test_stream_ids_are_limited_and_reused(cases_exe: Path, native: NativeTree) -> None:
     # Ids 1..2047 (the default stream holds 0); stream ids stay below 2048 so profilers decode them as is.
     assert values(run_case(cases_exe, native, "stream"))["streams"] == "2047"
+
+
+@pytest.mark.parametrize("soc", ["Ascend910B3", "Ascend910_9382", "Ascend950PR_9599", "Ascend310B1"])
+def test_error_verbose_reports_no_device_fault(cases_exe: Path, native: NativeTree, soc: str) -> None:
+    # The simulator models no device fault (HBM UCE, link): an open or closed device reports none.
+    # CANN checks the pointer first, then whether the chip has the query (not on 310B), then the id.
+    got = values(run_case(cases_exe, native, "error_verbose", NPU_SIM_SOC=soc))
+    if SOCS[soc]["family"] == "310B":
+        assert got == {"null": "100000", "bad_device": "207000", "not_open": "207000", "open": "207000"}
+    else:
+        assert got == {
+            "null": "100000",
+            "bad_device": "107001",
+            "not_open": "0",
+            "open": "0",
+            "info": "0,0,0",
+        }
 
 
 NPU_ARCH = {5: 2201, 7: 3002, 15: 3510}

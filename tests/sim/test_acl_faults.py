@@ -75,3 +75,17 @@ def test_a_failed_set_device_leaves_the_thread_without_a_device(faults_exe: Path
 
 def test_a_name_returning_call_fails_with_null(faults_exe: Path, native: NativeTree) -> None:
     assert run(faults_exe, native, "aclrtGetSocName:error=1")["soc"] == "(null)"
+
+
+def test_the_client_surface_calls_have_fault_points(faults_exe: Path, native: NativeTree) -> None:
+    assert {k: v for k, v in run(faults_exe, native, None).items() if k in CLIENT_CALLS} == dict.fromkeys(
+        CLIENT_CALLS, "0"
+    )
+    plan = (
+        "aclrtStreamQuery:error=507000;aclrtGetErrorVerbose:error=507001;aclrtResetDeviceForce:error=107001"
+    )
+    out = run(faults_exe, native, plan)
+    assert [out[k] for k in CLIENT_CALLS] == ["507000", "507001", "107001"]
+
+
+CLIENT_CALLS = ("stream_query", "error_verbose", "reset_force")

@@ -136,6 +136,9 @@ def test_an_operator_behind_a_collective_computes_its_result_behind_it(exe: Path
     assert out["calls"] == "0", "the operator returns before the peer has issued its all-reduce"
     assert (out["sync0"], out["sync1"]) == ("0", "0")
     assert out["squared"] == "1", "the operator read the collective's result"
+    # aclrtStreamQuery: (result, status); 1 = ACL_STREAM_STATUS_NOT_READY, 0 = COMPLETE.
+    assert out["query_held"] == "0,1", "a stream held behind a collective is not ready"
+    assert (out["query_synced0"], out["query_synced1"]) == ("0,0", "0,0")
 
 
 def test_two_virtual_runs_are_identical(exe: Path, native: NativeTree) -> None:

@@ -29,6 +29,9 @@ from sim_runtime.toolkit import (
 from support.fake_tree import elf_bytes, make_native_tree
 from support.native import package_root
 
+# The libraries, CANN's other names for two of them, and the msPTI under test.
+LIB64_ENTRIES = len(paths.SIM_LIBRARIES) + len(paths.OPAPI_ALIASES) + len(paths.RUNTIME_ALIASES) + 1
+
 
 @pytest.fixture
 def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
@@ -106,11 +109,15 @@ def test_layout_links_every_library_and_header_dir(tree: tuple[Path, Path], tmp_
     assert (root / "tools" / "mstx" / "lib64" / "libms_tools_ext.so").resolve() == mstx_library
     package = root / "python" / "site-packages" / "mspti"
     assert package.is_symlink() and package.resolve() == (mspti / paths.MSPTI_PYTHON_PACKAGE).resolve()
+    # CANN's runtime library name, for programs linking -lacl_rt: the simulator's runtime is libascendcl.
+    for alias in paths.RUNTIME_ALIASES:
+        assert (root / "lib64" / alias).resolve() == (sim / "lib64" / "libascendcl.so").resolve()
     assert (root / "opp").is_dir() and (root / "bin").is_dir()
-    assert (root / "set_env.sh").read_text().startswith("# Environment of this simulated CANN toolkit")
+    for script in ("set_env.sh", "bin/setenv.bash"):
+        assert (root / script).read_text().startswith("# Environment of this simulated CANN toolkit")
     expected = {"include", "lib64", "tools", "python", "set_env.sh", MANIFEST, *EMPTY_DIRS}
     assert {entry.name for entry in root.iterdir()} == expected
-    assert len(list((root / "lib64").iterdir())) == len(paths.SIM_LIBRARIES) + len(paths.OPAPI_ALIASES) + 1
+    assert len(list((root / "lib64").iterdir())) == LIB64_ENTRIES
 
 
 def test_set_env_gives_the_variables_of_npu_sim_env(tree: tuple[Path, Path], tmp_path: Path) -> None:
@@ -133,12 +140,15 @@ def test_set_env_gives_the_variables_of_npu_sim_env(tree: tuple[Path, Path], tmp
     assert after["MSTX_INJECTION_PATH"] == expected["MSTX_INJECTION_PATH"]
 
 
-def test_set_env_follows_a_moved_toolkit_under_bash(tree: tuple[Path, Path], tmp_path: Path) -> None:
+@pytest.mark.parametrize("script", ["set_env.sh", "bin/setenv.bash"])
+def test_set_env_follows_a_moved_toolkit_under_bash(
+    tree: tuple[Path, Path], tmp_path: Path, script: str
+) -> None:
     toolkit = build_toolkit(None)
     moved = tmp_path / "moved"
     os.rename(toolkit.ascend_home, moved)
     home = subprocess.run(
-        ["bash", "-c", f"source {moved / 'set_env.sh'} && echo $ASCEND_HOME_PATH"],
+        ["bash", "-c", f"source {moved / script} && echo $ASCEND_HOME_PATH"],
         capture_output=True,
         text=True,
         check=True,
@@ -308,7 +318,7 @@ def test_concurrent_builds_agree(tree: tuple[Path, Path], tmp_path: Path, round_
     assert [racer.returncode for racer in racers] == [0, 0, 0]
     assert outputs == [str(tmp_path / "toolkit")] * 3
     root = tmp_path / "toolkit"
-    assert len(list((root / "lib64").iterdir())) == len(paths.SIM_LIBRARIES) + len(paths.OPAPI_ALIASES) + 1
+    assert len(list((root / "lib64").iterdir())) == LIB64_ENTRIES
     assert sorted(entry.name for entry in tmp_path.iterdir()) == ["go", "native", "toolkit"]
 
 

@@ -177,7 +177,10 @@ enum class RtApi : uint16_t {
     X(aclrtSetStreamFailureMode, None)                              \
     X(aclrtGetLastError, None)                                      \
     X(aclrtPeekAtLastError, None)                                   \
-    X(aclrtSynchronizeDeviceWithTimeout, None)
+    X(aclrtSynchronizeDeviceWithTimeout, None)                      \
+    X(aclrtResetDeviceForce, DeviceReset)                           \
+    X(aclrtGetErrorVerbose, None)                                   \
+    X(aclrtStreamQuery, None)
 
 // Ordinal 0 is unused so that no API reports under the bare base id.
 enum class AclApi : uint16_t {

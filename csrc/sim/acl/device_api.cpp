@@ -50,14 +50,43 @@ ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId) {
     return ACL_SUCCESS;
 }
 
+namespace {
+
+// aclrtResetDevice closes one aclrtSetDevice; the forced reset closes them all.
+aclError reset_device(int32_t deviceId, bool all) {
+    if (const aclError rc = check_device_id(deviceId); rc != ACL_SUCCESS) return rc;
+    // Resetting a device that is not open is harmless, as in CANN.
+    (void)close_device(static_cast<uint32_t>(deviceId), all);
+    ThreadState& ts = thread_state();
+    if (ts.device == deviceId) ts = ThreadState{};
+    return ACL_SUCCESS;
+}
+
+}  // namespace
+
 ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId) {
     NPUSIM_FAULT_RETURN_ARGS("aclrtResetDevice", aclError, deviceId);
     ACL_API_BEGIN(aclrtResetDevice);
+    return reset_device(deviceId, false);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtResetDeviceForce(int32_t deviceId) {
+    NPUSIM_FAULT_RETURN("aclrtResetDeviceForce", aclError);
+    ACL_API_BEGIN(aclrtResetDeviceForce);
+    return reset_device(deviceId, true);
+}
+
+// CANN reports a device's HBM uncorrectable errors and link faults here. The simulator models
+// neither, so a device it simulates has no fault to report; 310B has no such query in CANN.
+ACL_FUNC_VISIBILITY aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) {
+    NPUSIM_FAULT_RETURN("aclrtGetErrorVerbose", aclError);
+    ACL_API_BEGIN(aclrtGetErrorVerbose);
+    if (errorInfo == nullptr) return ACL_ERROR_INVALID_PARAM;
+    if (soc().family == "310B") return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
     if (const aclError rc = check_device_id(deviceId); rc != ACL_SUCCESS) return rc;
-    // Resetting a device that is not open is harmless, as in CANN.
-    (void)close_device(static_cast<uint32_t>(deviceId));
-    ThreadState& ts = thread_state();
-    if (ts.device == deviceId) ts = ThreadState{};
+    errorInfo->tryRepair = 0;
+    errorInfo->hasDetail = 0;
+    errorInfo->errorType = ACL_RT_NO_ERROR;
     return ACL_SUCCESS;
 }
 

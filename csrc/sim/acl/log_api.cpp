@@ -37,11 +37,11 @@ ACL_FUNC_VISIBILITY void aclAppLog(aclLogLevel logLevel, const char* func, const
 }
 
 // The simulator keeps no per-thread error message: a failing call's log line (NPU_SIM_LOG_LEVEL)
-// says why it failed. The result is an empty string rather than NULL, so that callers that format
-// it unconditionally (torch_npu's error path does) print nothing extra.
+// says why it failed. The result is NULL, CANN's answer when a thread has no message (its runtime
+// examples print it as "<null>"; torch_npu reads NULL as an empty message).
 ACL_FUNC_VISIBILITY const char* aclGetRecentErrMsg(void) {
-    if (NPUSIM_FAULT("aclGetRecentErrMsg").fail) return nullptr;  // returns a message, not an aclError
-    return "";
+    (void)NPUSIM_FAULT("aclGetRecentErrMsg");  // counted; the result is a message, not an aclError
+    return nullptr;
 }
 
 }  // extern "C"

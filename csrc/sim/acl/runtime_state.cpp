@@ -81,11 +81,12 @@ void open_device(uint32_t id) {
     if (d.open_count[id]++ == 0) (void)MsprofNotifySetDevice(soc().chip_type, id, true);
 }
 
-bool close_device(uint32_t id) {
+bool close_device(uint32_t id, bool all) {
     Devices& d = devices();
     std::lock_guard<std::mutex> lock(d.mutex);
     if (d.open_count[id] == 0) return false;
-    if (--d.open_count[id] == 0) {
+    d.open_count[id] = all ? 0 : d.open_count[id] - 1;
+    if (d.open_count[id] == 0) {
         // Closing a device waits for its work, as the runtime's reset does.
         (void)platform().device(id)->settle();
         sim_clock().wait_until(platform().device(id)->busy_until_ns());

@@ -51,8 +51,8 @@ aclError check_device_id(int64_t id);
 
 // Reference-counted device opens; the first open and the last close notify the profiler.
 void open_device(uint32_t id);
-// False when the device was not open.
-bool close_device(uint32_t id);
+// False when the device was not open. `all`: every open is closed at once (aclrtResetDeviceForce).
+bool close_device(uint32_t id, bool all = false);
 
 // Contexts.
 void* primary_context(uint32_t device);

@@ -104,6 +104,21 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStreamWithTimeout(aclrtStream strea
     return error;
 }
 
+// The stream is complete when nothing issued to it is still held behind a collective and its last
+// task has ended on the simulated timeline (wall clock: the host's time; virtual: the virtual clock,
+// which only host calls and synchronisation advance). A query does not wait and changes nothing.
+ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
+    NPUSIM_FAULT_RETURN("aclrtStreamQuery", aclError);
+    ACL_API_BEGIN(aclrtStreamQuery);
+    if (status == nullptr) return ACL_ERROR_INVALID_PARAM;
+    npusim::Stream* s = nullptr;
+    npusim::Device* device = nullptr;
+    if (const aclError rc = resolve_stream(stream, s, device); rc != ACL_SUCCESS) return rc;
+    const bool done = s->queue().idle() && s->tail_ns() <= sim_clock().now();
+    *status = done ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
+    return ACL_SUCCESS;
+}
+
 ACL_FUNC_VISIBILITY aclError aclrtStreamGetId(aclrtStream stream, int32_t* streamId) {
     NPUSIM_FAULT_RETURN_ARGS("aclrtStreamGetId", aclError, stream, streamId);
     ACL_API_BEGIN(aclrtStreamGetId);

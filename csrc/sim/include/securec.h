@@ -13,13 +13,16 @@
  *   EINVAL_AND_RESET,   the same errors after the destination was cleared (its first byte, or
  *   ERANGE_AND_RESET,   destMax bytes for memcpy_s);
  *   EOVERLAP_AND_RESET  source and destination overlap (memcpy_s, strcpy_s, strcat_s, ...).
- * Programs link with -lc_sec.
+ * Programs link with -lc_sec. Including it makes <stdio.h>, <string.h>, <stdlib.h>, <stddef.h>,
+ * <stdarg.h> and <errno.h> visible, as CANN's does (securectype.h).
  */
 #ifndef NPU_SIM_SECUREC_H
 #define NPU_SIM_SECUREC_H
 
+#include "securectype.h"
+
+#include <errno.h>
 #include <stdarg.h>
-#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -48,10 +51,6 @@ typedef int errno_t;
 #ifndef EOVERLAP_AND_RESET
 #define EOVERLAP_AND_RESET (54 | 128)
 #endif
-
-/* Largest destMax the string and memory functions accept. */
-#define SECUREC_STRING_MAX_LEN 0x7fffffffUL
-#define SECUREC_MEM_MAX_LEN 0x7fffffffUL
 
 errno_t memcpy_s(void *dest, size_t destMax, const void *src, size_t count);
 errno_t memmove_s(void *dest, size_t destMax, const void *src, size_t count);

@@ -1142,6 +1142,92 @@ static void case_threads(void) {
     OK(aclrtResetDevice(3));
 }
 
+/* ------------------------------------------------------------------ stream status */
+
+/* Enough kernels that the stream's tail lies well past the virtual clock of the next calls. */
+static void launch_many(aclrtFuncHandle fn, aclrtStream s) {
+    uint64_t args[4] = {1, 2, 3, 4};
+    for (int i = 0; i < 64; ++i) OK(aclrtLaunchKernel(fn, 100000, args, sizeof args, s));
+}
+
+static void case_stream_query(void) {
+    aclrtStreamStatus status = ACL_STREAM_STATUS_RESERVED;
+    EXPECT_RC(aclrtStreamQuery(NULL, &status), ACL_ERROR_RT_CONTEXT_NULL); /* no device on the thread */
+    OK(aclrtSetDevice(0));
+    aclrtStream s = NULL;
+    OK(aclrtCreateStream(&s));
+    OK(aclrtSetStreamFailureMode(s, ACL_STOP_ON_FAILURE)); /* CANN's names of the two modes */
+    OK(aclrtSetStreamFailureMode(s, ACL_CONTINUE_ON_FAILURE));
+    EXPECT_RC(aclrtStreamQuery(s, NULL), ACL_ERROR_INVALID_PARAM);
+    EXPECT_RC(aclrtStreamQuery(BOGUS, &status), ACL_ERROR_RT_PARAM_INVALID);
+    OK(aclrtStreamQuery(s, &status));
+    EXPECT(status == ACL_STREAM_STATUS_COMPLETE); /* nothing issued */
+    aclrtFuncHandle fn = load_function("softmax_kernel", NULL);
+    launch_many(fn, s);
+    OK(aclrtStreamQuery(s, &status));
+    EXPECT(status == ACL_STREAM_STATUS_NOT_READY); /* its kernels have not run yet (virtual clock) */
+    status = ACL_STREAM_STATUS_RESERVED;
+    OK(aclrtStreamQuery(NULL, &status));
+    EXPECT(status == ACL_STREAM_STATUS_COMPLETE); /* the default stream has no work */
+    OK(aclrtStreamQuery(s, &status));
+    EXPECT(status == ACL_STREAM_STATUS_NOT_READY); /* a query does not wait */
+    OK(aclrtSynchronizeStream(s));
+    OK(aclrtStreamQuery(s, &status));
+    EXPECT(status == ACL_STREAM_STATUS_COMPLETE);
+    launch_many(fn, NULL);
+    OK(aclrtStreamQuery(NULL, &status));
+    EXPECT(status == ACL_STREAM_STATUS_NOT_READY);
+    OK(aclrtSynchronizeDevice());
+    OK(aclrtStreamQuery(NULL, &status));
+    EXPECT(status == ACL_STREAM_STATUS_COMPLETE);
+    OK(aclrtDestroyStream(s));
+    OK(aclrtResetDevice(0));
+}
+
+/* ------------------------------------------------------------------ forced reset */
+
+static void case_reset_force(void) {
+    EXPECT_RC(aclrtResetDeviceForce(-1), ACL_ERROR_RT_INVALID_DEVICEID);
+    EXPECT_RC(aclrtResetDeviceForce(99), ACL_ERROR_RT_INVALID_DEVICEID);
+    OK(aclrtResetDeviceForce(1)); /* a device that is not open: harmless */
+    for (int i = 0; i < 3; ++i) OK(aclrtSetDevice(0));
+    aclrtStream s = NULL;
+    OK(aclrtCreateStream(&s));
+    launch_many(load_function("softmax_kernel", NULL), s);
+    aclrtStreamStatus status = ACL_STREAM_STATUS_RESERVED;
+    /* A plain reset closes one of the three opens: the device stays open and nothing waits. */
+    OK(aclrtResetDevice(0));
+    OK(aclrtStreamQuery(s, &status));
+    EXPECT(status == ACL_STREAM_STATUS_NOT_READY);
+    /* The forced reset closes the other two: the device's work is finished, as at its last close. */
+    OK(aclrtSetDevice(0));
+    OK(aclrtResetDeviceForce(0));
+    int32_t dev = -1;
+    EXPECT_RC(aclrtGetDevice(&dev), ACL_ERROR_RT_CONTEXT_NULL); /* the thread no longer has it */
+    OK(aclrtStreamQuery(s, &status));
+    EXPECT(status == ACL_STREAM_STATUS_COMPLETE);
+    OK(aclrtResetDevice(0)); /* nothing left open */
+    OK(aclrtResetDeviceForce(0));
+}
+
+/* ------------------------------------------------------------------ device error query */
+
+static void case_error_verbose(void) {
+    /* Prints what the query gives; the test compares it with the SoC (310B has no such query). */
+    aclrtErrorInfo info;
+    memset(&info, 0xA5, sizeof info);
+    printf("null=%d\n", (int)aclrtGetErrorVerbose(0, NULL));
+    printf("bad_device=%d\n", (int)aclrtGetErrorVerbose(99, &info));
+    printf("not_open=%d\n", (int)aclrtGetErrorVerbose(1, &info));
+    OK(aclrtSetDevice(0));
+    memset(&info, 0xA5, sizeof info);
+    const aclError rc = aclrtGetErrorVerbose(0, &info);
+    printf("open=%d\n", (int)rc);
+    if (rc == ACL_SUCCESS)
+        printf("info=%d,%u,%u\n", (int)info.errorType, (unsigned)info.tryRepair, (unsigned)info.hasDetail);
+    OK(aclrtResetDevice(0));
+}
+
 /* ------------------------------------------------------------------ invalid configuration */
 
 static void case_config_error(void) {
@@ -1173,7 +1259,8 @@ static const struct {
     {"copy", case_copy},           {"copy_errors", case_copy_errors}, {"copy2d", case_copy2d},
     {"memset", case_memset},       {"host_func", case_host_func},   {"kernel", case_kernel},
     {"launch", case_launch},       {"prof_trace", case_prof_trace}, {"threads", case_threads},
-    {"config_error", case_config_error},
+    {"config_error", case_config_error}, {"stream_query", case_stream_query},
+    {"reset_force", case_reset_force}, {"error_verbose", case_error_verbose},
 };
 
 int main(int argc, char** argv) {

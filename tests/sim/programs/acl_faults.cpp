@@ -24,6 +24,11 @@ int main(int argc, char** argv) {
     std::printf("get_function %d\n", aclrtBinaryGetFunction(bin, "k", &fn));
     for (int i = 0; i < 6; ++i) std::printf("launch %d %d\n", i + 1, aclrtLaunchKernel(fn, 1, nullptr, 0, nullptr));
     std::printf("synchronize %d\n", aclrtSynchronizeDevice());
+    aclrtStreamStatus status = ACL_STREAM_STATUS_RESERVED;
+    std::printf("stream_query %d\n", aclrtStreamQuery(nullptr, &status));
+    aclrtErrorInfo info{};
+    std::printf("error_verbose %d\n", aclrtGetErrorVerbose(0, &info));
+    std::printf("reset_force %d\n", aclrtResetDeviceForce(0));
     for (const char* name : {"aclrtSetDevice", "aclrtMalloc", "aclrtFree", "aclrtLaunchKernel", "aclrtSynchronizeDevice",
                              "aclrtGetDevice"}) {
         std::printf("calls %s %llu\n", name, static_cast<unsigned long long>(npusim::fault_site_calls(name)));

@@ -624,11 +624,18 @@ int behind_op() {
         calls |= aclnnMul(nullptr, 0, executor, streams[r]);
         OK(aclDestroyTensor(x));  // the operator's computation does not need the descriptions
         OK(aclDestroyTensor(y));
+        // The stream is held behind the collective until rank 1 issues: not ready, and asking does not wait.
+        aclrtStreamStatus held = ACL_STREAM_STATUS_RESERVED;
+        const aclError queried = aclrtStreamQuery(streams[r], &held);
+        std::printf("query_held=%d,%d\n", queried, int(held));
     }
     std::printf("calls=%d\n", calls);
     for (uint32_t r = 0; r < 2; ++r) {
         OK(aclrtSetDevice(int32_t(r)));
         std::printf("sync%u=%d\n", r, aclrtSynchronizeStream(streams[r]));
+        aclrtStreamStatus done = ACL_STREAM_STATUS_RESERVED;
+        const aclError queried = aclrtStreamQuery(streams[r], &done);
+        std::printf("query_synced%u=%d,%d\n", r, queried, int(done));
     }
     OK(aclrtSetDevice(0));
     const std::vector<float> sum = out[0]->download(), sq = squared[0]->download();

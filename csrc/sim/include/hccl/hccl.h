@@ -5,9 +5,10 @@
 #ifndef NPU_SIM_HCCL_H
 #define NPU_SIM_HCCL_H
 
-#include "acl/acl_base.h"
-#include "hccl/hccl_comm.h"
 #include "hccl/hccl_types.h"
+#include "hccl/hccl_comm.h"
+/* As CANN's hccl.h: a program that includes it alone calls aclrt* (aclrtSetDevice, aclrtMalloc, ...). */
+#include "acl/acl.h"
 
 #ifdef __cplusplus
 extern "C" {
