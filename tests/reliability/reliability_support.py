@@ -35,3 +35,9 @@ class ReliabilityPrograms:
         if cpp_core:
             flags.append(f"-I{REPO / 'csrc' / 'sim'}")  # the simulator core API (fault counters)
         return self.builder.build([PROGRAMS / name], libs=libs, extra_flags=flags)
+
+    def fault_workload(self) -> Path:
+        """programs/fault_workload.cpp: the fault campaign's and the fault matrix's workload."""
+        return self.build(
+            "fault_workload.cpp", ["hccl", "hcomm", "ascendcl", "profapi", "npusim", "mspti"], cpp_core=True
+        )

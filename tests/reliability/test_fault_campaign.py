@@ -230,9 +230,7 @@ class WorkloadRun:
 
 @pytest.fixture(scope="module")
 def workload(reliability_programs: ReliabilityPrograms) -> Path:
-    return reliability_programs.build(
-        "fault_workload.cpp", ["hccl", "hcomm", "ascendcl", "npusim", "mspti"], cpp_core=True
-    )
+    return reliability_programs.fault_workload()
 
 
 def run_workload(
