@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from support.native import REPO, NativeTree, ProgramBuilder
+import pytest
+
+from support.native import REPO, NativeTree, ProgramBuilder, run_program
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 
@@ -41,3 +44,43 @@ class ReliabilityPrograms:
         return self.build(
             "fault_workload.cpp", ["hccl", "hcomm", "ascendcl", "profapi", "npusim", "mspti"], cpp_core=True
         )
+
+
+@dataclass
+class Outcome:
+    returncode: int
+    stdout: str
+    stderr: str
+
+    @property
+    def errors(self) -> list[str]:
+        return [line[2:] for line in self.stdout.splitlines() if line.startswith("E ")]
+
+    def figures(self, tag: str = "S") -> dict[str, str]:
+        out: dict[str, str] = {}
+        for line in self.stdout.splitlines():
+            if line.startswith(tag + " "):
+                out.update(item.split("=", 1) for item in line[2:].split() if "=" in item)
+        return out
+
+    def check(self) -> Outcome:
+        assert self.returncode == 0, f"exit {self.returncode}\n{self.stdout[-3000:]}\n{self.stderr[-3000:]}"
+        assert not self.errors, "\n".join(self.errors[:40]) + "\n" + self.stderr[-2000:]
+        return self
+
+
+def run(
+    programs: ReliabilityPrograms,
+    exe: Path,
+    args: list[str],
+    preload: bool = True,
+    timeout: float = 120,
+    **env_overrides: str,
+) -> Outcome:
+    settings = {"NPU_SIM_CLOCK": "virtual", "NPU_SIM_LOG_LEVEL": "off", **env_overrides}
+    env = programs.native.env(preload_mspti=preload, **settings)
+    try:
+        proc = run_program(exe, env, args=args, timeout=timeout)
+    except subprocess.TimeoutExpired as hang:
+        pytest.fail(f"{args}: hung (killed after {hang.timeout} s); output so far:\n{hang.stdout!r}")
+    return Outcome(proc.returncode, proc.stdout, proc.stderr)

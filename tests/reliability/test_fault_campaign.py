@@ -591,3 +591,61 @@ def test_collectives_of_a_device_whose_collection_failed_are_counted(
     for name in ("HCCL", "COMMUNICATION"):
         assert accounting[name]["produced"] > 0, (name, accounting[name])
         assert accounting[name]["unaccounted"] == 0, (name, accounting[name])
+
+
+# Faults on CANN's report route (D1/D2 of issue 33): registration, the device notice, the START command
+# and the reports themselves, each failing alone while the 12 collectives run on two ranks.
+REPORT_ROUTE_FAILURES = [
+    "MsprofRegisterProfileCallback:error=-1",
+    "MsprofNotifySetDevice:error=-1",
+    "MsprofReportApi:error=-1",
+    "MsprofReportCompactInfo:error=-1",
+    "MsprofReportCompactInfo:error=-1@every=2",
+    "profSetProfCommand:error=-1",
+]
+
+
+@pytest.mark.parametrize("plan", REPORT_ROUTE_FAILURES)
+def test_collectives_are_accounted_whatever_part_of_the_report_route_fails(
+    reliability_programs: ReliabilityPrograms, workload: Path, plan: str
+) -> None:
+    """Every HCCL and COMMUNICATION record of a collective the interposer saw is delivered or counted as
+    dropped with reason COLLECTION_FAILED (the report route, not the device, lost it); kernels and device
+    markers stay accounted too."""
+    run = run_workload(reliability_programs, workload, plan.split(":")[0], plan, hccl=True)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    kinds = {int(k["kind"]): k for k in run.fields("K")}
+    accounting = device_accounting(kinds, run.fields("M")[0])
+    print(f"\n{plan}: {accounting}")
+    for name in ("HCCL", "COMMUNICATION"):
+        assert accounting[name]["produced"] == 20, (name, accounting[name])
+    for name, figures_of_kind in accounting.items():
+        assert figures_of_kind["unaccounted"] == 0, (plan, name, accounting)
+    for name in ("HCCL", "COMMUNICATION"):
+        dropped = accounting[name]["dropped"]
+        assert isinstance(dropped, dict)
+        assert set(dropped) <= {"COLLECTION_FAILED"}, (name, dropped)
+
+
+def test_a_failed_synchronize_leaves_no_collective_reading_freed_memory(
+    reliability_programs: ReliabilityPrograms,
+) -> None:
+    """D3 of issue 33: rank 0's aclrtSynchronizeStream fails while its HcclAllReduce waits for the peer;
+    rank 0 frees the buffers and reuses the memory; then the peer arrives. The collective must neither
+    read nor write the freed blocks (under ASan: no heap-use-after-free; in any build: the blocks
+    allocated after the free keep what rank 0 wrote into them)."""
+    exe = reliability_programs.build("freed_collective_buffers.cpp", ["hccl", "ascendcl"])
+    env = reliability_programs.native.env(
+        NPU_SIM_FAULTS="aclrtSynchronizeStream:error=507000@1",
+        NPU_SIM_CLOCK="virtual",
+        NPU_SIM_LOG_LEVEL="off",
+        NPU_SIM_DEVICES="2",
+        HCCL_CONNECT_TIMEOUT="10",
+        HCCL_EXEC_TIMEOUT="10",
+    )
+    proc = run_program(exe, env, timeout=60)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    line = next(x for x in proc.stdout.splitlines() if x.startswith("S "))
+    got = {k: int(v) for k, v in (item.split("=", 1) for item in line[2:].split())}
+    print(f"\nfailed synchronize, freed buffers: {got}")
+    assert got == {"sync0": 507000, "sync1": 0, "reused_intact": 1}

@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <mutex>
 
@@ -50,11 +51,86 @@ bool MemoryRegistry::release(void* ptr, MemoryKind kind, Allocation* released) {
         if (it == allocations_.end() || it->second.kind != kind || !it->second.owned) return false;
         a = it->second;
         allocations_.erase(it);
+        if (auto p = pinned_.find(a.base); p != pinned_.end()) {
+            p->second.released = true;  // still in use: the last pin frees it
+            p->second.size = a.size;
+            if (released) *released = a;
+            return true;
+        }
     }
     if (released) *released = a;
-    if (a.size >= kMmapThreshold) munmap(ptr, a.size);
-    else std::free(ptr);
+    free_block(ptr, a.size);
     return true;
+}
+
+void MemoryRegistry::free_block(void* ptr, size_t size) {
+    if (size >= kMmapThreshold) munmap(ptr, size);
+    else std::free(ptr);
+}
+
+MemoryPin MemoryRegistry::pin(const void* ptr) {
+    if (ptr == nullptr) return {};
+    const uintptr_t p = reinterpret_cast<uintptr_t>(ptr);
+    std::unique_lock<std::shared_mutex> lock(mutex_);
+    auto it = allocations_.upper_bound(p);
+    if (it == allocations_.begin()) return {};
+    --it;
+    const Allocation& a = it->second;
+    if (!a.owned || p - a.base >= std::max<size_t>(a.size, 1)) return {};
+    ++pinned_[a.base].pins;
+    return MemoryPin(this, a.base);
+}
+
+void MemoryRegistry::add_pin(uintptr_t base) {
+    std::unique_lock<std::shared_mutex> lock(mutex_);
+    ++pinned_[base].pins;
+}
+
+void MemoryRegistry::unpin(uintptr_t base) {
+    Pinned last;
+    {
+        std::unique_lock<std::shared_mutex> lock(mutex_);
+        auto it = pinned_.find(base);
+        if (it == pinned_.end() || --it->second.pins != 0) return;
+        last = it->second;
+        pinned_.erase(it);
+    }
+    if (last.released) free_block(reinterpret_cast<void*>(base), last.size);
+}
+
+MemoryPin::MemoryPin(const MemoryPin& other) : registry_(other.registry_), base_(other.base_) {
+    if (registry_ != nullptr) registry_->add_pin(base_);
+}
+
+MemoryPin& MemoryPin::operator=(const MemoryPin& other) {
+    if (this != &other) {
+        if (other.registry_ != nullptr) other.registry_->add_pin(other.base_);
+        drop();
+        registry_ = other.registry_;
+        base_ = other.base_;
+    }
+    return *this;
+}
+
+MemoryPin::MemoryPin(MemoryPin&& other) noexcept : registry_(other.registry_), base_(other.base_) {
+    other.registry_ = nullptr;
+}
+
+MemoryPin& MemoryPin::operator=(MemoryPin&& other) noexcept {
+    if (this != &other) {
+        drop();
+        registry_ = other.registry_;
+        base_ = other.base_;
+        other.registry_ = nullptr;
+    }
+    return *this;
+}
+
+MemoryPin::~MemoryPin() { drop(); }
+
+void MemoryPin::drop() {
+    if (registry_ != nullptr) registry_->unpin(base_);
+    registry_ = nullptr;
 }
 
 bool MemoryRegistry::find(const void* ptr, size_t len, Allocation* out) const {

@@ -21,6 +21,29 @@ struct Allocation {
     bool owned = false;  // allocated by the registry (and so freed by it), not merely registered
 };
 
+class MemoryRegistry;
+
+// Keeps an allocation's memory alive while work that the application can no longer wait for still
+// uses it (a collective in flight after a synchronisation failed): see MemoryRegistry::pin. Copies
+// share the pin; the memory of an allocation released meanwhile is freed with the last one.
+class NPUSIM_API MemoryPin {
+public:
+    MemoryPin() = default;
+    MemoryPin(const MemoryPin& other);
+    MemoryPin& operator=(const MemoryPin& other);
+    MemoryPin(MemoryPin&& other) noexcept;
+    MemoryPin& operator=(MemoryPin&& other) noexcept;
+    ~MemoryPin();
+    explicit operator bool() const { return registry_ != nullptr; }
+
+private:
+    friend class MemoryRegistry;
+    MemoryPin(MemoryRegistry* registry, uintptr_t base) : registry_(registry), base_(base) {}
+    void drop();
+    MemoryRegistry* registry_ = nullptr;
+    uintptr_t base_ = 0;
+};
+
 class NPUSIM_API MemoryRegistry {
 public:
     // Allocates `size` bytes (at least 1) aligned to `align`; returns nullptr when the host cannot.
@@ -34,10 +57,25 @@ public:
     // The allocation that contains [ptr, ptr+len), if any.
     bool find(const void* ptr, size_t len, Allocation* out) const;
     uint64_t bytes_in_use(uint32_t device, MemoryKind kind) const;
+    // Pins the allocation the registry made that contains `ptr` (an empty pin when there is none):
+    // until the pin and its copies are gone, a release unregisters the allocation at once (for the
+    // application it is freed) but keeps its memory, which the last pin frees.
+    MemoryPin pin(const void* ptr);
 
 private:
+    friend class MemoryPin;
+    struct Pinned {
+        uint64_t pins = 0;
+        bool released = false;  // released while pinned: the last pin frees it
+        size_t size = 0;
+    };
+    void add_pin(uintptr_t base);
+    void unpin(uintptr_t base);
+    static void free_block(void* ptr, size_t size);
+
     mutable std::shared_mutex mutex_;
     std::map<uintptr_t, Allocation> allocations_;
+    std::map<uintptr_t, Pinned> pinned_;
 };
 
 }  // namespace npusim

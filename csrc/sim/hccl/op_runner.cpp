@@ -2,11 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <limits>
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "algorithm_select.h"
 #include "core/clock.h"
+#include "core/memory.h"
 #include "core/platform.h"
 #include "core/timing_model.h"
 #include "dtype.h"
@@ -35,6 +39,19 @@ uint64_t hccl_api_ns(const npusim::SocSpec& soc) {
 // task failed otherwise (arguments that disagree between ranks, a transport error).
 constexpr int32_t kAclTaskTimeout = 507048;    // ACL_ERROR_RT_FFTS_PLUS_TIMEOUT
 constexpr int32_t kAclTaskException = 507049;  // ACL_ERROR_RT_FFTS_PLUS_EXCEPTION
+
+// The application's buffers an enqueued operation reads or writes, kept alive until it is done: a
+// synchronisation that fails while the operation waits for its peers returns at once, and the
+// application may then free the buffers (aclrtFree unregisters them at once; their memory goes back
+// with the operation's last pin).
+std::vector<npusim::MemoryPin> pin_buffers(std::initializer_list<const void*> buffers) {
+    std::vector<npusim::MemoryPin> pins;
+    npusim::MemoryRegistry& memory = npusim::Platform::instance().memory();
+    for (const void* buffer : buffers) {
+        if (npusim::MemoryPin pin = memory.pin(buffer)) pins.push_back(std::move(pin));
+    }
+    return pins;
+}
 
 int32_t stream_error(HcclResult st) {
     if (st == HCCL_SUCCESS) return 0;
@@ -195,7 +212,8 @@ HcclResult run_collective(HcclComm comm, aclrtStream stream, const CollectiveCal
         report.host_ns = ctx.host_ns;
         prof::report_op(report, track);
     }
-    ctx.comm->enqueue([ctx, desc = call.desc, in = call.in, out = call.out, p, r, chip]() mutable {
+    ctx.comm->enqueue([ctx, desc = call.desc, in = call.in, out = call.out, p, r, chip,
+                       pins = pin_buffers({call.in, call.out})]() mutable {
         const auto agreed = [&](const Outcome& o) {
             const double bytes = model_bytes(desc, p, o.agreed);
             const Plan plan = plan_collective(desc.kind, *ctx.comm, chip, bytes);
@@ -207,6 +225,7 @@ HcclResult run_collective(HcclComm comm, aclrtStream stream, const CollectiveCal
         const Outcome o = ctx.comm->collective(encode(desc), ready, in, desc.input_bytes(r, p), out,
                                                desc.output_bytes(r, p), agreed);
         finish(ctx, o.status);
+        pins.clear();
     });
     return HCCL_SUCCESS;
 }
@@ -229,7 +248,11 @@ HcclResult run_p2p(HcclComm comm, aclrtStream stream, const P2PCall& call) {
     report.t0 = ctx.t0;
     report.host_ns = ctx.host_ns;
     prof::report_op(report, track);
-    ctx.comm->enqueue([ctx, items = call.items, me]() mutable {
+    std::vector<npusim::MemoryPin> pins;
+    for (const auto& item : call.items) {
+        for (npusim::MemoryPin& pin : pin_buffers({item.src, item.dst})) pins.push_back(std::move(pin));
+    }
+    ctx.comm->enqueue([ctx, items = call.items, me, pins = std::move(pins)]() mutable {
         const auto agreed = [&](const Outcome& o) {
             // Sends and receives proceed at once; each direction takes its messages one after another.
             double sending = 0, receiving = 0;
@@ -244,6 +267,7 @@ HcclResult run_p2p(HcclComm comm, aclrtStream stream, const P2PCall& call) {
         const uint64_t ready = earliest(ctx);
         const Outcome o = ctx.comm->p2p(ready, items, agreed);
         finish(ctx, o.status);
+        pins.clear();
     });
     return HCCL_SUCCESS;
 }

@@ -1,7 +1,9 @@
 #include "activity/buffer_manager.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <exception>
 #include <new>
 
 #include "activity/drop_counter.h"
@@ -10,6 +12,7 @@
 #include "common/host_clock.h"
 #include "common/log.h"
 #include "common/no_destructor.h"
+#include "common/thread_signals.h"
 
 namespace mspti::activity {
 
@@ -17,6 +20,42 @@ namespace {
 
 using buffer_detail::AppendLocked;
 using buffer_detail::t_state;
+using SteadyClock = std::chrono::steady_clock;
+
+// Set while the calling thread runs FlushAtExit: until then it only tries the manager's locks.
+thread_local SteadyClock::time_point t_exit_deadline{};
+thread_local bool t_exiting = false;
+
+// Takes `lock` (a std::unique_lock or a SpinLock); on a thread in FlushAtExit only tries until its
+// deadline (the lock may be held by the code a signal handler interrupted on this very thread).
+template <typename Lockable>
+bool LockOrGiveUp(Lockable& lock) {
+    if (!t_exiting) {
+        lock.lock();
+        return true;
+    }
+    while (!lock.try_lock()) {
+        if (SteadyClock::now() >= t_exit_deadline) return false;
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+    return true;
+}
+
+// The client's RequestFunc. An exception from it declines the request: no buffer (NO_BUFFER).
+bool CallRequest(msptiBuffersCallbackRequestFunc request, uint8_t** data, size_t* size, size_t* max_records) {
+    try {
+        request(data, size, max_records);
+        return true;
+    } catch (...) {
+        static std::atomic<bool> logged{false};
+        if (!logged.exchange(true, std::memory_order_relaxed)) {
+            MSPTI_LOGE("the buffer RequestFunc threw an exception: taken as a declined request, the record is "
+                       "counted as dropped (NO_BUFFER)");
+        }
+        *data = nullptr;
+        return false;
+    }
+}
 
 }  // namespace
 
@@ -105,7 +144,7 @@ bool BufferManager::WriteSlow(ThreadBuffer& tb, int64_t kind, const void* record
         if (measure) request_start = host_clock::Now();
         t_state.in_request = true;
         t_state.Sync();
-        cb.request(&data, &size_given, &max_records);
+        (void)CallRequest(cb.request, &data, &size_given, &max_records);
         t_state.in_request = false;
         t_state.Sync();
         if (measure) request_end = host_clock::Now();
@@ -117,7 +156,7 @@ bool BufferManager::WriteSlow(ThreadBuffer& tb, int64_t kind, const void* record
     if (size_given < size) {
         // Too small for this record: give it straight back (empty) and count the record.
         MSPTI_LOGW("buffer of %zu bytes cannot hold a record of %zu bytes", size_given, size);
-        Enqueue(Closed{data, size_given, 0, cb.complete});
+        Enqueue(Closed{data, size_given, 0, cb.complete, 0});
         Drops().Add(kind, MSPTI_DROP_REASON_BUFFER_TOO_SMALL);
         return false;
     }
@@ -160,7 +199,7 @@ void BufferManager::CloseLocked(ThreadBuffer& tb) {
     if (tb.data == nullptr) return;
     // Enqueued while the thread's lock is held, so a concurrent flush that finds the thread's
     // buffer gone is sure to wait for this one too.
-    Enqueue(Closed{tb.data, tb.size, tb.used, tb.complete});
+    Enqueue(Closed{tb.data, tb.size, tb.used, tb.complete, tb.records});
     tb.data = nullptr;
     tb.size = 0;
     tb.used = 0;
@@ -170,39 +209,65 @@ void BufferManager::CloseLocked(ThreadBuffer& tb) {
 }
 
 uint64_t BufferManager::Enqueue(const Closed& closed) {
-    std::lock_guard<std::mutex> lock(queue_mutex_);
+    std::unique_lock<std::mutex> lock(queue_mutex_, std::defer_lock);
+    if (!LockOrGiveUp(lock)) {
+        // At exit, with the queue's lock held by the interrupted code of this thread: not delivered.
+        unqueued_records_.fetch_add(closed.records, std::memory_order_relaxed);
+        return enqueued_.load(std::memory_order_relaxed);
+    }
     queue_.push_back(closed);
-    ++enqueued_;
+    queued_records_.fetch_add(closed.records, std::memory_order_relaxed);
+    const uint64_t ticket = enqueued_.load(std::memory_order_relaxed) + 1;
+    enqueued_.store(ticket, std::memory_order_relaxed);
     if (!delivery_thread_.joinable()) delivery_thread_ = std::thread([this] { DeliveryLoop(); });
     queue_cv_.notify_one();
-    return enqueued_;
+    return ticket;
 }
 
 void BufferManager::WaitDelivered(uint64_t ticket) {
-    std::unique_lock<std::mutex> lock(queue_mutex_);
-    delivered_cv_.wait(lock, [&] { return delivered_ >= ticket; });
+    for (;;) {
+        const uint32_t seen = delivered_word_.Load();
+        if (delivered_.load(std::memory_order_acquire) >= ticket) return;
+        delivered_word_.Wait(seen);
+    }
+}
+
+void BufferManager::Complete(const Closed& closed) {
+    const bool measure = overhead::On() && overhead::HoldsOtherRecords(closed.data, closed.valid);
+    const uint64_t start = measure ? host_clock::Now() : 0;
+    t_state.in_complete = true;
+    try {
+        closed.complete(closed.data, closed.size, closed.valid);
+    } catch (...) {
+        static std::atomic<bool> logged{false};
+        if (!logged.exchange(true, std::memory_order_relaxed)) {
+            MSPTI_LOGE("the buffer CompleteFunc threw an exception; msPTI goes on (the buffer and its %zu records "
+                       "were handed to the client)",
+                       closed.records);
+        }
+    }
+    t_state.in_complete = false;
+    if (measure) {
+        Write(overhead::ThreadRecord(MSPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_FLUSH, start, host_clock::Now()));
+    }
 }
 
 void BufferManager::DeliveryLoop() {
-    std::unique_lock<std::mutex> lock(queue_mutex_);
+    // Signals meant for the application go to its threads, never to this one (whose handler could
+    // call exit() from inside a delivery).
+    thread_signals::BlockAsynchronous();
     for (;;) {
-        queue_cv_.wait(lock, [&] { return !queue_.empty(); });
-        const Closed closed = queue_.front();
-        queue_.pop_front();
-        lock.unlock();
-        if (closed.complete != nullptr) {
-            const bool measure = overhead::On() && overhead::HoldsOtherRecords(closed.data, closed.valid);
-            const uint64_t start = measure ? host_clock::Now() : 0;
-            t_state.in_complete = true;
-            closed.complete(closed.data, closed.size, closed.valid);
-            t_state.in_complete = false;
-            if (measure) {
-                Write(overhead::ThreadRecord(MSPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_FLUSH, start, host_clock::Now()));
-            }
+        Closed closed{};
+        {
+            std::unique_lock<std::mutex> lock(queue_mutex_);
+            queue_cv_.wait(lock, [&] { return !queue_.empty(); });
+            closed = queue_.front();
+            queue_.pop_front();
         }
-        lock.lock();
-        ++delivered_;
-        delivered_cv_.notify_all();
+        handed_records_.fetch_add(closed.records, std::memory_order_relaxed);
+        if (closed.complete != nullptr) Complete(closed);
+        delivered_.fetch_add(1, std::memory_order_release);
+        delivered_word_.BumpAndWakeAll();
     }
 }
 
@@ -219,9 +284,47 @@ void BufferManager::Flush(bool wait) {
     uint64_t ticket = 0;
     {
         std::lock_guard<std::mutex> lock(queue_mutex_);
-        ticket = enqueued_;
+        ticket = enqueued_.load(std::memory_order_relaxed);
     }
     if (wait && !InClientCallback()) WaitDelivered(ticket);
+}
+
+uint64_t BufferManager::FlushAtExit(std::chrono::milliseconds stall_limit) {
+    t_exiting = true;
+    t_exit_deadline = SteadyClock::now() + stall_limit;
+    {
+        std::unique_lock<std::mutex> registry(registry_mutex_, std::defer_lock);
+        if (LockOrGiveUp(registry)) {
+            for (const auto& tb : threads_) {
+                if (!LockOrGiveUp(tb->lock)) continue;  // held by the code a signal handler interrupted
+                CloseLocked(*tb);
+                tb->lock.unlock();
+            }
+        }
+    }
+    const uint64_t ticket = enqueued_.load(std::memory_order_acquire);
+    // Inside CompleteFunc this thread is the delivery thread: nobody else would deliver.
+    if (!InClientCallback()) {
+        uint64_t last = delivered_.load(std::memory_order_acquire);
+        SteadyClock::time_point give_up = SteadyClock::now() + stall_limit;
+        for (;;) {
+            const uint32_t seen = delivered_word_.Load();
+            const uint64_t delivered = delivered_.load(std::memory_order_acquire);
+            if (delivered >= ticket) break;
+            const SteadyClock::time_point now = SteadyClock::now();
+            if (delivered != last) {
+                last = delivered;
+                give_up = now + stall_limit;
+            } else if (now >= give_up) {
+                break;
+            }
+            const auto left = std::chrono::duration_cast<std::chrono::nanoseconds>(give_up - now).count();
+            delivered_word_.Wait(seen, static_cast<uint64_t>(std::min<int64_t>(left, 50000000)) + 1);
+        }
+    }
+    t_exiting = false;
+    return unqueued_records_.load(std::memory_order_relaxed) + queued_records_.load(std::memory_order_relaxed) -
+           handed_records_.load(std::memory_order_relaxed);
 }
 
 void BufferManager::SetFlushPeriod(uint32_t ms) {
@@ -233,6 +336,7 @@ void BufferManager::SetFlushPeriod(uint32_t ms) {
 }
 
 void BufferManager::PeriodLoop() {
+    thread_signals::BlockAsynchronous();
     std::unique_lock<std::mutex> lock(period_mutex_);
     for (;;) {
         if (period_ms_ == 0) {
@@ -287,15 +391,19 @@ void BufferManager::ChildAfterFork() {
                           &period_mutex_}) {
         new (m) std::mutex();
     }
-    for (std::condition_variable* cv : {&queue_cv_, &delivered_cv_, &period_cv_}) new (cv) std::condition_variable();
+    for (std::condition_variable* cv : {&queue_cv_, &period_cv_}) new (cv) std::condition_variable();
+    delivered_word_.Reset();
     // The threads were not copied; their std::thread objects describe the parent's.
     new (&delivery_thread_) std::thread();
     new (&period_thread_) std::thread();
 
     // Buffers closed but not completed are the parent's to complete.
     queue_.clear();
-    enqueued_ = 0;
-    delivered_ = 0;
+    enqueued_.store(0, std::memory_order_relaxed);
+    delivered_.store(0, std::memory_order_relaxed);
+    queued_records_.store(0, std::memory_order_relaxed);
+    handed_records_.store(0, std::memory_order_relaxed);
+    unqueued_records_.store(0, std::memory_order_relaxed);
     // Only this thread's buffer and the shared late buffer exist in the child; open buffers hold the
     // parent's records and are abandoned.
     ThreadBuffer* own = t_state.buffer;

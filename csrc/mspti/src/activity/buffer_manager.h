@@ -26,6 +26,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -37,6 +38,7 @@
 
 #include <cstring>
 
+#include "common/futex_word.h"
 #include "common/hot_tls.h"
 #include "common/no_destructor.h"
 #include "common/piecewise_copy.h"
@@ -69,6 +71,13 @@ public:
     // buffer callback it never waits (the delivery would wait for the caller).
     void Flush(bool wait);
 
+    // The flush of the exit handler: closes every buffer and waits for the deliveries while they
+    // progress, giving up once no buffer has come back for `stall_limit`. Every lock is only tried
+    // until then, so an exit() from a signal handler that interrupted this thread inside msPTI, or a
+    // CompleteFunc that never returns, cannot hold the process. Returns the records not delivered:
+    // those of buffers not handed to CompleteFunc yet (or not closed: their lock was held).
+    uint64_t FlushAtExit(std::chrono::milliseconds stall_limit);
+
     void SetFlushPeriod(uint32_t ms);
 
     // True while the calling thread is inside the client's RequestFunc or CompleteFunc.
@@ -95,6 +104,7 @@ private:
         size_t size;
         size_t valid;
         msptiBuffersCallbackCompleteFunc complete;
+        size_t records;
     };
     friend struct LocalBuffer;
 
@@ -106,6 +116,9 @@ private:
     uint64_t Enqueue(const Closed& closed);
     void WaitDelivered(uint64_t ticket);
     void DeliveryLoop();
+    // Calls the client's CompleteFunc; an exception it throws is caught and logged (the buffer was
+    // the client's from the call on, so its records count as delivered).
+    void Complete(const Closed& closed);
     void PeriodLoop();
     // Starts the period thread again in a forked child that had a flush period (not per record).
     void RestartPeriodAfterFork();
@@ -126,11 +139,17 @@ private:
     std::shared_ptr<ThreadBuffer> late_;
 
     std::mutex queue_mutex_;
-    std::condition_variable queue_cv_;
-    std::condition_variable delivered_cv_;
+    std::condition_variable queue_cv_;  // waited on by the delivery thread only
     std::deque<Closed> queue_;
-    uint64_t enqueued_ = 0;
-    uint64_t delivered_ = 0;
+    std::atomic<uint64_t> enqueued_{0};   // buffers queued (written under queue_mutex_)
+    std::atomic<uint64_t> delivered_{0};  // buffers completed, in queue order
+    // Bumped after every completion; flushes sleep on it (no condition variable: see futex_word.h).
+    FutexWord delivered_word_;
+    // Records of the buffers queued, taken off the queue for CompleteFunc, and closed at exit but
+    // not queued (the queue's lock was held): what FlushAtExit reports as not delivered.
+    std::atomic<uint64_t> queued_records_{0};
+    std::atomic<uint64_t> handed_records_{0};
+    std::atomic<uint64_t> unqueued_records_{0};
     std::thread delivery_thread_;
 
     std::mutex period_mutex_;

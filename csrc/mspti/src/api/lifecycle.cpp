@@ -1,5 +1,8 @@
 #include "api/lifecycle.h"
 
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 
@@ -13,14 +16,25 @@
 namespace mspti::lifecycle {
 namespace {
 
+// Set while this thread drains the device channels for a FlushAll: an exit() from a signal handler
+// that interrupted the drain must not drain again (the device data's locks may be this thread's).
+thread_local bool t_draining = false;
+
 void AtExit() {
     try {
         // Device data of finished work is drained and collection stopped while CANN is still
-        // alive; then every buffer goes back to the client.
-        if (callback::Subscriber::Instance().Subscribed() && !activity::BufferManager::InClientCallback()) {
+        // alive; then every buffer goes back to the client, within the exit flush's limit.
+        if (callback::Subscriber::Instance().Subscribed() && !activity::BufferManager::InClientCallback() &&
+            !t_draining) {
             seam::DeviceTaskManager::Instance().OnUnsubscribe();
         }
-        activity::BufferManager::Instance().Flush(true);
+        const uint64_t lost = activity::BufferManager::Instance().FlushAtExit(kExitDeliveryStall);
+        if (lost != 0) {
+            std::fprintf(stderr,
+                         "msPTI: %" PRIu64 " activity record%s not delivered at exit: no buffer came back from "
+                         "the CompleteFunc for %lld ms\n",
+                         lost, lost == 1 ? " was" : "s were", static_cast<long long>(kExitDeliveryStall.count()));
+        }
     } catch (...) {
     }
 }
@@ -44,6 +58,10 @@ void EnsureExitFlush() {
 
 void FlushAll() {
     if (callback::Subscriber::Instance().Subscribed() && !activity::BufferManager::InClientCallback()) {
+        struct Draining {
+            Draining() { t_draining = true; }
+            ~Draining() { t_draining = false; }
+        } draining;
         seam::DeviceTaskManager::Instance().DrainAll();
     }
     activity::BufferManager::Instance().Flush(true);

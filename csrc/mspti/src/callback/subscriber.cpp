@@ -1,7 +1,10 @@
 #include "callback/subscriber.h"
 
+#include <atomic>
+
 #include "activity/kinds.h"
 #include "common/call_gate.h"
+#include "common/log.h"
 #include "common/no_destructor.h"
 #include "seam/profapi_injection.h"
 
@@ -65,11 +68,30 @@ void Subscriber::UpdateGate() const {
     call_gate::Set(call_gate::kCallbacks, active_.load(std::memory_order_acquire) != nullptr && table_.Any());
 }
 
+namespace {
+
+// The client's callback. An exception it throws stops at msPTI: the call it reports goes on, with its
+// records and its EXIT, as if the callback had returned.
+void CallClient(const msptiSubscriber_st& subscriber, msptiCallbackDomain domain, uint32_t cbid,
+                const msptiCallbackData& data) noexcept {
+    try {
+        subscriber.callback(subscriber.userdata, domain, cbid, &data);
+    } catch (...) {
+        static std::atomic<bool> logged{false};
+        if (!logged.exchange(true, std::memory_order_relaxed)) {
+            MSPTI_LOGE("the subscriber's callback threw an exception (%s); msPTI goes on",
+                       data.functionName != nullptr ? data.functionName : "");
+        }
+    }
+}
+
+}  // namespace
+
 const msptiSubscriber_st* Subscriber::Deliver(msptiCallbackDomain domain, uint32_t cbid,
                                               const msptiCallbackData& data) const {
     const msptiSubscriber_st* current = active_.load(std::memory_order_acquire);
     if (current == nullptr || current->callback == nullptr || !table_.IsEnabled(domain, cbid)) return nullptr;
-    current->callback(current->userdata, domain, cbid, &data);
+    CallClient(*current, domain, cbid, data);
     return current;
 }
 
@@ -77,7 +99,7 @@ void Subscriber::DeliverExit(const msptiSubscriber_st* entered, msptiCallbackDom
                              const msptiCallbackData& data) const {
     const msptiSubscriber_st* current = active_.load(std::memory_order_acquire);
     if (current == nullptr || current != entered || current->callback == nullptr) return;
-    current->callback(current->userdata, domain, cbid, &data);
+    CallClient(*current, domain, cbid, data);
 }
 
 }  // namespace mspti::callback

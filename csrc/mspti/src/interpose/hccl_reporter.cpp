@@ -9,6 +9,7 @@
 #include "activity/kinds.h"
 #include "common/no_destructor.h"
 #include "common/string_pool.h"
+#include "interpose/report_route.h"
 #include "markers/marker_ids.h"
 #include "markers/prof_trace.h"
 #include "seam/cann_api.h"
@@ -114,9 +115,10 @@ uint64_t BeginOp(const char* name, HcclComm comm, uint64_t bytes, aclrtStream st
     }
     const auto dev = static_cast<uint32_t>(device);
     // Without a collecting step-trace channel the markers would never come back; if the channel could
-    // not start, the record is counted.
+    // not start, or never will because CANN cannot report to msPTI (the device was never reported
+    // open, the report callbacks are not registered), the record is counted.
     if (!seam::devices::TsFwActive(dev)) {
-        if (seam::devices::TsFwFailed(dev)) {
+        if (seam::devices::TsFwFailed(dev) || report_route::DeviceUnreported(dev)) {
             activity::Drops().Add(MSPTI_ACTIVITY_KIND_HCCL, MSPTI_DROP_REASON_COLLECTION_FAILED);
         }
         return 0;

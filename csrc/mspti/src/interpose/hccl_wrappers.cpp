@@ -11,6 +11,7 @@
 #include "interpose/wrapper.h"
 #include "mspti/mspti_cbid.h"
 #include "mspti/mspti_ext.h"
+#include "seam/communication_tracker.h"
 
 namespace {
 
@@ -38,7 +39,8 @@ bool HcclOn() { return mspti::activity::Enabled(MSPTI_ACTIVITY_KIND_HCCL); }
 
 uint64_t Bytes(uint64_t count, HcclDataType type) { return count * hccl::DataTypeSize(type); }
 
-// Runs one HCCL operation: start marker, ENTER, the call, EXIT, end marker.
+// Runs one HCCL operation: start marker, ENTER, the call, EXIT, end marker; then the check that CANN
+// reported the operator inside the call (its COMMUNICATION record is owed otherwise).
 template <typename Fn, typename Params, typename... Args>
 HcclResult Run(const mspti::seam::CannFunction<Fn>& real, uint32_t cbid, const char* name, const Params& params,
                uint64_t bytes, HcclComm comm, aclrtStream stream, Args... args) noexcept {
@@ -48,10 +50,12 @@ HcclResult Run(const mspti::seam::CannFunction<Fn>& real, uint32_t cbid, const c
     } catch (...) {
         marker = 0;
     }
+    const uint64_t operators = mspti::seam::communication::AccountedOps();
     const HcclResult result = Intercept<HcclResult>(real, HCCL_E_INTERNAL, MSPTI_CB_DOMAIN_HCCL, cbid, name, params,
                                                     false, NoRecord{}, args...);
     try {
         hccl::EndOp(marker, stream);
+        mspti::seam::communication::EndCollectiveCall(operators, result == HCCL_SUCCESS);
     } catch (...) {
     }
     return result;

@@ -117,6 +117,11 @@ bool CurrentDeviceUnreported() {
     return (devices >> device) & 1U;
 }
 
+bool DeviceUnreported(uint32_t device) {
+    if (g_all.load(std::memory_order_acquire)) return true;
+    return device < 64 && ((g_devices.load(std::memory_order_acquire) >> device) & 1U) != 0;
+}
+
 void CountUnreportedLaunch() {
     if (activity::Enabled(MSPTI_ACTIVITY_KIND_KERNEL)) {
         activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_DROP_REASON_COLLECTION_FAILED);

@@ -37,6 +37,8 @@ void ChildAfterFork();
 
 // Whether a launch on the calling thread's current device reaches msPTI through no report.
 bool CurrentDeviceUnreported();
+// The same for a known device.
+bool DeviceUnreported(uint32_t device);
 // Counts one KERNEL record as dropped (COLLECTION_FAILED) when KERNEL is enabled.
 void CountUnreportedLaunch();
 // An interposed launch succeeded but CANN reported no task track inside it: counts the KERNEL

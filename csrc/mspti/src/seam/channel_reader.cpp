@@ -9,6 +9,7 @@
 #include "common/host_clock.h"
 #include "common/log.h"
 #include "common/no_destructor.h"
+#include "common/thread_signals.h"
 #include "seam/cann_api.h"
 #include "seam/device_data.h"
 #include "seam/device_log.h"
@@ -370,6 +371,7 @@ size_t ChannelReader::ParseLocked(Channel& c) {
 }
 
 void ChannelReader::Loop(uint64_t generation) {
+    thread_signals::BlockAsynchronous();
     prof_poll_info_t infos[kPollBatch];
     uint64_t last_sweep = host_clock::Now();
     uint64_t last_resync = last_sweep;

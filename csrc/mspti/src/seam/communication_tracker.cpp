@@ -8,7 +8,10 @@
 #include "activity/drop_counter.h"
 #include "activity/kinds.h"
 #include "common/hot_tls.h"
+#include "common/log.h"
 #include "common/no_destructor.h"
+#include "interpose/report_route.h"
+#include "seam/cann_api.h"
 #include "seam/device_registry.h"
 #include "seam/name_cache.h"
 
@@ -35,6 +38,8 @@ struct ThreadState {
     // The operator runs on a device whose collection could not start: its record is counted as
     // dropped (COLLECTION_FAILED) at its first task, and nothing of it is queued.
     bool collection_failed;
+    // Operators of this thread queued or counted (AccountedOps).
+    uint64_t accounted;
 };
 
 thread_local ThreadState t_state{};
@@ -75,6 +80,7 @@ void OnHcclApi(const MsprofApi& api) {
     if (devices::StarsFailed(t_track.device)) {
         if (!t_state.collection_failed) {
             t_state.collection_failed = true;
+            ++t_state.accounted;
             activity::Drops().Add(MSPTI_ACTIVITY_KIND_COMMUNICATION, MSPTI_DROP_REASON_COLLECTION_FAILED);
         }
         return;
@@ -116,9 +122,45 @@ void OnNodeLaunch(const MsprofApi& api, uint64_t correlation_id) {
     }
     t_state.op = 0;
     t_state.has_info = false;
+    ++t_state.accounted;
     Queue& q = GetQueue();
     std::lock_guard<std::mutex> lock(q.mutex);
     q.ops.push_back(op);
+}
+
+uint64_t AccountedOps() { return t_state.accounted; }
+
+void EndCollectiveCall(uint64_t accounted_before, bool succeeded) {
+    if (t_state.accounted != accounted_before) return;
+    // Which report is missing, for the log: an operator begun (a task and its HCCL API came) but not
+    // finished lost its node launch; a task track not claimed by an HCCL API lost the API report;
+    // neither: no task track came (MsprofReportCompactInfo, or task reports never switched on).
+    const int missing = t_state.op != 0 ? 0 : (t_track.has_track ? 1 : 2);
+    t_state.op = 0;
+    t_state.has_info = false;
+    t_state.collection_failed = false;
+    t_track.has_track = false;
+    if (!succeeded || !activity::Enabled(MSPTI_ACTIVITY_KIND_COMMUNICATION)) return;
+    auto get_device = cann::aclrtGetDevice.get();
+    int32_t device = -1;
+    if (get_device == nullptr || get_device(&device) != 0 || device < 0) return;
+    const auto id = static_cast<uint32_t>(device);
+    const bool route_broken = interpose::report_route::DeviceUnreported(id);
+    if (!route_broken && !devices::StarsActive(id) && !devices::StarsFailed(id)) return;
+    static std::atomic<unsigned> logged{0};
+    const unsigned bit = route_broken ? 8u : 1u << missing;
+    if ((logged.fetch_or(bit, std::memory_order_relaxed) & bit) == 0) {
+        static const char* const kMissing[] = {
+            "its node launch report (MsprofReportApi)",
+            "the HCCL API report of its task (MsprofReportApi)",
+            "its task track (MsprofReportCompactInfo, or the task reports were never switched on)",
+        };
+        MSPTI_LOGW("a collective on device %d returned without CANN reporting %s; its COMMUNICATION record is "
+                   "counted as dropped, reason COLLECTION_FAILED",
+                   device, route_broken ? "anything (the report route is broken, see the earlier message)"
+                                        : kMissing[missing]);
+    }
+    activity::Drops().Add(MSPTI_ACTIVITY_KIND_COMMUNICATION, MSPTI_DROP_REASON_COLLECTION_FAILED);
 }
 
 void ForgetAfterFork() {

@@ -39,6 +39,17 @@ void OnHcclApi(const MsprofApi& api);
 void OnOpInfo(const MsprofHcclOpInfo& info);
 void OnNodeLaunch(const MsprofApi& api, uint64_t correlation_id);
 
+// The operators of the calling thread whose record was queued or counted as dropped so far: an
+// interposed collective reads it before and after its real call (CANN reports the operator inside
+// the call).
+uint64_t AccountedOps();
+// After an interposed collective: when CANN's reports inside the call gave no operator
+// (`accounted_before` unchanged: a task track, an HCCL API or the node launch was lost on the report
+// route), the thread's half-assembled operator is abandoned so that the next one starts clean and, if
+// the call `succeeded`, the COMMUNICATION record msPTI owes is counted as dropped (COLLECTION_FAILED)
+// when COMMUNICATION is enabled and the device collects (or its report route is known broken).
+void EndCollectiveCall(uint64_t accounted_before, bool succeeded);
+
 // Hands the queued events over (requires the device-data mutex).
 void DrainEvents(const std::function<void(const TaskEvent&)>& on_task,
                  const std::function<void(const OpEvent&)>& on_op);

@@ -1,0 +1,97 @@
+// A synchronisation that fails while a collective is in flight, after which the application frees
+// the collective's buffers, as real code does after a failed synchronize. Run with
+// NPU_SIM_FAULTS=aclrtSynchronizeStream:error=507000@1 and NPU_SIM_DEVICES=2.
+//
+// Rank 0 issues HcclAllReduce; its peer, rank 1, has not issued its own yet, so the operation waits
+// in rank 0's progress thread. Rank 0's aclrtSynchronizeStream fails (the planned fault), rank 0
+// frees both buffers and allocates and fills others of the same size (reusing the freed memory);
+// only then does rank 1 issue its HcclAllReduce. The collective must not read or write rank 0's
+// freed memory (ASan: heap-use-after-free; plain builds: a corrupted heap). Prints
+//   S sync0=<rank 0's first synchronize> sync1=<rank 1's synchronize> reused_intact=<0|1>
+// reused_intact: the blocks allocated after the free still hold what rank 0 wrote into them.
+#include <acl/acl.h>
+#include <hccl/hccl.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+namespace {
+
+constexpr uint64_t kCount = 4096;  // floats: 16 KiB buffers, heap blocks of the host allocator
+constexpr size_t kBytes = kCount * sizeof(float);
+
+std::atomic<bool> g_freed{false};
+std::atomic<int> g_sync0{-1}, g_sync1{-1};
+std::atomic<bool> g_intact{false};
+
+bool Ok(const char* what, int rc) {
+    if (rc != 0) std::printf("W %s %d\n", what, rc);
+    return rc == 0;
+}
+
+void Rank(const HcclRootInfo* root, uint32_t r) {
+    if (!Ok("aclrtSetDevice", aclrtSetDevice(static_cast<int32_t>(r)))) return;
+    aclrtStream stream = nullptr;
+    HcclComm comm = nullptr;
+    if (!Ok("aclrtCreateStream", aclrtCreateStream(&stream)) ||
+        !Ok("HcclCommInitRootInfo", HcclCommInitRootInfo(2, root, r, &comm)))
+        return;
+    void* in = nullptr;
+    void* out = nullptr;
+    if (!Ok("aclrtMalloc", aclrtMalloc(&in, kBytes, ACL_MEM_MALLOC_HUGE_FIRST)) ||
+        !Ok("aclrtMalloc", aclrtMalloc(&out, kBytes, ACL_MEM_MALLOC_HUGE_FIRST)))
+        return;
+    std::vector<float> ones(kCount, 1.0f);
+    (void)Ok("aclrtMemcpy", aclrtMemcpy(in, kBytes, ones.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE));
+    if (r == 0) {
+        (void)Ok("HcclAllReduce", HcclAllReduce(in, out, kCount, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, stream));
+        g_sync0 = aclrtSynchronizeStream(stream);  // the planned failure, with the peer still absent
+        (void)Ok("aclrtFree", aclrtFree(in));
+        (void)Ok("aclrtFree", aclrtFree(out));
+        // New blocks of the same size take the freed memory back; fill them with a known pattern.
+        std::vector<void*> reused;
+        for (int i = 0; i < 8; ++i) {
+            void* p = nullptr;
+            if (Ok("aclrtMalloc(reuse)", aclrtMalloc(&p, kBytes, ACL_MEM_MALLOC_HUGE_FIRST))) {
+                std::memset(p, 0x5a, kBytes);
+                reused.push_back(p);
+            }
+        }
+        g_freed = true;
+        // The application goes on with the stream; the collective completes with the peer's call.
+        const aclError again = aclrtSynchronizeStream(stream);
+        (void)again;
+        bool intact = true;
+        for (void* p : reused) {
+            const auto* bytes = static_cast<const unsigned char*>(p);
+            for (size_t i = 0; i < kBytes; ++i) intact = intact && bytes[i] == 0x5a;
+            (void)Ok("aclrtFree(reuse)", aclrtFree(p));
+        }
+        g_intact = intact;
+    } else {
+        while (!g_freed) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        (void)Ok("HcclAllReduce", HcclAllReduce(in, out, kCount, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, stream));
+        g_sync1 = aclrtSynchronizeStream(stream);
+        (void)Ok("aclrtFree", aclrtFree(in));
+        (void)Ok("aclrtFree", aclrtFree(out));
+    }
+    (void)Ok("HcclCommDestroy", HcclCommDestroy(comm));
+    (void)Ok("aclrtDestroyStream", aclrtDestroyStream(stream));
+}
+
+}  // namespace
+
+int main() {
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
+    if (!Ok("aclInit", aclInit(nullptr))) return 1;
+    HcclRootInfo root;
+    if (!Ok("HcclGetRootInfo", HcclGetRootInfo(&root))) return 1;
+    std::thread r0(Rank, &root, 0u), r1(Rank, &root, 1u);
+    r0.join();
+    r1.join();
+    std::printf("S sync0=%d sync1=%d reused_intact=%d\n", g_sync0.load(), g_sync1.load(), g_intact.load() ? 1 : 0);
+    return 0;
+}
