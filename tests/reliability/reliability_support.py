@@ -20,12 +20,20 @@ class Figures:
 
     cases: list[dict[str, object]] = field(default_factory=list)
     path: Path | None = None
+    matrix: list[str] = field(default_factory=list)  # the fault matrix's summaries
 
     def add(self, case: dict[str, object]) -> None:
         self.cases.append(case)
+        self.write(case)
+
+    def add_matrix_run(self, run: dict[str, object]) -> None:
+        """One run of the fault matrix: kept with the campaign's, not summed with them."""
+        self.write(run)
+
+    def write(self, record: dict[str, object]) -> None:
         if self.path is not None:
             with self.path.open("a") as out:
-                out.write(json.dumps(case) + "\n")
+                out.write(json.dumps(record) + "\n")
 
 
 @dataclass(frozen=True)
