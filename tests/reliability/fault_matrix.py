@@ -22,7 +22,7 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
-from reliability_support import ReliabilityPrograms
+from reliability_support import DROP_REASONS, ReliabilityPrograms
 
 from support.native import run_program
 
@@ -46,14 +46,6 @@ KINDS = {
 }
 # Made from CANN's API reports: produced is what reached msPTI, `made` what CANN reported.
 API_KINDS = ("API", "ACL_API", "NODE_API", "RUNTIME_API")
-DROP_REASONS = {
-    1: "NO_BUFFER",
-    2: "BUFFER_TOO_SMALL",
-    3: "DEVICE_HALF_LOST",
-    4: "COLLECTION_FAILED",
-    5: "BAD_ARGUMENT",
-    6: "KIND_DISABLED",
-}
 # MARKER drops are counted per kind only: those of a device half's reasons are the device marks'
 # (the workload's host marks have valid messages and no stream), the buffer ones the host marks'.
 DEVICE_MARKER_REASONS = ("DEVICE_HALF_LOST", "COLLECTION_FAILED", "BAD_ARGUMENT", "KIND_DISABLED")

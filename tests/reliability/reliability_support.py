@@ -13,6 +13,16 @@ from support.native import REPO, NativeTree, ProgramBuilder, run_program
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 
+# msptiDropReason (mspti_ext.h): the reasons a drop can carry, by value.
+DROP_REASONS = {
+    1: "NO_BUFFER",
+    2: "BUFFER_TOO_SMALL",
+    3: "DEVICE_HALF_LOST",
+    4: "COLLECTION_FAILED",
+    5: "BAD_ARGUMENT",
+    6: "KIND_DISABLED",
+}
+
 
 @dataclass
 class Figures:
