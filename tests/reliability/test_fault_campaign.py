@@ -569,17 +569,26 @@ def test_collection_that_cannot_start_is_reported(
     assert got["marker_dropped"] == got["marker_collection_failed"] == 10
 
 
+def collective_accounting(
+    programs: ReliabilityPrograms, workload: Path, plan: str
+) -> dict[str, dict[str, object]]:
+    """The fault workload with its collectives on two ranks under ``plan``: per device kind, produced,
+    delivered, dropped by reason and unaccounted (device_accounting)."""
+    run = run_workload(programs, workload, plan.split(":")[0], plan, hccl=True)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    kinds = {int(k["kind"]): k for k in run.fields("K")}
+    accounting = device_accounting(kinds, run.fields("M")[0])
+    print(f"\n{plan}: {accounting}")
+    return accounting
+
+
 @pytest.mark.parametrize("plan", START_FAILURES)
 def test_collectives_of_a_device_whose_collection_failed_are_counted(
     reliability_programs: ReliabilityPrograms, workload: Path, plan: str
 ) -> None:
     """F-19 for COMMUNICATION and HCCL: the 12 collectives on two ranks while the devices' collection
     cannot start; every HCCL and COMMUNICATION record is delivered or counted (COLLECTION_FAILED)."""
-    run = run_workload(reliability_programs, workload, plan.split(":")[0], plan, hccl=True)
-    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
-    kinds = {int(k["kind"]): k for k in run.fields("K")}
-    accounting = device_accounting(kinds, run.fields("M")[0])
-    print(f"\n{plan}: {accounting}")
+    accounting = collective_accounting(reliability_programs, workload, plan)
     for name in ("HCCL", "COMMUNICATION"):
         assert accounting[name]["produced"] > 0, (name, accounting[name])
         assert accounting[name]["unaccounted"] == 0, (name, accounting[name])
@@ -604,11 +613,7 @@ def test_collectives_are_accounted_whatever_part_of_the_report_route_fails(
     """Every HCCL and COMMUNICATION record of a collective the interposer saw is delivered or counted as
     dropped with reason COLLECTION_FAILED (the report route, not the device, lost it); kernels and device
     markers stay accounted too."""
-    run = run_workload(reliability_programs, workload, plan.split(":")[0], plan, hccl=True)
-    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
-    kinds = {int(k["kind"]): k for k in run.fields("K")}
-    accounting = device_accounting(kinds, run.fields("M")[0])
-    print(f"\n{plan}: {accounting}")
+    accounting = collective_accounting(reliability_programs, workload, plan)
     for name in ("HCCL", "COMMUNICATION"):
         assert accounting[name]["produced"] == 20, (name, accounting[name])
     for name, figures_of_kind in accounting.items():
