@@ -227,6 +227,12 @@ def parse_run(plan: Plan, returncode: int, stdout: str, stderr: str, seconds: fl
                     reasons,
                     int(k.get("made", -1)),
                 )
+        # The checks of untouched kinds need these: a workload that stopped printing them fails.
+        for name, k in kinds.items():
+            if name in API_KINDS and k.made < 0:
+                problems.append(f"{name}: the workload printed no count of the reports CANN made")
+            if name not in API_KINDS and k.nominal < 0:
+                problems.append(f"{name}: the workload printed no nominal count")
     output = f"stdout:\n{stdout[-2500:]}\nstderr:\n{stderr[-2500:]}"
     return RunResult(plan, returncode, seconds, calls, injected, kinds, problems, output)
 
