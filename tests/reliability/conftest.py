@@ -28,6 +28,10 @@ def figures() -> Iterator[Figures]:
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if _FIGURES.matrix:
+        terminalreporter.write_sep("-", "fault matrix figures")
+        for line in _FIGURES.matrix:
+            terminalreporter.write_line(line)
     cases = _FIGURES.cases
     if not cases:
         return

@@ -13,6 +13,16 @@ from support.native import REPO, NativeTree, ProgramBuilder, run_program
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 
+# msptiDropReason (mspti_ext.h): the reasons a drop can carry, by value.
+DROP_REASONS = {
+    1: "NO_BUFFER",
+    2: "BUFFER_TOO_SMALL",
+    3: "DEVICE_HALF_LOST",
+    4: "COLLECTION_FAILED",
+    5: "BAD_ARGUMENT",
+    6: "KIND_DISABLED",
+}
+
 
 @dataclass
 class Figures:
@@ -20,12 +30,20 @@ class Figures:
 
     cases: list[dict[str, object]] = field(default_factory=list)
     path: Path | None = None
+    matrix: list[str] = field(default_factory=list)  # the fault matrix's summaries
 
     def add(self, case: dict[str, object]) -> None:
         self.cases.append(case)
+        self.write(case)
+
+    def add_matrix_run(self, run: dict[str, object]) -> None:
+        """One run of the fault matrix: kept with the campaign's, not summed with them."""
+        self.write(run)
+
+    def write(self, record: dict[str, object]) -> None:
         if self.path is not None:
             with self.path.open("a") as out:
-                out.write(json.dumps(case) + "\n")
+                out.write(json.dumps(record) + "\n")
 
 
 @dataclass(frozen=True)
@@ -38,6 +56,12 @@ class ReliabilityPrograms:
         if cpp_core:
             flags.append(f"-I{REPO / 'csrc' / 'sim'}")  # the simulator core API (fault counters)
         return self.builder.build([PROGRAMS / name], libs=libs, extra_flags=flags)
+
+    def fault_workload(self) -> Path:
+        """programs/fault_workload.cpp: the fault campaign's and the fault matrix's workload."""
+        return self.build(
+            "fault_workload.cpp", ["hccl", "hcomm", "ascendcl", "profapi", "npusim", "mspti"], cpp_core=True
+        )
 
 
 @dataclass

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from reliability_support import Figures, ReliabilityPrograms
+from reliability_support import DROP_REASONS, Figures, ReliabilityPrograms
 
 from support.native import run_program
 
@@ -170,14 +170,6 @@ HOST_KINDS_AT_LEAST = {8: "EXTERNAL_CORRELATION", 1: "MARKER"}
 # Device kinds whose produced count the workload knows (successful launches and collectives), and
 # device MARKER halves ("M" line): produced, delivered, dropped by reason and unaccounted per plan.
 DEVICE_KINDS = {2: "KERNEL", 4: "HCCL", 9: "COMMUNICATION"}
-DROP_REASONS = {
-    1: "NO_BUFFER",
-    2: "BUFFER_TOO_SMALL",
-    3: "DEVICE_HALF_LOST",
-    4: "COLLECTION_FAILED",
-    5: "BAD_ARGUMENT",
-    6: "KIND_DISABLED",
-}
 
 
 def plan_for(function: str, action: str) -> str:
@@ -230,9 +222,7 @@ class WorkloadRun:
 
 @pytest.fixture(scope="module")
 def workload(reliability_programs: ReliabilityPrograms) -> Path:
-    return reliability_programs.build(
-        "fault_workload.cpp", ["hccl", "hcomm", "ascendcl", "npusim", "mspti"], cpp_core=True
-    )
+    return reliability_programs.fault_workload()
 
 
 def run_workload(

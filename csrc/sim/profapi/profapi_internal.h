@@ -22,6 +22,18 @@ constexpr size_t kReportKindCount = 4;
 NPUSIM_API uint64_t uncollected_reports(ReportKind kind);
 NPUSIM_API void reset_uncollected_reports();
 
+// API reports of one report level (MSPROF_REPORT_*_LEVEL) that reached MsprofReportApi (`made`) and
+// that it handed to a registered callback (`delivered`: the reports a profiler was given). Counted
+// on the fault points' slow path only, that is while a fault plan is installed or call counts are
+// on (core/fault_plan.h), so a traced launch pays nothing for them otherwise; levels other than
+// those of the runtime, HCCL nodes, nodes and ACL are counted together under level 0.
+struct ApiReportCounts {
+    uint64_t made = 0;
+    uint64_t delivered = 0;
+};
+NPUSIM_API ApiReportCounts api_report_counts(uint16_t level);
+NPUSIM_API void reset_api_report_counts();
+
 // The callback registered for a ProfileCallbackType (nullptr when none or out of range).
 NPUSIM_API void* registered_callback(int32_t type);
 

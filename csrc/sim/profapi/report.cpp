@@ -36,6 +36,42 @@ void reset_uncollected_reports() {
     for (StripedCounter& c : g_uncollected) c.reset();
 }
 
+namespace {
+
+// The levels whose API reports are counted one by one; any other level goes to the last slot.
+constexpr std::array<uint16_t, 4> kCountedLevels = {MSPROF_REPORT_RUNTIME_LEVEL, MSPROF_REPORT_HCCL_NODE_LEVEL,
+                                                    MSPROF_REPORT_NODE_LEVEL, MSPROF_REPORT_ACL_LEVEL};
+std::array<StripedCounter, kCountedLevels.size() + 1> g_api_made;
+std::array<StripedCounter, kCountedLevels.size() + 1> g_api_delivered;
+
+size_t level_slot(uint16_t level) {
+    for (size_t i = 0; i < kCountedLevels.size(); ++i) {
+        if (kCountedLevels[i] == level) return i;
+    }
+    return kCountedLevels.size();
+}
+
+void count_api_report(uint16_t level, bool delivered) {
+    const size_t slot = level_slot(level);
+    if (delivered) {
+        g_api_delivered[slot].add();
+    } else {
+        g_api_made[slot].add();
+    }
+}
+
+}  // namespace
+
+ApiReportCounts api_report_counts(uint16_t level) {
+    const size_t slot = level == 0 ? kCountedLevels.size() : level_slot(level);
+    return {g_api_made[slot].total(), g_api_delivered[slot].total()};
+}
+
+void reset_api_report_counts() {
+    for (StripedCounter& c : g_api_made) c.reset();
+    for (StripedCounter& c : g_api_delivered) c.reset();
+}
+
 }  // namespace npusim::profapi
 
 using npusim::profapi::callbacks;
@@ -53,8 +89,13 @@ inline int32_t DeliverApi(uint32_t agingFlag, const MsprofApi* api) {
     return callback(agingFlag, api);
 }
 
+// The slow path also counts the reports by level (profapi_internal.h, api_report_counts).
 [[gnu::noinline, gnu::cold]] int32_t ReportApiFaulted(uint32_t agingFlag, const MsprofApi* api) {
+    if (api != nullptr) npusim::profapi::count_api_report(api->level, false);
     NPUSIM_FAULT_RETURN_ARGS("MsprofReportApi", int32_t, agingFlag, api);
+    if (api != nullptr && callbacks().get<ProfReportApiCFunc>(PROFILE_REPORT_API_C_CALLBACK) != nullptr) {
+        npusim::profapi::count_api_report(api->level, true);
+    }
     return DeliverApi(agingFlag, api);
 }
 

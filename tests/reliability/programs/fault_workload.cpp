@@ -5,14 +5,23 @@
 // launches, a device marker) and optionally HCCL collectives on two ranks, and flushes. It
 // tolerates every CANN failure (a failed call is counted, and dependent work is skipped) and it
 // knows what it did, so it prints what msPTI owes it:
-//   K kind=<k> expected=<n> delivered=<n> dropped=<n>   (expected: records the host calls made;
-//                                                       -1 when the kind depends on the device)
+//   K kind=<k> nominal=<n> expected=<n> delivered=<n> dropped=<n> r1=<n> .. r6=<n>
+//       nominal: what a run without faults owes (-1 when only the simulator knows it); expected: what
+//       this run produced (successful calls; for the API kinds, the API reports of the kind's level
+//       the simulated libprofapi handed to msPTI); made: API reports CANN made (API kinds only);
+//       delivered, dropped in all and by reason (mspti_ext.h)
+//   M expected=<n> delivered=<n> nominal=<n> host_expected=<n> host_delivered=<n> host_nominal=<n>
+//       MARKER records split by source: device halves (marks on a stream) and host marks
 //   A <msPTI call> <result>                              only for results other than documented
-//   F function=<f> calls=<n> injected=<n>                the fault site's figures
+//   F function=<f> calls=<n> injected=<n>                the fault site's figures (one line per function
+//                                                        of argv[1], a comma-separated list; injected is
+//                                                        the process's total)
 //   W <CANN call> <error>                                CANN failures the workload tolerated
 //   C enter=<n> exit=<n> unpaired=<n>                    callbacks
 // argv[1] = the faulted function (for the figures), argv[2] = 1 to run the HCCL part,
 // argv[3] = how many sessions (subscribe ... unsubscribe) to run, default 1.
+// With argv[1] = "--fault-points" it prints the simulator's fault points ("P <name>", the list scanned
+// from its sources at build time) and exits.
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -29,11 +38,14 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "core/fakes.h"
 #include "core/fault_plan.h"
 #include "hccl/hccl.h"
 #include "mspti/mspti.h"
 #include "mspti/mspti_ext.h"
 #include "mstx/ms_tools_ext.h"
+#include "profapi/profapi_internal.h"
+#include "seam/profapi.h"
 
 namespace {
 
@@ -42,6 +54,7 @@ constexpr int kKinds = MSPTI_ACTIVITY_KIND_COUNT;
 std::mutex g_mutex;
 uint64_t g_delivered[kKinds] = {};
 uint64_t g_device_markers = 0;  // MARKER records of source DEVICE, among g_delivered[MARKER]
+uint64_t g_host_markers = 0;    // and of source HOST
 std::atomic<uint64_t> g_enter{0}, g_exit{0};
 thread_local int t_depth = 0;
 std::atomic<int> g_unpaired{0};
@@ -60,9 +73,10 @@ void Complete(uint8_t* buffer, size_t size, size_t valid) {
     msptiResult rc;
     while ((rc = msptiActivityGetNextRecord(buffer, valid, &r)) == MSPTI_SUCCESS) {
         if (r->kind > 0 && r->kind < kKinds) g_delivered[r->kind]++;
-        if (r->kind == MSPTI_ACTIVITY_KIND_MARKER &&
-            reinterpret_cast<const msptiActivityMarker*>(r)->sourceKind == MSPTI_ACTIVITY_SOURCE_KIND_DEVICE) {
-            ++g_device_markers;
+        if (r->kind == MSPTI_ACTIVITY_KIND_MARKER) {
+            const auto source = reinterpret_cast<const msptiActivityMarker*>(r)->sourceKind;
+            if (source == MSPTI_ACTIVITY_SOURCE_KIND_DEVICE) ++g_device_markers;
+            if (source == MSPTI_ACTIVITY_SOURCE_KIND_HOST) ++g_host_markers;
         }
     }
     if (rc != MSPTI_ERROR_MAX_LIMIT_REACHED) std::printf("A msptiActivityGetNextRecord %d\n", rc);
@@ -106,6 +120,50 @@ struct Expected {
     }
 } g_expected;
 std::atomic<uint64_t> g_expected_device_markers{0};
+std::atomic<uint64_t> g_expected_host_markers{0};
+
+// What one session owes when no call fails (the loops below use the same figures).
+constexpr int kHostRounds = 4;     // HostWork: allocation, 4 copies, 2 fills, synchronize, free
+constexpr int kAllocators = 3;     // MiscWork: cached, configured, task-scheduler allocations
+constexpr int kHostMarks = 3;      // plus one range (2 records) and the host half of the device mark
+constexpr int kLaunches = 9;       // DeviceWork: 6 + V2 + WithHostArgs + WithConfig
+constexpr int kRanks = 2;          // HcclWork
+constexpr int kCollectives = 10;   // per rank, the barrier not counted
+struct Nominal {
+    uint64_t n[kKinds] = {};
+    uint64_t device_markers = 0, host_markers = 0;
+};
+Nominal SessionNominal(bool hccl) {
+    Nominal nominal;
+    nominal.n[MSPTI_ACTIVITY_KIND_MEMORY] = 2 * kHostRounds + 2 * kAllocators + 2 + (hccl ? 4 * kRanks : 0);
+    nominal.n[MSPTI_ACTIVITY_KIND_MEMCPY] = 4 * kHostRounds;
+    nominal.n[MSPTI_ACTIVITY_KIND_MEMSET] = 2 * kHostRounds;
+    nominal.n[MSPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION] = 9 * kHostRounds;
+    nominal.n[MSPTI_ACTIVITY_KIND_KERNEL] = kLaunches;
+    nominal.n[MSPTI_ACTIVITY_KIND_HCCL] = hccl ? kRanks * kCollectives : 0;
+    nominal.n[MSPTI_ACTIVITY_KIND_COMMUNICATION] = hccl ? kRanks * kCollectives : 0;
+    nominal.device_markers = 1;
+    nominal.host_markers = kHostMarks + 2 + 1;
+    return nominal;
+}
+Nominal g_nominal;
+
+// The API kinds are made from CANN's API reports: one record per report of the kind's level that
+// reached msPTI (the simulated libprofapi counts them while fault points count calls).
+constexpr struct {
+    msptiActivityKind kind;
+    uint16_t level;
+} kApiKinds[] = {
+    {MSPTI_ACTIVITY_KIND_RUNTIME_API, MSPROF_REPORT_RUNTIME_LEVEL},
+    {MSPTI_ACTIVITY_KIND_ACL_API, MSPROF_REPORT_ACL_LEVEL},
+    {MSPTI_ACTIVITY_KIND_NODE_API, MSPROF_REPORT_NODE_LEVEL},
+    {MSPTI_ACTIVITY_KIND_API, MSPROF_REPORT_NODE_LEVEL},  // every node report also gives an API record
+};
+uint64_t g_api_made[kKinds] = {};
+
+// The application's mstx front end asks libprofapi's InitInjectionMstx for its tool once. Refused, every
+// mstx call stays a no-op (mstx's documented behaviour without a tool): no mark is made, none is owed.
+bool MstxAttached() { return __atomic_load_n(&mstxDetailCtx.state, __ATOMIC_ACQUIRE) == MSTX_DETAIL_STATE_DONE; }
 
 bool Ok(const char* what, int rc) {
     if (rc != 0) std::printf("W %s %d\n", what, rc);
@@ -118,7 +176,7 @@ void HostWork(aclrtStream stream) {
     Expect("msptiActivityPushExternalCorrelationId",
            msptiActivityPushExternalCorrelationId(MSPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, 4242));
     std::vector<uint8_t> host(4096, 7), back(4096);
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < kHostRounds; ++i) {
         void* dev = nullptr;
         g_expected.add(MSPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION);
         if (!Ok("aclrtMalloc", aclrtMalloc(&dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST))) continue;
@@ -146,13 +204,13 @@ void HostWork(aclrtStream stream) {
     Expect("msptiActivityPopExternalCorrelationId",
            msptiActivityPopExternalCorrelationId(MSPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, &last));
     if (last != 4242) std::printf("A popped external id %" PRIu64 "\n", last);
-    for (int i = 0; i < 3; ++i) {
-        mstxMarkA("fault-host-mark", nullptr);
-        g_expected.add(MSPTI_ACTIVITY_KIND_MARKER);
-    }
+    for (int i = 0; i < kHostMarks; ++i) mstxMarkA("fault-host-mark", nullptr);
     const mstxRangeId range = mstxRangeStartA("fault-host-range", nullptr);
     mstxRangeEnd(range);
-    g_expected.add(MSPTI_ACTIVITY_KIND_MARKER, 2);
+    if (MstxAttached()) {
+        g_expected.add(MSPTI_ACTIVITY_KIND_MARKER, kHostMarks + 2);
+        g_expected_host_markers.fetch_add(kHostMarks + 2);
+    }
 }
 
 // The other interposed runtime functions: each allocation that succeeds owes a MEMORY record,
@@ -226,7 +284,19 @@ void DeviceWork(aclrtStream stream) {
         Ok("aclrtKernelArgsFinalize", aclrtKernelArgsFinalize(handle)))
         launched(Ok("aclrtLaunchKernelWithConfig", aclrtLaunchKernelWithConfig(fn, 2, stream, nullptr, handle, nullptr)));
     mstxMarkA("fault-device-mark", stream);
-    g_expected_device_markers.fetch_add(1);
+    if (MstxAttached()) {
+        g_expected_device_markers.fetch_add(1);
+        g_expected_host_markers.fetch_add(1);  // the mark's host half
+    }
+    // Every synchronisation msPTI notes (for the device halves owed at a flush); none makes a record.
+    aclrtEvent event = nullptr;
+    if (Ok("aclrtCreateEvent", aclrtCreateEvent(&event))) {
+        if (Ok("aclrtRecordEvent", aclrtRecordEvent(event, stream)))
+            (void)Ok("aclrtSynchronizeEvent", aclrtSynchronizeEvent(event));
+        (void)Ok("aclrtDestroyEvent", aclrtDestroyEvent(event));
+    }
+    (void)Ok("aclrtSynchronizeStreamWithTimeout", aclrtSynchronizeStreamWithTimeout(stream, 10000));
+    (void)Ok("aclrtSynchronizeDevice", aclrtSynchronizeDevice());
     (void)Ok("aclrtSynchronizeStream", aclrtSynchronizeStream(stream));
 }
 
@@ -242,7 +312,7 @@ void HcclWork() {
     HcclRootInfo root;
     if (!Ok("HcclGetRootInfo", HcclGetRootInfo(&root))) return;
     std::vector<std::thread> ranks;
-    for (uint32_t r = 0; r < 2; ++r) {
+    for (uint32_t r = 0; r < kRanks; ++r) {
         ranks.emplace_back([&root, r] {
             if (!Ok("aclrtSetDevice(rank)", aclrtSetDevice(static_cast<int32_t>(r)))) return;
             aclrtStream s = nullptr;
@@ -319,6 +389,12 @@ void Session(const char* function, bool hccl) {
             Timed("msptiActivityEnable", [k] { return msptiActivityEnable(static_cast<msptiActivityKind>(k)); });
         if (rc != MSPTI_SUCCESS && rc != MSPTI_ERROR_DEVICE_OFFLINE) std::printf("A msptiActivityEnable %d\n", rc);
     }
+    // Every kind is on from here: each API report that reaches msPTI now owes its records.
+    npusim::profapi::reset_api_report_counts();
+    const Nominal nominal = SessionNominal(hccl);
+    for (int k = 1; k < kKinds; ++k) g_nominal.n[k] += nominal.n[k];
+    g_nominal.device_markers += nominal.device_markers;
+    g_nominal.host_markers += nominal.host_markers;
 
     aclrtStream stream = nullptr;
     if (Ok("aclrtSetDevice", aclrtSetDevice(0)) && Ok("aclrtCreateStream", aclrtCreateStream(&stream))) {
@@ -329,6 +405,11 @@ void Session(const char* function, bool hccl) {
     if (hccl) HcclWork();
     AwaitReaderFault(function);
     if (stream != nullptr) (void)Ok("aclrtDestroyStream", aclrtDestroyStream(stream));
+    for (const auto& api : kApiKinds) {
+        const npusim::profapi::ApiReportCounts counts = npusim::profapi::api_report_counts(api.level);
+        g_expected.add(api.kind, counts.delivered);
+        g_api_made[api.kind] += counts.made;
+    }
 
     Expect("msptiActivityFlushAll", Timed("msptiActivityFlushAll", [] { return msptiActivityFlushAll(1); }));
     Expect("msptiUnsubscribe", Timed("msptiUnsubscribe", [&] { return msptiUnsubscribe(subscriber); }));
@@ -342,6 +423,12 @@ void Session(const char* function, bool hccl) {
 // argv[3] = sessions (default 1): a fault on the Nth call needs functions called N times.
 int main(int argc, char** argv) {
     const char* function = argc > 1 ? argv[1] : "";
+    if (std::strcmp(function, "--fault-points") == 0) {
+        for (const std::string& name : npusim::fault_point_functions()) std::printf("P %s\n", name.c_str());
+        return 0;
+    }
+    // The API kinds' figures are counted by the simulator only while fault points count calls.
+    npusim::set_call_counting(true);
     const bool hccl = argc > 2 && std::atoi(argv[2]) != 0;
     const int sessions = argc > 3 ? std::max(1, std::atoi(argv[3])) : 1;
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
@@ -350,16 +437,22 @@ int main(int argc, char** argv) {
     for (int i = 0; i < sessions; ++i) Session(function, hccl);
 
     std::lock_guard<std::mutex> lock(g_mutex);
-    // Kinds whose produced count the workload knows: the host kinds, and KERNEL, HCCL, COMMUNICATION
-    // (successful launches and collectives). MARKER's is at least the host marks (host records made
-    // by msPTI itself are not counted here); its device halves are reported separately ("M").
-    const bool known[kKinds] = {false, true, true, false, true, true, true, true, true, true, false, false, false};
+    // Kinds whose produced count the workload knows: the host kinds, KERNEL, HCCL, COMMUNICATION
+    // (successful launches and collectives) and the API kinds (reports handed to msPTI). MARKER's is
+    // at least the host marks; its records are split by source ("M"). OVERHEAD is msPTI's own.
+    const bool known[kKinds] = {false, true, true, true, true, true, true, true, true, true, true, true, true, false};
+    const bool api_kind[kKinds] = {false, false, false, true, false, false, false, false,
+                                   false, false, true,  true, true, false};
     for (int k = 1; k < kKinds; ++k) {
         uint64_t dropped = 0;
         Expect("msptiActivityGetDroppedRecords",
                msptiActivityGetDroppedRecords(static_cast<msptiActivityKind>(k), &dropped));
-        std::printf("K kind=%d expected=%lld delivered=%" PRIu64 " dropped=%" PRIu64, k,
+        const long long nominal = k == MSPTI_ACTIVITY_KIND_MARKER || api_kind[k] || !known[k]
+                                      ? -1LL
+                                      : static_cast<long long>(g_nominal.n[k]);
+        std::printf("K kind=%d nominal=%lld expected=%lld delivered=%" PRIu64 " dropped=%" PRIu64, k, nominal,
                     known[k] ? static_cast<long long>(g_expected.n[k]) : -1LL, g_delivered[k], dropped);
+        if (api_kind[k]) std::printf(" made=%" PRIu64, g_api_made[k]);
         // Drops by reason (mspti_ext.h): r1 NO_BUFFER .. r6 KIND_DISABLED.
         for (int reason = 1; reason < MSPTI_DROP_REASON_COUNT; ++reason) {
             uint64_t n = 0;
@@ -370,10 +463,20 @@ int main(int argc, char** argv) {
         }
         std::printf("\n");
     }
-    std::printf("M expected=%" PRIu64 " delivered=%" PRIu64 "\n", g_expected_device_markers.load(), g_device_markers);
+    std::printf("M expected=%" PRIu64 " delivered=%" PRIu64 " nominal=%" PRIu64 " host_expected=%" PRIu64
+                " host_delivered=%" PRIu64 " host_nominal=%" PRIu64 "\n",
+                g_expected_device_markers.load(), g_device_markers, g_nominal.device_markers,
+                g_expected_host_markers.load(), g_host_markers, g_nominal.host_markers);
     std::printf("C enter=%" PRIu64 " exit=%" PRIu64 " unpaired=%d\n", g_enter.load(), g_exit.load(),
                 g_unpaired.load());
-    std::printf("F function=%s calls=%" PRIu64 " injected=%" PRIu64 "\n", function,
-                npusim::fault_site_calls(function), npusim::faults_injected());
+    // One line per faulted function (argv[1] may list several, separated by commas).
+    const std::string functions = function;
+    for (size_t begin = 0; begin <= functions.size();) {
+        const size_t comma = std::min(functions.find(',', begin), functions.size());
+        const std::string name = functions.substr(begin, comma - begin);
+        std::printf("F function=%s calls=%" PRIu64 " injected=%" PRIu64 "\n", name.c_str(),
+                    npusim::fault_site_calls(name), npusim::faults_injected());
+        begin = comma + 1;
+    }
     return 0;
 }

@@ -107,7 +107,12 @@ uint64_t BeginOp(const char* name, HcclComm comm, uint64_t bytes, aclrtStream st
     if (!activity::Enabled(MSPTI_ACTIVITY_KIND_HCCL)) return 0;
     int32_t device = 0;
     auto get_device = seam::cann::aclrtGetDevice.get();
-    if (get_device == nullptr || get_device(&device) != ACL_SUCCESS || device < 0) return 0;
+    if (get_device == nullptr || get_device(&device) != ACL_SUCCESS || device < 0) {
+        // The runtime cannot say which device the operation runs on: its markers cannot be placed, so
+        // its device half can never come. The record the call owes is counted.
+        activity::Drops().Add(MSPTI_ACTIVITY_KIND_HCCL, MSPTI_DROP_REASON_COLLECTION_FAILED);
+        return 0;
+    }
     const auto dev = static_cast<uint32_t>(device);
     // Without a collecting step-trace channel the markers would never come back; if the channel could
     // not start, or never will because CANN cannot report to msPTI (the device was never reported
