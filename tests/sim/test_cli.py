@@ -119,7 +119,7 @@ def test_env_prints_quoted_exports(cli: Cli) -> None:
 
 
 def test_env_json(cli: Cli) -> None:
-    result = cli("env", "--json", "--preload", NPU_SIM_DEVICES="3", NPU_SIM_FAULTS="f:stall@2")
+    result = cli("env", "--json", "--preload", NPU_SIM_DEVICES="3", NPU_SIM_FAULTS="aclrtFree:stall@2")
     assert result.returncode == 0, result.stderr
     variables = json.loads(result.stdout)
     lib64 = f"{cli.toolkit}/lib64"
@@ -130,7 +130,7 @@ def test_env_json(cli: Cli) -> None:
     assert variables["ASCEND_CFLAGS"] == f"-I{cli.toolkit}/include"
     assert variables["ASCEND_LDFLAGS"].startswith(f"-L{lib64} -Wl,-rpath,{lib64} -lascendcl")
     assert variables["NPU_SIM_DEVICES"] == "3"
-    assert variables["NPU_SIM_FAULTS"] == "f:stall@2"
+    assert variables["NPU_SIM_FAULTS"] == "aclrtFree:stall@2"
     assert {CONFIG_VAR, *ENV_VARS.values()} <= set(variables)
 
 
@@ -364,6 +364,29 @@ def test_run_program_that_is_not_executable(cli: Cli, tmp_path: Path) -> None:
 )
 def test_run_configuration_errors(cli: Cli, args: tuple[str, ...], env: dict[str, str], message: str) -> None:
     assert_user_error(cli("run", *args, "--", "sh", "-c", "echo ran", **env), message)
+
+
+def test_run_refuses_a_binary_config_file(cli: Cli, tmp_path: Path) -> None:
+    config_file = tmp_path / "sim.toml"
+    config_file.write_bytes(bytes(range(256)) * 4)
+    result = cli("run", "--config", str(config_file), "--", "sh", "-c", "echo ran")
+    assert_user_error(result, f"NPU_SIM_CONFIG: config file {str(config_file)!r} is not UTF-8 text")
+    assert len(result.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "how", [("--faults", "aclrtMaloc:error=1"), ("NPU_SIM_FAULTS", "aclrtMaloc:error=1")]
+)
+def test_run_refuses_a_fault_plan_on_a_misspelt_function(cli: Cli, how: tuple[str, str]) -> None:
+    option, plan = how
+    args, env = ((option, plan), {}) if option.startswith("--") else ((), {option: plan})
+    result = cli("run", *args, "--", "sh", "-c", "echo ran", **env)
+    assert_user_error(
+        result,
+        f"{option}: fault rule 1 '{plan}': 'aclrtMaloc' is not a simulator function with a fault point; "
+        "did you mean aclrtMalloc",
+    )
+    assert len(result.stderr.splitlines()) == 1
 
 
 def test_run_rejects_non_elf_mspti(cli: Cli, tmp_path: Path) -> None:
