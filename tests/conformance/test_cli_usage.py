@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from support.usage_errors import assert_usage_error, run_cli
+from conformance.cli import main
+from support.usage_errors import assert_usage_error, call_main, run_cli
 
 PROG = "mspti-conformance"
 #: Selects one clause, so that the option under test is what the command refuses.
@@ -39,9 +40,16 @@ ONE = ("-k", "ACT-REG-01")
         ),
     ],
 )
-def test_bad_invocations_exit_2_with_one_line(args: tuple[str, ...], says: str, tmp_path: Path) -> None:
+def test_bad_invocations_exit_2_with_one_line(
+    args: tuple[str, ...], says: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     report_dir = ("--report-dir", str(tmp_path / "report")) if args[:1] == ("run",) else ()
-    assert_usage_error(run_cli("conformance", [*args, *report_dir]), PROG, says)
+    assert_usage_error(call_main(main, [*args, *report_dir], capsys), PROG, says)
+
+
+def test_a_usage_error_in_a_process_is_one_line_and_exit_2() -> None:
+    result = run_cli("conformance", ["run", "--devices", "1000", "-k", "ACT-REG-01"])
+    assert_usage_error(result, PROG, "--devices: invalid value '1000'")
 
 
 def test_an_unwritable_report_dir_is_refused_before_anything_runs(tmp_path: Path) -> None:

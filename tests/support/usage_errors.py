@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+import pytest
 
 from support.native import python_subprocess_env
 
@@ -14,15 +17,31 @@ EXIT_USAGE = 2
 def run_cli(
     module: str, args: Sequence[str], env: Mapping[str, str] | None = None, timeout: float = 60
 ) -> subprocess.CompletedProcess[str]:
-    """``python -m MODULE ARGS`` with the packages this test process imports."""
+    """``python -m MODULE ARGS`` with the packages this test process imports (run in this folder, so
+    that ``python -m`` does not put a source checkout's packages first)."""
     return subprocess.run(
         [sys.executable, "-m", module, *args],
+        cwd=Path(__file__).resolve().parent,
         env={**python_subprocess_env(), **(env or {})},
         capture_output=True,
         text=True,
         timeout=timeout,
         check=False,
     )
+
+
+def call_main(
+    main: Callable[[list[str]], int], args: Sequence[str], capsys: pytest.CaptureFixture[str]
+) -> subprocess.CompletedProcess[str]:
+    """A command's ``main(args)`` in this process, as if run: its exit status (argparse's SystemExit
+    included) and what it printed. An exception escaping ``main`` fails the test, as a traceback would."""
+    capsys.readouterr()
+    try:
+        code = main(list(args))
+    except SystemExit as stop:
+        code = stop.code if isinstance(stop.code, int) else 1
+    out, err = capsys.readouterr()
+    return subprocess.CompletedProcess(list(args), code, out, err)
 
 
 def error_lines(stderr: str, prog: str) -> list[str]:
