@@ -361,12 +361,45 @@ def _run_config(args: argparse.Namespace) -> SimConfig:
     return config.replace(**changes) if changes else config
 
 
+#: Signals that mean PROGRAM crashed (rather than was stopped): they get a line naming the msPTI.
+_CRASH_SIGNALS = frozenset(
+    {
+        signal.SIGSEGV,
+        signal.SIGBUS,
+        signal.SIGILL,
+        signal.SIGFPE,
+        signal.SIGABRT,
+        signal.SIGSYS,
+        signal.SIGTRAP,
+    }
+)
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     config = _run_config(args)
     toolkit = build_toolkit(args.mspti)
     environ = dict(os.environ)
     environ.update(toolkit.env(config, preload=not args.no_mspti, environ=os.environ))
-    return _execute(args.program, environ, args.timeout)
+    status = _execute(args.program, environ, args.timeout)
+    _report_crash(args.program[0], status, None if args.no_mspti else toolkit.mspti)
+    return status
+
+
+def _report_crash(program: str, status: int, mspti: Path | None) -> None:
+    """One line when PROGRAM was killed by a crash signal (a shell-style status 128+N), naming the
+    msPTI library preloaded into it, which may have crashed as it loaded."""
+    if status <= 128:
+        return
+    try:
+        crash = signal.Signals(status - 128)
+    except ValueError:
+        return
+    if crash not in _CRASH_SIGNALS:
+        return
+    preloaded = (
+        f" with the msPTI library {mspti} preloaded (it may have crashed as it loaded)" if mspti else ""
+    )
+    print(f"{PROG}: error: {program!r} was killed by {crash.name}{preloaded}", file=sys.stderr)
 
 
 def _execute(program: list[str], environ: dict[str, str], timeout: float | None) -> int:

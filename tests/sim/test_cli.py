@@ -20,6 +20,7 @@ from sim_runtime.soc import default_catalogue
 from sim_runtime.toolkit import TOOLKIT_DIR_VAR
 from support.fake_tree import elf_bytes, make_native_tree
 from support.native import package_root
+from support.usage_errors import assert_usage_error, call_main
 
 SHOW_ENV = 'echo "$ASCEND_HOME_PATH"; echo "${LD_PRELOAD-unset}"; echo "$NPU_SIM_SOC $NPU_SIM_DEVICES"'
 
@@ -389,6 +390,22 @@ def test_run_refuses_a_fault_plan_on_a_misspelt_function(cli: Cli, how: tuple[st
     assert len(result.stderr.splitlines()) == 1
 
 
+def test_run_names_an_mspti_library_that_crashes_as_it_loads(cli: Cli, tmp_path: Path) -> None:
+    source = tmp_path / "crash.c"
+    source.write_text(
+        "#include <signal.h>\n__attribute__((constructor)) static void boom(void) { raise(SIGSEGV); }\n"
+    )
+    library = tmp_path / "libmspti.so"
+    subprocess.run(["gcc", "-shared", "-fPIC", "-o", str(library), str(source)], check=True)
+    # LD_PRELOAD separates by spaces: a toolkit folder without one.
+    result = cli("run", "--mspti", str(library), "--", "true", **{TOOLKIT_DIR_VAR: str(tmp_path / "toolkit")})
+    assert result.returncode == 128 + signal.SIGSEGV, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("npu-sim: error: 'true' was killed by SIGSEGV with the msPTI library ")
+    assert "libmspti.so preloaded" in lines[0]
+
+
 def test_run_rejects_non_elf_mspti(cli: Cli, tmp_path: Path) -> None:
     fake = tmp_path / "fake.so"
     fake.write_bytes(b"MZ\x90\x00")
@@ -439,3 +456,34 @@ def test_run_forwards_sigterm_to_the_program(cli: Cli, options: tuple[str, ...])
             os.killpg(process.pid, signal.SIGKILL)
     assert process.returncode == 42
     assert stdout == "got-term\n"
+
+
+# --- usage errors: every command ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        ((), "the following arguments are required: COMMAND"),
+        (("simulate",), "invalid choice: 'simulate'"),
+        (("info", "--soc", "Ascend1"), "unknown SoC 'Ascend1'"),
+        (("info", "--bogus"), "unrecognized arguments: --bogus"),
+        (("env", "--mspti", "/nonexistent/libmspti.so"), "/nonexistent/libmspti.so"),
+        (("run",), "missing PROGRAM"),
+        (("run", "--devices", "0", "--", "true"), "--devices: invalid value '0'"),
+        (("run", "--timeout", "-1", "--", "true"), "--timeout: invalid value '-1'"),
+        (("run", "--faults", "aclrtMalloc:bogus", "--", "true"), "unknown action 'bogus'"),
+        (("run", "--faults", "aclrtMaloc:error=1", "--", "true"), "did you mean aclrtMalloc"),
+        (("run", "--mspti", "/nonexistent/libmspti.so", "--", "true"), "/nonexistent/libmspti.so"),
+        (("run", "--config", "/nonexistent.toml", "--", "true"), "does not exist"),
+        (("bench", "--rounds", "0"), "--rounds: invalid value '0'"),
+        (("bench", "no_such_benchmark"), "no_such_benchmark"),
+        (("calibrate", "--rows", "some"), "invalid choice: 'some'"),
+    ],
+)
+def test_bad_invocations_exit_2_with_one_line(
+    args: tuple[str, ...], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sim_runtime.cli import main
+
+    assert_usage_error(call_main(main, args, capsys), "npu-sim", says)
