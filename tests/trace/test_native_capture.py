@@ -1,4 +1,4 @@
-"""End to end on the native stack: the collector preloaded after libmspti.so captures the decoder
+"""End to end on the native stack: the collector preloaded before libmspti.so captures the decoder
 example (examples/decoder_breakdown), and the capture exports, breaks down and validates.
 
 Skipped, with the reason, where libmspti.so or the aclnn operator library is not built yet."""
