@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from conformance.catalogue import PROFILES, Catalogue, CatalogueError, load_catalogue
+from sim_runtime.arguments import positive_int, positive_seconds, whole_number
 
 __all__ = ["build_parser", "main"]
 
@@ -66,7 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--sim", metavar="SOC", help="simulated SoC (sets NPU_SIM_SOC; default from the catalogue)"
     )
-    run.add_argument("--devices", type=_positive_int, metavar="N", help="simulated device count")
+    run.add_argument("--devices", type=positive_int, metavar="N", help="simulated device count")
     run.add_argument(
         "--profile",
         choices=PROFILES,
@@ -84,7 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument(
         "-j",
         "--jobs",
-        type=_positive_int,
+        type=positive_int,
         default=2,
         metavar="N",
         help="scenarios run in parallel (default 2)",
@@ -98,17 +99,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument(
         "--stateful-examples",
-        type=_positive_int,
+        type=positive_int,
         default=20,
         metavar="N",
         help="random call sequences tried by the stateful scenario (default 20)",
     )
     run.add_argument(
-        "--stateful-seed", type=_whole_number, default=0, metavar="N", help="seed of the stateful search"
+        "--stateful-seed", type=whole_number, default=0, metavar="N", help="seed of the stateful search"
     )
     run.add_argument(
         "--timeout",
-        type=_positive_seconds,
+        type=positive_seconds,
         metavar="SECONDS",
         help="kill a run after this long (default: each scenario's own, 60 s for most); after a run is "
         "killed, one msptiSubscribe call probes the library, and a library that does not answer it is "
@@ -125,36 +126,6 @@ def build_parser() -> argparse.ArgumentParser:
         "-v", "--verbose", action="store_true", help="print every failed check, not only the first"
     )
     return parser
-
-
-def _whole_number(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"invalid value {text!r}; expected a whole number (0 or more)")
-    return value
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"invalid value {text!r}; expected a positive whole number")
-    return value
-
-
-def _positive_seconds(text: str) -> float:
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = -1.0
-    if not 0 < seconds < float("inf"):
-        raise argparse.ArgumentTypeError(f"invalid value {text!r}; expected a positive number of seconds")
-    return seconds
 
 
 def _error(message: str) -> int:

@@ -118,22 +118,12 @@ def _capture_parser(launcher: Launcher) -> argparse.ArgumentParser:
     launcher.add_options(parser)
     parser.add_argument(
         "--timeout",
-        type=_positive_seconds,
+        type=positive_seconds,
         metavar="SECONDS",
         help=f"kill PROGRAM (and what it started) after this; exits with {EXIT_TIMEOUT}",
     )
     parser.add_argument("program", nargs=argparse.REMAINDER, metavar="-- PROGRAM [ARGS...]")
     return parser
-
-
-def _positive_seconds(text: str) -> float:
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = -1.0
-    if not 0 < seconds < float("inf"):
-        raise argparse.ArgumentTypeError(f"invalid value {text!r}; expected a positive number of seconds")
-    return seconds
 
 
 def _strict_option(parser: argparse.ArgumentParser) -> None:
@@ -143,6 +133,17 @@ def _strict_option(parser: argparse.ArgumentParser) -> None:
         help=f"fail (exit {EXIT_FAILED}, writing nothing) when the capture is empty, cut short, has bytes "
         "after its records or was not finished; without it these are notices on stderr",
     )
+
+
+def positive_seconds(text: str) -> float:
+    """A finite number of seconds above 0 (as sim_runtime.arguments, which this package may not import)."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds < float("inf"):
+        raise argparse.ArgumentTypeError(f"invalid value {text!r}; expected a positive number of seconds")
+    return seconds
 
 
 def _subparser(command: str, prog: str) -> argparse.ArgumentParser:
