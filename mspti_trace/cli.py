@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -33,7 +34,7 @@ from mspti_trace.breakdown import (
     validate_facts,
 )
 from mspti_trace.breakdown.validate import load_facts
-from mspti_trace.capture import capture, find_mspti, kinds_value, preload_mspti
+from mspti_trace.capture import MSPTI_LIBRARY, capture, find_mspti, kinds_value, preload_mspti
 from mspti_trace.capture_format import CaptureFormatError
 from mspti_trace.chrome import export_chrome_trace
 from mspti_trace.chrome_check import check_chrome_trace
@@ -41,7 +42,7 @@ from mspti_trace.html_summary import write_html_summary
 from mspti_trace.kineto import KinetoOptions, export_kineto_traces
 from mspti_trace.reader import Trace, capture_notices, load_trace
 
-__all__ = ["SUBCOMMANDS", "Launcher", "main"]
+__all__ = ["CRASH_SIGNALS", "SUBCOMMANDS", "Launcher", "crash_signal", "main"]
 
 SUBCOMMANDS = ("export", "breakdown", "validate", "report")
 EXPORT_FORMATS = ("chrome", "kineto", "ascend-pt")
@@ -254,7 +255,16 @@ def _capture(argv: list[str], launcher: Launcher) -> int:
         )
         return EXIT_TIMEOUT
     print(f"{launcher.prog}: captured {len(result.pids)} process(es) in {result.directory}", file=sys.stderr)
-    if not result.pids:
+    crash = crash_signal(result.returncode)
+    if crash is not None:
+        names = [part for part in environ.get("LD_PRELOAD", "").split() if Path(part).name == MSPTI_LIBRARY]
+        library = (
+            f" with the msPTI library {names[0]} preloaded (it may have crashed as it loaded)"
+            if names
+            else ""
+        )
+        print(f"{launcher.prog}: error: {program[0]!r} was killed by {crash.name}{library}", file=sys.stderr)
+    elif not result.pids:
         print(
             f"{launcher.prog}: notice: no process delivered a record. If the program uses msPTI itself, "
             "its own subscription is refused while the collector holds msPTI's only subscriber slot; "
@@ -277,6 +287,31 @@ def _load(args: argparse.Namespace) -> Trace:
     if notices and args.strict:
         raise _StrictRefusal
     return trace
+
+
+#: Signals that mean a program crashed (rather than was stopped); npu-sim run uses them too.
+CRASH_SIGNALS = frozenset(
+    {
+        signal.SIGSEGV,
+        signal.SIGBUS,
+        signal.SIGILL,
+        signal.SIGFPE,
+        signal.SIGABRT,
+        signal.SIGSYS,
+        signal.SIGTRAP,
+    }
+)
+
+
+def crash_signal(returncode: int) -> signal.Signals | None:
+    """The crash signal that killed a process with this return code (negative: killed by a signal)."""
+    if returncode >= 0:
+        return None
+    try:
+        received = signal.Signals(-returncode)
+    except ValueError:
+        return None
+    return received if received in CRASH_SIGNALS else None
 
 
 def _export(args: argparse.Namespace) -> int:

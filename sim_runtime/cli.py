@@ -342,20 +342,6 @@ def _run_config(args: argparse.Namespace) -> SimConfig:
     return config.replace(**changes) if changes else config
 
 
-#: Signals that mean PROGRAM crashed (rather than was stopped): they get a line naming the msPTI.
-_CRASH_SIGNALS = frozenset(
-    {
-        signal.SIGSEGV,
-        signal.SIGBUS,
-        signal.SIGILL,
-        signal.SIGFPE,
-        signal.SIGABRT,
-        signal.SIGSYS,
-        signal.SIGTRAP,
-    }
-)
-
-
 def _cmd_run(args: argparse.Namespace) -> int:
     config = _run_config(args)
     toolkit = build_toolkit(args.mspti)
@@ -371,11 +357,10 @@ def _report_crash(program: str, status: int, mspti: Path | None) -> None:
     msPTI library preloaded into it, which may have crashed as it loaded."""
     if status <= 128:
         return
-    try:
-        crash = signal.Signals(status - 128)
-    except ValueError:
-        return
-    if crash not in _CRASH_SIGNALS:
+    from mspti_trace.cli import crash_signal  # only now: mspti_trace is slow to import
+
+    crash = crash_signal(128 - status)
+    if crash is None:
         return
     preloaded = (
         f" with the msPTI library {mspti} preloaded (it may have crashed as it loaded)" if mspti else ""

@@ -5,6 +5,8 @@ traceback, never a silent success."""
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -206,3 +208,19 @@ def test_bad_invocations_exit_2_with_one_line(
 
 def test_a_usage_error_in_a_process_is_one_line_and_exit_2() -> None:
     assert_usage_error(run_cli("sim_runtime", ["trace", "export"]), "npu-sim trace", "required: DIR")
+
+
+def test_capture_names_an_mspti_library_that_crashes_as_it_loads(tmp_path: Path) -> None:
+    source = tmp_path / "crash.c"
+    source.write_text(
+        "#include <signal.h>\n__attribute__((constructor)) static void boom(void) { raise(SIGSEGV); }\n"
+    )
+    library = tmp_path / "libmspti.so"
+    command = ["gcc", "-shared", "-fPIC", "-Wl,-soname,libmspti.so", "-o", str(library), str(source)]
+    subprocess.run(command, check=True)
+    result = run_cli("mspti_trace", ["--mspti", str(library), "-o", str(tmp_path / "cap"), "--", "true"])
+    assert result.returncode == 128 + signal.SIGSEGV, result.stderr
+    assert "Traceback" not in result.stderr
+    assert (
+        f"mspti-trace: error: 'true' was killed by SIGSEGV with the msPTI library {library}" in result.stderr
+    )
