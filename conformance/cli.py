@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 from conformance.catalogue import PROFILES, Catalogue, CatalogueError, load_catalogue
+from sim_runtime.arguments import positive_int, positive_seconds, whole_number
 
 __all__ = ["build_parser", "main"]
 
@@ -65,7 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--sim", metavar="SOC", help="simulated SoC (sets NPU_SIM_SOC; default from the catalogue)"
     )
-    run.add_argument("--devices", type=int, metavar="N", help="simulated device count")
+    run.add_argument("--devices", type=positive_int, metavar="N", help="simulated device count")
     run.add_argument(
         "--profile",
         choices=PROFILES,
@@ -81,7 +83,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="only clauses matching PATTERN (see `list -k`)",
     )
     run.add_argument(
-        "-j", "--jobs", type=int, default=2, metavar="N", help="scenarios run in parallel (default 2)"
+        "-j",
+        "--jobs",
+        type=positive_int,
+        default=2,
+        metavar="N",
+        help="scenarios run in parallel (default 2)",
     )
     run.add_argument(
         "--report-dir",
@@ -92,12 +99,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument(
         "--stateful-examples",
-        type=int,
+        type=positive_int,
         default=20,
         metavar="N",
         help="random call sequences tried by the stateful scenario (default 20)",
     )
-    run.add_argument("--stateful-seed", type=int, default=0, metavar="N", help="seed of the stateful search")
+    run.add_argument(
+        "--stateful-seed", type=whole_number, default=0, metavar="N", help="seed of the stateful search"
+    )
+    run.add_argument(
+        "--timeout",
+        type=positive_seconds,
+        metavar="SECONDS",
+        help="kill a run after this long (default: each scenario's own, 60 s for most); after a run is "
+        "killed, one msptiSubscribe call probes the library, and a library that does not answer it is "
+        "given up on: the clauses not yet graded are reported as not graded, and the run ends",
+    )
     run.add_argument("--werror", action="store_true", help="compile workloads with -Werror")
     run.add_argument(
         "--python-package",
@@ -109,6 +126,22 @@ def build_parser() -> argparse.ArgumentParser:
         "-v", "--verbose", action="store_true", help="print every failed check, not only the first"
     )
     return parser
+
+
+def _error(message: str) -> int:
+    print(f"{PROG}: error: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _check_report_dir(directory: Path) -> str:
+    """Why reports cannot be written into ``directory`` (empty when they can)."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=directory):
+            pass
+    except OSError as error:
+        return f"--report-dir {directory}: cannot write there ({error.strerror or error})"
+    return ""
 
 
 def _load(patterns: list[str]) -> tuple[Catalogue, list]:  # type: ignore[type-arg]
@@ -166,17 +199,23 @@ def _run(args: argparse.Namespace) -> int:
     from conformance.target import TargetError, resolve_target
 
     catalogue = load_catalogue()
+    if not catalogue.select(args.patterns):
+        return _error(
+            f"-k {' -k '.join(args.patterns)} selects no clause; nothing was graded "
+            f"(`{PROG} list` shows the clauses)"
+        )
+    problem = _check_report_dir(args.report_dir)
+    if problem:
+        return _error(problem)
     soc = args.sim or (None if args.cann else (os.environ.get("NPU_SIM_SOC") or catalogue.default_soc))
     try:
         target = resolve_target(
             mspti=args.mspti, cann=args.cann, soc=soc, build_dir=args.build_dir, devices=args.devices
         )
     except (TargetError, FileNotFoundError) as error:
-        print(f"{PROG}: {error}", file=sys.stderr)
-        return EXIT_USAGE
+        return _error(str(error))
     if "mspti" not in target.features():
-        print(f"{PROG}: no mspti/mspti.h under {', '.join(map(str, target.include_dirs))}", file=sys.stderr)
-        return EXIT_USAGE
+        return _error(f"no mspti/mspti.h under {', '.join(map(str, target.include_dirs))}")
     options = RunOptions(
         profile=args.profile,
         patterns=args.patterns,
@@ -186,6 +225,7 @@ def _run(args: argparse.Namespace) -> int:
         stateful_seed=args.stateful_seed,
         werror=args.werror,
         python_package=args.python_package,
+        timeout=args.timeout,
     )
     runner = SuiteRunner(catalogue, target, options, progress=lambda line: print(line, flush=True))
     report = runner.run()
@@ -205,8 +245,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _list(args)
         return _run(args)
     except CatalogueError as error:
-        print(f"{PROG}: invalid catalogue: {error}", file=sys.stderr)
-        return EXIT_USAGE
+        return _error(f"invalid catalogue: {error}")
+    except OSError as error:  # e.g. the report directory became unwritable during the run
+        where = f"{error.filename}: " if error.filename else ""
+        return _error(f"{where}{error.strerror or error}")
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ from conformance.build import Builder, BuildError, Program, collector, workload
 from conformance.log import RunLog
 from conformance.target import Target
 
-__all__ = ["PROGRAMS", "Invocation", "RunResult", "execute"]
+__all__ = ["PROGRAMS", "Invocation", "RunResult", "execute", "not_run"]
 
 #: Runtime libraries the driver links when the target has them (mstx and HCCL live in their own).
 _DRIVER_LIBRARIES = ("ascendcl", "ms_tools_ext", "hccl", "opapi", "nnopbase")
@@ -76,6 +76,7 @@ class RunResult:
     stdout: str = ""
     stderr: str = ""
     build_error: str | None = None
+    not_run: str = ""  # why the run was not started (the suite gave up on the library)
 
     @property
     def log_path(self) -> Path:
@@ -87,10 +88,12 @@ class RunResult:
 
     @property
     def failed(self) -> bool:
-        return self.build_error is not None or self.timed_out or self.exit_code != 0
+        return bool(self.not_run) or self.build_error is not None or self.timed_out or self.exit_code != 0
 
     def failure(self) -> str:
         """What went wrong, in one paragraph (empty when the run succeeded)."""
+        if self.not_run:
+            return f"not run: {self.not_run}"
         if self.build_error is not None:
             return f"the workload did not build: {self.build_error.splitlines()[0]}"
         if self.timed_out:
@@ -183,6 +186,11 @@ def execute(
     )
     result.log = RunLog.from_file(log_path)
     return result
+
+
+def not_run(scenario: str, invocation: Invocation, work_dir: Path, reason: str) -> RunResult:
+    """The result of a run that is not started, saying why."""
+    return RunResult(scenario, invocation, RunLog([]), work_dir / scenario / invocation.name, not_run=reason)
 
 
 def _kill_group(process: subprocess.Popen[str]) -> None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import platform
+import threading
 import time
 import traceback
 from collections.abc import Callable, Iterable
@@ -17,13 +19,26 @@ from conformance import __version__
 from conformance.build import Builder
 from conformance.catalogue import Catalogue, Clause
 from conformance.checks import CheckContext, ClauseResult
-from conformance.execute import Invocation, RunResult, execute
+from conformance.execute import Invocation, RunResult, execute, not_run
 from conformance.model.invariants import Violation, buffer_protocol, result_codes
 from conformance.python_target import find_python_package
 from conformance.scenarios import PLANNED, SCENARIOS, Scenario, ScenarioEnv
 from conformance.target import Target
 
-__all__ = ["RunOptions", "ScenarioReport", "SuiteReport", "SuiteRunner", "plan_features"]
+__all__ = [
+    "EXIT_NOTHING_GRADED",
+    "RunOptions",
+    "ScenarioReport",
+    "SuiteReport",
+    "SuiteRunner",
+    "plan_features",
+]
+
+EXIT_NOTHING_GRADED = 2
+#: The longest a probe of an unanswering library may take (seconds), capped by RunOptions.timeout.
+PROBE_TIMEOUT = 10.0
+#: The probe: one call that any msPTI answers at once.
+PROBE = Invocation(name="probe", script="subscribe\nunsubscribe\n", timeout=PROBE_TIMEOUT)
 
 #: Clauses checked in every run's log as well as in their own scenario.
 GLOBAL_CLAUSES = (
@@ -47,6 +62,7 @@ class RunOptions:
     stateful_seed: int = 0
     werror: bool = False
     python_package: str = "auto"  # see conformance.python_target
+    timeout: float | None = None  # caps each run's own timeout (seconds); None: the scenario's own
 
 
 @dataclass
@@ -69,6 +85,8 @@ class SuiteReport:
     scenarios: list[ScenarioReport]
     catalogue_size: int
     environment: dict[str, str] = field(default_factory=dict)
+    #: Why the library was given up on (it stopped answering), empty when it was not.
+    unresponsive: str = ""
 
     def counts(self) -> dict[str, int]:
         counts = {"pass": 0, "fail": 0, "skip": 0, "not-automated": 0}
@@ -82,8 +100,17 @@ class SuiteReport:
         counts = self.counts()
         return counts["fail"] == 0
 
+    @property
+    def graded(self) -> int:
+        """Clauses given a pass or fail verdict."""
+        counts = self.counts()
+        return counts["pass"] + counts["fail"]
+
     def exit_status(self) -> int:
-        return 0 if self.passed else 1
+        """0 when every graded clause passed, 1 when one failed, 2 when nothing was graded."""
+        if not self.passed:
+            return 1
+        return 0 if self.graded else EXIT_NOTHING_GRADED
 
 
 def plan_features(target: Target) -> frozenset[str]:
@@ -116,6 +143,9 @@ class SuiteRunner:
         self.env = ScenarioEnv(self.features, target.kind, target.devices, python_env)
         self.builder = Builder(target, werror=options.werror)
         self.work_dir = options.report_dir / "runs"
+        # Set once a run timed out and the probe did not answer either: no further run is started.
+        self._unresponsive = ""
+        self._probe_lock = threading.Lock()
 
     # ------------------------------------------------------------------ planning
 
@@ -149,8 +179,34 @@ class SuiteRunner:
 
     # ------------------------------------------------------------------ running
 
+    def _capped(self, invocation: Invocation) -> Invocation:
+        cap = self.options.timeout
+        if cap is None or invocation.timeout <= cap:
+            return invocation
+        return dataclasses.replace(invocation, timeout=cap)
+
     def _execute(self, scenario: str, invocation: Invocation) -> RunResult:
-        return execute(scenario, invocation, self.target, self.builder, self.work_dir)
+        if self._unresponsive:
+            return not_run(scenario, invocation, self.work_dir, self._unresponsive)
+        result = execute(scenario, self._capped(invocation), self.target, self.builder, self.work_dir)
+        if result.timed_out:
+            self._probe_after_timeout(f"{scenario}/{invocation.name}", result.invocation.timeout)
+        return result
+
+    def _probe_after_timeout(self, where: str, timeout: float) -> None:
+        """After a run timed out: does the library answer one plain call? If not, give up on it
+        (a library whose every call hangs would otherwise cost every run its whole timeout)."""
+        with self._probe_lock:
+            if self._unresponsive:
+                return
+            probe = self._capped(PROBE)
+            result = execute("probe", probe, self.target, self.builder, self.work_dir)
+            if result.timed_out:
+                self._unresponsive = (
+                    f"the library does not answer: run '{where}' timed out after {timeout:g} s, then "
+                    f"msptiSubscribe did not return within {probe.timeout:g} s"
+                )
+                self.progress(f"{self._unresponsive}; the remaining runs are not started")
 
     def _run_scenario(
         self, scenario: Scenario, clauses: dict[str, Clause]
@@ -161,6 +217,7 @@ class SuiteRunner:
         try:
             invocations = scenario.build(self.env)
             runs = {inv.name: self._execute(scenario.name, inv) for inv in invocations}
+            report.runs = list(runs.values())
             context = CheckContext(
                 scenario.name,
                 runs,
@@ -179,6 +236,13 @@ class SuiteRunner:
             results = context.results
         except Exception as error:  # a broken scenario must not stop the suite
             report.error = f"{type(error).__name__}: {error}\n{traceback.format_exc()}"
+        if self._unresponsive and any(run.timed_out or run.not_run for run in report.runs):
+            # Whatever the checker made of runs that hung or never ran, the clauses were not graded.
+            reason = f"not graded: {self._unresponsive}"
+            results = {
+                clause_id: ClauseResult(clause_id, "fail", reason, [reason], scenario=scenario.name)
+                for clause_id in clauses
+            }
         for clause_id in clauses:
             if clause_id not in results:
                 reason = "the scenario's checker did not grade this clause"
@@ -247,6 +311,9 @@ class SuiteRunner:
             result.failures.extend(messages[:20])
             result.reason = f"violated in another scenario: {messages[0]}"
         clauses = [(clause, verdicts[clause.id]) for clause in selected]
+        if self._unresponsive:
+            not_graded = sum(1 for _c, result in clauses if result.reason.startswith("not graded: "))
+            self.progress(f"{not_graded} clause(s) not graded: {self._unresponsive}")
         return SuiteReport(
             profile=self.options.profile,
             target=self.target.describe(),
@@ -262,4 +329,5 @@ class SuiteRunner:
                 "features": ",".join(sorted(self.features)),
                 "python_package": self.python_description,
             },
+            unresponsive=self._unresponsive,
         )

@@ -18,6 +18,10 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sim_runtime.config import SimConfig
 
 __all__ = [
     "DEFAULT_SOC",
@@ -172,17 +176,26 @@ def _sanitizer() -> tuple[str, str]:
     return os.environ.get("NPU_SIM_TEST_SANITIZE", ""), os.environ.get("NPU_SIM_SANITIZER_PRELOAD", "")
 
 
+def _sim_config(soc: str | None, devices: int | None) -> SimConfig:
+    """The simulator configuration: the caller's environment with our overrides (TargetError, saying
+    which option or variable to fix, when it is invalid)."""
+    from sim_runtime.config import ConfigError, SimConfig, parse_setting
+
+    try:
+        config = SimConfig.from_env()
+        changes: dict[str, object] = {"clock": "wall"}
+        if soc is not None:
+            changes["soc"] = parse_setting("soc", soc, source="--sim")
+        if devices is not None:
+            changes["devices"] = parse_setting("devices", str(devices), source="--devices")
+        return config.replace(**changes)
+    except ConfigError as error:
+        raise TargetError(str(error)) from None
+
+
 def _sim_env(soc: str | None, devices: int | None) -> tuple[dict[str, str], str, int]:
     """The simulator configuration variables: the caller's environment with our overrides."""
-    from sim_runtime.config import SimConfig
-
-    config = SimConfig.from_env()
-    changes: dict[str, object] = {"clock": "wall"}
-    if soc:
-        changes["soc"] = soc
-    if devices:
-        changes["devices"] = devices
-    config = config.replace(**changes)
+    config = _sim_config(soc, devices)
     return config.to_env(), config.soc, config.devices
 
 
@@ -255,20 +268,13 @@ def _build_tree_target(build: Path, mspti: Path | None, soc: str | None, devices
 
 
 def _installed_target(mspti: Path | None, soc: str | None, devices: int | None) -> Target:
-    from sim_runtime.config import SimConfig
     from sim_runtime.toolkit import ToolkitError, build_toolkit
 
+    config = _sim_config(soc, devices)
     try:
         toolkit = build_toolkit(mspti)
     except (FileNotFoundError, ToolkitError) as error:
         raise TargetError(str(error)) from None
-    config = SimConfig.from_env()
-    changes: dict[str, object] = {"clock": "wall"}
-    if soc:
-        changes["soc"] = soc
-    if devices:
-        changes["devices"] = devices
-    config = config.replace(**changes)
     env = dict(toolkit.env(config, preload=False))
     env = {k: v for k, v in env.items() if k not in ("ASCEND_CFLAGS", "ASCEND_LDFLAGS")}
     sanitize, preload = _sanitizer()

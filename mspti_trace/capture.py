@@ -9,12 +9,16 @@ csrc/tools/trace_collector) is found at ``$NPU_SIM_TRACE_COLLECTOR``, else in
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import subprocess
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from mspti_trace.capture_format import pids_in
 from mspti_trace.kinds import KIND_NAMES, kind_from_name
@@ -39,11 +43,16 @@ TOOLKIT_MSPTI = Path("tools") / "mspti" / "lib64" / MSPTI_LIBRARY
 PACKAGE_LIB64 = Path(__file__).resolve().parent / "lib64"
 
 
+#: After a timeout, how long the program's group has between SIGTERM and SIGKILL.
+KILL_GRACE_SECONDS = 2.0
+
+
 @dataclass(frozen=True)
 class CaptureResult:
     directory: Path
     returncode: int
     pids: list[int]
+    timed_out: bool = False
 
 
 def find_collector(environ: Mapping[str, str] | None = None) -> Path:
@@ -106,13 +115,17 @@ def trace_environment(
     base: Mapping[str, str], out_dir: Path, kinds: Sequence[str] | None = None, collector: Path | None = None
 ) -> dict[str, str]:
     """``base`` (an environment that already preloads libmspti.so) with the collector preloaded
-    after it and the capture settings."""
+    just before it (so that the program's msptiSubscribe reaches the collector's, which diagnoses a
+    refusal caused by the collector's own subscription) and the capture settings."""
     env = dict(base)
     library = collector or find_collector(env)
     preload = [part for part in env.get("LD_PRELOAD", "").replace(":", " ").split() if part]
-    if not any(Path(part).name == "libmspti.so" for part in preload):
+    preload = [part for part in preload if Path(part).name != COLLECTOR_LIBRARY]
+    names = [Path(part).name for part in preload]
+    if MSPTI_LIBRARY not in names:
         raise FileNotFoundError("the environment does not preload libmspti.so; the collector needs it")
-    env["LD_PRELOAD"] = " ".join([*(p for p in preload if Path(p).name != COLLECTOR_LIBRARY), str(library)])
+    preload.insert(names.index(MSPTI_LIBRARY), str(library))
+    env["LD_PRELOAD"] = " ".join(preload)
     env["NPU_SIM_TRACE_DIR"] = str(out_dir)
     env["NPU_SIM_TRACE_KINDS"] = kinds_value(kinds)
     return env
@@ -141,10 +154,11 @@ def capture(
         stale.unlink()
     base = preload_mspti(os.environ, find_mspti()) if environ is None else dict(environ)
     env = trace_environment(base, out, kinds, collector)
-    completed = subprocess.run(list(program), env=env, timeout=timeout, check=False)
+    returncode, timed_out = _run(list(program), env, timeout)
     run = {
         "program": list(program),
-        "returncode": completed.returncode,
+        "returncode": returncode,
+        "timed_out": timed_out,
         "kinds": env["NPU_SIM_TRACE_KINDS"],
         "soc": env.get("NPU_SIM_SOC"),
         "clock": env.get("NPU_SIM_CLOCK"),
@@ -152,4 +166,32 @@ def capture(
         **(run_info or {}),
     }
     (out / RUN_FILE).write_text(json.dumps(run, indent=2) + "\n", encoding="utf-8")
-    return CaptureResult(directory=out, returncode=completed.returncode, pids=pids_in(out))
+    return CaptureResult(directory=out, returncode=returncode, pids=pids_in(out), timed_out=timed_out)
+
+
+def _run(program: list[str], env: dict[str, str], timeout: float | None) -> tuple[int, bool]:
+    """Runs ``program``; with a timeout in its own process group, which is killed (SIGTERM, then
+    SIGKILL after a grace period) when the time is up. Returns the exit code and whether it timed out."""
+    if timeout is None:
+        return subprocess.run(program, env=env, check=False).returncode, False
+    group: dict[str, Any] = (
+        {"process_group": 0} if sys.version_info >= (3, 11) else {"preexec_fn": os.setpgrp}
+    )
+    with subprocess.Popen(program, env=env, **group) as process:
+        try:
+            return process.wait(timeout=timeout), False
+        except subprocess.TimeoutExpired:
+            pass
+        _signal_group(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=KILL_GRACE_SECONDS)
+        except subprocess.TimeoutExpired:
+            _signal_group(process.pid, signal.SIGKILL)
+            process.wait()
+        _signal_group(process.pid, signal.SIGKILL)  # anything the program left behind in its group
+        return process.returncode, True
+
+
+def _signal_group(pid: int, signum: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signum)

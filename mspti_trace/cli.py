@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -33,20 +34,27 @@ from mspti_trace.breakdown import (
     validate_facts,
 )
 from mspti_trace.breakdown.validate import load_facts
-from mspti_trace.capture import capture, find_mspti, kinds_value, preload_mspti
+from mspti_trace.capture import MSPTI_LIBRARY, capture, find_mspti, kinds_value, preload_mspti
 from mspti_trace.capture_format import CaptureFormatError
 from mspti_trace.chrome import export_chrome_trace
 from mspti_trace.chrome_check import check_chrome_trace
 from mspti_trace.html_summary import write_html_summary
 from mspti_trace.kineto import KinetoOptions, export_kineto_traces
-from mspti_trace.reader import load_trace
+from mspti_trace.reader import Trace, capture_notices, load_trace
 
-__all__ = ["SUBCOMMANDS", "Launcher", "main"]
+__all__ = ["CRASH_SIGNALS", "SUBCOMMANDS", "Launcher", "crash_signal", "main"]
 
 SUBCOMMANDS = ("export", "breakdown", "validate", "report")
 EXPORT_FORMATS = ("chrome", "kineto", "ascend-pt")
 EXIT_FAILED = 1
 EXIT_USAGE = 2
+EXIT_TIMEOUT = 124
+SUBSCRIBE_ADVICE = (
+    "The collector subscribes to msPTI (device and marker records are produced only while a subscriber "
+    "exists), and msPTI has one subscriber slot: a program that subscribes itself is refused "
+    "(MSPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED). Set NPU_SIM_TRACE_SUBSCRIBE=0 to leave the slot "
+    "to the program."
+)
 
 
 @dataclass(frozen=True)
@@ -92,6 +100,7 @@ def _capture_parser(launcher: Launcher) -> argparse.ArgumentParser:
         description=f"{launcher.description}; "
         "every activity record of every process lands in DIR (trace-<pid>.records/.strings/.json). "
         f"Other commands: {', '.join(SUBCOMMANDS)} ({launcher.prog} COMMAND --help).",
+        epilog=SUBSCRIBE_ADVICE,
     )
     parser.add_argument(
         "-o",
@@ -108,9 +117,34 @@ def _capture_parser(launcher: Launcher) -> argparse.ArgumentParser:
         help="activity kinds to enable (default: all 12), e.g. kernel,api,marker",
     )
     launcher.add_options(parser)
-    parser.add_argument("--timeout", type=float, metavar="SECONDS", help="kill PROGRAM after this")
+    parser.add_argument(
+        "--timeout",
+        type=positive_seconds,
+        metavar="SECONDS",
+        help=f"kill PROGRAM (and what it started) after this; exits with {EXIT_TIMEOUT}",
+    )
     parser.add_argument("program", nargs=argparse.REMAINDER, metavar="-- PROGRAM [ARGS...]")
     return parser
+
+
+def _strict_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help=f"fail (exit {EXIT_FAILED}, writing nothing) when the capture is empty, cut short, has bytes "
+        "after its records or was not finished; without it these are notices on stderr",
+    )
+
+
+def positive_seconds(text: str) -> float:
+    """A finite number of seconds above 0 (as sim_runtime.arguments, which this package may not import)."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds < float("inf"):
+        raise argparse.ArgumentTypeError(f"invalid value {text!r}; expected a positive number of seconds")
+    return seconds
 
 
 def _subparser(command: str, prog: str) -> argparse.ArgumentParser:
@@ -141,6 +175,7 @@ def _subparser(command: str, prog: str) -> argparse.ArgumentParser:
             "of their CUDA roles, which HTA matches (cudaLaunchKernel, ncclDevKernel_*)",
         )
         parser.add_argument("--check", action="store_true", help="check the structure of the written JSON")
+        _strict_option(parser)
     elif command == "breakdown":
         parser.description = (
             "Attribute the kernels of one process to the structure its mstx ranges declare and write the "
@@ -161,6 +196,7 @@ def _subparser(command: str, prog: str) -> argparse.ArgumentParser:
             "--declarations", type=Path, metavar="FILE", help="declarations JSON (docs/trace.md)"
         )
         parser.add_argument("--html", type=Path, metavar="FILE", help="also write the HTML summary")
+        _strict_option(parser)
     elif command == "validate":
         parser.description = "Check every cross-file invariant of a facts directory."
         parser.add_argument("directory", type=Path, metavar="OUT")
@@ -169,6 +205,7 @@ def _subparser(command: str, prog: str) -> argparse.ArgumentParser:
         parser.add_argument("directory", type=Path, metavar="DIR")
         parser.add_argument("-o", "--output", type=Path, metavar="FILE", help="default: DIR/summary.html")
         parser.add_argument("--facts", type=Path, metavar="OUT", help="facts directory for time per node")
+        _strict_option(parser)
     return parser
 
 
@@ -183,9 +220,18 @@ def main(argv: Sequence[str] | None = None, launcher: Launcher = HOST) -> int:
                 command
             ](options)
         return _capture(args, launcher)
+    except _StrictRefusal:
+        return EXIT_FAILED
     except (CaptureFormatError, BreakdownError, FileNotFoundError, ValueError, OSError) as error:
-        print(f"{launcher.prog}: error: {error}", file=sys.stderr)
+        print(f"{launcher.prog}: error: {_one_line(error)}", file=sys.stderr)
         return EXIT_USAGE
+
+
+def _one_line(error: Exception) -> str:
+    """The message of ``error`` (an OSError's as 'FILE: reason') on one line."""
+    if isinstance(error, OSError) and error.strerror and error.filename is not None:
+        return f"{error.filename}: {error.strerror}"
+    return " ".join(str(error).split())
 
 
 def _capture(argv: list[str], launcher: Launcher) -> int:
@@ -201,12 +247,75 @@ def _capture(argv: list[str], launcher: Launcher) -> int:
     result = capture(
         program, args.output, kinds=args.kinds, environ=environ, timeout=args.timeout, run_info=run_info
     )
+    if result.timed_out:
+        print(
+            f"{launcher.prog}: error: {program[0]!r} timed out after {args.timeout:g} s; killed it "
+            f"(captured {len(result.pids)} process(es) in {result.directory}, possibly incomplete)",
+            file=sys.stderr,
+        )
+        return EXIT_TIMEOUT
     print(f"{launcher.prog}: captured {len(result.pids)} process(es) in {result.directory}", file=sys.stderr)
+    crash = crash_signal(result.returncode)
+    if crash is not None:
+        names = [part for part in environ.get("LD_PRELOAD", "").split() if Path(part).name == MSPTI_LIBRARY]
+        library = (
+            f" with the msPTI library {names[0]} preloaded (it may have crashed as it loaded)"
+            if names
+            else ""
+        )
+        print(f"{launcher.prog}: error: {program[0]!r} was killed by {crash.name}{library}", file=sys.stderr)
+    elif not result.pids:
+        print(
+            f"{launcher.prog}: notice: no process delivered a record. If the program uses msPTI itself, "
+            "its own subscription is refused while the collector holds msPTI's only subscriber slot; "
+            "run it with NPU_SIM_TRACE_SUBSCRIBE=0 to leave the slot to the program",
+            file=sys.stderr,
+        )
     return result.returncode if result.returncode >= 0 else 128 - result.returncode
 
 
-def _export(args: argparse.Namespace) -> int:
+class _StrictRefusal(Exception):
+    """--strict and the capture has notices (already printed)."""
+
+
+def _load(args: argparse.Namespace) -> Trace:
+    """The capture, its notices printed on stderr; with --strict a capture with notices is refused."""
     trace = load_trace(args.directory)
+    notices = capture_notices(trace)
+    for notice in notices:
+        print(f"{args.prog}: {'error' if args.strict else 'notice'}: {notice}", file=sys.stderr)
+    if notices and args.strict:
+        raise _StrictRefusal
+    return trace
+
+
+#: Signals that mean a program crashed (rather than was stopped); npu-sim run uses them too.
+CRASH_SIGNALS = frozenset(
+    {
+        signal.SIGSEGV,
+        signal.SIGBUS,
+        signal.SIGILL,
+        signal.SIGFPE,
+        signal.SIGABRT,
+        signal.SIGSYS,
+        signal.SIGTRAP,
+    }
+)
+
+
+def crash_signal(returncode: int) -> signal.Signals | None:
+    """The crash signal that killed a process with this return code (negative: killed by a signal)."""
+    if returncode >= 0:
+        return None
+    try:
+        received = signal.Signals(-returncode)
+    except ValueError:
+        return None
+    return received if received in CRASH_SIGNALS else None
+
+
+def _export(args: argparse.Namespace) -> int:
+    trace = _load(args)
     started = time.perf_counter()
     if args.format == "kineto":
         out = args.output or args.directory / "kineto"
@@ -253,7 +362,7 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _breakdown(args: argparse.Namespace) -> int:
-    trace = load_trace(args.directory)
+    trace = _load(args)
     declarations = load_declarations(args.declarations) if args.declarations else {}
     options = BreakdownOptions(
         model_name=args.model_name,
@@ -291,7 +400,7 @@ def _validate(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    trace = load_trace(args.directory)
+    trace = _load(args)
     perf = load_facts(args.facts)["perf"] if args.facts else None
     out = write_html_summary(trace, args.output or args.directory / "summary.html", perf)
     print(f"wrote {out}")

@@ -22,7 +22,16 @@ from mspti_trace.capture_format import (
 )
 from mspti_trace.kinds import API_KINDS, DTYPES, RECORD_SIZES, STRING_FIELDS, ActivityKind
 
-__all__ = ["RUN_FILE", "Capture", "Trace", "device_properties", "load_capture", "load_trace"]
+__all__ = [
+    "RUN_FILE",
+    "Capture",
+    "Trace",
+    "capture_notices",
+    "device_properties",
+    "load_capture",
+    "load_trace",
+    "read_json_object",
+]
 
 #: Written by :func:`mspti_trace.capture` next to the captures: how the program was run.
 RUN_FILE = "run.json"
@@ -151,16 +160,62 @@ def load_capture(directory: Path, pid: int) -> Capture:
         raise CaptureFormatError(f"{records_path}: no such capture")
     records, truncated, skipped = _read_records(records_path)
     strings = _read_strings(strings_path)
-    meta: dict[str, Any] = {}
-    if meta_path.exists():
-        try:
-            meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        except ValueError as error:
-            raise CaptureFormatError(f"{meta_path}: not valid JSON ({error})") from None
+    meta: dict[str, Any] = read_json_object(meta_path) if meta_path.exists() else {}
     _check_string_ids(records, len(strings), records_path)
     return Capture(
         pid=pid, meta=meta, strings=strings, records=records, truncated=truncated, skipped_chunks=skipped
     )
+
+
+def read_json_object(path: Path) -> dict[str, Any]:
+    """The JSON object in ``path``; CaptureFormatError naming the file when it is empty, not JSON
+    or not an object."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise CaptureFormatError(f"{path}: not UTF-8 text (byte {error.start})") from None
+    if not text.strip():
+        raise CaptureFormatError(f"{path}: empty; expected a JSON object")
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        raise CaptureFormatError(f"{path}: not valid JSON ({error})") from None
+    if not isinstance(data, dict):
+        raise CaptureFormatError(f"{path}: expected a JSON object, found {type(data).__name__}")
+    return data
+
+
+def capture_notices(trace: Trace) -> list[str]:
+    """What is wrong with a capture that can still be read: no capture at all, a capture with no
+    record, a records file cut short or with bytes after its last whole chunk, chunks of unknown
+    kinds skipped, a process that did not finish its capture. Empty for a sound capture."""
+    if not trace.captures:
+        return [f"{trace.directory}: no capture (trace-<pid>.records) in it; nothing was captured"]
+    notices = []
+    for capture in trace.captures:
+        name = trace.directory / f"trace-{capture.pid}.records"
+        if capture.truncated:
+            notices.append(
+                f"{name}: ends inside a chunk (cut short, or bytes appended after its records); "
+                f"the {capture.total_records} whole records before that point were read"
+            )
+        if capture.skipped_chunks:
+            notices.append(f"{name}: {capture.skipped_chunks} chunk(s) of unknown kinds or sizes skipped")
+        if capture.meta.get("complete") is False:
+            notices.append(
+                f"{name}: the process did not finish its capture (trace-{capture.pid}.json says complete: "
+                "false); records it had not flushed are missing"
+            )
+        if capture.total_records == 0:
+            notices.append(f"{name}: no records")
+        refused = capture.meta.get("refused_subscriptions")
+        if refused:
+            notices.append(
+                f"{name}: the program's own msptiSubscribe was refused {refused} "
+                "time(s) while the collector held msPTI's only subscriber slot (capture with "
+                "NPU_SIM_TRACE_SUBSCRIBE=0 to leave it to the program)"
+            )
+    return notices
 
 
 def _check_string_ids(records: dict[ActivityKind, np.ndarray], count: int, path: Path) -> None:
@@ -182,7 +237,7 @@ def load_trace(directory: Path | str, pids: Iterable[int] | None = None) -> Trac
     run: dict[str, Any] = {}
     run_path = root / RUN_FILE
     if run_path.exists():
-        run = json.loads(run_path.read_text(encoding="utf-8"))
+        run = read_json_object(run_path)
     captures = [load_capture(root, pid) for pid in wanted]
     if isinstance(run.get("device_properties"), dict):
         for one in captures:

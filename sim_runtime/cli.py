@@ -16,6 +16,7 @@ from types import FrameType
 from typing import Any
 
 from sim_runtime import soc as soc_catalogue
+from sim_runtime.arguments import positive_int, positive_seconds
 from sim_runtime.config import CLOCKS, CONFIG_VAR, ConfigError, SimConfig, parse_setting
 from sim_runtime.faults import FaultPlanError
 from sim_runtime.soc import SocSpec
@@ -90,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--config", type=Path, metavar="FILE", help="TOML config file (replaces $NPU_SIM_CONFIG)"
     )
-    run.add_argument("--timeout", type=_positive_seconds, metavar="SECONDS", help="kill PROGRAM after this")
+    run.add_argument("--timeout", type=positive_seconds, metavar="SECONDS", help="kill PROGRAM after this")
     run.add_argument("program", nargs=argparse.REMAINDER, metavar="-- PROGRAM [ARGS...]")
     run.set_defaults(parser=run)
 
@@ -129,11 +130,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="a libmspti.so to benchmark (repeatable; default: ours); builds are labelled A, B, ...",
     )
     bench.add_argument(
-        "--rounds", type=_positive_int, default=3, metavar="N", help="rounds per benchmark (default 3)"
+        "--rounds", type=positive_int, default=3, metavar="N", help="rounds per benchmark (default 3)"
     )
     bench.add_argument(
         "--count",
-        type=_positive_int,
+        type=positive_int,
         metavar="N",
         help="launches or records per run of each named benchmark (default: each benchmark's own)",
     )
@@ -146,26 +147,6 @@ def build_parser() -> argparse.ArgumentParser:
         add_help=False,
     )
     return parser
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"invalid value {text!r}; expected a positive whole number")
-    return value
-
-
-def _positive_seconds(text: str) -> float:
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = -1.0
-    if not seconds > 0 or seconds == float("inf"):
-        raise argparse.ArgumentTypeError(f"invalid value {text!r}; expected a positive number of seconds")
-    return seconds
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -366,7 +347,25 @@ def _cmd_run(args: argparse.Namespace) -> int:
     toolkit = build_toolkit(args.mspti)
     environ = dict(os.environ)
     environ.update(toolkit.env(config, preload=not args.no_mspti, environ=os.environ))
-    return _execute(args.program, environ, args.timeout)
+    status = _execute(args.program, environ, args.timeout)
+    _report_crash(args.program[0], status, None if args.no_mspti else toolkit.mspti)
+    return status
+
+
+def _report_crash(program: str, status: int, mspti: Path | None) -> None:
+    """One line when PROGRAM was killed by a crash signal (a shell-style status 128+N), naming the
+    msPTI library preloaded into it, which may have crashed as it loaded."""
+    if status <= 128:
+        return
+    from mspti_trace.cli import crash_signal  # only now: mspti_trace is slow to import
+
+    crash = crash_signal(128 - status)
+    if crash is None:
+        return
+    preloaded = (
+        f" with the msPTI library {mspti} preloaded (it may have crashed as it loaded)" if mspti else ""
+    )
+    print(f"{PROG}: error: {program!r} was killed by {crash.name}{preloaded}", file=sys.stderr)
 
 
 def _execute(program: list[str], environ: dict[str, str], timeout: float | None) -> int:

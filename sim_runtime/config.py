@@ -27,7 +27,13 @@ from pathlib import Path
 from typing import Any
 
 from sim_runtime import soc as soc_catalogue
-from sim_runtime.faults import FaultPlanError, FaultRule, format_fault_plan, parse_fault_plan
+from sim_runtime.faults import (
+    FaultPlanError,
+    FaultRule,
+    check_fault_points,
+    format_fault_plan,
+    parse_fault_plan,
+)
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -127,13 +133,23 @@ def _check_device_logs(value: object, source: str) -> str:
 
 def _check_faults(value: object, source: str) -> tuple[FaultRule, ...]:
     if isinstance(value, str):
-        try:
-            return parse_fault_plan(value)
-        except FaultPlanError as error:
-            raise ConfigError(f"{source}: {error}") from None
-    if isinstance(value, (tuple, list)) and all(isinstance(rule, FaultRule) for rule in value):
-        return tuple(value)
-    raise _invalid(source, value, "a fault plan string or a tuple of FaultRule")
+        rules = _parse_faults(value, source)
+    elif isinstance(value, (tuple, list)) and all(isinstance(rule, FaultRule) for rule in value):
+        rules = tuple(value)
+    else:
+        raise _invalid(source, value, "a fault plan string or a tuple of FaultRule")
+    try:
+        check_fault_points(rules)  # a rule on a function without a fault point would never act
+    except FaultPlanError as error:
+        raise ConfigError(f"{source}: {error}") from None
+    return rules
+
+
+def _parse_faults(text: str, source: str) -> tuple[FaultRule, ...]:
+    try:
+        return parse_fault_plan(text)
+    except FaultPlanError as error:
+        raise ConfigError(f"{source}: {error}") from None
 
 
 def _check_kernel_costs(value: object, source: str, base: Path | None = None) -> Path | None:
@@ -191,6 +207,12 @@ def _read_toml(path_text: str) -> dict[str, Any]:
         raise ConfigError(f"{CONFIG_VAR}: cannot read config file {path_text!r}: {error.strerror}") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    except UnicodeDecodeError as error:
+        byte = error.object[error.start]
+        raise ConfigError(
+            f"{CONFIG_VAR}: config file {path_text!r} is not UTF-8 text (byte {byte:#04x} at offset "
+            f"{error.start}); give a TOML file"
+        ) from None
     unknown = sorted(set(data) - set(ENV_VARS))
     if unknown:
         raise ConfigError(

@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from sim_runtime import _native  # type: ignore[attr-defined]
+from sim_runtime.faults import fault_point_names, nearest_fault_points
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -259,7 +260,7 @@ def decoded_functions() -> list[str]:
 
 def fault_point_functions() -> list[str]:
     """Every exported simulator function with a fault point: the names :func:`fake` accepts."""
-    return list(_native.fault_point_functions())
+    return sorted(fault_point_names())
 
 
 def function_spec(name: str) -> FunctionSpec:
@@ -273,16 +274,10 @@ def function_spec(name: str) -> FunctionSpec:
 
 
 def _check_name(name: str) -> None:
-    known = _known_names()
-    if name not in known:
-        close = difflib.get_close_matches(name, sorted(known), n=5, cutoff=0.6)
+    if name not in fault_point_names():
+        close = nearest_fault_points(name)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         raise ValueError(f"{name!r} is not an exported simulator function with a fault point{hint}")
-
-
-@cache
-def _known_names() -> frozenset[str]:
-    return frozenset(_native.fault_point_functions())
 
 
 def _signed(word: int, bits: int) -> int:

@@ -21,22 +21,29 @@ Whitespace around tokens is ignored. ``format_fault_plan`` writes the canonical 
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
+from functools import cache
+from pathlib import Path
 
 __all__ = [
     "ERROR_CODE_MAX",
     "ERROR_CODE_MIN",
     "EXPECTED_FORM",
+    "FAULT_POINTS_FILE",
     "MAX_CALL",
     "MAX_DELAY_NS",
     "MAX_SHORT_BYTES",
     "FaultAction",
     "FaultPlanError",
     "FaultRule",
+    "check_fault_points",
+    "fault_point_names",
     "format_fault_plan",
+    "nearest_fault_points",
     "parse_fault_plan",
 ]
 
@@ -71,7 +78,7 @@ class FaultPlanError(ValueError):
     1-based position in the plan (0 when unknown).
     """
 
-    def __init__(self, problem: str, rule: str = "", index: int = 0) -> None:
+    def __init__(self, problem: str, rule: str = "", index: int = 0, *, grammar: bool = True) -> None:
         self.problem = problem
         self.rule = rule
         self.index = index
@@ -80,7 +87,8 @@ class FaultPlanError(ValueError):
             where += f" {index}"
         if rule:
             where += f" {rule!r}"
-        super().__init__(f"{where}: {problem}; {EXPECTED_FORM}")
+        # A grammar error is followed by the expected form; a well-formed rule naming no fault point is not.
+        super().__init__(f"{where}: {problem}; {EXPECTED_FORM}" if grammar else f"{where}: {problem}")
 
 
 class FaultAction(str, Enum):
@@ -199,6 +207,46 @@ def parse_fault_plan(text: str) -> tuple[FaultRule, ...]:
         except FaultPlanError as error:
             raise FaultPlanError(error.problem, rule_text, index) from None
     return tuple(rules)
+
+
+#: Written by the build (``csrc/sim/core/scan_fault_points.cmake``), one name a line.
+FAULT_POINTS_FILE = Path(__file__).parent / "data" / "fault_points.txt"
+
+
+@cache
+def fault_point_names() -> frozenset[str]:
+    """Every exported simulator function with a fault point, as the build scanned them from the
+    sources (``csrc/sim/core/scan_fault_points.cmake``): the installed list, read without loading
+    the simulator (whose libraries read the configuration as they load); else the native module's
+    copy of the same list."""
+    try:
+        return frozenset(FAULT_POINTS_FILE.read_text(encoding="utf-8").split())
+    except FileNotFoundError:
+        from sim_runtime import _native  # type: ignore[attr-defined]
+
+        return frozenset(_native.fault_point_functions())
+
+
+def nearest_fault_points(name: str, count: int = 5) -> list[str]:
+    """The fault points whose names are closest to ``name`` (best first; empty when none is close)."""
+    return difflib.get_close_matches(name, sorted(fault_point_names()), n=count, cutoff=0.6)
+
+
+def check_fault_points(rules: Iterable[FaultRule]) -> None:
+    """Raises :class:`FaultPlanError` for the first rule whose function has no fault point (a plan
+    naming it would never act), with the nearest valid names."""
+    known = fault_point_names()
+    for index, rule in enumerate(rules, start=1):
+        if rule.function in known:
+            continue
+        close = nearest_fault_points(rule.function)
+        hint = f"; did you mean {', '.join(close)}?" if close else "; see docs/reliability.md"
+        raise FaultPlanError(
+            f"{rule.function!r} is not a simulator function with a fault point{hint}",
+            str(rule),
+            index,
+            grammar=False,
+        )
 
 
 def format_fault_plan(rules: Iterable[FaultRule]) -> str:

@@ -107,7 +107,8 @@ def render_html(report: SuiteReport) -> str:
         f"<span class='verdict {k}'>{_e(k)}: {summary[k]}</span>"
         for k in ("pass", "fail", "skip", "not-automated")
     )
-    result = "PASSED" if report.passed else "FAILED"
+    result = ("PASSED" if report.graded else "NOTHING GRADED") if report.passed else "FAILED"
+    unresponsive = f"<p><b>Not graded:</b> {_e(report.unresponsive)}</p>" if report.unresponsive else ""
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>msPTI conformance report ({_e(report.profile)})</title>
 <style>{_STYLE}</style><script>{_SCRIPT}</script></head>
@@ -117,7 +118,7 @@ def render_html(report: SuiteReport) -> str:
 <p>{summary["catalogued"]} clauses catalogued, {summary["selected"]} selected,
 {summary["automated"]} automated;
 profile <b>{_e(report.profile)}</b>; started {_e(report.started)}, {report.duration:.1f}s.
-Exit status {summary["exit_status"]}: every applicable automated clause must pass.</p>
+Exit status {summary["exit_status"]}: every applicable automated clause must pass.</p>{unresponsive}
 <table class="meta">{target}{environment}</table>
 <h2>Clauses</h2>
 <p class="filters"><button onclick="show('all')">all</button><button onclick="show('fail')">fail</button>

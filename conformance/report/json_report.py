@@ -60,6 +60,7 @@ def report_dict(report: SuiteReport) -> dict[str, Any]:
             "automated": automated,
             **counts,
             "exit_status": report.exit_status(),
+            "unresponsive": report.unresponsive,
         },
         "clauses": [
             {

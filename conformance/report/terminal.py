@@ -33,6 +33,11 @@ def summary_lines(report: SuiteReport, *, colour: bool = False, verbose: bool = 
         f"pass {counts['pass']}, fail {counts['fail']}, skip {counts['skip']}, "
         f"not yet automated {counts['not-automated']}  ({report.duration:.1f}s)"
     )
+    if report.unresponsive:
+        lines.append(f"NOT GRADED: {report.unresponsive}")
+    if report.passed and not report.graded:
+        lines.append("RESULT: NOTHING GRADED (no selected clause could be run here)")
+        return lines
     lines.append(
         "RESULT: "
         + ("PASSED" if report.passed else "FAILED")

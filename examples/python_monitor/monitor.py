@@ -88,16 +88,24 @@ def main() -> int:
     args = parser.parse_args()
 
     seen: Counter[str] = Counter()
+    kernel_monitor, communication_monitor = KernelMonitor(), CommunicationMonitor()
+    started = []
+    for name, monitor, parser_fn in (
+        ("KernelMonitor", kernel_monitor, kernel_parser),
+        ("CommunicationMonitor", communication_monitor, communication_parser),
+    ):
+        code = monitor.start(parser_fn)
+        if code != 0:
+            # e.g. MSPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED: another subscriber (a profiler such
+            # as `npu-sim trace`, unless run with NPU_SIM_TRACE_SUBSCRIBE=0) holds msPTI's only slot.
+            print(f"{name}.start failed: {code!r}", file=sys.stderr)
+            for other in started:
+                other.stop()
+            return 1
+        started.append(monitor)
+    # The consumer starts once the monitors did, so that a failed start leaves no thread waiting.
     printer = threading.Thread(target=consumer, args=(seen,))
     printer.start()
-    kernel_monitor, communication_monitor = KernelMonitor(), CommunicationMonitor()
-    for name, code in (
-        ("KernelMonitor", kernel_monitor.start(kernel_parser)),
-        ("CommunicationMonitor", communication_monitor.start(communication_parser)),
-    ):
-        if code != 0:
-            print(f"{name}.start failed: {code!r}", file=sys.stderr)
-            return 1
 
     group = ProcessGroup(args.ranks)
     ranks = [threading.Thread(target=train_step, args=(rank, group)) for rank in range(args.ranks)]

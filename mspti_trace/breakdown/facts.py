@@ -5,6 +5,7 @@ field)."""
 from __future__ import annotations
 
 import copy
+import difflib
 import itertools
 import json
 from dataclasses import dataclass, replace
@@ -25,6 +26,7 @@ from mspti_trace.breakdown.attribution import (
 from mspti_trace.breakdown.declarations import BLOCK_INPUT
 from mspti_trace.breakdown.forest import RangeForest, build_forest
 from mspti_trace.breakdown.options import BreakdownError, BreakdownOptions, ConversionRefused
+from mspti_trace.breakdown.output_dir import claim_output_dir, record_written
 from mspti_trace.breakdown.schema import (
     ANALYSIS_SCHEMA_VERSION,
     COUNTER_KEYS,
@@ -112,6 +114,7 @@ def build_breakdown(source: Trace | Capture, options: BreakdownOptions | None = 
     forest, sampled = build_forest(capture, exclude_domains=(options.sampler_domain,))
     structure = _build_structure(forest, sampled, capture.text(sampled["name"]).tolist(), options)
     _check_source_only(structure, options)
+    _check_declared_nodes(structure, options)
     communication_type = _string_id(capture, COMMUNICATION_TYPE)
     ops = device_ops(capture, communication_type)
     attribution = attribute(capture, forest, structure, ops)
@@ -130,7 +133,9 @@ def emit_facts(
     inputs (``ui-report-handoff.json``, ``outputs/architecture_overlay_map.json`` and, with
     ``trace_view``, the raw trace ``trace_view.json`` and ``outputs/trace_bindings.json``); raises
     ConversionRefused (writing nothing) unless every kernel is accounted for as attributed or
-    excluded, and BreakdownError (writing nothing) when a document breaks its JSON Schema."""
+    excluded, and BreakdownError (writing nothing) when a document breaks its JSON Schema or
+    ``out_dir`` is a folder breakdown may not write into (see output_dir.py: an earlier run's files
+    are replaced, a folder with other files is refused)."""
     if not breakdown.complete:
         raise ConversionRefused(breakdown.account, breakdown.unattributed_details())
     out = Path(out_dir)
@@ -151,6 +156,7 @@ def emit_facts(
 
     for key in documents:
         check(key)
+    claim_output_dir(out)
     (out / "outputs").mkdir(parents=True, exist_ok=True)
     written = {}
     if trace_view:
@@ -172,6 +178,7 @@ def emit_facts(
         path = out / names[key]
         path.write_text(json.dumps(document, indent=1, allow_nan=False) + "\n", encoding="utf-8")
         written[key] = path
+    record_written(out, written.values())
     return written
 
 
@@ -214,6 +221,16 @@ def _check_source_only(structure: Structure, options: BreakdownOptions) -> None:
         node_id = f"{options.namespace}/{entry['path']}"
         if node_id in observed:
             raise BreakdownError(f"{entry['path']!r} is declared source-only but the capture observed it")
+
+
+def _check_declared_nodes(structure: Structure, options: BreakdownOptions) -> None:
+    """A node described in the declarations must be one the capture has (docs/trace.md)."""
+    observed = sorted(node.node_id[len(options.namespace) + 1 :] for node in structure.nodes)
+    for relative in options.declarations.get("nodes", {}):
+        if relative not in observed:
+            close = difflib.get_close_matches(relative, observed, n=3)
+            hint = f"; did you mean {', '.join(repr(name) for name in close)}?" if close else ""
+            raise BreakdownError(f"declared node {relative!r} is not in the capture{hint}")
 
 
 class _Metrics:

@@ -30,6 +30,7 @@ from mspti_trace.breakdown.schema import (
     OVERLAY_FILE,
     PERF_KEYS,
 )
+from mspti_trace.reader import read_json_object
 
 __all__ = [
     "INVARIANTS",
@@ -205,10 +206,10 @@ def load_facts(directory: Path | str) -> dict[str, Any]:
     for key, path in paths.items():
         if not path.exists():
             raise FileNotFoundError(f"{path}: missing facts file")
-        documents[key] = json.loads(path.read_text(encoding="utf-8"))
+        documents[key] = read_json_object(path)
     for key, path in optional.items():
         if path.exists():
-            documents[key] = json.loads(path.read_text(encoding="utf-8"))
+            documents[key] = read_json_object(path)
     return documents
 
 

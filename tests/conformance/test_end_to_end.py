@@ -8,6 +8,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ import pytest
 from conformance.build import Builder
 from conformance.catalogue import load_catalogue
 from conformance.execute import Invocation, execute
-from conformance.report import write_all
+from conformance.report import summary_lines, write_all
 from conformance.runner import RunOptions, SuiteReport, SuiteRunner
 from conformance.target import Target, TargetError, resolve_target
 from support.native import python_subprocess_env
@@ -50,6 +51,31 @@ msptiResult msptiEnableCallback(uint32_t e, msptiSubscriberHandle s, msptiCallba
 { (void)e; (void)s; (void)d; (void)c; return MSPTI_SUCCESS; }
 msptiResult msptiEnableDomain(uint32_t e, msptiSubscriberHandle s, msptiCallbackDomain d)
 { (void)e; (void)s; (void)d; return MSPTI_SUCCESS; }
+"""
+
+
+#: A stand-in msPTI every call of which hangs: the suite must give up on it quickly.
+HANGING_MSPTI = r"""
+#include <unistd.h>
+#include "mspti.h"
+#define HANG { for (;;) pause(); }
+msptiResult msptiActivityRegisterCallbacks(msptiBuffersCallbackRequestFunc a,
+                                           msptiBuffersCallbackCompleteFunc b) HANG
+msptiResult msptiActivityEnable(msptiActivityKind k) HANG
+msptiResult msptiActivityDisable(msptiActivityKind k) HANG
+bool msptiActivityIsEnabled(msptiActivityKind k) HANG
+msptiResult msptiActivityEnableMarkerDomain(const char *n) HANG
+msptiResult msptiActivityDisableMarkerDomain(const char *n) HANG
+msptiResult msptiActivityGetNextRecord(uint8_t *b, size_t s, msptiActivity **r) HANG
+msptiResult msptiActivityFlushAll(uint32_t f) HANG
+msptiResult msptiActivityFlushPeriod(uint32_t t) HANG
+msptiResult msptiActivityPushExternalCorrelationId(msptiExternalCorrelationKind k, uint64_t i) HANG
+msptiResult msptiActivityPopExternalCorrelationId(msptiExternalCorrelationKind k, uint64_t *i) HANG
+msptiResult msptiSubscribe(msptiSubscriberHandle *s, msptiCallbackFunc c, void *u) HANG
+msptiResult msptiUnsubscribe(msptiSubscriberHandle s) HANG
+msptiResult msptiEnableCallback(uint32_t e, msptiSubscriberHandle s, msptiCallbackDomain d, msptiCallbackId c)
+HANG
+msptiResult msptiEnableDomain(uint32_t e, msptiSubscriberHandle s, msptiCallbackDomain d) HANG
 """
 
 
@@ -163,6 +189,39 @@ def test_a_hanging_implementation_is_killed_at_the_timeout(broken_mspti: Path, t
     assert result.duration < 30
     assert result.failure() == "timed out after 2 s (killed)"
     assert result.log.calls[0].fn == "msptiSubscribe" and not result.log.has_call("flush")
+
+
+def test_a_library_that_does_not_answer_is_given_up_on_after_its_first_timeout(
+    target: Target, tmp_path: Path
+) -> None:
+    source = tmp_path / "hanging.c"
+    source.write_text(HANGING_MSPTI, encoding="utf-8")
+    library = tmp_path / "libmspti.so"
+    includes = [f"-I{d}" for d in target.include_dirs]
+    subprocess.run(
+        ["gcc", "-shared", "-fPIC", "-o", str(library), str(source), *includes, "-Wl,-soname,libmspti.so"],
+        check=True,
+    )
+    scenarios = ["ext_stack", "iterate", "cb_subscribe", "register_errors", "buffer_protocol", "markers_host"]
+    options = RunOptions(patterns=scenarios, jobs=2, report_dir=tmp_path / "report", timeout=2)
+    started = time.monotonic()
+    report = SuiteRunner(load_catalogue(), _target(library), options).run()
+    elapsed = time.monotonic() - started
+    assert report.unresponsive.startswith("the library does not answer: run '"), report.unresponsive
+    assert "timed out after 2 s, then msptiSubscribe did not return within 2 s" in report.unresponsive
+    graded = [(clause, result) for clause, result in report.clauses if result.verdict in ("pass", "fail")]
+    assert graded and all(result.reason == f"not graded: {report.unresponsive}" for _c, result in graded)
+    assert report.exit_status() == 1
+    ran = [run for scenario in report.scenarios for run in scenario.runs if not run.not_run]
+    assert len(ran) <= 2 * options.jobs, [f"{run.scenario}/{run.invocation.name}" for run in ran]
+    assert elapsed < 60, elapsed  # every clause at its full timeout would take minutes
+
+
+def test_a_selection_that_grades_nothing_exits_2(target: Target, tmp_path: Path) -> None:
+    report = run_suite(target, tmp_path, ["ACT-ITER-07"])  # a vendor quirk: skipped under the spec profile
+    assert verdicts(report) == {"ACT-ITER-07": "skip"}
+    assert report.exit_status() == 2
+    assert "RESULT: NOTHING GRADED" in summary_lines(report)[-1]
 
 
 def test_the_pytest_plugin_turns_clauses_into_items(target: Target, tmp_path: Path) -> None:

@@ -70,5 +70,6 @@ def test_a_selection_that_needs_no_process_yields_a_report(tmp_path: Path) -> No
     lines: list[str] = []
     report = SuiteRunner(load_catalogue(), target, options, progress=lines.append).run()
     assert [r.verdict for _c, r in report.clauses] == ["skip", "skip", "skip", "skip", "not-automated"]
-    assert report.scenarios == [] and report.exit_status() == 0
+    # Nothing was graded: no verdict to pass on, so not a success (exit 2, as a selection of no clause).
+    assert report.scenarios == [] and report.exit_status() == 2
     assert "0 scenario(s) to run" in lines[1]

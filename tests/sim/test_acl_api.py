@@ -166,3 +166,31 @@ def test_invalid_configuration_fails_every_call(cases_exe: Path, native: NativeT
     assert result.stdout.splitlines()[-1] == "ok"
     # aclInit says what is wrong with the configuration.
     assert re.search(r"aclInit: invalid simulator configuration: .*NoSuchSoc", result.stderr)
+
+
+def test_binary_config_file_fails_every_call_naming_the_file(
+    cases_exe: Path, native: NativeTree, tmp_path: Path
+) -> None:
+    config_file = tmp_path / "sim.toml"
+    config_file.write_bytes(b'soc = "Ascend910B3"\n\xff\xfe\x00\x01')
+    result = run_program(cases_exe, native.env(NPU_SIM_CONFIG=str(config_file)), ["config_error"])
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.splitlines()[-1] == "ok"
+    assert (
+        f"aclInit: invalid simulator configuration: NPU_SIM_CONFIG '{config_file}': not UTF-8 text "
+        "(byte 0xff at offset 20); give a TOML file" in result.stderr
+    ), result.stderr
+
+
+def test_fault_plan_on_a_misspelt_function_fails_every_call_with_the_nearest_names(
+    cases_exe: Path, native: NativeTree
+) -> None:
+    env = native.env(NPU_SIM_FAULTS="aclrtMalloc:error=1@2;aclrtMaloc:error=207001")
+    result = run_program(cases_exe, env, ["config_error"])
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.splitlines()[-1] == "ok"
+    assert (
+        "aclInit: invalid simulator configuration: NPU_SIM_FAULTS: fault rule 'aclrtMaloc:error=207001': "
+        "'aclrtMaloc' is not a simulator function with a fault point; did you mean aclrtMalloc"
+        in result.stderr
+    ), result.stderr

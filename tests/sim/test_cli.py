@@ -20,6 +20,7 @@ from sim_runtime.soc import default_catalogue
 from sim_runtime.toolkit import TOOLKIT_DIR_VAR
 from support.fake_tree import elf_bytes, make_native_tree
 from support.native import package_root
+from support.usage_errors import assert_usage_error, call_main
 
 SHOW_ENV = 'echo "$ASCEND_HOME_PATH"; echo "${LD_PRELOAD-unset}"; echo "$NPU_SIM_SOC $NPU_SIM_DEVICES"'
 
@@ -119,7 +120,7 @@ def test_env_prints_quoted_exports(cli: Cli) -> None:
 
 
 def test_env_json(cli: Cli) -> None:
-    result = cli("env", "--json", "--preload", NPU_SIM_DEVICES="3", NPU_SIM_FAULTS="f:stall@2")
+    result = cli("env", "--json", "--preload", NPU_SIM_DEVICES="3", NPU_SIM_FAULTS="aclrtFree:stall@2")
     assert result.returncode == 0, result.stderr
     variables = json.loads(result.stdout)
     lib64 = f"{cli.toolkit}/lib64"
@@ -130,7 +131,7 @@ def test_env_json(cli: Cli) -> None:
     assert variables["ASCEND_CFLAGS"] == f"-I{cli.toolkit}/include"
     assert variables["ASCEND_LDFLAGS"].startswith(f"-L{lib64} -Wl,-rpath,{lib64} -lascendcl")
     assert variables["NPU_SIM_DEVICES"] == "3"
-    assert variables["NPU_SIM_FAULTS"] == "f:stall@2"
+    assert variables["NPU_SIM_FAULTS"] == "aclrtFree:stall@2"
     assert {CONFIG_VAR, *ENV_VARS.values()} <= set(variables)
 
 
@@ -366,6 +367,45 @@ def test_run_configuration_errors(cli: Cli, args: tuple[str, ...], env: dict[str
     assert_user_error(cli("run", *args, "--", "sh", "-c", "echo ran", **env), message)
 
 
+def test_run_refuses_a_binary_config_file(cli: Cli, tmp_path: Path) -> None:
+    config_file = tmp_path / "sim.toml"
+    config_file.write_bytes(bytes(range(256)) * 4)
+    result = cli("run", "--config", str(config_file), "--", "sh", "-c", "echo ran")
+    assert_user_error(result, f"NPU_SIM_CONFIG: config file {str(config_file)!r} is not UTF-8 text")
+    assert len(result.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "how", [("--faults", "aclrtMaloc:error=1"), ("NPU_SIM_FAULTS", "aclrtMaloc:error=1")]
+)
+def test_run_refuses_a_fault_plan_on_a_misspelt_function(cli: Cli, how: tuple[str, str]) -> None:
+    option, plan = how
+    args, env = ((option, plan), {}) if option.startswith("--") else ((), {option: plan})
+    result = cli("run", *args, "--", "sh", "-c", "echo ran", **env)
+    assert_user_error(
+        result,
+        f"{option}: fault rule 1 '{plan}': 'aclrtMaloc' is not a simulator function with a fault point; "
+        "did you mean aclrtMalloc",
+    )
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_run_names_an_mspti_library_that_crashes_as_it_loads(cli: Cli, tmp_path: Path) -> None:
+    source = tmp_path / "crash.c"
+    source.write_text(
+        "#include <signal.h>\n__attribute__((constructor)) static void boom(void) { raise(SIGSEGV); }\n"
+    )
+    library = tmp_path / "libmspti.so"
+    subprocess.run(["gcc", "-shared", "-fPIC", "-o", str(library), str(source)], check=True)
+    # LD_PRELOAD separates by spaces: a toolkit folder without one.
+    result = cli("run", "--mspti", str(library), "--", "true", **{TOOLKIT_DIR_VAR: str(tmp_path / "toolkit")})
+    assert result.returncode == 128 + signal.SIGSEGV, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("npu-sim: error: 'true' was killed by SIGSEGV with the msPTI library ")
+    assert "libmspti.so preloaded" in lines[0]
+
+
 def test_run_rejects_non_elf_mspti(cli: Cli, tmp_path: Path) -> None:
     fake = tmp_path / "fake.so"
     fake.write_bytes(b"MZ\x90\x00")
@@ -416,3 +456,34 @@ def test_run_forwards_sigterm_to_the_program(cli: Cli, options: tuple[str, ...])
             os.killpg(process.pid, signal.SIGKILL)
     assert process.returncode == 42
     assert stdout == "got-term\n"
+
+
+# --- usage errors: every command ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        ((), "the following arguments are required: COMMAND"),
+        (("simulate",), "invalid choice: 'simulate'"),
+        (("info", "--soc", "Ascend1"), "unknown SoC 'Ascend1'"),
+        (("info", "--bogus"), "unrecognized arguments: --bogus"),
+        (("env", "--mspti", "/nonexistent/libmspti.so"), "/nonexistent/libmspti.so"),
+        (("run",), "missing PROGRAM"),
+        (("run", "--devices", "0", "--", "true"), "--devices: invalid value '0'"),
+        (("run", "--timeout", "-1", "--", "true"), "--timeout: invalid value '-1'"),
+        (("run", "--faults", "aclrtMalloc:bogus", "--", "true"), "unknown action 'bogus'"),
+        (("run", "--faults", "aclrtMaloc:error=1", "--", "true"), "did you mean aclrtMalloc"),
+        (("run", "--mspti", "/nonexistent/libmspti.so", "--", "true"), "/nonexistent/libmspti.so"),
+        (("run", "--config", "/nonexistent.toml", "--", "true"), "does not exist"),
+        (("bench", "--rounds", "0"), "--rounds: invalid value '0'"),
+        (("bench", "no_such_benchmark"), "no_such_benchmark"),
+        (("calibrate", "--rows", "some"), "invalid choice: 'some'"),
+    ],
+)
+def test_bad_invocations_exit_2_with_one_line(
+    args: tuple[str, ...], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sim_runtime.cli import main
+
+    assert_usage_error(call_main(main, args, capsys), "npu-sim", says)

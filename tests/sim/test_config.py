@@ -77,7 +77,7 @@ def test_environment_overrides_toml(tmp_path: Path) -> None:
     config_file = write_toml(
         tmp_path / "sim.toml",
         f'soc = "{OTHER_SOC}"\ndevices = 4\nclock = "virtual"\nseed = 99\n'
-        'faults = "f:stall"\nkernel_costs = "a.toml"\nlog_level = "debug"\n',
+        'faults = "prof_channel_poll:stall"\nkernel_costs = "a.toml"\nlog_level = "debug"\n',
     )
     environ = {
         CONFIG_VAR: str(config_file),
@@ -85,7 +85,7 @@ def test_environment_overrides_toml(tmp_path: Path) -> None:
         "NPU_SIM_DEVICES": "16",
         "NPU_SIM_CLOCK": "wall",
         "NPU_SIM_SEED": "18446744073709551615",
-        "NPU_SIM_FAULTS": "g:garble@every=2",
+        "NPU_SIM_FAULTS": "prof_channel_read:garble@every=2",
         "NPU_SIM_KERNEL_COSTS": str(env_costs),
         "NPU_SIM_LOG_LEVEL": "off",
     }
@@ -95,7 +95,7 @@ def test_environment_overrides_toml(tmp_path: Path) -> None:
         devices=16,
         clock="wall",
         seed=2**64 - 1,
-        faults=parse_fault_plan("g:garble@every=2"),
+        faults=parse_fault_plan("prof_channel_read:garble@every=2"),
         kernel_costs=env_costs.resolve(),
         log_level="off",
     )
@@ -125,7 +125,9 @@ def test_each_variable_overrides_only_its_field(
 
 def test_empty_faults_and_kernel_costs_variables_clear_the_toml_values(tmp_path: Path) -> None:
     write_toml(tmp_path / "costs.toml", "")
-    config_file = write_toml(tmp_path / "sim.toml", 'faults = "f:stall"\nkernel_costs = "costs.toml"\n')
+    config_file = write_toml(
+        tmp_path / "sim.toml", 'faults = "prof_channel_poll:stall"\nkernel_costs = "costs.toml"\n'
+    )
     config = SimConfig.from_env(
         {CONFIG_VAR: str(config_file), "NPU_SIM_FAULTS": "", "NPU_SIM_KERNEL_COSTS": ""}
     )
@@ -217,6 +219,24 @@ def test_bad_fault_plan_names_variable_and_rule() -> None:
     assert "expected FUNCTION:ACTION[@WHEN]" in message
 
 
+def test_fault_plan_on_a_function_without_fault_point_is_refused_with_the_nearest_names() -> None:
+    with pytest.raises(ConfigError) as caught:
+        SimConfig.from_env({"NPU_SIM_FAULTS": "aclrtMalloc:error=7;aclrtMaloc:error=1@2"})
+    message = str(caught.value)
+    assert message.startswith(
+        "NPU_SIM_FAULTS: fault rule 2 'aclrtMaloc:error=1@2': 'aclrtMaloc' is not a simulator function "
+        "with a fault point; did you mean aclrtMalloc"
+    ), message
+    assert "\n" not in message
+
+
+def test_fault_rules_given_as_objects_must_name_fault_points() -> None:
+    with pytest.raises(
+        ConfigError, match="'no_such_function' is not a simulator function with a fault point"
+    ):
+        SimConfig.defaults().replace(faults=(FaultRule("no_such_function", FaultAction.STALL),))
+
+
 def test_missing_kernel_cost_file_is_named(tmp_path: Path) -> None:
     missing = tmp_path / "nope.toml"
     with pytest.raises(ConfigError) as caught:
@@ -254,6 +274,17 @@ def test_invalid_toml_is_reported_with_the_file(tmp_path: Path) -> None:
     config_file = write_toml(tmp_path / "sim.toml", "devices = = 3\n")
     with pytest.raises(ConfigError, match=rf"^{re.escape(str(config_file))}: not valid TOML: "):
         SimConfig.from_env({CONFIG_VAR: str(config_file)})
+
+
+def test_binary_config_file_is_named_without_a_traceback(tmp_path: Path) -> None:
+    config_file = tmp_path / "sim.toml"
+    config_file.write_bytes(b"\xff\xfe\x00soc = 1\n\x80")
+    with pytest.raises(ConfigError) as caught:
+        SimConfig.from_env({CONFIG_VAR: str(config_file)})
+    assert str(caught.value) == (
+        f"NPU_SIM_CONFIG: config file {str(config_file)!r} is not UTF-8 text (byte 0xff at offset 0); "
+        "give a TOML file"
+    )
 
 
 def test_unknown_toml_keys_are_errors(tmp_path: Path) -> None:
@@ -306,9 +337,10 @@ def test_unknown_soc_in_toml(tmp_path: Path) -> None:
 
 
 def test_bad_fault_plan_in_toml(tmp_path: Path) -> None:
-    config_file = write_toml(tmp_path / "sim.toml", 'faults = "f:delay=3"\n')
+    config_file = write_toml(tmp_path / "sim.toml", 'faults = "aclrtFree:delay=3"\n')
     with pytest.raises(
-        ConfigError, match=rf"^faults in {re.escape(str(config_file))}: fault rule 1 'f:delay=3': delay '3'"
+        ConfigError,
+        match=rf"^faults in {re.escape(str(config_file))}: fault rule 1 'aclrtFree:delay=3': delay '3'",
     ):
         SimConfig.from_env({CONFIG_VAR: str(config_file)})
 
@@ -368,10 +400,12 @@ def test_constructor_validates_every_field() -> None:
 def test_replace_returns_a_validated_copy(tmp_path: Path) -> None:
     costs = write_toml(tmp_path / "costs.toml", "")
     base = SimConfig.defaults()
-    changed = base.replace(devices=2, faults="f:garble@3+", kernel_costs=str(costs), clock="virtual")
+    changed = base.replace(
+        devices=2, faults="prof_channel_read:garble@3+", kernel_costs=str(costs), clock="virtual"
+    )
     assert changed.devices == 2
     assert changed.clock == "virtual"
-    assert changed.faults == (FaultRule("f", FaultAction.GARBLE, None, 3),)
+    assert changed.faults == (FaultRule("prof_channel_read", FaultAction.GARBLE, None, 3),)
     assert changed.kernel_costs == costs.resolve()
     assert base == SimConfig.defaults()
 
@@ -414,14 +448,17 @@ def test_to_env_round_trips_a_full_config(tmp_path: Path) -> None:
         clock="virtual",
         seed=2**64 - 1,
         faults=parse_fault_plan(
-            "aclrtMalloc:error=-0x10@2-9; prof_channel_read:short=3@every=2; x:delay=7us"
+            "aclrtMalloc:error=-0x10@2-9; prof_channel_read:short=3@every=2; aclrtFree:delay=7us"
         ),
         kernel_costs=costs,
         log_level="debug",
         device_logs="sync",
     )
     env = config.to_env()
-    assert env["NPU_SIM_FAULTS"] == "aclrtMalloc:error=-16@2-9;prof_channel_read:short=3@every=2;x:delay=7us"
+    assert (
+        env["NPU_SIM_FAULTS"]
+        == "aclrtMalloc:error=-16@2-9;prof_channel_read:short=3@every=2;aclrtFree:delay=7us"
+    )
     assert env["NPU_SIM_KERNEL_COSTS"] == str(costs.resolve())
     assert SimConfig.from_env(env) == config
 
@@ -434,7 +471,12 @@ def test_to_env_wins_over_an_inherited_config_file(tmp_path: Path) -> None:
 
 
 _fault_plans = st.sampled_from(
-    ["", "f:stall", "aclrtMalloc:error=207001@3;g:garble@every=5", "h:delay=2ms@4+"]
+    [
+        "",
+        "prof_channel_poll:stall",
+        "aclrtMalloc:error=207001@3;prof_channel_read:garble@every=5",
+        "aclrtFree:delay=2ms@4+",
+    ]
 )
 
 

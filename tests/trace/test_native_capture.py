@@ -1,4 +1,4 @@
-"""End to end on the native stack: the collector preloaded after libmspti.so captures the decoder
+"""End to end on the native stack: the collector preloaded before libmspti.so captures the decoder
 example (examples/decoder_breakdown), and the capture exports, breaks down and validates.
 
 Skipped, with the reason, where libmspti.so or the aclnn operator library is not built yet."""
@@ -28,9 +28,11 @@ from mspti_trace import (
 )
 from mspti_trace.breakdown import INVARIANTS, validate_documents
 from mspti_trace.breakdown.validate import OAM_TOOLS_CHECKS, load_facts
+from mspti_trace.capture import capture as run_capture
 from sim_runtime.trace_launcher import capture
 from support.native import NativeTree, ProgramBuilder, python_subprocess_env
 from support.sibling import load_sibling
+from support.usage_errors import run_cli
 
 BREAKERS = load_sibling(Path(__file__).resolve().parent, "facts_breakers").BREAKERS
 
@@ -298,3 +300,44 @@ def test_the_npu_sim_trace_command_captures_and_breaks_down(
     owners = {e["submodule"]: e["name"] for e in timeline["events"] if e["event_class"] == "kernel"}
     assert owners["input_norm"].startswith("RmsNorm") and owners["q_proj"].startswith("MatMulV2")
     assert owners["softmax"].startswith("Softmax") and owners["act"].startswith("Silu")
+
+
+# --- a program that subscribes to msPTI itself, under the collector that holds the only slot ---
+
+
+def test_a_refused_subscription_is_diagnosed_and_counted(
+    tree: NativeTree, programs: ProgramBuilder, collector: Path, tmp_path: Path, capfd
+) -> None:
+    program = programs.build(
+        [Path(__file__).resolve().parent / "programs" / "second_subscriber.c"], ["mspti"]
+    )
+    env = tree.env(preload_mspti=True, NPU_SIM_LOG_LEVEL="error")
+    result = run_capture(
+        [str(program)], tmp_path / "cap", kinds=["api"], environ=env, collector=collector, timeout=60
+    )
+    out, err = capfd.readouterr()
+    assert result.returncode == 1 and "msptiSubscribe: 2" in out  # MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED
+    assert "the program's msptiSubscribe failed (MSPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)" in err, err
+    assert "NPU_SIM_TRACE_SUBSCRIBE=0" in err
+    for meta in (tmp_path / "cap").glob("trace-*.json"):
+        assert json.loads(meta.read_text())["refused_subscriptions"] == 1
+    left = run_capture(
+        [str(program)],
+        tmp_path / "cap2",
+        kinds=["api"],
+        environ={**env, "NPU_SIM_TRACE_SUBSCRIBE": "0"},
+        collector=collector,
+        timeout=60,
+    )
+    assert left.returncode == 0  # the slot left to the program
+
+
+def test_the_python_monitor_example_fails_cleanly_under_the_collector(
+    tree: NativeTree, tmp_path: Path
+) -> None:
+    monitor = REPO / "examples" / "python_monitor" / "monitor.py"
+    args = ["trace", "--timeout", "60", "--clock", "virtual", "-o", str(tmp_path / "cap")]
+    result = run_cli("sim_runtime", [*args, "--", sys.executable, str(monitor), "--ranks", "1"], timeout=90)
+    assert result.returncode == 1, result.stderr  # not 124: it did not hang
+    assert "start failed: <MsptiResult.MSPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED" in result.stderr
+    assert "NPU_SIM_TRACE_SUBSCRIBE=0" in result.stderr

@@ -29,6 +29,34 @@ bool read_file(const std::string& path, std::string& out) {
     return true;
 }
 
+// The offset of the first byte that is not part of well-formed UTF-8 (or a NUL), or npos: a
+// binary file is named as such instead of being parsed as TOML.
+size_t first_non_text_byte(const std::string& text) {
+    size_t i = 0;
+    while (i < text.size()) {
+        const auto byte = static_cast<unsigned char>(text[i]);
+        size_t extra = 0;
+        if (byte == 0) return i;
+        if (byte < 0x80) {
+            extra = 0;
+        } else if (byte >= 0xC2 && byte <= 0xDF) {
+            extra = 1;
+        } else if (byte >= 0xE0 && byte <= 0xEF) {
+            extra = 2;
+        } else if (byte >= 0xF0 && byte <= 0xF4) {
+            extra = 3;
+        } else {
+            return i;
+        }
+        if (i + extra >= text.size()) return i;  // a sequence cut short by the end
+        for (size_t k = 1; k <= extra; ++k) {
+            if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return i;
+        }
+        i += extra + 1;
+    }
+    return std::string::npos;
+}
+
 bool parse_u64(const std::string& s, uint64_t& out) {
     if (s.empty() || s[0] == '-') return false;
     char* end = nullptr;
@@ -48,6 +76,14 @@ struct Overrides {
 bool read_config_file(const std::string& path, Overrides& o, std::string& error) {
     std::string text;
     if (!read_file(path, text)) return error = "NPU_SIM_CONFIG: cannot read '" + path + "'", false;
+    const size_t bad = first_non_text_byte(text);
+    if (bad != std::string::npos) {
+        char byte[8];
+        std::snprintf(byte, sizeof(byte), "0x%02x", static_cast<unsigned>(static_cast<unsigned char>(text[bad])));
+        return error = "NPU_SIM_CONFIG '" + path + "': not UTF-8 text (byte " + byte + " at offset " +
+                       std::to_string(bad) + "); give a TOML file",
+               false;
+    }
     TomlDocument doc;
     std::string parse_error;
     if (!parse_toml(text, doc, parse_error)) return error = "NPU_SIM_CONFIG '" + path + "': " + parse_error, false;

@@ -1,5 +1,6 @@
 #include "core/fault_plan.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <chrono>
@@ -7,8 +8,10 @@
 #include <map>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 #include "core/config.h"
+#include "core/fakes.h"
 #include "core/log.h"
 
 namespace npusim {
@@ -128,6 +131,43 @@ bool parse_rule(const std::string& raw, FaultRule& rule, std::string& error) {
     return true;
 }
 
+size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const size_t above = row[j];
+            const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
+                              std::tolower(static_cast<unsigned char>(b[j - 1]));
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+// A rule on a function without a fault point would never act: refused, with the closest names
+// (at most five, within an edit distance of a third of the name's length, at least 2).
+bool check_fault_point(const std::string& raw, const std::string& function, std::string& error) {
+    const std::vector<std::string>& known = fault_point_functions();
+    if (std::find(known.begin(), known.end(), function) != known.end()) return true;
+    const size_t limit = std::max<size_t>(2, function.size() / 3);
+    std::vector<std::pair<size_t, const std::string*>> close;
+    for (const std::string& name : known) {
+        const size_t distance = edit_distance(function, name);
+        if (distance <= limit) close.emplace_back(distance, &name);
+    }
+    std::sort(close.begin(), close.end(), [](const auto& x, const auto& y) {
+        return x.first != y.first ? x.first < y.first : *x.second < *y.second;
+    });
+    error = "fault rule '" + raw + "': '" + function + "' is not a simulator function with a fault point";
+    for (size_t i = 0; i < close.size() && i < 5; ++i) error += (i == 0 ? "; did you mean " : ", ") + *close[i].second;
+    if (!close.empty()) error += "?";
+    return false;
+}
+
 // Whether a fake is installed (set_fakes_installed; cleared without the lock in a forked child).
 std::atomic<bool> g_fakes_installed{false};
 
@@ -172,7 +212,7 @@ bool parse_fault_plan(const std::string& text, std::vector<FaultRule>& out, std:
         const std::string piece = trim(text.substr(start, end - start));
         if (!piece.empty()) {
             FaultRule rule;
-            if (!parse_rule(piece, rule, error)) return false;
+            if (!parse_rule(piece, rule, error) || !check_fault_point(piece, rule.function, error)) return false;
             out.push_back(rule);
         }
         start = end + 1;

@@ -38,6 +38,7 @@ struct NPUSIM_API FaultRule {
     bool matches(uint64_t call) const;
 };
 
+// Fails (error says why) on a rule that breaks the grammar or names a function without a fault point.
 NPUSIM_API bool parse_fault_plan(const std::string& text, std::vector<FaultRule>& out, std::string& error);
 
 // What a fault point tells its function to do on this call.

@@ -1,7 +1,9 @@
 # Writes the names of the exported functions with a fault point (and of the decoded ones, whose
-# fault point passes its arguments) into a C++ unit of libnpusim. Run at build time:
-#   cmake -DSOURCE_DIR=csrc/sim -DOUTPUT=fault_point_names.cpp -P scan_fault_points.cmake
-# The output is rewritten only when the list changes, so an edit elsewhere recompiles nothing.
+# fault point passes its arguments) into a C++ unit of libnpusim, and the same names, one a line,
+# into NAMES_OUTPUT (installed as sim_runtime/data/fault_points.txt, which the Python configuration
+# reads to check a fault plan without loading the simulator). Run at build time:
+#   cmake -DSOURCE_DIR=csrc/sim -DOUTPUT=fault_point_names.cpp -DNAMES_OUTPUT=fault_points.txt -P scan_fault_points.cmake
+# The outputs are rewritten only when the list changes, so an edit elsewhere recompiles nothing.
 file(GLOB_RECURSE sources ${SOURCE_DIR}/*.cpp ${SOURCE_DIR}/*.h)
 list(SORT sources)
 set(all "")
@@ -54,4 +56,16 @@ if(EXISTS ${OUTPUT})
 endif()
 if(NOT old STREQUAL text)
   file(WRITE ${OUTPUT} "${text}")
+endif()
+
+if(DEFINED NAMES_OUTPUT)
+  string(REPLACE ";" "\n" names_text "${all}")
+  set(names_text "${names_text}\n")
+  set(old_names "")
+  if(EXISTS ${NAMES_OUTPUT})
+    file(READ ${NAMES_OUTPUT} old_names)
+  endif()
+  if(NOT old_names STREQUAL names_text)
+    file(WRITE ${NAMES_OUTPUT} "${names_text}")
+  endif()
 endif()

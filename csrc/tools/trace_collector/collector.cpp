@@ -6,6 +6,10 @@
 // Environment: NPU_SIM_TRACE_DIR (capture directory, default ./npu-sim-trace), NPU_SIM_TRACE_KINDS
 // (comma-separated kind names or "all", the default), NPU_SIM_TRACE_SUBSCRIBE=0 (leave the single
 // msPTI subscription to the program), NPU_SIM_TRACE_BUFFER_KB (buffer size, default 4096).
+//
+// Preloaded before libmspti.so (LD_PRELOAD="libnpusim_trace.so libmspti.so"), it also stands in
+// for msptiSubscribe: a program whose own subscription is refused because the collector holds the
+// only slot is told so on stderr, and the capture's metadata counts it (refused_subscriptions).
 #include <dlfcn.h>
 #include <pthread.h>
 #include <unistd.h>
@@ -72,6 +76,19 @@ static_assert(sizeof(msptiActivityMemcpy) == 56 && sizeof(msptiActivityExternalC
 static_assert(sizeof(msptiActivityCommunication) == 72);
 
 using DroppedFn = msptiResult (*)(msptiActivityKind, uint64_t*);
+using SubscribeFn = msptiResult (*)(msptiSubscriberHandle*, msptiCallbackFunc, void*);
+
+// msPTI's msptiSubscribe. This library exports its own msptiSubscribe, which is what the program
+// calls when the collector is preloaded before libmspti.so (as the launchers do), so that a
+// subscription the collector's refuses is diagnosed; the collector's own call goes to msPTI's.
+SubscribeFn RealSubscribe() {
+    static const SubscribeFn real = [] {
+        auto next = reinterpret_cast<SubscribeFn>(::dlsym(RTLD_NEXT, "msptiSubscribe"));
+        if (next == nullptr) next = reinterpret_cast<SubscribeFn>(::dlsym(RTLD_DEFAULT, "msptiSubscribe"));
+        return next;
+    }();
+    return real;
+}
 
 class Collector {
 public:
@@ -84,6 +101,7 @@ public:
     void Finish();
     void OnBuffer(uint8_t* buffer, size_t valid_size);
     void OnForkChild();
+    void OnProgramSubscribe(msptiResult rc);
     size_t buffer_bytes() const { return buffer_bytes_; }
 
 private:
@@ -104,6 +122,7 @@ private:
     uint64_t buffers_ = 0;
     uint64_t write_errors_ = 0;
     uint64_t unknown_records_ = 0;
+    uint64_t refused_subscriptions_ = 0;  // the program's msptiSubscribe calls refused while we held the slot
     bool finished_ = false;
     bool failed_open_ = false;
 };
@@ -201,7 +220,8 @@ void Collector::Start() {
         return;
     }
     if (subscribe_) {
-        rc = msptiSubscribe(&subscriber_, nullptr, nullptr);
+        const SubscribeFn subscribe = RealSubscribe();
+        rc = subscribe != nullptr ? subscribe(&subscriber_, nullptr, nullptr) : MSPTI_ERROR_INNER;
         if (rc != MSPTI_SUCCESS) {
             Warn("msptiSubscribe failed (" + std::to_string(rc) + "); device records may be missing");
             subscriber_ = nullptr;
@@ -263,8 +283,17 @@ void Collector::OnForkChild() {
     strings_.Clear();
     for (auto& staged : staged_) staged.clear();
     for (auto& count : records_) count = 0;
-    buffers_ = write_errors_ = unknown_records_ = 0;
+    buffers_ = write_errors_ = unknown_records_ = refused_subscriptions_ = 0;
     finished_ = false;
+}
+
+void Collector::OnProgramSubscribe(msptiResult rc) {
+    if (rc != MSPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED || subscriber_ == nullptr) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (refused_subscriptions_++ == 0) {
+        Warn("the program's msptiSubscribe failed (MSPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED): the trace "
+             "collector holds msPTI's only subscriber slot; capture this program with NPU_SIM_TRACE_SUBSCRIBE=0");
+    }
 }
 
 void Collector::OnBuffer(uint8_t* buffer, size_t valid_size) {
@@ -360,6 +389,7 @@ std::string Collector::MetaJson(bool complete) const {
     json += ",\n  \"buffers\": " + std::to_string(buffers_) + ",\n";
     json += "  \"strings\": " + std::to_string(strings_.size()) + ",\n";
     json += "  \"unreadable_buffers\": " + std::to_string(unknown_records_) + ",\n";
+    json += "  \"refused_subscriptions\": " + std::to_string(refused_subscriptions_) + ",\n";
     json += "  \"write_errors\": " + std::to_string(write_errors_) + ",\n";
     json += std::string("  \"complete\": ") + (complete ? "true" : "false") + "\n}\n";
     return json;
@@ -383,3 +413,15 @@ __attribute__((constructor)) void OnLoad() {
 
 }  // namespace
 }  // namespace npusim::trace
+
+// The program's msptiSubscribe (see RealSubscribe): msPTI's, with a refusal caused by the
+// collector's own subscription diagnosed on stderr and counted in the capture's metadata.
+extern "C" __attribute__((visibility("default"))) msptiResult msptiSubscribe(msptiSubscriberHandle* subscriber,
+                                                                             msptiCallbackFunc callback,
+                                                                             void* userdata) {
+    const npusim::trace::SubscribeFn real = npusim::trace::RealSubscribe();
+    if (real == nullptr || real == &msptiSubscribe) return MSPTI_ERROR_INNER;
+    const msptiResult rc = real(subscriber, callback, userdata);
+    npusim::trace::Collector::Instance().OnProgramSubscribe(rc);
+    return rc;
+}
