@@ -17,9 +17,13 @@ import json
 import re
 import subprocess
 import sys
-import tomllib
 from dataclasses import asdict, dataclass
 from pathlib import Path
+
+try:
+    import tomllib
+except ImportError:  # Python 3.10
+    import tomli as tomllib
 
 SOURCES = Path(__file__).with_name("sources.toml")
 
@@ -120,7 +124,9 @@ def assemble(out: Path, repos: dict[str, str], locals_: dict[str, str]) -> list[
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--out", required=True, type=Path)
     parser.add_argument("--repo", action="append", default=[], metavar="NAME=PATH")
     parser.add_argument("--local", action="append", default=[], metavar="NAME=FOLDER@COMMIT")

@@ -16,19 +16,24 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
 import tempfile
-import tomllib
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+try:
+    import tomllib
+except ImportError:  # Python 3.10
+    import tomli as tomllib
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from include_graph import CXX, HeaderGraph, header_graph, system_dirs  # noqa: E402
+from include_graph import CXX, HeaderGraph, header_graph, system_dirs
 
 REPO = Path(__file__).resolve().parents[2]
 MANIFEST = REPO / "sim_runtime" / "data" / "cann_manifest.json"
@@ -118,23 +123,40 @@ class Builder:
             pointer = f"{f['result']} ({cls}::*)({args})" + (" const" if method == "const" else "")
         else:
             pointer = f"{f['result']} (*)({args})"
-        self.add(ns, item, header, f"type {f['type']}",
-                 f"using {alias} = {pointer}; [[maybe_unused]] static const {alias} {self.fresh()} = &{name};")
+        self.add(
+            ns,
+            item,
+            header,
+            f"type {f['type']}",
+            f"using {alias} = {pointer}; [[maybe_unused]] static const {alias} {self.fresh()} = &{name};",
+        )
 
     def record(self, header: str, r: dict[str, Any]) -> None:
         item, ns, name = f"record:{_qual(r)}", r["scope"], r["name"]
         self.add(ns, item, header, "exists", f"static_assert(sizeof({name}*) != 0);")
         self.add(ns, item, header, f"sizeof {r['size']}", f"static_assert(sizeof({name}) == {r['size']});")
-        self.add(ns, item, header, f"alignof {r['align']}", f"static_assert(alignof({name}) == {r['align']});")
+        self.add(
+            ns, item, header, f"alignof {r['align']}", f"static_assert(alignof({name}) == {r['align']});"
+        )
         for fld in r["fields"]:
             if not fld["name"]:
                 continue
             if fld.get("offset") is not None:
-                self.add(ns, item, header, f"{fld['name']} at offset {fld['offset']}",
-                         f"static_assert(offsetof({name}, {fld['name']}) == {fld['offset']});")
+                self.add(
+                    ns,
+                    item,
+                    header,
+                    f"{fld['name']} at offset {fld['offset']}",
+                    f"static_assert(offsetof({name}, {fld['name']}) == {fld['offset']});",
+                )
             if not fld.get("anonymous_type") and _usable(fld["type"]):
-                self.add(ns, item, header, f"{fld['name']} of type {fld['type']}",
-                         f"static_assert(std::is_same_v<decltype({name}::{fld['name']}), {fld['type']}>);")
+                self.add(
+                    ns,
+                    item,
+                    header,
+                    f"{fld['name']} of type {fld['type']}",
+                    f"static_assert(std::is_same_v<decltype({name}::{fld['name']}), {fld['type']}>);",
+                )
 
     def enum(self, header: str, e: dict[str, Any]) -> None:
         item, ns, name = f"enum:{_qual(e)}", e["scope"], e["name"]
@@ -147,11 +169,21 @@ class Builder:
         if e["enum"] and ns.endswith(e["enum"]) and ns.split("::")[-1] == e["enum"]:  # scoped enum
             ns, name = _namespace(ns, True), f"{e['enum']}::{e['name']}"
         self.add(ns, item, header, "exists", f"static_assert(sizeof({name}) != 0);")
-        self.add(ns, item, header, f"value {e['value']}",
-                 f"static_assert(static_cast<long long>({name}) == {_literal(e['value'])});")
+        self.add(
+            ns,
+            item,
+            header,
+            f"value {e['value']}",
+            f"static_assert(static_cast<long long>({name}) == {_literal(e['value'])});",
+        )
         if e["enum"]:
-            self.add(ns, item, header, f"of enum {e['enum']}",
-                     f"static_assert(std::is_same_v<std::remove_cv_t<decltype({name})>, {e['enum']}>);")
+            self.add(
+                ns,
+                item,
+                header,
+                f"of enum {e['enum']}",
+                f"static_assert(std::is_same_v<std::remove_cv_t<decltype({name})>, {e['enum']}>);",
+            )
 
     def typedef(self, header: str, t: dict[str, Any]) -> None:
         item, ns, name = f"typedef:{_qual(t)}", t["scope"], t["name"]
@@ -165,15 +197,34 @@ class Builder:
     def constant(self, header: str, c: dict[str, Any]) -> None:
         item, ns, name = f"constant:{_qual(c)}", c["scope"], c["name"]
         self.add(ns, item, header, "exists", f"static_assert(sizeof({name}) != 0);")
-        if isinstance(c["value"], str):
-            self.add(ns, item, header, f"value {c['value']!r}",
-                     f"static_assert(cm_streq({name}, {_literal(c['value'])}));")
+        if isinstance(c["value"], str) and c["form"] == "variable":
+            pass  # a `const char *const` is not a constant expression; its type is checked below
+        elif isinstance(c["value"], str):
+            self.add(
+                ns,
+                item,
+                header,
+                f"value {c['value']!r}",
+                f"static_assert(cm_streq({name}, {_literal(c['value'])}));",
+            )
         else:
-            self.add(ns, item, header, f"value {c['value']}", f"static_assert(({name}) == {_literal(c['value'])});")
+            self.add(
+                ns, item, header, f"value {c['value']}", f"static_assert(({name}) == {_literal(c['value'])});"
+            )
         if c.get("type") and _usable(c["type"]):
-            bare = re.sub(r"^const\s+|\s+const$", "", c["type"])
-            self.add(ns, item, header, f"of type {c['type']}",
-                     f"static_assert(std::is_same_v<std::remove_cv_t<decltype({name})>, {bare}>);")
+            # the top-level const: trailing for a pointer, leading otherwise
+            bare = (
+                re.sub(r"\s*const$", "", c["type"])
+                if "*" in c["type"]
+                else re.sub(r"^const\s+", "", c["type"])
+            )
+            self.add(
+                ns,
+                item,
+                header,
+                f"of type {c['type']}",
+                f"static_assert(std::is_same_v<std::remove_cv_t<decltype({name})>, {bare}>);",
+            )
 
     def source(self, includes: Iterable[str]) -> tuple[str, dict[int, Check]]:
         lines = ["#include <cstddef>", "#include <type_traits>"]
@@ -229,7 +280,7 @@ def our_graphs(dirs: list[Path]) -> dict[str, HeaderGraph]:
     ours = our_headers(dirs)
     sysdirs = system_dirs()
     flags = tuple(_include_flags(dirs))
-    with ThreadPoolExecutor(max_workers=2) as pool:
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         graphs = pool.map(lambda h: header_graph(ours[h], h, sysdirs, flags), sorted(ours))
         return dict(zip(sorted(ours), graphs, strict=True))
 
@@ -242,13 +293,17 @@ def _tokens(dirs: list[Path], includes: list[str]) -> set[str]:
     source = "".join(f'#include "{h}"\n' for h in includes)
     flags = [CXX, "-std=c++17", "-x", "c++", "-E", *_include_flags(dirs), "-"]
     text = subprocess.run(flags, input=source, capture_output=True, text=True, check=True).stdout
-    macros = subprocess.run([*flags[:-1], "-dM", "-"], input=source, capture_output=True, text=True, check=True).stdout
+    macros = subprocess.run(
+        [*flags[:-1], "-dM", "-"], input=source, capture_output=True, text=True, check=True
+    ).stdout
     names = set(re.findall(r"[A-Za-z_]\w*", text))
     names.update(re.findall(r"^#define (\w+)", macros, re.MULTILINE))
     return names
 
 
-def compile_checks(manifest: dict[str, Any], dirs: list[Path], graphs: dict[str, HeaderGraph], report: Report) -> None:
+def compile_checks(
+    manifest: dict[str, Any], dirs: list[Path], graphs: dict[str, HeaderGraph], report: Report
+) -> None:
     # Include every header of ours that compiles alone.
     includes = [h for h, g in graphs.items() if g.standalone]
     # Names that occur nowhere in our preprocessed headers (tokens, or macros defined) are absent:
@@ -257,7 +312,9 @@ def compile_checks(manifest: dict[str, Any], dirs: list[Path], graphs: dict[str,
     declared = _tokens(dirs, includes)
     builder = build(manifest)
     present = [(ns, c) for ns, c in builder.checks if _item_name(c.item) in declared]
-    for item, header in {c.item: c.header for _, c in builder.checks if _item_name(c.item) not in declared}.items():
+    for item, header in {
+        c.item: c.header for _, c in builder.checks if _item_name(c.item) not in declared
+    }.items():
         report.absent.append(item)
         report.headers[item] = header
     builder.checks = present
@@ -283,7 +340,11 @@ def compile_checks(manifest: dict[str, Any], dirs: list[Path], graphs: dict[str,
         items.setdefault(check.item, []).append((check, errors.get(number, [])))
     for item, checks in items.items():
         report.headers[item] = checks[0][0].header
-        exists = [errs for c, errs in checks if c.facet == "exists"]
+        # `decltype(&f)` cannot name an overload set (C++ overloads or templates beside the C function):
+        # the name exists, and the line of its exact type decides.
+        exists = [
+            [e for e in errs if "overloaded function" not in e] for c, errs in checks if c.facet == "exists"
+        ]
         failed = [f"{c.facet}: {errs[0]}" for c, errs in checks if errs and c.facet != "exists"]
         if exists and exists[0] and any(_ABSENT.search(e) for e in exists[0]):
             report.absent.append(item)
@@ -333,7 +394,9 @@ def load_allowlist(path: Path = ALLOWLIST) -> dict[str, str]:
     return allowed
 
 
-def run(manifest_path: Path = MANIFEST, dirs: Iterable[Path] = SHIPPED, allowlist: Path = ALLOWLIST) -> Report:
+def run(
+    manifest_path: Path = MANIFEST, dirs: Iterable[Path] = SHIPPED, allowlist: Path = ALLOWLIST
+) -> Report:
     manifest = json.loads(manifest_path.read_text())
     dirs = [Path(d) for d in dirs]
     report = Report()
@@ -345,26 +408,65 @@ def run(manifest_path: Path = MANIFEST, dirs: Iterable[Path] = SHIPPED, allowlis
     return report
 
 
-def absent_by_family(manifest: dict[str, Any], report: Report) -> dict[str, list[str]]:
-    """The absent items grouped by family: the name's leading lower-case word (aclmdl, acltdt, Hccl...)."""
-    families: dict[str, list[str]] = {}
+DOC_BEGIN = "<!-- cann-absent:begin (generated by tools/cann_manifest/check.py --absent-md) -->"
+DOC_END = "<!-- cann-absent:end -->"
+
+
+def absent_markdown(manifest: dict[str, Any], report: Report, ours: Iterable[str]) -> str:
+    """The items CANN declares that the shipped headers do not, by header, as a Markdown table."""
+    shipped = set(ours)
+    counts: dict[str, dict[str, int]] = {}
+    examples: dict[str, list[str]] = {}
     for item in sorted(report.absent):
         kind, name = item.split(":", 1)
-        base = name.split("(")[0].split("::")[-1]
-        match = re.match(r"^([A-Z][A-Z0-9]*_[A-Z0-9]+|[a-z]+[A-Z]?[a-z]*|[A-Z][a-z]+)", base)
-        family = match.group(1) if match else base
-        families.setdefault(family, []).append(item)
-    return families
+        header = report.headers[item]
+        group = {"function": "functions", "record": "types", "enum": "types", "typedef": "types"}.get(
+            kind, "values"
+        )
+        counts.setdefault(header, {"functions": 0, "types": 0, "values": 0})[group] += 1
+        if group == "functions" and len(examples.setdefault(header, [])) < 3:
+            examples[header].append(f"`{name.split('(')[0]}`")
+    lines = [
+        DOC_BEGIN,
+        "",
+        "| CANN header | functions | types | values | e.g. | a program using them |",
+        "| --- | ---: | ---: | ---: | --- | --- |",
+    ]
+    total = {"functions": 0, "types": 0, "values": 0}
+    for header in sorted(counts):
+        c = counts[header]
+        for k in total:
+            total[k] += c[k]
+        gets = (
+            "does not compile: not declared in our header of that name"
+            if header in shipped
+            else "does not compile: the toolkit has no such header"
+        )
+        eg = ", ".join(examples.get(header, []))
+        lines.append(f"| `{header}` | {c['functions']} | {c['types']} | {c['values']} | {eg} | {gets} |")
+    lines.append(f"| all | {total['functions']} | {total['types']} | {total['values']} | | |")
+    lines += ["", DOC_END]
+    return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--manifest", type=Path, default=MANIFEST)
     parser.add_argument("--include", type=Path, action="append", help="a header folder (default: shipped)")
     parser.add_argument("--allowlist", type=Path, default=ALLOWLIST)
     parser.add_argument("-v", "--verbose", action="store_true", help="list absent items too")
+    parser.add_argument(
+        "--absent-md", action="store_true", help="print the table of absent items for docs/toolkit.md"
+    )
     args = parser.parse_args(argv)
-    report = run(args.manifest, args.include or SHIPPED, args.allowlist)
+    dirs = args.include or list(SHIPPED)
+    report = run(args.manifest, dirs, args.allowlist)
+    if args.absent_md:
+        manifest = json.loads(args.manifest.read_text())
+        print(absent_markdown(manifest, report, our_headers(dirs)), end="")
+        return 0
     for line in report.fatal:
         print(f"error: {line}")
     for item, problems in sorted(report.differences.items()):

@@ -25,7 +25,7 @@ from typing import Any
 import clang.cindex as ci
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from include_graph import header_graph, system_dirs  # noqa: E402
+from include_graph import header_graph, system_dirs
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_OUT = REPO / "sim_runtime" / "data" / "cann_manifest.json"
@@ -168,6 +168,10 @@ class Collector:
                 ci.AccessSpecifier.INVALID,
             ):
                 entry: dict[str, Any] = {"name": f.spelling, "type": _spell(f.type)}
+                decl = f.type.get_declaration()
+                parent = decl.semantic_parent
+                if parent is not None and parent == c and decl.spelling and not decl.is_anonymous():
+                    entry["type"] = f"{name}::{decl.spelling}"  # a type declared inside the record (C++)
                 if f.is_bitfield():
                     entry["bits"] = f.get_bitfield_width()
                 else:
@@ -229,7 +233,9 @@ class Collector:
             header_name, name = self.macro_origin[c.spelling]
             value = evaluate(self.lib, c)
             if value is not None:
-                self._add(header_name, "constants", {"name": name, "scope": "", "form": "macro", "value": value})
+                self._add(
+                    header_name, "constants", {"name": name, "scope": "", "form": "macro", "value": value}
+                )
             return
         if not c.type.is_const_qualified():
             return
@@ -289,8 +295,13 @@ def generate(root: Path) -> dict[str, Any]:
         second = Path(tmp) / "probe.cpp"
         second.write_text(probe)
         tu = index.parse(str(second), args=args, options=opts)
-        fatal = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error and d.location.file
-                 and "probe.cpp" not in d.location.file.name]
+        fatal = [
+            d
+            for d in tu.diagnostics
+            if d.severity >= ci.Diagnostic.Error
+            and d.location.file
+            and "probe.cpp" not in d.location.file.name
+        ]
         if fatal:
             raise SystemExit(f"generate: the tree does not parse: {fatal[0]}")
         collector = Collector(root, public, {f"{MACRO_PREFIX}{i}": m for i, m in enumerate(macros)})
@@ -321,7 +332,9 @@ def generate(root: Path) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("include", type=Path, help="an assembled CANN include/ folder (assemble.py)")
     parser.add_argument("-o", "--output", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args(argv)
@@ -333,7 +346,10 @@ def main(argv: list[str] | None = None) -> int:
     for facts in manifest["headers"].values():
         for kind in ("functions", "records", "enums", "enumerators", "typedefs", "constants"):
             counts[kind] = counts.get(kind, 0) + len(facts.get(kind, []))
-    print(f"{args.output}: {len(manifest['headers'])} headers, " + ", ".join(f"{v} {k}" for k, v in counts.items()))
+    print(
+        f"{args.output}: {len(manifest['headers'])} headers, "
+        + ", ".join(f"{v} {k}" for k, v in counts.items())
+    )
     return 0
 
 

@@ -16,17 +16,103 @@ CXXFLAGS = ["-std=c++17", "-x", "c++", "-fsyntax-only"]
 # The ISO C and C++ standard headers: what a program may rely on a header to make visible. Headers
 # internal to a C library (features.h, bits/...) or POSIX ones differ between systems and are left out.
 STANDARD = frozenset(
-    """assert.h complex.h ctype.h errno.h fenv.h float.h inttypes.h iso646.h limits.h locale.h math.h
-    setjmp.h signal.h stdalign.h stdarg.h stdatomic.h stdbool.h stddef.h stdint.h stdio.h stdlib.h
-    stdnoreturn.h string.h tgmath.h threads.h time.h uchar.h wchar.h wctype.h
-    algorithm any array atomic bitset charconv chrono codecvt complex condition_variable deque exception
-    execution filesystem forward_list fstream functional future initializer_list iomanip ios iosfwd
-    iostream istream iterator limits list locale map memory memory_resource mutex new numeric optional
-    ostream queue random ratio regex scoped_allocator set shared_mutex sstream stack stdexcept streambuf
-    string string_view system_error thread tuple type_traits typeindex typeinfo unordered_map
-    unordered_set utility valarray variant vector""".split()
+    (
+        "assert.h",
+        "complex.h",
+        "ctype.h",
+        "errno.h",
+        "fenv.h",
+        "float.h",
+        "inttypes.h",
+        "iso646.h",
+        "limits.h",
+        "locale.h",
+        "math.h",
+        "setjmp.h",
+        "signal.h",
+        "stdalign.h",
+        "stdarg.h",
+        "stdatomic.h",
+        "stdbool.h",
+        "stddef.h",
+        "stdint.h",
+        "stdio.h",
+        "stdlib.h",
+        "stdnoreturn.h",
+        "string.h",
+        "tgmath.h",
+        "threads.h",
+        "time.h",
+        "uchar.h",
+        "wchar.h",
+        "wctype.h",
+        "algorithm",
+        "any",
+        "array",
+        "atomic",
+        "bitset",
+        "charconv",
+        "chrono",
+        "codecvt",
+        "complex",
+        "condition_variable",
+        "deque",
+        "exception",
+        "execution",
+        "filesystem",
+        "forward_list",
+        "fstream",
+        "functional",
+        "future",
+        "initializer_list",
+        "iomanip",
+        "ios",
+        "iosfwd",
+        "iostream",
+        "istream",
+        "iterator",
+        "limits",
+        "list",
+        "locale",
+        "map",
+        "memory",
+        "memory_resource",
+        "mutex",
+        "new",
+        "numeric",
+        "optional",
+        "ostream",
+        "queue",
+        "random",
+        "ratio",
+        "regex",
+        "scoped_allocator",
+        "set",
+        "shared_mutex",
+        "sstream",
+        "stack",
+        "stdexcept",
+        "streambuf",
+        "string",
+        "string_view",
+        "system_error",
+        "thread",
+        "tuple",
+        "type_traits",
+        "typeindex",
+        "typeinfo",
+        "unordered_map",
+        "unordered_set",
+        "utility",
+        "valarray",
+        "variant",
+        "vector",
+    )
 )
-_C_LIBRARY = re.compile(r"^c(assert|ctype|errno|float|inttypes|limits|locale|math|setjmp|signal|stdarg|stddef|stdint|stdio|stdlib|string|time|uchar|wchar|wctype)$")
+_C_LIBRARY = re.compile(
+    r"^c(assert|ctype|errno|float|inttypes|limits|locale|math|setjmp|signal|stdarg|stddef|stdint|stdio|stdlib"
+    r"|string|time|uchar|wchar|wctype)$"
+)
 
 
 @dataclass(frozen=True)

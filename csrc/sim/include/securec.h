@@ -18,8 +18,12 @@
 #ifndef NPU_SIM_SECUREC_H
 #define NPU_SIM_SECUREC_H
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -5,7 +5,7 @@
 #ifndef NPU_SIM_HCCL_H
 #define NPU_SIM_HCCL_H
 
-#include "acl/acl_base.h"
+#include "acl/acl.h"
 #include "hccl/hccl_comm.h"
 #include "hccl/hccl_types.h"
 
