@@ -21,7 +21,7 @@ from sim_runtime.config import CLOCKS, CONFIG_VAR, ConfigError, SimConfig, parse
 from sim_runtime.faults import FaultPlanError
 from sim_runtime.soc import SocSpec
 from sim_runtime.toolkit import ToolkitError, build_toolkit
-from sim_runtime.toolkit_layout import check_toolkit
+from sim_runtime.toolkit_layout import cann_release, check_toolkit
 
 __all__ = ["EXIT_TIMEOUT", "EXIT_USAGE", "build_parser", "main", "shell_quote"]
 
@@ -196,10 +196,21 @@ def _cmd_env(args: argparse.Namespace) -> int:
 
 def _print_check(root: Path, *, as_json: bool) -> int:
     rows = check_toolkit(root)
+    release = cann_release()
     if as_json:
-        print(json.dumps({"root": str(root), "entries": [dataclasses.asdict(row) for row in rows]}, indent=2))
+        entries = [dataclasses.asdict(row) for row in rows]
+        print(
+            json.dumps({"root": str(root), "cann": dataclasses.asdict(release), "entries": entries}, indent=2)
+        )
     else:
         print(f"toolkit: {root}")
+        print(f"mirrors: {release.name}")
+        _print_table(
+            [
+                ("public repository", "commit", "version"),
+                *((r.name, r.commit, r.version) for r in release.repositories),
+            ]
+        )
         _print_table([("entry", "status", "detail"), *((row.entry, row.status, row.detail) for row in rows)])
         missing = sum(not row.ok for row in rows)
         print(f"{missing} missing" if missing else "every path the toolkit provides is present")

@@ -7,6 +7,7 @@ toolkit root, writes the toolkit's ``set_env.sh`` and checks an installed toolki
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import sys
@@ -33,6 +34,8 @@ __all__ = [
 ]
 
 LAYOUT_PATH = Path(__file__).resolve().parent / "data" / "toolkit_layout.toml"
+#: The facts of CANN's public headers (tools/cann_manifest), with the release and commits they are from.
+CANN_MANIFEST_PATH = Path(__file__).resolve().parent / "data" / "cann_manifest.json"
 
 
 @dataclass(frozen=True)
@@ -130,6 +133,28 @@ def set_env_script(root: Path, depth: int = 0) -> str:
             lines.append(f'export {variable.name}="{value}"')
     lines.append("unset _npu_sim_root")
     return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True)
+class CannRepository:
+    name: str
+    commit: str
+    version: str  # the component's package version in that commit ("" when it names none)
+
+
+@dataclass(frozen=True)
+class CannRelease:
+    """The CANN release whose public headers the toolkit mirrors: one commit per public repository."""
+
+    name: str
+    repositories: tuple[CannRepository, ...]
+
+
+@lru_cache(maxsize=1)
+def cann_release() -> CannRelease:
+    data = json.loads(CANN_MANIFEST_PATH.read_text())
+    repos = tuple(CannRepository(r["name"], r["commit"], r["version"]) for r in data["repositories"])
+    return CannRelease(data["release"], repos)
 
 
 def check_toolkit(root: Path, environ: Mapping[str, str] | None = None) -> list[CheckRow]:

@@ -71,7 +71,7 @@ bool run_rank(uint32_t rank, uint32_t ranks, const HcclRootInfo& root, uint64_t 
             ok = false;
         }
     }
-    char name[HCCL_COMM_NAME_MAX_LENGTH] = {};
+    char name[COMM_NAME_MAX_LENGTH] = {};
     HcclGetCommName(comm, name);
     std::printf("rank %u: all-reduce of %llu floats on device %u in %s: %s\n", rank, (unsigned long long)count, rank,
                 name, ok ? "correct" : "WRONG");

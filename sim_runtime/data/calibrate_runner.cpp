@@ -27,7 +27,10 @@
 #include "aclnnop/aclnn_rms_norm.h"
 #include "hccl/hccl.h"
 #include "hixl/hixl.h"
-#include "hixl/hixl_sim.h"
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 namespace {
 
@@ -264,6 +267,21 @@ double run_collective(const std::string& op, const std::string& method, int iter
     return *std::min_element(result.begin(), result.end());
 }
 
+// A loopback port nobody listens on now, for the receiving engine (public HIXL API only: the engine is
+// named by the address it was initialised with).
+int free_port() {
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof addr;
+    const bool ok = fd >= 0 && bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
+                    getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0;
+    if (fd >= 0) close(fd);
+    if (!ok) fail("no free loopback port", -1);
+    return ntohs(addr.sin_port);
+}
+
 double run_hixl() {
     using namespace hixl;
     const size_t bytes = size_t(arg("bytes"));
@@ -274,15 +292,16 @@ double run_hixl() {
     CHECK(aclrtMalloc(&src, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
     CHECK(aclrtMalloc(&dst, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
     Hixl a, b;
-    AscendString b_name;
+    const std::string b_address = "127.0.0.1:" + std::to_string(free_port());
+    const AscendString b_name(b_address.c_str());
     MemDesc ma{}, mb{};
     ma.addr = reinterpret_cast<uintptr_t>(src);
     ma.len = bytes;
     mb.addr = reinterpret_cast<uintptr_t>(dst);
     mb.len = bytes;
     MemHandle ha = nullptr, hb = nullptr;
-    if (a.Initialize("127.0.0.1:0", {}) != SUCCESS || b.Initialize("127.0.0.1:0", {}) != SUCCESS ||
-        sim::GetListenEngine(b, b_name) != SUCCESS || a.RegisterMem(ma, MEM_DEVICE, ha) != SUCCESS ||
+    if (a.Initialize("127.0.0.1:0", {}) != SUCCESS || b.Initialize(b_name, {}) != SUCCESS ||
+        a.RegisterMem(ma, MEM_DEVICE, ha) != SUCCESS ||
         b.RegisterMem(mb, MEM_DEVICE, hb) != SUCCESS || a.Connect(b_name) != SUCCESS)
         fail("HIXL setup", -1);
     const std::vector<TransferOpDesc> descs = {{ma.addr, mb.addr, bytes}};

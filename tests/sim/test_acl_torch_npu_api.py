@@ -149,7 +149,7 @@ def test_start_up_options_and_versions(native: NativeTree) -> None:
         r = {"init": acl.aclInit(None), "set_device": acl.aclrtSetDevice(0)}
         class Version(ctypes.Structure):
             _fields_ = [("version", ctypes.c_char * 128)] + [(n, ctypes.c_char * 64) for n in
-                        ("major", "minor", "release", "patch", "reserved")]
+                        ("major", "minor", "release", "patch")] + [("reserved", ctypes.c_char * 128)]
         v = Version()
         r["cann"] = [acl.aclsysGetCANNVersion(0, byref(v)), v.version.decode(), v.major.decode()]
         r["cann_bad_package"] = acl.aclsysGetCANNVersion(42, byref(v))

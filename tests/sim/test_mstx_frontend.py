@@ -97,7 +97,7 @@ def test_injection_tables_and_partial_filling(
         # pointer-to-slot arrays: entry 0 and entry `size` are NULL, slots 1..size-1 start empty
         "module 1 rc 0 size 5 first null last null slots empty",
         "module 2 rc 0 size 6 first null last null slots empty",
-        "module 3 rc 0 size 5 first null last null slots empty",
+        "module 3 rc 0 size 6 first null last null slots empty",
         "module 9 rc 1",
         "lib markA first stream=(nil)",
         "lib markA on-stream stream=0x1234",

@@ -109,3 +109,25 @@ def test_the_installed_toolkit_has_every_path_it_provides(
         assert entries[entry.path]["status"] == ("present" if entry.provided else "not provided"), entry.path
     root = Path(json.loads(result.stdout)["root"])
     assert (root / "tools" / "mspti" / "lib64" / "libmspti.so").resolve() == native.mspti_library.resolve()
+
+
+def test_env_check_names_the_cann_release_and_its_commits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sim_runtime.cli import main
+    from sim_runtime.toolkit_layout import cann_release
+
+    sim, mspti = make_native_tree(tmp_path / "native")
+    monkeypatch.setenv(paths.SIM_PREFIX_VAR, str(sim))
+    monkeypatch.setenv(paths.MSPTI_PREFIX_VAR, str(mspti))
+    monkeypatch.setenv(TOOLKIT_DIR_VAR, str(tmp_path / "toolkit"))
+    main(["env", "--check"])
+    text = capsys.readouterr().out
+    release = cann_release()
+    assert f"mirrors: {release.name}" in text
+    assert len(release.repositories) >= 12
+    for repo in release.repositories:
+        assert repo.name in text and repo.commit in text
+    main(["env", "--check", "--json"])
+    reported = json.loads(capsys.readouterr().out)["cann"]["repositories"]
+    assert [r["commit"] for r in reported] == [r.commit for r in release.repositories]

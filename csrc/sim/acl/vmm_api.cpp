@@ -109,13 +109,13 @@ ACL_FUNC_VISIBILITY aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size
     npusim::Device* device = nullptr;
     bool counted = false;
     switch (raw_value(prop->location.type)) {
-        case ACL_MEMTYPE_DEVICE:
+        case ACL_MEM_LOCATION_TYPE_DEVICE:
             if (const aclError rc = check_device_id(prop->location.id); rc != ACL_SUCCESS) return rc;
             device = platform().device(prop->location.id);
             if (!device->reserve_memory(size)) return ACL_ERROR_RT_MEMORY_ALLOCATION;
             counted = true;
             break;
-        case ACL_MEMTYPE_HOST: break;
+        case ACL_MEM_LOCATION_TYPE_HOST: break;
         default: return ACL_ERROR_INVALID_PARAM;
     }
     const uint32_t device_id = device ? device->id() : 0;
@@ -194,11 +194,11 @@ ACL_FUNC_VISIBILITY aclError aclrtUnmapMem(void* virPtr) {
     return ACL_SUCCESS;
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemSharedHandleType handleType,
+ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType,
                                                              uint64_t flags, uint64_t* shareableHandle) {
     NPUSIM_FAULT_RETURN("aclrtMemExportToShareableHandle", aclError);
     ACL_API_BEGIN(aclrtMemExportToShareableHandle);
-    if (handle == nullptr || shareableHandle == nullptr || raw_value(handleType) != ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT)
+    if (handle == nullptr || shareableHandle == nullptr || raw_value(handleType) != ACL_MEM_HANDLE_TYPE_NONE)
         return ACL_ERROR_INVALID_PARAM;
     const PhysicalHandle* h = physical_handles().find(handle);
     if (h == nullptr) return ACL_ERROR_INVALID_RESOURCE_HANDLE;

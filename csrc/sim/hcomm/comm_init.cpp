@@ -34,11 +34,12 @@ CommOptions options_from(const HcclCommConfig* config, std::string& name) {
     if (info.magicWord != HCCL_COMM_CONFIG_MAGIC_WORD) return o;
     const size_t size = info.size;
     auto covers = [size](size_t offset, size_t length) { return offset + length <= size; };
-    if (covers(offsetof(HcclCommConfig, hcclBufferSize), sizeof config->hcclBufferSize) && config->hcclBufferSize > 0) {
+    if (covers(offsetof(HcclCommConfig, hcclBufferSize), sizeof config->hcclBufferSize) && config->hcclBufferSize > 0 &&
+        config->hcclBufferSize != HCCL_COMM_BUFFSIZE_CONFIG_NOT_SET) {
         o.buffer_mb = config->hcclBufferSize;
     }
     if (covers(offsetof(HcclCommConfig, hcclCommName), sizeof config->hcclCommName) && config->hcclCommName[0] != '\0') {
-        name.assign(config->hcclCommName, strnlen(config->hcclCommName, HCCL_COMM_NAME_MAX_LENGTH - 1));
+        name.assign(config->hcclCommName, strnlen(config->hcclCommName, COMM_NAME_MAX_LENGTH - 1));
     }
     if (covers(offsetof(HcclCommConfig, hcclExecTimeOut), sizeof config->hcclExecTimeOut) &&
         config->hcclExecTimeOut > 0) {

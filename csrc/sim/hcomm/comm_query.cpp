@@ -39,7 +39,7 @@ HcclResult comm_name(HcclComm comm, char* name) {
     if (name == nullptr) return HCCL_E_PTR;
     auto c = find_comm(comm);
     if (!c) return comm == nullptr ? HCCL_E_PTR : HCCL_E_PARA;
-    const size_t n = std::min<size_t>(c->name().size(), HCCL_COMM_NAME_MAX_LENGTH - 1);
+    const size_t n = std::min<size_t>(c->name().size(), COMM_NAME_MAX_LENGTH - 1);
     std::memcpy(name, c->name().data(), n);
     name[n] = '\0';
     return HCCL_SUCCESS;

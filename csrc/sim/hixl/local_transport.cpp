@@ -42,7 +42,7 @@ Status LocalTransport::transfer(TransferOp op, const std::vector<TransferOpDesc>
         return PARAM_INVALID;
     }
     for (const TransferOpDesc& d : descs) {
-        if (!peer.covers(d.remote_addr, d.len, true)) {
+        if (!peer.covers(d.remote_addr, d.len)) {
             npusim::log_message(npusim::LogLevel::Error,
                                 "HIXL transfer: remote range [0x%zx, +%zu) is outside the remote engine's memory",
                                 static_cast<size_t>(d.remote_addr), d.len);

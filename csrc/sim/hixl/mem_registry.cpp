@@ -48,7 +48,7 @@ Status MemRegistry::add(const MemDesc& desc, MemType type, MemHandle& handle) {
                             static_cast<size_t>(desc.addr), desc.len);
         return PARAM_INVALID;
     }
-    regions_.emplace(desc.addr, Region{desc.addr, desc.len, type, desc.local_only});
+    regions_.emplace(desc.addr, Region{desc.addr, desc.len, type});
     const uintptr_t value = g_next_handle.fetch_add(1, std::memory_order_relaxed);
     handles_.emplace(value, desc.addr);
     handle = reinterpret_cast<MemHandle>(value);
@@ -73,12 +73,11 @@ void MemRegistry::clear() {
     handles_.clear();
 }
 
-bool MemRegistry::covers(uintptr_t addr, size_t len, bool remote_access) const {
+bool MemRegistry::covers(uintptr_t addr, size_t len) const {
     if (!range_ok(addr, len)) return false;
     auto it = regions_.upper_bound(addr);
     if (it == regions_.begin()) return false;
     const Region& r = std::prev(it)->second;
-    if (remote_access && r.local_only) return false;
     return addr - r.base <= r.len && len <= r.len - (addr - r.base);
 }
 

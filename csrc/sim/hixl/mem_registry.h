@@ -21,9 +21,8 @@ public:
     Status remove(MemHandle handle);
     void clear();
 
-    // The caller holds mutex() (shared or exclusive). `remote_access`: the range is
-    // the target of another engine's transfer, which local-only regions refuse.
-    bool covers(uintptr_t addr, size_t len, bool remote_access) const;
+    // Whether [addr, addr + len) lies in one registered region. The caller holds mutex() (shared or exclusive).
+    bool covers(uintptr_t addr, size_t len) const;
 
     std::shared_mutex& mutex() const { return mutex_; }
 
@@ -32,7 +31,6 @@ private:
         uintptr_t base = 0;
         size_t len = 0;
         MemType type = MEM_HOST;
-        bool local_only = false;
     };
 
     mutable std::shared_mutex mutex_;

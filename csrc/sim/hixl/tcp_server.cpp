@@ -161,7 +161,7 @@ bool TcpServer::serve_transfer(int fd, const wire::Header& header) {
     {
         std::shared_lock<std::shared_mutex> lock(memory_.mutex());
         for (const wire::RangeDesc& r : ranges) {
-            if (!memory_.covers(r.addr, r.len, true)) status = PARAM_INVALID;
+            if (!memory_.covers(r.addr, r.len)) status = PARAM_INVALID;
         }
         char* p = buffer.get();
         for (size_t i = 0; status == SUCCESS && i < ranges.size(); ++i) {

@@ -93,10 +93,12 @@ NPUSIM_C_EXPORT aclnnStatus aclnnSiluGetWorkspaceSize(const aclTensor* self, acl
 }
 OPAPI_DEFINE_RUN(aclnnSilu)
 
-NPUSIM_C_EXPORT aclnnStatus aclnnReluGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
+NPUSIM_C_EXPORT aclnnStatus aclnnReluGetWorkspaceSize(const aclTensor* self, const aclTensor* out, uint64_t* workspaceSize,
                                                       aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnReluGetWorkspaceSize", aclnnStatus);
-    return npusim::opapi::prepare("aclnnRelu", Activation::Relu, self, out, workspaceSize, executor);
+    // CANN declares the output const (a handle of device memory the operator writes).
+    return npusim::opapi::prepare("aclnnRelu", Activation::Relu, self, const_cast<aclTensor*>(out), workspaceSize,
+                                  executor);
 }
 OPAPI_DEFINE_RUN(aclnnRelu)
 

@@ -74,10 +74,12 @@ aclnnStatus prepare(const PointwiseGrad& op, const aclTensor* gradOutput, const 
 }  // namespace npusim::opapi
 
 NPUSIM_C_EXPORT aclnnStatus aclnnGeluBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
-                                                              aclTensor* gradInput, uint64_t* workspaceSize,
+                                                              const aclTensor* gradInput, uint64_t* workspaceSize,
                                                               aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnGeluBackwardGetWorkspaceSize", aclnnStatus);
-    return npusim::opapi::prepare(npusim::opapi::kGeluGrad, gradOutput, self, gradInput, workspaceSize, executor);
+    // CANN declares the output const (a handle of device memory the operator writes).
+    return npusim::opapi::prepare(npusim::opapi::kGeluGrad, gradOutput, self, const_cast<aclTensor*>(gradInput),
+                                  workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnGeluBackward)
 

@@ -207,12 +207,13 @@ OPAPI_DEFINE_RUN(aclnnDiv)
 
 // The in-place forms (torch's add_ / mul_, e.g. the SGD update p.add_(grad, alpha=-lr)): the
 // result is written back through selfRef's view, so other (or the scalar) must broadcast to it.
-NPUSIM_C_EXPORT aclnnStatus aclnnInplaceAddGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other,
+NPUSIM_C_EXPORT aclnnStatus aclnnInplaceAddGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other,
                                                             const aclScalar* alpha, uint64_t* workspaceSize,
                                                             aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnInplaceAddGetWorkspaceSize", aclnnStatus);
-    return npusim::opapi::prepare("aclnnInplaceAdd", BinaryKind::Add, selfRef, other, alpha, selfRef, workspaceSize,
-                                  executor);
+    // CANN declares selfRef const (a handle of device memory the operator writes).
+    return npusim::opapi::prepare("aclnnInplaceAdd", BinaryKind::Add, selfRef, other, alpha,
+                                  const_cast<aclTensor*>(selfRef), workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnInplaceAdd)
 
@@ -224,12 +225,13 @@ NPUSIM_C_EXPORT aclnnStatus aclnnInplaceMulGetWorkspaceSize(aclTensor* selfRef, 
 }
 OPAPI_DEFINE_RUN(aclnnInplaceMul)
 
-NPUSIM_C_EXPORT aclnnStatus aclnnInplaceAddsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other,
+NPUSIM_C_EXPORT aclnnStatus aclnnInplaceAddsGetWorkspaceSize(const aclTensor* selfRef, const aclScalar* other,
                                                              const aclScalar* alpha, uint64_t* workspaceSize,
                                                              aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnInplaceAddsGetWorkspaceSize", aclnnStatus);
-    return npusim::opapi::prepare_scalar("aclnnInplaceAdds", BinaryKind::Add, selfRef, other, alpha, selfRef,
-                                         workspaceSize, executor);
+    // CANN declares selfRef const (a handle of device memory the operator writes).
+    return npusim::opapi::prepare_scalar("aclnnInplaceAdds", BinaryKind::Add, selfRef, other, alpha,
+                                         const_cast<aclTensor*>(selfRef), workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnInplaceAdds)
 

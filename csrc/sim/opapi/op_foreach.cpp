@@ -91,7 +91,7 @@ aclnnStatus prepare(const char* api, const aclTensorList* x1, const aclTensorLis
 }  // namespace npusim::opapi
 
 NPUSIM_C_EXPORT aclnnStatus aclnnForeachAddListGetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2,
-                                                                const aclTensor* alpha, const aclTensorList* out,
+                                                                const aclTensor* alpha, aclTensorList* out,
                                                                 uint64_t* workspaceSize, aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnForeachAddListGetWorkspaceSize", aclnnStatus);
     if (alpha == nullptr) return npusim::opapi::check_not_null("aclnnForeachAddList", {alpha});

@@ -75,10 +75,11 @@ aclnnStatus prepare_max(const aclTensor* self, aclTensor* out, uint64_t* workspa
 }  // namespace npusim::opapi
 
 NPUSIM_C_EXPORT aclnnStatus aclnnPowTensorScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* exponent,
-                                                                 aclTensor* out, uint64_t* workspaceSize,
+                                                                 const aclTensor* out, uint64_t* workspaceSize,
                                                                  aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnPowTensorScalarGetWorkspaceSize", aclnnStatus);
-    return npusim::opapi::prepare_pow(self, exponent, out, workspaceSize, executor);
+    // CANN declares the output const (a handle of device memory the operator writes).
+    return npusim::opapi::prepare_pow(self, exponent, const_cast<aclTensor*>(out), workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnPowTensorScalar)
 

@@ -16,8 +16,6 @@
 
 #include "seam/mstx_table.h"
 #include "seam/profapi.h"
-// After seam/mstx_table.h, so that only the front end's types are declared (not its slot enums).
-#include "mstx/mstx_detail/mstx_types.h"
 
 namespace npusim::profapi {
 

@@ -242,12 +242,12 @@ void MiscWork(aclrtStream stream) {
     if (Ok("aclrtReserveMemAddress", aclrtReserveMemAddress(&va, granule, 0, nullptr, 0))) {
         g_expected.add(MSPTI_ACTIVITY_KIND_MEMORY);
         aclrtPhysicalMemProp prop{};
-        prop.location.type = ACL_MEMTYPE_DEVICE;
+        prop.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
         aclrtDrvMemHandle handle = nullptr;
         if (Ok("aclrtMallocPhysical", aclrtMallocPhysical(&handle, granule, &prop, 0))) {
             uint64_t shareable = 0;
             if (Ok("aclrtMemExportToShareableHandle",
-                   aclrtMemExportToShareableHandle(handle, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, 0, &shareable))) {
+                   aclrtMemExportToShareableHandle(handle, ACL_MEM_HANDLE_TYPE_NONE, 0, &shareable))) {
                 int32_t pid = static_cast<int32_t>(getpid());
                 (void)Ok("aclrtMemSetPidToShareableHandle", aclrtMemSetPidToShareableHandle(shareable, &pid, 1));
                 aclrtDrvMemHandle imported = nullptr;

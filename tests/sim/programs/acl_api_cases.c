@@ -522,7 +522,7 @@ static void case_vmm(void) {
     memset(&prop, 0, sizeof prop);
     prop.handleType = ACL_MEM_HANDLE_TYPE_NONE;
     prop.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
-    prop.location.type = ACL_MEMTYPE_DEVICE;
+    prop.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
     prop.location.id = 0;
     aclrtDrvMemHandle h = NULL, h2 = NULL;
     EXPECT_RC(aclrtMallocPhysical(NULL, gran, &prop, 0), ACL_ERROR_INVALID_PARAM);
@@ -533,7 +533,7 @@ static void case_vmm(void) {
     prop.location.id = 0;
     prop.location.type = (aclrtMemLocationType)7;
     EXPECT_RC(aclrtMallocPhysical(&h, gran, &prop, 0), ACL_ERROR_INVALID_PARAM);
-    prop.location.type = ACL_MEMTYPE_DEVICE;
+    prop.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
     prop.allocationType = (aclrtMemAllocationType)5;
     EXPECT_RC(aclrtMallocPhysical(&h, gran, &prop, 0), ACL_ERROR_INVALID_PARAM);
     prop.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
@@ -570,12 +570,12 @@ static void case_vmm(void) {
 
     /* Shareable handles, within this process. */
     uint64_t share = 0, share_again = 0;
-    EXPECT_RC(aclrtMemExportToShareableHandle(h, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, 0, NULL), ACL_ERROR_INVALID_PARAM);
-    EXPECT_RC(aclrtMemExportToShareableHandle(h, (aclrtMemSharedHandleType)5, 0, &share), ACL_ERROR_INVALID_PARAM);
-    EXPECT_RC(aclrtMemExportToShareableHandle(BOGUS, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, 0, &share),
+    EXPECT_RC(aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_NONE, 0, NULL), ACL_ERROR_INVALID_PARAM);
+    EXPECT_RC(aclrtMemExportToShareableHandle(h, (aclrtMemHandleType)5, 0, &share), ACL_ERROR_INVALID_PARAM);
+    EXPECT_RC(aclrtMemExportToShareableHandle(BOGUS, ACL_MEM_HANDLE_TYPE_NONE, 0, &share),
               ACL_ERROR_INVALID_RESOURCE_HANDLE);
-    OK(aclrtMemExportToShareableHandle(h, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, 0, &share));
-    OK(aclrtMemExportToShareableHandle(h, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, 0, &share_again));
+    OK(aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_NONE, 0, &share));
+    OK(aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_NONE, 0, &share_again));
     EXPECT(share != 0 && share == share_again);
     int32_t pids[2] = {(int32_t)getpid(), 1};
     OK(aclrtMemSetPidToShareableHandle(share, pids, 2));
@@ -618,7 +618,7 @@ static void case_vmm(void) {
     EXPECT_RC(aclrtReleaseMemAddress(va), ACL_ERROR_RT_PARAM_INVALID);
 
     /* Host-located physical memory is not device memory. */
-    prop.location.type = ACL_MEMTYPE_HOST;
+    prop.location.type = ACL_MEM_LOCATION_TYPE_HOST;
     OK(aclrtMallocPhysical(&h, gran, &prop, 0));
     OK(aclrtGetMemInfo(ACL_HBM_MEM, &free1, &total));
     EXPECT(free1 == free0);

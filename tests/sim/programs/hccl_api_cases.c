@@ -57,11 +57,11 @@ static int api(void) {
     HcclGetRankId(comms[0], &id0);
     HcclGetRankId(comms[1], &id1);
     printf("size=%u ids=%u,%u\n", size, id0, id1);
-    char n0[HCCL_COMM_NAME_MAX_LENGTH], n1[HCCL_COMM_NAME_MAX_LENGTH];
+    char n0[COMM_NAME_MAX_LENGTH], n1[COMM_NAME_MAX_LENGTH];
     memset(n0, 'x', sizeof n0);
     HcclGetCommName(comms[0], n0);
     HcclGetCommName(comms[1], n1);
-    printf("name=%s same=%d len_ok=%d\n", n0, strcmp(n0, n1) == 0, strlen(n0) < HCCL_COMM_NAME_MAX_LENGTH);
+    printf("name=%s same=%d len_ok=%d\n", n0, strcmp(n0, n1) == 0, strlen(n0) < COMM_NAME_MAX_LENGTH);
 
     int32_t dup[2] = {1, 1};
     HcclComm bad[2];

@@ -368,7 +368,7 @@ bool run_case(Rank& rk, const Case& c) {
 }
 
 void run_rank(Rank& rk, const std::vector<Case>& cases) {
-    char name[HCCL_COMM_NAME_MAX_LENGTH] = {};
+    char name[COMM_NAME_MAX_LENGTH] = {};
     uint32_t size = 0, id = 0;
     HcclGetCommName(rk.comm, name);
     HcclGetRankSize(rk.comm, &size);

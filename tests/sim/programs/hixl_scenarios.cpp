@@ -514,14 +514,8 @@ int scenario_errors() {
     zero.addr = a0;
     print_status("register_zero_len", p.a.RegisterMem(zero, MEM_HOST, h));
     print_status("deregister_unknown", p.a.DeregisterMem(reinterpret_cast<MemHandle>(0x99)));
-    // Local-only memory is not a target of remote transfers.
-    MemDesc local_only{};
-    local_only.addr = addr(buf.data());
-    local_only.len = buf.size();
-    local_only.local_only = true;
-    MemHandle hl = nullptr;
-    print_status("register_local_only", p.b.RegisterMem(local_only, MEM_HOST, hl));
-    print_status("remote_local_only", p.a.TransferSync(p.b_name, READ, {{a0, addr(buf.data()), 16}}));
+    // Memory the peer did not register is not a target of remote transfers.
+    print_status("remote_unregistered", p.a.TransferSync(p.b_name, READ, {{a0, addr(buf.data()), 16}}));
     // Deregistered memory is no longer a target.
     print_status("deregister", p.b.DeregisterMem(p.hb));
     print_status("after_deregister", p.a.TransferSync(p.b_name, READ, {{a0, b0, 16}}));

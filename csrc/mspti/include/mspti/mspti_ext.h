@@ -187,7 +187,7 @@ typedef struct {
 typedef struct { void *handle; } msptiRuntimeFreePhysicalParams;
 typedef struct {
     void *handle;
-    int32_t handleType; /* aclrtMemSharedHandleType */
+    int32_t handleType; /* aclrtMemHandleType */
     uint64_t flags;
     uint64_t *shareableHandle;
 } msptiRuntimeMemExportToShareableHandleParams;

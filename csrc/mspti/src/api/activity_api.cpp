@@ -25,7 +25,7 @@ std::mutex& SwitchMutex() {
 }
 
 bool InterpositionAvailable(msptiActivityKind kind) {
-    return kind == MSPTI_ACTIVITY_KIND_HCCL ? interpose::HcclInterposed() : interpose::RuntimeInterposed();
+    return kind == MSPTI_ACTIVITY_KIND_HCCL ? interpose::CollectivesInterposed() : interpose::RuntimeInterposed();
 }
 
 msptiResult SetMarkerDomain(const char* name, bool enabled) {

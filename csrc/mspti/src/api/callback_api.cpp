@@ -10,7 +10,7 @@ namespace {
 using namespace mspti;
 
 bool Interposed(msptiCallbackDomain domain) {
-    return domain == MSPTI_CB_DOMAIN_HCCL ? interpose::HcclInterposed() : interpose::RuntimeInterposed();
+    return domain == MSPTI_CB_DOMAIN_HCCL ? interpose::CollectivesInterposed() : interpose::RuntimeInterposed();
 }
 
 }  // namespace

@@ -138,7 +138,7 @@ aclError aclrtFreePhysical(aclrtDrvMemHandle handle) {
                             false, NoRecord{}, handle);
 }
 
-aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemSharedHandleType handleType, uint64_t flags,
+aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType, uint64_t flags,
                                          uint64_t* shareableHandle) {
     const msptiRuntimeMemExportToShareableHandleParams params{handle, handleType, flags, shareableHandle};
     return InterceptRuntime(real_aclrtMemExportToShareableHandle, MSPTI_CBID_RUNTIME_MEM_EXPORT_TO_SHAREABLE_HANDLE,

@@ -11,4 +11,4 @@
 #include <hccl/hccl.h>
 
 // Longest communicator name HcclGetCommName writes (including the terminator).
-constexpr size_t kHcclCommNameMax = HCCL_COMM_NAME_MAX_LENGTH;
+constexpr size_t kHcclCommNameMax = COMM_NAME_MAX_LENGTH;

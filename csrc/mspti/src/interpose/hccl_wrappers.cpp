@@ -35,7 +35,7 @@ MSPTI_REAL_HCCL(HcclSend);
 MSPTI_REAL_HCCL(HcclRecv);
 MSPTI_REAL_HCCL(HcclBatchSendRecv);
 
-bool HcclOn() { return mspti::activity::Enabled(MSPTI_ACTIVITY_KIND_HCCL); }
+bool CommunicationKindOn() { return mspti::activity::Enabled(MSPTI_ACTIVITY_KIND_HCCL); }
 
 uint64_t Bytes(uint64_t count, HcclDataType type) { return count * hccl::DataTypeSize(type); }
 
@@ -46,7 +46,7 @@ HcclResult Run(const mspti::seam::CannFunction<Fn>& real, uint32_t cbid, const c
                uint64_t bytes, HcclComm comm, aclrtStream stream, Args... args) noexcept {
     uint64_t marker = 0;
     try {
-        if (HcclOn()) marker = hccl::BeginOp(name, comm, bytes, stream);
+        if (CommunicationKindOn()) marker = hccl::BeginOp(name, comm, bytes, stream);
     } catch (...) {
         marker = 0;
     }
@@ -93,7 +93,7 @@ HcclResult HcclBroadcast(void* buf, uint64_t count, HcclDataType dataType, uint3
 HcclResult HcclAllGather(void* sendBuf, void* recvBuf, uint64_t sendCount, HcclDataType dataType, HcclComm comm,
                          aclrtStream stream) {
     const msptiHcclAllGatherParams params{sendBuf, recvBuf, sendCount, dataType, comm, stream};
-    const uint64_t bytes = HcclOn() ? Bytes(sendCount, dataType) * hccl::RankSize(comm) : 0;
+    const uint64_t bytes = CommunicationKindOn() ? Bytes(sendCount, dataType) * hccl::RankSize(comm) : 0;
     return Run(real_HcclAllGather, MSPTI_CBID_HCCL_ALLGATHER, "HcclAllGather", params, bytes, comm, stream, sendBuf,
                recvBuf, sendCount, dataType, comm, stream);
 }
@@ -101,7 +101,7 @@ HcclResult HcclAllGather(void* sendBuf, void* recvBuf, uint64_t sendCount, HcclD
 HcclResult HcclReduceScatter(void* sendBuf, void* recvBuf, uint64_t recvCount, HcclDataType dataType, HcclReduceOp op,
                              HcclComm comm, aclrtStream stream) {
     const msptiHcclReduceScatterParams params{sendBuf, recvBuf, recvCount, dataType, op, comm, stream};
-    const uint64_t bytes = HcclOn() ? Bytes(recvCount, dataType) * hccl::RankSize(comm) : 0;
+    const uint64_t bytes = CommunicationKindOn() ? Bytes(recvCount, dataType) * hccl::RankSize(comm) : 0;
     return Run(real_HcclReduceScatter, MSPTI_CBID_HCCL_REDUCE_SCATTER, "HcclReduceScatter", params, bytes, comm, stream,
                sendBuf, recvBuf, recvCount, dataType, op, comm, stream);
 }
@@ -116,7 +116,7 @@ HcclResult HcclReduce(void* sendBuf, void* recvBuf, uint64_t count, HcclDataType
 HcclResult HcclAlltoAll(const void* sendBuf, uint64_t sendCount, HcclDataType sendType, const void* recvBuf,
                         uint64_t recvCount, HcclDataType recvType, HcclComm comm, aclrtStream stream) {
     const msptiHcclAlltoAllParams params{sendBuf, sendCount, sendType, recvBuf, recvCount, recvType, comm, stream};
-    const uint64_t bytes = HcclOn() ? Bytes(sendCount, sendType) * hccl::RankSize(comm) : 0;
+    const uint64_t bytes = CommunicationKindOn() ? Bytes(sendCount, sendType) * hccl::RankSize(comm) : 0;
     return Run(real_HcclAlltoAll, MSPTI_CBID_HCCL_ALL_TO_ALL, "HcclAlltoAll", params, bytes, comm, stream, sendBuf,
                sendCount, sendType, recvBuf, recvCount, recvType, comm, stream);
 }
@@ -127,7 +127,7 @@ HcclResult HcclAlltoAllV(const void* sendBuf, const void* sendCounts, const void
     const msptiHcclAlltoAllVParams params{sendBuf, sendCounts, sdispls, sendType, recvBuf,
                                           recvCounts, rdispls, recvType, comm, stream};
     uint64_t bytes = 0;
-    if (HcclOn()) {
+    if (CommunicationKindOn()) {
         const uint32_t ranks = hccl::RankSize(comm);
         bytes = std::max(SumCounts(sendCounts, ranks) * hccl::DataTypeSize(sendType),
                          SumCounts(recvCounts, ranks) * hccl::DataTypeSize(recvType));
@@ -146,7 +146,7 @@ HcclResult HcclBarrier(HcclComm comm, aclrtStream stream) {
 HcclResult HcclScatter(void* sendBuf, void* recvBuf, uint64_t recvCount, HcclDataType dataType, uint32_t root,
                        HcclComm comm, aclrtStream stream) {
     const msptiHcclScatterParams params{sendBuf, recvBuf, recvCount, dataType, root, comm, stream};
-    const uint64_t bytes = HcclOn() ? Bytes(recvCount, dataType) * hccl::RankSize(comm) : 0;
+    const uint64_t bytes = CommunicationKindOn() ? Bytes(recvCount, dataType) * hccl::RankSize(comm) : 0;
     return Run(real_HcclScatter, MSPTI_CBID_HCCL_SCATTER, "HcclScatter", params, bytes, comm, stream, sendBuf, recvBuf,
                recvCount, dataType, root, comm, stream);
 }
@@ -168,7 +168,7 @@ HcclResult HcclRecv(void* recvBuf, uint64_t count, HcclDataType dataType, uint32
 HcclResult HcclBatchSendRecv(HcclSendRecvItem* sendRecvInfo, uint32_t itemNum, HcclComm comm, aclrtStream stream) {
     const msptiHcclBatchSendRecvParams params{sendRecvInfo, itemNum, comm, stream};
     uint64_t bytes = 0;
-    if (HcclOn() && sendRecvInfo != nullptr) {
+    if (CommunicationKindOn() && sendRecvInfo != nullptr) {
         for (uint32_t i = 0; i < itemNum; ++i) bytes += Bytes(sendRecvInfo[i].count, sendRecvInfo[i].dataType);
     }
     return Run(real_HcclBatchSendRecv, MSPTI_CBID_HCCL_SENDRECV, "HcclBatchSendRecv", params, bytes, comm, stream,

@@ -20,6 +20,6 @@ bool ResolvesToUs(const char* symbol) {
 }  // namespace
 
 bool RuntimeInterposed() { return ResolvesToUs("aclrtMalloc"); }
-bool HcclInterposed() { return ResolvesToUs("HcclAllReduce"); }
+bool CollectivesInterposed() { return ResolvesToUs("HcclAllReduce"); }
 
 }  // namespace mspti::interpose

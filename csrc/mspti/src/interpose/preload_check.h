@@ -6,6 +6,6 @@
 namespace mspti::interpose {
 
 bool RuntimeInterposed();  // aclrt* wrappers
-bool HcclInterposed();     // Hccl* wrappers
+bool CollectivesInterposed();  // Hccl* wrappers
 
 }  // namespace mspti::interpose

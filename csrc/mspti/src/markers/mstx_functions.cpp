@@ -14,9 +14,8 @@
 #include "markers/marker_ids.h"
 #include "markers/prof_trace.h"
 #include "markers/range_table.h"
+// The slot ids and the front end's handle and stream types (mstx/ms_tools_ext.h without its functions).
 #include "seam/mstx_table.h"
-// The front end's handle and stream types (after seam/mstx_table.h: the types only, no slot enums).
-#include "mstx/mstx_detail/mstx_types.h"
 
 namespace mspti::markers {
 namespace {

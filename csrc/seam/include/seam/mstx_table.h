@@ -1,36 +1,20 @@
 /*
- * Module and slot ids of the mstx injection tables, shared by the mstx front
- * end, libprofapi (the injection hub) and the profilers that fill the tables.
+ * Module and slot ids of the mstx injection tables, shared by the mstx front end, libprofapi (the
+ * injection hub) and the profilers that fill the tables. They are the front end's enumerators
+ * (mstx/ms_tools_ext.h, with CANN's names and values); this header makes them visible without the
+ * front end's functions. A translation unit that calls mstx includes mstx/ms_tools_ext.h first.
  */
 #ifndef SEAM_MSTX_TABLE_H
 #define SEAM_MSTX_TABLE_H
 
-#define MSTX_API_MODULE_INVALID 0U
-#define MSTX_API_MODULE_CORE 1U
-#define MSTX_API_MODULE_CORE_DOMAIN 2U
-#define MSTX_API_MODULE_CORE_MEM 3U
-#define MSTX_API_MODULE_SIZE 4U
-
-/* CORE slots */
-#define MSTX_API_CORE_MARK_A 1U
-#define MSTX_API_CORE_RANGE_START_A 2U
-#define MSTX_API_CORE_RANGE_END 3U
-#define MSTX_API_CORE_GET_TOOL_ID 4U
-#define MSTX_API_CORE_SIZE 5U
-
-/* CORE_DOMAIN slots */
-#define MSTX_API_CORE2_DOMAIN_CREATE_A 1U
-#define MSTX_API_CORE2_DOMAIN_DESTROY 2U
-#define MSTX_API_CORE2_DOMAIN_MARK_A 3U
-#define MSTX_API_CORE2_DOMAIN_RANGE_START_A 4U
-#define MSTX_API_CORE2_DOMAIN_RANGE_END 5U
-#define MSTX_API_CORE2_SIZE 6U
-
-/* CORE_MEM slots */
-#define MSTX_API_MEM_HEAP_REGISTER 1U
-#define MSTX_API_MEM_HEAP_UNREGISTER 2U
-#define MSTX_API_MEM_REGIONS_REGISTER 3U
-#define MSTX_API_MEM_REGIONS_UNREGISTER 4U
-#define MSTX_API_MEM_SIZE 5U
+#ifndef MSTX_TOOLS_EXT /* the front end's include guard, as CANN's */
+#ifdef MSTX_NO_IMPL
+#include "mstx/ms_tools_ext.h"
+#else
+#define MSTX_NO_IMPL
+#include "mstx/ms_tools_ext.h"
+#undef MSTX_NO_IMPL
+#endif
+#endif
 
 #endif /* SEAM_MSTX_TABLE_H */

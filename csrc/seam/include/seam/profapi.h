@@ -268,7 +268,7 @@ char *MsprofId2Str(uint64_t hashId);
 int32_t profRegDeviceStateCallback(ProfDeviceStateCFunc callback);
 uint64_t MsprofSysCycleTime(void);
 int32_t MsprofNotifySetDevice(uint32_t chipId, uint32_t deviceId, bool isOpen);
-void ProfRegisterMstxFunc(MstxInitInjectionFunc mstxInitFunc, uint32_t module);
+void ProfRegisterMstxFunc(MstxInitInjectionFunc initFunc, uint32_t module);
 void ProfEnableMstxFunc(uint32_t module);
 int InitInjectionMstx(MstxGetModuleFuncTableFunc getFuncTable);
 

@@ -4,6 +4,7 @@
 
 #include "acl/acl_base.h"
 #include "acl/acl_rt.h"
+#include "acl/acl_op.h"
 
 #define ACL_MAJOR_VERSION 1
 #define ACL_MINOR_VERSION 17

@@ -4,8 +4,11 @@
 #ifndef NPU_SIM_ACL_BASE_H
 #define NPU_SIM_ACL_BASE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "acl/error_codes/rt_error_codes.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -107,9 +110,8 @@ ACL_FUNC_VISIBILITY const char *aclrtGetSocName(void);
 typedef struct aclDataBuffer aclDataBuffer;
 typedef struct aclTensorDesc aclTensorDesc;
 
-/* Where a tensor description's data lives (aclSetTensorPlaceMent). ACL_MEMTYPE_DEVICE (0) and
- * ACL_MEMTYPE_HOST (1) are the enumerators of aclrtMemLocationType in acl_rt.h, with the same values. */
-typedef enum { ACL_MEMTYPE_HOST_COMPILE_INDEPENDENT = 2 } aclMemType;
+/* Where a tensor description's data lives (aclSetTensorPlaceMent). */
+typedef enum { ACL_MEMTYPE_DEVICE = 0, ACL_MEMTYPE_HOST = 1, ACL_MEMTYPE_HOST_COMPILE_INDEPENDENT = 2 } aclMemType;
 
 typedef enum { ACL_DEBUG = 0, ACL_INFO = 1, ACL_WARNING = 2, ACL_ERROR = 3 } aclLogLevel;
 

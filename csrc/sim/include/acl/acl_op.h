@@ -7,6 +7,7 @@
 #define NPU_SIM_ACL_OP_H
 
 #include "acl/acl_base.h"
+#include "acl/acl_rt.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -14,7 +15,7 @@ extern "C" {
 
 typedef struct aclopAttr aclopAttr;
 
-typedef enum { ACL_ENGINE_SYS = 0, ACL_ENGINE_AICORE = 1, ACL_ENGINE_VECTOR = 2 } aclopEngineType;
+typedef enum aclEngineType { ACL_ENGINE_SYS = 0, ACL_ENGINE_AICORE = 1, ACL_ENGINE_VECTOR = 2 } aclopEngineType;
 
 ACL_FUNC_VISIBILITY aclopAttr *aclopCreateAttr(void);
 ACL_FUNC_VISIBILITY void aclopDestroyAttr(const aclopAttr *attr);

@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-typedef enum { ACL_COMPILE_SYS = 0, ACL_COMPILE_UNREGISTERED = 1 } aclopCompileType;
+typedef enum aclCompileType { ACL_COMPILE_SYS = 0, ACL_COMPILE_UNREGISTERED = 1 } aclopCompileType;
 
 typedef enum {
     ACL_PRECISION_MODE = 0,

@@ -94,7 +94,41 @@ typedef struct aclprofStopConfig aclprofStopConfig;
 typedef struct aclprofAicoreEvents aclprofAicoreEvents;
 typedef struct aclprofSubscribeConfig aclprofSubscribeConfig;
 typedef struct aclprofStepInfo aclprofStepInfo;
-typedef struct aclprofEventAttributes aclprofEventAttributes;
+
+typedef enum { ACL_PROF_MESSAGE_TYPE_TENSOR_INFO = 0 } aclprofMessageType;
+
+/* The tensor information of aclprofRangePushEx, laid out as CANN's. A program that defines
+ * ACL_PROF_TENSOR_INFO_DEFINED keeps its own definitions, as with CANN's header. */
+#ifndef ACL_PROF_TENSOR_INFO_DEFINED
+#define ACL_PROF_TENSOR_INFO_DEFINED
+#define ACL_PROF_EVENT_ATTR_VERSION 1
+#define ACL_PROF_TENSOR_DATA_SHAPE_LEN 8
+typedef struct aclprofTensor {
+    uint32_t type; /* 0 input, 1 output */
+    uint32_t format;
+    uint32_t dataType;
+    uint32_t shapeDim;
+    uint32_t shape[ACL_PROF_TENSOR_DATA_SHAPE_LEN];
+} aclprofTensor;
+typedef struct aclprofTensorInfo {
+    uint64_t opNameId;
+    uint64_t opTypeId;
+    uint32_t resv;
+    uint32_t tensorNum;
+    uint32_t kernelType;
+    uint32_t blockNums;
+    void *stream;
+    aclprofTensor *tensors;
+} aclprofTensorInfo;
+typedef struct aclprofEventAttributes {
+    uint16_t version;
+    uint16_t size;
+    uint32_t messageType;
+    union Message {
+        aclprofTensorInfo *tensorInfo;
+    } message;
+} aclprofEventAttributes;
+#endif
 
 /* Collection sessions. */
 MSVP_PROF_API aclError aclprofInit(const char *profilerResultPath, size_t length);

@@ -39,7 +39,7 @@ typedef enum {
     ACL_MEM_ACCESS_USER_SPACE_READONLY = 0x100000
 } aclrtMemMallocPolicy;
 
-typedef enum {
+typedef enum aclrtMemAttr {
     ACL_DDR_MEM = 0,
     ACL_HBM_MEM = 1,
     ACL_DDR_MEM_HUGE = 2,
@@ -117,10 +117,16 @@ typedef enum {
 typedef enum { ACL_DEVICE_INFO_AI_CORE_NUM = 0, ACL_DEVICE_INFO_VECTOR_CORE_NUM = 1, ACL_DEVICE_INFO_L2_SIZE = 2 } aclDeviceInfo;
 
 /* Memory allocation configuration (aclrtMallocWithCfg). */
-typedef enum { ACL_RT_MEM_ATTR_RSV = 0, ACL_RT_MEM_ATTR_MODULE_ID = 1, ACL_RT_MEM_ATTR_DEVICE_ID = 2 } aclrtMallocAttrType;
+typedef enum {
+    ACL_RT_MEM_ATTR_RSV = 0,
+    ACL_RT_MEM_ATTR_MODULE_ID = 1,
+    ACL_RT_MEM_ATTR_DEVICE_ID = 2,
+    ACL_RT_MEM_ATTR_VA_FLAG = 3
+} aclrtMallocAttrType;
 typedef union {
     uint16_t moduleId;
     uint32_t deviceId;
+    uint32_t vaFlag;
     uint8_t rsv[8];
 } aclrtMallocAttrValue;
 typedef struct {
@@ -133,21 +139,30 @@ typedef struct {
 } aclrtMallocConfig;
 
 /* Virtual memory management. */
-typedef enum { ACL_MEM_HANDLE_TYPE_NONE = 0 } aclrtMemHandleType;
-typedef enum { ACL_MEM_ALLOCATION_TYPE_PINNED = 0 } aclrtMemAllocationType;
-typedef enum { ACL_MEMTYPE_DEVICE = 0, ACL_MEMTYPE_HOST = 1 } aclrtMemLocationType;
-typedef struct {
+typedef enum aclrtMemHandleType { ACL_MEM_HANDLE_TYPE_NONE = 0, ACL_MEM_HANDLE_TYPE_POSIX = 2 } aclrtMemHandleType;
+typedef enum aclrtMemAllocationType { ACL_MEM_ALLOCATION_TYPE_PINNED = 0 } aclrtMemAllocationType;
+typedef enum aclrtMemLocationType {
+    ACL_MEM_LOCATION_TYPE_HOST = 0,
+    ACL_MEM_LOCATION_TYPE_DEVICE = 1,
+    ACL_MEM_LOCATION_TYPE_UNREGISTERED = 2,
+    ACL_MEM_LOCATION_TYPE_MANAGED = 3,
+    ACL_MEM_LOCATION_TYPE_HOST_NUMA = 4
+} aclrtMemLocationType;
+typedef struct aclrtMemLocation {
     uint32_t id;
     aclrtMemLocationType type;
 } aclrtMemLocation;
-typedef struct {
+typedef struct aclrtPhysicalMemProp {
     aclrtMemHandleType handleType;
     aclrtMemAllocationType allocationType;
-    uint64_t memAttr;
+    aclrtMemAttr memAttr;
     aclrtMemLocation location;
     uint64_t reserve;
 } aclrtPhysicalMemProp;
-typedef enum { ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT = 0 } aclrtMemSharedHandleType;
+typedef enum aclrtMemSharedHandleType {
+    ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT = 0x1,
+    ACL_MEM_SHARE_HANDLE_TYPE_FABRIC = 0x2
+} aclrtMemSharedHandleType;
 
 /* Kernel loading and launch. */
 typedef enum {
@@ -187,6 +202,10 @@ typedef enum {
     ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING = 9
 } aclrtLaunchKernelAttrId;
 typedef enum { ACL_RT_ENGINE_TYPE_AIC = 0, ACL_RT_ENGINE_TYPE_AIV = 1 } aclrtEngineType;
+typedef struct {
+    uint32_t timeoutLow;
+    uint32_t timeoutHigh;
+} aclrtTimeoutUs;
 typedef union {
     uint8_t schemMode;
     uint32_t dynUBufSize;
@@ -196,10 +215,7 @@ typedef union {
     uint8_t isBlockTaskPrefetch;
     uint8_t isDataDump;
     uint16_t timeout;
-    struct {
-        uint32_t timeoutLow;
-        uint32_t timeoutHigh;
-    } timeoutUs;
+    aclrtTimeoutUs timeoutUs;
     uint8_t enableProfiling;
     uint32_t rsv[4];
 } aclrtLaunchKernelAttrValue;
@@ -330,7 +346,7 @@ typedef struct aclCANNPackageVersion {
     char minorVersion[ACL_PKG_VERSION_PARTS_MAX_SIZE];
     char releaseVersion[ACL_PKG_VERSION_PARTS_MAX_SIZE];
     char patchVersion[ACL_PKG_VERSION_PARTS_MAX_SIZE];
-    char reserved[ACL_PKG_VERSION_PARTS_MAX_SIZE];
+    char reserved[ACL_PKG_VERSION_MAX_SIZE];
 } aclCANNPackageVersion;
 typedef enum { ACL_CANN_ATTR_UNDEFINED = -1, ACL_CANN_ATTR_INF_NAN = 0, ACL_CANN_ATTR_BF16 = 1, ACL_CANN_ATTR_JIT_COMPILE = 2 } aclCannAttr;
 ACL_FUNC_VISIBILITY aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion *version);
@@ -389,7 +405,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size
 ACL_FUNC_VISIBILITY aclError aclrtFreePhysical(aclrtDrvMemHandle handle);
 ACL_FUNC_VISIBILITY aclError aclrtMapMem(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags);
 ACL_FUNC_VISIBILITY aclError aclrtUnmapMem(void *virPtr);
-ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemSharedHandleType handleType, uint64_t flags, uint64_t *shareableHandle);
+ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType, uint64_t flags, uint64_t *shareableHandle);
 ACL_FUNC_VISIBILITY aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId, aclrtDrvMemHandle *handle);
 ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t *pid, size_t pidNum);
 

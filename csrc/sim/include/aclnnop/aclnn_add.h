@@ -28,7 +28,7 @@ ACLNN_API aclnnStatus aclnnAdds(void *workspace, uint64_t workspaceSize, aclOpEx
  * aclnnInplaceAdd: selfRef += alpha * other (other broadcast to selfRef; alpha is required).
  * Data types: float32, float16, bfloat16.
  */
-ACLNN_API aclnnStatus aclnnInplaceAddGetWorkspaceSize(aclTensor *selfRef, const aclTensor *other, const aclScalar *alpha,
+ACLNN_API aclnnStatus aclnnInplaceAddGetWorkspaceSize(const aclTensor *selfRef, const aclTensor *other, const aclScalar *alpha,
     uint64_t *workspaceSize, aclOpExecutor **executor);
 ACLNN_API aclnnStatus aclnnInplaceAdd(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);
 
@@ -36,7 +36,7 @@ ACLNN_API aclnnStatus aclnnInplaceAdd(void *workspace, uint64_t workspaceSize, a
  * aclnnInplaceAdds: selfRef += alpha * other with a scalar other (alpha is required).
  * Data types: float32, float16, bfloat16.
  */
-ACLNN_API aclnnStatus aclnnInplaceAddsGetWorkspaceSize(aclTensor *selfRef, const aclScalar *other, const aclScalar *alpha,
+ACLNN_API aclnnStatus aclnnInplaceAddsGetWorkspaceSize(const aclTensor *selfRef, const aclScalar *other, const aclScalar *alpha,
     uint64_t *workspaceSize, aclOpExecutor **executor);
 ACLNN_API aclnnStatus aclnnInplaceAdds(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);
 

@@ -14,7 +14,7 @@ extern "C" {
  * Data types: float32, float16, bfloat16.
  */
 ACLNN_API aclnnStatus aclnnForeachAddListGetWorkspaceSize(const aclTensorList *x1, const aclTensorList *x2,
-    const aclTensor *alpha, const aclTensorList *out, uint64_t *workspaceSize, aclOpExecutor **executor);
+    const aclTensor *alpha, aclTensorList *out, uint64_t *workspaceSize, aclOpExecutor **executor);
 ACLNN_API aclnnStatus aclnnForeachAddList(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
     aclrtStream stream);
 

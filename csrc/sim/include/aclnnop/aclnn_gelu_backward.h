@@ -14,7 +14,7 @@ extern "C" {
  * Data types: float32, float16, bfloat16.
  */
 ACLNN_API aclnnStatus aclnnGeluBackwardGetWorkspaceSize(const aclTensor *gradOutput, const aclTensor *self,
-    aclTensor *gradInput, uint64_t *workspaceSize, aclOpExecutor **executor);
+    const aclTensor *gradInput, uint64_t *workspaceSize, aclOpExecutor **executor);
 ACLNN_API aclnnStatus aclnnGeluBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
     aclrtStream stream);
 

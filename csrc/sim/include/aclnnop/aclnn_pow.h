@@ -13,7 +13,7 @@ extern "C" {
  * Data types: float32, float16, bfloat16.
  */
 ACLNN_API aclnnStatus aclnnPowTensorScalarGetWorkspaceSize(const aclTensor *self, const aclScalar *exponent,
-    aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor);
+    const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor);
 ACLNN_API aclnnStatus aclnnPowTensorScalar(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
     aclrtStream stream);
 

@@ -12,7 +12,7 @@ extern "C" {
  * aclnnRelu: ReLU: max(x, 0), element-wise.
  * Data types: float32, float16, bfloat16.
  */
-ACLNN_API aclnnStatus aclnnReluGetWorkspaceSize(const aclTensor *self, aclTensor *out,
+ACLNN_API aclnnStatus aclnnReluGetWorkspaceSize(const aclTensor *self, const aclTensor *out,
     uint64_t *workspaceSize, aclOpExecutor **executor);
 ACLNN_API aclnnStatus aclnnRelu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);
 

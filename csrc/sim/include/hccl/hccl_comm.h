@@ -9,7 +9,7 @@
 #ifndef NPU_SIM_HCCL_COMM_H
 #define NPU_SIM_HCCL_COMM_H
 
-#include "acl/acl_base.h"
+#include "acl/acl.h"
 #include "hccl/hccl_types.h"
 
 #ifdef __cplusplus
@@ -47,7 +47,7 @@ extern HcclResult HcclCreateSubCommConfig(HcclComm *comm, uint32_t rankNum, uint
 extern HcclResult HcclCommDestroy(HcclComm comm) HCOMM_WEAK_SYMBOL;
 extern HcclResult HcclGetRankSize(HcclComm comm, uint32_t *rankSize) HCOMM_WEAK_SYMBOL;
 extern HcclResult HcclGetRankId(HcclComm comm, uint32_t *rank) HCOMM_WEAK_SYMBOL;
-/* Writes the communicator's name (at most HCCL_COMM_NAME_MAX_LENGTH bytes with its NUL). */
+/* Writes the communicator's name (at most COMM_NAME_MAX_LENGTH bytes with its NUL). */
 extern HcclResult HcclGetCommName(HcclComm comm, char *commName) HCOMM_WEAK_SYMBOL;
 extern HcclResult HcclBarrier(HcclComm comm, aclrtStream stream) HCOMM_WEAK_SYMBOL;
 extern HcclResult HcclGetCommAsyncError(HcclComm comm, HcclResult *asyncError) HCOMM_WEAK_SYMBOL;

@@ -103,7 +103,54 @@ typedef enum {
     HCCL_CMD_MAX
 } HcclCMDType;
 
-#define HCCL_ROOT_INFO_BYTES 4108
+/*
+ * CANN declares its sizes and defaults as C++ constants (`const uint32_t`); C programs, where such a
+ * constant cannot size an array, get macros of the same names and values.
+ */
+#ifdef __cplusplus
+const uint32_t HCCL_ROOT_INFO_BYTES = 4108;
+const uint32_t COMM_NAME_MAX_LENGTH = 128;
+const uint32_t BUFFER_NAME_MAX_LENGTH = 128;
+const uint32_t UDI_MAX_LENGTH = 128;
+const uint32_t HCCL_COMM_ALGO_MAX_LENGTH = 1600;
+const uint32_t HCCL_COMM_RETRY_ENABLE_MAX_LENGTH = 50;
+const uint32_t HCCL_COMM_RETRY_PARAMS_MAX_LENGTH = 128;
+const uint32_t HCCL_COMM_CONFIG_INFO_BYTES = 24;
+const uint32_t HCCL_COMM_CONFIG_MAGIC_WORD = 0xf0f0f0f0;
+const uint32_t HCCL_COMM_CONFIG_VERSION = 10;
+const uint32_t HCCL_COMM_DEFAULT_BUFFSIZE = 200; /* MB */
+const uint32_t HCCL_COMM_BUFFSIZE_CONFIG_NOT_SET = 0xffffffff;
+const uint32_t HCCL_COMM_DEFAULT_DETERMINISTIC = 0;
+const uint32_t HCCL_COMM_DETERMINISTIC_CONFIG_NOT_SET = 0xffffffff;
+const uint32_t HCCL_COMM_DEFAULT_OP_EXPANSION_MODE = 0;
+const uint32_t HCCL_COMM_TRAFFIC_CLASS_CONFIG_NOT_SET = 0xffffffff;
+const uint32_t HCCL_COMM_SERVICE_LEVEL_CONFIG_NOT_SET = 0xffffffff;
+const int32_t HCCL_COMM_EXECTIMEOUT_CONFIG_NOT_SET = -1;
+const uint32_t HCCL_COMM_QOS_CONFIG_NOT_SET = 0xffffffff;
+const uint64_t HCCL_DEFAULT_SYMMETRIC_MEMORY_STRIDE = 16ULL;
+#else
+#define HCCL_ROOT_INFO_BYTES 4108U
+#define COMM_NAME_MAX_LENGTH 128U
+#define BUFFER_NAME_MAX_LENGTH 128U
+#define UDI_MAX_LENGTH 128U
+#define HCCL_COMM_ALGO_MAX_LENGTH 1600U
+#define HCCL_COMM_RETRY_ENABLE_MAX_LENGTH 50U
+#define HCCL_COMM_RETRY_PARAMS_MAX_LENGTH 128U
+#define HCCL_COMM_CONFIG_INFO_BYTES 24U
+#define HCCL_COMM_CONFIG_MAGIC_WORD 0xf0f0f0f0U
+#define HCCL_COMM_CONFIG_VERSION 10U
+#define HCCL_COMM_DEFAULT_BUFFSIZE 200U
+#define HCCL_COMM_BUFFSIZE_CONFIG_NOT_SET 0xffffffffU
+#define HCCL_COMM_DEFAULT_DETERMINISTIC 0U
+#define HCCL_COMM_DETERMINISTIC_CONFIG_NOT_SET 0xffffffffU
+#define HCCL_COMM_DEFAULT_OP_EXPANSION_MODE 0U
+#define HCCL_COMM_TRAFFIC_CLASS_CONFIG_NOT_SET 0xffffffffU
+#define HCCL_COMM_SERVICE_LEVEL_CONFIG_NOT_SET 0xffffffffU
+#define HCCL_COMM_EXECTIMEOUT_CONFIG_NOT_SET (-1)
+#define HCCL_COMM_QOS_CONFIG_NOT_SET 0xffffffffU
+#define HCCL_DEFAULT_SYMMETRIC_MEMORY_STRIDE 16ULL
+#endif
+
 typedef struct HcclRootInfoDef {
     char internal[HCCL_ROOT_INFO_BYTES];
 } HcclRootInfo;
@@ -140,34 +187,14 @@ typedef union HcclConfigValueDef {
  * Communicator configuration. The first bytes are an in-band header
  * (size, magic word, version) written by HcclCommConfigInit; a reader uses only
  * the fields that lie inside `size`, so older and newer layouts interoperate.
+ * A field left at its *_CONFIG_NOT_SET value takes the library's default.
  */
-#define HCCL_COMM_CONFIG_INFO_BYTES 24
-#define HCCL_COMM_CONFIG_MAGIC_WORD 0xf0f0f0f0U
-#define HCCL_COMM_CONFIG_VERSION 10U
-#define HCCL_COMM_NAME_MAX_LENGTH 128
-#define HCCL_UDI_MAX_LENGTH 128
-#define HCCL_COMM_ALGO_MAX_LENGTH 1600
-#define HCCL_COMM_RETRY_ENABLE_MAX_LENGTH 50
-#define HCCL_COMM_RETRY_PARAMS_MAX_LENGTH 128
-#define HCCL_COMM_BUFFER_NAME_MAX_LENGTH 128
-
-#define HCCL_COMM_DEFAULT_BUFFSIZE 200U /* MB */
-#define HCCL_COMM_DEFAULT_DETERMINISTIC 0U
-#define HCCL_COMM_DEFAULT_OP_EXPANSION_MODE 0U
-#define HCCL_COMM_TRAFFIC_CLASS_CONFIG_NOT_SET 0xffffffffU
-#define HCCL_COMM_SERVICE_LEVEL_CONFIG_NOT_SET 0xffffffffU
-#define HCCL_COMM_WORLD_RANK_ID_NOT_SET 0xffffffffU
-#define HCCL_COMM_JOB_ID_NOT_SET 0xffffffffffffffffULL
-#define HCCL_COMM_EXEC_TIMEOUT_NOT_SET (-1)
-#define HCCL_COMM_QOS_NOT_SET 0xffffffffU
-#define HCCL_COMM_SYM_WIN_SIZE_NOT_SET 0ULL
-
 typedef struct HcclCommConfigDef {
     char reserved[HCCL_COMM_CONFIG_INFO_BYTES]; /* size_t size; u32 magicWord; u32 version; u64 reserved */
     uint32_t hcclBufferSize;
     uint32_t hcclDeterministic;
-    char hcclCommName[HCCL_COMM_NAME_MAX_LENGTH];
-    char hcclUdi[HCCL_UDI_MAX_LENGTH];
+    char hcclCommName[COMM_NAME_MAX_LENGTH];
+    char hcclUdi[UDI_MAX_LENGTH];
     uint32_t hcclOpExpansionMode;
     uint32_t hcclRdmaTrafficClass;
     uint32_t hcclRdmaServiceLevel;
@@ -178,7 +205,7 @@ typedef struct HcclCommConfigDef {
     char hcclAlgo[HCCL_COMM_ALGO_MAX_LENGTH];
     char hcclRetryEnable[HCCL_COMM_RETRY_ENABLE_MAX_LENGTH];
     char hcclRetryParams[HCCL_COMM_RETRY_PARAMS_MAX_LENGTH];
-    char hcclBufferName[HCCL_COMM_BUFFER_NAME_MAX_LENGTH];
+    char hcclBufferName[BUFFER_NAME_MAX_LENGTH];
     uint32_t hcclQos;
     uint64_t hcclSymWinMaxMemSizePerRank;
 } HcclCommConfig;
@@ -203,16 +230,17 @@ static inline void HcclCommConfigInit(HcclCommConfig *config)
     info.version = HCCL_COMM_CONFIG_VERSION;
     info.reserved = 0;
     memcpy(config->reserved, &info, sizeof(info));
-    config->hcclBufferSize = HCCL_COMM_DEFAULT_BUFFSIZE;
-    config->hcclDeterministic = HCCL_COMM_DEFAULT_DETERMINISTIC;
+    /* The values CANN's HcclCommConfigInit writes. */
+    config->hcclBufferSize = HCCL_COMM_BUFFSIZE_CONFIG_NOT_SET;
+    config->hcclDeterministic = HCCL_COMM_DETERMINISTIC_CONFIG_NOT_SET;
     config->hcclOpExpansionMode = HCCL_COMM_DEFAULT_OP_EXPANSION_MODE;
     config->hcclRdmaTrafficClass = HCCL_COMM_TRAFFIC_CLASS_CONFIG_NOT_SET;
     config->hcclRdmaServiceLevel = HCCL_COMM_SERVICE_LEVEL_CONFIG_NOT_SET;
-    config->hcclWorldRankID = HCCL_COMM_WORLD_RANK_ID_NOT_SET;
-    config->hcclJobID = HCCL_COMM_JOB_ID_NOT_SET;
-    config->hcclExecTimeOut = HCCL_COMM_EXEC_TIMEOUT_NOT_SET;
-    config->hcclQos = HCCL_COMM_QOS_NOT_SET;
-    config->hcclSymWinMaxMemSizePerRank = HCCL_COMM_SYM_WIN_SIZE_NOT_SET;
+    config->hcclWorldRankID = 0;
+    config->hcclJobID = 0;
+    config->hcclExecTimeOut = HCCL_COMM_EXECTIMEOUT_CONFIG_NOT_SET;
+    config->hcclQos = HCCL_COMM_QOS_CONFIG_NOT_SET;
+    config->hcclSymWinMaxMemSizePerRank = HCCL_DEFAULT_SYMMETRIC_MEMORY_STRIDE;
 }
 
 #ifdef __cplusplus

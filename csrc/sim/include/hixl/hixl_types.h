@@ -59,8 +59,7 @@ enum TransferOp { READ, WRITE };
 struct MemDesc {
     uintptr_t addr;
     size_t len;
-    bool local_only = false;  // registered for local use only: not a target of remote transfers
-    uint8_t reserved[127] = {};
+    uint8_t reserved[128] = {};
 };
 
 struct TransferOpDesc {

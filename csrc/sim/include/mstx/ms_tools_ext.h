@@ -11,9 +11,38 @@
  * tool for the matching device-side point on that stream. A range id of 0 means
  * "not recorded"; mstxRangeEnd(0) is harmless.
  */
-#ifndef NPU_SIM_MS_TOOLS_EXT_H
-#define NPU_SIM_MS_TOOLS_EXT_H
+#ifndef MSTX_TOOLS_EXT
+#define MSTX_TOOLS_EXT
 
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MSTX_SUCCESS 0
+#define MSTX_FAIL 1
+
+/* Ids a tool reports through mstxGetToolId. */
+#define MSTX_TOOL_INVALID_ID 0x0
+#define MSTX_TOOL_MSPROF_ID 0x1000
+#define MSTX_TOOL_MSOPPROF_ID 0x1001
+#define MSTX_TOOL_MSSANITIZER_ID 0x1002
+#define MSTX_TOOL_MSLEAKS_ID 0x1003
+
+typedef uint64_t mstxRangeId; /* 0: not recorded */
+#ifndef NPU_SIM_ACL_BASE_H    /* acl/acl_base.h declares the same type */
+typedef void *aclrtStream;
+#endif
+typedef struct mstxDomainRegistration_st mstxDomainRegistration_t;
+typedef mstxDomainRegistration_t *mstxDomainHandle_t;
+
+#ifdef __cplusplus
+}
+#endif
+
+#define MSTX_IMPL_GUARD /* the detail headers refuse a direct include */
 #include "mstx/mstx_detail/mstx_types.h"
 
 #ifdef MSTX_NO_IMPL
@@ -40,4 +69,5 @@ void mstxDomainRangeEnd(mstxDomainHandle_t domain, mstxRangeId id);
 #include "mstx/mstx_detail/mstx_impl.h"
 #endif
 
-#endif /* NPU_SIM_MS_TOOLS_EXT_H */
+#undef MSTX_IMPL_GUARD
+#endif /* MSTX_TOOLS_EXT */

@@ -26,10 +26,15 @@
  */
 #ifndef NPU_SIM_MSTX_IMPL_H
 #define NPU_SIM_MSTX_IMPL_H
+#ifndef MSTX_IMPL_GUARD
+#error Do not include this file directly, please include ms_tools_ext.h instead(except when MSTX_NO_IMPL is defined).
+#endif
 
 #include <dlfcn.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,7 +102,7 @@ static inline mstxFuncPointer mstxDetailLoad(mstxFuncPointer *slot) {
     return __atomic_load_n(slot, __ATOMIC_ACQUIRE);
 }
 
-static int mstxDetailGetTable(uint32_t module, mstxFuncPointer ***outTable, uint32_t *outSize) {
+static int mstxDetailGetTable(mstxFuncModule module, mstxFuncTable *outTable, unsigned int *outSize) {
     if (outTable == NULL || outSize == NULL) return MSTX_FAIL;
     switch (module) {
         case MSTX_API_MODULE_CORE:
