@@ -27,7 +27,7 @@ constexpr uint32_t kStepTraceBytes = 40;
 // A poller with records waiting for their time looks again this often (the virtual clock moves
 // only with the program's API calls, which do not wake it).
 constexpr auto kDueRecheck = std::chrono::milliseconds(1);
-// Sync release: the most a synchronisation waits for a polling reader to read what was released before.
+// Sync release: the most a synchronisation waits for a polling reader to take what it released.
 constexpr auto kHandOverPatience = std::chrono::seconds(2);
 
 // Every channel record carries its device time at offset 8 (STARS logs, FFTS+ logs, step traces).
@@ -57,6 +57,8 @@ ChannelHub::ChannelHub(uint32_t devices, uint32_t stars_record_bytes, DeviceLogR
 void ChannelHub::reset_after_fork() {
     new (&poll_mutex_) std::mutex();
     new (&poll_cv_) std::condition_variable();
+    new (&handed_cv_) std::condition_variable();
+    parked_pollers_ = 0;
     waiting_pollers_.store(0, std::memory_order_relaxed);
     for (auto& f : fifos_) {
         new (&f->read_mutex) std::mutex();
@@ -230,6 +232,13 @@ uint64_t ChannelHub::release_time() const {
     return release_ == DeviceLogRelease::Sync ? std::min(now, released_until_.load(std::memory_order_acquire)) : now;
 }
 
+bool ChannelHub::collecting_locked() const {
+    for (const auto& f : fifos_) {
+        if (f->active.load(std::memory_order_acquire)) return true;
+    }
+    return false;
+}
+
 bool ChannelHub::released_unread_locked() {
     const uint64_t until = release_time();
     for (auto& f : fifos_) {
@@ -241,19 +250,31 @@ bool ChannelHub::released_unread_locked() {
     return false;
 }
 
+void ChannelHub::park(std::unique_lock<std::mutex>& lock, std::chrono::steady_clock::time_point until,
+                      uint64_t seen) {
+    ++parked_pollers_;
+    if (release_ == DeviceLogRelease::Sync) handed_cv_.notify_all();  // a synchronisation may wait for this
+    poll_cv_.wait_until(lock, until, [&] {
+        return shutdown_.load() || wake_seq_.load(std::memory_order_relaxed) != seen;
+    });
+    --parked_pollers_;
+}
+
 void ChannelHub::synchronised(uint64_t t) {
     std::unique_lock<std::mutex> lock(poll_mutex_);
-    if (polled_.load(std::memory_order_acquire)) {
-        // The reader first takes what earlier synchronisations released, so that a batch it reads is
-        // one stretch between synchronisations. Bounded: a stalled or departed reader costs this once.
-        read_cv_.wait_for(lock, kHandOverPatience, [&] { return shutdown_.load() || !released_unread_locked(); });
-    }
     uint64_t cur = released_until_.load(std::memory_order_relaxed);
     while (cur < t && !released_until_.compare_exchange_weak(cur, t, std::memory_order_acq_rel)) {
     }
     wake_seq_.fetch_add(1, std::memory_order_relaxed);
-    lock.unlock();
     poll_cv_.notify_all();
+    if (!polled_.load(std::memory_order_acquire)) return;
+    // Hand the released logs over: the host goes on once the reader has read them and is back in its
+    // poll, so that each batch it takes is one stretch between synchronisations and none of its work
+    // overlaps the next stretch. Bounded: a stalled or departed reader costs this once per
+    // synchronisation.
+    handed_cv_.wait_for(lock, kHandOverPatience, [&] {
+        return shutdown_.load() || !collecting_locked() || (parked_pollers_ > 0 && !released_unread_locked());
+    });
 }
 
 int ChannelHub::collect_ready(prof_poll_info_t* out, int num, uint64_t* next_due) {
@@ -289,45 +310,45 @@ int ChannelHub::poll(prof_poll_info_t* out, int num, int timeout_sec) {
     if (release_ == DeviceLogRelease::Sync) polled_.store(true, std::memory_order_release);
     // A stop or a flush also wakes the poller (it may have nothing to read, but it must look again).
     const uint64_t seen = wake_seq_.load(std::memory_order_relaxed);
+    // Under "sync" an append makes nothing readable (a synchronisation does, and it wakes the poller),
+    // so the poller never asks producers to wake it: a launch never pays for a wake-up.
+    const bool by_appends = release_ != DeviceLogRelease::Sync;
     for (;;) {
         // Announced before looking: a producer that appends after the look sees the poller and wakes it.
-        waiting_pollers_.fetch_add(1, std::memory_order_seq_cst);
+        if (by_appends) waiting_pollers_.fetch_add(1, std::memory_order_seq_cst);
         uint64_t next_due = kNever;
         const int n = collect_ready(out, num, &next_due);
         if (n > 0 || shutdown_.load() || wake_seq_.load(std::memory_order_relaxed) != seen) {
-            waiting_pollers_.fetch_sub(1, std::memory_order_relaxed);
+            if (by_appends) waiting_pollers_.fetch_sub(1, std::memory_order_relaxed);
             return n;
         }
         const auto now = std::chrono::steady_clock::now();
         if (now >= deadline) {
-            waiting_pollers_.fetch_sub(1, std::memory_order_relaxed);
+            if (by_appends) waiting_pollers_.fetch_sub(1, std::memory_order_relaxed);
             return 0;
         }
         auto until = deadline;
+        if (!by_appends) {
+            park(lock, until, seen);
+            continue;
+        }
         if (next_due != kNever) {
             // Records wait for their time: no producer's append can make them readable sooner, so the
             // poller stops asking to be woken by appends (a launch then never pays for a wake-up) and
             // looks again when the first is due (wall clock) or shortly (virtual clock).
             waiting_pollers_.fetch_sub(1, std::memory_order_relaxed);
             auto step = std::chrono::steady_clock::duration(kDueRecheck);
-            if (release_ == DeviceLogRelease::Sync) {
-                // Only a synchronisation makes them readable, and it wakes this poller.
-                step = deadline - now;
-            } else if (wall) {
+            if (wall) {
                 const uint64_t host_now = Clock::instance().now();
                 const uint64_t left = next_due > host_now ? next_due - host_now : 0;
                 step = std::min(step, std::chrono::steady_clock::duration(std::chrono::nanoseconds(left)));
             }
             until = std::min(deadline, now + step);
-            poll_cv_.wait_until(lock, until, [&] {
-                return shutdown_.load() || wake_seq_.load(std::memory_order_relaxed) != seen;
-            });
+            park(lock, until, seen);
             continue;
         }
         // Nothing written yet: an append wakes the poller (ChannelHub::push).
-        poll_cv_.wait_until(lock, until, [&] {
-            return shutdown_.load() || wake_seq_.load(std::memory_order_relaxed) != seen;
-        });
+        park(lock, until, seen);
         waiting_pollers_.fetch_sub(1, std::memory_order_relaxed);
     }
 }
@@ -336,20 +357,7 @@ int ChannelHub::read(uint32_t device, uint32_t channel, char* buf, uint32_t size
     if (!valid(device, channel) || buf == nullptr) return PROF_ERROR;
     Fifo& f = fifo(device, slot_of(channel));
     const uint64_t now = release_time();
-    int got = 0;
-    {
-        std::lock_guard<std::mutex> lock(f.read_mutex);
-        got = read_locked(f, buf, size, now);
-    }
-    if (release_ == DeviceLogRelease::Sync && got > 0) {
-        // A synchronisation may be waiting for the reader to take what was released.
-        std::lock_guard<std::mutex> lock(poll_mutex_);
-        read_cv_.notify_all();
-    }
-    return got;
-}
-
-int ChannelHub::read_locked(Fifo& f, char* buf, uint32_t size, uint64_t now) {
+    std::lock_guard<std::mutex> lock(f.read_mutex);
     stage_locked(f);
     Staged& st = f.staged;
     uint32_t out = 0;

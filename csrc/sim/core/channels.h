@@ -17,13 +17,15 @@
 //
 // Under `device_logs = "sync"` (NPU_SIM_DEVICE_LOGS) a record becomes readable only once the host
 // has also waited for the device up to its time (Clock::wait_until: a synchronisation). While a
-// reader polls the hub, a synchronisation first waits (at most kHandOverPatience) until the reader
-// has read what earlier synchronisations released, then releases and wakes it: each batch a reader
-// reads is then exactly the logs of one stretch between synchronisations, fixed by the program, not
-// by when the reader's thread happens to run (the instruction benchmark, docs/performance.md).
+// reader polls the hub, a synchronisation releases the logs, wakes the reader and returns once the
+// reader has read them and is back in its poll (at most kHandOverPatience): each batch a reader
+// takes is then exactly the logs of one stretch between synchronisations, and its work does not
+// overlap the next stretch, whatever the machine's load (the instruction benchmark,
+// docs/performance.md).
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -107,7 +109,7 @@ public:
     // Wakes every poller (process teardown).
     void shutdown();
     // The host waited for the device up to `t` (device_logs = "sync"): records up to `t` become
-    // readable, once a polling reader has read those released before (see above).
+    // readable and are handed to a polling reader (see above).
     void synchronised(uint64_t t);
     // In a forked child: the parent's pollers and readers are gone, but the locks and the condition
     // variable they held or waited on were copied; re-created so that the child can use the channels.
@@ -136,8 +138,6 @@ private:
         size_t fed_pos = 0;
     };
     Fifo& fifo(uint32_t device, int slot) const { return *fifos_[device * kChannelCount + static_cast<size_t>(slot)]; }
-    // Under the fifo's read_mutex: read() of the records readable at `now`.
-    static int read_locked(Fifo& f, char* buf, uint32_t size, uint64_t now);
     // Under the fifo's read_mutex: moves written records into the staging ring, in time order.
     static void stage_locked(Fifo& f);
     // Under the read_mutex: how many of the first `limit` staged records (at most st.count) are due
@@ -150,6 +150,10 @@ private:
     uint64_t release_time() const;
     // Under poll_mutex_ (sync release): a started channel holds records released and not read yet.
     bool released_unread_locked();
+    // Under poll_mutex_: some channel is started (a profiler collects; its reader may be waited for).
+    bool collecting_locked() const;
+    // A poller waits (poll_mutex_ held by `lock`) until `until`, a wake-up or the shutdown.
+    void park(std::unique_lock<std::mutex>& lock, std::chrono::steady_clock::time_point until, uint64_t seen);
     // Readable channels into `out` (at most `num`); `next_due` as above, over every channel.
     int collect_ready(prof_poll_info_t* out, int num, uint64_t* next_due);
     void notify();
@@ -167,7 +171,8 @@ private:
     std::vector<std::unique_ptr<Fifo>> fifos_;
     std::mutex poll_mutex_;
     std::condition_variable poll_cv_;
-    std::condition_variable read_cv_;  // sync release: a read took records (under poll_mutex_)
+    std::condition_variable handed_cv_;  // sync release: a poller parked (under poll_mutex_)
+    uint32_t parked_pollers_ = 0;        // pollers waiting in poll (under poll_mutex_)
     std::atomic<bool> shutdown_{false};
     std::atomic<uint64_t> wake_seq_{0};
     std::atomic<uint32_t> waiting_pollers_{0};
