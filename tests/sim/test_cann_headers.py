@@ -165,3 +165,17 @@ def test_spelling_check_finds_our_own_names_and_forbidden_includes(
     findings, _ = spellings.scan([source])
     what = sorted((f.line, f.what.split(" ")[0]) for f in findings)
     assert what == [(1, "includes"), (4, "HCCL_COMM_NAME_MAX_LENGTH")]
+
+
+def test_mspti_exports_its_interposers_itself() -> None:
+    """CANN's ACL_FUNC_VISIBILITY is empty outside CANN's own build, so msPTI built against CANN's
+    headers exports its aclrt*/Hccl* wrappers only if its sources say so themselves."""
+    wrappers = [
+        p
+        for p in sorted((REPO / "csrc" / "mspti" / "src").rglob("*.cpp"))
+        if 'extern "C" {' in (text := p.read_text()) and "MSPTI_API" not in text
+    ]
+    assert len(wrappers) >= 5
+    for path in wrappers:
+        text = path.read_text()
+        assert "#pragma GCC visibility push(default)" in text, path.relative_to(REPO)

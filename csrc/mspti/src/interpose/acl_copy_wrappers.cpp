@@ -70,6 +70,9 @@ InterposedCall FillCall(bool on, int32_t value, uint64_t bytes, bool sync = fals
 
 }  // namespace
 
+// The interposed definitions are the library's exported interface: exported here, not through the
+// header's ACL_FUNC_VISIBILITY, which CANN's headers leave empty outside CANN's own build.
+#pragma GCC visibility push(default)
 extern "C" {
 
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
@@ -126,3 +129,4 @@ aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t c
 }
 
 }  // extern "C"
+#pragma GCC visibility pop

@@ -82,6 +82,9 @@ aclError Noted(const mspti::seam::CannFunction<Fn>& real, const char* name, Note
 
 }  // namespace
 
+// The interposed definitions are the library's exported interface: exported here, not through the
+// header's ACL_FUNC_VISIBILITY, which CANN's headers leave empty outside CANN's own build.
+#pragma GCC visibility push(default)
 extern "C" {
 
 aclError aclrtSetDevice(int32_t deviceId) {
@@ -165,3 +168,4 @@ aclError aclrtSynchronizeEvent(aclrtEvent event) {
 }
 
 }  // extern "C"
+#pragma GCC visibility pop

@@ -61,6 +61,9 @@ template <typename Fn, typename MakeParams, typename... Args>
 
 }  // namespace
 
+// The interposed definitions are the library's exported interface: exported here, not through the
+// header's ACL_FUNC_VISIBILITY, which CANN's headers leave empty outside CANN's own build.
+#pragma GCC visibility push(default)
 extern "C" {
 
 aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize,
@@ -100,6 +103,7 @@ aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numB
 }
 
 }  // extern "C"
+#pragma GCC visibility pop
 
 // The counting stand-ins while CANN cannot report tasks (interpose/report_route.h).
 void mspti::interpose::report_route::RedirectLaunches(bool on) {

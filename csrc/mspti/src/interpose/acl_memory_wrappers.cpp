@@ -50,6 +50,9 @@ auto Release(const void* ptr) {
 
 }  // namespace
 
+// The interposed definitions are the library's exported interface: exported here, not through the
+// header's ACL_FUNC_VISIBILITY, which CANN's headers leave empty outside CANN's own build.
+#pragma GCC visibility push(default)
 extern "C" {
 
 aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
@@ -160,3 +163,4 @@ aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t* pid,
 }
 
 }  // extern "C"
+#pragma GCC visibility pop
