@@ -48,8 +48,9 @@ void UpdateLocked(State& s) {
     const bool want = all || devices != 0;
     if (want && !s.logged) {
         s.logged = true;
-        MSPTI_LOGE("CANN cannot report tasks to msPTI (%s); KERNEL records of the kernels launched meanwhile "
-                   "are counted as dropped, reason COLLECTION_FAILED. Check libprofapi "
+        MSPTI_LOGE("CANN cannot report tasks to msPTI (%s); the KERNEL, HCCL and COMMUNICATION records of the "
+                   "kernels and collectives launched meanwhile are counted as dropped, reason COLLECTION_FAILED. "
+                   "Check libprofapi "
                    "(MsprofRegisterProfileCallback, profSetProfCommand, MsprofRegTypeInfo, MsprofNotifySetDevice)",
                    s.registration_failed  ? "the report callbacks could not be registered"
                    : s.type_names_missing ? "no task type names were registered"

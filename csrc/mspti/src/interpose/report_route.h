@@ -37,7 +37,7 @@ void ChildAfterFork();
 
 // Whether a launch on the calling thread's current device reaches msPTI through no report.
 bool CurrentDeviceUnreported();
-// The same for a known device.
+// The same for a known device (the HCCL and COMMUNICATION records of its collectives are counted).
 bool DeviceUnreported(uint32_t device);
 // Counts one KERNEL record as dropped (COLLECTION_FAILED) when KERNEL is enabled.
 void CountUnreportedLaunch();
