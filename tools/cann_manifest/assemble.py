@@ -132,7 +132,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--local", action="append", default=[], metavar="NAME=FOLDER@COMMIT")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    records = assemble(args.out, _parse_pairs(args.repo, "--repo"), _parse_pairs(args.local, "--local"))
+    try:
+        records = assemble(args.out, _parse_pairs(args.repo, "--repo"), _parse_pairs(args.local, "--local"))
+    except subprocess.CalledProcessError as error:
+        parser.error(f"git failed ({' '.join(error.cmd[:4])} ...): {error.stderr.decode().strip()}")
+    except FileNotFoundError as error:
+        parser.error(f"cannot read {error.filename}")
     for record in records:
         print(f"{record.name:36} {record.commit} {record.version}")
     return 0

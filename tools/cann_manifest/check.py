@@ -461,6 +461,11 @@ def main(argv: list[str] | None = None) -> int:
         "--absent-md", action="store_true", help="print the table of absent items for docs/toolkit.md"
     )
     args = parser.parse_args(argv)
+    if not args.manifest.is_file():
+        parser.error(f"no manifest at {args.manifest}")
+    missing = [d for d in args.include or () if not d.is_dir()]
+    if missing:
+        parser.error(f"--include {missing[0]} is not a folder")
     dirs = args.include or list(SHIPPED)
     report = run(args.manifest, dirs, args.allowlist)
     if args.absent_md:

@@ -68,7 +68,9 @@ def evaluate(lib: Any, cursor: ci.Cursor) -> int | str | None:
 
 
 def _spell(t: ci.Type) -> str:
-    return re.sub(r"\s+", " ", t.spelling).strip()
+    text = re.sub(r"\s+", " ", t.spelling).strip()
+    # an unnamed type is spelled with its file location: keep the fact (unnamed), not the path
+    return re.sub(r"\((?:unnamed|anonymous) ([a-z]+) at [^)]*\)", r"(unnamed \1)", text)
 
 
 def _scope(cursor: ci.Cursor) -> list[str]:

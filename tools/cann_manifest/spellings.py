@@ -120,6 +120,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("paths", nargs="*", type=Path)
     parser.add_argument("--manifest", type=Path, default=MANIFEST)
     args = parser.parse_args(argv)
+    missing = [p for p in args.paths if not p.exists()]
+    if missing:
+        parser.error(f"{missing[0]} does not exist")
+    if not args.manifest.is_file():
+        parser.error(f"no manifest at {args.manifest}")
     findings, count = scan([p.resolve() for p in args.paths] or DEFAULT_PATHS, args.manifest)
     for f in findings:
         print(f"{f.path}:{f.line}: {f.what}")
