@@ -117,6 +117,17 @@ static int api(void) {
     printf("init_config=%d\n", HcclCommInitRootInfoConfig(1, &root, 0, &config, &c));
     HcclGetCommName(c, n0);
     printf("config_name=%s\n", n0);
+    /* The default name of a root-info communicator, and what the configuration supports. */
+    HcclRootInfo root2;
+    HcclComm unnamed = NULL;
+    HcclGetRootInfo(&root2);
+    printf("init_unnamed=%d\n", HcclCommInitRootInfo(1, &root2, 0, &unnamed));
+    HcclGetCommName(unnamed, n1);
+    printf("root_name=%s\n", n1);
+    printf("destroy_unnamed=%d\n", HcclCommDestroy(unnamed));
+    uint32_t capability = HcclGetCommConfigCapability();
+    printf("capability=%u comm_name=%d op_expansion=%d\n", capability, capability > HCCL_COMM_CONFIG_COMM_NAME,
+           capability > HCCL_COMM_CONFIG_OP_EXPANSION_MODE);
     float in[4] = {1, 2, 3, 4};
     aclrtMemcpy(s, 64, in, sizeof in, ACL_MEMCPY_HOST_TO_DEVICE);
     printf("single_rank_allreduce=%d\n", HcclAllReduce(s, r, 4, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, c, NULL));
