@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from support.hccl_names import CANN_COMM_NAME
+from support.hccl import CANN_COMM_NAME, rank_table
 from support.native import NativeTree, ProgramBuilder, run_program
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
@@ -69,6 +69,16 @@ def test_queries_checks_and_configuration(exe: Path, native: NativeTree) -> None
     # The capability torch_npu compares with (HcclGetCommConfigCapability() > HCCL_COMM_CONFIG_COMM_NAME
     # before it sets hcclCommName): names are supported, the expansion mode is not modelled.
     assert out["capability"] == "3 comm_name=1 op_expansion=0"
+
+
+def test_rank_table_communicators_are_the_world_group_unless_named(
+    exe: Path, native: NativeTree, tmp_path: Path
+) -> None:
+    out = run(exe, native, "cluster_names", RANK_TABLE_FILE=str(rank_table(tmp_path, 1, 1)))
+    assert [
+        out[k] for k in ("init_cluster", "destroy_cluster", "init_cluster_config", "destroy_cluster_config")
+    ] == ["0"] * 4
+    assert (out["cluster_name"], out["cluster_config_name"]) == ("hccl_world_group", "table_group")
 
 
 @pytest.mark.parametrize(

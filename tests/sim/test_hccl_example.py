@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from support.hccl_names import CANN_COMM_NAME
+from support.hccl import CANN_COMM_NAME
 from support.native import NativeTree, ProgramBuilder, run_program
 
 REPO = Path(__file__).resolve().parents[2]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from support.hccl_names import CANN_COMM_NAME
+from support.hccl import CANN_COMM_NAME
 from support.native import NativeTree, ProgramBuilder, run_program
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
