@@ -48,6 +48,22 @@ std::string process_name() {
     return path.substr(path.rfind('/') + 1);
 }
 
+// Local time (as CANN's logger uses) with microseconds.
+struct LocalTime {
+    tm t{};
+    long usec = 0;
+};
+
+LocalTime local_now() {
+    timeval tv{};
+    ::gettimeofday(&tv, nullptr);
+    const time_t sec = tv.tv_sec;
+    LocalTime now;
+    ::localtime_r(&sec, &now.t);
+    now.usec = static_cast<long>(tv.tv_usec);
+    return now;
+}
+
 struct PlogFile {
     int fd = -1;
     std::string process;
@@ -55,15 +71,11 @@ struct PlogFile {
     PlogFile() : process(process_name()) {
         const std::string dir = log_root() + "/debug/plog";
         if (!make_dirs(dir)) return;
-        timeval tv{};
-        ::gettimeofday(&tv, nullptr);
-        const time_t sec = tv.tv_sec;
-        tm t{};
-        ::localtime_r(&sec, &t);
+        const LocalTime now = local_now();
+        const tm& t = now.t;
         char name[96];
         std::snprintf(name, sizeof name, "/plog-%d_%04d%02d%02d%02d%02d%02d%03ld.log", static_cast<int>(::getpid()),
-                      t.tm_year + 1900, t.tm_mon + 1, t.tm_mday, t.tm_hour, t.tm_min, t.tm_sec,
-                      static_cast<long>(tv.tv_usec / 1000));
+                      t.tm_year + 1900, t.tm_mon + 1, t.tm_mday, t.tm_hour, t.tm_min, t.tm_sec, now.usec / 1000);
         fd = ::open((dir + name).c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
     }
 };
@@ -92,16 +104,13 @@ void plog_write(int level, const char* module, const char* message) {
     if (!plog_enabled(level)) return;
     PlogFile& file = plog_file();
     if (file.fd < 0) return;
-    timeval tv{};
-    ::gettimeofday(&tv, nullptr);
-    const time_t sec = tv.tv_sec;
-    tm t{};
-    ::localtime_r(&sec, &t);
+    const LocalTime now = local_now();
+    const tm& t = now.t;
     char line[1400];
     int n = std::snprintf(line, sizeof line, "[%s] %s(%d,%s):%04d-%02d-%02d-%02d:%02d:%02d.%03ld.%03ld %s",
                           level_name(level), module, static_cast<int>(::getpid()), file.process.c_str(),
                           t.tm_year + 1900, t.tm_mon + 1, t.tm_mday, t.tm_hour, t.tm_min, t.tm_sec,
-                          static_cast<long>(tv.tv_usec / 1000), static_cast<long>(tv.tv_usec % 1000), message);
+                          now.usec / 1000, now.usec % 1000, message);
     if (n < 0) return;
     size_t length = std::min(static_cast<size_t>(n), sizeof line - 2);
     line[length++] = '\n';
