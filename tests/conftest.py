@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -22,6 +25,13 @@ if os.environ.get("NPU_SIM_SANITIZER_PRELOAD"):
 # Tests hand NPU_SIM_BUILD_DIR to programs that run in other folders: make a relative one absolute.
 if os.environ.get("NPU_SIM_BUILD_DIR"):
     os.environ["NPU_SIM_BUILD_DIR"] = str(Path(os.environ["NPU_SIM_BUILD_DIR"]).resolve())
+
+# The simulated runtime writes CANN's process log (plog) like CANN does, by default under
+# ~/ascend/log: this interpreter and every program the tests start write into a folder of the
+# run instead, removed at exit. Tests of the plog set their own ASCEND_PROCESS_LOG_PATH.
+_PLOG_ROOT = tempfile.mkdtemp(prefix="npu-sim-tests-plog-")
+os.environ["ASCEND_PROCESS_LOG_PATH"] = _PLOG_ROOT
+atexit.register(shutil.rmtree, _PLOG_ROOT, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

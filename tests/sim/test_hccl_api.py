@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from support.hccl import CANN_COMM_NAME, rank_table
 from support.native import NativeTree, ProgramBuilder, run_program
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
@@ -29,8 +30,11 @@ def test_queries_checks_and_configuration(exe: Path, native: NativeTree) -> None
     out = run(exe, native, "api")
     assert out["init_all"] == "0"
     assert out["size"] == "2 ids=0,1"
+    # CANN's form, <ip>%<ifname>_<port>_<device>_<microseconds>, as the vendor's msPTI system
+    # test expects it (test/mspti_cpp/st/script/test_mspti_samples.py).
     name = out["name"].split()[0]
-    assert name.startswith("sim_comm_") and len(name) == len("sim_comm_") + 16
+    assert CANN_COMM_NAME.fullmatch(name), name
+    assert name.split("_")[-3:-1] == ["0", "0"]  # HcclCommInitAll opens no socket; device 0 first
     assert out["name"].endswith("same=1 len_ok=1")
     expected = {
         "init_all_duplicate": E_PARA,
@@ -60,6 +64,36 @@ def test_queries_checks_and_configuration(exe: Path, native: NativeTree) -> None
     assert out["destroy"] == "0,0"
     assert (out["error_string_9"], out["error_string_0"]) == ("timeout", "success")
     assert out["config_name"] == "my_group"  # hcclCommName of the configuration block
+    assert (out["init_unnamed"], out["destroy_unnamed"]) == ("0", "0")
+    assert CANN_COMM_NAME.fullmatch(out["root_name"]), out["root_name"]
+    # The capability torch_npu compares with (HcclGetCommConfigCapability() > HCCL_COMM_CONFIG_COMM_NAME
+    # before it sets hcclCommName): names are supported, the expansion mode is not modelled.
+    assert out["capability"] == "3 comm_name=1 op_expansion=0"
+
+
+def test_rank_table_communicators_are_the_world_group_unless_named(
+    exe: Path, native: NativeTree, tmp_path: Path
+) -> None:
+    out = run(exe, native, "cluster_names", RANK_TABLE_FILE=str(rank_table(tmp_path, 1, 1)))
+    assert [
+        out[k] for k in ("init_cluster", "destroy_cluster", "init_cluster_config", "destroy_cluster_config")
+    ] == ["0"] * 4
+    assert (out["cluster_name"], out["cluster_config_name"]) == ("hccl_world_group", "table_group")
+
+
+@pytest.mark.parametrize(
+    ("variables", "want"),
+    [
+        ({"HCCL_IF_IP": "10.1.2.3"}, "10.1.2.3%"),
+        ({"HCCL_SOCKET_IFNAME": "=lo"}, "127.0.0.1%lo_"),
+        ({"HCCL_SOCKET_IFNAME": "lo", "HCCL_IF_IP": "10.9.8.7"}, "10.9.8.7%"),
+    ],
+)
+def test_default_name_follows_the_interface_variables(
+    exe: Path, native: NativeTree, variables: dict[str, str], want: str
+) -> None:
+    out = run(exe, native, "api", **variables)
+    assert out["root_name"].startswith(want) and CANN_COMM_NAME.fullmatch(out["root_name"])
     assert out["single_rank_result"] == "1,2,3,4"
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import bisect
 import itertools
-import json
 import math
 import struct
 import subprocess
@@ -21,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from support.hccl import rank_table
 from support.native import NativeTree, ProgramBuilder, run_program
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
@@ -636,34 +636,6 @@ def test_a_rank_that_never_joins_times_out_at_init(
     init, _, results, _ = parse(out)
     assert [init[r] for r in range(3)] == [E_TIMEOUT] * 3, out
     assert not results
-
-
-def rank_table(tmp_path: Path, servers: int, per_server: int) -> Path:
-    """A CANN rank table; every rank gets its own device id (= its rank), the device the program sets."""
-    server_list = [
-        {
-            "server_id": f"10.0.0.{s}",
-            "device": [
-                {
-                    "device_id": str(s * per_server + d),
-                    "device_ip": f"192.168.1.{d}",
-                    "rank_id": str(s * per_server + d),
-                }
-                for d in range(per_server)
-            ],
-            "host_nic_ip": "reserve",
-        }
-        for s in range(servers)
-    ]
-    path = tmp_path / "rank_table.json"
-    table = {
-        "version": "1.0",
-        "server_count": str(servers),
-        "server_list": server_list,
-        "status": "completed",
-    }
-    path.write_text(json.dumps(table))
-    return path
 
 
 def test_rank_table_threads_meet_through_the_file_lock(exe: Path, native: NativeTree, tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from support.hccl import CANN_COMM_NAME
 from support.native import NativeTree, ProgramBuilder, run_program
 
 REPO = Path(__file__).resolve().parents[2]
@@ -27,7 +28,8 @@ def check_output(result: subprocess.CompletedProcess[str], ranks: int) -> None:
     assert lines[-1] == "hccl_allreduce: OK"
     correct = sorted(line.split(":")[0] for line in lines if line.endswith(": correct"))
     assert correct == sorted(f"rank {r}" for r in range(ranks))
-    assert len({line.split(" in ")[1] for line in lines if " in sim_comm_" in line}) == 1
+    names = {line.split(" in ")[1].rsplit(": ", 1)[0] for line in lines if line.endswith(": correct")}
+    assert len(names) == 1 and CANN_COMM_NAME.fullmatch(names.pop())
 
 
 @pytest.mark.parametrize("clock", ["virtual", "wall"])

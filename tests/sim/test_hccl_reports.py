@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from support.hccl import CANN_COMM_NAME
 from support.native import NativeTree, ProgramBuilder, run_program
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
@@ -134,7 +135,7 @@ def test_each_operation_reports_track_master_api_op_info_and_node_launch_in_orde
                 name, want_dtype, want_count = OPS[op]
                 assert (node, dtype) == (name, want_dtype)
                 assert count == (want_count if want_count is not None else 8 * p)
-            assert out.hashes[grp] == comm_name and comm_name.startswith("sim_comm_")
+            assert out.hashes[grp] == comm_name and CANN_COMM_NAME.fullmatch(comm_name)
             assert out.hashes[alg] == ("P2P" if op in ("sendrecv", "batch") else "MESH")
             assert ttype == 5 and not out.types[(5000, ttype)].startswith("KERNEL")
             assert dev == rank and stream > 0

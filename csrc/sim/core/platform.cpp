@@ -1,5 +1,9 @@
 #include "core/platform.h"
 
+#include <string>
+
+#include "core/log_plog.h"
+
 namespace npusim {
 
 namespace {
@@ -29,6 +33,9 @@ Platform::Platform()
     for (uint32_t d = 0; d < config_.devices; ++d) {
         devices_.push_back(std::make_unique<Device>(d, *config_.soc, config_.seed, config_.jitter_pct, clock_, channels_));
     }
+    // CANN's runtime writes an EVENT line when it starts, so every process that uses it has a plog.
+    const std::string event = "npu-sim: runtime started, " + std::to_string(config_.devices) + " device(s)";
+    plog_write(kPlogEvent, "RUNTIME", event.c_str());
 }
 
 void* Platform::stream_handle(const Stream& s) {

@@ -67,6 +67,11 @@ HCCL_EXPORT HcclResult HcclGetCommName(HcclComm comm, char* commName) {
     return hc::comm_name(comm, commName);
 }
 
+HCCL_EXPORT uint32_t HcclGetCommConfigCapability(void) {
+    (void)NPUSIM_FAULT("HcclGetCommConfigCapability");  // counted; the result carries no error code
+    return hc::config_capability();
+}
+
 HCCL_EXPORT HcclResult HcclBarrier(HcclComm comm, aclrtStream stream) {
     NPUSIM_FAULT_RETURN("HcclBarrier", HcclResult);
     return hc::barrier(comm, stream);

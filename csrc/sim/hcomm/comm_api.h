@@ -24,6 +24,7 @@ NPUSIM_API HcclResult async_error(HcclComm comm, HcclResult* error);
 NPUSIM_API const char* error_string(HcclResult code);
 NPUSIM_API HcclResult set_config(HcclConfig config, HcclConfigValue value);
 NPUSIM_API HcclResult get_config(HcclConfig config, HcclConfigValue* value);
+NPUSIM_API uint32_t config_capability();
 
 // HcclBarrier is declared with the communicator API but runs like every other operation,
 // in libhccl, which registers it here.

@@ -92,6 +92,11 @@ HCOMM_EXPORT HcclResult HcclGetConfig(HcclConfig config, HcclConfigValue* config
     return get_config(config, configValue);
 }
 
+HCOMM_EXPORT uint32_t HcclGetCommConfigCapability(void) {
+    (void)NPUSIM_FAULT("HcclGetCommConfigCapability");  // counted; the result carries no error code
+    return config_capability();
+}
+
 HCOMM_EXPORT HcclResult HcclGroupStart(void) {
     NPUSIM_FAULT_RETURN("HcclGroupStart", HcclResult);
     return HCCL_E_NOT_SUPPORT;

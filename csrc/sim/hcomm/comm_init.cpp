@@ -2,8 +2,7 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cinttypes>
-#include <cstdio>
+#include <chrono>
 #include <cstring>
 #include <set>
 
@@ -13,6 +12,7 @@
 #include "communicator.h"
 #include "core/log.h"
 #include "core/platform.h"
+#include "host_nic.h"
 #include "hub_registry.h"
 #include "rank_table.h"
 #include "root_info.h"
@@ -51,10 +51,13 @@ CommOptions options_from(const HcclCommConfig* config, std::string& name) {
     return o;
 }
 
-std::string default_name(uint64_t uid) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "sim_comm_%016" PRIx64, uid);
-    return buf;
+// CANN names a communicator made from a rank table after its group, always "hccl_world_group"
+// (hicann/hccl docs/zh/user_guide/cluster_info_config/rank_table_config_910.md).
+constexpr const char* kWorldGroup = "hccl_world_group";
+
+unsigned long long micros_since_epoch() {
+    using namespace std::chrono;
+    return static_cast<unsigned long long>(duration_cast<microseconds>(system_clock::now().time_since_epoch()).count());
 }
 
 const Topology* platform_topology() {
@@ -74,6 +77,11 @@ CommLayout layout_by_rank(uint32_t nranks, const Topology& topo) {
     return l;
 }
 
+uint32_t current_device_or(uint32_t fallback) {
+    int32_t dev = -1;
+    return aclrtGetDevice(&dev) == ACL_SUCCESS && dev >= 0 ? static_cast<uint32_t>(dev) : fallback;
+}
+
 uint32_t current_device(uint32_t rank) {
     int32_t dev = -1;
     if (aclrtGetDevice(&dev) == ACL_SUCCESS && dev >= 0) return static_cast<uint32_t>(dev);
@@ -87,7 +95,7 @@ HcclResult check_world(uint32_t nranks, const Topology* topo) {
         return HCCL_E_INTERNAL;
     }
     if (nranks > 1 && topo->link_gbps <= 0 && topo->scaleout_gbps <= 0) {
-        log_message(LogLevel::Error, "hccl: topology %s has no inter-chip link; only 1-rank communicators",
+        log_message(LogLevel::Warn, "hccl: topology %s has no inter-chip link; only 1-rank communicators",
                     topo->name.c_str());
         return HCCL_E_NOT_SUPPORT;
     }
@@ -110,7 +118,11 @@ HcclResult get_root_info(HcclRootInfo* root_info) {
         return HCCL_E_TCP_CONNECT;
     }
     register_hub(hub, "");
-    encode_root_info(RootInfo{hub->host(), hub->port(), hub->uid(), static_cast<uint32_t>(::getpid())}, root_info);
+    // The name every rank's communicator takes by default, in CANN's form: the root's host
+    // interface, its listening port, its device and the time the root info was made.
+    const std::string identifier = comm_identifier(host_nic(), hub->port(), current_device_or(0), micros_since_epoch());
+    encode_root_info(
+        RootInfo{hub->host(), hub->port(), hub->uid(), static_cast<uint32_t>(::getpid()), identifier}, root_info);
     return HCCL_SUCCESS;
 }
 
@@ -125,7 +137,7 @@ HcclResult init_root_info(uint32_t nranks, const HcclRootInfo* root_info, uint32
     }
     const Topology* topo = platform_topology();
     if (HcclResult st = check_world(nranks, topo); st != HCCL_SUCCESS) return st;
-    std::string name = default_name(info.uid);
+    std::string name = info.identifier;
     CommOptions options = options_from(config, name);
     const uint32_t device = current_device(rank);
     const Deadline deadline = Deadline::after(settings().connect_timeout);
@@ -173,7 +185,7 @@ HcclResult init_cluster_info(const char* cluster_info, uint32_t rank, const Hccl
     const HcclResult st = cluster_rendezvous(cluster_info, nranks, rank, device,
                                              Deadline::after(settings().connect_timeout), transport, uid);
     if (st != HCCL_SUCCESS) return st;
-    std::string name = default_name(uid);
+    std::string name = kWorldGroup;
     CommOptions options = options_from(config, name);
     CommLayout layout;
     for (const auto& r : table.ranks) {
@@ -200,7 +212,9 @@ HcclResult init_all(uint32_t ndev, const int32_t* devices, HcclComm* comms) {
     const uint64_t uid = new_unique_id();
     auto group = std::make_shared<Group>(uid, ndev);
     for (uint32_t r = 0; r < ndev; ++r) (void)group->join(r, ndev, [](HcclResult) {}, /*local=*/true);
-    std::string name = default_name(uid);
+    // CANN's HcclCommInitAll makes a root info and joins it on each device: the same form of
+    // name. No socket is opened here, so the port part is 0.
+    std::string name = comm_identifier(host_nic(), 0, uint32_t(devices[0]), micros_since_epoch());
     CommOptions options = options_from(nullptr, name);
     // The devices are this process's: they place the ranks in servers and packages.
     const uint32_t per_server = std::max<uint32_t>(topo->ranks_per_server, 1);

@@ -110,4 +110,11 @@ HcclResult barrier(HcclComm comm, aclrtStream stream) {
     return fn != nullptr ? fn(comm, stream) : HCCL_E_NOT_SUPPORT;
 }
 
+// The fields before HCCL_COMM_CONFIG_OP_EXPANSION_MODE are honoured (buffer size, the
+// deterministic flag — the simulator's reductions are deterministic anyway — and the name).
+// hcclExecTimeOut and hcclAlgo are read too, but the capability is a count of fields in
+// CANN's order, and the fields between (expansion mode, world rank id, job id, ...) are not
+// modelled, so they cannot be claimed.
+uint32_t config_capability() { return HCCL_COMM_CONFIG_OP_EXPANSION_MODE; }
+
 }  // namespace npusim::hcomm

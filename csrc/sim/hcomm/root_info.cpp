@@ -6,8 +6,9 @@ namespace npusim::hcomm {
 
 namespace {
 constexpr char kMagic[8] = {'H', 'C', 'C', 'L', 'S', 'I', 'M', '\0'};
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2;
 constexpr size_t kHostOffset = 28, kHostBytes = 64;
+constexpr size_t kIdentifierOffset = 92, kIdentifierBytes = 128;
 }  // namespace
 
 void encode_root_info(const RootInfo& info, HcclRootInfo* out) {
@@ -19,6 +20,7 @@ void encode_root_info(const RootInfo& info, HcclRootInfo* out) {
     std::memcpy(p + 16, &info.uid, sizeof info.uid);
     std::memcpy(p + 24, &info.pid, sizeof info.pid);
     std::strncpy(p + kHostOffset, info.host.c_str(), kHostBytes - 1);
+    std::strncpy(p + kIdentifierOffset, info.identifier.c_str(), kIdentifierBytes - 1);
 }
 
 bool decode_root_info(const HcclRootInfo* in, RootInfo& out) {
@@ -32,7 +34,10 @@ bool decode_root_info(const HcclRootInfo* in, RootInfo& out) {
     char host[kHostBytes + 1] = {};
     std::memcpy(host, p + kHostOffset, kHostBytes);
     out.host = host;
-    return out.port != 0 && out.uid != 0 && !out.host.empty();
+    char identifier[kIdentifierBytes + 1] = {};
+    std::memcpy(identifier, p + kIdentifierOffset, kIdentifierBytes);
+    out.identifier = identifier;
+    return out.port != 0 && out.uid != 0 && !out.host.empty() && !out.identifier.empty();
 }
 
 }  // namespace npusim::hcomm

@@ -117,6 +117,17 @@ static int api(void) {
     printf("init_config=%d\n", HcclCommInitRootInfoConfig(1, &root, 0, &config, &c));
     HcclGetCommName(c, n0);
     printf("config_name=%s\n", n0);
+    /* The default name of a root-info communicator, and what the configuration supports. */
+    HcclRootInfo root2;
+    HcclComm unnamed = NULL;
+    HcclGetRootInfo(&root2);
+    printf("init_unnamed=%d\n", HcclCommInitRootInfo(1, &root2, 0, &unnamed));
+    HcclGetCommName(unnamed, n1);
+    printf("root_name=%s\n", n1);
+    printf("destroy_unnamed=%d\n", HcclCommDestroy(unnamed));
+    uint32_t capability = HcclGetCommConfigCapability();
+    printf("capability=%u comm_name=%d op_expansion=%d\n", capability, capability > HCCL_COMM_CONFIG_COMM_NAME,
+           capability > HCCL_COMM_CONFIG_OP_EXPANSION_MODE);
     float in[4] = {1, 2, 3, 4};
     aclrtMemcpy(s, 64, in, sizeof in, ACL_MEMCPY_HOST_TO_DEVICE);
     printf("single_rank_allreduce=%d\n", HcclAllReduce(s, r, 4, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, c, NULL));
@@ -181,12 +192,33 @@ static int faults(void) {
     return 0;
 }
 
+/* A one-rank rank-table communicator, without and with a name in its configuration. */
+static int cluster_names(void) {
+    const char* table = getenv("RANK_TABLE_FILE");
+    char name[HCCL_COMM_NAME_MAX_LENGTH];
+    HcclComm c = NULL;
+    aclrtSetDevice(0);
+    printf("init_cluster=%d\n", HcclCommInitClusterInfo(table, 0, &c));
+    HcclGetCommName(c, name);
+    printf("cluster_name=%s\n", name);
+    printf("destroy_cluster=%d\n", HcclCommDestroy(c));
+    HcclCommConfig config;
+    HcclCommConfigInit(&config);
+    strcpy(config.hcclCommName, "table_group");
+    printf("init_cluster_config=%d\n", HcclCommInitClusterInfoConfig(table, 0, &config, &c));
+    HcclGetCommName(c, name);
+    printf("cluster_config_name=%s\n", name);
+    printf("destroy_cluster_config=%d\n", HcclCommDestroy(c));
+    return 0;
+}
+
 int main(int argc, char** argv) {
     if (argc < 2 || aclInit(NULL) != ACL_SUCCESS) return 2;
     int rc = 2;
     if (strcmp(argv[1], "api") == 0) rc = api();
     else if (strcmp(argv[1], "exec_timeout") == 0) rc = exec_timeout();
     else if (strcmp(argv[1], "faults") == 0) rc = faults();
+    else if (strcmp(argv[1], "cluster_names") == 0) rc = cluster_names();
     fflush(stdout);
     return rc;
 }

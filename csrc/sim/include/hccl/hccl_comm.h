@@ -55,6 +55,8 @@ extern const char *HcclGetErrorString(HcclResult code) HCOMM_WEAK_SYMBOL;
 
 extern HcclResult HcclSetConfig(HcclConfig config, HcclConfigValue configValue) HCOMM_WEAK_SYMBOL;
 extern HcclResult HcclGetConfig(HcclConfig config, HcclConfigValue *configValue) HCOMM_WEAK_SYMBOL;
+/* How many HcclCommConfig fields (HcclCommConfigCapability, in order) this library honours. */
+extern uint32_t HcclGetCommConfigCapability(void) HCOMM_WEAK_SYMBOL;
 
 /* Operation grouping (not supported by the simulator: operations run eagerly). */
 extern HcclResult HcclGroupStart(void) HCOMM_WEAK_SYMBOL;

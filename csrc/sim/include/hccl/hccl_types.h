@@ -184,6 +184,24 @@ typedef union HcclConfigValueDef {
 } HcclConfigValue;
 
 /*
+ * Fields of HcclCommConfig, numbered for HcclGetCommConfigCapability: a field is supported
+ * when its number is below the value that function returns (CANN's numbering; later
+ * numbers exist in CANN and are not declared here).
+ */
+typedef enum {
+    HCCL_COMM_CONFIG_BUFFER_SIZE = 0,
+    HCCL_COMM_CONFIG_DETERMINISTIC = 1,
+    HCCL_COMM_CONFIG_COMM_NAME = 2,
+    HCCL_COMM_CONFIG_OP_EXPANSION_MODE = 3,
+    HCCL_COMM_CONFIG_SUPPORT_INIT_BY_ENV = 4,
+    HCCL_COMM_CONFIG_WORLD_RANKID = 5,
+    HCCL_COMM_CONFIG_JOBID = 6,
+    HCCL_COMM_CONFIG_ACLGRAPH_ZEROCOPY_ENABLE = 7,
+    HCCL_COMM_CONFIG_EXEC_TIMEOUT = 8,
+    HCCL_COMM_CONFIG_ALGO = 9
+} HcclCommConfigCapability;
+
+/*
  * Communicator configuration. The first bytes are an in-band header
  * (size, magic word, version) written by HcclCommConfigInit; a reader uses only
  * the fields that lie inside `size`, so older and newer layouts interoperate.
