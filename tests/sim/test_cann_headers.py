@@ -98,19 +98,22 @@ def test_check_fails_on_altered_copies_of_shipped_headers(check: ModuleType, tmp
     assert altered.count("ACL_PKG_VERSION_PARTS_MAX_SIZE];\n} aclCANNPackageVersion") == 1
     assert "ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT = 0x0" in altered
     acl_rt.write_text(altered)
-    securec = include / "securec.h"
-    text = securec.read_text()
+    # securec.h makes <stdlib.h> visible through securectype.h, as CANN's does: both lose it.
+    securectype = include / "securectype.h"
+    text = securectype.read_text()
     assert "#include <stdlib.h>\n" in text
-    securec.write_text(text.replace("#include <stdlib.h>\n", ""))
+    securectype.write_text(text.replace("#include <stdlib.h>\n", ""))
 
     report = check.run(dirs=(include, REPO / "csrc" / "mspti" / "include"))
     assert set(report.failures) == {
         "record:aclCANNPackageVersion",
         "enumerator:ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT",
         "include:securec.h",
+        "include:securectype.h",
     }
     assert any("sizeof 512" in p for p in report.failures["record:aclCANNPackageVersion"])
     assert "stdlib.h" in report.failures["include:securec.h"][0]
+    assert "stdlib.h" in report.failures["include:securectype.h"][0]
 
 
 def test_absent_items_are_listed_in_docs(shipped, check: ModuleType) -> None:
