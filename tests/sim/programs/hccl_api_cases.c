@@ -195,7 +195,7 @@ static int faults(void) {
 /* A one-rank rank-table communicator, without and with a name in its configuration. */
 static int cluster_names(void) {
     const char* table = getenv("RANK_TABLE_FILE");
-    char name[HCCL_COMM_NAME_MAX_LENGTH];
+    char name[COMM_NAME_MAX_LENGTH];
     HcclComm c = NULL;
     aclrtSetDevice(0);
     printf("init_cluster=%d\n", HcclCommInitClusterInfo(table, 0, &c));
