@@ -122,12 +122,22 @@ static int mstxDetailGetTable(mstxFuncModule module, mstxFuncTable *outTable, un
     }
 }
 
+/* The tool's entry point as the injection seam defines it: the module travels as an unsigned int
+ * (seam/profapi.h). The tool is called through this type, not mstxInitInjectionFunc, so that the call's
+ * type is the definition's (a call through a different function type is undefined in C++). */
+typedef int (*mstxDetailSeamGetTable)(unsigned int module, mstxFuncTable *outTable, unsigned int *outSize);
+typedef int (*mstxDetailSeamInit)(mstxDetailSeamGetTable getFuncTable);
+
+static int mstxDetailSeamGetTableOf(unsigned int module, mstxFuncTable *outTable, unsigned int *outSize) {
+    return mstxDetailGetTable((mstxFuncModule)module, outTable, outSize);
+}
+
 /* Loads the tool named by MSTX_INJECTION_PATH and lets it fill the staging slots; 1 on success. */
 static int mstxDetailAttachTool(void) {
     const char *path = getenv("MSTX_INJECTION_PATH");
     void *library;
     void *symbol;
-    mstxInitInjectionFunc init;
+    mstxDetailSeamInit init;
     uint32_t i;
     if (path == NULL || path[0] == '\0') return 0;
     for (i = 1; i < MSTX_API_CORE_SIZE; ++i) mstxDetailCtx.coreTable[i] = &mstxDetailCtx.coreStage[i];
@@ -138,7 +148,7 @@ static int mstxDetailAttachTool(void) {
     symbol = dlsym(library, "InitInjectionMstx");
     if (symbol == NULL) return 0; /* the library stays loaded: it may be in use elsewhere */
     memcpy(&init, &symbol, sizeof init);
-    return init(mstxDetailGetTable) == MSTX_SUCCESS;
+    return init(mstxDetailSeamGetTableOf) == MSTX_SUCCESS;
 }
 
 static void mstxDetailPublish(mstxFuncPointer *live, const mstxFuncPointer *stage, uint32_t size, int attached) {
