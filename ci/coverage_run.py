@@ -31,7 +31,10 @@ else:  # pragma: no cover - Python 3.10
 REPO = Path(__file__).resolve().parents[1]
 BUILD = REPO / "build" / "cov"
 REPORTS = BUILD / "reports"
-DEFAULT_PYTEST_ARGS = ["-m", "not slow", "-q"]
+# Two workers (pytest-xdist), a test file each at a time: the suite mostly waits on the programs it
+# runs, so two workers on two cores take about a third of the serial time; coverage.py measures the
+# workers as subprocesses and gcov merges their counts, so the figures are the serial run's.
+DEFAULT_PYTEST_ARGS = ["-n", "2", "--dist", "loadfile", "-m", "not slow", "-q"]
 
 
 def run(cmd: list[str], **kwargs) -> int:
