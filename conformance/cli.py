@@ -16,6 +16,16 @@ PROG = "mspti-conformance"
 EXIT_USAGE = 2
 
 
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=PROG, description="Conformance suite for msPTI implementations.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -106,6 +116,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="the Python package the PY clauses grade (auto: mspti_core on the simulator, mspti on hardware)",
     )
     run.add_argument(
+        "--repeat",
+        type=_positive,
+        default=1,
+        metavar="N",
+        help="grade each clause N times in fresh processes; clauses that fail in some runs only are "
+        "reported as flaky k/N with the evidence of each failing run (default 1)",
+    )
+    run.add_argument(
         "-v", "--verbose", action="store_true", help="print every failed check, not only the first"
     )
     return parser
@@ -186,6 +204,7 @@ def _run(args: argparse.Namespace) -> int:
         stateful_seed=args.stateful_seed,
         werror=args.werror,
         python_package=args.python_package,
+        repeat=args.repeat,
     )
     runner = SuiteRunner(catalogue, target, options, progress=lambda line: print(line, flush=True))
     report = runner.run()
