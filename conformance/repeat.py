@@ -57,7 +57,7 @@ class Repetition:
 
     @property
     def stability(self) -> str:
-        """``stable-fail``, ``flaky`` or ``stable-pass`` (no run failed: passed, or skipped by its checker)."""
+        """``stable-fail``, ``flaky`` or ``stable-pass`` (no run failed: passed, or skipped alike)."""
         if self.failed == self.rounds:
             return "stable-fail"
         if self.failed:
@@ -101,11 +101,16 @@ def combine(results: Sequence[ClauseResult]) -> tuple[ClauseResult, Repetition]:
         return combined, repetition
     worst = failed[0]
     if repetition.stability == "flaky":
-        reason = f"flaky: failed {repetition.failed} of {repetition.rounds} runs; run {worst.round}: {worst.reason}"
+        reason = (
+            f"flaky: failed {repetition.failed} of {repetition.rounds} runs; "
+            f"run {worst.round}: {worst.reason}"
+        )
     else:
         reason = worst.reason
     return (
-        ClauseResult(first.clause_id, "fail", reason, list(worst.failures), list(worst.evidence), first.scenario),
+        ClauseResult(
+            first.clause_id, "fail", reason, list(worst.failures), list(worst.evidence), first.scenario
+        ),
         repetition,
     )
 

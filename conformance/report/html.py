@@ -142,7 +142,9 @@ def render_html(report: SuiteReport) -> str:
             f"{_e(report.repetitions[c.id].label())}: {_e(r.reason)}</li>"
             for c, r in flaky
         )
-        flaky_section = f"<h2>Flaky clauses</h2><ul>{items}</ul>" if flaky else "<h2>Flaky clauses</h2><p>none</p>"
+        flaky_section = (
+            f"<h2>Flaky clauses</h2><ul>{items}</ul>" if flaky else "<h2>Flaky clauses</h2><p>none</p>"
+        )
         flaky_button = "<button onclick=\"show('flaky')\">flaky</button>"
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>msPTI conformance report ({_e(report.profile)})</title>
