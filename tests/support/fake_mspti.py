@@ -12,33 +12,19 @@ from pathlib import Path
 
 import pytest
 
-#: The functions every fake provides (documented msPTI API).
-CORE_FUNCTIONS = (
-    "msptiSubscribe",
-    "msptiUnsubscribe",
-    "msptiEnableCallback",
-    "msptiEnableDomain",
-    "msptiActivityRegisterCallbacks",
-    "msptiActivityEnable",
-    "msptiActivityDisable",
-    "msptiActivityEnableMarkerDomain",
-    "msptiActivityDisableMarkerDomain",
-    "msptiActivityGetNextRecord",
-    "msptiActivityFlushAll",
-    "msptiActivityFlushPeriod",
-    "msptiActivityPushExternalCorrelationId",
-    "msptiActivityPopExternalCorrelationId",
-)
+from conformance.abi import PUBLIC_FUNCTIONS
+
 #: The mspti_ext.h extensions only this project's library exports.
 EXT_FUNCTIONS = ("msptiActivityGetDroppedRecords", "msptiActivityGetDroppedRecordsByReason")
 
 
 def build_fake_mspti(directory: Path, *, ext: bool) -> Path:
-    """``directory/libmspti.so``: the core functions, plus the extensions when ``ext``."""
+    """``directory/libmspti.so``: the documented API (conformance.abi.PUBLIC_FUNCTIONS), plus the
+    extensions when ``ext``."""
     compiler = shutil.which("gcc") or shutil.which("cc")
     if compiler is None:
         pytest.skip("no C compiler to build a fake libmspti.so")
-    names = CORE_FUNCTIONS + (EXT_FUNCTIONS if ext else ())
+    names = PUBLIC_FUNCTIONS + (EXT_FUNCTIONS if ext else ())
     source = directory / "fake_mspti.c"
     directory.mkdir(parents=True, exist_ok=True)
     source.write_text("".join(f"int {name}(void) {{ return 0; }}\n" for name in names), encoding="utf-8")
