@@ -22,7 +22,7 @@ table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid #ddd; vertical-align: top; }
 .verdict { font-weight: 600; border-radius: 3px; padding: 1px 6px; white-space: nowrap; }
 .pass { background: #d8f5d8; } .fail { background: #ffd6d6; } .skip { background: #fff2c6; }
-.not-automated { background: #dcecff; } .flaky { background: #ffb46b; }
+.not-automated { background: #dcecff; }
 .counts span { margin-right: 1.2em; }
 pre { background: #f6f6f6; padding: 8px; overflow: auto; max-height: 30em; font-size: 12px; }
 details { margin: 2px 0; } summary { cursor: pointer; }
@@ -134,8 +134,9 @@ def render_html(report: SuiteReport) -> str:
     if report.repeat > 1:
         flaky = report.flaky()
         repeated = (
+            "<style>.flaky { background: #ffb46b; }</style>\n"
             f"<p>Each clause that needs a run was graded {report.repeat} times: "
-            f"{summary['stable_fail']} stable failure(s), {summary['flaky']} flaky; failures first.</p>"
+            f"{summary['stable_fail']} stable failure(s), {summary['flaky']} flaky; failures first.</p>\n"
         )
         items = "".join(
             f'<li><a href="#clause-{_e(c.id)}">{_e(c.id)}</a> '
@@ -143,7 +144,7 @@ def render_html(report: SuiteReport) -> str:
             for c, r in flaky
         )
         flaky_section = (
-            f"<h2>Flaky clauses</h2><ul>{items}</ul>" if flaky else "<h2>Flaky clauses</h2><p>none</p>"
+            f"<h2>Flaky clauses</h2><ul>{items}</ul>\n" if flaky else "<h2>Flaky clauses</h2><p>none</p>\n"
         )
         flaky_button = "<button onclick=\"show('flaky')\">flaky</button>"
     return f"""<!DOCTYPE html>
@@ -156,10 +157,8 @@ def render_html(report: SuiteReport) -> str:
 {summary["automated"]} automated;
 profile <b>{_e(report.profile)}</b>; started {_e(report.started)}, {report.duration:.1f}s.
 Exit status {summary["exit_status"]}: every applicable automated clause must pass.</p>
-{repeated}
-<table class="meta">{target}{environment}</table>
-{flaky_section}
-<h2>Clauses</h2>
+{repeated}<table class="meta">{target}{environment}</table>
+{flaky_section}<h2>Clauses</h2>
 <p class="filters"><button onclick="show('all')">all</button><button onclick="show('fail')">fail</button>
 {flaky_button}<button onclick="show('pass')">pass</button><button onclick="show('skip')">skip</button>
 <button onclick="show('not-automated')">not automated</button></p>
