@@ -123,6 +123,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="the Python package the PY clauses grade (auto: mspti_core on the simulator, mspti on hardware)",
     )
     run.add_argument(
+        "--repeat",
+        type=positive_int,
+        default=1,
+        metavar="N",
+        help="grade each clause N times in fresh processes; clauses that fail in some runs only are "
+        "reported as flaky k/N with the evidence of each failing run (default 1)",
+    )
+    run.add_argument(
         "-v", "--verbose", action="store_true", help="print every failed check, not only the first"
     )
     return parser
@@ -226,6 +234,7 @@ def _run(args: argparse.Namespace) -> int:
         werror=args.werror,
         python_package=args.python_package,
         timeout=args.timeout,
+        repeat=args.repeat,
     )
     runner = SuiteRunner(catalogue, target, options, progress=lambda line: print(line, flush=True))
     report = runner.run()

@@ -22,6 +22,7 @@ from conformance.checks import CheckContext, ClauseResult
 from conformance.execute import Invocation, RunResult, execute, not_run
 from conformance.model.invariants import Violation, buffer_protocol, result_codes
 from conformance.python_target import find_python_package
+from conformance.repeat import Repetition, combine, order_failures_first
 from conformance.scenarios import PLANNED, SCENARIOS, Scenario, ScenarioEnv
 from conformance.target import Target
 
@@ -63,6 +64,7 @@ class RunOptions:
     werror: bool = False
     python_package: str = "auto"  # see conformance.python_target
     timeout: float | None = None  # caps each run's own timeout (seconds); None: the scenario's own
+    repeat: int = 1  # gradings of each clause that needs a run (see conformance.repeat)
 
 
 @dataclass
@@ -73,6 +75,7 @@ class ScenarioReport:
     runs: list[RunResult] = field(default_factory=list)
     duration: float = 0.0
     error: str = ""
+    round: int = 0  # with --repeat: which grading (1-based); 0 for a single one
 
 
 @dataclass
@@ -87,6 +90,24 @@ class SuiteReport:
     environment: dict[str, str] = field(default_factory=dict)
     #: Why the library was given up on (it stopped answering), empty when it was not.
     unresponsive: str = ""
+    repeat: int = 1
+    #: With ``repeat`` > 1: how the gradings of each graded clause came out, by clause id.
+    repetitions: dict[str, Repetition] = field(default_factory=dict)
+
+    def flaky(self) -> list[tuple[Clause, ClauseResult]]:
+        """The clauses that passed in some runs and failed in others (``--repeat``)."""
+        return [
+            (clause, result)
+            for clause, result in self.clauses
+            if (r := self.repetitions.get(clause.id)) is not None and r.stability == "flaky"
+        ]
+
+    def ordered(self) -> list[tuple[Clause, ClauseResult]]:
+        """The clauses as reports list them: catalogue order, or with ``--repeat`` stable failures
+        first, then flaky clauses, then the rest."""
+        if self.repeat <= 1:
+            return list(self.clauses)
+        return order_failures_first(self.clauses, self.repetitions)
 
     def counts(self) -> dict[str, int]:
         counts = {"pass": 0, "fail": 0, "skip": 0, "not-automated": 0}
@@ -284,8 +305,57 @@ class SuiteRunner:
             f"profile {self.options.profile}: {len(selected)} clause(s) selected, {total} scenario(s) to run,"
             f" {len(verdicts)} decided without running"
         )
-        reports: list[ScenarioReport] = []
         self.options.report_dir.mkdir(parents=True, exist_ok=True)
+        repeat = max(1, self.options.repeat)
+        reports: list[ScenarioReport] = []
+        repetitions: dict[str, Repetition] = {}
+        if repeat == 1:
+            reports, graded = self._grade_round(to_run, self.options.report_dir / "runs", 0)
+            verdicts.update(graded)
+        else:
+            rounds: dict[str, list[ClauseResult]] = {}
+            for index in range(1, repeat + 1):
+                self.progress(f"round {index} of {repeat}")
+                round_reports, graded = self._grade_round(
+                    to_run, self.options.report_dir / "runs" / f"round-{index}", index
+                )
+                reports.extend(round_reports)
+                for clause_id, result in graded.items():
+                    rounds.setdefault(clause_id, []).append(result)
+            for clause_id, results in rounds.items():
+                verdicts[clause_id], repetitions[clause_id] = combine(results)
+        clauses = [(clause, verdicts[clause.id]) for clause in selected]
+        if self._unresponsive:
+            not_graded = sum(1 for _c, result in clauses if result.reason.startswith("not graded: "))
+            self.progress(f"{not_graded} clause(s) not graded: {self._unresponsive}")
+        return SuiteReport(
+            profile=self.options.profile,
+            target=self.target.describe(),
+            started=started_wall,
+            duration=time.monotonic() - started,
+            clauses=clauses,
+            scenarios=sorted(reports, key=lambda r: (r.name, r.round)),
+            catalogue_size=len(self.catalogue),
+            environment={
+                "python": platform.python_version(),
+                "host": platform.node(),
+                "suite_version": __version__,
+                "features": ",".join(sorted(self.features)),
+                "python_package": self.python_description,
+            },
+            unresponsive=self._unresponsive,
+            repeat=repeat,
+            repetitions=repetitions,
+        )
+
+    def _grade_round(
+        self, to_run: dict[str, dict[str, Clause]], work_dir: Path, round_index: int
+    ) -> tuple[list[ScenarioReport], dict[str, ClauseResult]]:
+        """One grading of every clause in ``to_run``, with its runs under ``work_dir``."""
+        self.work_dir = work_dir
+        total = len(to_run)
+        reports: list[ScenarioReport] = []
+        verdicts: dict[str, ClauseResult] = {}
         with ThreadPoolExecutor(max_workers=max(1, self.options.jobs)) as pool:
             futures = {
                 pool.submit(self._run_scenario, SCENARIOS[name], clauses): name
@@ -293,6 +363,7 @@ class SuiteRunner:
             }
             for done, future in enumerate(as_completed(futures), start=1):
                 report, results = future.result()
+                report.round = round_index
                 reports.append(report)
                 verdicts.update(results)
                 tally: dict[str, int] = {}
@@ -310,24 +381,4 @@ class SuiteRunner:
             result.verdict = "fail"
             result.failures.extend(messages[:20])
             result.reason = f"violated in another scenario: {messages[0]}"
-        clauses = [(clause, verdicts[clause.id]) for clause in selected]
-        if self._unresponsive:
-            not_graded = sum(1 for _c, result in clauses if result.reason.startswith("not graded: "))
-            self.progress(f"{not_graded} clause(s) not graded: {self._unresponsive}")
-        return SuiteReport(
-            profile=self.options.profile,
-            target=self.target.describe(),
-            started=started_wall,
-            duration=time.monotonic() - started,
-            clauses=clauses,
-            scenarios=sorted(reports, key=lambda r: r.name),
-            catalogue_size=len(self.catalogue),
-            environment={
-                "python": platform.python_version(),
-                "host": platform.node(),
-                "suite_version": __version__,
-                "features": ",".join(sorted(self.features)),
-                "python_package": self.python_description,
-            },
-            unresponsive=self._unresponsive,
-        )
+        return reports, verdicts

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from conformance.execute import RunResult
+from conformance.repeat import Repetition
 from conformance.report.json_report import report_dict
 from conformance.runner import SuiteReport
 
@@ -64,11 +65,27 @@ def _run_block(run: RunResult) -> str:
     return "".join(parts)
 
 
+def _failed_runs(repetition: Repetition) -> str:
+    """Each failing grading of a repeated clause: its round, reason, failed checks and evidence."""
+    parts = [f"<p>{_e(repetition.label())} of {repetition.rounds} gradings</p>"]
+    for run in repetition.failed_runs:
+        checks = "".join(f"<li>{_e(f)}</li>" for f in run.failures)
+        seen = "".join(f"<li><pre>{_e(x)}</pre></li>" for x in run.evidence)
+        parts.append(
+            f"<details><summary>round {run.round} failed: {_e(run.reason)}</summary>"
+            + (f"<p>failed checks</p><ul>{checks}</ul>" if checks else "")
+            + (f"<p>evidence</p><ul>{seen}</ul>" if seen else "")
+            + "</details>"
+        )
+    return "".join(parts)
+
+
 def render_html(report: SuiteReport) -> str:
     data = report_dict(report)
     summary = data["summary"]
     rows = []
-    for clause, result in report.clauses:
+    for clause, result in report.ordered():
+        repetition = report.repetitions.get(clause.id)
         details = "".join(f"<li>{_e(f)}</li>" for f in result.failures)
         evidence = "".join(
             f"<li><pre>{_e(x)}</pre></li>" if "\n" in x else f"<li>{_e(x)}</li>" for x in result.evidence
@@ -84,12 +101,17 @@ def render_html(report: SuiteReport) -> str:
             + (f"<p>{_e(clause.note)}</p>" if clause.note else "")
             + (f"<p>failed checks</p><ul>{details}</ul>" if details else "")
             + (f"<p>evidence</p><ul>{evidence}</ul>" if evidence else "")
+            + (_failed_runs(repetition) if repetition is not None else "")
             + "</details>"
         )
+        shown, label = result.verdict, result.verdict
+        if repetition is not None:
+            label = repetition.label()
+            shown = "flaky" if repetition.stability == "flaky" else result.verdict
         rows.append(
-            f'<tr class="clause" id="clause-{_e(clause.id)}" data-verdict="{_e(result.verdict)}">'
+            f'<tr class="clause" id="clause-{_e(clause.id)}" data-verdict="{_e(shown)}">'
             f"<td>{_e(clause.id)}</td>"
-            f"<td><span class='verdict {_e(result.verdict)}'>{_e(result.verdict)}</span></td>"
+            f"<td><span class='verdict {_e(shown)}'>{_e(label)}</span></td>"
             f"<td>{scenario}</td><td>{_e(result.reason)}{body}</td></tr>"
         )
     scenarios = []
@@ -109,6 +131,23 @@ def render_html(report: SuiteReport) -> str:
     )
     result = ("PASSED" if report.graded else "NOTHING GRADED") if report.passed else "FAILED"
     unresponsive = f"<p><b>Not graded:</b> {_e(report.unresponsive)}</p>" if report.unresponsive else ""
+    repeated, flaky_section, flaky_button = "", "", ""
+    if report.repeat > 1:
+        flaky = report.flaky()
+        repeated = (
+            "<style>.flaky { background: #ffb46b; }</style>\n"
+            f"<p>Each clause that needs a run was graded {report.repeat} times: "
+            f"{summary['stable_fail']} stable failure(s), {summary['flaky']} flaky; failures first.</p>\n"
+        )
+        items = "".join(
+            f'<li><a href="#clause-{_e(c.id)}">{_e(c.id)}</a> '
+            f"{_e(report.repetitions[c.id].label())}: {_e(r.reason)}</li>"
+            for c, r in flaky
+        )
+        flaky_section = (
+            f"<h2>Flaky clauses</h2><ul>{items}</ul>\n" if flaky else "<h2>Flaky clauses</h2><p>none</p>\n"
+        )
+        flaky_button = "<button onclick=\"show('flaky')\">flaky</button>"
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>msPTI conformance report ({_e(report.profile)})</title>
 <style>{_STYLE}</style><script>{_SCRIPT}</script></head>
@@ -119,10 +158,10 @@ def render_html(report: SuiteReport) -> str:
 {summary["automated"]} automated;
 profile <b>{_e(report.profile)}</b>; started {_e(report.started)}, {report.duration:.1f}s.
 Exit status {summary["exit_status"]}: every applicable automated clause must pass.</p>{unresponsive}
-<table class="meta">{target}{environment}</table>
-<h2>Clauses</h2>
+{repeated}<table class="meta">{target}{environment}</table>
+{flaky_section}<h2>Clauses</h2>
 <p class="filters"><button onclick="show('all')">all</button><button onclick="show('fail')">fail</button>
-<button onclick="show('pass')">pass</button><button onclick="show('skip')">skip</button>
+{flaky_button}<button onclick="show('pass')">pass</button><button onclick="show('skip')">skip</button>
 <button onclick="show('not-automated')">not automated</button></p>
 <table><thead><tr><th>clause</th><th>verdict</th><th>scenario</th><th>detail</th></tr></thead>
 <tbody>{"".join(rows)}</tbody></table>

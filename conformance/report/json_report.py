@@ -7,8 +7,10 @@ from pathlib import Path
 from typing import Any
 
 from conformance import __version__
+from conformance.catalogue import Clause
+from conformance.checks import ClauseResult
 from conformance.execute import RunResult
-from conformance.runner import SuiteReport
+from conformance.runner import ScenarioReport, SuiteReport
 from conformance.scenarios import SCENARIOS
 
 __all__ = ["SCHEMA", "SCHEMA_FILE", "SCHEMA_ID", "report_dict", "schema_errors", "write_json"]
@@ -43,10 +45,47 @@ def _run(run: RunResult) -> dict[str, Any]:
     }
 
 
+def _clause(clause: Clause, result: ClauseResult, report: SuiteReport) -> dict[str, Any]:
+    row: dict[str, Any] = {
+        "id": clause.id,
+        "statement": clause.statement,
+        "source": clause.source,
+        "level": clause.level,
+        "environment": list(clause.environment),
+        "scenario": clause.scenario,
+        "amb": clause.amb,
+        "note": clause.note,
+        "verdict": result.verdict,
+        "reason": result.reason,
+        "failures": list(result.failures),
+        "evidence": list(result.evidence),
+    }
+    repetition = report.repetitions.get(clause.id)
+    if repetition is not None:
+        row["repetition"] = repetition.to_dict()
+    return row
+
+
+def _scenario(scenario: ScenarioReport, report: SuiteReport) -> dict[str, Any]:
+    row: dict[str, Any] = {
+        "name": scenario.name,
+        "summary": scenario.summary,
+        "clauses": scenario.clauses,
+        "duration_s": round(scenario.duration, 3),
+        "error": scenario.error,
+        "runs": [_run(run) for run in scenario.runs],
+    }
+    if report.repeat > 1:
+        row["round"] = scenario.round
+    return row
+
+
 def report_dict(report: SuiteReport) -> dict[str, Any]:
+    """The report as JSON data. With ``--repeat`` the clauses come failures first (stable, then
+    flaky), each graded clause carries its ``repetition``, and ``flaky`` lists the flaky clauses."""
     counts = report.counts()
     automated = sum(1 for clause, _r in report.clauses if clause.scenario in SCENARIOS)
-    return {
+    data: dict[str, Any] = {
         "schema": SCHEMA_ID,
         "suite_version": __version__,
         "profile": report.profile,
@@ -62,35 +101,15 @@ def report_dict(report: SuiteReport) -> dict[str, Any]:
             "exit_status": report.exit_status(),
             "unresponsive": report.unresponsive,
         },
-        "clauses": [
-            {
-                "id": clause.id,
-                "statement": clause.statement,
-                "source": clause.source,
-                "level": clause.level,
-                "environment": list(clause.environment),
-                "scenario": clause.scenario,
-                "amb": clause.amb,
-                "note": clause.note,
-                "verdict": result.verdict,
-                "reason": result.reason,
-                "failures": list(result.failures),
-                "evidence": list(result.evidence),
-            }
-            for clause, result in report.clauses
-        ],
-        "scenarios": [
-            {
-                "name": scenario.name,
-                "summary": scenario.summary,
-                "clauses": scenario.clauses,
-                "duration_s": round(scenario.duration, 3),
-                "error": scenario.error,
-                "runs": [_run(run) for run in scenario.runs],
-            }
-            for scenario in report.scenarios
-        ],
+        "clauses": [_clause(clause, result, report) for clause, result in report.ordered()],
+        "scenarios": [_scenario(scenario, report) for scenario in report.scenarios],
     }
+    if report.repeat > 1:
+        flaky = [clause.id for clause, _result in report.flaky()]
+        stable_fail = sum(1 for r in report.repetitions.values() if r.stability == "stable-fail")
+        data["summary"].update({"repeat": report.repeat, "flaky": len(flaky), "stable_fail": stable_fail})
+        data["flaky"] = flaky
+    return data
 
 
 def write_json(report: SuiteReport, path: Path) -> None:

@@ -13,8 +13,11 @@ _COLOURS = {"pass": "32", "fail": "31;1", "skip": "33", "not-automated": "36"}
 
 def summary_lines(report: SuiteReport, *, colour: bool = False, verbose: bool = False) -> list[str]:
     lines = []
-    for clause, result in report.clauses:
+    for clause, result in report.ordered():
         label = _LABELS[result.verdict]
+        repetition = report.repetitions.get(clause.id)
+        if repetition is not None and repetition.stability == "flaky":
+            label = f"FLAKY {repetition.failed}/{repetition.rounds}"
         if colour:
             label = f"\033[{_COLOURS[result.verdict]}m{label}\033[0m"
         detail = "" if result.verdict == "pass" else result.reason
@@ -33,6 +36,12 @@ def summary_lines(report: SuiteReport, *, colour: bool = False, verbose: bool = 
         f"pass {counts['pass']}, fail {counts['fail']}, skip {counts['skip']}, "
         f"not yet automated {counts['not-automated']}  ({report.duration:.1f}s)"
     )
+    if report.repeat > 1:
+        stable = sum(1 for r in report.repetitions.values() if r.stability == "stable-fail")
+        lines.append(
+            f"graded {report.repeat} times: {stable} stable failure(s), {len(report.flaky())} flaky"
+            " (FLAKY k/N: k of N gradings failed)"
+        )
     if report.unresponsive:
         lines.append(f"NOT GRADED: {report.unresponsive}")
     if report.passed and not report.graded:

@@ -4,6 +4,11 @@ environment of a benchmark program and the compilation of the programs shipped b
 A benchmark is a :class:`Benchmark`: its ``measure`` function runs once per round and build and
 returns one value per figure it declares. The runner (``sim_runtime.bench.runner``) alternates the
 builds within each round and prints medians and ranges over the rounds.
+
+The programs run against any libmspti: a function outside the documented API (mspti_ext.h, such as
+msptiActivityGetDroppedRecords) is looked up at run time (programs/optional_symbols.h) and a figure
+that needs one the library lacks is printed as JSON null. ``measure`` passes that on as None, and
+the runner reports the figure as :data:`NOT_PROVIDED` for that build.
 """
 
 from __future__ import annotations
@@ -27,12 +32,14 @@ else:  # Python 3.10
     import tomli as tomllib
 
 __all__ = [
+    "NOT_PROVIDED",
     "PROGRAMS",
     "TARGETS_FILE",
     "Benchmark",
     "BenchmarkUnavailable",
     "Build",
     "Figure",
+    "Measured",
     "Target",
     "build_bench_program",
     "load_targets",
@@ -43,6 +50,10 @@ __all__ = [
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 TARGETS_FILE = Path(__file__).resolve().parents[1] / "data" / "bench_targets.toml"
 COMPARISONS = ("at_most", "at_least")
+#: How a figure is reported for a build whose library cannot give it (a None from ``measure``).
+NOT_PROVIDED = "not provided by this library"
+#: What ``measure`` returns: a value per figure, None for one the library cannot give.
+Measured = Mapping[str, float | None]
 
 
 class BenchmarkUnavailable(RuntimeError):
@@ -101,7 +112,8 @@ class Build:
 
 @dataclass(frozen=True)
 class Benchmark:
-    """One benchmark: ``measure(build, count, work_dir)`` returns a value for every figure.
+    """One benchmark: ``measure(build, count, work_dir)`` returns a value for every figure (None for
+    one the build's library cannot give: reported as :data:`NOT_PROVIDED`).
 
     ``count`` is the launches or records of one run (None: ``default_count``). A benchmark with
     ``uses_mspti`` False does not depend on the build and runs once per round.
@@ -110,7 +122,7 @@ class Benchmark:
     name: str
     summary: str
     figures: tuple[Figure, ...]
-    measure: Callable[[Build, int, Path], Mapping[str, float]]
+    measure: Callable[[Build, int, Path], Measured]
     default_count: int
     uses_mspti: bool = True
     notes: tuple[str, ...] = field(default_factory=tuple)

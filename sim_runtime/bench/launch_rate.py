@@ -10,13 +10,13 @@ The added figures are differences within one round, so that both sides faced the
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from pathlib import Path
 
 from sim_runtime.bench.core import (
     Benchmark,
     Build,
     Figure,
+    Measured,
     build_bench_program,
     program_env,
     run_bench_program,
@@ -37,7 +37,7 @@ def run_mode(exe: Path, build: Build, mode: str, launches: int) -> dict[str, flo
     return json.loads(out.strip().splitlines()[-1])
 
 
-def measure(build: Build, launches: int, work: Path) -> Mapping[str, float]:
+def measure(build: Build, launches: int, work: Path) -> Measured:
     exe = build_bench_program("launch_rate.c", build.toolkit, libs=["ascendcl"])
     runs = {mode: run_mode(exe, build, mode, launches) for mode in MODES}
     off, idle, traced = runs["off"], runs["idle"], runs["traced"]

@@ -11,13 +11,13 @@ host). Reports the rates, the process CPU time per record and the records not de
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from pathlib import Path
 
 from sim_runtime.bench.core import (
     Benchmark,
     Build,
     Figure,
+    Measured,
     build_bench_program,
     program_env,
     run_bench_program,
@@ -27,9 +27,9 @@ RECORDS = 10_000_000
 CONFIGURATIONS = (("virtual", 1), ("virtual", 2), ("wall", 1), ("wall", 2))
 
 
-def measure(build: Build, records: int, work: Path) -> Mapping[str, float]:
+def measure(build: Build, records: int, work: Path) -> Measured:
     exe = build_bench_program("record_delivery.c", build.toolkit, libs=["mspti"])
-    figures: dict[str, float] = {}
+    figures: dict[str, float | None] = {}
     lost = 0
     for clock, threads in CONFIGURATIONS:
         env = program_env(build, clock=clock, preload=False)

@@ -10,13 +10,13 @@ with the number of records: the backlog is capped by fixed capacities.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from pathlib import Path
 
 from sim_runtime.bench.core import (
     Benchmark,
     Build,
     Figure,
+    Measured,
     build_bench_program,
     program_env,
     run_bench_program,
@@ -27,7 +27,7 @@ SAMPLES = 10
 MIB = 1 << 20
 
 
-def measure(build: Build, launches: int, work: Path) -> Mapping[str, float]:
+def measure(build: Build, launches: int, work: Path) -> Measured:
     exe = build_bench_program("record_memory.c", build.toolkit, libs=["ascendcl", "mspti"])
     env = program_env(build, clock="virtual", preload=True)
     out = run_bench_program(exe, [str(launches), str(SAMPLES)], env, timeout=900)

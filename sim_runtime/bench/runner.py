@@ -17,7 +17,7 @@ from pathlib import Path
 from subprocess import SubprocessError
 
 from sim_runtime.bench import BENCHMARKS
-from sim_runtime.bench.core import Benchmark, BenchmarkUnavailable, Build, Figure, Target
+from sim_runtime.bench.core import NOT_PROVIDED, Benchmark, BenchmarkUnavailable, Build, Figure, Target
 from sim_runtime.toolkit import TOOLKIT_DIR_VAR, build_toolkit
 
 __all__ = [
@@ -44,11 +44,12 @@ class UnknownBenchmarkError(ValueError):
 
 @dataclass
 class BenchResult:
-    """The values of one benchmark: ``values[label]`` holds one mapping per round."""
+    """The values of one benchmark: ``values[label]`` holds one mapping per round (None for a figure
+    the build's library cannot give)."""
 
     benchmark: Benchmark
     builds: list[Build]
-    values: dict[str, list[dict[str, float]]] = field(default_factory=dict)
+    values: dict[str, list[dict[str, float | None]]] = field(default_factory=dict)
     error: str | None = None
     unavailable: bool = False
 
@@ -144,8 +145,14 @@ class Summary:
 
 
 def summarise(result: BenchResult, figure: Figure, label: str) -> Summary | None:
-    values = tuple(v[figure.key] for v in result.values.get(label, []) if figure.key in v)
+    values = tuple(value for v in result.values.get(label, []) if (value := v.get(figure.key)) is not None)
     return Summary(values) if values else None
+
+
+def not_provided(result: BenchResult, figure: Figure, label: str) -> bool:
+    """True when every round of ``label`` gave None for ``figure``: its library cannot give it."""
+    rounds = result.values.get(label, [])
+    return bool(rounds) and all(figure.key in v and v[figure.key] is None for v in rounds)
 
 
 def _number(value: float, digits: int) -> str:
@@ -186,7 +193,7 @@ def render(results: Sequence[BenchResult], targets: dict[tuple[str, str], Target
             for build in result.builds:
                 summary = summarise(result, figure, build.label)
                 if summary is None:
-                    row += ["-", ""]
+                    row += [NOT_PROVIDED if not_provided(result, figure, build.label) else "-", ""]
                     continue
                 cell = _number(summary.median, figure.digits)
                 if len(summary.values) > 1:
@@ -217,6 +224,8 @@ def as_json(results: Sequence[BenchResult], targets: dict[tuple[str, str], Targe
             for build in result.builds:
                 summary = summarise(result, figure, build.label)
                 if summary is None:
+                    if not_provided(result, figure, build.label):
+                        per_build[build.label] = {"values": [], "not_provided": NOT_PROVIDED}
                     continue
                 per_build[build.label] = {
                     "values": list(summary.values),

@@ -11,6 +11,7 @@ from conformance.catalogue import load_catalogue
 from conformance.python_target import PythonPackage, find_python_package
 from conformance.runner import RunOptions, SuiteRunner
 from conformance.target import Target
+from support.fake_mspti import build_fake_mspti
 
 #: These tests describe a host without the vendor's package (an Ascend host has it).
 _VENDOR = importlib.util.find_spec("mspti")  # tests/mspti is a namespace package, not the vendor's
@@ -19,9 +20,10 @@ no_vendor_package = pytest.mark.skipif(
 )
 
 
-def build_tree_target(root: Path, kind: str = "sim", native: bool = True) -> Target:
+def build_tree_target(root: Path, kind: str = "sim", native: bool = True, own: bool = True) -> Target:
+    """A build tree whose libmspti.so is a fake of ours (``own``) or of a foreign library."""
     lib64 = root / "lib64"
-    lib64.mkdir(parents=True)
+    build_fake_mspti(lib64, ext=own)
     if native:
         package = root / "python" / "mspti_core"
         package.mkdir(parents=True)
@@ -63,3 +65,33 @@ def test_py_clauses_skip_with_the_reason_when_there_is_no_package(tmp_path: Path
     with_package = SuiteRunner(load_catalogue(), build_tree_target(tmp_path / "sim"), RunOptions())
     assert "python" in with_package.features
     assert with_package._static_verdict(with_package.catalogue.get("PY-IMPORT-01")) is None
+
+
+@no_vendor_package
+def test_auto_never_grades_mspti_core_over_a_foreign_library(tmp_path: Path) -> None:
+    found = find_python_package(build_tree_target(tmp_path, own=False))
+    # No vendor package here: the PY clauses are not graded, and the reason says why.
+    assert isinstance(found, str)
+    assert "is not this project's libmspti (no msptiActivityGetDroppedRecords)" in found
+    assert "vendor's Python package mspti is not importable" in found
+    # Forcing mspti_core still grades it.
+    forced = find_python_package(build_tree_target(tmp_path / "forced", own=False), "mspti_core")
+    assert isinstance(forced, PythonPackage) and forced.name == "mspti_core"
+
+
+def test_auto_rejects_our_own_mspti_adapter_as_the_vendor_package(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = tmp_path / "site" / "mspti_core" / "toolkit_site"
+    (site / "mspti").mkdir(parents=True)
+    (site / "mspti" / "__init__.py").write_text('"""adapter"""\n', encoding="utf-8")
+    monkeypatch.syspath_prepend(str(site))
+    found = find_python_package(build_tree_target(tmp_path / "tree", own=False))
+    assert isinstance(found, str) and "this project's adapter over mspti_core" in found
+    vendor = tmp_path / "vendor_site"
+    (vendor / "mspti").mkdir(parents=True)
+    (vendor / "mspti" / "__init__.py").write_text('"""vendor"""\n', encoding="utf-8")
+    monkeypatch.syspath_prepend(str(vendor))
+    found = find_python_package(build_tree_target(tmp_path / "tree2", own=False))
+    assert isinstance(found, PythonPackage) and found.name == "mspti"
+    assert found.description == f"mspti at {vendor / 'mspti'}"

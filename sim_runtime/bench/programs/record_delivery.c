@@ -6,7 +6,8 @@
  * CompleteFunc walks every buffer with msptiActivityGetNextRecord and counts its records. The window
  * runs from the start of production until msptiActivityFlushAll(1) has returned, so every record
  * counted was delivered inside it. Prints one JSON line: records delivered and dropped, seconds,
- * records per second, and CPU time per record of the whole process.
+ * records per second, and CPU time per record of the whole process. The drop count is null when the
+ * library has no msptiActivityGetDroppedRecords (optional_symbols.h).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -14,7 +15,7 @@
 #include <time.h>
 
 #include "buffer_pool.h"
-#include "mspti/mspti_ext.h"
+#include "optional_symbols.h"
 #include "mstx/ms_tools_ext.h"
 
 static long g_per_thread;
@@ -72,11 +73,17 @@ int main(int argc, char **argv) {
     const unsigned long long delivered = atomic_load(&g_pool.records) - warm;
 
     uint64_t dropped = 0;
-    msptiActivityGetDroppedRecords(MSPTI_ACTIVITY_KIND_INVALID, &dropped);
+    const int have_dropped = optional_dropped_records(&dropped);
     msptiUnsubscribe(sub);
-    printf("{\"threads\": %d, \"produced\": %ld, \"delivered\": %llu, \"dropped\": %llu, \"seconds\": %.6f, "
-           "\"records_per_second\": %.0f, \"process_cpu_ns_per_record\": %.1f}\n",
-           threads, per_thread * threads, delivered, (unsigned long long)dropped, seconds,
-           (double)delivered / seconds, cpu * 1e9 / (double)delivered);
+    printf("{\"threads\": %d, \"produced\": %ld, \"delivered\": %llu, \"dropped\": ", threads,
+           per_thread * threads, delivered);
+    print_optional_count(have_dropped, dropped);
+    printf(", \"seconds\": %.6f, \"records_per_second\": %.0f, \"process_cpu_ns_per_record\": ", seconds,
+           (double)delivered / seconds);
+    if (delivered) { /* none delivered: no CPU time per record (JSON has no infinity) */
+        printf("%.1f}\n", cpu * 1e9 / (double)delivered);
+    } else {
+        printf("null}\n");
+    }
     return 0;
 }

@@ -6,7 +6,8 @@
  * Enables KERNEL + API + RUNTIME_API (two records per kernel launch) with a fixed pool of client
  * buffers that CompleteFunc hands back, launches LAUNCHES kernels on the simulator and samples the
  * process RSS SAMPLES times along the way (after a warm-up of LAUNCHES / SAMPLES launches). Prints
- * one JSON line: records delivered and dropped, the client pool's size and the RSS samples in bytes.
+ * one JSON line: records delivered and dropped (null when the library has no
+ * msptiActivityGetDroppedRecords), the client pool's size and the RSS samples in bytes.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,7 @@
 #include "acl/acl.h"
 #include "bench_kernel.h"
 #include "buffer_pool.h"
-#include "mspti/mspti_ext.h"
+#include "optional_symbols.h"
 
 #define POOL_BUFFERS 16
 #define POOL_BUFFER_BYTES (1u << 20)
@@ -70,14 +71,15 @@ int main(int argc, char **argv) {
     CHECK(aclrtSynchronizeStream(stream));
     msptiActivityFlushAll(1);
     uint64_t dropped = 0;
-    msptiActivityGetDroppedRecords(MSPTI_ACTIVITY_KIND_INVALID, &dropped);
+    const int have_dropped = optional_dropped_records(&dropped);
     msptiUnsubscribe(sub);
     CHECK(aclrtDestroyStream(stream));
     CHECK(aclrtResetDevice(0));
 
-    printf("{\"launches\": %ld, \"records\": %llu, \"dropped\": %llu, \"pool_bytes\": %lu, \"rss\": [", step * (samples + 1),
-           (unsigned long long)atomic_load(&g_pool.records), (unsigned long long)dropped,
-           (unsigned long)POOL_BUFFERS * POOL_BUFFER_BYTES);
+    printf("{\"launches\": %ld, \"records\": %llu, \"dropped\": ", step * (samples + 1),
+           (unsigned long long)atomic_load(&g_pool.records));
+    print_optional_count(have_dropped, dropped);
+    printf(", \"pool_bytes\": %lu, \"rss\": [", (unsigned long)POOL_BUFFERS * POOL_BUFFER_BYTES);
     for (int s = 0; s <= samples; ++s) printf("%s%ld", s ? ", " : "", rss[s]);
     printf("]}\n");
     return 0;
