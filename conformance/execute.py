@@ -2,6 +2,12 @@
 
 Each invocation gets its own directory (script, log, stdout, stderr); a crash or a timeout is kept
 with its log as the evidence of a failed run.
+
+A workload that has logged the end of its work (the collector's ``finish`` event, or ``exit_called``
+before the driver's ``exit`` command) but whose process is still alive :data:`EXIT_GRACE` seconds
+later is killed then rather than at its timeout: it hangs in its exit (a library's teardown that
+waits forever), and waiting out the rest of the timeout would only cost time. The run fails as a
+timed-out run does, its failure saying so.
 """
 
 from __future__ import annotations
@@ -20,7 +26,14 @@ from conformance.build import Builder, BuildError, Program, collector, workload
 from conformance.log import RunLog
 from conformance.target import Target
 
-__all__ = ["PROGRAMS", "Invocation", "RunResult", "execute", "not_run"]
+__all__ = ["EXIT_GRACE", "PROGRAMS", "Invocation", "RunResult", "execute", "not_run"]
+
+#: Seconds a workload's process gets to end after its log says its work is done (see above).
+EXIT_GRACE = 10.0
+#: The log events after which a workload has nothing left to do but exit.
+_DONE_EVENTS = (b'"ev":"finish"', b'"ev":"exit_called"')
+#: How often a running workload's log is looked at (seconds).
+_POLL = 0.2
 
 #: Runtime libraries the driver links when the target has them (mstx and HCCL live in their own).
 _DRIVER_LIBRARIES = ("ascendcl", "ms_tools_ext", "hccl", "opapi", "nnopbase")
@@ -77,6 +90,7 @@ class RunResult:
     stderr: str = ""
     build_error: str | None = None
     not_run: str = ""  # why the run was not started (the suite gave up on the library)
+    exit_hang: bool = False  # timed out because it did not end EXIT_GRACE s after its work was done
 
     @property
     def log_path(self) -> Path:
@@ -96,6 +110,8 @@ class RunResult:
             return f"not run: {self.not_run}"
         if self.build_error is not None:
             return f"the workload did not build: {self.build_error.splitlines()[0]}"
+        if self.exit_hang:
+            return f"timed out: did not exit within {EXIT_GRACE:.0f} s of finishing its work (killed)"
         if self.timed_out:
             return f"timed out after {self.invocation.timeout:.0f} s (killed)"
         if self.exit_code is None or self.exit_code == 0:
@@ -169,12 +185,7 @@ def execute(
         errors="replace",
         start_new_session=True,
     ) as process:
-        try:
-            stdout, stderr = process.communicate(timeout=invocation.timeout)
-        except subprocess.TimeoutExpired:
-            result.timed_out = True
-            _kill_group(process)
-            stdout, stderr = process.communicate()
+        stdout, stderr, result.timed_out, result.exit_hang = _wait(process, invocation.timeout, log_path)
         result.exit_code = process.returncode
     result.duration = time.monotonic() - started
     result.stdout, result.stderr = stdout, stderr
@@ -191,6 +202,53 @@ def execute(
 def not_run(scenario: str, invocation: Invocation, work_dir: Path, reason: str) -> RunResult:
     """The result of a run that is not started, saying why."""
     return RunResult(scenario, invocation, RunLog([]), work_dir / scenario / invocation.name, not_run=reason)
+
+
+class _DoneWatch:
+    """Reads a growing log from where it last stopped and remembers when it first saw the work done."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.offset = 0
+        self.tail = b""
+        self.done_at: float | None = None
+
+    def poll(self, now: float) -> float | None:
+        if self.done_at is None:
+            try:
+                with self.path.open("rb") as log:
+                    log.seek(self.offset)
+                    chunk = log.read()
+            except OSError:
+                chunk = b""
+            self.offset += len(chunk)
+            text = self.tail + chunk
+            if any(marker in text for marker in _DONE_EVENTS):
+                self.done_at = now
+            self.tail = text[-32:]  # a marker split between two reads
+        return self.done_at
+
+
+def _wait(process: subprocess.Popen[str], timeout: float, log_path: Path) -> tuple[str, str, bool, bool]:
+    """The process's output once it ended: (stdout, stderr, timed out, hung after its work was done).
+    It is killed at ``timeout``, or :data:`EXIT_GRACE` s after its log said its work was done."""
+    started = time.monotonic()
+    watch = _DoneWatch(log_path)
+    while True:
+        now = time.monotonic()
+        done_at = watch.poll(now)
+        deadline = started + timeout
+        if done_at is not None:
+            deadline = min(deadline, done_at + EXIT_GRACE)
+        try:
+            stdout, stderr = process.communicate(timeout=max(0.0, min(_POLL, deadline - now)))
+            return stdout, stderr, False, False
+        except subprocess.TimeoutExpired:
+            if time.monotonic() < deadline:
+                continue
+        _kill_group(process)
+        stdout, stderr = process.communicate()
+        return stdout, stderr, True, done_at is not None and time.monotonic() - started < timeout
 
 
 def _kill_group(process: subprocess.Popen[str]) -> None:

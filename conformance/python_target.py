@@ -39,7 +39,10 @@ PACKAGES: tuple[str, ...] = ("auto", "mspti_core", "mspti")
 _SUITE_ROOT = Path(__file__).resolve().parents[1]  # the directory holding the conformance package
 #: The extension symbol that marks a libmspti.so as this project's (see the module docstring).
 OWN_LIBRARY_SYMBOL = "msptiActivityGetDroppedRecords"
-_HAS_SYMBOL = "import ctypes, sys; print(hasattr(ctypes.CDLL(sys.argv[1]), sys.argv[2]))"
+#: The child ends with os._exit once it has answered: a library whose teardown hangs must not hold it.
+_HAS_SYMBOL = (
+    "import ctypes, os, sys; print(hasattr(ctypes.CDLL(sys.argv[1]), sys.argv[2]), flush=True); os._exit(0)"
+)
 
 
 @dataclass(frozen=True)

@@ -211,10 +211,11 @@ class SuiteRunner:
             return not_run(scenario, invocation, self.work_dir, self._unresponsive)
         result = execute(scenario, self._capped(invocation), self.target, self.builder, self.work_dir)
         if result.timed_out:
-            self._probe_after_timeout(f"{scenario}/{invocation.name}", result.invocation.timeout)
+            how = result.failure().removesuffix(" (killed)")
+            self._probe_after_timeout(f"{scenario}/{invocation.name}", how)
         return result
 
-    def _probe_after_timeout(self, where: str, timeout: float) -> None:
+    def _probe_after_timeout(self, where: str, how: str) -> None:
         """After a run timed out: does the library answer one plain call? If not, give up on it
         (a library whose every call hangs would otherwise cost every run its whole timeout)."""
         with self._probe_lock:
@@ -222,9 +223,10 @@ class SuiteRunner:
                 return
             probe = self._capped(PROBE)
             result = execute("probe", probe, self.target, self.builder, self.work_dir)
-            if result.timed_out:
+            # A probe that got its answer but then hung in its exit has answered.
+            if result.timed_out and not result.exit_hang:
                 self._unresponsive = (
-                    f"the library does not answer: run '{where}' timed out after {timeout:g} s, then "
+                    f"the library does not answer: run '{where}' {how}, then "
                     f"msptiSubscribe did not return within {probe.timeout:g} s"
                 )
                 self.progress(f"{self._unresponsive}; the remaining runs are not started")

@@ -18,16 +18,17 @@ from conformance.abi import PUBLIC_FUNCTIONS
 EXT_FUNCTIONS = ("msptiActivityGetDroppedRecords", "msptiActivityGetDroppedRecordsByReason")
 
 
-def build_fake_mspti(directory: Path, *, ext: bool) -> Path:
+def build_fake_mspti(directory: Path, *, ext: bool, extra_source: str = "") -> Path:
     """``directory/libmspti.so``: the documented API (conformance.abi.PUBLIC_FUNCTIONS), plus the
-    extensions when ``ext``."""
+    extensions when ``ext``, plus ``extra_source`` (more C, e.g. a destructor)."""
     compiler = shutil.which("gcc") or shutil.which("cc")
     if compiler is None:
         pytest.skip("no C compiler to build a fake libmspti.so")
     names = PUBLIC_FUNCTIONS + (EXT_FUNCTIONS if ext else ())
     source = directory / "fake_mspti.c"
     directory.mkdir(parents=True, exist_ok=True)
-    source.write_text("".join(f"int {name}(void) {{ return 0; }}\n" for name in names), encoding="utf-8")
+    functions = "".join(f"int {name}(void) {{ return 0; }}\n" for name in names)
+    source.write_text(functions + extra_source, encoding="utf-8")
     library = directory / "libmspti.so"
     subprocess.run(
         [compiler, "-shared", "-fPIC", "-o", str(library), str(source), "-Wl,-soname,libmspti.so"],
