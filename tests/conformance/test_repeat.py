@@ -125,3 +125,37 @@ def test_without_repeat_the_report_is_as_before(runner_for) -> None:  # type: ig
     assert all("round" not in row for row in data["scenarios"])
     assert [row["id"] for row in data["clauses"]] == [c.id for c, _r in report.clauses]  # catalogue order
     assert report.repetitions == {}
+
+
+def test_repeat_and_timeout_are_both_options_of_run() -> None:
+    args = build_parser().parse_args(["run", "--repeat", "2", "--timeout", "5"])
+    assert (args.repeat, args.timeout) == (2, 5.0)
+
+
+def test_a_library_given_up_on_in_a_later_round_is_reported_not_graded(  # type: ignore[no-untyped-def]
+    runner_for, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--repeat with the unresponsive-library handling: once the library stops answering (here in
+    round 2), the rest of the clauses are not graded, and every report says so beside the rounds."""
+    given_up = "the library does not answer: run 's/main' timed out after 2 s, then ..."
+
+    def run_scenario(
+        self: SuiteRunner, scenario: Scenario, clauses: dict[str, Clause]
+    ) -> tuple[ScenarioReport, dict[str, ClauseResult]]:
+        if self.work_dir.name == "round-2":
+            self._unresponsive = given_up
+        reason = f"not graded: {self._unresponsive}" if self._unresponsive else "ok"
+        verdict = "fail" if self._unresponsive else "pass"
+        results = {c: ClauseResult(c, verdict, reason, [reason] * (verdict == "fail")) for c in clauses}
+        return ScenarioReport(scenario.name, scenario.summary, sorted(clauses)), results
+
+    monkeypatch.setattr(SuiteRunner, "_run_scenario", run_scenario)
+    report = runner_for(3).run()
+    assert report.unresponsive == given_up
+    assert {r.label() for r in report.repetitions.values()} == {"flaky 2/3"}
+    data = report_dict(report)
+    assert schema_errors(data) == []
+    assert data["summary"]["unresponsive"] == given_up and data["summary"]["repeat"] == 3
+    lines = summary_lines(report)
+    assert f"NOT GRADED: {given_up}" in lines
+    assert any(line.startswith("graded 3 times: 0 stable failure(s), 4 flaky") for line in lines)
