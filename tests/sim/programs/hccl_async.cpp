@@ -282,6 +282,50 @@ int peer_exits() {
     return 0;
 }
 
+// aclrtSynchronizeDeviceWithTimeout (torch_npu's torch.npu.synchronize) waits, as
+// aclrtSynchronizeDevice does, for a collective held on one of the device's streams: a bounded wait
+// gives up while the peer is away, an unbounded one returns once the peer has come and the
+// operation has run (its output holds the sum; read without a stream operation).
+int device_sync() {
+    HcclRootInfo root;
+    OK(HcclGetRootInfo(&root));
+    std::atomic<bool> rank0_called{false};
+    int timed = -1, unbounded = -1, call = -1, waited = 1;
+    bool result_ok = false;
+    std::vector<std::thread> ranks;
+    for (uint32_t r = 0; r < 2; ++r) {
+        ranks.emplace_back([&, r] {
+            OK(aclrtSetDevice(int32_t(r)));
+            aclrtStream s = nullptr;
+            OK(aclrtCreateStream(&s));
+            HcclComm comm = nullptr;
+            OK(HcclCommInitRootInfo(2, &root, r, &comm));
+            Buffer in(kCount * 4), out(kCount * 4);
+            in.upload(input(r, kCount));
+            out.upload(std::vector<float>(kCount, -1.0f));
+            if (r == 0) {
+                call = HcclAllReduce(in.ptr, out.ptr, kCount, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, s);
+                timed = aclrtSynchronizeDeviceWithTimeout(200);
+                rank0_called = true;
+                unbounded = aclrtSynchronizeDeviceWithTimeout(-1);
+                const auto* got = static_cast<const float*>(out.ptr);
+                result_ok = is_sum(std::vector<float>(got, got + kCount), 2);
+            } else {
+                waited = wait_flag(rank0_called) ? 1 : 0;
+                std::this_thread::sleep_for(std::chrono::milliseconds(300));  // rank 0 is in its wait by now
+                OK(HcclAllReduce(in.ptr, out.ptr, kCount, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, s));
+                OK(aclrtSynchronizeStream(s));
+            }
+            OK(HcclCommDestroy(comm));
+            OK(aclrtDestroyStream(s));
+        });
+    }
+    for (auto& t : ranks) t.join();
+    std::printf("peer_released=%d\ncall=%d\ntimed_device_sync=%d\ndevice_sync=%d\nresult=%d\n", waited, call, timed,
+                unbounded, int(result_ok));
+    return 0;
+}
+
 int single_thread() {
     int32_t devices[2] = {0, 1};
     HcclComm comms[2] = {nullptr, nullptr};
@@ -665,6 +709,7 @@ int main(int argc, char** argv) {
     else if (mode == "processes") rc = processes();
     else if (mode == "peer_exits") rc = peer_exits();
     else if (mode == "single_thread") rc = single_thread();
+    else if (mode == "device_sync") rc = device_sync();
     else if (mode == "ordering") rc = ordering();
     else if (mode == "behind") rc = behind();
     else if (mode == "behind_op") rc = behind_op();
