@@ -1,14 +1,15 @@
 """Correlation of aclnn operators (ACT-CORR-04/05/07): an operator launches each kernel through
-aclrtLaunchKernel and reports a node launch after it, with an interval that contains the launch call
-(an operator of three kernels makes three such pairs, each node report beginning where the previous
-one ended). The operator's NODE_API and API records must carry the launch call's id, the one its KERNEL,
-ACL_API and RUNTIME_API records carry, whether msPTI interposes the launch or not, on either clock."""
+aclrtLaunchKernelWithHostArgs (as CANN's do) and reports a node launch after it, with an interval
+that contains the launch call (an operator of three kernels makes three such pairs, each node report
+beginning where the previous one ended). The operator's NODE_API and API records must carry the
+launch call's id, the one its KERNEL, ACL_API and RUNTIME_API records carry, whether msPTI
+interposes the launch or not, on either clock."""
 
 import pytest
 
 ACLNN_LIBS = ("ascendcl", "nnopbase", "opapi")
 KERNELS_PER_ITERATION = 5  # Add; MatMulV2; Cast, Add, Cast
-LAUNCH = "aclrtLaunchKernel"
+LAUNCH = "aclrtLaunchKernelWithHostArgs"
 
 # How msPTI is present: (libraries in link order, LD_PRELOAD, extra compiler flags, interposed).
 MODES = {

@@ -39,3 +39,10 @@ def test_launch_callbacks(sample_run):
     assert [c["site"] for c in launches] == [0, 1]
     assert launches[0]["corr"] == run.of("KERNEL")[0]["correlationId"]
     assert launches[1]["symbol"] == run.of("KERNEL")[0]["name"]
+
+
+def test_operator_launch_is_seen_as_cann_entry_point(sample_run):
+    # CANN's operators launch through aclrtLaunchKernelWithHostArgs, and so does the simulator's
+    # aclnnAdd: a RUNTIME subscriber sees that function's name at both sites, and the domain is RUNTIME.
+    launches = [c for c in sample_run.callbacks if c["cbid"] == 10]
+    assert [(c["domain"], c["name"]) for c in launches] == [(1, "aclrtLaunchKernelWithHostArgs")] * 2

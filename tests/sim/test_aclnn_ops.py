@@ -772,7 +772,7 @@ def test_too_small_a_workspace_is_refused(op: Op) -> None:
 @pytest.mark.parametrize(
     ("fault", "status"),
     [
-        ("aclrtLaunchKernel:error=507000", RUNTIME_ERROR),
+        ("aclrtLaunchKernelWithHostArgs:error=507000", RUNTIME_ERROR),
         ("aclrtBinaryLoadFromData:error=107000", FIND_KERNEL),
         ("aclrtBinaryGetFunction:error=107000", FIND_KERNEL),
     ],

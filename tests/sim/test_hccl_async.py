@@ -54,6 +54,20 @@ def test_a_collective_returns_before_its_peer_has_called(exe: Path, native: Nati
     check_rank(out, "rank1")
 
 
+@pytest.mark.parametrize("clock", ["virtual", "wall"])
+def test_a_device_synchronisation_with_timeout_waits_for_a_held_collective(
+    exe: Path, native: NativeTree, clock: str
+) -> None:
+    # torch.npu.synchronize() is aclrtSynchronizeDeviceWithTimeout: it must not return before a
+    # collective on one of the device's streams has run (its device records are then with the driver).
+    out = run(exe, native, "device_sync", NPU_SIM_CLOCK=clock)
+    assert out["peer_released"] == "1" and out["call"] == "0"
+    timed = int(out["timed_device_sync"])
+    assert timed == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "a bounded wait for the peer gives up"
+    assert out["device_sync"] == "0"
+    assert out["result"] == "1", "the output holds the sum once the device synchronisation returned"
+
+
 def test_a_collective_returns_before_a_peer_process_has_called(exe: Path, native: NativeTree) -> None:
     # Rank 1 calls only once rank 0's call has returned: a call that waited for it would time out.
     out = run(exe, native, "processes", NPU_SIM_CLOCK="virtual")

@@ -64,16 +64,25 @@ ACL_FUNC_VISIBILITY aclError aclrtSetStreamFailureMode(aclrtStream stream, uint6
     return mode > 1 ? ACL_ERROR_INVALID_PARAM : ACL_SUCCESS;
 }
 
-// The device finishes its modelled work in bounded time, so the timeout (ms, -1: none) never expires.
+// The device finishes its modelled work in bounded time; only a collective waiting for its peers
+// can make the timeout (ms; -1 and 0: none) expire.
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
     NPUSIM_FAULT_RETURN("aclrtSynchronizeDeviceWithTimeout", aclError);
     ACL_API_BEGIN(aclrtSynchronizeDeviceWithTimeout);
     if (timeout < -1) return ACL_ERROR_INVALID_PARAM;
     npusim::Device* device = nullptr;
     if (const aclError rc = current_device(device); rc != ACL_SUCCESS) return rc;
+    // As aclrtSynchronizeDevice: collectives held on the device's streams are placed first (a
+    // collective whose peers do not come within a positive timeout ends the wait).
+    int32_t error = 0;
+    if (timeout > 0) {
+        if (!device->settle_for(timeout, error)) return ACL_ERROR_RT_STREAM_SYNC_TIMEOUT;
+    } else {
+        error = device->settle();
+    }
     sim_clock().wait_until(device->busy_until_ns());
     sim_clock().spend(soc().sync_wake_ns);
-    return ACL_SUCCESS;
+    return error;
 }
 
 // Destroys the stream as aclrtDestroyStream does (and is reported as that call): the simulator's

@@ -93,6 +93,8 @@ private:
 // The embedded text of sim_runtime/data/*.toml.
 NPUSIM_API const char* embedded_socs_toml();
 NPUSIM_API const char* embedded_kernel_costs_toml();
+// sim_runtime/data/kernel_names.toml: CANN's kernel names from public captures (opapi/op_table.cpp).
+NPUSIM_API const char* embedded_kernel_names_toml();
 
 NPUSIM_API const char* core_type_name(CoreType type);
 

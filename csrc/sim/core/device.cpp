@@ -1,6 +1,7 @@
 #include "core/device.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstring>
@@ -350,6 +351,21 @@ uint64_t Device::busy_until_ns() const {
         if (Stream* s = slot.load(std::memory_order_acquire)) latest = std::max(latest, s->tail_ns());
     }
     return latest;
+}
+
+bool Device::settle_for(int64_t ms, int32_t& error) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+    error = 0;
+    for (const auto& slot : streams_) {
+        Stream* s = slot.load(std::memory_order_acquire);
+        if (s == nullptr) continue;
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        if (!s->queue_.wait_idle_for(std::max<int64_t>(left.count(), 0))) return false;
+        const int32_t e = s->queue_.take_error();
+        if (error == 0) error = e;
+    }
+    return true;
 }
 
 int32_t Device::settle() {

@@ -138,6 +138,9 @@ public:
     // Waits until no stream of the device holds unplaced work; returns (and clears) the first
     // error a stream's held work left (0: none).
     int32_t settle();
+    // The same within `ms` milliseconds of host time (for all streams together); false when a
+    // stream still holds unplaced work then (its peers did not come), `error` as settle() returns.
+    bool settle_for(int64_t ms, int32_t& error);
 
 private:
     uint64_t jittered(uint64_t ns);

@@ -105,11 +105,14 @@ aclnnStatus OpExecutor::run(void* workspace, uint64_t workspace_size, aclrtStrea
         void* fn = kernels().function(spec, launch.dtype);
         if (fn == nullptr) return ACLNN_ERR_INNER_FIND_KERNEL_ERROR;
         set_launch_hint(LaunchHint{launch.cost.flops, launch.cost.bytes, spec.core, launch.cost.duration_ns});
-        const aclError rc = aclrtLaunchKernel(fn, launch.cost.block_dim, args.data(), args.size() * sizeof(void*), stream);
+        // CANN's operators launch with their arguments in host memory, which the runtime copies
+        // to the device: aclrtLaunchKernelWithHostArgs, no configuration and no placeholders.
+        const aclError rc = aclrtLaunchKernelWithHostArgs(fn, launch.cost.block_dim, stream, nullptr, args.data(),
+                                                          args.size() * sizeof(void*), nullptr, 0);
         if (rc != ACL_SUCCESS) {
             LaunchHint unused;
             (void)take_launch_hint(unused);  // a failed launch must not leave its hint to the next one
-            log_message(LogLevel::Error, "%s: aclrtLaunchKernel(%s) failed with %d", api().c_str(), spec.type, rc);
+            log_message(LogLevel::Error, "%s: aclrtLaunchKernelWithHostArgs(%s) failed with %d", api().c_str(), spec.type, rc);
             return ACLNN_ERR_RUNTIME_ERROR;
         }
         if (node_reports_on()) {

@@ -1,8 +1,9 @@
 // The common path of every operator: the executor the first phase prepares and the
 // second phase runs. The second phase computes the result on the calling thread,
 // then launches the operator's kernel(s) through libascendcl's exported
-// aclrtBinaryLoadFromData / aclrtBinaryGetFunction / aclrtLaunchKernel (calls that
-// go through the PLT, so a preloaded profiler sees them as it would a CANN op's),
+// aclrtBinaryLoadFromData / aclrtBinaryGetFunction / aclrtLaunchKernelWithHostArgs, the
+// entry point CANN's operators launch through (calls that go through the PLT, so a
+// preloaded profiler sees them as it would a CANN op's),
 // each launch preceded by a launch hint with its FLOPs, bytes and core type, and
 // followed, while node reports are on, by its node-launch report.
 #pragma once

@@ -2,8 +2,14 @@
 
 #include <array>
 #include <cstdio>
+#include <map>
+#include <utility>
 
 #include "acl/acl_rt.h"
+#include "core/catalogue.h"
+#include "core/immortal.h"
+#include "core/log.h"
+#include "core/toml_lite.h"
 #include "nnopbase/dtype.h"
 
 namespace npusim::opapi {
@@ -66,11 +72,46 @@ uint64_t fnv1a(const std::string& text, uint64_t seed) {
     return h;
 }
 
+// The names public captures give, by (kernel type, data type): the [[kernel]] entries of
+// sim_runtime/data/kernel_names.toml, embedded at build time.
+using RecordedNames = std::map<std::pair<std::string, std::string>, std::string>;
+
+RecordedNames parse_recorded_names() {
+    RecordedNames names;
+    TomlDocument doc;
+    std::string error;
+    if (!parse_toml(embedded_kernel_names_toml(), doc, error)) {
+        log_message(LogLevel::Error, "kernel_names.toml: %s", error.c_str());
+        return names;
+    }
+    const auto it = doc.arrays.find("kernel");
+    if (it == doc.arrays.end()) return names;
+    for (const TomlTable& entry : it->second) {
+        const auto type = entry.get_string("type");
+        const auto dtype = entry.get_string("dtype");
+        const auto name = entry.get_string("name");
+        if (!type || !dtype || !name) {
+            log_message(LogLevel::Error, "kernel_names.toml line %d: a [[kernel]] needs type, dtype and name",
+                        entry.line);
+            continue;
+        }
+        names[{*type, *dtype}] = *name;
+    }
+    return names;
+}
+
+const RecordedNames& recorded_names() {
+    static Immortal<RecordedNames> names(parse_recorded_names());
+    return names.get();
+}
+
 }  // namespace
 
 const KernelSpec& kernel_spec(Kernel id) { return kKernels[static_cast<size_t>(id)]; }
 
 std::string kernel_name(const KernelSpec& spec, aclDataType dtype) {
+    const RecordedNames& recorded = recorded_names();
+    if (const auto it = recorded.find({spec.type, nn::dtype_name(dtype)}); it != recorded.end()) return it->second;
     const std::string key = std::string(spec.type) + "/" + nn::dtype_name(dtype);
     char digest[33];
     std::snprintf(digest, sizeof digest, "%016llx%016llx", static_cast<unsigned long long>(fnv1a(key, 0)),

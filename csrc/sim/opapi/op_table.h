@@ -2,11 +2,14 @@
 // the core type it runs on and the names a profiler sees.
 //
 // Naming scheme (modelled on CANN's op binaries):
-//   kernel name  <Type>_<32 hex digits>_high_performance_<tiling key>[_mix_aic]
-//                e.g. Axpy_8f1c..._high_performance_210000000. The 32 hex digits are a
-//                128-bit digest of the kernel type and the data type it is instantiated
-//                for, so each (kernel, dtype) pair has its own stable name; MIX kernels
-//                carry the "_mix_aic" suffix.
+//   kernel name  CANN's own name where a public capture gives it for the (kernel type, data
+//                type) pair: the [[kernel]] entries of sim_runtime/data/kernel_names.toml, e.g.
+//                Axpy_233851a3505389e43928a8bba133a74d_high_performance_210000000 (aclnnAdd,
+//                float32). Otherwise the rule:
+//                <Type>_<32 hex digits>_high_performance_<tiling key>[_mix_aic]. The 32 hex
+//                digits are a 128-bit digest of "<Type>/<dtype>" (two seeded 64-bit FNV-1a),
+//                so each (kernel, dtype) pair has its own stable name; MIX kernels carry the
+//                "_mix_aic" suffix.
 //   node name    <aclnn API>_<L0 operator>_<Type>, e.g. aclnnAdd_AxpyAiCore_Axpy: the
 //                name of the node-launch (level 10000, type 5) report of each launch.
 // One binary per (kernel type, core type) is loaded with aclrtBinaryLoadFromData, its
@@ -40,7 +43,7 @@ struct KernelSpec {
 
 const KernelSpec& kernel_spec(Kernel id);
 
-// "Axpy_<digest>_high_performance_210000000" for the given data type.
+// The recorded name for the given data type, else "Axpy_<digest>_high_performance_210000000".
 std::string kernel_name(const KernelSpec& spec, aclDataType dtype);
 // "aclnnAdd_AxpyAiCore_Axpy".
 std::string node_name(const char* api, const KernelSpec& spec);

@@ -1,7 +1,7 @@
 /*
  * Correlation of aclnn operators: aclnnAdd and aclnnMatmul in a loop, with KERNEL, API, NODE_API,
  * ACL_API and RUNTIME_API enabled. Each operator computes, launches each of its kernels through
- * aclrtLaunchKernel and after each launch reports a node launch (level 10000, type 5) whose
+ * aclrtLaunchKernelWithHostArgs and after each launch reports a node launch (level 10000, type 5) whose
  * interval contains that launch call; the node-level records must carry the launch call's
  * correlation id.
  *
@@ -148,10 +148,10 @@ static void run_ops(Workload *w) {
     if (ws != NULL) CHECK_EQ(aclrtFree(ws), ACL_SUCCESS);
 }
 
-/* Whether the process resolves aclrtLaunchKernel to msPTI's wrapper. */
+/* Whether the process resolves aclrtLaunchKernelWithHostArgs to msPTI's wrapper. */
 static int launch_interposed(void) {
     Dl_info info;
-    void *fn = dlsym(RTLD_DEFAULT, "aclrtLaunchKernel");
+    void *fn = dlsym(RTLD_DEFAULT, "aclrtLaunchKernelWithHostArgs");
     return fn != NULL && dladdr(fn, &info) != 0 && info.dli_fname != NULL && strstr(info.dli_fname, "libmspti") != NULL;
 }
 

@@ -1,6 +1,6 @@
-/* An LD_PRELOAD shim that wraps libascendcl's aclrtLaunchKernel and aclrtBinaryGetFunction:
- * it counts the launches, records the kernel names, forwards to the next definition
- * (dlsym(RTLD_NEXT)) and prints what it saw when the process exits. */
+/* An LD_PRELOAD shim that wraps libascendcl's launch functions and aclrtBinaryGetFunction:
+ * it counts the launches by entry point, records the kernel names, forwards to the next
+ * definition (dlsym(RTLD_NEXT)) and prints what it saw when the process exits. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdio.h>
@@ -9,8 +9,11 @@
 #include "acl/acl.h"
 
 static int g_launches;
+static int g_plain_launches;
 
 typedef aclError (*LaunchFn)(aclrtFuncHandle, uint32_t, const void *, size_t, aclrtStream);
+typedef aclError (*HostArgsLaunchFn)(aclrtFuncHandle, uint32_t, aclrtStream, aclrtLaunchKernelCfg *, void *, size_t,
+                                     aclrtPlaceHolderInfo *, size_t);
 typedef aclError (*GetFunctionFn)(const aclrtBinHandle, const char *, aclrtFuncHandle *);
 
 static void *next(const char *name) {
@@ -24,9 +27,19 @@ aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const
     LaunchFn real;
     void *sym = next("aclrtLaunchKernel");
     memcpy(&real, &sym, sizeof real);
+    ++g_plain_launches;
+    return real(funcHandle, numBlocks, argsData, argsSize, stream);
+}
+
+aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
+                                       aclrtLaunchKernelCfg *cfg, void *hostArgs, size_t argsSize,
+                                       aclrtPlaceHolderInfo *placeHolderArray, size_t placeHolderNum) {
+    HostArgsLaunchFn real;
+    void *sym = next("aclrtLaunchKernelWithHostArgs");
+    memcpy(&real, &sym, sizeof real);
     ++g_launches;
     fprintf(stdout, "shim launch blocks=%u\n", numBlocks);
-    return real(funcHandle, numBlocks, argsData, argsSize, stream);
+    return real(funcHandle, numBlocks, stream, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
 }
 
 aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kernelName, aclrtFuncHandle *funcHandle) {
@@ -37,4 +50,7 @@ aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kern
     return real(binHandle, kernelName, funcHandle);
 }
 
-__attribute__((destructor)) static void report(void) { fprintf(stdout, "shim launches %d\n", g_launches); }
+__attribute__((destructor)) static void report(void) {
+    fprintf(stdout, "shim plain launches %d\n", g_plain_launches);
+    fprintf(stdout, "shim launches %d\n", g_launches);
+}

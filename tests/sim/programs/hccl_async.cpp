@@ -143,12 +143,12 @@ bool wait_flag(const std::atomic<bool>& flag) {
     return true;
 }
 
-int nonblocking() {
+// Two ranks on threads, each on its device with a stream and a communicator of the two:
+// `body(rank, comm, stream)` runs on each.
+template <typename Body>
+void two_ranks(Body&& body) {
     HcclRootInfo root;
     OK(HcclGetRootInfo(&root));
-    std::atomic<bool> rank0_returned{false};
-    AllReduceRun runs[2];
-    int waited = 1, timed_sync = -1;
     std::vector<std::thread> ranks;
     for (uint32_t r = 0; r < 2; ++r) {
         ranks.emplace_back([&, r] {
@@ -157,21 +157,30 @@ int nonblocking() {
             OK(aclrtCreateStream(&s));
             HcclComm comm = nullptr;
             OK(HcclCommInitRootInfo(2, &root, r, &comm));
-            if (r == 0) {
-                runs[0] = allreduce_once(comm, 0, s, true, [&] {
-                    // A bounded synchronisation gives up while the peer is away.
-                    timed_sync = aclrtSynchronizeStreamWithTimeout(s, 200);
-                    rank0_returned = true;
-                });
-            } else {
-                waited = wait_flag(rank0_returned) ? 1 : 0;  // the peer calls only once rank 0's call returned
-                runs[1] = allreduce_once(comm, 1, s, false, [] {});
-            }
+            body(r, comm, s);
             OK(HcclCommDestroy(comm));
             OK(aclrtDestroyStream(s));
         });
     }
     for (auto& t : ranks) t.join();
+}
+
+int nonblocking() {
+    std::atomic<bool> rank0_returned{false};
+    AllReduceRun runs[2];
+    int waited = 1, timed_sync = -1;
+    two_ranks([&](uint32_t r, HcclComm comm, aclrtStream s) {
+        if (r == 0) {
+            runs[0] = allreduce_once(comm, 0, s, true, [&] {
+                // A bounded synchronisation gives up while the peer is away.
+                timed_sync = aclrtSynchronizeStreamWithTimeout(s, 200);
+                rank0_returned = true;
+            });
+        } else {
+            waited = wait_flag(rank0_returned) ? 1 : 0;  // the peer calls only once rank 0's call returned
+            runs[1] = allreduce_once(comm, 1, s, false, [] {});
+        }
+    });
     std::printf("peer_released=%d\ntimed_sync=%d\n", waited, timed_sync);
     print_run("rank0", runs[0]);
     print_run("rank1", runs[1]);
@@ -279,6 +288,37 @@ int peer_exits() {
     // The stream is usable again: its error was returned once.
     std::printf("sync_again=%d\n", aclrtSynchronizeStream(s));
     OK(HcclCommDestroy(comm));
+    return 0;
+}
+
+// aclrtSynchronizeDeviceWithTimeout (torch_npu's torch.npu.synchronize) waits, as
+// aclrtSynchronizeDevice does, for a collective held on one of the device's streams: a bounded wait
+// gives up while the peer is away, an unbounded one returns once the peer has come and the
+// operation has run (its output holds the sum; read without a stream operation).
+int device_sync() {
+    std::atomic<bool> rank0_called{false};
+    int timed = -1, unbounded = -1, call = -1, waited = 1;
+    bool result_ok = false;
+    two_ranks([&](uint32_t r, HcclComm comm, aclrtStream s) {
+        Buffer in(kCount * 4), out(kCount * 4);
+        in.upload(input(r, kCount));
+        out.upload(std::vector<float>(kCount, -1.0f));
+        if (r == 0) {
+            call = HcclAllReduce(in.ptr, out.ptr, kCount, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, s);
+            timed = aclrtSynchronizeDeviceWithTimeout(200);
+            rank0_called = true;
+            unbounded = aclrtSynchronizeDeviceWithTimeout(-1);
+            const auto* got = static_cast<const float*>(out.ptr);
+            result_ok = is_sum(std::vector<float>(got, got + kCount), 2);
+        } else {
+            waited = wait_flag(rank0_called) ? 1 : 0;
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));  // rank 0 is in its wait by now
+            OK(HcclAllReduce(in.ptr, out.ptr, kCount, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, s));
+            OK(aclrtSynchronizeStream(s));
+        }
+    });
+    std::printf("peer_released=%d\ncall=%d\ntimed_device_sync=%d\ndevice_sync=%d\nresult=%d\n", waited, call, timed,
+                unbounded, int(result_ok));
     return 0;
 }
 
@@ -665,6 +705,7 @@ int main(int argc, char** argv) {
     else if (mode == "processes") rc = processes();
     else if (mode == "peer_exits") rc = peer_exits();
     else if (mode == "single_thread") rc = single_thread();
+    else if (mode == "device_sync") rc = device_sync();
     else if (mode == "ordering") rc = ordering();
     else if (mode == "behind") rc = behind();
     else if (mode == "behind_op") rc = behind_op();

@@ -1,0 +1,38 @@
+"""Under torchrun, every rank process gets one COMMUNICATION record per collective, through either
+Python package (the vendor-compatible ``mspti`` and ``mspti_core``), as the vendor's python_monitor
+system test expects. torch.npu.synchronize() is aclrtSynchronizeDeviceWithTimeout, which must wait
+for the collective a rank holds while its peers come (tests/mspti_core/test_communication_ranks.py
+is the fast variant without torch)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from torch_npu_harness import PROGRAMS
+
+RANKS = 4
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("package", ["mspti", "mspti_core"])
+def test_every_rank_process_gets_one_record_per_collective(package: str) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "sim_runtime", "run", "--devices", str(RANKS), "--",
+         sys.executable, "-m", "torch.distributed.run", f"--nproc_per_node={RANKS}",
+         str(PROGRAMS / "communication.py"), package],
+        env={**os.environ, "NPU_SIM_LOG_LEVEL": "warn"},
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-4000:]
+    ranks = sorted(
+        (json.loads(line[5:]) for line in result.stdout.splitlines() if line.startswith("RANK ")),
+        key=lambda r: r["rank"],
+    )
+    assert [r["rank"] for r in ranks] == list(range(RANKS))
+    assert all(r["sum"] == r["expected"] for r in ranks), ranks
+    expected = [[["hcom_allReduce_", rank, "group_name_0"]] for rank in range(RANKS)]
+    assert [r["records"] for r in ranks] == expected
