@@ -54,6 +54,17 @@ constexpr std::array<KernelSpec, static_cast<size_t>(Kernel::Count)> kKernels = 
     {Kernel::ReduceMax, "ReduceMax", "ReduceMaxAiCore", 2100, CoreType::AIV},
     {Kernel::SiluGrad, "SiluGrad", "SiluGradAiCore", 1, CoreType::AIV},
     {Kernel::EmbeddingDenseGrad, "EmbeddingDenseGrad", "EmbeddingDenseGradAiCore", 1, CoreType::AIV},
+    {Kernel::Lerp, "Lerp", "LerpAiCore", 1, CoreType::AIV},
+    {Kernel::Sqrt, "Sqrt", "SqrtAiCore", 1, CoreType::AIV},
+    {Kernel::Addcmul, "Addcmul", "AddcmulAiCore", 1, CoreType::AIV},
+    {Kernel::Addcdiv, "Addcdiv", "AddcdivAiCore", 1, CoreType::AIV},
+    {Kernel::ForeachMulScalar, "ForeachMulScalar", "ForeachMulScalarAiCore", 1, CoreType::AIV},
+    {Kernel::ForeachAddScalar, "ForeachAddScalar", "ForeachAddScalarAiCore", 1, CoreType::AIV},
+    {Kernel::ForeachDivScalar, "ForeachDivScalar", "ForeachDivScalarAiCore", 1, CoreType::AIV},
+    {Kernel::ForeachSqrt, "ForeachSqrt", "ForeachSqrtAiCore", 1, CoreType::AIV},
+    {Kernel::ForeachLerpScalar, "ForeachLerpScalar", "ForeachLerpScalarAiCore", 1, CoreType::AIV},
+    {Kernel::ForeachAddcmulScalar, "ForeachAddcmulScalar", "ForeachAddcmulScalarAiCore", 1, CoreType::AIV},
+    {Kernel::ForeachAddcdivScalar, "ForeachAddcdivScalar", "ForeachAddcdivScalarAiCore", 1, CoreType::AIV},
 }};
 
 // 64-bit FNV-1a with a seed, so that two seeds give a 128-bit digest.

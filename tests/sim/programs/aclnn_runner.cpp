@@ -70,6 +70,18 @@
 #include "aclnnop/aclnn_tanh.h"
 #include "aclnnop/aclnn_transpose.h"
 #include "aclnnop/aclnn_zero.h"
+#include "aclnnop/aclnn_addcdiv.h"
+#include "aclnnop/aclnn_addcmul.h"
+#include "aclnnop/aclnn_foreach_add_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_addcdiv_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_addcmul_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_div_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_lerp_scalar.h"
+#include "aclnnop/aclnn_foreach_mul_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_sqrt.h"
+#include "aclnnop/aclnn_lerp_scalar.h"
+#include "aclnnop/aclnn_lerp_tensor.h"
+#include "aclnnop/aclnn_sqrt.h"
 
 namespace {
 
@@ -455,6 +467,60 @@ bool select(const Spec& p, Phase1& first, Phase2& second) {
     } else if (op == "ForeachAddListV2") {
         first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnForeachAddListV2GetWorkspaceSize(p.l("x1"), p.l("x2"), p.s("alpha"), p.l("out"), w, e); };
         second = aclnnForeachAddListV2;
+    } else if (op == "Lerp") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnLerpGetWorkspaceSize(p.t("self"), p.t("end"), p.t("weight"), p.t("out"), w, e); };
+        second = aclnnLerp;
+    } else if (op == "InplaceLerp") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceLerpGetWorkspaceSize(p.t("selfRef"), p.t("end"), p.t("weight"), w, e); };
+        second = aclnnInplaceLerp;
+    } else if (op == "Lerps") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnLerpsGetWorkspaceSize(p.t("self"), p.t("end"), p.s("weight"), p.t("out"), w, e); };
+        second = aclnnLerps;
+    } else if (op == "InplaceLerps") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceLerpsGetWorkspaceSize(p.t("selfRef"), p.t("end"), p.s("weight"), w, e); };
+        second = aclnnInplaceLerps;
+    } else if (op == "Addcmul") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnAddcmulGetWorkspaceSize(p.t("self"), p.t("tensor1"), p.t("tensor2"), p.s("value"), p.t("out"), w, e); };
+        second = aclnnAddcmul;
+    } else if (op == "InplaceAddcmul") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceAddcmulGetWorkspaceSize(p.t("selfRef"), p.t("tensor1"), p.t("tensor2"), p.s("value"), w, e); };
+        second = aclnnInplaceAddcmul;
+    } else if (op == "Addcdiv") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnAddcdivGetWorkspaceSize(p.t("self"), p.t("tensor1"), p.t("tensor2"), p.s("value"), p.t("out"), w, e); };
+        second = aclnnAddcdiv;
+    } else if (op == "InplaceAddcdiv") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceAddcdivGetWorkspaceSize(p.t("selfRef"), p.t("tensor1"), p.t("tensor2"), p.s("value"), w, e); };
+        second = aclnnInplaceAddcdiv;
+    } else if (op == "Sqrt") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnSqrtGetWorkspaceSize(p.t("self"), p.t("out"), w, e); };
+        second = aclnnSqrt;
+    } else if (op == "InplaceSqrt") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceSqrtGetWorkspaceSize(p.t("selfRef"), w, e); };
+        second = aclnnInplaceSqrt;
+    } else if (op == "InplaceAdds") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceAddsGetWorkspaceSize(p.t("selfRef"), p.s("other"), p.s("alpha"), w, e); };
+        second = aclnnInplaceAdds;
+    } else if (op == "ForeachAddScalarV2") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnForeachAddScalarV2GetWorkspaceSize(p.l("x"), p.s("scalar"), p.l("out"), w, e); };
+        second = aclnnForeachAddScalarV2;
+    } else if (op == "ForeachMulScalarV2") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnForeachMulScalarV2GetWorkspaceSize(p.l("x"), p.s("scalar"), p.l("out"), w, e); };
+        second = aclnnForeachMulScalarV2;
+    } else if (op == "ForeachDivScalarV2") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnForeachDivScalarV2GetWorkspaceSize(p.l("x"), p.s("scalar"), p.l("out"), w, e); };
+        second = aclnnForeachDivScalarV2;
+    } else if (op == "ForeachSqrt") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnForeachSqrtGetWorkspaceSize(p.l("x"), p.l("out"), w, e); };
+        second = aclnnForeachSqrt;
+    } else if (op == "ForeachLerpScalar") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnForeachLerpScalarGetWorkspaceSize(p.l("x1"), p.l("x2"), p.s("weight"), p.l("out"), w, e); };
+        second = aclnnForeachLerpScalar;
+    } else if (op == "ForeachAddcmulScalarV2") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnForeachAddcmulScalarV2GetWorkspaceSize(p.l("x1"), p.l("x2"), p.l("x3"), p.s("scalar"), p.l("out"), w, e); };
+        second = aclnnForeachAddcmulScalarV2;
+    } else if (op == "ForeachAddcdivScalarV2") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnForeachAddcdivScalarV2GetWorkspaceSize(p.l("x1"), p.l("x2"), p.l("x3"), p.s("scalar"), p.l("out"), w, e); };
+        second = aclnnForeachAddcdivScalarV2;
     } else {
         return false;
     }
