@@ -372,8 +372,8 @@ bool select(const Spec& p, Phase1& first, Phase2& second) {
             auto it = p.strings.find("layout");
             std::string layout = it == p.strings.end() ? "BSH" : it->second;
             return aclnnFlashAttentionScoreGetWorkspaceSize(
-                p.t("query"), p.t("key"), p.t("value"), p.t("realShift"), nullptr, nullptr, p.t("mask"), nullptr, p.n("scale", 1.0),
-                p.n("keepProb", 1.0), 2147483647, 2147483647, static_cast<int64_t>(p.n("headNum", 1)), layout.data(), 0,
+                p.t("query"), p.t("key"), p.t("value"), p.t("realShift"), p.t("dropMask"), nullptr, p.t("mask"), nullptr, p.n("scale", 1.0),
+                p.n("keepProb", 1.0), static_cast<int64_t>(p.n("preTokens", 2147483647)), static_cast<int64_t>(p.n("nextTokens", 2147483647)), static_cast<int64_t>(p.n("headNum", 1)), layout.data(), 0,
                 static_cast<int64_t>(p.n("sparseMode", 0)), p.t("softmaxMax"), p.t("softmaxSum"), nullptr, p.t("out"), w, e);
         };
         second = aclnnFlashAttentionScore;
