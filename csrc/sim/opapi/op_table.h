@@ -28,7 +28,7 @@ enum class Kernel : uint8_t {
     ForeachAddList, LayerNormGradV3, SoftmaxGrad, ConcatD, LogSoftmaxV2, LogSoftmaxGrad, NLLLoss, NLLLossGrad,
     Pow, ReduceMax, SiluGrad, EmbeddingDenseGrad,
     Lerp, Sqrt, Addcmul, Addcdiv, ForeachMulScalar, ForeachAddScalar, ForeachDivScalar, ForeachSqrt,
-    ForeachLerpScalar, ForeachAddcmulScalar, ForeachAddcdivScalar,
+    ForeachLerpScalar, ForeachAddcmulScalar, ForeachAddcdivScalar, StatelessDropOutGenMask, DropOutDoMask,
     Count
 };
 

@@ -50,6 +50,7 @@ const char* family_name(OpFamily family) {
         case OpFamily::Loss: return "loss";
         case OpFamily::Attention: return "attention";
         case OpFamily::Layout: return "layout";
+        case OpFamily::Random: return "random";
     }
     return "unknown";
 }
@@ -75,8 +76,8 @@ std::vector<OpInfo> registered_ops() {
 std::string registry_text() {
     std::string text;
     for (const OpInfo& op : registered_ops()) {
-        text += std::string(op.api) + " " + family_name(op.family) + " " + kernel_spec(op.kernel).type + " " +
-                op.dtypes.text() + "\n";
+        text += std::string(op.api) + " " + (op.aclop ? "aclop" : "aclnn") + " " + family_name(op.family) + " " +
+                kernel_spec(op.kernel).type + " " + op.dtypes.text() + "\n";
     }
     return text;
 }

@@ -48,22 +48,24 @@ inline constexpr DTypeSet kAllTypes = kNumericTypes | DTypeSet{ACL_BOOL};
 // How an operator is computed: the shared primitive it is assembled from, or a hand-written body.
 enum class OpFamily : uint8_t {
     Unary, Binary, Ternary, Fill, Foreach, Reduction, Matmul, Normalization, Softmax, Index, Loss,
-    Attention, Layout
+    Attention, Layout, Random
 };
 const char* family_name(OpFamily family);
 
 struct OpInfo {
-    const char* api;  // "aclnnAdd": the first phase is <api>GetWorkspaceSize, the second <api>
+    const char* api;  // "aclnnAdd": the first phase is <api>GetWorkspaceSize, the second <api>;
+                      // for an aclop operator its type ("Fill")
     OpFamily family;
     DTypeSet dtypes;  // the data types of its floating or integer tensors
     Kernel kernel;    // the (main) kernel it launches
+    bool aclop = false;  // an operator type of the single-operator path (aclopCompileAndExecute)
 };
 
 // Adds an operator (at static initialisation); returns true so that it can initialise a constant.
 bool register_op(const OpInfo& info);
 // Every registered operator, sorted by API name.
 std::vector<OpInfo> registered_ops();
-// One line per operator: "<api> <family> <kernel type> <dtypes>", sorted by API name.
+// One line per operator: "<api> <aclnn|aclop> <family> <kernel type> <dtypes>", sorted by name.
 std::string registry_text();
 
 }  // namespace npusim::opapi
