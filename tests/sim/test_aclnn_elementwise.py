@@ -145,6 +145,31 @@ def test_sqrt(op: Op, dt: str, out_dt: str) -> None:
     check(res, "selfRef", np.sqrt(x), "f32")
 
 
+@pytest.mark.parametrize(("name", "attrs", "fn"), [
+    ("InplaceDivs", ["scalar other 0 4"], lambda a, b: a / 4),
+    ("InplaceDiv", [], lambda a, b: a / b),
+    ("InplaceSubs", ["scalar other 0 1.5", "scalar alpha 0 2"], lambda a, b: a - 3),
+    ("InplaceSub", ["scalar alpha 0 0.5"], lambda a, b: a - 0.5 * b),
+])  # fmt: skip
+def test_in_place_division_and_subtraction(op: Op, name: str, attrs: list[str], fn) -> None:
+    # torch's Adam (foreach) divides each tensor in place by its bias correction.
+    rng = np.random.default_rng(45)
+    a, b = rand(rng, (3, 4), "f32"), rand(rng, (4,), "f32", 0.5, 2)
+    tensors = [T("selfRef", "f32", a, out=True)] + ([T("other", "f32", b)] if not name.endswith("s") else [])
+    check(op(name, tensors, attrs), "selfRef", fn(a, b), "f32")
+
+
+@pytest.mark.parametrize(
+    ("name", "diagonal", "dt"), [("Triu", 1, "bool"), ("Tril", 0, "f32"), ("Triu", -1, "i64")]
+)
+def test_triangles(op: Op, name: str, diagonal: int, dt: str) -> None:
+    x = np.arange(1, 2 * 4 * 5 + 1, dtype=np.float64).reshape(2, 4, 5) % (2 if dt == "bool" else 1000)
+    res = op(name, [T("self", dt, x), out("out", dt, x.shape)], [f"int diagonal {diagonal}"])
+    ok(res)
+    ref = np.triu(x, diagonal) if name == "Triu" else np.tril(x, diagonal)
+    np.testing.assert_array_equal(res.outputs["out"], ref)
+
+
 # --------------------------------------------------------------------------------------------------
 # Foreach (torch.optim.Adam / AdamW with foreach=True)
 

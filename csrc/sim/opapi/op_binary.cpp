@@ -1,6 +1,6 @@
 // aclnnAdd, aclnnSub, aclnnMul, aclnnDiv: element-wise with broadcasting; aclnnAdds, aclnnSubs,
 // aclnnMuls, aclnnDivs: a tensor and a scalar; the in-place forms write through selfRef's view (so
-// other must broadcast to it). Declared on the element-wise primitive (opapi/elementwise.h): types
+// other must broadcast to it; an in-place division needs a float selfRef). Declared on the element-wise primitive (opapi/elementwise.h): types
 // promote as torch's, a Cast launch per input of another type, the kernel in the working type, a
 // Cast to the output's type.
 //   Add / Adds: self + alpha * other (an Add kernel, Axpy when alpha is not 1)
@@ -41,6 +41,10 @@ OPAPI_ELEMENTWISE(kInplaceMul, "aclnnInplaceMul", F::Binary, {Kernel::Mul, 1}, k
 OPAPI_ELEMENTWISE(kInplaceMuls, "aclnnInplaceMuls", F::Binary, {Kernel::Muls, 1}, kAllTypes, P::Common, mul);
 OPAPI_ELEMENTWISE(kDiv, "aclnnDiv", F::Binary, {Kernel::RealDiv, 1}, kAllTypes, P::ToFloat, divide);
 OPAPI_ELEMENTWISE(kDivs, "aclnnDivs", F::Binary, {Kernel::RealDiv, 1}, kAllTypes, P::ToFloat, divide);
+OPAPI_ELEMENTWISE(kInplaceDiv, "aclnnInplaceDiv", F::Binary, {Kernel::RealDiv, 1}, kFloatTypes, P::ToFloat, divide);
+OPAPI_ELEMENTWISE(kInplaceDivs, "aclnnInplaceDivs", F::Binary, {Kernel::RealDiv, 1}, kFloatTypes, P::ToFloat, divide);
+OPAPI_ELEMENTWISE(kInplaceSub, "aclnnInplaceSub", F::Binary, {Kernel::Sub, 1}, kNumericTypes, P::Common, sub);
+OPAPI_ELEMENTWISE(kInplaceSubs, "aclnnInplaceSubs", F::Binary, {Kernel::Add, 1}, kNumericTypes, P::Common, sub);
 
 // The Axpy kernel when alpha is not 1 (alpha NULL is left to the primitive's null check).
 std::optional<KernelChoice> scaled(const aclScalar* alpha) {
@@ -148,3 +152,35 @@ NPUSIM_C_EXPORT aclnnStatus aclnnDivsGetWorkspaceSize(const aclTensor* self, con
     return prepare_elementwise(kDivs, {tensor_in("self", self), scalar_in("other", other)}, out, workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnDivs)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnInplaceDivGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other,
+                                                            uint64_t* workspaceSize, aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnInplaceDivGetWorkspaceSize", aclnnStatus);
+    return prepare_elementwise(kInplaceDiv, {tensor_in("selfRef", selfRef), tensor_in("other", other)}, selfRef,
+                               workspaceSize, executor);
+}
+OPAPI_DEFINE_RUN(aclnnInplaceDiv)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnInplaceDivsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other,
+                                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnInplaceDivsGetWorkspaceSize", aclnnStatus);
+    return prepare_elementwise(kInplaceDivs, {tensor_in("selfRef", selfRef), scalar_in("other", other)}, selfRef,
+                               workspaceSize, executor);
+}
+OPAPI_DEFINE_RUN(aclnnInplaceDivs)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnInplaceSubGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other,
+                                                            const aclScalar* alpha, uint64_t* workspaceSize,
+                                                            aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnInplaceSubGetWorkspaceSize", aclnnStatus);
+    return with_alpha(kInplaceSub, selfRef, tensor_in("other", other), alpha, selfRef, workspaceSize, executor);
+}
+OPAPI_DEFINE_RUN(aclnnInplaceSub)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnInplaceSubsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other,
+                                                             const aclScalar* alpha, uint64_t* workspaceSize,
+                                                             aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnInplaceSubsGetWorkspaceSize", aclnnStatus);
+    return with_alpha(kInplaceSubs, selfRef, scalar_in("other", other), alpha, selfRef, workspaceSize, executor);
+}
+OPAPI_DEFINE_RUN(aclnnInplaceSubs)

@@ -172,7 +172,10 @@ aclnnStatus prepare(const aclTensor* query, const aclTensor* key, const aclTenso
     OPAPI_CHECK(check_tensor(api, "value", value));
     OPAPI_CHECK(check_tensor(api, "attentionOutOut", attentionOut));
     (void)paddingMask;  // reserved by CANN
-    if (prefix != nullptr) return invalid(api, "prefixOptional (sparseMode 5 and 6) is not supported");
+    // torch_npu passes an empty array for no prefix.
+    if (prefix != nullptr && (!nn::valid(prefix) || !prefix->values.empty())) {
+        return invalid(api, "prefixOptional (sparseMode 5 and 6) is not supported");
+    }
     if (!(keepProb > 0.0 && keepProb <= 1.0)) return invalid(api, "keepProb %g is outside (0, 1]", keepProb);
     if (keepProb < 1.0 && dropMask == nullptr) return invalid(api, "keepProb %g < 1 needs dropMaskOptional", keepProb);
     if (sparseMode < 0 || sparseMode > 3) {

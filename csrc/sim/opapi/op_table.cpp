@@ -67,6 +67,8 @@ constexpr std::array<KernelSpec, static_cast<size_t>(Kernel::Count)> kKernels = 
     {Kernel::ForeachAddcdivScalar, "ForeachAddcdivScalar", "ForeachAddcdivScalarAiCore", 1, CoreType::AIV},
     {Kernel::StatelessDropOutGenMask, "StatelessDropOutGenMask", "StatelessDropOutGenMaskAiCore", 1, CoreType::AIV},
     {Kernel::DropOutDoMask, "DropOutDoMask", "DropOutDoMaskAiCore", 1, CoreType::AIV},
+    {Kernel::Triu, "Triu", "TriuAiCore", 1, CoreType::AIV},
+    {Kernel::Tril, "Tril", "TrilAiCore", 1, CoreType::AIV},
 }};
 
 // 64-bit FNV-1a with a seed, so that two seeds give a 128-bit digest.

@@ -82,6 +82,8 @@
 #include "aclnnop/aclnn_lerp_scalar.h"
 #include "aclnnop/aclnn_lerp_tensor.h"
 #include "aclnnop/aclnn_sqrt.h"
+#include "aclnnop/aclnn_tril.h"
+#include "aclnnop/aclnn_triu.h"
 
 namespace {
 
@@ -500,6 +502,25 @@ bool select(const Spec& p, Phase1& first, Phase2& second) {
     } else if (op == "InplaceAdds") {
         first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceAddsGetWorkspaceSize(p.t("selfRef"), p.s("other"), p.s("alpha"), w, e); };
         second = aclnnInplaceAdds;
+    } else if (op == "InplaceDiv") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceDivGetWorkspaceSize(p.t("selfRef"), p.t("other"), w, e); };
+        second = aclnnInplaceDiv;
+    } else if (op == "InplaceDivs") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceDivsGetWorkspaceSize(p.t("selfRef"), p.s("other"), w, e); };
+        second = aclnnInplaceDivs;
+    } else if (op == "InplaceSub") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceSubGetWorkspaceSize(p.t("selfRef"), p.t("other"), p.s("alpha"), w, e); };
+        second = aclnnInplaceSub;
+    } else if (op == "InplaceSubs") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceSubsGetWorkspaceSize(p.t("selfRef"), p.s("other"), p.s("alpha"), w, e); };
+        second = aclnnInplaceSubs;
+    } else if (op == "Triu" || op == "Tril") {
+        first = [&](uint64_t* w, aclOpExecutor** e) {
+            const auto diagonal = static_cast<int64_t>(p.n("diagonal", 0));
+            return op == "Triu" ? aclnnTriuGetWorkspaceSize(p.t("self"), diagonal, p.t("out"), w, e)
+                                : aclnnTrilGetWorkspaceSize(p.t("self"), diagonal, p.t("out"), w, e);
+        };
+        second = op == "Triu" ? aclnnTriu : aclnnTril;
     } else if (op == "ForeachAddScalarV2") {
         first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnForeachAddScalarV2GetWorkspaceSize(p.l("x"), p.s("scalar"), p.l("out"), w, e); };
         second = aclnnForeachAddScalarV2;
