@@ -19,10 +19,15 @@
 #include "nnopbase/tensor.h"
 #include "opapi/checks.h"
 #include "opapi/op_launcher.h"
+#include "opapi/registry.h"
 
 namespace npusim::opapi {
 
 namespace {
+
+// Declared in the operator registry (hand-written: its own checks and compute).
+[[maybe_unused]] const bool kRegistered =
+    register_op({"aclnnFlashAttentionScore", OpFamily::Attention, kFloatTypes, Kernel::FlashAttentionScore});
 
 constexpr uint64_t kWorkspaceBytes = 16 * 1024;  // what the kernel asks for (split-K scratch on real parts)
 constexpr int64_t kStatLanes = 8;                 // softmaxMax / softmaxSum repeat each row's value 8 times

@@ -1,8 +1,10 @@
 #include "opapi/registry.h"
 
 #include <algorithm>
+#include <cstring>
 #include <mutex>
 
+#include "core/export.h"
 #include "core/immortal.h"
 #include "nnopbase/dtype.h"
 
@@ -83,3 +85,11 @@ std::string registry_text() {
 }
 
 }  // namespace npusim::opapi
+
+// The registry as text for tools (`npu-sim ops`, through ctypes): copies registry_text() and its
+// terminating NUL into buffer when size allows; returns the size that takes.
+NPUSIM_C_EXPORT size_t npusim_opapi_registry(char* buffer, size_t size) {
+    const std::string text = npusim::opapi::registry_text();
+    if (buffer != nullptr && size > text.size()) std::memcpy(buffer, text.c_str(), text.size() + 1);
+    return text.size() + 1;
+}

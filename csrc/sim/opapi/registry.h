@@ -8,6 +8,7 @@
 // reading it takes no lock.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <string>
@@ -69,3 +70,6 @@ std::vector<OpInfo> registered_ops();
 std::string registry_text();
 
 }  // namespace npusim::opapi
+
+// For tools: registry_text() into buffer (with its NUL) when size allows; returns the size needed.
+extern "C" __attribute__((visibility("default"))) size_t npusim_opapi_registry(char* buffer, size_t size);
