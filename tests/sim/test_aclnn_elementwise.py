@@ -170,6 +170,40 @@ def test_triangles(op: Op, name: str, diagonal: int, dt: str) -> None:
     np.testing.assert_array_equal(res.outputs["out"], ref)
 
 
+@pytest.mark.parametrize(("name", "dt", "out_dt"), [("NeScalar", "f32", "bool"), ("EqScalar", "i64", "bool"),
+                                                   ("NeTensor", "f16", "f32")])  # fmt: skip
+def test_comparisons_write_truth_values(op: Op, name: str, dt: str, out_dt: str) -> None:
+    x = np.array([[0.0, 1.0, -2.0], [2.0, 0.0, 3.0]])
+    if name == "NeTensor":
+        other = np.array([0.0, 1.0, 5.0])
+        res = op(name, [T("self", dt, x), T("other", dt, other), out("out", out_dt, x.shape)])
+        ref = x != other
+    else:
+        res = op(name, [T("self", dt, x), out("out", out_dt, x.shape)], ["scalar other 0 2"])
+        ref = x != 2 if name == "NeScalar" else x == 2
+    ok(res)
+    np.testing.assert_array_equal(res.outputs["out"], ref.astype(np.float64))
+
+
+def test_logical_not_of_a_bool_mask(op: Op) -> None:
+    m = np.array([[1, 0, 1], [0, 0, 1]], dtype=np.float64)
+    res = op("LogicalNot", [T("self", "bool", m), out("out", "bool", m.shape)])
+    ok(res)
+    np.testing.assert_array_equal(res.outputs["out"], 1 - m)
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+def test_threshold_backward_passes_the_gradient_where_self_exceeds_the_threshold(op: Op, dt: str) -> None:
+    rng = np.random.default_rng(46)
+    g, x = rand(rng, (4, 6), dt), rand(rng, (4, 6), dt)
+    res = op(
+        "ThresholdBackward",
+        [T("gradOutput", dt, g), T("self", dt, x), out("out", dt, g.shape)],
+        ["scalar threshold 0 0"],
+    )
+    check(res, "out", np.where(x > 0, g, 0.0), dt)
+
+
 # --------------------------------------------------------------------------------------------------
 # Foreach (torch.optim.Adam / AdamW with foreach=True)
 

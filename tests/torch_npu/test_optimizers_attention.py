@@ -1,4 +1,4 @@
-"""torch.optim.Adam and AdamW (foreach), causal scaled_dot_product_attention, a causal
+"""torch.optim.Adam and AdamW (foreach), causal and padding-masked scaled_dot_product_attention, a causal
 TransformerEncoderLayer in eval mode and training-mode dropout on device `npu` with torch_npu: the
 results match the same program on the CPU (fp32: rtol 1e-5, atol 1e-6), dropout by its statistics.
 One program runs them all (a process start-up of torch costs seconds). Skipped when
@@ -36,7 +36,12 @@ x = torch.randn(2, 8, 32)
 mask = torch.nn.Transformer.generate_square_subsequent_mask(8)
 ref2 = layer(x, src_mask=mask, is_causal=True)
 got2 = layer.npu()(x.npu(), src_mask=mask.npu(), is_causal=True).cpu()
+m = torch.ones(2, 1, 8, 8, dtype=torch.bool)
+m[:, :, :, 6:] = False  # padding: the last two keys of every row are masked out
+ref3 = F.scaled_dot_product_attention(q, k, v, attn_mask=m)
+got3 = F.scaled_dot_product_attention(q.npu(), k.npu(), v.npu(), attn_mask=m.npu()).cpu()
 r["sdpa"] = torch.allclose(ref, got, rtol=1e-5, atol=1e-6)
+r["sdpa_padding"] = torch.allclose(ref3, got3, rtol=1e-5, atol=1e-6)
 r["encoder"] = torch.allclose(ref2, got2, rtol=1e-5, atol=1e-6)
 x = torch.ones(1000, 100).npu()
 torch.manual_seed(0)
@@ -60,8 +65,8 @@ def test_adam_and_adamw_steps_match_the_cpu(results: dict[str, object], optimize
     assert results[optimizer] is True
 
 
-def test_causal_attention_matches_the_cpu(results: dict[str, object]) -> None:
-    assert results["sdpa"] is True and results["encoder"] is True
+def test_causal_and_padding_attention_match_the_cpu(results: dict[str, object]) -> None:
+    assert results["sdpa"] is True and results["encoder"] is True and results["sdpa_padding"] is True
 
 
 def test_training_mode_dropout_keeps_about_one_minus_p(results: dict[str, object]) -> None:

@@ -127,7 +127,7 @@ aclnnStatus finish_item(const ElementwiseOp& op, const std::array<const char*, k
     if (first) item.shape = item.out.dims;  // no tensor inputs: a fill of the output
     OPAPI_CHECK(check_same_dims(op.api, "out", item.out.dims, item.shape));
     item.work = working_type(op, item, scalar_types);
-    if (category(item.work) > category(item.out.dtype)) {
+    if (op.promotion != Promotion::Predicate && category(item.work) > category(item.out.dtype)) {
         return invalid(op.api, "the result type %s cannot be stored in out of type %s", nn::dtype_name(item.work),
                        nn::dtype_name(item.out.dtype));
     }
@@ -240,7 +240,7 @@ aclnnStatus prepare_elementwise(const ElementwiseOp& op, std::initializer_list<O
         args.push_back(b.view.data);
     }
     launches.push_back({choice.kernel, item.work, vector_cost(choice.flops * double(n), elem * (read + double(n)), n, 4096)});
-    if (item.out.dtype != item.work) {
+    if (item.out.dtype != item.work && op.promotion != Promotion::Predicate) {  // a predicate writes out's type
         launches.push_back(
             {Kernel::Cast, item.out.dtype, vector_cost(double(n), elem * double(n) + double(item.out.bytes()), n, 4096)});
     }

@@ -36,6 +36,7 @@ namespace npusim::opapi {
 enum class Promotion : uint8_t {
     Common,   // torch's result type of the inputs
     ToFloat,  // the same, with integer and bool results computed as float32
+    Predicate,  // compared in the inputs' result type; the truth value (0 or 1) goes to an out of any type
 };
 
 using ElementFn = double (*)(double a, double b, double c, double d);

@@ -69,6 +69,10 @@ constexpr std::array<KernelSpec, static_cast<size_t>(Kernel::Count)> kKernels = 
     {Kernel::DropOutDoMask, "DropOutDoMask", "DropOutDoMaskAiCore", 1, CoreType::AIV},
     {Kernel::Triu, "Triu", "TriuAiCore", 1, CoreType::AIV},
     {Kernel::Tril, "Tril", "TrilAiCore", 1, CoreType::AIV},
+    {Kernel::NotEqual, "NotEqual", "NotEqualAiCore", 1, CoreType::AIV},
+    {Kernel::Equal, "Equal", "EqualAiCore", 1, CoreType::AIV},
+    {Kernel::LogicalNot, "LogicalNot", "LogicalNotAiCore", 1, CoreType::AIV},
+    {Kernel::ThresholdGradV2D, "ThresholdGradV2D", "ThresholdGradV2DAiCore", 1, CoreType::AIV},
 }};
 
 // 64-bit FNV-1a with a seed, so that two seeds give a 128-bit digest.

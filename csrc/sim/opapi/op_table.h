@@ -29,7 +29,7 @@ enum class Kernel : uint8_t {
     Pow, ReduceMax, SiluGrad, EmbeddingDenseGrad,
     Lerp, Sqrt, Addcmul, Addcdiv, ForeachMulScalar, ForeachAddScalar, ForeachDivScalar, ForeachSqrt,
     ForeachLerpScalar, ForeachAddcmulScalar, ForeachAddcdivScalar, StatelessDropOutGenMask, DropOutDoMask,
-    Triu, Tril,
+    Triu, Tril, NotEqual, Equal, LogicalNot, ThresholdGradV2D,
     Count
 };
 

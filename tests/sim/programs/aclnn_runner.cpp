@@ -83,6 +83,11 @@
 #include "aclnnop/aclnn_lerp_tensor.h"
 #include "aclnnop/aclnn_sqrt.h"
 #include "aclnnop/aclnn_tril.h"
+#include "aclnnop/aclnn_eq_scalar.h"
+#include "aclnnop/aclnn_logical_not.h"
+#include "aclnnop/aclnn_ne_scalar.h"
+#include "aclnnop/aclnn_ne_tensor.h"
+#include "aclnnop/aclnn_threshold_backward.h"
 #include "aclnnop/aclnn_triu.h"
 
 namespace {
@@ -521,6 +526,21 @@ bool select(const Spec& p, Phase1& first, Phase2& second) {
                                 : aclnnTrilGetWorkspaceSize(p.t("self"), diagonal, p.t("out"), w, e);
         };
         second = op == "Triu" ? aclnnTriu : aclnnTril;
+    } else if (op == "NeScalar") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnNeScalarGetWorkspaceSize(p.t("self"), p.s("other"), p.t("out"), w, e); };
+        second = aclnnNeScalar;
+    } else if (op == "NeTensor") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnNeTensorGetWorkspaceSize(p.t("self"), p.t("other"), p.t("out"), w, e); };
+        second = aclnnNeTensor;
+    } else if (op == "EqScalar") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnEqScalarGetWorkspaceSize(p.t("self"), p.s("other"), p.t("out"), w, e); };
+        second = aclnnEqScalar;
+    } else if (op == "LogicalNot") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnLogicalNotGetWorkspaceSize(p.t("self"), p.t("out"), w, e); };
+        second = aclnnLogicalNot;
+    } else if (op == "ThresholdBackward") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnThresholdBackwardGetWorkspaceSize(p.t("gradOutput"), p.t("self"), p.s("threshold"), p.t("out"), w, e); };
+        second = aclnnThresholdBackward;
     } else if (op == "ForeachAddScalarV2") {
         first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnForeachAddScalarV2GetWorkspaceSize(p.l("x"), p.s("scalar"), p.l("out"), w, e); };
         second = aclnnForeachAddScalarV2;
