@@ -1,6 +1,7 @@
 #include "opapi/aclop.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -22,11 +23,6 @@ constexpr int64_t kMaskAlign = 128;  // elements per 16 mask bytes (CANN's align
 double value_of(double value, double, double, double) { return value; }
 
 const ElementwiseOp kFill{"Fill", OpFamily::Fill, {Kernel::Fill, 0}, kAllTypes, Promotion::Common, value_of};
-[[maybe_unused]] const bool kFillRegistered = register_op({"Fill", OpFamily::Fill, kAllTypes, Kernel::Fill, true});
-[[maybe_unused]] const bool kGenMaskRegistered =
-    register_op({"StatelessDropOutGenMask", OpFamily::Random, kFloatTypes, Kernel::StatelessDropOutGenMask, true});
-[[maybe_unused]] const bool kDoMaskRegistered =
-    register_op({"DropOutDoMask", OpFamily::Random, kFloatTypes, Kernel::DropOutDoMask, true});
 
 aclError bad(const char* type, const char* fmt, const std::string& detail = {}) {
     log_message(LogLevel::Error, "aclopCompileAndExecute(\"%s\"): %s%s", type, fmt, detail.c_str());
@@ -133,8 +129,11 @@ aclError gen_mask(const std::vector<AclopOperand>& in, const std::vector<AclopOp
     auto* data = static_cast<uint8_t*>(mask.data);
     auto compute = [rng, keep, data, n, bytes]() {
         std::memset(data, 0, static_cast<size_t>(bytes));
-        for (int64_t k = 0; k < n; ++k) {
-            if (rng_uniform(rng, static_cast<uint64_t>(k)) < keep) data[k >> 3] |= static_cast<uint8_t>(1u << (k & 7));
+        for (int64_t base = 0; base < n; base += 4) {
+            const std::array<uint32_t, 4> words = rng_block(rng, static_cast<uint64_t>(base / 4));
+            for (int64_t k = base; k < std::min(base + 4, n); ++k) {
+                if (rng_to_uniform(words[size_t(k - base)]) < keep) data[k >> 3] |= static_cast<uint8_t>(1u << (k & 7));
+            }
         }
     };
     std::vector<KernelLaunch> launches{
@@ -172,23 +171,41 @@ aclError do_mask(const std::vector<AclopOperand>& in, const std::vector<AclopOpe
                         stream);
 }
 
+using Handler = aclError (*)(const std::vector<AclopOperand>&, const std::vector<AclopOperand>&, aclrtStream);
+
+struct AclopType {
+    OpInfo info;
+    Handler run;
+};
+
+// The aclop types: each registered from this table, and found in it (no lock) when a call comes.
+const AclopType kTypes[] = {
+    {{"Fill", OpFamily::Fill, kAllTypes, Kernel::Fill, true}, fill},
+    {{"StatelessDropOutGenMask", OpFamily::Random, kFloatTypes, Kernel::StatelessDropOutGenMask, true}, gen_mask},
+    {{"DropOutDoMask", OpFamily::Random, kFloatTypes, Kernel::DropOutDoMask, true}, do_mask},
+};
+
+[[maybe_unused]] const bool kRegistered = [] {
+    for (const AclopType& t : kTypes) register_op(t.info);
+    return true;
+}();
+
+const AclopType* find_type(const char* type) {
+    if (type == nullptr) return nullptr;
+    for (const AclopType& t : kTypes) {
+        if (std::strcmp(t.info.api, type) == 0) return &t;
+    }
+    return nullptr;
+}
+
 }  // namespace
 
-bool is_aclop_type(const char* type) {
-    if (type == nullptr) return false;
-    for (const OpInfo& op : registered_ops()) {
-        if (op.aclop && std::strcmp(op.api, type) == 0) return true;
-    }
-    return false;
-}
+bool is_aclop_type(const char* type) { return find_type(type) != nullptr; }
 
 aclError run_aclop(const char* type, const std::vector<AclopOperand>& inputs, const std::vector<AclopOperand>& outputs,
                    aclrtStream stream) {
-    const std::string name = type;
-    if (name == "Fill") return fill(inputs, outputs, stream);
-    if (name == "StatelessDropOutGenMask") return gen_mask(inputs, outputs, stream);
-    if (name == "DropOutDoMask") return do_mask(inputs, outputs, stream);
-    return ACL_ERROR_FEATURE_UNSUPPORTED;
+    const AclopType* t = find_type(type);
+    return t == nullptr ? ACL_ERROR_FEATURE_UNSUPPORTED : t->run(inputs, outputs, stream);
 }
 
 }  // namespace npusim::opapi

@@ -24,15 +24,13 @@ std::array<uint32_t, 4> philox4x32_10(std::array<uint32_t, 4> counter, std::arra
     return counter;
 }
 
-float rng_uniform(const RngStream& stream, uint64_t k) {
-    const uint64_t block = k / 4;
+std::array<uint32_t, 4> rng_block(const RngStream& stream, uint64_t block) {
     const uint64_t low = stream.offset_low + block;
     const uint64_t high = stream.offset_high + (low < stream.offset_low ? 1 : 0);
     const std::array<uint32_t, 4> counter{static_cast<uint32_t>(low), static_cast<uint32_t>(low >> 32),
                                           static_cast<uint32_t>(high), static_cast<uint32_t>(high >> 32)};
     const std::array<uint32_t, 2> key{static_cast<uint32_t>(stream.seed), static_cast<uint32_t>(stream.seed >> 32)};
-    const uint32_t word = philox4x32_10(counter, key)[k % 4];
-    return static_cast<float>(word >> 8) * (1.0f / 16777216.0f);
+    return philox4x32_10(counter, key);
 }
 
 }  // namespace npusim::opapi

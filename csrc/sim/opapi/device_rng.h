@@ -18,7 +18,10 @@ struct RngStream {
 };
 
 std::array<uint32_t, 4> philox4x32_10(std::array<uint32_t, 4> counter, std::array<uint32_t, 2> key);
-// The top 24 bits of element k of the stream, as a float in [0, 1).
-float rng_uniform(const RngStream& stream, uint64_t k);
+// Elements 4 * block .. 4 * block + 3 of the stream (one Philox call).
+std::array<uint32_t, 4> rng_block(const RngStream& stream, uint64_t block);
+// The top 24 bits of an element, as a float in [0, 1).
+inline float rng_to_uniform(uint32_t word) { return static_cast<float>(word >> 8) * (1.0f / 16777216.0f); }
+
 
 }  // namespace npusim::opapi
