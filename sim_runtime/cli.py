@@ -19,6 +19,7 @@ from sim_runtime import soc as soc_catalogue
 from sim_runtime.arguments import positive_int, positive_seconds
 from sim_runtime.config import CLOCKS, CONFIG_VAR, ConfigError, SimConfig, parse_setting
 from sim_runtime.faults import FaultPlanError
+from sim_runtime.operators import registered_operators
 from sim_runtime.soc import SocSpec
 from sim_runtime.toolkit import ToolkitError, build_toolkit
 from sim_runtime.toolkit_layout import cann_release, check_toolkit
@@ -140,6 +141,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench.add_argument("--json", action="store_true", help="print JSON (every round's values) instead")
 
+    ops = commands.add_parser(
+        "ops",
+        help="list the operators the simulated libopapi runs",
+        description="List every registered aclnn operator and aclop type with its family, kernel and "
+        "data types (read from libopapi).",
+    )
+    ops.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
     commands.add_parser(
         "trace",
         help="capture a program's msPTI activity; export, break down, validate, report",
@@ -171,6 +180,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_calibrate(args)
         if args.command == "bench":
             return _cmd_bench(args)
+        if args.command == "ops":
+            return _cmd_ops(args)
         return _cmd_run(args)
     except _USER_ERRORS as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
@@ -215,6 +226,21 @@ def _print_check(root: Path, *, as_json: bool) -> int:
         missing = sum(not row.ok for row in rows)
         print(f"{missing} missing" if missing else "every path the toolkit provides is present")
     return 0 if all(row.ok for row in rows) else 1
+
+
+# --- ops ------------------------------------------------------------------------------------------
+
+
+def _cmd_ops(args: argparse.Namespace) -> int:
+    operators = registered_operators()
+    if args.json:
+        print(json.dumps([dataclasses.asdict(op) for op in operators], indent=2))
+        return 0
+    rows = [(op.name, op.path, op.family, op.kernel, ",".join(op.dtypes)) for op in operators]
+    _print_table([("operator", "path", "family", "kernel", "data types"), *rows])
+    aclnn = sum(op.path == "aclnn" for op in operators)
+    print(f"{len(operators)} operators: {aclnn} aclnn, {len(operators) - aclnn} aclop")
+    return 0
 
 
 # --- info -----------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 // Operator attributes (acl_op.h): a map from attribute name to a typed value, set by a program
-// before an operator call through the single-operator API. Nothing in the simulator executes such
-// an operator yet (aclopCompileAndExecute is not supported), so the values are kept, validated and
-// released, but not read.
+// before an operator call through the single-operator API. The operator types the simulator runs
+// through aclopCompileAndExecute (opapi/aclop.h) take no attributes, so the values are kept,
+// validated and released, but not read.
 #include <map>
 #include <memory>
 #include <string>

@@ -1,6 +1,6 @@
 // Data buffers and tensor descriptions of the single-operator API (acl_base.h). They are plain
-// host-side records: a program (torch_npu's operator command path) builds and queries them; the
-// simulator never runs an operator from them (aclopCompileAndExecute is not supported).
+// host-side records: a program (torch_npu's operator command path) builds them, and
+// aclopCompileAndExecute (libacl_op_compiler) reads them through the public getters.
 #include <cstring>
 #include <memory>
 #include <string>

@@ -1,18 +1,20 @@
 // libacl_op_compiler: the operator compiler API (acl/acl_op_compiler.h). Compile options are kept
-// per process and read back. Compiling and executing an operator through GE's single-operator path
-// is not supported: the simulator's operators are the aclnn operators of libopapi, so
-// aclopCompileAndExecute[V2] return ACL_ERROR_FEATURE_UNSUPPORTED; the first call in a process logs
-// one line naming the operator type.
+// per process and read back. aclopCompileAndExecute[V2] run the operator types of the operator
+// library's registry (opapi/aclop.h: Fill, StatelessDropOutGenMask, DropOutDoMask) on the given
+// stream, reading the tensors through their descriptions and buffers; any other type returns
+// ACL_ERROR_FEATURE_UNSUPPORTED, and the first such call in a process logs one line naming it.
 #include <array>
 #include <atomic>
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "acl/acl_op_compiler.h"
 #include "core/fault_plan.h"
 #include "core/log.h"
 #include "core/unsupported.h"
+#include "opapi/aclop.h"
 
 namespace {
 
@@ -44,25 +46,63 @@ aclError compile_and_execute_unsupported(const char* function, const char* opTyp
     return ACL_ERROR_FEATURE_UNSUPPORTED;
 }
 
+// The operands of an aclop call, read through the public getters; false when one is malformed.
+bool operands(int count, const aclTensorDesc* const descs[], const aclDataBuffer* const buffers[],
+              std::vector<npusim::opapi::AclopOperand>& out) {
+    if (count < 0 || (count > 0 && (descs == nullptr || buffers == nullptr))) return false;
+    out.resize(static_cast<size_t>(count));
+    for (int i = 0; i < count; ++i) {
+        if (descs[i] == nullptr || buffers[i] == nullptr) return false;
+        npusim::opapi::AclopOperand& o = out[static_cast<size_t>(i)];
+        o.dtype = aclGetTensorDescType(descs[i]);
+        const size_t rank = aclGetTensorDescNumDims(descs[i]);
+        o.dims.resize(rank);
+        for (size_t d = 0; d < rank; ++d) {
+            if (aclGetTensorDescDimV2(descs[i], d, &o.dims[d]) != ACL_SUCCESS || o.dims[d] < 0) return false;
+        }
+        o.data = aclGetDataBufferAddr(buffers[i]);
+        o.bytes = aclGetDataBufferSizeV2(buffers[i]);
+    }
+    return true;
+}
+
+aclError compile_and_execute(const char* function, const char* opType, int numInputs,
+                             const aclTensorDesc* const inputDesc[], const aclDataBuffer* const inputs[], int numOutputs,
+                             const aclTensorDesc* const outputDesc[], const aclDataBuffer* const outputs[],
+                             aclrtStream stream) {
+    if (opType == nullptr) return ACL_ERROR_INVALID_PARAM;
+    if (!npusim::opapi::is_aclop_type(opType)) return compile_and_execute_unsupported(function, opType);
+    std::vector<npusim::opapi::AclopOperand> in, out;
+    if (!operands(numInputs, inputDesc, inputs, in) || !operands(numOutputs, outputDesc, outputs, out)) {
+        npusim::log_message(npusim::LogLevel::Error, "%s(\"%s\"): a tensor description or buffer is missing", function,
+                            opType);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    return npusim::opapi::run_aclop(opType, in, out, stream);
+}
+
 }  // namespace
 
 extern "C" {
 
-ACL_FUNC_VISIBILITY aclError aclopCompileAndExecute(const char* opType, int, const aclTensorDesc* const[],
-                                                    const aclDataBuffer* const[], int, const aclTensorDesc* const[],
-                                                    aclDataBuffer* const[], const aclopAttr*, aclopEngineType,
-                                                    aclopCompileType, const char*, aclrtStream) {
+// The attributes, engine, compile type and path are not read: the registered types take none.
+ACL_FUNC_VISIBILITY aclError aclopCompileAndExecute(const char* opType, int numInputs,
+                                                    const aclTensorDesc* const inputDesc[],
+                                                    const aclDataBuffer* const inputs[], int numOutputs,
+                                                    const aclTensorDesc* const outputDesc[],
+                                                    aclDataBuffer* const outputs[], const aclopAttr*, aclopEngineType,
+                                                    aclopCompileType, const char*, aclrtStream stream) {
     NPUSIM_FAULT_RETURN("aclopCompileAndExecute", aclError);
-    if (opType == nullptr) return ACL_ERROR_INVALID_PARAM;
-    return compile_and_execute_unsupported(__func__, opType);
+    return compile_and_execute(__func__, opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, stream);
 }
 
-ACL_FUNC_VISIBILITY aclError aclopCompileAndExecuteV2(const char* opType, int, aclTensorDesc*[], aclDataBuffer*[], int,
-                                                      aclTensorDesc*[], aclDataBuffer*[], aclopAttr*, aclopEngineType,
-                                                      aclopCompileType, const char*, aclrtStream) {
+ACL_FUNC_VISIBILITY aclError aclopCompileAndExecuteV2(const char* opType, int numInputs, aclTensorDesc* inputDesc[],
+                                                      aclDataBuffer* inputs[], int numOutputs,
+                                                      aclTensorDesc* outputDesc[], aclDataBuffer* outputs[],
+                                                      aclopAttr*, aclopEngineType, aclopCompileType, const char*,
+                                                      aclrtStream stream) {
     NPUSIM_FAULT_RETURN("aclopCompileAndExecuteV2", aclError);
-    if (opType == nullptr) return ACL_ERROR_INVALID_PARAM;
-    return compile_and_execute_unsupported(__func__, opType);
+    return compile_and_execute(__func__, opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, stream);
 }
 
 ACL_FUNC_VISIBILITY aclError aclSetCompileopt(aclCompileOpt opt, const char* value) {

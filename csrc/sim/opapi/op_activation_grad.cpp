@@ -13,10 +13,16 @@
 #include "nnopbase/tensor.h"
 #include "opapi/checks.h"
 #include "opapi/op_launcher.h"
+#include "opapi/registry.h"
 
 namespace npusim::opapi {
 
 namespace {
+
+// Declared in the operator registry (hand-written: its own checks and compute).
+[[maybe_unused]] const bool kRegistered =
+    register_op({"aclnnGeluBackward", OpFamily::Unary, kFloatTypes, Kernel::GeluGrad}) &&
+    register_op({"aclnnSiluBackward", OpFamily::Unary, kFloatTypes, Kernel::SiluGrad});
 
 double gelu_derivative(double x) {
     constexpr double kInvSqrt2 = 0.7071067811865476, kInvSqrt2Pi = 0.3989422804014327;

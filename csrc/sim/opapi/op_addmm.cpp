@@ -14,10 +14,16 @@
 #include "nnopbase/tensor.h"
 #include "opapi/checks.h"
 #include "opapi/op_launcher.h"
+#include "opapi/registry.h"
 
 namespace npusim::opapi {
 
 namespace {
+
+// Declared in the operator registry (hand-written: its own checks and compute).
+[[maybe_unused]] const bool kRegistered =
+    register_op({"aclnnAddmm", OpFamily::Matmul, kFloatTypes, Kernel::MatMulV2}) &&
+    register_op({"aclnnMm", OpFamily::Matmul, kFloatTypes, Kernel::MatMulV2});
 
 struct GemmPlan {
     TensorView bias, a, b, y;  // bias.data == nullptr: no bias term

@@ -19,6 +19,11 @@
 //   LogSoftmaxV2 5n, LogSoftmaxGrad 4n;  NLLLoss, NLLLossGrad 2 * batch;  Pow 4n;  ReduceMax n
 //   SiluGrad 8n (the sigmoid's 4n and the product);  EmbeddingDenseGrad grad's elements (one add
 //   each; + the output's elements with scaleGradByFreq), bytes: grad, indices and the output
+//   Element-wise operators of opapi/elementwise.h: the FLOPs per element of their declaration
+//   (Lerp, Addcmul, Addcdiv 3n; Sqrt 4n; comparisons, LogicalNot, ThresholdGradV2D n; fills 0) and
+//   the bytes of every tensor read and the output, in the working type; the foreach kernels sum
+//   both over the list. StatelessDropOutGenMask 10n (the Philox rounds), bytes the mask's;
+//   DropOutDoMask 2n; Triu / Tril n.
 //   bytes = the bytes of every input read plus every output written.
 // Cube and attention kernels carry a modelled duration (docs/timing.md): tile quantisation over
 // the cube cores, a floor for pipeline fill, per-dtype rates and the efficiencies of

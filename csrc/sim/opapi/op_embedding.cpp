@@ -9,10 +9,15 @@
 #include "nnopbase/tensor.h"
 #include "opapi/checks.h"
 #include "opapi/op_launcher.h"
+#include "opapi/registry.h"
 
 namespace npusim::opapi {
 
 namespace {
+
+// Declared in the operator registry (hand-written: its own checks and compute).
+[[maybe_unused]] const bool kRegistered =
+    register_op({"aclnnEmbedding", OpFamily::Index, kFloatTypes | DTypeSet{ACL_INT32, ACL_INT64}, Kernel::GatherV2});
 
 aclnnStatus prepare(const aclTensor* weight, const aclTensor* indices, const aclTensor* out, uint64_t* workspaceSize,
                     aclOpExecutor** executor) {

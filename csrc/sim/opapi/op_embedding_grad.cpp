@@ -16,10 +16,15 @@
 #include "nnopbase/tensor.h"
 #include "opapi/checks.h"
 #include "opapi/op_launcher.h"
+#include "opapi/registry.h"
 
 namespace npusim::opapi {
 
 namespace {
+
+// Declared in the operator registry (hand-written: its own checks and compute).
+[[maybe_unused]] const bool kRegistered =
+    register_op({"aclnnEmbeddingDenseBackward", OpFamily::Index, kFloatTypes | DTypeSet{ACL_INT32, ACL_INT64}, Kernel::EmbeddingDenseGrad});
 
 // The index types CANN's documentation lists (bfloat16 is not among them).
 bool is_index_type(aclDataType type) {

@@ -1,101 +1,74 @@
-// aclnnForeachAddList (alpha a one-element tensor) and aclnnForeachAddListV2 (alpha an aclScalar):
-// out[i] = x1[i] + alpha * x2[i] for every pair of equally shaped tensors of the lists, in the
-// working type of each pair (torch's _foreach_add, the multi-tensor step of its optimisers). One
-// ForeachAddList kernel for the whole list, as CANN's multi-tensor kernels do.
-#include <memory>
+// The foreach operators (torch's _foreach_* ops, the multi-tensor steps of its optimisers) on the
+// element-wise primitive (opapi/elementwise.h, prepare_foreach): the function over item i of every
+// list, equal shapes, one kernel for the whole list as CANN's multi-tensor kernels; out may be the
+// first list (the in-place forms torch_npu calls).
+//   aclnnForeachAddList (alpha a one-element tensor, read when the kernel runs),
+//   aclnnForeachAddListV2 (alpha an aclScalar)      out = x1 + alpha * x2
+//   aclnnForeachAddScalarV2 / MulScalarV2 / DivScalarV2   out = x + s, x * s, x / s
+//   aclnnForeachSqrt                                 out = sqrt(x)
+//   aclnnForeachLerpScalar                           out = x1 + weight * (x2 - x1)
+//   aclnnForeachAddcmulScalarV2 / AddcdivScalarV2    out = x1 + s * x2 * x3, x1 + s * x2 / x3
+// Adam and AdamW (foreach) reach these; the V1 scalar forms (the scalar as a tensor) have no public
+// header and are not offered, so torch_npu takes the V2 forms.
+#include <cmath>
 
 #include "aclnnop/aclnn_foreach_add_list.h"
+#include "aclnnop/aclnn_foreach_add_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_addcdiv_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_addcmul_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_div_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_lerp_scalar.h"
+#include "aclnnop/aclnn_foreach_mul_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_sqrt.h"
 #include "core/fault_plan.h"
-#include "nnopbase/dtype.h"
-#include "nnopbase/tensor.h"
-#include "opapi/checks.h"
+#include "opapi/elementwise.h"
 #include "opapi/op_launcher.h"
 
 namespace npusim::opapi {
 
 namespace {
 
-struct Triple {
-    TensorView a, b, y;
-};
+double add(double a, double b, double alpha, double) { return a + alpha * b; }
+double add_scalar(double a, double s, double, double) { return a + s; }
+double mul_scalar(double a, double s, double, double) { return a * s; }
+double div_scalar(double a, double s, double, double) { return a / s; }
+double sqrt_(double a, double, double, double) { return std::sqrt(a); }
+double lerp_(double self, double end, double weight, double) { return lerp(self, end, weight); }
+double addcmul(double a, double b, double c, double s) { return a + s * b * c; }
+double addcdiv(double a, double b, double c, double s) { return a + s * b / c; }
 
-aclnnStatus check_list(const char* api, const char* what, const aclTensorList* list, size_t size) {
-    if (list->magic != nn::kArrayMagic) return invalid(api, "%s is not a live aclTensorList", what);
-    if (list->tensors.size() != size) {
-        return invalid(api, "%s has %zu tensors; %zu expected", what, list->tensors.size(), size);
-    }
-    for (const aclTensor* t : list->tensors) OPAPI_CHECK(check_tensor(api, what, t));
-    return ACLNN_SUCCESS;
-}
+using P = Promotion;
+using F = OpFamily;
 
-// alpha_tensor != nullptr: alpha is read from that tensor's first element when the kernel runs.
-aclnnStatus prepare(const char* api, const aclTensorList* x1, const aclTensorList* x2,
-                    const aclTensor* alpha_tensor, const aclScalar* alpha_scalar, const aclTensorList* out,
-                    uint64_t* workspaceSize, aclOpExecutor** executor) {
-    OPAPI_CHECK(check_not_null(api, {x1, x2, out, workspaceSize, executor}));
-    const size_t size = x1->magic == nn::kArrayMagic ? x1->tensors.size() : 0;
-    OPAPI_CHECK(check_list(api, "x1", x1, size));
-    OPAPI_CHECK(check_list(api, "x2", x2, size));
-    OPAPI_CHECK(check_list(api, "out", out, size));
-    TensorView alpha_view;
-    double alpha_value = 1.0;
-    if (alpha_tensor != nullptr) {
-        OPAPI_CHECK(check_tensor(api, "alpha", alpha_tensor));
-        alpha_view = view_of(alpha_tensor);
-        if (alpha_view.numel() != 1) return invalid(api, "alpha has %lld elements; 1 expected", (long long)alpha_view.numel());
-    } else {
-        if (!nn::valid(alpha_scalar)) return invalid(api, "alpha is not a live aclScalar");
-        alpha_value = alpha_scalar->value;
-    }
-    std::vector<Triple> items;
-    items.reserve(size);
-    double flops = 0, bytes = 0;
-    int64_t elements = 0;
-    aclDataType dtype = ACL_FLOAT;
-    for (size_t i = 0; i < size; ++i) {
-        Triple t{view_of(x1->tensors[i]), view_of(x2->tensors[i]), view_of(out->tensors[i])};
-        OPAPI_CHECK(check_float_type(api, "x1", t.a.dtype));
-        OPAPI_CHECK(check_float_type(api, "x2", t.b.dtype));
-        OPAPI_CHECK(check_float_type(api, "out", t.y.dtype));
-        OPAPI_CHECK(check_same_dims(api, "x2", t.b.dims, t.a.dims));
-        OPAPI_CHECK(check_same_dims(api, "out", t.y.dims, t.a.dims));
-        flops += 2.0 * double(t.a.numel());
-        bytes += double(t.a.bytes() + t.b.bytes() + t.y.bytes());
-        elements += t.a.numel();
-        if (i == 0) dtype = t.y.dtype;
-        items.push_back(std::move(t));
-    }
-    std::vector<KernelLaunch> launches{{Kernel::ForeachAddList, dtype, vector_cost(flops, bytes, elements, 4096)}};
-    std::vector<void*> args;
-    for (const Triple& t : items) args.insert(args.end(), {t.a.data, t.b.data, t.y.data});
-    const bool from_tensor = alpha_tensor != nullptr;
-    auto compute = [items, alpha_view, alpha_value, from_tensor]() {
-        const double alpha = from_tensor ? read_doubles(alpha_view).front() : alpha_value;
-        for (const Triple& t : items) {
-            const aclDataType work = promote_float(t.a.dtype, t.b.dtype);
-            const std::vector<float> p = read_floats(t.a), q = read_floats(t.b);
-            std::vector<float> r(p.size());
-            const float scale = static_cast<float>(alpha);
-            for (size_t i = 0; i < r.size(); ++i) {
-                r[i] = round_to(work, round_to(work, p[i]) + scale * round_to(work, q[i]));
-            }
-            write_floats(t.y, r);
-        }
-    };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::move(args)),
-                     workspaceSize, executor);
-}
+OPAPI_ELEMENTWISE(kAddList, "aclnnForeachAddList", F::Foreach, {Kernel::ForeachAddList, 2}, kFloatTypes, P::Common, add);
+OPAPI_ELEMENTWISE(kAddListV2, "aclnnForeachAddListV2", F::Foreach, {Kernel::ForeachAddList, 2}, kFloatTypes, P::Common,
+                  add);
+OPAPI_ELEMENTWISE(kAddScalar, "aclnnForeachAddScalarV2", F::Foreach, {Kernel::ForeachAddScalar, 1}, kFloatTypes,
+                  P::Common, add_scalar);
+OPAPI_ELEMENTWISE(kMulScalar, "aclnnForeachMulScalarV2", F::Foreach, {Kernel::ForeachMulScalar, 1}, kFloatTypes,
+                  P::Common, mul_scalar);
+OPAPI_ELEMENTWISE(kDivScalar, "aclnnForeachDivScalarV2", F::Foreach, {Kernel::ForeachDivScalar, 1}, kFloatTypes,
+                  P::Common, div_scalar);
+OPAPI_ELEMENTWISE(kSqrt, "aclnnForeachSqrt", F::Foreach, {Kernel::ForeachSqrt, 4}, kFloatTypes, P::Common, sqrt_);
+OPAPI_ELEMENTWISE(kLerpScalar, "aclnnForeachLerpScalar", F::Foreach, {Kernel::ForeachLerpScalar, 3}, kFloatTypes,
+                  P::Common, lerp_);
+OPAPI_ELEMENTWISE(kAddcmulScalar, "aclnnForeachAddcmulScalarV2", F::Foreach, {Kernel::ForeachAddcmulScalar, 3},
+                  kFloatTypes, P::Common, addcmul);
+OPAPI_ELEMENTWISE(kAddcdivScalar, "aclnnForeachAddcdivScalarV2", F::Foreach, {Kernel::ForeachAddcdivScalar, 3},
+                  kFloatTypes, P::Common, addcdiv);
 
 }  // namespace
 
 }  // namespace npusim::opapi
 
+using namespace npusim::opapi;
+
 NPUSIM_C_EXPORT aclnnStatus aclnnForeachAddListGetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2,
                                                                 const aclTensor* alpha, aclTensorList* out,
                                                                 uint64_t* workspaceSize, aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnForeachAddListGetWorkspaceSize", aclnnStatus);
-    if (alpha == nullptr) return npusim::opapi::check_not_null("aclnnForeachAddList", {alpha});
-    return npusim::opapi::prepare("aclnnForeachAddList", x1, x2, alpha, nullptr, out, workspaceSize, executor);
+    return prepare_foreach(kAddList, {list_in("x1", x1), list_in("x2", x2), tensor_value("alpha", alpha)}, out,
+                           workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnForeachAddList)
 
@@ -103,7 +76,69 @@ NPUSIM_C_EXPORT aclnnStatus aclnnForeachAddListV2GetWorkspaceSize(const aclTenso
                                                                   const aclScalar* alpha, const aclTensorList* out,
                                                                   uint64_t* workspaceSize, aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnForeachAddListV2GetWorkspaceSize", aclnnStatus);
-    if (alpha == nullptr) return npusim::opapi::check_not_null("aclnnForeachAddListV2", {alpha});
-    return npusim::opapi::prepare("aclnnForeachAddListV2", x1, x2, nullptr, alpha, out, workspaceSize, executor);
+    return prepare_foreach(kAddListV2, {list_in("x1", x1), list_in("x2", x2), attribute("alpha", alpha)}, out,
+                           workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnForeachAddListV2)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnForeachAddScalarV2GetWorkspaceSize(const aclTensorList* x, const aclScalar* scalar,
+                                                                    aclTensorList* out, uint64_t* workspaceSize,
+                                                                    aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnForeachAddScalarV2GetWorkspaceSize", aclnnStatus);
+    return prepare_foreach(kAddScalar, {list_in("x", x), attribute("scalar", scalar)}, out, workspaceSize, executor);
+}
+OPAPI_DEFINE_RUN(aclnnForeachAddScalarV2)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnForeachMulScalarV2GetWorkspaceSize(const aclTensorList* x, const aclScalar* scalar,
+                                                                    aclTensorList* out, uint64_t* workspaceSize,
+                                                                    aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnForeachMulScalarV2GetWorkspaceSize", aclnnStatus);
+    return prepare_foreach(kMulScalar, {list_in("x", x), attribute("scalar", scalar)}, out, workspaceSize, executor);
+}
+OPAPI_DEFINE_RUN(aclnnForeachMulScalarV2)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnForeachDivScalarV2GetWorkspaceSize(const aclTensorList* x, const aclScalar* scalar,
+                                                                    aclTensorList* out, uint64_t* workspaceSize,
+                                                                    aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnForeachDivScalarV2GetWorkspaceSize", aclnnStatus);
+    return prepare_foreach(kDivScalar, {list_in("x", x), attribute("scalar", scalar)}, out, workspaceSize, executor);
+}
+OPAPI_DEFINE_RUN(aclnnForeachDivScalarV2)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnForeachSqrtGetWorkspaceSize(const aclTensorList* x, aclTensorList* out,
+                                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnForeachSqrtGetWorkspaceSize", aclnnStatus);
+    return prepare_foreach(kSqrt, {list_in("x", x)}, out, workspaceSize, executor);
+}
+OPAPI_DEFINE_RUN(aclnnForeachSqrt)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnForeachLerpScalarGetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2,
+                                                                   const aclScalar* weight, aclTensorList* out,
+                                                                   uint64_t* workspaceSize, aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnForeachLerpScalarGetWorkspaceSize", aclnnStatus);
+    return prepare_foreach(kLerpScalar, {list_in("x1", x1), list_in("x2", x2), attribute("weight", weight)}, out,
+                           workspaceSize, executor);
+}
+OPAPI_DEFINE_RUN(aclnnForeachLerpScalar)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnForeachAddcmulScalarV2GetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2,
+                                                                        const aclTensorList* x3, const aclScalar* scalar,
+                                                                        aclTensorList* out, uint64_t* workspaceSize,
+                                                                        aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnForeachAddcmulScalarV2GetWorkspaceSize", aclnnStatus);
+    return prepare_foreach(kAddcmulScalar,
+                           {list_in("x1", x1), list_in("x2", x2), list_in("x3", x3), attribute("scalar", scalar)}, out,
+                           workspaceSize, executor);
+}
+OPAPI_DEFINE_RUN(aclnnForeachAddcmulScalarV2)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnForeachAddcdivScalarV2GetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2,
+                                                                        const aclTensorList* x3, const aclScalar* scalar,
+                                                                        aclTensorList* out, uint64_t* workspaceSize,
+                                                                        aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnForeachAddcdivScalarV2GetWorkspaceSize", aclnnStatus);
+    return prepare_foreach(kAddcdivScalar,
+                           {list_in("x1", x1), list_in("x2", x2), list_in("x3", x3), attribute("scalar", scalar)}, out,
+                           workspaceSize, executor);
+}
+OPAPI_DEFINE_RUN(aclnnForeachAddcdivScalarV2)

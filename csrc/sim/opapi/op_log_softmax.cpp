@@ -12,10 +12,16 @@
 #include "nnopbase/tensor.h"
 #include "opapi/checks.h"
 #include "opapi/op_launcher.h"
+#include "opapi/registry.h"
 
 namespace npusim::opapi {
 
 namespace {
+
+// Declared in the operator registry (hand-written: its own checks and compute).
+[[maybe_unused]] const bool kRegistered =
+    register_op({"aclnnLogSoftmax", OpFamily::Softmax, kFloatTypes, Kernel::LogSoftmaxV2}) &&
+    register_op({"aclnnLogSoftmaxBackward", OpFamily::Softmax, kFloatTypes, Kernel::LogSoftmaxGrad});
 
 constexpr int64_t kRowsPerBlock = 64;
 

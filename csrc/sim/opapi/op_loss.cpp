@@ -11,10 +11,16 @@
 #include "nnopbase/tensor.h"
 #include "opapi/checks.h"
 #include "opapi/op_launcher.h"
+#include "opapi/registry.h"
 
 namespace npusim::opapi {
 
 namespace {
+
+// Declared in the operator registry (hand-written: its own checks and compute).
+[[maybe_unused]] const bool kRegistered =
+    register_op({"aclnnMseLoss", OpFamily::Loss, kFloatTypes, Kernel::MseLoss}) &&
+    register_op({"aclnnMseLossBackward", OpFamily::Loss, kFloatTypes, Kernel::MseLossGrad});
 
 constexpr int64_t kReductionNone = 0, kReductionMean = 1, kReductionSum = 2;
 

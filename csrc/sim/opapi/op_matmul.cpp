@@ -11,10 +11,16 @@
 #include "nnopbase/tensor.h"
 #include "opapi/checks.h"
 #include "opapi/op_launcher.h"
+#include "opapi/registry.h"
 
 namespace npusim::opapi {
 
 namespace {
+
+// Declared in the operator registry (hand-written: its own checks and compute).
+[[maybe_unused]] const bool kRegistered =
+    register_op({"aclnnMatmul", OpFamily::Matmul, kFloatTypes, Kernel::MatMulV2}) &&
+    register_op({"aclnnBatchMatMul", OpFamily::Matmul, kFloatTypes, Kernel::BatchMatMulV2});
 
 constexpr size_t kMaxMatmulDims = 6;
 

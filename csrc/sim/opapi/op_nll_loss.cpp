@@ -17,10 +17,16 @@
 #include "nnopbase/tensor.h"
 #include "opapi/checks.h"
 #include "opapi/op_launcher.h"
+#include "opapi/registry.h"
 
 namespace npusim::opapi {
 
 namespace {
+
+// Declared in the operator registry (hand-written: its own checks and compute).
+[[maybe_unused]] const bool kRegistered =
+    register_op({"aclnnNLLLoss", OpFamily::Loss, kFloatTypes | DTypeSet{ACL_INT32, ACL_INT64}, Kernel::NLLLoss}) &&
+    register_op({"aclnnNLLLossBackward", OpFamily::Loss, kFloatTypes | DTypeSet{ACL_INT32, ACL_INT64}, Kernel::NLLLossGrad});
 
 constexpr int64_t kReductionNone = 0, kReductionMean = 1, kReductionSum = 2;
 

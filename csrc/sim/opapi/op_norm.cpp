@@ -15,10 +15,16 @@
 #include "nnopbase/tensor.h"
 #include "opapi/checks.h"
 #include "opapi/op_launcher.h"
+#include "opapi/registry.h"
 
 namespace npusim::opapi {
 
 namespace {
+
+// Declared in the operator registry (hand-written: its own checks and compute).
+[[maybe_unused]] const bool kRegistered =
+    register_op({"aclnnLayerNorm", OpFamily::Normalization, kFloatTypes, Kernel::LayerNormV4}) &&
+    register_op({"aclnnRmsNorm", OpFamily::Normalization, kFloatTypes, Kernel::RmsNorm});
 
 constexpr int64_t kRowsPerBlock = 16;
 

@@ -14,10 +14,15 @@
 #include "nnopbase/tensor.h"
 #include "opapi/checks.h"
 #include "opapi/op_launcher.h"
+#include "opapi/registry.h"
 
 namespace npusim::opapi {
 
 namespace {
+
+// Declared in the operator registry (hand-written: its own checks and compute).
+[[maybe_unused]] const bool kRegistered =
+    register_op({"aclnnLayerNormBackward", OpFamily::Normalization, kFloatTypes, Kernel::LayerNormGradV3});
 
 constexpr int64_t kRowsPerBlock = 16;
 

@@ -12,10 +12,16 @@
 #include "nnopbase/tensor.h"
 #include "opapi/checks.h"
 #include "opapi/op_launcher.h"
+#include "opapi/registry.h"
 
 namespace npusim::opapi {
 
 namespace {
+
+// Declared in the operator registry (hand-written: its own checks and compute).
+[[maybe_unused]] const bool kRegistered =
+    register_op({"aclnnPowTensorScalar", OpFamily::Unary, kFloatTypes, Kernel::Pow}) &&
+    register_op({"aclnnMax", OpFamily::Reduction, kFloatTypes, Kernel::ReduceMax});
 
 aclnnStatus prepare_pow(const aclTensor* self, const aclScalar* exponent, aclTensor* out, uint64_t* workspaceSize,
                         aclOpExecutor** executor) {

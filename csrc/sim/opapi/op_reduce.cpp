@@ -10,10 +10,16 @@
 #include "nnopbase/tensor.h"
 #include "opapi/checks.h"
 #include "opapi/op_launcher.h"
+#include "opapi/registry.h"
 
 namespace npusim::opapi {
 
 namespace {
+
+// Declared in the operator registry (hand-written: its own checks and compute).
+[[maybe_unused]] const bool kRegistered =
+    register_op({"aclnnReduceSum", OpFamily::Reduction, kFloatTypes, Kernel::ReduceSum}) &&
+    register_op({"aclnnMean", OpFamily::Reduction, kFloatTypes, Kernel::ReduceMean});
 
 aclnnStatus prepare(const char* api, bool mean, const aclTensor* self, const aclIntArray* dim, bool keepDim,
                     aclDataType dtype, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {

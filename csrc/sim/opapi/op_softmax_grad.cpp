@@ -9,10 +9,15 @@
 #include "nnopbase/tensor.h"
 #include "opapi/checks.h"
 #include "opapi/op_launcher.h"
+#include "opapi/registry.h"
 
 namespace npusim::opapi {
 
 namespace {
+
+// Declared in the operator registry (hand-written: its own checks and compute).
+[[maybe_unused]] const bool kRegistered =
+    register_op({"aclnnSoftmaxBackward", OpFamily::Softmax, kFloatTypes, Kernel::SoftmaxGrad});
 
 constexpr int64_t kRowsPerBlock = 64;
 

@@ -30,6 +30,9 @@ enum class Kernel : uint8_t {
     Muls, ZerosLike, Exp, Neg, Sigmoid, Tanh, Fill, GeluGrad, MseLoss, MseLossGrad,
     ForeachAddList, LayerNormGradV3, SoftmaxGrad, ConcatD, LogSoftmaxV2, LogSoftmaxGrad, NLLLoss, NLLLossGrad,
     Pow, ReduceMax, SiluGrad, EmbeddingDenseGrad,
+    Lerp, Sqrt, Addcmul, Addcdiv, ForeachMulScalar, ForeachAddScalar, ForeachDivScalar, ForeachSqrt,
+    ForeachLerpScalar, ForeachAddcmulScalar, ForeachAddcdivScalar, StatelessDropOutGenMask, DropOutDoMask,
+    Triu, Tril, NotEqual, Equal, LogicalNot, ThresholdGradV2D,
     Count
 };
 

@@ -108,7 +108,13 @@ std::vector<float> read_floats(const TensorView& v) {
     return gather<float>(v, v.dims, v.strides, nn::load_float);
 }
 
-std::vector<double> read_doubles(const TensorView& v) { return gather<double>(v, v.dims, v.strides, nn::load_element); }
+std::vector<double> read_doubles(const TensorView& v) {
+    if (v.dtype == ACL_FLOAT && v.data != nullptr && contiguous(v.dims, v.strides)) {
+        const float* src = static_cast<const float*>(v.data) + v.offset;
+        return std::vector<double>(src, src + v.numel());
+    }
+    return gather<double>(v, v.dims, v.strides, nn::load_element);
+}
 
 std::vector<float> read_floats(const TensorView& v, const Dims& dims) {
     if (dims == v.dims) return read_floats(v);
@@ -116,6 +122,7 @@ std::vector<float> read_floats(const TensorView& v, const Dims& dims) {
 }
 
 std::vector<double> read_doubles(const TensorView& v, const Dims& dims) {
+    if (dims == v.dims) return read_doubles(v);
     return gather<double>(v, dims, broadcast_strides(v, dims), nn::load_element);
 }
 
@@ -127,7 +134,14 @@ void write_floats(const TensorView& v, const std::vector<float>& values) {
     scatter(v, values, nn::store_float);
 }
 
-void write_doubles(const TensorView& v, const std::vector<double>& values) { scatter(v, values, nn::store_element); }
+void write_doubles(const TensorView& v, const std::vector<double>& values) {
+    if (v.dtype == ACL_FLOAT && v.data != nullptr && contiguous(v.dims, v.strides)) {
+        float* dst = static_cast<float*>(v.data) + v.offset;
+        for (size_t i = 0; i < values.size(); ++i) dst[i] = static_cast<float>(values[i]);
+        return;
+    }
+    scatter(v, values, nn::store_element);
+}
 
 float round_to(aclDataType dtype, float value) {
     switch (dtype) {

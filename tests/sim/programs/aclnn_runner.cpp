@@ -70,6 +70,25 @@
 #include "aclnnop/aclnn_tanh.h"
 #include "aclnnop/aclnn_transpose.h"
 #include "aclnnop/aclnn_zero.h"
+#include "aclnnop/aclnn_addcdiv.h"
+#include "aclnnop/aclnn_addcmul.h"
+#include "aclnnop/aclnn_foreach_add_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_addcdiv_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_addcmul_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_div_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_lerp_scalar.h"
+#include "aclnnop/aclnn_foreach_mul_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_sqrt.h"
+#include "aclnnop/aclnn_lerp_scalar.h"
+#include "aclnnop/aclnn_lerp_tensor.h"
+#include "aclnnop/aclnn_sqrt.h"
+#include "aclnnop/aclnn_tril.h"
+#include "aclnnop/aclnn_eq_scalar.h"
+#include "aclnnop/aclnn_logical_not.h"
+#include "aclnnop/aclnn_ne_scalar.h"
+#include "aclnnop/aclnn_ne_tensor.h"
+#include "aclnnop/aclnn_threshold_backward.h"
+#include "aclnnop/aclnn_triu.h"
 
 namespace {
 
@@ -360,8 +379,8 @@ bool select(const Spec& p, Phase1& first, Phase2& second) {
             auto it = p.strings.find("layout");
             std::string layout = it == p.strings.end() ? "BSH" : it->second;
             return aclnnFlashAttentionScoreGetWorkspaceSize(
-                p.t("query"), p.t("key"), p.t("value"), p.t("realShift"), nullptr, nullptr, p.t("mask"), nullptr, p.n("scale", 1.0),
-                p.n("keepProb", 1.0), 2147483647, 2147483647, static_cast<int64_t>(p.n("headNum", 1)), layout.data(), 0,
+                p.t("query"), p.t("key"), p.t("value"), p.t("realShift"), p.t("dropMask"), nullptr, p.t("mask"), nullptr, p.n("scale", 1.0),
+                p.n("keepProb", 1.0), static_cast<int64_t>(p.n("preTokens", 2147483647)), static_cast<int64_t>(p.n("nextTokens", 2147483647)), static_cast<int64_t>(p.n("headNum", 1)), layout.data(), 0,
                 static_cast<int64_t>(p.n("sparseMode", 0)), p.t("softmaxMax"), p.t("softmaxSum"), nullptr, p.t("out"), w, e);
         };
         second = aclnnFlashAttentionScore;
@@ -455,6 +474,94 @@ bool select(const Spec& p, Phase1& first, Phase2& second) {
     } else if (op == "ForeachAddListV2") {
         first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnForeachAddListV2GetWorkspaceSize(p.l("x1"), p.l("x2"), p.s("alpha"), p.l("out"), w, e); };
         second = aclnnForeachAddListV2;
+    } else if (op == "Lerp") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnLerpGetWorkspaceSize(p.t("self"), p.t("end"), p.t("weight"), p.t("out"), w, e); };
+        second = aclnnLerp;
+    } else if (op == "InplaceLerp") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceLerpGetWorkspaceSize(p.t("selfRef"), p.t("end"), p.t("weight"), w, e); };
+        second = aclnnInplaceLerp;
+    } else if (op == "Lerps") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnLerpsGetWorkspaceSize(p.t("self"), p.t("end"), p.s("weight"), p.t("out"), w, e); };
+        second = aclnnLerps;
+    } else if (op == "InplaceLerps") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceLerpsGetWorkspaceSize(p.t("selfRef"), p.t("end"), p.s("weight"), w, e); };
+        second = aclnnInplaceLerps;
+    } else if (op == "Addcmul") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnAddcmulGetWorkspaceSize(p.t("self"), p.t("tensor1"), p.t("tensor2"), p.s("value"), p.t("out"), w, e); };
+        second = aclnnAddcmul;
+    } else if (op == "InplaceAddcmul") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceAddcmulGetWorkspaceSize(p.t("selfRef"), p.t("tensor1"), p.t("tensor2"), p.s("value"), w, e); };
+        second = aclnnInplaceAddcmul;
+    } else if (op == "Addcdiv") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnAddcdivGetWorkspaceSize(p.t("self"), p.t("tensor1"), p.t("tensor2"), p.s("value"), p.t("out"), w, e); };
+        second = aclnnAddcdiv;
+    } else if (op == "InplaceAddcdiv") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceAddcdivGetWorkspaceSize(p.t("selfRef"), p.t("tensor1"), p.t("tensor2"), p.s("value"), w, e); };
+        second = aclnnInplaceAddcdiv;
+    } else if (op == "Sqrt") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnSqrtGetWorkspaceSize(p.t("self"), p.t("out"), w, e); };
+        second = aclnnSqrt;
+    } else if (op == "InplaceSqrt") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceSqrtGetWorkspaceSize(p.t("selfRef"), w, e); };
+        second = aclnnInplaceSqrt;
+    } else if (op == "InplaceAdds") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceAddsGetWorkspaceSize(p.t("selfRef"), p.s("other"), p.s("alpha"), w, e); };
+        second = aclnnInplaceAdds;
+    } else if (op == "InplaceDiv") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceDivGetWorkspaceSize(p.t("selfRef"), p.t("other"), w, e); };
+        second = aclnnInplaceDiv;
+    } else if (op == "InplaceDivs") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceDivsGetWorkspaceSize(p.t("selfRef"), p.s("other"), w, e); };
+        second = aclnnInplaceDivs;
+    } else if (op == "InplaceSub") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceSubGetWorkspaceSize(p.t("selfRef"), p.t("other"), p.s("alpha"), w, e); };
+        second = aclnnInplaceSub;
+    } else if (op == "InplaceSubs") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceSubsGetWorkspaceSize(p.t("selfRef"), p.s("other"), p.s("alpha"), w, e); };
+        second = aclnnInplaceSubs;
+    } else if (op == "Triu" || op == "Tril") {
+        first = [&](uint64_t* w, aclOpExecutor** e) {
+            const auto diagonal = static_cast<int64_t>(p.n("diagonal", 0));
+            return op == "Triu" ? aclnnTriuGetWorkspaceSize(p.t("self"), diagonal, p.t("out"), w, e)
+                                : aclnnTrilGetWorkspaceSize(p.t("self"), diagonal, p.t("out"), w, e);
+        };
+        second = op == "Triu" ? aclnnTriu : aclnnTril;
+    } else if (op == "NeScalar") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnNeScalarGetWorkspaceSize(p.t("self"), p.s("other"), p.t("out"), w, e); };
+        second = aclnnNeScalar;
+    } else if (op == "NeTensor") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnNeTensorGetWorkspaceSize(p.t("self"), p.t("other"), p.t("out"), w, e); };
+        second = aclnnNeTensor;
+    } else if (op == "EqScalar") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnEqScalarGetWorkspaceSize(p.t("self"), p.s("other"), p.t("out"), w, e); };
+        second = aclnnEqScalar;
+    } else if (op == "LogicalNot") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnLogicalNotGetWorkspaceSize(p.t("self"), p.t("out"), w, e); };
+        second = aclnnLogicalNot;
+    } else if (op == "ThresholdBackward") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnThresholdBackwardGetWorkspaceSize(p.t("gradOutput"), p.t("self"), p.s("threshold"), p.t("out"), w, e); };
+        second = aclnnThresholdBackward;
+    } else if (op == "ForeachAddScalarV2") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnForeachAddScalarV2GetWorkspaceSize(p.l("x"), p.s("scalar"), p.l("out"), w, e); };
+        second = aclnnForeachAddScalarV2;
+    } else if (op == "ForeachMulScalarV2") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnForeachMulScalarV2GetWorkspaceSize(p.l("x"), p.s("scalar"), p.l("out"), w, e); };
+        second = aclnnForeachMulScalarV2;
+    } else if (op == "ForeachDivScalarV2") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnForeachDivScalarV2GetWorkspaceSize(p.l("x"), p.s("scalar"), p.l("out"), w, e); };
+        second = aclnnForeachDivScalarV2;
+    } else if (op == "ForeachSqrt") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnForeachSqrtGetWorkspaceSize(p.l("x"), p.l("out"), w, e); };
+        second = aclnnForeachSqrt;
+    } else if (op == "ForeachLerpScalar") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnForeachLerpScalarGetWorkspaceSize(p.l("x1"), p.l("x2"), p.s("weight"), p.l("out"), w, e); };
+        second = aclnnForeachLerpScalar;
+    } else if (op == "ForeachAddcmulScalarV2") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnForeachAddcmulScalarV2GetWorkspaceSize(p.l("x1"), p.l("x2"), p.l("x3"), p.s("scalar"), p.l("out"), w, e); };
+        second = aclnnForeachAddcmulScalarV2;
+    } else if (op == "ForeachAddcdivScalarV2") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnForeachAddcdivScalarV2GetWorkspaceSize(p.l("x1"), p.l("x2"), p.l("x3"), p.s("scalar"), p.l("out"), w, e); };
+        second = aclnnForeachAddcdivScalarV2;
     } else {
         return false;
     }

@@ -10,14 +10,14 @@ extern "C" {
 
 /*
  * aclnnMul: self * other, element-wise with broadcasting.
- * Data types: float32, float16, bfloat16.
+ * Data types: float32, float16, bfloat16, int8, uint8, int16, int32, int64, bool (types promote as torch's).
  */
 ACLNN_API aclnnStatus aclnnMulGetWorkspaceSize(const aclTensor *self, const aclTensor *other, aclTensor *out,
     uint64_t *workspaceSize, aclOpExecutor **executor);
 ACLNN_API aclnnStatus aclnnMul(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);
 
 /*
- * aclnnMuls: self * other with a scalar other; out has self's shape. Data types: float32, float16, bfloat16.
+ * aclnnMuls: self * other with a scalar other; out has self's shape. Data types: float32, float16, bfloat16, int8, uint8, int16, int32, int64, bool (types promote as torch's).
  */
 ACLNN_API aclnnStatus aclnnMulsGetWorkspaceSize(const aclTensor *self, const aclScalar *other, aclTensor *out,
     uint64_t *workspaceSize, aclOpExecutor **executor);
@@ -25,7 +25,7 @@ ACLNN_API aclnnStatus aclnnMuls(void *workspace, uint64_t workspaceSize, aclOpEx
 
 /*
  * aclnnInplaceMul: selfRef *= other (other broadcast to selfRef).
- * Data types: float32, float16, bfloat16.
+ * Data types: float32, float16, bfloat16, int8, uint8, int16, int32, int64, bool (types promote as torch's).
  */
 ACLNN_API aclnnStatus aclnnInplaceMulGetWorkspaceSize(aclTensor *selfRef, const aclTensor *other,
     uint64_t *workspaceSize, aclOpExecutor **executor);
@@ -33,7 +33,7 @@ ACLNN_API aclnnStatus aclnnInplaceMul(void *workspace, uint64_t workspaceSize, a
 
 /*
  * aclnnInplaceMuls: selfRef *= other with a scalar other.
- * Data types: float32, float16, bfloat16.
+ * Data types: float32, float16, bfloat16, int8, uint8, int16, int32, int64, bool (types promote as torch's).
  */
 ACLNN_API aclnnStatus aclnnInplaceMulsGetWorkspaceSize(aclTensor *selfRef, const aclScalar *other,
     uint64_t *workspaceSize, aclOpExecutor **executor);
