@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <mutex>
+#include <utility>
 
 namespace npusim {
 
@@ -79,6 +80,14 @@ MemoryPin MemoryRegistry::pin(const void* ptr) {
     if (!a.owned || p - a.base >= std::max<size_t>(a.size, 1)) return {};
     ++pinned_[a.base].pins;
     return MemoryPin(this, a.base);
+}
+
+std::vector<MemoryPin> MemoryRegistry::pin_all(std::initializer_list<const void*> buffers) {
+    std::vector<MemoryPin> pins;
+    for (const void* buffer : buffers) {
+        if (MemoryPin one = pin(buffer)) pins.push_back(std::move(one));
+    }
+    return pins;
 }
 
 void MemoryRegistry::add_pin(uintptr_t base) {
