@@ -13,7 +13,7 @@
  *   exit-from-thread    as above, exit(0) called by a second thread while the first records
  *   fork                fork after init: the child records and flushes, or fails cleanly
  *   two-tools           a second tool: subscribe refused, its callbacks replace the first's
- * Output: E lines (failed checks) and S lines (figures); exit 0.
+ * Output: E lines (failed checks), S lines (figures) and P lines (progress, for the hang detector); exit 0.
  */
 #define _GNU_SOURCE 1
 #include <signal.h>
@@ -125,7 +125,10 @@ static void *storm_thread(void *p) {
             EXPECT_RESULT(g_mspti.disable((msptiActivityKind)kind), want);
         }
         if (!valid) CHECK(!g_mspti.is_enabled((msptiActivityKind)kind));
-        if ((i & 63) == 0) EXPECT_RESULT(g_mspti.flush_all(0), MSPTI_SUCCESS);
+        if ((i & 63) == 0) {
+            EXPECT_RESULT(g_mspti.flush_all(0), MSPTI_SUCCESS);
+            progress("storm_iteration", i);
+        }
         a->toggles++;
     }
     return NULL;
@@ -162,8 +165,10 @@ static void enable_storm(int threads, int iterations) {
         pthread_join(storm[t], NULL);
         toggles += args[t].toggles;
     }
+    progress("storm_threads_joined", threads);
     __atomic_store_n(&g_storm_running, 0, __ATOMIC_RELEASE);
     for (int w = 0; w < 2; ++w) pthread_join(workers[w], NULL);
+    progress("workers_joined", 2);
     EXPECT_RESULT(g_mspti.flush_period(0), MSPTI_SUCCESS);
 
     /* The switches are consistent and work again: a clean, accounted phase. */
@@ -208,6 +213,7 @@ static void flush_under_load(int rounds) {
         EXPECT_RESULT(g_mspti.enable(MSPTI_ACTIVITY_KIND_KERNEL), MSPTI_SUCCESS);
         const double took = seconds_now() - start;
         if (took > longest) longest = took;
+        progress("round", r);
     }
     /* KERNEL off, STARS kept on by COMMUNICATION: every kernel's device logs come without a track and
      * wait unmatched on their task key, which comes back with every task-id wrap. */
@@ -219,10 +225,12 @@ static void flush_under_load(int rounds) {
         EXPECT_RESULT(g_mspti.flush_all(0), MSPTI_SUCCESS);
         const double took = seconds_now() - start;
         if (took > longest) longest = took;
+        progress("unmatched_round", unmatched_rounds);
     }
     EXPECT_RESULT(g_mspti.disable(MSPTI_ACTIVITY_KIND_COMMUNICATION), MSPTI_SUCCESS);
     __atomic_store_n(&g_storm_running, 0, __ATOMIC_RELEASE);
     for (int w = 0; w < kLoadWorkers; ++w) pthread_join(workers[w], NULL);
+    progress("workers_joined", kLoadWorkers);
     EXPECT_RESULT(g_mspti.flush_all(0), MSPTI_SUCCESS);
     EXPECT_RESULT(g_mspti.unsubscribe(h), MSPTI_SUCCESS);
     printf("S rounds=%d unmatched_rounds=%d longest_ms=%.1f delivered_kernel=%" PRIu64 " dropped_kernel=%" PRIu64
