@@ -631,9 +631,10 @@ def test_a_failed_synchronize_leaves_no_collective_reading_freed_memory(
     """D3 of issue 33: rank 0's aclrtSynchronizeStream fails while its HcclAllReduce waits for the peer;
     rank 0 frees the buffers and reuses the memory; then the peer arrives. The collective must neither
     read nor write the freed blocks (under ASan: no heap-use-after-free; in any build: the blocks
-    allocated after the free keep what rank 0 wrote into them). `queued`: an asynchronous copy and
-    fill issued behind the collective (queued behind its hold) and their buffers freed likewise."""
-    exe = reliability_programs.build("freed_collective_buffers.cpp", ["hccl", "ascendcl"])
+    allocated after the free keep what rank 0 wrote into them). `queued`: an asynchronous copy, a fill
+    and an aclnnAdd issued behind the collective (queued behind its hold) and their buffers freed
+    likewise."""
+    exe = reliability_programs.build("freed_collective_buffers.cpp", ["hccl", "ascendcl", "opapi", "nnopbase"])
     env = reliability_programs.native.env(
         NPU_SIM_FAULTS="aclrtSynchronizeStream:error=507000@1",
         NPU_SIM_CLOCK="virtual",

@@ -82,10 +82,10 @@ MemoryPin MemoryRegistry::pin(const void* ptr) {
     return MemoryPin(this, a.base);
 }
 
-std::vector<MemoryPin> MemoryRegistry::pin_all(std::initializer_list<const void*> buffers) {
+std::vector<MemoryPin> MemoryRegistry::pin_all(const void* const* buffers, size_t count) {
     std::vector<MemoryPin> pins;
-    for (const void* buffer : buffers) {
-        if (MemoryPin one = pin(buffer)) pins.push_back(std::move(one));
+    for (size_t i = 0; i < count; ++i) {
+        if (MemoryPin one = pin(buffers[i])) pins.push_back(std::move(one));
     }
     return pins;
 }

@@ -66,7 +66,10 @@ public:
     // The pins of the application's buffers that work run later reads or writes (a collective, or a
     // copy or fill queued behind a held stream): a synchronisation that fails meanwhile returns at
     // once, and the application may then free them. Pointers the registry did not allocate get none.
-    std::vector<MemoryPin> pin_all(std::initializer_list<const void*> buffers);
+    std::vector<MemoryPin> pin_all(const void* const* buffers, size_t count);
+    std::vector<MemoryPin> pin_all(std::initializer_list<const void*> buffers) {
+        return pin_all(buffers.begin(), buffers.size());
+    }
 
 private:
     friend class MemoryPin;
