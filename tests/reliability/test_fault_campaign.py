@@ -634,7 +634,9 @@ def test_a_failed_synchronize_leaves_no_collective_reading_freed_memory(
     allocated after the free keep what rank 0 wrote into them). `queued`: an asynchronous copy, a fill
     and an aclnnAdd issued behind the collective (queued behind its hold) and their buffers freed
     likewise."""
-    exe = reliability_programs.build("freed_collective_buffers.cpp", ["hccl", "ascendcl", "opapi", "nnopbase"])
+    exe = reliability_programs.build(
+        "freed_collective_buffers.cpp", ["hccl", "ascendcl", "opapi", "nnopbase"]
+    )
     env = reliability_programs.native.env(
         NPU_SIM_FAULTS="aclrtSynchronizeStream:error=507000@1",
         NPU_SIM_CLOCK="virtual",

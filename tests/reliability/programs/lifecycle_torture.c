@@ -3,7 +3,8 @@
  * argv[1] names the scenario:
  *   subscribe-loop      subscribe / work / flush / unsubscribe, many times; every cycle accounted
  *   stale-handle        a handle of an earlier subscription is refused, however many came after
- *   enable-storm        many threads switch kinds on and off while others record; then a clean phase
+ *   enable-storm        many threads switch kinds on and off while two others record (a round per 8
+ *                       switches at most); then a clean phase
  *   flush-under-load    FlushAll and Disable/Enable(KERNEL) while four threads launch without pause,
  *                       then 3 s of FlushAll with KERNEL off and STARS on (unmatched device logs):
  *                       each call returns (a drain reads what was pending, not what keeps coming)
@@ -112,6 +113,11 @@ typedef struct {
 } StormArgs;
 
 static int g_storm_running = 1; /* accessed atomically */
+/* Bounded work: in the storm, the recording threads go at most a few rounds ahead of the switching
+ * threads (one round per 8 switches, plus a start), so that the records to deliver grow with the
+ * storm's progress, not with the wall time a loaded machine stretches it to. 0: no bound. */
+static uint64_t g_storm_toggles;     /* accessed atomically */
+static int g_paced_workers;          /* set before the workers start */
 
 static void *storm_thread(void *p) {
     StormArgs *a = (StormArgs *)p;
@@ -130,6 +136,7 @@ static void *storm_thread(void *p) {
             progress("storm_iteration", i);
         }
         a->toggles++;
+        __atomic_add_fetch(&g_storm_toggles, 1, __ATOMIC_RELAXED);
     }
     return NULL;
 }
@@ -137,7 +144,13 @@ static void *storm_thread(void *p) {
 static void *worker_thread(void *p) {
     (void)p;
     if (aclrtSetDevice(0) != ACL_SUCCESS) fail("worker aclrtSetDevice failed");
+    uint64_t rounds = 0;
     while (__atomic_load_n(&g_storm_running, __ATOMIC_ACQUIRE)) {
+        if (g_paced_workers && rounds * 8 > __atomic_load_n(&g_storm_toggles, __ATOMIC_RELAXED) + 512) {
+            usleep(100); /* ahead of the switching threads: let them catch up */
+            continue;
+        }
+        ++rounds;
         launch(1);
         alloc_free(1);
         marks(1, "storm");
@@ -153,6 +166,7 @@ static void enable_storm(int threads, int iterations) {
     EXPECT_RESULT(g_mspti.flush_period(5), MSPTI_SUCCESS);
     pthread_t storm[16], workers[2];
     StormArgs args[16];
+    g_paced_workers = 1;
     for (int w = 0; w < 2; ++w) pthread_create(&workers[w], NULL, worker_thread, NULL);
     for (int t = 0; t < threads; ++t) {
         args[t].seed = (unsigned)(t * 7919 + 1);
@@ -168,6 +182,7 @@ static void enable_storm(int threads, int iterations) {
     progress("storm_threads_joined", threads);
     __atomic_store_n(&g_storm_running, 0, __ATOMIC_RELEASE);
     for (int w = 0; w < 2; ++w) pthread_join(workers[w], NULL);
+    g_paced_workers = 0;
     progress("workers_joined", 2);
     EXPECT_RESULT(g_mspti.flush_period(0), MSPTI_SUCCESS);
 
