@@ -254,3 +254,35 @@ def test_exit_from_a_signal_handler_during_flush(
         assert got["delivered"] + got["dropped"] + lost == got["produced"] == 400
         assert lost > 0
         assert seconds < EXIT_DELIVERY_STALL_S + 8
+
+
+# Issue 33's D6, the exit path inside msPTI's own locks: an exit() from a signal handler that
+# interrupts Disable's or Enable's drain of the device channels. Before the fix, msPTI's exit flush
+# drained the channels again on the interrupted thread and waited for the channel locks that thread
+# held, the drain limit (5 s) per channel: 15 s in about one run in ten. Now a thread inside the
+# device-task manager does not drain at exit. An exit may still wait once for the reader thread's
+# batch (the drain limit, 5 s) and for undelivered buffers (EXIT_DELIVERY_STALL_S).
+DRAIN_LIMIT_S = 5.0
+SWITCH_SIGNAL_DELAYS_US = [37 * i * i for i in range(40)]  # 0 .. about 56 ms after the 20th round
+
+
+@pytest.mark.slow
+def test_exit_from_a_signal_handler_during_a_kind_switch(reliability_programs: ReliabilityPrograms) -> None:
+    exe = reliability_programs.build("exit_in_switch.c", ["ascendcl", "mspti"])
+    tsan = os.environ.get("TSAN_OPTIONS")
+    sanitizer = {"TSAN_OPTIONS": f"{tsan}:report_signal_unsafe=0"} if tsan else {}
+    longest = 0.0
+    for delay in SWITCH_SIGNAL_DELAYS_US:
+        started = time.monotonic()
+        outcome = run(
+            reliability_programs, exe, [str(delay)], timeout=60, NPU_SIM_CLOCK="virtual", **sanitizer
+        )
+        seconds = time.monotonic() - started
+        longest = max(longest, seconds)
+        outcome.check()
+        assert "S exited=1" in outcome.stdout, outcome.stdout
+        assert seconds < DRAIN_LIMIT_S + EXIT_DELIVERY_STALL_S + 2, (delay, seconds)
+    print(
+        f"\nexit in a signal handler during Disable/Enable: {len(SWITCH_SIGNAL_DELAYS_US)} runs, "
+        f"longest {longest:.2f} s"
+    )
