@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from support.native import REPO, NativeTree, ProgramBuilder, run_program
+from support.native import REPO, NativeTree, ProgramBuilder, Stalled, run_program, run_watched_program
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 
@@ -93,10 +93,21 @@ def run(
     args: list[str],
     preload: bool = True,
     timeout: float = 120,
+    stall: float | None = None,
     **env_overrides: str,
 ) -> Outcome:
+    """Runs a reliability program (virtual clock unless told). With `stall`, the program prints a
+    "P " line whenever it gets further, and only `stall` seconds without one count as a hang: a run
+    slowed down by a loaded machine may take longer than `timeout`, which is then only a safety
+    net at ten times its value."""
     settings = {"NPU_SIM_CLOCK": "virtual", "NPU_SIM_LOG_LEVEL": "off", **env_overrides}
     env = programs.native.env(preload_mspti=preload, **settings)
+    if stall is not None:
+        try:
+            proc = run_watched_program(exe, env, args, "P ", stall_s=stall, limit_s=10 * timeout)
+        except Stalled as hang:
+            pytest.fail(f"{hang}; output so far:\n{hang.stdout[-3000:]}\n{hang.stderr[-2000:]}")
+        return Outcome(proc.returncode, proc.stdout, proc.stderr)
     try:
         proc = run_program(exe, env, args=args, timeout=timeout)
     except subprocess.TimeoutExpired as hang:

@@ -624,14 +624,19 @@ def test_collectives_are_accounted_whatever_part_of_the_report_route_fails(
         assert set(dropped) <= {"COLLECTION_FAILED"}, (name, dropped)
 
 
+@pytest.mark.parametrize("work", ["collective", "queued"])
 def test_a_failed_synchronize_leaves_no_collective_reading_freed_memory(
-    reliability_programs: ReliabilityPrograms,
+    reliability_programs: ReliabilityPrograms, work: str
 ) -> None:
     """D3 of issue 33: rank 0's aclrtSynchronizeStream fails while its HcclAllReduce waits for the peer;
     rank 0 frees the buffers and reuses the memory; then the peer arrives. The collective must neither
     read nor write the freed blocks (under ASan: no heap-use-after-free; in any build: the blocks
-    allocated after the free keep what rank 0 wrote into them)."""
-    exe = reliability_programs.build("freed_collective_buffers.cpp", ["hccl", "ascendcl"])
+    allocated after the free keep what rank 0 wrote into them). `queued`: an asynchronous copy, a fill
+    and an aclnnAdd issued behind the collective (queued behind its hold) and their buffers freed
+    likewise."""
+    exe = reliability_programs.build(
+        "freed_collective_buffers.cpp", ["hccl", "ascendcl", "opapi", "nnopbase"]
+    )
     env = reliability_programs.native.env(
         NPU_SIM_FAULTS="aclrtSynchronizeStream:error=507000@1",
         NPU_SIM_CLOCK="virtual",
@@ -640,8 +645,9 @@ def test_a_failed_synchronize_leaves_no_collective_reading_freed_memory(
         HCCL_CONNECT_TIMEOUT="10",
         HCCL_EXEC_TIMEOUT="10",
     )
-    proc = run_program(exe, env, timeout=60)
+    proc = run_program(exe, env, args=[work], timeout=60)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert not [x for x in proc.stdout.splitlines() if x.startswith("W ")], proc.stdout
     line = next(x for x in proc.stdout.splitlines() if x.startswith("S "))
     got = {k: int(v) for k, v in (item.split("=", 1) for item in line[2:].split())}
     print(f"\nfailed synchronize, freed buffers: {got}")

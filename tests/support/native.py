@@ -11,6 +11,8 @@ import hashlib
 import os
 import shutil
 import subprocess
+import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -130,6 +132,70 @@ def run_program(
 ) -> subprocess.CompletedProcess[str]:
     """Runs a test program; a crash or non-zero exit is reported with its output."""
     return subprocess.run([str(exe), *(args or [])], env=env, capture_output=True, text=True, timeout=timeout)
+
+
+class Stalled(Exception):
+    """A watched program made no progress for its stall limit (or ran past its hard limit)."""
+
+    def __init__(self, message: str, stdout: str, stderr: str) -> None:
+        super().__init__(message)
+        self.stdout = stdout
+        self.stderr = stderr
+
+
+def run_watched_program(
+    exe: Path,
+    env: dict[str, str],
+    args: list[str],
+    progress_prefix: str,
+    stall_s: float,
+    limit_s: float,
+) -> subprocess.CompletedProcess[str]:
+    """Runs a program that prints a line starting with ``progress_prefix`` whenever it gets further.
+
+    Slow is not stuck: the program may take as long as it needs (up to ``limit_s``, a safety net
+    far above any run), as long as no ``stall_s`` pass without a progress line. A program that
+    stops progressing is killed and `Stalled` raised with its output so far.
+    """
+    proc = subprocess.Popen(
+        [str(exe), *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    out: list[str] = []
+    err: list[str] = []
+    last_progress = [time.monotonic()]
+
+    def read_stdout() -> None:
+        for line in proc.stdout:  # type: ignore[union-attr]
+            out.append(line)
+            if line.startswith(progress_prefix):
+                last_progress[0] = time.monotonic()
+
+    def read_stderr() -> None:
+        err.extend(proc.stderr)  # type: ignore[arg-type]
+
+    readers = [threading.Thread(target=f, daemon=True) for f in (read_stdout, read_stderr)]
+    for reader in readers:
+        reader.start()
+    started = time.monotonic()
+    reason = ""
+    while proc.poll() is None:
+        now = time.monotonic()
+        if now - last_progress[0] > stall_s:
+            reason = f"no progress for {stall_s:.0f} s (after {now - started:.0f} s)"
+        elif now - started > limit_s:
+            reason = f"still running after {limit_s:.0f} s, though progressing"
+        if reason:
+            proc.kill()
+            proc.wait()
+            break
+        time.sleep(0.2)
+    for reader in readers:
+        reader.join(timeout=10)
+    stdout, stderr = "".join(out), "".join(err)
+    if reason:
+        raise Stalled(f"{exe.name} {' '.join(args)}: {reason}", stdout, stderr)
+    return subprocess.CompletedProcess([str(exe), *args], proc.returncode, stdout, stderr)
 
 
 def package_root() -> Path:

@@ -106,7 +106,7 @@ aclError async_copy(void* dst, size_t dpitch, const void* src, size_t spitch, si
     prof::report_memcpy_info(device->id(), uint64_t(width) * height, runtime_direction(kind));
     return issue_task(*device, *s, plain_task(npusim::TaskKind::Memcpy, duration, stars::kSdma), TaskType::MemcpyAsync,
                       [] { return uint64_t(0); },
-                      [=] { copy_rows(dst, dpitch, src, spitch, width, height); });
+                      [=] { copy_rows(dst, dpitch, src, spitch, width, height); }, {dst, src});
 }
 
 aclError check_1d(void* dst, size_t destMax, const void* src, size_t count) {

@@ -52,5 +52,5 @@ ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int
     if (count == 0) return ACL_SUCCESS;
     return issue_task(*device, *s, plain_task(npusim::TaskKind::Memset, device->memset_ns(count), stars::kSdma),
                       TaskType::MemsetAsync, [] { return uint64_t(0); },
-                      [devPtr, value, count] { std::memset(devPtr, value & 0xFF, count); });
+                      [devPtr, value, count] { std::memset(devPtr, value & 0xFF, count); }, {devPtr});
 }

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <utility>
 
 #include "acl/api_ids.h"
@@ -14,6 +15,8 @@
 #include "acl/prof_reporter.h"
 #include "core/device.h"
 #include "core/launch_hint.h"
+#include "core/memory.h"
+#include "core/platform.h"
 
 namespace acl {
 
@@ -68,10 +71,14 @@ npusim::TaskRecord submit_task(npusim::Device& device, npusim::Stream& stream, c
 
 // Capturable stream work (kernels, asynchronous copies and fills, host functions): recorded on a
 // capturing stream, otherwise run: the task is submitted, then `effect` (what it does to memory,
-// or the host function it calls) happens at once.
+// or the host function it calls) happens at once. `touched`: the buffers the effect reads or
+// writes; work queued behind a held stream pins those the simulator allocated until it has run
+// (MemoryRegistry::pin_all), since a synchronisation that fails meanwhile returns at once and the
+// application may then free them. (Pageable host memory, which the simulator did not allocate,
+// stays the application's to keep.)
 template <typename HashFn, typename Effect>
 aclError issue_task(npusim::Device& device, npusim::Stream& stream, const npusim::TaskDesc& desc, TaskType type,
-                    HashFn&& kernel_hash, Effect&& effect) {
+                    HashFn&& kernel_hash, Effect&& effect, std::initializer_list<const void*> touched = {}) {
     if (capture::any_capturing()) {
         aclError rc = ACL_SUCCESS;
         switch (capture::offer(device, stream, desc, type, kernel_hash(), ffts_subtasks(desc),
@@ -84,7 +91,11 @@ aclError issue_task(npusim::Device& device, npusim::Stream& stream, const npusim
     if (!stream.queue().idle()) {
         npusim::note_deferred_launch(&stream);  // an operator that issued it computes its result behind it too
         defer_task(device, stream, desc, type, std::forward<HashFn>(kernel_hash),
-                   [effect = std::forward<Effect>(effect)](const npusim::TaskRecord&) mutable { effect(); });
+                   [effect = std::forward<Effect>(effect),
+                    pins = npusim::Platform::instance().memory().pin_all(touched)](const npusim::TaskRecord&) mutable {
+                       effect();
+                       pins.clear();  // the memory of a buffer freed meanwhile goes back now
+                   });
         return ACL_SUCCESS;
     }
     (void)submit_task(device, stream, desc, type, std::forward<HashFn>(kernel_hash));

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <mutex>
+#include <utility>
 
 namespace npusim {
 
@@ -79,6 +80,14 @@ MemoryPin MemoryRegistry::pin(const void* ptr) {
     if (!a.owned || p - a.base >= std::max<size_t>(a.size, 1)) return {};
     ++pinned_[a.base].pins;
     return MemoryPin(this, a.base);
+}
+
+std::vector<MemoryPin> MemoryRegistry::pin_all(const void* const* buffers, size_t count) {
+    std::vector<MemoryPin> pins;
+    for (size_t i = 0; i < count; ++i) {
+        if (MemoryPin one = pin(buffers[i])) pins.push_back(std::move(one));
+    }
+    return pins;
 }
 
 void MemoryRegistry::add_pin(uintptr_t base) {

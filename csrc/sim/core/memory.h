@@ -4,8 +4,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <shared_mutex>
+#include <vector>
 
 #include "core/export.h"
 
@@ -61,6 +63,13 @@ public:
     // until the pin and its copies are gone, a release unregisters the allocation at once (for the
     // application it is freed) but keeps its memory, which the last pin frees.
     MemoryPin pin(const void* ptr);
+    // The pins of the application's buffers that work run later reads or writes (a collective, or a
+    // copy or fill queued behind a held stream): a synchronisation that fails meanwhile returns at
+    // once, and the application may then free them. Pointers the registry did not allocate get none.
+    std::vector<MemoryPin> pin_all(const void* const* buffers, size_t count);
+    std::vector<MemoryPin> pin_all(std::initializer_list<const void*> buffers) {
+        return pin_all(buffers.begin(), buffers.size());
+    }
 
 private:
     friend class MemoryPin;

@@ -40,17 +40,11 @@ uint64_t hccl_api_ns(const npusim::SocSpec& soc) {
 constexpr int32_t kAclTaskTimeout = 507048;    // ACL_ERROR_RT_FFTS_PLUS_TIMEOUT
 constexpr int32_t kAclTaskException = 507049;  // ACL_ERROR_RT_FFTS_PLUS_EXCEPTION
 
-// The application's buffers an enqueued operation reads or writes, kept alive until it is done: a
-// synchronisation that fails while the operation waits for its peers returns at once, and the
-// application may then free the buffers (aclrtFree unregisters them at once; their memory goes back
-// with the operation's last pin).
+// The application's buffers an enqueued operation reads or writes, kept alive until it is done
+// (MemoryRegistry::pin_all): a synchronisation that fails while the operation waits for its peers
+// returns at once, and the application may then free the buffers.
 std::vector<npusim::MemoryPin> pin_buffers(std::initializer_list<const void*> buffers) {
-    std::vector<npusim::MemoryPin> pins;
-    npusim::MemoryRegistry& memory = npusim::Platform::instance().memory();
-    for (const void* buffer : buffers) {
-        if (npusim::MemoryPin pin = memory.pin(buffer)) pins.push_back(std::move(pin));
-    }
-    return pins;
+    return npusim::Platform::instance().memory().pin_all(buffers);
 }
 
 int32_t stream_error(HcclResult st) {

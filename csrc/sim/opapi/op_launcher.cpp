@@ -5,11 +5,15 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "acl/acl_rt.h"
 #include "core/device.h"
 #include "core/launch_hint.h"
 #include "core/log.h"
+#include "core/memory.h"
+#include "core/platform.h"
 #include "core/immortal.h"
 #include "opapi/node_report.h"
 
@@ -125,10 +129,22 @@ aclnnStatus OpExecutor::run(void* workspace, uint64_t workspace_size, aclrtStrea
     // The result is computed after the kernels are on the stream, so the host time the simulator
     // spends computing it is never part of a kernel's submission, start or duration.
     // Launched behind a collective (stream_queue.h): the result is computed when the stream
-    // reaches the kernels, once the collective's data is there.
+    // reaches the kernels, once the collective's data is there. Until then the operator's buffers
+    // are pinned (MemoryRegistry::pin_all): a synchronisation that fails meanwhile returns at once,
+    // and the application may then free them.
     Stream* held = take_deferred_launch();
     if (compute_ && !timing_only()) {
-        if (held == nullptr || !held->queue().defer(compute_)) compute_();
+        if (held == nullptr) {
+            compute_();
+        } else {
+            std::vector<MemoryPin> pins = Platform::instance().memory().pin_all(kernel_args_.data(), kernel_args_.size());
+            if (!held->queue().defer([compute = compute_, pins = std::move(pins)]() mutable {
+                    compute();
+                    pins.clear();  // the memory of a buffer freed meanwhile goes back now
+                })) {
+                compute_();
+            }
+        }
     }
     return ACLNN_SUCCESS;
 }

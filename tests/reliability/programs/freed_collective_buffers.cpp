@@ -9,7 +9,11 @@
 // freed memory (ASan: heap-use-after-free; plain builds: a corrupted heap). Prints
 //   S sync0=<rank 0's first synchronize> sync1=<rank 1's synchronize> reused_intact=<0|1>
 // reused_intact: the blocks allocated after the free still hold what rank 0 wrote into them.
+// With the argument "queued", rank 0 also issues an asynchronous copy, a fill and an aclnnAdd to the
+// stream behind the collective (queued behind its hold, stream_queue.h) and frees their buffers
+// too: the queued work must not touch them either when it runs, once the peer has come.
 #include <acl/acl.h>
+#include <aclnnop/aclnn_add.h>
 #include <hccl/hccl.h>
 
 #include <atomic>
@@ -26,6 +30,7 @@ constexpr size_t kBytes = kCount * sizeof(float);
 std::atomic<bool> g_freed{false};
 std::atomic<int> g_sync0{-1}, g_sync1{-1};
 std::atomic<bool> g_intact{false};
+bool g_queued = false;  // rank 0 also queues a copy and a fill behind the collective
 
 bool Ok(const char* what, int rc) {
     if (rc != 0) std::printf("W %s %d\n", what, rc);
@@ -48,12 +53,42 @@ void Rank(const HcclRootInfo* root, uint32_t r) {
     (void)Ok("aclrtMemcpy", aclrtMemcpy(in, kBytes, ones.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE));
     if (r == 0) {
         (void)Ok("HcclAllReduce", HcclAllReduce(in, out, kCount, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, stream));
+        std::vector<void*> queued;  // buffers of the work queued behind the collective
+        if (g_queued) {
+            for (int i = 0; i < 6; ++i) {
+                void* p = nullptr;
+                if (Ok("aclrtMalloc(queued)", aclrtMalloc(&p, kBytes, ACL_MEM_MALLOC_HUGE_FIRST))) queued.push_back(p);
+            }
+            if (queued.size() == 6) {
+                (void)Ok("aclrtMemcpy", aclrtMemcpy(queued[0], kBytes, ones.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE));
+                (void)Ok("aclrtMemcpyAsync", aclrtMemcpyAsync(queued[1], kBytes, queued[0], kBytes,
+                                                              ACL_MEMCPY_DEVICE_TO_DEVICE, stream));
+                (void)Ok("aclrtMemsetAsync", aclrtMemsetAsync(queued[2], kBytes, 0x11, kBytes, stream));
+                // out = a + b: its result is computed when the stream reaches its kernel.
+                const int64_t shape[] = {static_cast<int64_t>(kCount)};
+                const int64_t strides[] = {1};
+                aclTensor* t[3] = {};
+                for (int i = 0; i < 3; ++i) {
+                    t[i] = aclCreateTensor(shape, 1, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, shape, 1, queued[3 + i]);
+                }
+                float one = 1.0f;
+                aclScalar* alpha = aclCreateScalar(&one, ACL_FLOAT);
+                uint64_t workspace = 0;
+                aclOpExecutor* executor = nullptr;
+                if (Ok("aclnnAddGetWorkspaceSize", aclnnAddGetWorkspaceSize(t[0], t[1], alpha, t[2], &workspace, &executor))) {
+                    (void)Ok("aclnnAdd", aclnnAdd(nullptr, 0, executor, stream));
+                }
+                for (aclTensor* x : t) (void)Ok("aclDestroyTensor", aclDestroyTensor(x));
+                (void)Ok("aclDestroyScalar", aclDestroyScalar(alpha));
+            }
+        }
         g_sync0 = aclrtSynchronizeStream(stream);  // the planned failure, with the peer still absent
         (void)Ok("aclrtFree", aclrtFree(in));
         (void)Ok("aclrtFree", aclrtFree(out));
+        for (void* p : queued) (void)Ok("aclrtFree(queued)", aclrtFree(p));
         // New blocks of the same size take the freed memory back; fill them with a known pattern.
         std::vector<void*> reused;
-        for (int i = 0; i < 8; ++i) {
+        for (int i = 0; i < 12; ++i) {
             void* p = nullptr;
             if (Ok("aclrtMalloc(reuse)", aclrtMalloc(&p, kBytes, ACL_MEM_MALLOC_HUGE_FIRST))) {
                 std::memset(p, 0x5a, kBytes);
@@ -84,8 +119,9 @@ void Rank(const HcclRootInfo* root, uint32_t r) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
+    g_queued = argc > 1 && std::strcmp(argv[1], "queued") == 0;
     if (!Ok("aclInit", aclInit(nullptr))) return 1;
     HcclRootInfo root;
     if (!Ok("HcclGetRootInfo", HcclGetRootInfo(&root))) return 1;

@@ -3,7 +3,8 @@
  * argv[1] names the scenario:
  *   subscribe-loop      subscribe / work / flush / unsubscribe, many times; every cycle accounted
  *   stale-handle        a handle of an earlier subscription is refused, however many came after
- *   enable-storm        many threads switch kinds on and off while others record; then a clean phase
+ *   enable-storm        many threads switch kinds on and off while two others record (a round per 8
+ *                       switches at most); then a clean phase
  *   flush-under-load    FlushAll and Disable/Enable(KERNEL) while four threads launch without pause,
  *                       then 3 s of FlushAll with KERNEL off and STARS on (unmatched device logs):
  *                       each call returns (a drain reads what was pending, not what keeps coming)
@@ -13,7 +14,7 @@
  *   exit-from-thread    as above, exit(0) called by a second thread while the first records
  *   fork                fork after init: the child records and flushes, or fails cleanly
  *   two-tools           a second tool: subscribe refused, its callbacks replace the first's
- * Output: E lines (failed checks) and S lines (figures); exit 0.
+ * Output: E lines (failed checks), S lines (figures) and P lines (progress, for the hang detector); exit 0.
  */
 #define _GNU_SOURCE 1
 #include <signal.h>
@@ -112,6 +113,11 @@ typedef struct {
 } StormArgs;
 
 static int g_storm_running = 1; /* accessed atomically */
+/* Bounded work: in the storm, the recording threads go at most a few rounds ahead of the switching
+ * threads (one round per 8 switches, plus a start), so that the records to deliver grow with the
+ * storm's progress, not with the wall time a loaded machine stretches it to. 0: no bound. */
+static uint64_t g_storm_toggles;     /* accessed atomically */
+static int g_paced_workers;          /* set before the workers start */
 
 static void *storm_thread(void *p) {
     StormArgs *a = (StormArgs *)p;
@@ -125,8 +131,12 @@ static void *storm_thread(void *p) {
             EXPECT_RESULT(g_mspti.disable((msptiActivityKind)kind), want);
         }
         if (!valid) CHECK(!g_mspti.is_enabled((msptiActivityKind)kind));
-        if ((i & 63) == 0) EXPECT_RESULT(g_mspti.flush_all(0), MSPTI_SUCCESS);
+        if ((i & 63) == 0) {
+            EXPECT_RESULT(g_mspti.flush_all(0), MSPTI_SUCCESS);
+            progress("storm_iteration", i);
+        }
         a->toggles++;
+        __atomic_add_fetch(&g_storm_toggles, 1, __ATOMIC_RELAXED);
     }
     return NULL;
 }
@@ -134,7 +144,13 @@ static void *storm_thread(void *p) {
 static void *worker_thread(void *p) {
     (void)p;
     if (aclrtSetDevice(0) != ACL_SUCCESS) fail("worker aclrtSetDevice failed");
+    uint64_t rounds = 0;
     while (__atomic_load_n(&g_storm_running, __ATOMIC_ACQUIRE)) {
+        if (g_paced_workers && rounds * 8 > __atomic_load_n(&g_storm_toggles, __ATOMIC_RELAXED) + 512) {
+            usleep(100); /* ahead of the switching threads: let them catch up */
+            continue;
+        }
+        ++rounds;
         launch(1);
         alloc_free(1);
         marks(1, "storm");
@@ -150,6 +166,7 @@ static void enable_storm(int threads, int iterations) {
     EXPECT_RESULT(g_mspti.flush_period(5), MSPTI_SUCCESS);
     pthread_t storm[16], workers[2];
     StormArgs args[16];
+    g_paced_workers = 1;
     for (int w = 0; w < 2; ++w) pthread_create(&workers[w], NULL, worker_thread, NULL);
     for (int t = 0; t < threads; ++t) {
         args[t].seed = (unsigned)(t * 7919 + 1);
@@ -162,8 +179,11 @@ static void enable_storm(int threads, int iterations) {
         pthread_join(storm[t], NULL);
         toggles += args[t].toggles;
     }
+    progress("storm_threads_joined", threads);
     __atomic_store_n(&g_storm_running, 0, __ATOMIC_RELEASE);
     for (int w = 0; w < 2; ++w) pthread_join(workers[w], NULL);
+    g_paced_workers = 0;
+    progress("workers_joined", 2);
     EXPECT_RESULT(g_mspti.flush_period(0), MSPTI_SUCCESS);
 
     /* The switches are consistent and work again: a clean, accounted phase. */
@@ -208,6 +228,7 @@ static void flush_under_load(int rounds) {
         EXPECT_RESULT(g_mspti.enable(MSPTI_ACTIVITY_KIND_KERNEL), MSPTI_SUCCESS);
         const double took = seconds_now() - start;
         if (took > longest) longest = took;
+        progress("round", r);
     }
     /* KERNEL off, STARS kept on by COMMUNICATION: every kernel's device logs come without a track and
      * wait unmatched on their task key, which comes back with every task-id wrap. */
@@ -219,10 +240,12 @@ static void flush_under_load(int rounds) {
         EXPECT_RESULT(g_mspti.flush_all(0), MSPTI_SUCCESS);
         const double took = seconds_now() - start;
         if (took > longest) longest = took;
+        progress("unmatched_round", unmatched_rounds);
     }
     EXPECT_RESULT(g_mspti.disable(MSPTI_ACTIVITY_KIND_COMMUNICATION), MSPTI_SUCCESS);
     __atomic_store_n(&g_storm_running, 0, __ATOMIC_RELEASE);
     for (int w = 0; w < kLoadWorkers; ++w) pthread_join(workers[w], NULL);
+    progress("workers_joined", kLoadWorkers);
     EXPECT_RESULT(g_mspti.flush_all(0), MSPTI_SUCCESS);
     EXPECT_RESULT(g_mspti.unsubscribe(h), MSPTI_SUCCESS);
     printf("S rounds=%d unmatched_rounds=%d longest_ms=%.1f delivered_kernel=%" PRIu64 " dropped_kernel=%" PRIu64

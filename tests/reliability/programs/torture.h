@@ -69,6 +69,13 @@ static inline void fail(const char *fmt, ...) {
     __atomic_add_fetch(&g_failures, 1, __ATOMIC_RELAXED);
 }
 
+/* A progress line ("P what=n"): the test's hang detector counts only the time between two of them, so
+ * that a run slowed down by a loaded machine is not taken for a stuck one. */
+static inline void progress(const char *what, long n) {
+    printf("P %s=%ld\n", what, n);
+    fflush(stdout);
+}
+
 #define EXPECT_RESULT(call, want)                                                                    \
     do {                                                                                             \
         const msptiResult got_ = (call);                                                             \

@@ -430,10 +430,15 @@ void BufferManager::Register(const std::shared_ptr<ThreadBuffer>& tb) {
 }
 
 void BufferManager::Retire(const std::shared_ptr<ThreadBuffer>& tb) {
-    std::lock_guard<std::mutex> lock(registry_mutex_);
-    tb->lock.lock();
-    CloseLocked(*tb);
-    tb->lock.unlock();
+    // At exit on the thread that ran the exit flush, the locks are only tried (LockOrGiveUp): an
+    // exit() from a signal handler may have interrupted a record write that holds this very
+    // thread's buffer lock. The buffer is then left as it is; the process is ending.
+    std::unique_lock<std::mutex> registry(registry_mutex_, std::defer_lock);
+    if (!LockOrGiveUp(registry)) return;
+    if (LockOrGiveUp(tb->lock)) {
+        CloseLocked(*tb);
+        tb->lock.unlock();
+    }
     for (auto it = threads_.begin(); it != threads_.end(); ++it) {
         if (*it == tb) {
             threads_.erase(it);

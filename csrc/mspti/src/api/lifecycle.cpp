@@ -16,16 +16,14 @@
 namespace mspti::lifecycle {
 namespace {
 
-// Set while this thread drains the device channels for a FlushAll: an exit() from a signal handler
-// that interrupted the drain must not drain again (the device data's locks may be this thread's).
-thread_local bool t_draining = false;
-
 void AtExit() {
     try {
         // Device data of finished work is drained and collection stopped while CANN is still
         // alive; then every buffer goes back to the client, within the exit flush's limit.
+        // Not on a thread a signal handler's exit() interrupted inside the manager (a FlushAll's,
+        // Disable's or Unsubscribe's drain): its channel and device-data locks may be this thread's.
         if (callback::Subscriber::Instance().Subscribed() && !activity::BufferManager::InClientCallback() &&
-            !t_draining) {
+            !seam::DeviceTaskManager::BusyOnThisThread()) {
             seam::DeviceTaskManager::Instance().OnUnsubscribe();
         }
         const uint64_t lost = activity::BufferManager::Instance().FlushAtExit(kExitDeliveryStall);
@@ -58,10 +56,6 @@ void EnsureExitFlush() {
 
 void FlushAll() {
     if (callback::Subscriber::Instance().Subscribed() && !activity::BufferManager::InClientCallback()) {
-        struct Draining {
-            Draining() { t_draining = true; }
-            ~Draining() { t_draining = false; }
-        } draining;
         seam::DeviceTaskManager::Instance().DrainAll();
     }
     activity::BufferManager::Instance().Flush(true);

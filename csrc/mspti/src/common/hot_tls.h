@@ -5,7 +5,7 @@
 //
 // Only small objects: when msPTI is loaded by dlopen (not preloaded or linked), its initial-exec
 // thread-locals take space from the static TLS surplus glibc keeps for such libraries
-// (glibc.rtld.optional_static_tls, 512 bytes by default). msPTI's come to about 130 bytes
+// (glibc.rtld.optional_static_tls, 512 bytes by default). msPTI's come to about 140 bytes
 // (docs/performance.md); bigger per-thread state stays in ordinary thread-locals.
 #pragma once
 

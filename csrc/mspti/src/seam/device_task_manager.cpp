@@ -62,7 +62,30 @@ bool SupportedChip(uint32_t chip) {
     return chip == SEAM_CHIP_TYPE_910B || chip == SEAM_CHIP_TYPE_310B || chip == SEAM_CHIP_TYPE_950;
 }
 
+// The manager's operations on this thread (BusyOnThisThread): counted before a lock is taken and
+// after it is released, so that a signal arriving in between finds the thread busy.
+thread_local int t_busy = 0;
+
+struct Busy {
+    Busy() { ++t_busy; }
+    ~Busy() { --t_busy; }
+    Busy(const Busy&) = delete;
+    Busy& operator=(const Busy&) = delete;
+};
+
+// The manager's lock, taken while the thread counts as busy.
+class BusyLock {
+public:
+    explicit BusyLock(std::recursive_mutex& mutex) : lock_(mutex) {}
+
+private:
+    Busy busy_;  // first in, last out
+    std::lock_guard<std::recursive_mutex> lock_;
+};
+
 }  // namespace
+
+bool DeviceTaskManager::BusyOnThisThread() { return t_busy != 0; }
 
 DeviceTaskManager& DeviceTaskManager::Instance() {
     static NoDestructor<DeviceTaskManager> manager;
@@ -71,7 +94,7 @@ DeviceTaskManager& DeviceTaskManager::Instance() {
 
 void DeviceTaskManager::OnDeviceState(uint32_t device, bool open) {
     if (device >= devices::kMaxDevices) return;
-    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    BusyLock lock(mutex_);
     Device& d = devices_[device];
     d.open = open;
     if (open) interpose::report_route::SetDeviceUnnotified(device, false);
@@ -81,14 +104,14 @@ void DeviceTaskManager::OnDeviceState(uint32_t device, bool open) {
 
 void DeviceTaskManager::OnDeviceSet(uint32_t device) {
     if (device >= devices::kMaxDevices) return;
-    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    BusyLock lock(mutex_);
     if (!subscribed_) return;
     auto it = devices_.find(device);
     if (it == devices_.end() || !it->second.open) interpose::report_route::SetDeviceUnnotified(device, true);
 }
 
 void DeviceTaskManager::OnSubscribe() {
-    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    BusyLock lock(mutex_);
     subscribed_ = true;
     online_checked_ = false;
     for (auto& entry : devices_) entry.second.probed = false;
@@ -97,7 +120,7 @@ void DeviceTaskManager::OnSubscribe() {
 
 void DeviceTaskManager::OnUnsubscribe() {
     {
-        std::lock_guard<std::recursive_mutex> lock(mutex_);
+        BusyLock lock(mutex_);
         subscribed_ = false;
         ReconcileAll();
     }
@@ -106,12 +129,12 @@ void DeviceTaskManager::OnUnsubscribe() {
 }
 
 void DeviceTaskManager::OnKindEnabled() {
-    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    BusyLock lock(mutex_);
     ReconcileAll();
 }
 
 bool DeviceTaskManager::CollectionFailed(msptiActivityKind kind) {
-    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    BusyLock lock(mutex_);
     for (const auto& [id, d] : devices_) {
         if (!d.open) continue;
         if (UsesTsFw(kind) && devices::TsFwFailed(id)) return true;
@@ -121,7 +144,7 @@ bool DeviceTaskManager::CollectionFailed(msptiActivityKind kind) {
 }
 
 void DeviceTaskManager::DrainKind(msptiActivityKind kind) {
-    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    BusyLock lock(mutex_);
     for (const auto& [id, d] : devices_) {
         if (UsesTsFw(kind) && d.tsfw_running) ChannelReader::Instance().Drain(id, PROF_CHANNEL_TS_FW);
         if (UsesStars(kind) && d.stars_running) ChannelReader::Instance().Drain(id, PROF_CHANNEL_STARS_SOC_LOG);
@@ -129,11 +152,14 @@ void DeviceTaskManager::DrainKind(msptiActivityKind kind) {
 }
 
 void DeviceTaskManager::OnKindDisabled() {
-    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    BusyLock lock(mutex_);
     ReconcileAll();
 }
 
-void DeviceTaskManager::DrainAll() { ChannelReader::Instance().DrainAll(); }
+void DeviceTaskManager::DrainAll() {
+    Busy busy;
+    ChannelReader::Instance().DrainAll();
+}
 
 void DeviceTaskManager::ReconcileAll() {
     for (auto& entry : devices_) Reconcile(entry.first);

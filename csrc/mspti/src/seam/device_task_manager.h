@@ -37,6 +37,10 @@ public:
     void OnKindDisabled();
     // Drains every running channel (FlushAll).
     void DrainAll();
+    // True while this thread is inside one of the manager's operations, where it may hold the
+    // manager's and the channels' locks: an exit() from a signal handler that interrupted it must
+    // not drain or stop the channels again (the exit flush would wait for its own locks).
+    static bool BusyOnThisThread();
 
     DeviceTaskManager() = default;
     DeviceTaskManager(const DeviceTaskManager&) = delete;

@@ -4,6 +4,7 @@
 #include <mutex>
 
 #include "common/host_clock.h"
+#include "common/hot_tls.h"
 #include "common/log.h"
 #include "common/no_destructor.h"
 #include "common/seqlock.h"
@@ -85,15 +86,48 @@ uint64_t CannClock() {
     auto now = cann::MsprofSysCycleTime.get();
     return now != nullptr ? now() : 0;
 }
+
+// CANN's clock as msPTI's monotonic source. A reading of 0 is a failed one (CANN's clock is far
+// above 0 once it has been adopted): msPTI's matching rules order and age work by these times, so
+// a 0 would make work look issued before every synchronisation and long lost. A failed reading
+// is taken once more; if that fails too, the thread's latest good reading (or, for a thread that
+// has none, the one taken when the clock was adopted) stands in for it: late, never 0, never
+// behind what the thread saw.
+uint64_t (*g_cann_clock)() = nullptr;
+std::atomic<uint64_t> g_adopted_at{0};
+MSPTI_HOT_TLS thread_local uint64_t t_last_good = 0;
+
+[[gnu::noinline, gnu::cold]] uint64_t CannClockFailed() {
+    const uint64_t again = g_cann_clock();
+    if (again != 0) {
+        t_last_good = again;
+        return again;
+    }
+    const uint64_t adopted = g_adopted_at.load(std::memory_order_relaxed);
+    return t_last_good > adopted ? t_last_good : adopted;
+}
+
+uint64_t CannClockReading() {
+    const uint64_t now = g_cann_clock();
+    if (__builtin_expect(now == 0, 0)) return CannClockFailed();
+    t_last_good = now;
+    return now;
+}
+
 }  // namespace
 
 void UseCannClock() {
     static std::once_flag once;
     std::call_once(once, [] {
-        if (HostFreqEnabled() || !cann::MsprofSysCycleTime || CannClock() == 0) return;
-        // CANN's function itself, resolved once: a host timestamp is then one indirect call.
-        static const host_clock::Source source{host_clock::SystemSource().realtime_ns,
-                                               cann::MsprofSysCycleTime.get(), host_clock::SystemSource().counter};
+        if (HostFreqEnabled() || !cann::MsprofSysCycleTime) return;
+        const uint64_t first = CannClock();
+        if (first == 0) return;
+        // CANN's function itself, resolved once: a host timestamp is then one indirect call (and a
+        // compare: CannClockReading).
+        g_cann_clock = cann::MsprofSysCycleTime.get();
+        g_adopted_at.store(first, std::memory_order_relaxed);
+        static const host_clock::Source source{host_clock::SystemSource().realtime_ns, &CannClockReading,
+                                               host_clock::SystemSource().counter};
         host_clock::SetSource(&source);
     });
 }
