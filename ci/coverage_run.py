@@ -114,7 +114,7 @@ def write_config() -> Path:
     """pyproject.toml's [tool.coverage] with the packages measured by folder, in both places.
 
     A child started with ``python -m`` or ``-c`` in the repository root imports the checkout's
-    ``__init__`` and, through it, the installed submodules (sim_runtime/_checkout.py). Measured by
+    ``__init__`` and, through it, the installed submodules (mspti_base/checkout.py). Measured by
     package name (``source_pkgs``), only one of the two folders would count; measured by folder, both
     do, and [tool.coverage.paths] reports them under one name. Children read the same file
     (COVERAGE_PROCESS_START), so the config is written once, here.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from conformance.record_layouts import KIND_RECORD, LAYOUTS, FieldLayout, RecordLayout, record_size
+from mspti_base.record_layouts import KIND_RECORD, LAYOUTS, FieldLayout, RecordLayout, record_size
 
 __all__ = [
     "ACTIVITY_KINDS",

@@ -9,7 +9,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from conformance.catalogue import PROFILES, Catalogue, CatalogueError, load_catalogue
+from conformance.catalogue import PROFILES, Catalogue, CatalogueError
 from sim_runtime.arguments import positive_int, positive_seconds, whole_number
 
 __all__ = ["build_parser", "main"]
@@ -153,7 +153,9 @@ def _check_report_dir(directory: Path) -> str:
 
 
 def _load(patterns: list[str]) -> tuple[Catalogue, list]:  # type: ignore[type-arg]
-    catalogue = load_catalogue()
+    from conformance.scenarios import load_checked_catalogue
+
+    catalogue = load_checked_catalogue()
     return catalogue, catalogue.select(patterns)
 
 
@@ -204,9 +206,10 @@ def _list(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from conformance.report import summary_lines, write_all
     from conformance.runner import RunOptions, SuiteRunner
+    from conformance.scenarios import load_checked_catalogue
     from conformance.target import TargetError, resolve_target
 
-    catalogue = load_catalogue()
+    catalogue = load_checked_catalogue()
     if not catalogue.select(args.patterns):
         return _error(
             f"-k {' -k '.join(args.patterns)} selects no clause; nothing was graded "

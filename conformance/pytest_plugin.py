@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from conformance.catalogue import PROFILES, Clause, load_catalogue
+from conformance.catalogue import PROFILES, Clause
 from conformance.checks import ClauseResult
 
 __all__ = ["ClauseFailure", "ClauseItem"]
@@ -91,9 +91,10 @@ def _results(config: pytest.Config) -> dict[str, ClauseResult]:
     if cached is None:
         from conformance.report import write_all
         from conformance.runner import RunOptions, SuiteRunner
+        from conformance.scenarios import load_checked_catalogue
         from conformance.target import resolve_target
 
-        catalogue = load_catalogue()
+        catalogue = load_checked_catalogue()
         target = resolve_target(
             mspti=config.getoption("conformance_mspti"),
             cann=config.getoption("conformance_cann"),
@@ -128,6 +129,8 @@ def pytest_collection_modifyitems(
 ) -> None:
     if not config.getoption("conformance"):
         return
-    catalogue = load_catalogue()
+    from conformance.scenarios import load_checked_catalogue
+
+    catalogue = load_checked_catalogue()
     for clause in catalogue.select(config.getoption("conformance_k")):
         items.append(ClauseItem.from_parent(session, name=clause.id, clause=clause))

@@ -13,13 +13,10 @@ makes, never the parent's (those stay with the parent).
 
 from __future__ import annotations
 
-try:
-    from sim_runtime._checkout import prefer_installed
-except ImportError:  # mspti_core without the simulator's package (on an Ascend host): nothing to defer to
-    pass
-else:
-    # In a source checkout's root the checkout shadows the installed package: use the installed files.
-    __path__ = prefer_installed(__name__, __path__, "_mspti*.so")
+from mspti_base.checkout import prefer_installed
+
+# In a source checkout's root the checkout shadows the installed package: use the installed files.
+__path__ = prefer_installed(__name__, __path__, "_mspti*.so")
 
 from mspti_core._library import (
     LibraryNotFoundError,

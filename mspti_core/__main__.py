@@ -17,12 +17,15 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from importlib import metadata
 from pathlib import Path
 
 from mspti_core.constant import Constant
 
 PROG = "python -m mspti_core"
 EXIT_USAGE = 2
+#: The entry point group where a simulated CANN offers ``run`` its environment (name ``simulator``).
+SIMULATOR_ENTRY_POINTS = "mspti_core.run"
 
 
 class LaunchError(Exception):
@@ -55,14 +58,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _python_path(environ: dict[str, str]) -> str:
-    """PYTHONPATH for the child: the directories this mspti_core (and sim_runtime) came from first."""
+    """PYTHONPATH for the child: the directory this mspti_core came from first, then ``environ``'s
+    (where the simulator's environment puts the directory sim_runtime came from)."""
     roots = [str(Path(__file__).resolve().parents[1])]
-    try:
-        import sim_runtime
-
-        roots.append(str(Path(sim_runtime.__file__).resolve().parents[1]))
-    except ImportError:
-        pass
     existing = [p for p in environ.get("PYTHONPATH", "").split(os.pathsep) if p]
     ordered = list(dict.fromkeys([*roots, *existing]))
     return os.pathsep.join(ordered)
@@ -103,30 +101,26 @@ def cann_environment(mspti: Path | None, environ: dict[str, str]) -> dict[str, s
 def simulator_environment(
     mspti: Path | None, soc: str | None, clock: str | None, environ: dict[str, str]
 ) -> dict[str, str]:
-    """The environment on the simulated CANN (the same one `npu-sim run` gives a program)."""
+    """The environment on the simulated CANN (the same one `npu-sim run` gives a program).
+
+    The simulator offers it as the entry point ``simulator`` of the group :data:`SIMULATOR_ENTRY_POINTS`
+    (``sim_runtime.mspti_run``): this package sits below the simulator's and imports nothing from it
+    (docs/architecture.md, "Layers"). The environment raises ``ValueError`` or ``OSError`` with a message
+    saying what to change.
+    """
+    points = metadata.entry_points(group=SIMULATOR_ENTRY_POINTS, name="simulator")
+    if not points:
+        raise LaunchError("the simulator (sim_runtime) is not installed; use --cann on hardware")
     try:
-        from sim_runtime.config import ConfigError, SimConfig, parse_setting
-        from sim_runtime.toolkit import ToolkitError, build_toolkit
+        environment = next(iter(points)).load()
     except ImportError as error:
         raise LaunchError(
             f"the simulator (sim_runtime) is not installed: {error}; use --cann on hardware"
         ) from error
     try:
-        config = SimConfig.from_env(environ)
-        changes = {
-            name: parse_setting(name, raw, source=f"--{name}")
-            for name, raw in (("soc", soc), ("clock", clock))
-            if raw is not None
-        }
-        if changes:
-            config = config.replace(**changes)
-        toolkit = build_toolkit(mspti, environ=environ)
-    except (ConfigError, ToolkitError, OSError) as error:
+        return dict(environment(mspti, soc, clock, environ))
+    except (ValueError, OSError) as error:
         raise LaunchError(str(error)) from error
-    env = dict(environ)
-    env.update(toolkit.env(config, preload=True, environ=environ))
-    env[Constant.LIBRARY_ENV] = str(toolkit.mspti_link)
-    return env
 
 
 def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
@@ -141,7 +135,7 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
         env = cann_environment(args.mspti, environ)
     else:
         env = simulator_environment(args.mspti, args.soc, args.clock, environ)
-    env["PYTHONPATH"] = _python_path(environ)
+    env["PYTHONPATH"] = _python_path(env)
     env["LD_PRELOAD"] = _preload(env.get("LD_PRELOAD", ""))
     if args.module is not None:
         argv = [sys.executable, "-m", args.module, *script]

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from conformance.record_layouts import KIND_RECORD, LAYOUTS, RecordLayout
+from mspti_base.record_layouts import KIND_RECORD, LAYOUTS, RecordLayout
 
 __all__ = [
     "API_KINDS",

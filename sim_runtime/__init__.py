@@ -6,7 +6,7 @@ package; ``npu-sim`` (``sim_runtime.cli``) lays them out as an ``ASCEND_HOME_PAT
 
 from __future__ import annotations
 
-from sim_runtime._checkout import prefer_installed
+from mspti_base.checkout import prefer_installed
 
 # In a source checkout's root the checkout shadows the installed package: use the installed files.
 __path__ = prefer_installed(__name__, __path__, "lib64/libascendcl.so")

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from conformance.abi import EXTERNAL_KINDS, RESULTS
-from conformance.stateful.commands import (
+from conformance.model.commands import (
     Flush,
     Free,
     Malloc,

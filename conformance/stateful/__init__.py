@@ -1,4 +1,5 @@
 """Random API call sequences checked against the reference model (Hypothesis finds and shrinks).
 
-``commands`` renders sequences as driver scripts; ``explore`` (which needs Hypothesis) searches.
+The commands and their rendering as driver scripts are the model's (``conformance.model.commands``);
+``explore`` (which needs Hypothesis) searches.
 """

@@ -17,8 +17,7 @@ from hypothesis.errors import NoSuchExample
 from conformance.abi import result_name
 from conformance.execute import Invocation, RunResult
 from conformance.log import RunLog
-from conformance.model.state import Key, MsptiModel, Prediction
-from conformance.stateful.commands import (
+from conformance.model.commands import (
     DOMAINS,
     Command,
     Flush,
@@ -36,6 +35,7 @@ from conformance.stateful.commands import (
     Unsubscribe,
     render,
 )
+from conformance.model.state import Key, MsptiModel, Prediction
 
 __all__ = ["ExploreResult", "Outcome", "compare", "explore", "sequences"]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from conformance.catalogue import ENVIRONMENTS, LEVELS, Catalogue, CatalogueError, load_catalogue
-from conformance.scenarios import PLANNED, SCENARIOS, known_scenarios
+from conformance.scenarios import PLANNED, SCENARIOS, known_scenarios, load_checked_catalogue
 
 GROUPS = {
     "GEN-HDR",
@@ -68,7 +68,7 @@ GROUPS = {
 
 @pytest.fixture(scope="module")
 def catalogue() -> Catalogue:
-    return load_catalogue()
+    return load_checked_catalogue()
 
 
 def test_catalogue_holds_every_reference_clause(catalogue: Catalogue) -> None:
@@ -174,7 +174,14 @@ def test_malformed_catalogues_are_rejected(
     tmp_path: Path, clauses: list[dict[str, str]], message: str
 ) -> None:
     with pytest.raises(CatalogueError, match=message.replace("(", r"\(").replace(")", r"\)")):
-        load_catalogue(write(tmp_path, *clauses))
+        load_checked_catalogue(write(tmp_path, *clauses))
+
+
+def test_the_catalogue_alone_checks_no_scenario_names(tmp_path: Path) -> None:
+    path = write(tmp_path, {"scenario": "no_such_scenario"})
+    assert load_catalogue(path).get("GEN-ABI-01").scenario == "no_such_scenario"
+    with pytest.raises(CatalogueError, match="unknown scenario 'no_such_scenario'"):
+        load_catalogue(path, scenarios=known_scenarios())
 
 
 def test_a_valid_small_catalogue_loads(tmp_path: Path) -> None:

@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.abi import RESULTS
-from conformance.model.state import MsptiModel
-from conformance.stateful.commands import (
+from conformance.model.commands import (
     Flush,
     Free,
     Malloc,
@@ -21,6 +20,7 @@ from conformance.stateful.commands import (
     Unsubscribe,
     render,
 )
+from conformance.model.state import MsptiModel
 from conformance.stateful.explore import compare
 
 SUCCESS, INVALID, MULTIPLE, EMPTY = (

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from conformance.execute import Invocation, RunResult
 from conformance.log import RunLog
+from conformance.model.commands import Free, Malloc, Mark, RangeEnd, RangeStart, Switch, render
 from conformance.model.state import MsptiModel
-from conformance.stateful.commands import Free, Malloc, Mark, RangeEnd, RangeStart, Switch, render
 from conformance.stateful.explore import explore, sequences
 
 

@@ -13,12 +13,13 @@ from pathlib import Path
 import pytest
 
 import conformance
+import mspti_base
 import mspti_core
 import mspti_trace
 import sim_runtime
 
 DISTRIBUTION = "mspti-sim"
-OWN = {"sim_runtime", "mspti_core", "mspti_trace", "conformance", "mspti"}
+OWN = {"mspti_base", "sim_runtime", "mspti_core", "mspti_trace", "conformance", "mspti"}
 #: Modules that may import an extra's packages: the extra named here must declare them.
 EXTRA_MODULES = {"conformance/pytest_plugin.py": "pytest"}
 #: Import names whose distribution has another name.
@@ -53,7 +54,7 @@ def _top_level_imports(source: str) -> set[str]:
 
 def _installed_modules() -> list[tuple[str, Path]]:
     modules = []
-    for package in (sim_runtime, mspti_core, mspti_trace, conformance):
+    for package in (mspti_base, sim_runtime, mspti_core, mspti_trace, conformance):
         for root in {Path(entry).resolve() for entry in package.__path__}:
             for path in sorted(root.rglob("*.py")):
                 modules.append((f"{root.name}/{path.relative_to(root).as_posix()}", path))

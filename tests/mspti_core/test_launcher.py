@@ -220,3 +220,17 @@ def test_python_mstx_monitor_example(real_tree_env: dict[str, str], tmp_path: Pa
         if line.startswith("range:") and "SOURCE_KIND_DEVICE" in line
     ]
     assert all("name='' domain=''" in line and "process_id=-1 thread_id=-1" in line for line in device)
+
+
+def test_run_without_a_registered_simulator_says_to_use_cann(monkeypatch: pytest.MonkeyPatch) -> None:
+    """mspti_core imports nothing from the simulator: it finds it only as an entry point."""
+    from importlib import metadata
+
+    import mspti_core.__main__ as launcher
+
+    assert [point.value for point in metadata.entry_points(group=launcher.SIMULATOR_ENTRY_POINTS)] == [
+        "sim_runtime.mspti_run:simulator_environment"
+    ]
+    monkeypatch.setattr(launcher.metadata, "entry_points", lambda **_: [])
+    with pytest.raises(launcher.LaunchError, match="use --cann on hardware"):
+        launcher.simulator_environment(None, None, None, {})

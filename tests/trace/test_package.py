@@ -22,7 +22,7 @@ PROGRAM = Path(__file__).resolve().parent / "programs" / "plain_workload.cpp"
 
 # Every module of mspti_trace imported, and a synthetic capture exported in every format, with the
 # simulator's Python package and our msPTI binding made unimportable. (The record layouts of the msPTI
-# ABI come from conformance.record_layouts, which runs on hardware as well.)
+# ABI come from mspti_base.record_layouts, which runs on hardware as well.)
 ISOLATED = textwrap.dedent(
     """
     import importlib, pkgutil, sys, tempfile

@@ -1,4 +1,4 @@
-"""A source checkout in the current folder defers to the installed package (sim_runtime/_checkout.py)."""
+"""A source checkout in the current folder defers to the installed package (mspti_base/checkout.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from sim_runtime._checkout import prefer_installed
+from mspti_base.checkout import prefer_installed
 from support.native import NativeTree, python_subprocess_env
 
 REPO = Path(__file__).resolve().parents[2]

@@ -1,11 +1,11 @@
-"""The record layout table (conformance/record_layouts.toml) is self-consistent."""
+"""The record layout table (mspti_base/record_layouts.toml) is self-consistent."""
 
 from __future__ import annotations
 
 import pytest
 
 from conformance.abi import ACTIVITY_KINDS, NEWER_KINDS
-from conformance.record_layouts import KIND_RECORD, LAYOUTS, RecordLayout, record_size
+from mspti_base.record_layouts import KIND_RECORD, LAYOUTS, RecordLayout, record_size
 
 RECORDS = [layout for name, layout in LAYOUTS.items() if name.startswith("msptiActivity")]
 
