@@ -19,8 +19,9 @@ one runtime slice; a copy or fill timed on the host is part of its call's slice,
 ones are ``gpu_memcpy`` / ``gpu_memset`` (mspti_trace.calls). HTA recognises launches,
 communication and memory ops by name; unless ``native_names`` is set, a runtime call that launched
 a kernel, copy or fill is named after the CUDA call of that role (``cudaLaunchKernel``,
-``cudaMemcpyAsync``, ...) and a communication op gets the ``ncclDevKernel_`` prefix; the CANN
-names stay in the args (``npu name``).
+``cudaMemcpyAsync``, ...) and a communication op gets the ``ncclKernel_`` prefix (HTA's kernel
+types match ``^nccl``, its straggler analysis ``ncclKernel*``); the CANN names stay in the args
+(``npu name``).
 """
 
 from __future__ import annotations
@@ -47,11 +48,13 @@ from mspti_trace.kinds import INVALID_STREAM, ActivityKind
 from mspti_trace.reader import Capture, Trace, device_properties
 
 __all__ = [
+    "COMMUNICATION_KERNEL_PREFIX",
     "KINETO_SCHEMA_VERSION",
     "PRIVATEUSE1_DEVICE_TYPE",
     "KinetoExportStats",
     "KinetoOptions",
     "RankFile",
+    "earliest_record_ns",
     "export_kineto_traces",
     "plan_ranks",
 ]
@@ -67,6 +70,9 @@ SPAN_TRACK = 0
 #: Host track of host-timed copies and fills that no API record shares a correlation id with.
 HOST_UNMATCHED_TRACK = 0x3FFFFFFF
 _EMPTY = '""'
+#: Prefix of communication kernels, the one both HTA's kernel types (``^nccl``) and its straggler
+#: analysis (``startswith("ncclKernel")``) match; NCCL's kernels were named ``ncclKernel_...``.
+COMMUNICATION_KERNEL_PREFIX = "ncclKernel_"
 #: Events formatted per write.
 _BATCH = 100_000
 _COPY_NAMES = {
@@ -223,10 +229,10 @@ def plan_ranks(trace: Trace, out_dir: Path) -> list[RankFile]:
 # Events
 
 
-def _base_time(trace: Trace) -> int:
-    """The whole second before the earliest record: timestamps stay exact in a double."""
+def earliest_record_ns(captures: Iterable[Capture]) -> int | None:
+    """The earliest timestamp of any record of ``captures`` (None: no timed record)."""
     lows = []
-    for capture in trace.captures:
+    for capture in captures:
         for kind, array in capture.records.items():
             column = "timestamp" if kind == ActivityKind.MARKER else "start"
             if len(array) and column in (array.dtype.names or ()):
@@ -234,7 +240,13 @@ def _base_time(trace: Trace) -> int:
                 values = values[values > 0]
                 if len(values):
                     lows.append(int(values.min()))
-    return (min(lows) // 1_000_000_000) * 1_000_000_000 if lows else 0
+    return min(lows) if lows else None
+
+
+def _base_time(trace: Trace) -> int:
+    """The whole second before the earliest record: timestamps stay exact in a double."""
+    low = earliest_record_ns(trace.captures)
+    return 0 if low is None else (low // 1_000_000_000) * 1_000_000_000
 
 
 def _cbid(name: str) -> int:
@@ -641,7 +653,9 @@ class _RankWriter:
         elif kind == ActivityKind.COMMUNICATION:
             native = self.options.native_names
             raw = records["name"].tolist()
-            titles = [names[n] if native else _q("ncclDevKernel_" + self.c.strings[n]) for n in raw]
+            titles = [
+                names[n] if native else _q(COMMUNICATION_KERNEL_PREFIX + self.c.strings[n]) for n in raw
+            ]
             args = [
                 f'{p},"npu name":{names[n]},"Collective name":{names[n]},"Process Group Name":{names[g]},'
                 f'"algorithm":{names[a]},"In msg nelems":{k},"Out msg nelems":{k},'

@@ -52,8 +52,8 @@ def test_vocabulary_of_the_decoder_capture(decoder_dir: Path, tmp_path: Path) ->
     assert steps == ["ProfilerStep#0", "ProfilerStep#1"]
     kernels = [e for e in events if e.get("cat") == "kernel" and e["ph"] == "X"]
     assert all({"device", "stream", "correlation", "External id"} <= e["args"].keys() for e in kernels)
-    assert {e["name"] for e in kernels if e["name"].startswith("ncclDevKernel_")} == {
-        "ncclDevKernel_hcom_allReduce_"
+    assert {e["name"] for e in kernels if e["name"].startswith("ncclKernel_")} == {
+        "ncclKernel_hcom_allReduce_"
     }
     flows = [e for e in events if e["ph"] in ("s", "f")]
     assert {e["cat"] for e in flows} == {"ac2g"} and len(flows) == 2 * only.flows

@@ -1,6 +1,7 @@
 """HolisticTraceAnalysis, unmodified, on our ``--format kineto`` export of workloads whose counts
-are known (workloads.py): the temporal, kernel, idle-time, communication-computation overlap and
-kernel-launch analyses on one and two ranks, each compared with those counts.
+are known (workloads.py): the profiler steps, temporal, kernel, idle-time, communication-computation
+overlap, kernel-launch, queue-length and memory-bandwidth analyses on one and two ranks, each
+compared with those counts, and the straggler analysis on two ranks, one of them late.
 
 The default ``tox`` runs them in the ``cov`` env, ``tox -e hta`` alone (both install
 holistictraceanalysis); skipped where HTA is not installed, and failed instead under
@@ -87,7 +88,7 @@ def test_kernel_breakdown(analysed: tuple[Any, int], workloads: ModuleType) -> N
         assert row["sum (us)"] == pytest.approx(expected.steps * workloads.KERNEL_NS / 1000)
         assert row["mean (us)"] == pytest.approx(workloads.KERNEL_NS / 1000)
     communication = by_kernel[by_kernel["kernel_type"] == "COMMUNICATION"]
-    assert set(communication["name"]) == {"ncclDevKernel_hcom_allReduce_"}
+    assert set(communication["name"]) == {"ncclKernel_hcom_allReduce_"}
     assert sorted(communication["rank"]) == list(range(ranks))
 
 
@@ -138,3 +139,19 @@ def test_counts_hold_with_hta_rounding_to_microseconds(
     sums = dict(zip(by_type["kernel_type"], by_type["sum"], strict=True))
     expected = workloads.Expected()
     assert sums["COMPUTATION"] == pytest.approx(expected.compute_us - expected.overlap_us())
+
+
+def test_profiler_steps(analysed: tuple[Any, int], workloads: ModuleType) -> None:
+    analysis, _ = analysed
+    assert analysis.get_profiler_steps() == list(range(workloads.STEPS - 1))
+
+
+def test_stragglers_find_the_rank_whose_collectives_start_late(
+    straggling: tuple[Path, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    directory, late = straggling
+    analysis = _analyse(directory, monkeypatch)
+    assert analysis.get_potential_stragglers(num_candidates=1) == [late]
+    # HTA compares the steps after the first (its "iteration > 0"): step 1 alone here.
+    assert analysis.get_potential_stragglers(profiler_steps=[1], num_candidates=1) == [late]
+    assert sorted(analysis.get_potential_stragglers(num_candidates=2)) == [0, 1]
