@@ -155,3 +155,16 @@ def test_stragglers_find_the_rank_whose_collectives_start_late(
     # HTA compares the steps after the first (its "iteration > 0"): step 1 alone here.
     assert analysis.get_potential_stragglers(profiler_steps=[1], num_candidates=1) == [late]
     assert sorted(analysis.get_potential_stragglers(num_candidates=2)) == [0, 1]
+
+
+def test_no_negative_launch_duration_with_hta_rounding(
+    short_calls: tuple[Path, Any], workloads: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("HTA_DISABLE_NS_ROUNDING", raising=False)
+    analysis = _analyse(short_calls[0], monkeypatch, rounding=True)
+    stats = analysis.get_cuda_kernel_launch_stats(ranks=[0, 1], visualize=False)
+    for table in stats.values():
+        assert len(table) == len(workloads.Expected().launches())
+        # Calls of 600 ns inside one microsecond: rounded, they last 0 us, never -1.
+        assert set(table["cpu_duration"]) == {0}
+        assert (table["launch_delay"] >= 0).all()
