@@ -141,6 +141,26 @@ def test_counts_hold_with_hta_rounding_to_microseconds(
     assert sums["COMPUTATION"] == pytest.approx(expected.compute_us - expected.overlap_us())
 
 
+def test_queue_length(analysed: tuple[Any, int], workloads: ModuleType) -> None:
+    analysis, ranks = analysed
+    summary = analysis.get_queue_length_summary(ranks=list(range(ranks)))
+    expected = workloads.Expected().queue_lengths()
+    for rank in range(ranks):
+        row = summary.loc[(rank, workloads.COMPUTE_STREAM)]
+        assert row[("queue_length", "count")] == len(expected)
+        assert row[("queue_length", "max")] == max(expected)
+        assert row[("queue_length", "mean")] == pytest.approx(sum(expected) / len(expected))
+
+
+def test_memory_bandwidth(analysed: tuple[Any, int], workloads: ModuleType) -> None:
+    analysis, ranks = analysed
+    summary = analysis.get_memory_bw_summary(ranks=list(range(ranks)))
+    for rank in range(ranks):
+        row = summary.loc[(rank, "Memcpy HtoD")]
+        # Bytes per ns are GB/s.
+        assert row[("memory_bw_gbps", "mean")] == pytest.approx(workloads.COPY_BYTES / workloads.COPY_NS)
+
+
 def test_profiler_steps(analysed: tuple[Any, int], workloads: ModuleType) -> None:
     analysis, _ = analysed
     assert analysis.get_profiler_steps() == list(range(workloads.STEPS - 1))

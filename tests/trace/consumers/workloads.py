@@ -241,6 +241,17 @@ class Expected:
                 spans.append((s + COPY_START_NS, s + COPY_START_NS + COPY_NS))
         return sum(b[0] - a[1] for a, b in itertools.pairwise(sorted(spans))) / 1000
 
+    def queue_lengths(self) -> list[int]:
+        """Operations launched on the compute stream and not yet started, after each launch and
+        each start, in time order (launches first at equal times)."""
+        changes = []
+        for step in range(self.steps):
+            s = T0 + step * STEP_NS
+            for i in range(KERNELS):
+                changes += [(launch_start(step, i), 0, 1), (kernel_start(step, i), 1, -1)]
+            changes += [(s + COPY_LAUNCH_NS, 0, 1), (s + COPY_START_NS, 1, -1)]
+        return list(itertools.accumulate(delta for _, _, delta in sorted(changes)))
+
     def launches(self) -> list[tuple[float, float, float]]:
         """(cpu duration, gpu duration, launch delay) of every kernel and copy launch, in time order."""
         found = []
