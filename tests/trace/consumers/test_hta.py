@@ -1,6 +1,6 @@
 """HolisticTraceAnalysis, unmodified, on our ``--format kineto`` export of workloads whose counts
 are known (workloads.py): the profiler steps, temporal, kernel, idle-time, communication-computation
-overlap, kernel-launch, queue-length and memory-bandwidth analyses on one and two ranks, each
+overlap, kernel-launch, queue-length, memory-bandwidth and critical-path analyses on one and two ranks, each
 compared with those counts, and the straggler analysis on two ranks, one of them late.
 
 The default ``tox`` runs them in the ``cov`` env, ``tox -e hta`` alone (both install
@@ -159,6 +159,17 @@ def test_memory_bandwidth(analysed: tuple[Any, int], workloads: ModuleType) -> N
         row = summary.loc[(rank, "Memcpy HtoD")]
         # Bytes per ns are GB/s.
         assert row[("memory_bw_gbps", "mean")] == pytest.approx(workloads.COPY_BYTES / workloads.COPY_NS)
+
+
+def test_critical_path(analysed: tuple[Any, int], workloads: ModuleType) -> None:
+    analysis, ranks = analysed
+    compute, gaps = workloads.Expected().critical_path_us()
+    for rank in range(ranks):
+        graph, ok = analysis.critical_path_analysis(rank=rank, annotation="ProfilerStep", instance_id=1)
+        assert ok
+        shares = graph.summary().to_dict()
+        assert shares["gpu_compute_bound"] == pytest.approx(100 * compute / (compute + gaps))
+        assert shares["gpu_kernel_kernel_overhead"] == pytest.approx(100 * gaps / (compute + gaps))
 
 
 def test_profiler_steps(analysed: tuple[Any, int], workloads: ModuleType) -> None:

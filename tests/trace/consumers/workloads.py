@@ -241,6 +241,13 @@ class Expected:
                 spans.append((s + COPY_START_NS, s + COPY_START_NS + COPY_NS))
         return sum(b[0] - a[1] for a, b in itertools.pairwise(sorted(spans))) / 1000
 
+    def critical_path_us(self) -> tuple[float, float]:
+        """(compute, kernel-to-kernel gaps) along one step's critical path: its kernels and copy,
+        back to back on the compute stream (the all-reduce overlaps them)."""
+        last_kernel_end = FIRST_KERNEL_NS + KERNELS * KERNEL_NS + (KERNELS - 1) * KERNEL_GAP_NS
+        gaps = (KERNELS - 1) * KERNEL_GAP_NS + COPY_START_NS - last_kernel_end
+        return (KERNELS * KERNEL_NS + COPY_NS) / 1000, gaps / 1000
+
     def queue_lengths(self) -> list[int]:
         """Operations launched on the compute stream and not yet started, after each launch and
         each start, in time order (launches first at equal times)."""
