@@ -1,7 +1,8 @@
 """HolisticTraceAnalysis, unmodified, on our ``--format kineto`` export of workloads whose counts
 are known (workloads.py): the profiler steps, temporal, kernel, idle-time, communication-computation
-overlap, kernel-launch, queue-length, memory-bandwidth and critical-path analyses on one and two ranks, each
-compared with those counts, and the straggler analysis on two ranks, one of them late.
+overlap, kernel-launch, queue-length, memory-bandwidth, critical-path and frequent kernel sequence
+analyses on one and two ranks, each compared with those counts, and the straggler analysis on two
+ranks, one of them late.
 
 The default ``tox`` runs them in the ``cov`` env, ``tox -e hta`` alone (both install
 holistictraceanalysis); skipped where HTA is not installed, and failed instead under
@@ -170,6 +171,29 @@ def test_critical_path(analysed: tuple[Any, int], workloads: ModuleType) -> None
         shares = graph.summary().to_dict()
         assert shares["gpu_compute_bound"] == pytest.approx(100 * compute / (compute + gaps))
         assert shares["gpu_kernel_kernel_overhead"] == pytest.approx(100 * gaps / (compute + gaps))
+
+
+def test_frequent_kernel_sequences_of_each_step(
+    analysed: tuple[Any, int], workloads: ModuleType, tmp_path: Path
+) -> None:
+    analysis, ranks = analysed
+    w = workloads
+    device_ops = sorted(
+        [(w.kernel_start(0, i) - w.T0, f"MatMulV2_{i}") for i in range(w.KERNELS)]
+        + [(w.ALLREDUCE_START_NS, "ncclKernel_hcom_allReduce_")]
+        + [(w.COPY_START_NS, "Memcpy HtoD (Host -> Device)")]
+    )
+    sequence = "|".join(name for _, name in device_ops)
+    for rank in range(ranks):
+        table = analysis.get_frequent_cuda_kernel_sequences(
+            operator_name="ProfilerStep", output_dir=str(tmp_path), visualize=False, rank=rank
+        )
+        steps = range(w.Expected().steps)
+        assert list(table["pattern"]) == [f"ProfilerStep#{step}|{sequence}" for step in steps]
+        assert set(table["count"]) == {1}
+        gpu = (w.KERNELS * w.KERNEL_NS + w.ALLREDUCE_NS + w.COPY_NS) / 1000
+        assert list(table["GPU kernel duration (us)"]) == pytest.approx([gpu] * len(steps))
+        assert list(table["CPU op duration (us)"]) == pytest.approx([w.STEP_RANGE_NS / 1000] * len(steps))
 
 
 def test_profiler_steps(analysed: tuple[Any, int], workloads: ModuleType) -> None:
