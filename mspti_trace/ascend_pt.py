@@ -37,6 +37,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO
 
@@ -50,6 +51,7 @@ from mspti_trace.kineto import (
     RankFiles,
     all_threads,
     devices_of,
+    earliest_record_ns,
     plan_ranks,
     thread_devices,
 )
@@ -468,10 +470,13 @@ def _metadata(
             yield _meta("thread_sort_index", process, tid, "sort_index", tid)
 
 
-def rank_folder(rank: RankFile) -> str:
-    """``<name>_ascend_pt``: rank, pid and device, as torch_npu names one folder per process."""
-    device = "" if rank.device is None else f"_npu{rank.device}"
-    return f"rank{rank.rank}_pid{rank.pid}{device}_ascend_pt"
+def rank_folder(rank: RankFile, start_ns: int | None) -> str:
+    """``<host>_<pid>_<time>_ascend_pt``, as torch_npu names the folder of one profiled process, with
+    ``rank<r>`` for the host (captures record no host name; two ranks of one process stay apart)
+    and the UTC time of the capture's first record, ``YYYYmmddHHMMSS`` and milliseconds."""
+    when = datetime.fromtimestamp((start_ns or 0) // 1_000_000_000, tz=timezone.utc)
+    millis = (start_ns or 0) // 1_000_000 % 1000
+    return f"rank{rank.rank}_{rank.pid}_{when:%Y%m%d%H%M%S}{millis:03d}_ascend_pt"
 
 
 def export_ascend_pt(
@@ -495,7 +500,7 @@ def export_ascend_pt(
             placements[rank.pid] = thread_devices(views[rank.pid], devices) if devices else {}
         placement = placements[rank.pid] or {t: -1 for t in all_threads(capture)}
         mine = {t for t, d in placement.items() if rank.device is None or d == rank.device}
-        folder = out / rank_folder(rank) / OUTPUT_FOLDER
+        folder = out / rank_folder(rank, earliest_record_ns([capture])) / OUTPUT_FOLDER
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / TRACE_VIEW
         with path.open("w", encoding="utf-8") as handle:

@@ -172,7 +172,7 @@ def _subparser(command: str, prog: str) -> argparse.ArgumentParser:
             "--native-names",
             action="store_true",
             help="kineto: keep CANN's names for launch calls and communication ops instead of the names "
-            "of their CUDA roles, which HTA matches (cudaLaunchKernel, ncclDevKernel_*)",
+            "of their CUDA roles, which HTA matches (cudaLaunchKernel, ncclKernel_*)",
         )
         parser.add_argument("--check", action="store_true", help="check the structure of the written JSON")
         _strict_option(parser)

@@ -19,8 +19,10 @@ one runtime slice; a copy or fill timed on the host is part of its call's slice,
 ones are ``gpu_memcpy`` / ``gpu_memset`` (mspti_trace.calls). HTA recognises launches,
 communication and memory ops by name; unless ``native_names`` is set, a runtime call that launched
 a kernel, copy or fill is named after the CUDA call of that role (``cudaLaunchKernel``,
-``cudaMemcpyAsync``, ...) and a communication op gets the ``ncclDevKernel_`` prefix; the CANN
-names stay in the args (``npu name``).
+``cudaMemcpyAsync``, ...) and a communication op gets the ``ncclKernel_`` prefix (HTA's kernel
+types match ``^nccl``, its straggler analysis ``ncclKernel*``); the CANN names stay in the args
+(``npu name``). A host call holding no whole microsecond is moved onto one where its thread leaves
+room (``_RankWriter.whole_us_safe``), for HTA's rounding to whole microseconds.
 """
 
 from __future__ import annotations
@@ -47,11 +49,13 @@ from mspti_trace.kinds import INVALID_STREAM, ActivityKind
 from mspti_trace.reader import Capture, Trace, device_properties
 
 __all__ = [
+    "COMMUNICATION_KERNEL_PREFIX",
     "KINETO_SCHEMA_VERSION",
     "PRIVATEUSE1_DEVICE_TYPE",
     "KinetoExportStats",
     "KinetoOptions",
     "RankFile",
+    "earliest_record_ns",
     "export_kineto_traces",
     "plan_ranks",
 ]
@@ -67,6 +71,9 @@ SPAN_TRACK = 0
 #: Host track of host-timed copies and fills that no API record shares a correlation id with.
 HOST_UNMATCHED_TRACK = 0x3FFFFFFF
 _EMPTY = '""'
+#: Prefix of communication kernels, the one both HTA's kernel types (``^nccl``) and its straggler
+#: analysis (``startswith("ncclKernel")``) match; NCCL's kernels were named ``ncclKernel_...``.
+COMMUNICATION_KERNEL_PREFIX = "ncclKernel_"
 #: Events formatted per write.
 _BATCH = 100_000
 _COPY_NAMES = {
@@ -223,10 +230,10 @@ def plan_ranks(trace: Trace, out_dir: Path) -> list[RankFile]:
 # Events
 
 
-def _base_time(trace: Trace) -> int:
-    """The whole second before the earliest record: timestamps stay exact in a double."""
+def earliest_record_ns(captures: Iterable[Capture]) -> int | None:
+    """The earliest timestamp of any record of ``captures`` (None: no timed record)."""
     lows = []
-    for capture in trace.captures:
+    for capture in captures:
         for kind, array in capture.records.items():
             column = "timestamp" if kind == ActivityKind.MARKER else "start"
             if len(array) and column in (array.dtype.names or ()):
@@ -234,7 +241,13 @@ def _base_time(trace: Trace) -> int:
                 values = values[values > 0]
                 if len(values):
                     lows.append(int(values.min()))
-    return (min(lows) // 1_000_000_000) * 1_000_000_000 if lows else 0
+    return min(lows) if lows else None
+
+
+def _base_time(trace: Trace) -> int:
+    """The whole second before the earliest record: timestamps stay exact in a double."""
+    low = earliest_record_ns(trace.captures)
+    return 0 if low is None else (low // 1_000_000_000) * 1_000_000_000
 
 
 def _cbid(name: str) -> int:
@@ -455,6 +468,7 @@ class _RankWriter:
             extras[j] = text
         cbids = {n: _cbid(view.capture.strings[n]) for n in np.unique(runtime_name[selected]).tolist()}
         ts, dur = self.slices("cpu_op", calls["start"][selected], calls["end"][selected])
+        ts, dur = self.whole_us_safe(calls[selected], ts, dur)
         tids = calls["thread_id"][selected].tolist()
         corrs = calls["correlation_id"][selected].tolist()
         ops = op_name[selected].tolist()
@@ -498,6 +512,50 @@ class _RankWriter:
         self.op_count += op_events
         self.emit(lines)
         self.unmatched_copies()
+
+    def whole_us_safe(self, calls: np.ndarray, ts: list, dur: list) -> tuple[list, list]:
+        """The calls' slices, each one that HTA's rounding to whole microseconds (start up, end
+        down, in float) would give a negative duration moved onto the whole microsecond next to it:
+        its start down to the one before (else its end up to the one after) when no other slice of
+        its thread (call or host range) begins or ends in between, so that nesting is kept. A call
+        with such slices on both sides is left as recorded (HTA then gives it -1)."""
+        t, d = np.asarray(ts, dtype=np.float64), np.asarray(dur, dtype=np.float64)
+        short = np.flatnonzero(np.floor(t + d) < np.ceil(t))
+        if not len(short):
+            return ts, dur
+        starts = calls["start"].astype(np.int64) - self.base
+        ends = np.maximum(calls["end"].astype(np.int64) - self.base, starts)
+        threads = calls["thread_id"].astype(np.int64)
+        ranges = self.v.spans.ranges[self.v.spans.ranges["source_kind"] == 0]
+        range_threads = ranges["object_b"].astype(np.int64)
+        range_edges = np.concatenate([ranges["start"], ranges["end"]]).astype(np.int64) - self.base
+        for tid in np.unique(threads[short]).tolist():
+            edges = np.sort(
+                np.concatenate(
+                    [
+                        starts[threads == tid],
+                        ends[threads == tid],
+                        range_edges[np.concatenate([range_threads, range_threads]) == tid],
+                    ]
+                )
+            )
+            rows = short[threads[short] == tid]
+            s, e = starts[rows], ends[rows]
+            before, after = s // 1000 * 1000, -(-e // 1000) * 1000
+            # Edges in (before, s] besides the call's own start; in [e, after) besides its end.
+            down = (np.searchsorted(edges, s, "right") - np.searchsorted(edges, before, "right")) == 1
+            up = (np.searchsorted(edges, after, "left") - np.searchsorted(edges, e, "left")) == 1
+            new_s = np.where(down, before, s)
+            new_e = np.where(~down & up, after, e)
+            t[rows] = np.round(new_s / 1000.0, 3)
+            d[rows] = np.round((new_e - new_s) / 1000.0, 3)
+            # Ending on the whole microsecond, the sum can fall just below it: one ns more.
+            nudge = rows[~down & up & (np.floor(t[rows] + d[rows]) < np.ceil(t[rows]))]
+            d[nudge] = np.round(d[nudge] + 0.001, 3)
+        low, high = float(t.min()), float((t + d).max())
+        self.low = low if self.low is None else min(self.low, low)
+        self.high = high if self.high is None else max(self.high, high)
+        return t.tolist(), d.tolist()
 
     def unmatched_copies(self) -> None:
         """Host-timed copies and fills that no API record shares a correlation id with: on a host
@@ -641,7 +699,9 @@ class _RankWriter:
         elif kind == ActivityKind.COMMUNICATION:
             native = self.options.native_names
             raw = records["name"].tolist()
-            titles = [names[n] if native else _q("ncclDevKernel_" + self.c.strings[n]) for n in raw]
+            titles = [
+                names[n] if native else _q(COMMUNICATION_KERNEL_PREFIX + self.c.strings[n]) for n in raw
+            ]
             args = [
                 f'{p},"npu name":{names[n]},"Collective name":{names[n]},"Process Group Name":{names[g]},'
                 f'"algorithm":{names[a]},"In msg nelems":{k},"Out msg nelems":{k},'

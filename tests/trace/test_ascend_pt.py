@@ -37,6 +37,11 @@ from mspti_trace.cli import main
 from mspti_trace.kinds import ActivityKind
 
 _TS = re.compile(r"^[0-9]+\.[0-9]{3}$")
+#: How torch-tb-profiler-ascend 0.4.0.11 (TensorBoard plugin) recognises a run's folders
+#: (torch_tb_profiler/consts.py, WORKER_SPAN_PATTERN): worker, then a number.
+_PLUGIN_FOLDER = re.compile(r"^(.*?)_(\d+(\.\d+)?)_ascend_pt$")
+#: torch_npu's own: ``<host>_<pid>_<YYYYmmddHHMMSS><ms>_ascend_pt``.
+_TORCH_NPU_FOLDER = re.compile(r"^(.+)_(\d+)_(\d{17})_ascend_pt$")
 
 
 @pytest.fixture()
@@ -53,6 +58,23 @@ def test_the_folder_layout_is_the_profilers(exported: tuple[list[dict], Path], t
     _, path = exported
     assert path.name == TRACE_VIEW and path.parent.name == OUTPUT_FOLDER
     assert path.parent.parent.name.endswith("_ascend_pt") and path.parent.parent.parent == tmp_path / "out"
+
+
+def test_folders_are_named_as_torch_npu_names_them_and_the_plugin_finds(fakes, tmp_path: Path) -> None:
+    for pid, device in ((11, 0), (22, 1)):
+        process = fakes.FakeProcess(pid=pid, tid=pid, device=device)
+        process.advance(1_234_567_000 * (1 + device))
+        process.launch("aclnnMatmul", "MatMulV2")
+        process.write(tmp_path / "cap", {"soc": "Ascend910B3"})
+    stats = export_ascend_pt(load_trace(tmp_path / "cap"), tmp_path / "out")
+    names = [f.path.parent.parent.name for f in stats.files]
+    # BASE_NS is 2023-11-14 22:13:20 UTC; the ranks' first records 1.234567 s and 2.469134 s later.
+    assert names == ["rank0_11_20231114221321234_ascend_pt", "rank1_22_20231114221322469_ascend_pt"]
+    for rank, name in zip(stats.files, names, strict=True):
+        found = _TORCH_NPU_FOLDER.match(name)
+        assert found is not None and found.group(2) == str(rank.pid)
+        plugin = _PLUGIN_FOLDER.match(name)
+        assert plugin is not None and plugin.group(1) == f"rank{rank.rank}_{rank.pid}"
 
 
 def test_events_are_an_array_with_absolute_string_timestamps(exported, decoder_dir: Path) -> None:

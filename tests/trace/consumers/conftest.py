@@ -20,9 +20,11 @@ def workloads() -> ModuleType:
     return load_sibling(_HERE, "workloads")
 
 
-def _export(workloads: ModuleType, root: Path, ranks: int) -> tuple[Path, KinetoExportStats]:
+def _export(
+    workloads: ModuleType, root: Path, ranks: int, **variant: object
+) -> tuple[Path, KinetoExportStats]:
     capture = root / "capture"
-    workloads.write_workload(capture, ranks)
+    workloads.write_workload(capture, ranks, **variant)
     stats = export_kineto_traces(load_trace(capture), root / "kineto")
     return root / "kineto", stats
 
@@ -39,3 +41,26 @@ def two_ranks(
     workloads: ModuleType, tmp_path_factory: pytest.TempPathFactory
 ) -> tuple[Path, KinetoExportStats]:
     return _export(workloads, tmp_path_factory.mktemp("two-ranks"), 2)
+
+
+#: How much later one rank's all-reduces start in ``straggling``.
+LATE_NS = 6_000
+
+
+@pytest.fixture(scope="session", params=[0, 1], ids=["rank0-late", "rank1-late"])
+def straggling(
+    request: pytest.FixtureRequest, workloads: ModuleType, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, int]:
+    """Two ranks, one of whose all-reduces start ``LATE_NS`` after the other's; returns the
+    export's directory and the late rank."""
+    late = request.param
+    directory, _ = _export(workloads, tmp_path_factory.mktemp("straggling"), 2, late={late: LATE_NS})
+    return directory, late
+
+
+@pytest.fixture(scope="session")
+def short_calls(
+    workloads: ModuleType, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, KinetoExportStats]:
+    """Two ranks whose calls last 600 ns from 200 ns past a whole microsecond: no whole one inside."""
+    return _export(workloads, tmp_path_factory.mktemp("short-calls"), 2, call_ns=600, call_offset_ns=200)

@@ -1,6 +1,8 @@
 """HolisticTraceAnalysis, unmodified, on our ``--format kineto`` export of workloads whose counts
-are known (workloads.py): the temporal, kernel, idle-time, communication-computation overlap and
-kernel-launch analyses on one and two ranks, each compared with those counts.
+are known (workloads.py): the profiler steps, temporal, kernel, idle-time, communication-computation
+overlap, kernel-launch, queue-length, memory-bandwidth, critical-path and frequent kernel sequence
+analyses on one and two ranks, each compared with those counts, and the straggler analysis on two
+ranks, one of them late.
 
 The default ``tox`` runs them in the ``cov`` env, ``tox -e hta`` alone (both install
 holistictraceanalysis); skipped where HTA is not installed, and failed instead under
@@ -87,7 +89,7 @@ def test_kernel_breakdown(analysed: tuple[Any, int], workloads: ModuleType) -> N
         assert row["sum (us)"] == pytest.approx(expected.steps * workloads.KERNEL_NS / 1000)
         assert row["mean (us)"] == pytest.approx(workloads.KERNEL_NS / 1000)
     communication = by_kernel[by_kernel["kernel_type"] == "COMMUNICATION"]
-    assert set(communication["name"]) == {"ncclDevKernel_hcom_allReduce_"}
+    assert set(communication["name"]) == {"ncclKernel_hcom_allReduce_"}
     assert sorted(communication["rank"]) == list(range(ranks))
 
 
@@ -138,3 +140,86 @@ def test_counts_hold_with_hta_rounding_to_microseconds(
     sums = dict(zip(by_type["kernel_type"], by_type["sum"], strict=True))
     expected = workloads.Expected()
     assert sums["COMPUTATION"] == pytest.approx(expected.compute_us - expected.overlap_us())
+
+
+def test_queue_length(analysed: tuple[Any, int], workloads: ModuleType) -> None:
+    analysis, ranks = analysed
+    summary = analysis.get_queue_length_summary(ranks=list(range(ranks)))
+    expected = workloads.Expected().queue_lengths()
+    for rank in range(ranks):
+        row = summary.loc[(rank, workloads.COMPUTE_STREAM)]
+        assert row[("queue_length", "count")] == len(expected)
+        assert row[("queue_length", "max")] == max(expected)
+        assert row[("queue_length", "mean")] == pytest.approx(sum(expected) / len(expected))
+
+
+def test_memory_bandwidth(analysed: tuple[Any, int], workloads: ModuleType) -> None:
+    analysis, ranks = analysed
+    summary = analysis.get_memory_bw_summary(ranks=list(range(ranks)))
+    for rank in range(ranks):
+        row = summary.loc[(rank, "Memcpy HtoD")]
+        # Bytes per ns are GB/s.
+        assert row[("memory_bw_gbps", "mean")] == pytest.approx(workloads.COPY_BYTES / workloads.COPY_NS)
+
+
+def test_critical_path(analysed: tuple[Any, int], workloads: ModuleType) -> None:
+    analysis, ranks = analysed
+    compute, gaps = workloads.Expected().critical_path_us()
+    for rank in range(ranks):
+        graph, ok = analysis.critical_path_analysis(rank=rank, annotation="ProfilerStep", instance_id=1)
+        assert ok
+        shares = graph.summary().to_dict()
+        assert shares["gpu_compute_bound"] == pytest.approx(100 * compute / (compute + gaps))
+        assert shares["gpu_kernel_kernel_overhead"] == pytest.approx(100 * gaps / (compute + gaps))
+
+
+def test_frequent_kernel_sequences_of_each_step(
+    analysed: tuple[Any, int], workloads: ModuleType, tmp_path: Path
+) -> None:
+    analysis, ranks = analysed
+    w = workloads
+    device_ops = sorted(
+        [(w.kernel_start(0, i) - w.T0, f"MatMulV2_{i}") for i in range(w.KERNELS)]
+        + [(w.ALLREDUCE_START_NS, "ncclKernel_hcom_allReduce_")]
+        + [(w.COPY_START_NS, "Memcpy HtoD (Host -> Device)")]
+    )
+    sequence = "|".join(name for _, name in device_ops)
+    for rank in range(ranks):
+        table = analysis.get_frequent_cuda_kernel_sequences(
+            operator_name="ProfilerStep", output_dir=str(tmp_path), visualize=False, rank=rank
+        )
+        steps = range(w.Expected().steps)
+        assert list(table["pattern"]) == [f"ProfilerStep#{step}|{sequence}" for step in steps]
+        assert set(table["count"]) == {1}
+        gpu = (w.KERNELS * w.KERNEL_NS + w.ALLREDUCE_NS + w.COPY_NS) / 1000
+        assert list(table["GPU kernel duration (us)"]) == pytest.approx([gpu] * len(steps))
+        assert list(table["CPU op duration (us)"]) == pytest.approx([w.STEP_RANGE_NS / 1000] * len(steps))
+
+
+def test_profiler_steps(analysed: tuple[Any, int], workloads: ModuleType) -> None:
+    analysis, _ = analysed
+    assert analysis.get_profiler_steps() == list(range(workloads.STEPS - 1))
+
+
+def test_stragglers_find_the_rank_whose_collectives_start_late(
+    straggling: tuple[Path, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    directory, late = straggling
+    analysis = _analyse(directory, monkeypatch)
+    assert analysis.get_potential_stragglers(num_candidates=1) == [late]
+    # HTA compares the steps after the first (its "iteration > 0"): step 1 alone here.
+    assert analysis.get_potential_stragglers(profiler_steps=[1], num_candidates=1) == [late]
+    assert sorted(analysis.get_potential_stragglers(num_candidates=2)) == [0, 1]
+
+
+def test_no_negative_launch_duration_with_hta_rounding(
+    short_calls: tuple[Path, Any], workloads: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("HTA_DISABLE_NS_ROUNDING", raising=False)
+    analysis = _analyse(short_calls[0], monkeypatch, rounding=True)
+    stats = analysis.get_cuda_kernel_launch_stats(ranks=[0, 1], visualize=False)
+    for table in stats.values():
+        assert len(table) == len(workloads.Expected().launches())
+        # Calls of 600 ns inside one microsecond: rounded, they last 0 us, never -1.
+        assert set(table["cpu_duration"]) == {0}
+        assert (table["launch_delay"] >= 0).all()

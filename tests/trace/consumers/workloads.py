@@ -6,6 +6,10 @@ main thread): ``KERNELS`` compute kernels of ``KERNEL_NS`` on stream 2, each lau
 (NODE_API operator + ACL_API/RUNTIME_API launch records sharing correlation id and span), one
 all-reduce of ``ALLREDUCE_NS`` on stream 3 overlapping the third and fourth kernels, and one
 asynchronous host-to-device copy of ``COPY_NS`` on stream 2 after the kernels.
+
+Variants: ``late_ns`` makes a rank's all-reduces start that much later (ending as the others', as a
+collective waits for its last rank): the straggler HTA must find; ``call_ns``/``call_offset_ns`` give
+calls shorter than a microsecond that contain no whole one, for HTA's rounding to microseconds.
 """
 
 from __future__ import annotations
@@ -45,11 +49,14 @@ class _Rows:
     copies: list[tuple] = field(default_factory=list)
     markers: list[tuple] = field(default_factory=list)
     correlation: int = 0
+    call_ns: int = CALL_NS
+    call_offset_ns: int = 0
 
     def call(self, tid: int, start: int, kinds_names: list[tuple[ActivityKind, str]]) -> int:
         self.correlation += 1
+        start += self.call_offset_ns
         for kind, name in kinds_names:
-            self.apis.append((int(kind), start, start + CALL_NS, tid, self.correlation, name))
+            self.apis.append((int(kind), start, start + self.call_ns, tid, self.correlation, name))
         return self.correlation
 
 
@@ -61,10 +68,19 @@ def launch_start(step: int, i: int) -> int:
     return T0 + step * STEP_NS + 1_000 + i * LAUNCH_EVERY_NS
 
 
-def write_rank(directory: Path, rank: int, *, allreduce: bool = True, soc: str = "Ascend910B3") -> int:
+def write_rank(
+    directory: Path,
+    rank: int,
+    *,
+    allreduce: bool = True,
+    soc: str = "Ascend910B3",
+    late_ns: int = 0,
+    call_ns: int = CALL_NS,
+    call_offset_ns: int = 0,
+) -> int:
     """Writes the capture of ``rank`` (pid 5000 + rank, device ``rank``); returns the pid."""
     pid = 5000 + rank
-    rows = _Rows()
+    rows = _Rows(call_ns=call_ns, call_offset_ns=call_offset_ns)
     for step in range(STEPS):
         s = T0 + step * STEP_NS
         rows.markers.append((int(MarkerFlag.START), s, step + 1, pid, "step"))
@@ -87,7 +103,8 @@ def write_rank(directory: Path, rank: int, *, allreduce: bool = True, soc: str =
                 s + ALLREDUCE_LAUNCH_NS,
                 [(ActivityKind.API, "HcclAllReduce"), (ActivityKind.NODE_API, "hcom_allReduce_")],
             )
-            rows.comms.append((s + ALLREDUCE_START_NS, s + ALLREDUCE_START_NS + ALLREDUCE_NS, corr))
+            start = s + ALLREDUCE_START_NS
+            rows.comms.append((start + late_ns, start + ALLREDUCE_NS, corr))
         corr = rows.call(
             pid,
             s + COPY_LAUNCH_NS,
@@ -143,8 +160,14 @@ def write_rank(directory: Path, rank: int, *, allreduce: bool = True, soc: str =
     return pid
 
 
-def write_workload(directory: Path, ranks: int, *, allreduce: bool = True) -> list[int]:
-    return [write_rank(directory, rank, allreduce=allreduce) for rank in range(ranks)]
+def write_workload(
+    directory: Path, ranks: int, *, allreduce: bool = True, late: dict[int, int] | None = None, **calls: int
+) -> list[int]:
+    """``late``: rank -> how much later its all-reduces start; ``calls``: ``call_ns``, ``call_offset_ns``."""
+    return [
+        write_rank(directory, rank, allreduce=allreduce, late_ns=(late or {}).get(rank, 0), **calls)
+        for rank in range(ranks)
+    ]
 
 
 @dataclass(frozen=True)
@@ -217,6 +240,24 @@ class Expected:
                 spans += [(kernel_start(step, i), kernel_start(step, i) + KERNEL_NS) for i in range(KERNELS)]
                 spans.append((s + COPY_START_NS, s + COPY_START_NS + COPY_NS))
         return sum(b[0] - a[1] for a, b in itertools.pairwise(sorted(spans))) / 1000
+
+    def critical_path_us(self) -> tuple[float, float]:
+        """(compute, kernel-to-kernel gaps) along one step's critical path: its kernels and copy,
+        back to back on the compute stream (the all-reduce overlaps them)."""
+        last_kernel_end = FIRST_KERNEL_NS + KERNELS * KERNEL_NS + (KERNELS - 1) * KERNEL_GAP_NS
+        gaps = (KERNELS - 1) * KERNEL_GAP_NS + COPY_START_NS - last_kernel_end
+        return (KERNELS * KERNEL_NS + COPY_NS) / 1000, gaps / 1000
+
+    def queue_lengths(self) -> list[int]:
+        """Operations launched on the compute stream and not yet started, after each launch and
+        each start, in time order (launches first at equal times)."""
+        changes = []
+        for step in range(self.steps):
+            s = T0 + step * STEP_NS
+            for i in range(KERNELS):
+                changes += [(launch_start(step, i), 0, 1), (kernel_start(step, i), 1, -1)]
+            changes += [(s + COPY_LAUNCH_NS, 0, 1), (s + COPY_START_NS, 1, -1)]
+        return list(itertools.accumulate(delta for _, _, delta in sorted(changes)))
 
     def launches(self) -> list[tuple[float, float, float]]:
         """(cpu duration, gpu duration, launch delay) of every kernel and copy launch, in time order."""
