@@ -8,7 +8,7 @@ quiet figure: run it on an otherwise idle machine), then ``--runs`` times in a r
 is kept busy by a spinning process of its own. Each loaded figure must stay within ``--tolerance``
 per cent of the quiet one and under its ceiling in sim_runtime/data/bench_targets.toml; the table
 prints every run, its deviation and the spread. Exit status 1 when a figure strays, 0 otherwise.
-Needs valgrind, like launch_instructions; about a minute per run on 2 cores.
+Needs valgrind, like launch_instructions; about half a minute per run on 2 cores.
 """
 
 from __future__ import annotations
