@@ -15,7 +15,7 @@ import pytest
 from sim_runtime import paths
 from sim_runtime.operators import registered_operators
 from support.fake_tree import make_native_tree
-from support.native import NativeTree, package_root
+from support.native import NativeTree, python_subprocess_env
 
 
 def exported_aclnn_operators(library: Path) -> set[str]:
@@ -47,7 +47,7 @@ def sim_cli(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     inherited = {k: v for k, v in os.environ.items() if not k.startswith("NPU_SIM_")}
     return subprocess.run(
         [sys.executable, "-m", "sim_runtime", *args],
-        env={**inherited, "PYTHONPATH": str(package_root()), **env},
+        env={**python_subprocess_env(inherited), **env},
         capture_output=True,
         text=True,
         timeout=60,
