@@ -45,6 +45,9 @@ from sim_runtime.bench.core import (
 from sim_runtime.bench.launch_rate import issued
 
 COUNT = 20_000
+# The launch count at which the ceilings of bench_targets.toml are checked (the CI test,
+# tests/bench/test_launch_instructions.py, and the load protocol, benchmarks/instruction_stability.py).
+CEILING_COUNT = 2_000
 MODES = ("off", "idle", "traced")
 # Launches per synchronisation, and so per batch of device logs: a batch as msPTI's reader takes
 # them on an unloaded machine (its 0.5 ms gather pause at a few million launches/s).

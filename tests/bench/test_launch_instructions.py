@@ -21,8 +21,6 @@ from sim_runtime.bench.core import load_targets
 from sim_runtime.bench.runner import make_builds
 from support.native import NativeTree
 
-LAUNCHES = 2_000
-
 pytestmark = [
     pytest.mark.skipif(
         shutil.which("valgrind") is None or shutil.which("callgrind_annotate") is None,
@@ -43,7 +41,7 @@ pytestmark = [
 def test_instruction_counts_stay_under_their_ceilings(native: NativeTree, tmp_path: Path) -> None:
     del native  # the fixture checks that the native build exists
     (build,) = make_builds([])
-    counts = launch_instructions.measure(build, LAUNCHES, tmp_path)
+    counts = launch_instructions.measure(build, launch_instructions.CEILING_COUNT, tmp_path)
     targets = {key: t for (name, key), t in load_targets().items() if name == "launch_instructions"}
     assert set(targets) == {"added_inside", "added_all", "idle_added_inside"}
     over = []
