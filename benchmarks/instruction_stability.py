@@ -1,6 +1,7 @@
 """Do the instruction counts of a traced launch move with the machine's load?
 
-python -m benchmarks instruction_stability [--runs N] [--launches N] [--tolerance PCT]
+python -m benchmarks instruction_stability        # the defaults below
+python -m benchmarks.instruction_stability [--runs N] [--launches N] [--tolerance PCT] [--spinners N]
 
 The protocol of docs/ci.md ("Instruction counts under load"): ``launch_instructions`` at the launch
 count of its CI test (tests/bench/test_launch_instructions.py), once on the machine as it is (the
@@ -30,7 +31,6 @@ from sim_runtime.bench.runner import make_builds
 
 # The figures the CI test holds to ceilings, and so the ones that must not move with load.
 GATED = ("added_inside", "added_all", "idle_added_inside")
-TEST_LAUNCHES = 2_000  # tests/bench/test_launch_instructions.py's LAUNCHES
 
 
 def _spin(stop: multiprocessing.synchronize.Event) -> None:
@@ -63,9 +63,11 @@ def deviation(value: float, reference: float) -> float:
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks instruction_stability")
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.instruction_stability")
     parser.add_argument("--runs", type=int, default=10, help="loaded runs in a row (default 10)")
-    parser.add_argument("--launches", type=int, default=TEST_LAUNCHES, help="launch count (the CI test's)")
+    parser.add_argument(
+        "--launches", type=int, default=launch_instructions.CEILING_COUNT, help="launch count (the CI test's)"
+    )
     parser.add_argument("--tolerance", type=float, default=1.0, help="allowed deviation, per cent")
     parser.add_argument("--spinners", type=int, default=os.cpu_count() or 2, help="busy processes")
     args = parser.parse_args(argv)
