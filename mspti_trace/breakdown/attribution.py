@@ -79,6 +79,14 @@ class Attribution:
     def total(self) -> int:
         return len(self.ops)
 
+    def op_index(self) -> np.ndarray:
+        """Each operation's index among all the capture's device operations ordered by start (ties
+        in table order): the ``op_index`` of the timeline events and of kernel_attribution.json."""
+        order = np.argsort(self.ops["start"], kind="stable")
+        index = np.empty(len(order), dtype=np.int64)
+        index[order] = np.arange(len(order), dtype=np.int64)
+        return index
+
     def count(self, status: int) -> int:
         return int(np.count_nonzero(self.status == status))
 

@@ -3,16 +3,22 @@
     {
       "model_name": "...", "model_id": "...",
       "architecture": {...},                         passed through untouched
-      "nodes": {"<relative node path>": {"semantic": "...", "code_ref": "file:line"}},
+      "nodes": {"<relative node path>": {"semantic": "...", "code_ref": "file:line",
+                                         "tensor": {"name": "...", "shape": [...] or "...", "dtype": "..."},
+                                         "optional": true}},
       "branches": {"<group>": [{"name": "...", "inputs": ["block_input", "<child>"...],
                                 "output": "<child>", "source_ref": "...", "tensor": {...}}]},
-      "dataflow": [{"name": "...", "source": {"structure": "<path>", "port": "..."},
-                    "target": {"structure": "<path>"}, "tensor": {...}, "source_ref": "..."}],
+      "dataflow": [{"name": "...", "kind": "activation", "source": {"structure": "<path>", "port": "..."},
+                    "target": {"structure": "<path>"}, "tensor": {...}, "source_ref": "...",
+                    "invocation_offset": 1}],
       "source_only": [{"path": "<path>", "name": "...", "code_ref": "...", "reason": "..."}]
     }
 
 Relative node paths are node ids without the ``model/<id>/`` namespace, e.g. ``stages/embedding``
-or ``decoder_layers/attention/q_proj``; ``block_input`` in a branch names the group's input.
+or ``decoder_layers/attention/q_proj``; ``block_input`` in a branch names the group's input. A node's
+``tensor`` is its output (the tensor of the edges from it in the observed order); ``optional`` lets
+the capture lack the node. A dataflow ``kind`` is activation (the default), residual, parameter,
+cache, index or runtime_carry (with ``invocation_offset``), typed as oam-tools' stage-3 graph types.
 """
 
 from __future__ import annotations

@@ -29,10 +29,14 @@ from mspti_trace.breakdown.options import BreakdownError, BreakdownOptions, Conv
 from mspti_trace.breakdown.output_dir import claim_output_dir, record_written
 from mspti_trace.breakdown.schema import (
     ANALYSIS_SCHEMA_VERSION,
+    ATTRIBUTION_SCHEMA_VERSION,
     COUNTER_KEYS,
+    DATAFLOW_KINDS,
     GRAPH_SCHEMA,
     NON_COMPUTE_MAPPING,
+    SOURCE_ROOT,
     TIMELINE_SCHEMA_VERSION,
+    TRACE_EXTENSION_ORIGIN,
     facts_paths,
 )
 from mspti_trace.breakdown.schemas import schema_errors
@@ -71,6 +75,7 @@ class Breakdown:
     perf: dict[str, Any]
     timeline: dict[str, Any]
     graph: dict[str, Any]
+    kernel_attribution: dict[str, Any]
 
     @property
     def account(self) -> str:
@@ -123,7 +128,10 @@ def build_breakdown(source: Trace | Capture, options: BreakdownOptions | None = 
     perf = _perf(capture, forest, structure, attribution, options, metrics)
     timeline = _timeline(capture, forest, structure, attribution, options)
     graph = _graph(structure, options)
-    return Breakdown(options, capture, forest, structure, attribution, analysis, perf, timeline, graph)
+    kernels = _kernel_attribution(capture, structure, attribution, options)
+    return Breakdown(
+        options, capture, forest, structure, attribution, analysis, perf, timeline, graph, kernels
+    )
 
 
 def emit_facts(
@@ -147,6 +155,7 @@ def emit_facts(
         "graph": breakdown.graph,
         "overlay": handoff.overlay(breakdown.analysis, breakdown.perf, breakdown.graph),
         "handoff": handoff.handoff(names, breakdown.analysis, breakdown.graph, trace_view),
+        "attribution": breakdown.kernel_attribution,
     }
 
     def check(key: str) -> None:
@@ -224,10 +233,13 @@ def _check_source_only(structure: Structure, options: BreakdownOptions) -> None:
 
 
 def _check_declared_nodes(structure: Structure, options: BreakdownOptions) -> None:
-    """A node described in the declarations must be one the capture has (docs/trace.md)."""
+    """A node described in the declarations must be one the capture has (docs/trace.md), unless it
+    is declared ``optional`` (a stage the program runs only where, say, HCCL is available)."""
     observed = sorted(node.node_id[len(options.namespace) + 1 :] for node in structure.nodes)
-    for relative in options.declarations.get("nodes", {}):
-        if relative not in observed:
+    for relative, described in options.declarations.get("nodes", {}).items():
+        if relative not in observed and not (
+            isinstance(described, dict) and described.get("optional") is True
+        ):
             close = difflib.get_close_matches(relative, observed, n=3)
             hint = f"; did you mean {', '.join(repr(name) for name in close)}?" if close else ""
             raise BreakdownError(f"declared node {relative!r} is not in the capture{hint}")
@@ -429,7 +441,7 @@ def _accounting(
     kernels_attributed, kernels_excluded, kernels_accounted, unattributed, accounting_coverage_pct)."""
     total = attribution.total
     attributed, excluded = attribution.count(ATTRIBUTED), attribution.count(EXCLUDED)
-    unattributed_rows = np.flatnonzero(attribution.status == UNATTRIBUTED).tolist()
+    unattributed_rows = sorted(attribution.op_index()[attribution.status == UNATTRIBUTED].tolist())
     coverage = 100.0 * (attributed + excluded) / total if total else 100.0
     return {
         "kernels_total": total,
@@ -441,6 +453,74 @@ def _accounting(
         "account": attribution.account(),
         "excluded_reasons": attribution.reasons(EXCLUDED, structure, forest, options.step_range),
         "unattributed_reasons": attribution.reasons(UNATTRIBUTED, structure, forest, options.step_range),
+    }
+
+
+def _kernel_attribution(
+    capture: Capture, structure: Structure, attribution: Attribution, options: BreakdownOptions
+) -> dict[str, Any]:
+    """kernel_attribution.json in the shape of oam-tools' ``attribute_kernels.py`` output: one row per
+    attributed operation, the excluded and unattributed operations by ``op_index``, and a summary
+    counted from those lists. Each operation has exactly one status in the attribution, so each
+    op_index is in exactly one of the three."""
+    op_index = attribution.op_index()
+    attributed = np.flatnonzero(attribution.status == ATTRIBUTED)
+    attributed = attributed[np.argsort(op_index[attributed], kind="stable")]
+    names = capture.text(attribution.ops["name"][attributed]).tolist()
+    types = capture.text(attribution.ops["type"][attributed]).tolist()
+    rows = []
+    for row, name, kind in zip(attributed.tolist(), names, types, strict=True):
+        op = attribution.ops[row]
+        instance = int(attribution.instance[row])
+        start, end = int(op["start"]), int(op["end"])
+        rows.append(
+            {
+                "op_index": int(op_index[row]),
+                "owner_node_id": structure.nodes[int(attribution.node[row])].node_id,
+                "layer_index": None if instance < 0 else instance,
+                "op_name": name,
+                "op_type": kind,
+                "duration_us": _round(max(end - start, 0) / 1000.0),
+                "duplicate_of": None,
+                "start_time_us": _round(start / 1000.0),
+                "stream_id": int(op["stream_id"]),
+                "device_id": int(op["device_id"]),
+                "correlation_id": int(op["correlation_id"]),
+                # msPTI activity records carry no tensor shapes.
+                "input_shapes": [],
+                "output_shapes": [],
+                "attribution_evidence": "correlation_id_in_declared_range",
+            }
+        )
+    excluded = sorted(op_index[attribution.status == EXCLUDED].tolist())
+    unattributed = sorted(op_index[attribution.status == UNATTRIBUTED].tolist())
+    total = attribution.total
+    accounted = len(rows) + len(excluded)
+    coverage = round(100.0 * accounted / total, 4) if total else 100.0
+    per_node: dict[str, int] = {}
+    for entry in rows:
+        per_node[entry["owner_node_id"]] = per_node.get(entry["owner_node_id"], 0) + 1
+    return {
+        "schema_version": ATTRIBUTION_SCHEMA_VERSION,
+        **_identity(options, structure),
+        "kernel_source": f"msPTI KERNEL and COMMUNICATION records of pid {capture.pid}, ordered by start",
+        "counter_source": None,
+        "counter_rows": 0,
+        "summary": {
+            "kernels_total": total,
+            "kernels_attributed": len(rows),
+            "kernels_excluded": len(excluded),
+            "kernels_accounted": accounted,
+            "attribution_pct": round(100.0 * len(rows) / total, 4) if total else 0.0,
+            "accounting_coverage_pct": coverage,
+            "coverage_pct": coverage,
+            "excluded": excluded,
+            "unattributed": unattributed,
+            "conflicts": [],
+            "evidence_mix": {"correlation_id_in_declared_range": len(rows)} if rows else {},
+        },
+        "per_node_kernel_counts": per_node,
+        "rows": rows,
     }
 
 
@@ -523,8 +603,9 @@ def _timeline(
     ops = attribution.ops[mask]
     nodes = attribution.node[mask]
     instances = attribution.instance[mask]
+    op_indices = attribution.op_index()[mask]
     order = np.argsort(ops["start"], kind="stable")
-    ops, nodes, instances = ops[order], nodes[order], instances[order]
+    ops, nodes, instances, op_indices = ops[order], nodes[order], instances[order], op_indices[order]
     if structure.step_window is not None:
         base = structure.step_window[0]
     else:
@@ -543,8 +624,15 @@ def _timeline(
     types = capture.text(ops["type"]).tolist()
     node_list = structure.nodes
     events: list[dict[str, Any]] = []
-    for position, (op, node_index, instance, name, kind, gap) in enumerate(
-        zip(ops.tolist(), nodes.tolist(), instances.tolist(), names, types, wait.tolist(), strict=True)
+    for op, node_index, instance, name, kind, gap, op_index in zip(
+        ops.tolist(),
+        nodes.tolist(),
+        instances.tolist(),
+        names,
+        types,
+        wait.tolist(),
+        op_indices.tolist(),
+        strict=True,
     ):
         source_kind, row, start, end, device, stream, correlation = op[:7]
         node = node_list[node_index]
@@ -553,7 +641,7 @@ def _timeline(
                 event_id=f"{options.namespace}/step/{structure.representative_step}/"
                 f"{ActivityKind(source_kind).name.lower()}/{row}",
                 event_class="communication" if source_kind == ActivityKind.COMMUNICATION else "kernel",
-                op_index=position,
+                op_index=op_index,
                 name=name,
                 op_type=kind,
                 device=device,
@@ -713,14 +801,26 @@ def _window_events(
     return events
 
 
-def _tensor(declared: Any, role: str, source: str | None, target: str | None) -> dict[str, Any]:
+def _tensor(declared: Any, role: str, source: str | None, target: str | None, where: str) -> dict[str, Any]:
+    """An edge's tensor as stage 3 reads it: ``role``, ``from`` / ``to`` (the ports or endpoint names)
+    and the declared ``name``, ``shape`` and ``dtype`` as strings. A shape declared as a list of
+    dimensions is written as text, ``["tokens", "hidden"]`` -> ``"[tokens, hidden]"``."""
     tensor = declared if isinstance(declared, dict) else {}
+    shape = tensor.get("shape")
+    if isinstance(shape, list) and all(isinstance(d, str | int) and not isinstance(d, bool) for d in shape):
+        shape = "[" + ", ".join(str(d) for d in shape) + "]"
+    for key, value in (("name", tensor.get("name")), ("shape", shape), ("dtype", tensor.get("dtype"))):
+        if value is not None and not isinstance(value, str):
+            raise BreakdownError(
+                f"{where}: tensor {key} {value!r} must be a string"
+                + (" or a list of dimension names and sizes" if key == "shape" else "")
+            )
     return {
         "role": role,
         "from": source,
         "to": target,
         "name": tensor.get("name"),
-        "shape": tensor.get("shape"),
+        "shape": shape,
         "dtype": tensor.get("dtype"),
     }
 
@@ -782,8 +882,11 @@ def _flatten(roots: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[di
 
 def _graph(structure: Structure, options: BreakdownOptions) -> dict[str, Any]:
     """model_architecture_graph.v1: a tree of items under two section roots (item id = node id, so
-    that the overlay maps each perf node to the item of the same id), edges only from declarations."""
-    model_root, runtime_root = "section/source_architecture", "section/runtime_auxiliary"
+    that the overlay maps each perf node to the item of the same id), edges from the observed order
+    of ranges and from declarations, typed with the stage-3 semantic edge types. An item with a
+    declared ``code_ref`` is ``hybrid`` (source and trace) and cites it in ``sourceRefs``; one without
+    is known from the trace only (``backend_trace_extension``), which stage 3 does not ask to cite."""
+    model_root, runtime_root = SOURCE_ROOT, "section/runtime_auxiliary"
     by_relative = {n.node_id[len(options.namespace) + 1 :]: n for n in structure.nodes}
 
     def item(node: Node) -> dict[str, Any]:
@@ -794,7 +897,7 @@ def _graph(structure: Structure, options: BreakdownOptions) -> dict[str, Any]:
             "label": node.name,
             "kind": "module" if node.children else "op",
             "type": node.node_kind,
-            "origin": "hybrid",
+            "origin": "hybrid" if code_ref else TRACE_EXTENSION_ORIGIN,
             "dataState": "runtime" if node.section == SECTION_RUNTIME else "mapped",
             "selectable": True,
             "sourceRefs": [code_ref] if code_ref else [],
@@ -867,16 +970,28 @@ def _graph(structure: Structure, options: BreakdownOptions) -> dict[str, Any]:
         },
     ]
     edges: list[dict[str, Any]] = []
+    declared = _dataflow_edges(options, by_relative)
+    joined = {(edge["source"], edge["target"]) for edge in declared}
 
     def activation(parent_label: str, code_ref: str | None, members: list[Node]) -> None:
+        """Edges in the observed order of the members; each carries the declared output tensor of
+        its source. A pair that a declared dataflow edge joins gets that edge instead."""
         for first, second in itertools.pairwise(members):
+            if (first.node_id, second.node_id) in joined:
+                continue
             edges.append(
                 {
                     "id": f"activation::{first.node_id}->{second.node_id}",
                     "source": first.node_id,
                     "target": second.node_id,
                     "semanticEdgeType": "activation",
-                    "tensor": _tensor(None, "activation", first.name, second.name),
+                    "tensor": _tensor(
+                        _declared(options, first).get("tensor"),
+                        "activation",
+                        first.name,
+                        second.name,
+                        f"node {first.node_id}",
+                    ),
                     "provenance": [f"declared children order in {parent_label}", code_ref or "mstx ranges"],
                 }
             )
@@ -911,42 +1026,23 @@ def _graph(structure: Structure, options: BreakdownOptions) -> dict[str, Any]:
                         "id": f"residual::{group}::{branch['name']}::{position}:{name}->{branch['output']}",
                         "source": source.node_id,
                         "target": output.node_id,
-                        "sourcePort": "input" if name == BLOCK_INPUT else "output",
                         "semanticEdgeType": "residual",
                         "dashed": True,
                         "tag": "residual",
-                        "tensor": _tensor(branch.get("tensor"), "residual", name, branch["output"]),
+                        "tensor": _tensor(
+                            branch.get("tensor"),
+                            "residual",
+                            name,
+                            branch["output"],
+                            f"branch {branch['name']!r} of {group!r}",
+                        ),
                         "provenance": [
                             f"declared branch {branch['name']} of {group}",
                             branch.get("source_ref") or "declarations branches",
                         ],
                     }
                 )
-    for position, flow in enumerate(options.declarations.get("dataflow", [])):
-        ends = []
-        for side in ("source", "target"):
-            path = flow[side]["structure"]
-            found = by_relative.get(path)
-            if found is None:
-                raise BreakdownError(
-                    f"dataflow {flow.get('name', position)!r}: {side} {path!r} is not in the capture"
-                )
-            ends.append(found)
-        edges.append(
-            {
-                "id": f"dataflow::{position}::{ends[0].node_id}->{ends[1].node_id}",
-                "source": ends[0].node_id,
-                "target": ends[1].node_id,
-                "sourcePort": flow["source"].get("port"),
-                "targetPort": flow["target"].get("port"),
-                "semanticEdgeType": "dataflow",
-                "tensor": _tensor(flow.get("tensor"), "activation", ends[0].name, ends[1].name),
-                "provenance": [
-                    f"declared dataflow {flow.get('name', position)}",
-                    flow.get("source_ref") or "declarations dataflow",
-                ],
-            }
-        )
+    edges.extend(declared)
     cursor = _MARGIN
     for root in roots:
         _, height = _place(root, _MARGIN, cursor)
@@ -974,6 +1070,55 @@ def _graph(structure: Structure, options: BreakdownOptions) -> dict[str, Any]:
         "nodes": flat_nodes,
         "clusters": clusters,
     }
+
+
+def _dataflow_edges(options: BreakdownOptions, by_relative: dict[str, Node]) -> list[dict[str, Any]]:
+    """The declared dataflow edges, typed as oam-tools' builder types ``dataflow.edges[].kind``
+    (DATAFLOW_KINDS; ``activation`` when no kind is declared): a ``residual`` is dashed, a
+    ``runtime_carry`` (state carried to a later invocation) needs a positive ``invocation_offset``
+    and crosses invocations. Declared ports become the tensor's ``from`` / ``to``."""
+    edges = []
+    for position, flow in enumerate(options.declarations.get("dataflow", [])):
+        label = f"dataflow {flow.get('name', position)!r}"
+        ends = []
+        for side in ("source", "target"):
+            path = flow[side]["structure"]
+            found = by_relative.get(path)
+            if found is None:
+                raise BreakdownError(f"{label}: {side} {path!r} is not in the capture")
+            ends.append(found)
+        kind = flow.get("kind", "activation")
+        if kind not in DATAFLOW_KINDS:
+            raise BreakdownError(f"{label}: kind {kind!r} is not one of {', '.join(DATAFLOW_KINDS)}")
+        edge_type = DATAFLOW_KINDS[kind]
+        edge: dict[str, Any] = {
+            "id": f"dataflow::{position}::{ends[0].node_id}->{ends[1].node_id}",
+            "source": ends[0].node_id,
+            "target": ends[1].node_id,
+            "semanticEdgeType": edge_type,
+            "tensor": _tensor(
+                flow.get("tensor"),
+                edge_type,
+                flow["source"].get("port") or ends[0].name,
+                flow["target"].get("port") or ends[1].name,
+                label,
+            ),
+            "provenance": [
+                f"declared dataflow {flow.get('name', position)}",
+                flow.get("source_ref") or "declarations dataflow",
+            ],
+        }
+        if edge_type == "residual":
+            edge.update(dashed=True, tag="residual")
+        if kind == "runtime_carry":
+            offset = flow.get("invocation_offset")
+            if not isinstance(offset, int) or isinstance(offset, bool) or offset <= 0:
+                raise BreakdownError(
+                    f"{label}: a runtime_carry edge needs a positive integer invocation_offset"
+                )
+            edge.update(crossInvocation=True, crossStep=offset)
+        edges.append(edge)
+    return edges
 
 
 def _strip_boxes(item: dict[str, Any]) -> None:

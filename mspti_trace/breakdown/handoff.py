@@ -184,7 +184,11 @@ def bindings(
         "model_id": timeline.get("model_id"),
         "report_id": timeline.get("report_id"),
         "representative_step": timeline.get("representative_step"),
-        "sources": {"timeline": names["timeline"], "raw_trace": names["trace"], "attribution": None},
+        "sources": {
+            "timeline": names["timeline"],
+            "raw_trace": names["trace"],
+            "attribution": names["attribution"],
+        },
         "bindings": bound,
         "unbound": unbound,
         "summary": {

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 __all__ = [
     "ANALYSIS_SCHEMA_VERSION",
+    "ATTRIBUTION_FILE",
+    "ATTRIBUTION_SCHEMA_VERSION",
     "BINDINGS_CONTRACT",
     "BINDINGS_FILE",
     "COUNTER_KEYS",
     "COUNTER_METRIC_KEYS",
+    "DATAFLOW_KINDS",
     "FREQ_BASES",
     "GRAPH_FILE",
     "GRAPH_SCHEMA",
@@ -27,8 +30,13 @@ __all__ = [
     "OVERLAY_SCHEMA",
     "PERF_KEYS",
     "REQUIRED_METRIC_KEYS",
+    "SEMANTIC_EDGE_TYPES",
+    "SOURCE_ROOT",
+    "TENSOR_ROLE_EDGE_TYPES",
+    "TENSOR_TEXT_EDGE_TYPES",
     "TIMELINE_KEYS",
     "TIMELINE_SCHEMA_VERSION",
+    "TRACE_EXTENSION_ORIGIN",
     "TRACE_VIEW_FILE",
     "facts_paths",
 ]
@@ -47,6 +55,37 @@ BINDINGS_FILE = "outputs/trace_bindings.json"
 OVERLAY_FILE = "outputs/architecture_overlay_map.json"
 HANDOFF_FILE = "ui-report-handoff.json"
 TRACE_VIEW_FILE = "trace_view.json"
+#: The per-kernel attribution stage 2 reads for its kernel-conservation checks
+#: (``validate_conversion.py --attribution``; written by oam-tools' ``attribute_kernels.py``).
+ATTRIBUTION_FILE = "kernel_attribution.json"
+ATTRIBUTION_SCHEMA_VERSION = 1
+
+#: The stage-3 graph contract (``3-generate-ui-json-report/scripts/validate-architecture-graph.mjs``
+#: at oam-tools commit 5f42532): the semantic edge types it allows, the types whose edges should
+#: name their tensor (``name``, ``shape``, ``dtype`` as strings), and the tensor roles that fix an
+#: edge's type (such a role on an ``activation`` edge is an error).
+SEMANTIC_EDGE_TYPES = ("activation", "communication", "parameter", "state", "control", "residual")
+TENSOR_TEXT_EDGE_TYPES = ("activation", "residual")
+TENSOR_ROLE_EDGE_TYPES = {
+    "parameter": "parameter",
+    "state": "state",
+    "weight": "parameter",
+    "bias": "parameter",
+}
+#: The root whose items stage 3 checks for ``sourceRefs``; an item known only from the trace has
+#: origin ``backend_trace_extension`` and needs none (nor do the synthetic section roots).
+SOURCE_ROOT = "section/source_architecture"
+TRACE_EXTENSION_ORIGIN = "backend_trace_extension"
+#: A declared dataflow edge's ``kind`` -> its semantic edge type, as oam-tools' builder
+#: (``build_architecture_graph.py``) maps the declared ``dataflow.edges[].kind``.
+DATAFLOW_KINDS = {
+    "activation": "activation",
+    "residual": "residual",
+    "parameter": "parameter",
+    "cache": "state",
+    "index": "control",
+    "runtime_carry": "state",
+}
 #: mapping_status of timeline events that are windows, not kernels (validate_conversion.py counts
 #: every other event as a compute event).
 NON_COMPUTE_MAPPING = "sample_window_phase_owner"
@@ -170,4 +209,5 @@ def facts_paths(prefix: str) -> dict[str, str]:
         "overlay": OVERLAY_FILE,
         "handoff": HANDOFF_FILE,
         "trace": TRACE_VIEW_FILE,
+        "attribution": ATTRIBUTION_FILE,
     }

@@ -5,7 +5,10 @@ The invariants re-express the checks of hicann/oam-tools' ``validate_conversion.
 ``skills/cann-perf-breakdown/2-adapt-breakdown-to-ui-json/scripts/``; ``OAM_TOOLS_CHECKS`` names the
 checks each one covers) and the cross-file invariants of ``references/schema-mapping.md``; ``schema``
 checks every document against its JSON Schema (``mspti_trace/breakdown/schemas``). Not
-re-expressed: the MoE expert-inventory checks, since the breakdown writes no expert inventory."""
+re-expressed: the MoE expert-inventory checks, since the breakdown writes no expert inventory. The graph
+rules of the stage-3 validator (``3-generate-ui-json-report/scripts/validate-architecture-graph.mjs``,
+same commit) on edge types, tensor fields and ``sourceRefs`` are re-expressed too, and the kernel
+attribution (``kernel_attribution.json``, when present) is checked to count every kernel once."""
 
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ from typing import Any
 
 from mspti_trace.breakdown.handoff import graph_items
 from mspti_trace.breakdown.schema import (
+    ATTRIBUTION_FILE,
     BINDINGS_FILE,
     FREQ_BASES,
     GRAPH_FILE,
@@ -29,6 +33,10 @@ from mspti_trace.breakdown.schema import (
     NON_COMPUTE_MAPPING,
     OVERLAY_FILE,
     PERF_KEYS,
+    SEMANTIC_EDGE_TYPES,
+    SOURCE_ROOT,
+    TENSOR_ROLE_EDGE_TYPES,
+    TRACE_EXTENSION_ORIGIN,
 )
 from mspti_trace.reader import read_json_object
 
@@ -51,12 +59,16 @@ INVARIANTS: dict[str, str] = {
     "aggregate_sums": "an aggregate node's time and kernel count are the sums over its children",
     "timeline_owners": "every timeline event has an owner node and the owner resolves",
     "kernel_conservation": "leaf mapped_kernels = attributed = timeline compute events, and "
-    "attributed + excluded + unattributed = total with 0 unattributed",
+    "attributed + excluded + unattributed = total with 0 unattributed; in kernel_attribution.json every "
+    "kernel is attributed (to its timeline owner), excluded or unattributed exactly once",
     "source_only": "source-only entries are keyed by structure_node_id, carry a reason and never appear "
     "in perf data",
     "graph_backend_ids": "every graph backendNodeId resolves and source-only entries have none",
-    "graph_edges": "the graph has roots, and every edge joins known nodes and carries tensor metadata "
-    "and provenance",
+    "graph_edges": "the graph has roots, and every edge joins known nodes, has a stage-3 semantic edge "
+    "type and carries tensor metadata (text name, shape and dtype) and provenance; residual edges are "
+    "dashed, cross-invocation edges name their step",
+    "graph_source_refs": "every item of the source architecture cites its source (sourceRefs) unless it "
+    "is synthetic or known from the trace only",
     "runtime_separation": "runtime auxiliary graph nodes sit under the runtime root and no edge joins "
     "them to the model dataflow",
     "counter_consistency": "a cycle-implied time is within 1 % of the reported counter time, and no cycle "
@@ -73,6 +85,8 @@ INVARIANTS: dict[str, str] = {
 }
 
 _VC = "skills/cann-perf-breakdown/2-adapt-breakdown-to-ui-json/scripts/validate_conversion.py"
+_AG = "skills/cann-perf-breakdown/3-generate-ui-json-report/scripts/validate-architecture-graph.mjs"
+_AK = "skills/cann-perf-breakdown/2-adapt-breakdown-to-ui-json/scripts/attribute_kernels.py"
 _SM = "skills/cann-perf-breakdown/2-adapt-breakdown-to-ui-json/references/schema-mapping.md"
 #: Per invariant: the checks of oam-tools (commit 5f42532) it re-expresses, as ``path: check label``.
 OAM_TOOLS_CHECKS: dict[str, tuple[str, ...]] = {
@@ -95,6 +109,7 @@ OAM_TOOLS_CHECKS: dict[str, tuple[str, ...]] = {
         f"{_VC}: reported accounted kernel count is internally consistent",
         f"{_VC}: kernel accounting coverage is 100%",
         f"{_SM}: Cross-file invariants (sum(mapped_kernels) over leaves equals the attributed count)",
+        f"{_AK}: every kernel accounted for exactly once (kernel(s) claimed twice, unattributed)",
     ),
     "source_only": (
         f"{_VC}: no source-only node carries metrics",
@@ -112,7 +127,13 @@ OAM_TOOLS_CHECKS: dict[str, tuple[str, ...]] = {
         f"{_VC}: graph declares section/runtime_auxiliary",
         f"{_VC}: graph declares explicit edges",
         f"{_VC}: every edge carries tensor metadata and provenance",
+        f"{_AG}: has unsupported semanticEdgeType",
+        f"{_AG}: tensor.name / tensor.shape / tensor.dtype is missing (a string) for activation and residual",
+        f"{_AG}: tensor.role ... but semanticEdgeType is activation",
+        f"{_AG}: is a residual edge but dashed is not true",
+        f"{_AG}: has crossInvocation=true but lacks crossStep or crossSteps",
     ),
+    "graph_source_refs": (f"{_AG}: has no sourceRefs",),
     "runtime_separation": (f"{_SM}: Graph (a separate section/runtime_auxiliary root)",),
     "counter_consistency": (f"{_VC}: cycle-implied time reconciles with reported counter time",),
     "pipe_ratio_range": (f"{_VC}: every pipeline ratio lies in [0,1]",),
@@ -185,7 +206,8 @@ class ValidationReport:
 
 def load_facts(directory: Path | str) -> dict[str, Any]:
     """The documents of a facts directory (one ``*_analysis_config.json`` in it): ``analysis``,
-    ``perf``, ``timeline``, ``graph`` and, when written, ``overlay``, ``bindings``, ``handoff``."""
+    ``perf``, ``timeline``, ``graph`` and, when written, ``overlay``, ``bindings``, ``handoff``,
+    ``attribution``."""
     root = Path(directory)
     configs = sorted(root.glob("*_analysis_config.json"))
     if len(configs) != 1:
@@ -201,6 +223,7 @@ def load_facts(directory: Path | str) -> dict[str, Any]:
         "overlay": root / OVERLAY_FILE,
         "bindings": root / BINDINGS_FILE,
         "handoff": root / HANDOFF_FILE,
+        "attribution": root / ATTRIBUTION_FILE,
     }
     documents = {}
     for key, path in paths.items():
@@ -239,7 +262,7 @@ def _analysis_nodes(analysis: dict[str, Any]) -> list[dict[str, Any]]:
 
 def validate_documents(documents: dict[str, Any]) -> ValidationReport:
     """Validates the documents (keys ``analysis``, ``perf``, ``timeline``, ``graph``; ``overlay``,
-    ``bindings`` and ``handoff`` when present)."""
+    ``bindings``, ``handoff`` and ``attribution`` when present)."""
     report = ValidationReport(checked=list(INVARIANTS))
     analysis, perf, timeline, graph = (documents[k] for k in ("analysis", "perf", "timeline", "graph"))
     try:
@@ -260,9 +283,11 @@ def validate_documents(documents: dict[str, Any]) -> ValidationReport:
         ("aggregate_sums", lambda: _aggregate_sums(report, nodes, records)),
         ("timeline_owners", lambda: _timeline_owners(report, timeline, by_id)),
         ("kernel_conservation", lambda: _conservation(report, nodes, perf, timeline)),
+        ("kernel_conservation", lambda: _attribution(report, documents.get("attribution"), perf, timeline)),
         ("source_only", lambda: _source_only(report, analysis, records)),
         ("graph_backend_ids", lambda: _graph_ids(report, graph, by_id)),
         ("graph_edges", lambda: _graph_edges(report, graph)),
+        ("graph_source_refs", lambda: _graph_source_refs(report, graph)),
         ("runtime_separation", lambda: _runtime_separation(report, graph)),
         ("counter_consistency", lambda: _counters(report, records, perf)),
         ("pipe_ratio_range", lambda: _ratios(report, records)),
@@ -447,6 +472,75 @@ def _conservation(report: ValidationReport, nodes: list[dict], perf: dict, timel
             )
 
 
+def _attribution(report: ValidationReport, attribution: Any, perf: dict, timeline: dict) -> None:
+    """kernel_attribution.json: each op_index of the capture's kernels is attributed, excluded or
+    unattributed exactly once; the summary counts those lists and agrees with the perf accounting;
+    the attributed rows are the timeline's compute events, with the same owners."""
+    if attribution is None:
+        return
+    summary, rows = attribution["summary"], attribution["rows"]
+    excluded, unattributed = summary["excluded"], summary["unattributed"]
+    seen = Counter(row["op_index"] for row in rows)
+    seen.update(excluded)
+    seen.update(unattributed)
+    accounting = perf.get("accounting") or {}
+    total = max(summary["kernels_total"], accounting.get("kernels_total") or 0)
+    for op_index in range(total):
+        if seen.get(op_index, 0) == 0:
+            report.fail(
+                "kernel_conservation",
+                f"op_index {op_index}",
+                "kernel lost: neither attributed, excluded nor unattributed in kernel_attribution.json",
+            )
+    for op_index, count in sorted(seen.items(), key=lambda item: str(item[0])):
+        if count > 1:
+            report.fail(
+                "kernel_conservation",
+                f"op_index {op_index}",
+                f"kernel counted {count} times in kernel_attribution.json (attributed twice, or both "
+                "attributed and excluded)",
+            )
+        elif not isinstance(op_index, int) or not 0 <= op_index < total:
+            report.fail("kernel_conservation", f"op_index {op_index}", f"not a kernel of the {total}")
+    counted = {
+        "kernels_attributed": len(rows),
+        "kernels_excluded": len(excluded),
+        "kernels_accounted": len(rows) + len(excluded),
+        "kernels_total": len(rows) + len(excluded) + len(unattributed),
+    }
+    for key, value in counted.items():
+        if summary.get(key) != value:
+            report.fail(
+                "kernel_conservation",
+                "kernel_attribution",
+                f"summary {key} {summary.get(key)}, its lists hold {value}",
+            )
+        if key in accounting and accounting[key] != summary.get(key):
+            report.fail(
+                "kernel_conservation",
+                "kernel_attribution",
+                f"summary {key} {summary.get(key)}, the perf accounting {accounting[key]}",
+            )
+    owners = {
+        event.get("op_index"): event.get("owner_node_id")
+        for event in timeline.get("events", [])
+        if _is_compute(event)
+    }
+    for row in rows:
+        if row["op_index"] in owners and owners[row["op_index"]] != row["owner_node_id"]:
+            report.fail(
+                "kernel_conservation",
+                f"op_index {row['op_index']}",
+                f"attributed to {row['owner_node_id']!r}, the timeline owner is {owners[row['op_index']]!r}",
+            )
+        elif row["op_index"] not in owners:
+            report.fail(
+                "kernel_conservation", f"op_index {row['op_index']}", "attributed but not in the timeline"
+            )
+    for op_index in owners.keys() - seen.keys():
+        report.fail("kernel_conservation", f"op_index {op_index}", "in the timeline but not attributed")
+
+
 def _source_only(report: ValidationReport, analysis: dict, records: list[dict]) -> None:
     perf_ids = {record.get("node_id") for record in records}
     metric_keys = set(PERF_KEYS) - {"node_id", "code_ref", "instance_indices", "module", "metric_scope"}
@@ -518,6 +612,54 @@ def _graph_edges(report: ValidationReport, graph: dict) -> None:
         for side in ("source", "target"):
             if edge.get(side) not in ids:
                 report.fail("graph_edges", edge_id, f"{side} {edge.get(side)!r} is not a graph item")
+        _edge_contract(report, edge)
+
+
+def _edge_contract(report: ValidationReport, edge: dict) -> None:
+    """The stage-3 rules of one edge (validate-architecture-graph.mjs): a semantic edge type; tensor
+    name, shape and dtype as text (stage 3 only warns when they are absent: here an absent one may be
+    null, one of another type fails); a tensor role that fixes the type is not on an activation edge;
+    residual edges dashed; a cross-invocation edge names its step."""
+    edge_id = edge.get("id")
+    edge_type = edge.get("semanticEdgeType")
+    if edge_type not in SEMANTIC_EDGE_TYPES:
+        report.fail(
+            "graph_edges",
+            edge_id,
+            f"semanticEdgeType {edge_type!r} is not one of {', '.join(SEMANTIC_EDGE_TYPES)}",
+        )
+    tensor = edge.get("tensor") if isinstance(edge.get("tensor"), dict) else {}
+    for key in ("name", "shape", "dtype"):
+        value = tensor.get(key)
+        if value is not None and not (isinstance(value, str) and value.strip()):
+            report.fail("graph_edges", edge_id, f"tensor.{key} {value!r} is not text")
+    fixed = TENSOR_ROLE_EDGE_TYPES.get(tensor.get("role"))
+    if fixed and edge_type == "activation":
+        report.fail(
+            "graph_edges", edge_id, f"tensor.role {tensor.get('role')!r} on an activation edge ({fixed})"
+        )
+    if edge_type == "residual" and edge.get("dashed") is not True:
+        report.fail("graph_edges", edge_id, "a residual edge that is not dashed")
+    if edge.get("crossInvocation") is True and not (
+        isinstance(edge.get("crossStep"), int) or isinstance(edge.get("crossSteps"), list)
+    ):
+        report.fail("graph_edges", edge_id, "crossInvocation without crossStep or crossSteps")
+
+
+def _graph_source_refs(report: ValidationReport, graph: dict) -> None:
+    source = next(
+        (r for r in graph.get("roots") or [] if isinstance(r, dict) and r.get("id") == SOURCE_ROOT), None
+    )
+    for item in _walk([source] if source else []):
+        if item.get("synthetic") is True or item.get("origin") == TRACE_EXTENSION_ORIGIN:
+            continue
+        refs = item.get("sourceRefs")
+        if not isinstance(refs, list) or not refs or not all(isinstance(r, str) and r.strip() for r in refs):
+            report.fail(
+                "graph_source_refs",
+                item.get("id"),
+                f"a {item.get('origin')} item without sourceRefs (declare its code_ref)",
+            )
 
 
 def _runtime_separation(report: ValidationReport, graph: dict) -> None:

@@ -3,7 +3,9 @@ decoder example's tests: each damages the documents in one way that one invarian
 cites the check of hicann/oam-tools (commit 5f42532) it breaks. ``VC`` =
 skills/cann-perf-breakdown/2-adapt-breakdown-to-ui-json/scripts/validate_conversion.py and ``SM`` =
 skills/cann-perf-breakdown/2-adapt-breakdown-to-ui-json/references/schema-mapping.md, each cited by
-the label of the check in that file."""
+the label of the check in that file; ``AG`` = the stage-3 graph validator
+skills/cann-perf-breakdown/3-generate-ui-json-report/scripts/validate-architecture-graph.mjs, cited by
+its error message."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from typing import Any, NamedTuple
 Docs = dict[str, Any]
 VC = "skills/cann-perf-breakdown/2-adapt-breakdown-to-ui-json/scripts/validate_conversion.py"
 SM = "skills/cann-perf-breakdown/2-adapt-breakdown-to-ui-json/references/schema-mapping.md"
+AG = "skills/cann-perf-breakdown/3-generate-ui-json-report/scripts/validate-architecture-graph.mjs"
 
 
 def ns(docs: Docs) -> str:
@@ -149,6 +152,23 @@ def break_kernel_coverage(docs: Docs) -> str:
     return "perf data"
 
 
+def break_kernel_attributed_twice(docs: Docs) -> str:
+    rows = docs["attribution"]["rows"]
+    twice = copy.deepcopy(rows[0])
+    twice["owner_node_id"] = rows[-1]["owner_node_id"]  # the same kernel claimed by a second node
+    rows.append(twice)
+    return f"op_index {twice['op_index']}"
+
+
+def break_kernel_lost(docs: Docs) -> str:
+    summary = docs["attribution"]["summary"]
+    lost = summary["excluded"].pop()  # neither attributed, excluded nor unattributed any more
+    summary["kernels_excluded"] -= 1
+    summary["kernels_total"] -= 1
+    summary["kernels_accounted"] -= 1
+    return f"op_index {lost}"
+
+
 def _source_only_entry(**fields: Any) -> dict:
     return {"name": "position_ids", "code_ref": None, "data_state": "source_only", "reason": "r", **fields}
 
@@ -221,6 +241,32 @@ def break_graph_edge_provenance(docs: Docs) -> str:
     edge = docs["graph"]["edges"][1]
     edge["provenance"] = []
     return edge["id"]
+
+
+def break_graph_edge_type(docs: Docs) -> str:
+    edge = docs["graph"]["edges"][0]
+    edge["semanticEdgeType"] = "dataflow"  # not one of the stage-3 semantic edge types
+    return edge["id"]
+
+
+def break_graph_tensor_shape(docs: Docs) -> str:
+    edge = next(e for e in docs["graph"]["edges"] if e["semanticEdgeType"] == "activation")
+    edge["tensor"]["shape"] = ["tokens", "hidden"]  # a list where stage 3 reads a string
+    return edge["id"]
+
+
+def break_graph_residual_dashed(docs: Docs) -> str:
+    edge = docs["graph"]["edges"][-1]
+    edge["semanticEdgeType"] = "residual"
+    edge["dashed"] = False
+    return edge["id"]
+
+
+def break_graph_source_refs(docs: Docs) -> str:
+    item = graph_item(docs, f"{ns(docs)}/decoder_layers/attention/q_proj")
+    item["origin"] = "hybrid"  # claims a source definition ...
+    item["sourceRefs"] = []  # ... and cites none
+    return item["id"]
 
 
 def break_runtime_separation(docs: Docs) -> str:
@@ -371,6 +417,17 @@ BREAKERS: list[Breaker] = [
     ),
     Breaker("kernel_conservation", break_kernel_coverage, f"{VC}: kernel accounting coverage is 100%"),
     Breaker(
+        "kernel_conservation",
+        break_kernel_attributed_twice,
+        "skills/cann-perf-breakdown/2-adapt-breakdown-to-ui-json/scripts/attribute_kernels.py: "
+        "kernel(s) claimed twice",
+    ),
+    Breaker(
+        "kernel_conservation",
+        break_kernel_lost,
+        f"{VC}: attributed + excluded + unattributed equals total kernels (every kernel counted once)",
+    ),
+    Breaker(
         "source_only", break_source_only, f"{VC}: source-only entries use structure_node_id, not node_id"
     ),
     Breaker("source_only", break_source_only_in_perf, f"{VC}: no source-only node carries metrics"),
@@ -390,6 +447,10 @@ BREAKERS: list[Breaker] = [
     Breaker(
         "graph_edges", break_graph_edge_provenance, f"{VC}: every edge carries tensor metadata and provenance"
     ),
+    Breaker("graph_edges", break_graph_edge_type, f"{AG}: has unsupported semanticEdgeType"),
+    Breaker("graph_edges", break_graph_tensor_shape, f"{AG}: tensor.shape is missing (not a string)"),
+    Breaker("graph_edges", break_graph_residual_dashed, f"{AG}: is a residual edge but dashed is not true"),
+    Breaker("graph_source_refs", break_graph_source_refs, f"{AG}: has no sourceRefs"),
     Breaker(
         "runtime_separation", break_runtime_separation, f"{SM}: Graph (separate section/runtime_auxiliary)"
     ),

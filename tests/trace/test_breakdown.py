@@ -293,11 +293,102 @@ def test_declarations_give_edges_semantics_and_source_only_structure(
         (f"{NS}/decoder_layers", f"{NS}/decoder_layers/mlp"),
         (f"{NS}/decoder_layers/attention", f"{NS}/decoder_layers/mlp"),
     ]
-    assert [e["semanticEdgeType"] for e in edges].count("dataflow") == 1
+    declared = [e for e in edges if e["provenance"][0] == "declared dataflow hidden"]
+    assert [(e["semanticEdgeType"], e["source"], e["target"]) for e in declared] == [
+        ("activation", f"{NS}/stages/embedding", f"{NS}/decoder_layers")
+    ]
+    # The declared edge replaces the edge of the observed order between the same two nodes.
+    assert [(e["source"], e["target"]) for e in edges].count(
+        (f"{NS}/stages/embedding", f"{NS}/decoder_layers")
+    ) == 1
+    assert {e["semanticEdgeType"] for e in edges} <= {"activation", "residual"}
     only = result.analysis["source_only_structure"][0]
     assert only["structure_node_id"] == f"{NS}/stages/position_ids" and "node_id" not in only
     emit_facts(result, tmp_path / "facts")
     assert validate_facts(tmp_path / "facts").ok
+
+
+def _flow(kind: str | None = None, **fields) -> dict:
+    flow = {
+        "name": "kv",
+        "source": {"structure": "stages/embedding", "port": "hidden_out"},
+        "target": {"structure": "decoder_layers"},
+        **fields,
+    }
+    if kind is not None:
+        flow["kind"] = kind
+    return flow
+
+
+@pytest.mark.parametrize(
+    ("kind", "edge_type", "extra"),
+    [
+        (None, "activation", {}),
+        ("cache", "state", {}),
+        ("index", "control", {}),
+        ("parameter", "parameter", {}),
+        ("residual", "residual", {"dashed": True}),
+        ("runtime_carry", "state", {"crossInvocation": True, "crossStep": 1}),
+    ],
+)
+def test_declared_dataflow_kinds_map_onto_the_stage3_edge_types(
+    decoder_dir: Path, kind: str | None, edge_type: str, extra: dict
+) -> None:
+    fields = {"invocation_offset": 1} if kind == "runtime_carry" else {}
+    result = breakdown(decoder_dir, declarations={"dataflow": [_flow(kind, **fields)]})
+    edge = next(e for e in result.graph["edges"] if e["id"].startswith("dataflow::0::"))
+    assert edge["semanticEdgeType"] == edge_type and edge["tensor"]["role"] == edge_type
+    assert edge["tensor"]["from"] == "hidden_out" and edge["tensor"]["to"] == "decoder_layers"
+    assert {key: edge.get(key) for key in extra} == extra
+
+
+def test_declared_tensors_are_written_as_text_and_items_cite_their_source(
+    decoder_dir: Path, tmp_path: Path
+) -> None:
+    tensor = {"name": "hidden_states", "shape": ["tokens", 64], "dtype": "float32"}
+    declarations = {
+        "nodes": {"stages/embedding": {"code_ref": "model.cpp:3", "tensor": tensor}},
+        "dataflow": [_flow(tensor=tensor)],
+    }
+    result = breakdown(decoder_dir, declarations=declarations)
+    edges = {e["id"]: e for e in result.graph["edges"]}
+    assert edges[next(i for i in edges if i.startswith("dataflow::0::"))]["tensor"]["shape"] == "[tokens, 64]"
+    # An edge of the observed order carries the declared output tensor of its source.
+    after_embedding = [e for e in edges.values() if e["source"] == f"{NS}/stages/embedding"]
+    assert all(e["tensor"]["shape"] == "[tokens, 64]" for e in after_embedding) and after_embedding
+    items = {i["id"]: i for i in result.graph["nodes"] + result.graph["clusters"]}
+    assert items[f"{NS}/stages/embedding"]["origin"] == "hybrid"
+    assert items[f"{NS}/stages/lm_head"]["origin"] == "backend_trace_extension"
+    emit_facts(result, tmp_path / "facts")
+    assert validate_facts(tmp_path / "facts").ok
+
+
+@pytest.mark.parametrize(
+    ("flow", "message"),
+    [
+        (_flow("dataflow"), "kind 'dataflow' is not one of activation, residual"),
+        (_flow("runtime_carry"), "runtime_carry edge needs a positive integer invocation_offset"),
+        (_flow(tensor={"shape": {"tokens": 8}}), "tensor shape {'tokens': 8} must be a string or a list"),
+    ],
+)
+def test_declared_dataflow_the_stage3_contract_cannot_express_is_reported(
+    decoder_dir: Path, flow: dict, message: str
+) -> None:
+    with pytest.raises(BreakdownError, match=message):
+        breakdown(decoder_dir, declarations={"dataflow": [flow]})
+
+
+def test_kernel_attribution_counts_every_kernel_once(facts_dir: Path) -> None:
+    attribution = json.loads((facts_dir / "kernel_attribution.json").read_text())
+    summary, rows = attribution["summary"], attribution["rows"]
+    indices = [r["op_index"] for r in rows] + summary["excluded"] + summary["unattributed"]
+    assert sorted(indices) == list(range(summary["kernels_total"]))
+    assert summary["kernels_attributed"] == len(rows) and summary["kernels_excluded"] == len(
+        summary["excluded"]
+    )
+    timeline = json.loads(next(facts_dir.glob("*_timeline.json")).read_text())
+    owners = {e["op_index"]: e["owner_node_id"] for e in timeline["events"] if e["op_index"] is not None}
+    assert owners == {r["op_index"]: r["owner_node_id"] for r in rows}
 
 
 @pytest.mark.parametrize(

@@ -166,6 +166,16 @@ def test_the_decoder_facts_have_the_stage2_shape(decoder_facts: Path) -> None:
     assert handoff["provenance"]["modelSource"] == "examples/decoder_breakdown/main.cpp"
     assert docs["bindings"]["summary"]["coverage_pct"] == 100.0
     assert docs["analysis"]["source_only_structure"][0]["structure_node_id"].endswith("/stages/weight_upload")
+    # The example's declarations are complete: every item of the source architecture cites its source.
+    source_root = docs["graph"]["roots"][0]
+    stack, origins = list(source_root["children"]), set()
+    while stack:
+        item = stack.pop()
+        stack.extend(item["children"])
+        origins.add(item["origin"])
+        assert item["sourceRefs"], item["id"]
+    assert origins == {"hybrid", "source"}
+    assert docs["attribution"]["summary"]["kernels_attributed"] == len(docs["attribution"]["rows"])
 
 
 def test_kinds_can_be_restricted(tree: NativeTree, collector: Path, decoder: Path, tmp_path: Path) -> None:

@@ -23,6 +23,7 @@ SCHEMA_FILES: dict[str, str] = {
     "overlay": "architecture_overlay_map.schema.json",
     "bindings": "trace_bindings.schema.json",
     "handoff": "ui_report_handoff.schema.json",
+    "attribution": "kernel_attribution.schema.json",
 }
 
 
