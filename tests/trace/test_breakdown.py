@@ -378,6 +378,16 @@ def test_declared_dataflow_the_stage3_contract_cannot_express_is_reported(
         breakdown(decoder_dir, declarations={"dataflow": [flow]})
 
 
+def test_a_node_declared_optional_may_be_absent_from_the_capture(decoder_dir: Path) -> None:
+    described = {"semantic": "runs only with HCCL", "code_ref": "model.cpp:9"}
+    with pytest.raises(BreakdownError, match="declared node 'stages/allgather' is not in the capture"):
+        breakdown(decoder_dir, declarations={"nodes": {"stages/allgather": described}})
+    result = breakdown(
+        decoder_dir, declarations={"nodes": {"stages/allgather": {**described, "optional": True}}}
+    )
+    assert f"{NS}/stages/allgather" not in nodes(result.analysis)
+
+
 def test_kernel_attribution_counts_every_kernel_once(facts_dir: Path) -> None:
     attribution = json.loads((facts_dir / "kernel_attribution.json").read_text())
     summary, rows = attribution["summary"], attribution["rows"]
