@@ -12,7 +12,7 @@ Names, columns, units and JSON fields are those of torch_npu 2.13.0's profiler a
   ``step_trace_time.csv``, ``api_statistic.csv``, ``communication.json``, ``communication_matrix.json``.
 
 A field msPTI records do not carry is written as torch_npu writes it when it was not collected:
-``N/A`` in the op_summary columns, an empty string for shapes and call stacks, 0 for HCCL wait,
+``N/A`` for block counts, an empty string for shapes, data types, formats and call stacks, 0 for HCCL wait,
 synchronisation and transit detail, null in the profiler configuration. docs/trace.md lists each
 file's fields as from records or absent.
 """
@@ -196,7 +196,9 @@ def _kernel_rows(v: RankViews) -> list[list[object]]:
             _us(int(starts[i])) + "\t",
             (int(ends[i]) - int(starts[i])) / 1000.0,
             int(wait[i]) / 1000.0,
-        ] + [NOT_COLLECTED] * (len(KERNEL_HEADERS) - 7)
+            NOT_COLLECTED,
+            NOT_COLLECTED,
+        ] + [""] * (len(KERNEL_HEADERS) - 9)
         if v.steps:
             row.insert(0, _step_of(v.steps, int(starts[i])))
         rows.append(row)

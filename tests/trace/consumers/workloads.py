@@ -40,6 +40,8 @@ COPY_NS = 5_000
 COPY_BYTES = 1 << 20
 STEP_RANGE_NS = 180_000
 COMPUTE_STREAM, COMM_STREAM = 2, 3
+#: How much later one rank's all-reduces start in the straggling variants (conftest.py).
+LATE_NS = 6_000
 
 
 @dataclass
