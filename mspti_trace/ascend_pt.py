@@ -434,7 +434,9 @@ def _rank_views(
     selected = np.isin(calls["thread_id"], np.array(sorted(mine), dtype=np.uint32))
     is_op = selected & ((calls["node_api"] != 0) | (calls["api"] != 0))
     strings = capture.strings
-    cores = [_TASK_TYPES.get(strings[t], strings[t]) for t in kernels["type"].tolist()]
+    types, inverse = np.unique(kernels["type"], return_inverse=True)
+    labels = [_TASK_TYPES.get(strings[t], strings[t]) for t in types.tolist()]
+    cores = [labels[i] for i in inverse.tolist()]
     steps = sorted((n, start, end) for (tid, start, end, _), n in view.steps.items() if tid in mine)
     stamps = [
         int(t[column].min())

@@ -22,6 +22,7 @@ from __future__ import annotations
 import csv
 import json
 from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -157,7 +158,7 @@ def _us(ns: int) -> str:
     return f"{ns // 1000}.{ns % 1000:03d}"
 
 
-def _csv(path: Path, headers: list[str], rows: list[list[object]]) -> None:
+def _csv(path: Path, headers: list[str], rows: Iterable[list[object]]) -> None:
     with path.open("w", encoding="utf-8", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(headers)
@@ -168,48 +169,63 @@ def _json(path: Path, data: object) -> None:
     path.write_text(json.dumps(data, indent=4) + "\n", encoding="utf-8")
 
 
-def _step_of(steps: list[tuple[int, int, int]], ts: int) -> int | None:
-    for step, start, end in steps:
-        if start <= ts <= end:
-            return step
-    return None
+def _steps_at(steps: list[tuple[int, int, int]], ts: np.ndarray, closed: bool) -> np.ndarray:
+    """Index into ``steps`` (in time order) of the step holding each of ``ts``: the latest one to
+    start at or before it, if it has not ended (``closed``: its end included); -1 for none."""
+    ts = np.asarray(ts, dtype=np.int64)
+    if not steps:
+        return np.full(len(ts), -1, dtype=np.int64)
+    starts = np.array([s[1] for s in steps], dtype=np.int64)
+    ends = np.array([s[2] for s in steps], dtype=np.int64)
+    index = np.searchsorted(starts, ts, side="right") - 1
+    safe = np.maximum(index, 0)
+    inside = (index >= 0) & ((ts <= ends[safe]) if closed else (ts < ends[safe]))
+    return np.where(inside, index, -1)
 
 
-def _kernel_rows(v: RankViews) -> list[list[object]]:
+def _kernel_types(v: RankViews) -> list[str]:
+    """The OP Type of each kernel (computed once per distinct name)."""
+    names, inverse = np.unique(v.kernels["name"], return_inverse=True)
+    types = [op_type(str(v.strings[n])) for n in names.tolist()]
+    return [types[i] for i in inverse.tolist()]
+
+
+def _kernel_rows(v: RankViews) -> Iterator[list[object]]:
     k = v.kernels
     starts, ends = k["start"].astype(np.int64), k["end"].astype(np.int64)
     # Wait Time: from the end of the previous task on the same stream (0 for a stream's first).
     wait = np.zeros(len(k), dtype=np.int64)
     streams = k["stream_id"].astype(np.int64)
-    order = np.lexsort((starts, streams))
-    same = streams[order][1:] == streams[order][:-1]
-    gaps = np.maximum(starts[order][1:] - ends[order][:-1], 0)
-    wait[order[1:]] = np.where(same, gaps, 0)
-    rows: list[list[object]] = []
-    for i in np.argsort(starts, kind="stable").tolist():
-        name = str(v.strings[k["name"][i]])
-        row: list[object] = [
-            v.device,
-            name,
-            op_type(name),
-            v.cores[i],
-            _us(int(starts[i])) + "\t",
-            (int(ends[i]) - int(starts[i])) / 1000.0,
-            int(wait[i]) / 1000.0,
-            NOT_COLLECTED,
-            NOT_COLLECTED,
-        ] + [""] * (len(KERNEL_HEADERS) - 9)
-        if v.steps:
-            row.insert(0, _step_of(v.steps, int(starts[i])))
-        rows.append(row)
-    return rows
+    by_stream = np.lexsort((starts, streams))
+    same = streams[by_stream][1:] == streams[by_stream][:-1]
+    gaps = np.maximum(starts[by_stream][1:] - ends[by_stream][:-1], 0)
+    wait[by_stream[1:]] = np.where(same, gaps, 0)
+    order = np.argsort(starts, kind="stable")
+    names = v.strings[k["name"][order]].tolist()
+    types = _kernel_types(v)
+    cores = v.cores
+    step_of = _steps_at(v.steps, starts[order], closed=True)
+    step_ids = [v.steps[i][0] if i >= 0 else None for i in step_of.tolist()]
+    absent = [NOT_COLLECTED, NOT_COLLECTED] + [""] * (len(KERNEL_HEADERS) - 9)
+    for i, name, step, start, duration, waited in zip(
+        order.tolist(),
+        names,
+        step_ids,
+        starts[order].tolist(),
+        ((ends - starts)[order] / 1000.0).tolist(),
+        (wait[order] / 1000.0).tolist(),
+        strict=True,
+    ):
+        row: list[object] = [v.device, name, types[i], cores[i], _us(start) + "\t", duration, waited, *absent]
+        yield [step, *row] if v.steps else row
 
 
 def _op_statistic_rows(v: RankViews) -> list[list[object]]:
-    durations: dict[tuple[str, str], list[float]] = defaultdict(list)
     k = v.kernels
-    for i, (s, e) in enumerate(zip(k["start"].tolist(), k["end"].tolist(), strict=True)):
-        durations[(op_type(str(v.strings[k["name"][i]])), v.cores[i])].append((e - s) / 1000.0)
+    durations: dict[tuple[str, str], list[float]] = defaultdict(list)
+    spans = ((k["end"].astype(np.int64) - k["start"].astype(np.int64)) / 1000.0).tolist()
+    for kind, core, duration in zip(_kernel_types(v), v.cores, spans, strict=True):
+        durations[(kind, core)].append(duration)
     total = sum(sum(d) for d in durations.values()) or 1.0
     rows = [
         [
@@ -255,101 +271,89 @@ def _api_statistic_rows(v: RankViews) -> list[list[object]]:
     return sorted(rows, key=lambda r: -float(r[3]))  # type: ignore[arg-type]
 
 
-def _operator_rows(v: RankViews) -> list[list[object]]:
+def _operator_rows(v: RankViews) -> Iterator[list[object]]:
     """One row per operator-level call; self time subtracts the operator calls it contains (same
     thread); device time sums the kernels it launched."""
-    rows_idx = np.flatnonzero(v.is_op)
+    rows = np.flatnonzero(v.is_op)
     calls = v.calls
-    device_total: dict[int, float] = defaultdict(float)
-    device_ai_core: dict[int, float] = defaultdict(float)
     k = v.kernels
-    for i, caller in enumerate(v.kernel_callers.tolist()):
-        if caller >= 0:
-            duration = (int(k["end"][i]) - int(k["start"][i])) / 1000.0
-            device_total[caller] += duration
-            if v.cores[i] == "AI_CORE":
-                device_ai_core[caller] += duration
-    children: dict[int, int] = defaultdict(int)
+    launched = v.kernel_callers >= 0
+    durations = (k["end"].astype(np.int64) - k["start"].astype(np.int64)) / 1000.0
+    ai_core = np.array([c == "AI_CORE" for c in v.cores], dtype=bool)
+    device = np.bincount(v.kernel_callers[launched], durations[launched], minlength=len(calls))
+    device_ai_core = np.bincount(
+        v.kernel_callers[launched], np.where(ai_core, durations, 0.0)[launched], minlength=len(calls)
+    )
+    starts = calls["start"][rows].astype(np.int64)
+    ends = calls["end"][rows].astype(np.int64)
+    threads = calls["thread_id"][rows].astype(np.int64)
+    children = np.zeros(len(rows), dtype=np.int64)
     open_by_thread: dict[int, list[int]] = defaultdict(list)
-    order = sorted(rows_idx.tolist(), key=lambda r: (int(calls["start"][r]), -int(calls["end"][r])))
-    for r in order:
-        stack = open_by_thread[int(calls["thread_id"][r])]
-        while stack and int(calls["end"][stack[-1]]) <= int(calls["start"][r]):
+    start_list, end_list, thread_list = starts.tolist(), ends.tolist(), threads.tolist()
+    for r in np.lexsort((-ends, starts)).tolist():
+        stack = open_by_thread[thread_list[r]]
+        while stack and end_list[stack[-1]] <= start_list[r]:
             stack.pop()
         if stack:
-            children[stack[-1]] += int(calls["end"][r]) - int(calls["start"][r])
+            children[stack[-1]] += end_list[r] - start_list[r]
         stack.append(r)
-    out = []
-    for r in rows_idx.tolist():
-        name = calls["node_api"][r] or calls["api"][r]
-        total = int(calls["end"][r]) - int(calls["start"][r])
-        # Device self == total: msPTI records attribute a kernel to the one call that launched it.
-        out.append(
-            [
-                str(v.strings[name]),
-                "",
-                "",
-                (total - children[r]) / 1000.0,
-                total / 1000.0,
-                device_total[r],
-                device_total[r],
-                device_ai_core[r],
-                device_ai_core[r],
-            ]
-        )
-    return out
+    names = v.strings[np.where(calls["node_api"][rows] != 0, calls["node_api"][rows], calls["api"][rows])]
+    totals = ends - starts
+    # Device self == total: msPTI records attribute a kernel to the one call that launched it.
+    for name, total, own, on_device, with_ai_core in zip(
+        names.tolist(),
+        (totals / 1000.0).tolist(),
+        ((totals - children) / 1000.0).tolist(),
+        device[rows].tolist(),
+        device_ai_core[rows].tolist(),
+        strict=True,
+    ):
+        yield [name, "", "", own, total, on_device, on_device, with_ai_core, with_ai_core]
 
 
 def _step_trace_rows(v: RankViews) -> list[list[object]]:
     """torch_npu's step_trace_time: Overlap Analysis slices summed per step (a slice belongs to the
     step its start falls in), microseconds."""
-    keys = {
-        "Computing": "compute",
-        "Communication(Not Overlapped)": "not_overlapped",
-        "Communication": "comm",
-        "Free": "free",
-    }
-    steps = v.steps or [(-1, v.first_ns, v.last_ns)]
-    totals: dict[int, dict[str, float]] = {s: defaultdict(float) for s, _, _ in steps}
-    spans: dict[int, list[int]] = {}
-    first_task: dict[int, int] = {}
-    for track, key in keys.items():
-        for start, end in v.overlap.get(track, []):
-            step = next((s for s, a, b in steps if a <= start < b), None)
-            if step is None:
-                continue
-            totals[step][key] += (end - start) / 1000.0
-            low, high = spans.get(step, [start, end])
-            spans[step] = [min(low, start), max(high, end)]
-            if track in ("Computing", "Communication"):
-                first_task[step] = min(first_task.get(step, start), start)
-    bubble = defaultdict(float)
+    steps = v.steps or [(-1, v.first_ns, v.last_ns + 1)]
+    count = len(steps)
+    totals: dict[str, np.ndarray] = {}
+    low = np.full(count, np.iinfo(np.int64).max, dtype=np.int64)
+    high = np.full(count, np.iinfo(np.int64).min, dtype=np.int64)
+    first_task = np.full(count, np.iinfo(np.int64).max, dtype=np.int64)
+    for track in ("Computing", "Communication(Not Overlapped)", "Communication", "Free"):
+        intervals = np.array(v.overlap.get(track, []), dtype=np.int64).reshape(-1, 2)
+        index = _steps_at(steps, intervals[:, 0], closed=False)
+        inside = index >= 0
+        index, intervals = index[inside], intervals[inside]
+        totals[track] = np.bincount(index, (intervals[:, 1] - intervals[:, 0]) / 1000.0, minlength=count)
+        np.minimum.at(low, index, intervals[:, 0])
+        np.maximum.at(high, index, intervals[:, 1])
+        if track in ("Computing", "Communication"):
+            np.minimum.at(first_task, index, intervals[:, 0])
     c = v.communications
-    for n, s, e in zip(c["name"].tolist(), c["start"].tolist(), c["end"].tolist(), strict=True):
-        if str(v.strings[n]).startswith("hcom_receive"):
-            step = next((x for x, a, b in steps if a <= s < b), None)
-            if step is not None:
-                bubble[step] += (e - s) / 1000.0
+    receive = np.array([str(n).startswith("hcom_receive") for n in v.strings[c["name"]].tolist()], dtype=bool)
+    index = _steps_at(steps, c["start"][receive].astype(np.int64), closed=False)
+    spans = (c["end"][receive].astype(np.int64) - c["start"][receive].astype(np.int64)) / 1000.0
+    bubble = np.bincount(index[index >= 0], spans[index >= 0], minlength=count)
     rows: list[list[object]] = []
-    for step, start, _ in steps:
-        if step not in spans:
+    for i, (step, start, _) in enumerate(steps):
+        if low[i] > high[i]:
             continue
-        t = totals[step]
-        low, high = spans[step]
-        not_overlapped = t["not_overlapped"]
+        not_overlapped = float(totals["Communication(Not Overlapped)"][i])
+        communication = float(totals["Communication"][i])
         rows.append(
             [
                 v.device,
                 step if v.steps else "",
-                t["compute"],
+                float(totals["Computing"][i]),
                 not_overlapped,
-                t["comm"] - not_overlapped,
-                t["comm"],
-                t["free"],
-                (high - low) / 1000.0 - bubble[step],
-                bubble[step],
-                max(not_overlapped - bubble[step], 0.0),
-                (first_task[step] - start) / 1000.0 if step in first_task else 0.0,
+                communication - not_overlapped,
+                communication,
+                float(totals["Free"][i]),
+                (int(high[i]) - int(low[i])) / 1000.0 - float(bubble[i]),
+                float(bubble[i]),
+                max(not_overlapped - float(bubble[i]), 0.0),
+                (int(first_task[i]) - start) / 1000.0 if first_task[i] != np.iinfo(np.int64).max else 0.0,
             ]
         )
     return rows
@@ -364,6 +368,7 @@ def _communication(v: RankViews) -> tuple[dict, dict]:
     matrix: dict[str, dict[str, dict]] = {}
     seen: dict[str, int] = defaultdict(int)
     order = np.argsort(c["start"], kind="stable").tolist()
+    step_index = _steps_at(v.steps, c["start"], closed=True).tolist()
     for i in order:
         name, group = str(v.strings[c["name"][i]]), str(v.strings[c["comm_name"][i]])
         start, end = int(c["start"][i]), int(c["end"][i])
@@ -395,8 +400,7 @@ def _communication(v: RankViews) -> tuple[dict, dict]:
                 for t in TRANSPORTS
             },
         }
-        step = _step_of(v.steps, start)
-        label = "step" if not v.steps else f"step{step}" if step is not None else "step"
+        label = f"step{v.steps[step_index[i]][0]}" if step_index[i] >= 0 else "step"
         kind = "p2p" if name.lower().startswith(_P2P_PREFIXES) else "collective"
         by_step.setdefault(label, {"collective": {}, "p2p": {}})[kind][key] = info
         matrix.setdefault(label, {"collective": {}, "p2p": {}})
