@@ -12,9 +12,9 @@ Names, columns, units and JSON fields are those of torch_npu 2.13.0's profiler a
   ``step_trace_time.csv``, ``api_statistic.csv``, ``communication.json``, ``communication_matrix.json``.
 
 A field msPTI records do not carry is written as torch_npu writes it when it was not collected:
-``N/A`` for block counts, an empty string for shapes, data types, formats and call stacks, 0 for HCCL wait,
-synchronisation and transit detail, null in the profiler configuration. docs/trace.md lists each
-file's fields as from records or absent.
+``N/A`` for block counts, an empty string for shapes, data types, formats and call stacks, 0 for
+HCCL wait, synchronisation and transit detail, null for the profiler's start counters. docs/trace.md
+lists each file's fields as from records or absent.
 """
 
 from __future__ import annotations
