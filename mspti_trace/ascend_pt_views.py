@@ -503,6 +503,8 @@ def write_rank_views(root: Path, output: Path, v: RankViews) -> None:
         if v.rank in ranks
     }
     _json(root / "profiler_metadata.json", {"parallel_group_info": groups} if groups else {})
+    if v.device < 0:
+        return  # a rank without a device (host records only) has no device info
     # The folder's name ends <time>_ascend_pt (ascend_pt.rank_folder).
     stamp = root.name.split("_")[-3]
     device = root / f"PROF_{v.rank + 1:06d}_{stamp}_{v.pid:X}" / f"device_{v.device}"

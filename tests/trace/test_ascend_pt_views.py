@@ -166,3 +166,16 @@ def test_profiler_info_metadata_and_device_info(folders: list[Path]) -> None:
         (device,) = json.loads(device_info.read_text())["DeviceInfo"]
         assert device["id"] == rank and device["aic_frequency"] == str(spec.cube_mhz)
         assert device["ai_core_num"] == spec.aic and device["aiv_num"] == spec.aiv
+
+
+def test_a_rank_without_a_device_gets_no_device_info(fakes, tmp_path: Path) -> None:
+    process = fakes.FakeProcess(pid=7, tid=7)
+    process.mark("host only")
+    process.write(tmp_path / "cap", {})
+    (rank,) = export_ascend_pt(load_trace(tmp_path / "cap"), tmp_path / "out").files
+    folder = rank.path.parent.parent
+    assert not list(folder.glob("PROF_*"))
+    assert (
+        (folder / OUTPUT_FOLDER / "kernel_details.csv").read_text().splitlines()[0].startswith("Device_id,")
+    )
+    assert (folder / "profiler_info_0.json").is_file()
