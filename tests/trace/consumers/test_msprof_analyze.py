@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -21,16 +20,14 @@ from types import ModuleType
 
 import pytest
 
+from support.optional_tool import missing_tool
+
 pytestmark = [pytest.mark.ascend_tools, pytest.mark.slow]
 
 try:
     import msprof_analyze  # noqa: F401
 except ImportError as error:
-    if os.environ.get("NPU_SIM_REQUIRE_ASCEND_TOOLS"):
-        raise ImportError(
-            f"NPU_SIM_REQUIRE_ASCEND_TOOLS is set but msprof-analyze does not import: {error}"
-        ) from error
-    pytest.skip(f"msprof-analyze is not installed ({error})", allow_module_level=True)
+    missing_tool(error, "msprof-analyze", "NPU_SIM_REQUIRE_ASCEND_TOOLS")
 
 #: What the tool logs when it lacks an input our export should give (msprof-analyze 26.2.0).
 _MISSING_INPUT = (

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 import shutil
 import time
 from collections.abc import Iterator
@@ -25,6 +24,8 @@ from typing import Any
 
 import pytest
 
+from support.optional_tool import missing_tool
+
 pytestmark = [pytest.mark.ascend_tools, pytest.mark.slow]
 
 try:
@@ -33,11 +34,7 @@ try:
     from werkzeug.test import Client
     from werkzeug.wrappers import Response
 except ImportError as error:
-    if os.environ.get("NPU_SIM_REQUIRE_ASCEND_TOOLS"):
-        raise ImportError(
-            f"NPU_SIM_REQUIRE_ASCEND_TOOLS is set but torch-tb-profiler-ascend does not import: {error}"
-        ) from error
-    pytest.skip(f"torch-tb-profiler-ascend is not installed ({error})", allow_module_level=True)
+    missing_tool(error, "torch-tb-profiler-ascend", "NPU_SIM_REQUIRE_ASCEND_TOOLS")
 
 _RUN = "workload"
 
