@@ -28,8 +28,11 @@ and ``process_sort_index`` metadata, every thread with ``thread_name`` and ``thr
   each task it launched; ``HostToDevice<id>`` (category ``HostToDevice``) from a CANN slice.
 
 Fields torch_npu has and msPTI records do not (task id, batch id, model id, input shapes, call
-stacks) are left out rather than invented. Not drawn yet: MEMORY and HCCL records, and the CSV
-files torch_npu writes beside trace_view.json.
+stacks) are left out rather than invented. Beside trace_view.json, every rank folder gets the other
+files torch_npu writes (kernel_details.csv, op_statistic.csv, operator_details.csv,
+step_trace_time.csv, api_statistic.csv, communication.json, communication_matrix.json,
+profiler_info_<rank>.json, profiler_metadata.json and the device's info.json): ascend_pt_views.py.
+Not drawn yet: MEMORY and HCCL records (so no memory_record.csv / operator_memory.csv).
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ from typing import IO
 
 import numpy as np
 
+from mspti_trace.ascend_pt_views import RankViews, write_rank_views
 from mspti_trace.kinds import INVALID_STREAM, ActivityKind
 from mspti_trace.kineto import (
     DEVICE_OPS,
@@ -174,8 +178,9 @@ class _Writer:
 
 def _rank_events(
     view: CaptureView, rank: RankFile, mine: set[int], options: AscendPtOptions, w: _Writer
-) -> int:
-    """Writes the events of one rank; returns the number of flows."""
+) -> tuple[int, dict[str, list[tuple[int, int]]]]:
+    """Writes the events of one rank; returns the number of flows and the Overlap Analysis
+    intervals."""
     capture, calls = view.capture, view.calls.records
     names, pid, device = view.names, rank.pid, rank.device
     threads: set[int] = set()
@@ -372,15 +377,18 @@ def _rank_events(
                     f'"cat":"HostToDevice","id":"{flows}","ts":{task_ts},"bp":"e"}}'
                 )
         w.emit(lines, "flow")
-    w.emit(_overlap(compute, communication), "Overlap Analysis")
+    overlap = overlap_intervals(compute, communication)
+    w.emit(_overlap_events(overlap), "Overlap Analysis")
     w.emit(_frequency(device_properties(capture).get("clockRateMHz"), compute + communication, device))
     w.emit(_metadata(capture, rank, threads, cann_threads, streams, comm_streams))
-    return flows
+    return flows, overlap
 
 
-def _overlap(
+def overlap_intervals(
     compute: list[tuple[np.ndarray, np.ndarray]], communication: list[tuple[np.ndarray, np.ndarray]]
-) -> Iterator[str]:
+) -> dict[str, list[tuple[int, int]]]:
+    """The Overlap Analysis tracks' intervals (ns): name -> sorted disjoint intervals."""
+
     def joined(parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
         if not parts:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
@@ -389,21 +397,74 @@ def _overlap(
     computing, comm = joined(compute), joined(communication)
     busy = joined(compute + communication)
     if len(busy[0]) == 0:
-        return
+        return {}
     free = list(zip(busy[1][:-1].tolist(), busy[0][1:].tolist(), strict=True))
-    tracks = (
-        ("Communication", list(zip(comm[0].tolist(), comm[1].tolist(), strict=True))),
-        ("Communication(Not Overlapped)", _subtract(comm, computing)),
-        ("Computing", list(zip(computing[0].tolist(), computing[1].tolist(), strict=True))),
-        ("Free", free),
-    )
-    for name, intervals in tracks:
+    return {
+        "Communication": list(zip(comm[0].tolist(), comm[1].tolist(), strict=True)),
+        "Communication(Not Overlapped)": _subtract(comm, computing),
+        "Computing": list(zip(computing[0].tolist(), computing[1].tolist(), strict=True)),
+        "Free": free,
+    }
+
+
+def _overlap_events(tracks: dict[str, list[tuple[int, int]]]) -> Iterator[str]:
+    for name, intervals in tracks.items():
         tid = OVERLAP_TRACKS[name]
         for start, end in intervals:
             yield (
                 f'{{"name":"{name}","pid":{_OVERLAP_PID},"tid":{tid},{_span(start, end)},'
                 f'"ph":"X","args":{{}}}}'
             )
+
+
+def _rank_views(
+    view: CaptureView,
+    rank: RankFile,
+    mine: set[int],
+    overlap: dict[str, list[tuple[int, int]]],
+    groups: dict[str, list[int]],
+) -> RankViews:
+    capture, calls = view.capture, view.calls.records
+    device = rank.device if rank.device is not None else -1
+    kernels, callers = view.device_ops[ActivityKind.KERNEL]
+    keep = kernels["device_id"].astype(np.int64) == device
+    kernels, callers = kernels[keep], callers[keep]
+    communications, _ = view.device_ops[ActivityKind.COMMUNICATION]
+    communications = communications[communications["device_id"].astype(np.int64) == device]
+    selected = np.isin(calls["thread_id"], np.array(sorted(mine), dtype=np.uint32))
+    is_op = selected & ((calls["node_api"] != 0) | (calls["api"] != 0))
+    strings = capture.strings
+    types, inverse = np.unique(kernels["type"], return_inverse=True)
+    labels = [_TASK_TYPES.get(strings[t], strings[t]) for t in types.tolist()]
+    cores = [labels[i] for i in inverse.tolist()]
+    steps = sorted((n, start, end) for (tid, start, end, _), n in view.steps.items() if tid in mine)
+    stamps = [
+        int(t[column].min())
+        for t in (kernels, communications, calls[selected])
+        for column in ("start",)
+        if len(t)
+    ]
+    ends = [int(t["end"].max()) for t in (kernels, communications, calls[selected]) if len(t)]
+    return RankViews(
+        device=device,
+        rank=rank.rank,
+        pid=rank.pid,
+        strings=strings,
+        kernels=kernels,
+        cores=cores,
+        kernel_callers=callers,
+        communications=communications,
+        calls=calls,
+        is_op=is_op,
+        selected=selected,
+        steps=steps,
+        overlap=overlap,
+        first_ns=min(stamps, default=0),
+        last_ns=max(ends, default=0),
+        mstx=len(capture.table(ActivityKind.MARKER)) > 0,
+        properties=device_properties(capture),
+        groups=groups,
+    )
 
 
 def _frequency(
@@ -479,6 +540,19 @@ def rank_folder(rank: RankFile, start_ns: int | None) -> str:
     return f"rank{rank.rank}_{rank.pid}_{when:%Y%m%d%H%M%S}{millis:03d}_ascend_pt"
 
 
+def _groups(ranks: list[RankFile], captures: dict) -> dict[str, list[int]]:
+    """Communication group name -> the ranks whose COMMUNICATION records name it."""
+    members: dict[str, set[int]] = {}
+    for rank in ranks:
+        capture = captures[rank.pid]
+        records = capture.table(ActivityKind.COMMUNICATION)
+        device = rank.device if rank.device is not None else -1
+        records = records[records["device_id"].astype(np.int64) == device]
+        for name in np.unique(records["comm_name"]).tolist():
+            members.setdefault(str(capture.strings[name]), set()).add(rank.rank)
+    return {name: sorted(found) for name, found in members.items()}
+
+
 def export_ascend_pt(
     trace: Trace, out_dir: Path | str, options: AscendPtOptions | None = None
 ) -> AscendPtStats:
@@ -490,6 +564,7 @@ def export_ascend_pt(
     ranks = plan_ranks(trace, out)
     stats = AscendPtStats()
     captures = {c.pid: c for c in trace.captures}
+    groups = _groups(ranks, captures)
     views: dict[int, CaptureView] = {}
     placements: dict[int, dict[int, int]] = {}
     for rank in ranks:
@@ -506,8 +581,9 @@ def export_ascend_pt(
         with path.open("w", encoding="utf-8") as handle:
             handle.write("[")
             writer = _Writer(handle)
-            flows = _rank_events(views[rank.pid], rank, mine, options, writer)
+            flows, overlap = _rank_events(views[rank.pid], rank, mine, options, writer)
             handle.write("\n]\n")
+        write_rank_views(folder.parent, folder, _rank_views(views[rank.pid], rank, mine, overlap, groups))
         for name, count in writer.by_name.items():
             stats.by_name[name] = stats.by_name.get(name, 0) + count
         stats.files.append(

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mspti_trace.ascend_pt import AscendPtOptions, export_ascend_pt
+from mspti_trace.ascend_pt_views import ASCEND_PT_FILES
 from mspti_trace.breakdown import (
     BreakdownError,
     BreakdownOptions,
@@ -154,8 +155,10 @@ def _subparser(command: str, prog: str) -> argparse.ArgumentParser:
             "Export a capture directory: --format chrome (the default) writes one Chrome/Perfetto trace "
             "event JSON; --format kineto writes one PyTorch-profiler (Kineto) trace per rank into a "
             "directory that HolisticTraceAnalysis reads with TraceAnalysis(trace_dir=...); "
-            "--format ascend-pt writes the torch_npu profiler layout "
-            "(<name>_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json per rank)."
+            "--format ascend-pt writes the torch_npu profiler layout (per rank a <name>_ascend_pt folder: "
+            "ASCEND_PROFILER_OUTPUT/trace_view.json, kernel_details.csv, step_trace_time.csv, "
+            "communication.json, ... and profiler_info_<rank>.json), which msprof-analyze and "
+            "torch-tb-profiler-ascend read."
         )
         parser.add_argument("directory", type=Path, metavar="DIR")
         parser.add_argument("--format", choices=EXPORT_FORMATS, default="chrome", help="default: chrome")
@@ -336,6 +339,9 @@ def _export(args: argparse.Namespace) -> int:
         seconds = time.perf_counter() - started
         for rank in ascend.files:
             print(f"wrote {rank.path}: rank {rank.rank}, {rank.events} events")
+            print(f"  beside it: {', '.join(ASCEND_PT_FILES)}")
+            folder = rank.path.parent.parent.name
+            print(f"  in {folder}: profiler_info_{rank.rank}.json, profiler_metadata.json, PROF_*")
         print(
             f"{ascend.events} events ({ascend.flows} flows) in {len(ascend.files)} file(s) from "
             f"{trace.total_records} records in {seconds:.2f} s"

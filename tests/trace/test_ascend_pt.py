@@ -192,6 +192,7 @@ def test_the_command_exports_ascend_pt_and_checks_it(decoder_dir: Path, capsys) 
     assert main(["export", str(decoder_dir), "--format", "ascend-pt", "--check"]) == 0
     out = capsys.readouterr().out
     assert "structure check: ok" in out
+    assert "beside it: kernel_details.csv, op_statistic.csv" in out
     assert len(list((decoder_dir / "ascend_pt").glob(f"*_ascend_pt/{OUTPUT_FOLDER}/{TRACE_VIEW}"))) == 1
 
 

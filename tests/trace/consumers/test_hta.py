@@ -15,7 +15,6 @@ simulated operations last a few microseconds, and one test checks the counts wit
 from __future__ import annotations
 
 import logging
-import os
 import warnings
 from pathlib import Path
 from types import ModuleType
@@ -23,14 +22,14 @@ from typing import Any
 
 import pytest
 
+from support.optional_tool import missing_tool
+
 pytestmark = pytest.mark.hta
 
 try:
     import hta.trace_analysis as hta_analysis
 except ImportError as error:
-    if os.environ.get("NPU_SIM_REQUIRE_HTA"):
-        raise ImportError(f"NPU_SIM_REQUIRE_HTA is set but HTA does not import: {error}") from error
-    pytest.skip(f"holistictraceanalysis is not installed ({error})", allow_module_level=True)
+    missing_tool(error, "holistictraceanalysis", "NPU_SIM_REQUIRE_HTA")
 
 
 def _analyse(trace_dir: Path, monkeypatch: pytest.MonkeyPatch, rounding: bool = False) -> Any:

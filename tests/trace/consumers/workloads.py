@@ -20,6 +20,7 @@ from pathlib import Path
 
 from mspti_trace.kinds import ActivityKind, MarkerFlag
 from mspti_trace.writer import CaptureWriter, new_records
+from sim_runtime.trace_launcher import device_properties
 
 T0 = 1_700_000_000_000_000_000
 STEP_NS = 200_000
@@ -39,6 +40,8 @@ COPY_NS = 5_000
 COPY_BYTES = 1 << 20
 STEP_RANGE_NS = 180_000
 COMPUTE_STREAM, COMM_STREAM = 2, 3
+#: How much later one rank's all-reduces start in the straggling variants (conftest.py).
+LATE_NS = 6_000
 
 
 @dataclass
@@ -111,7 +114,14 @@ def write_rank(
             [(ActivityKind.ACL_API, "aclrtMemcpyAsync"), (ActivityKind.RUNTIME_API, "MemcpyAsync")],
         )
         rows.copies.append((s + COPY_START_NS, s + COPY_START_NS + COPY_NS, corr))
-    writer = CaptureWriter(directory, pid, {"soc": soc, "clock": "virtual", "argv": [f"/bin/rank{rank}"]})
+    # What `npu-sim trace` records of the simulated device (run.json).
+    meta = {
+        "soc": soc,
+        "device_properties": device_properties(soc),
+        "clock": "virtual",
+        "argv": [f"/bin/rank{rank}"],
+    }
+    writer = CaptureWriter(directory, pid, meta)
     m = new_records(ActivityKind.MARKER, len(rows.markers))
     cols = list(zip(*rows.markers, strict=True))
     m["flag"], m["timestamp"], m["id"], m["object_a"], m["object_b"] = cols[0], cols[1], cols[2], pid, cols[3]

@@ -1,0 +1,512 @@
+"""The files torch_npu writes beside trace_view.json, computed from msPTI records.
+
+Names, columns, units and JSON fields are those of torch_npu 2.13.0's profiler analysis
+(``torch_npu/profiler/analysis``: ``prof_view/_kernel_view_parser.py``, ``_operator_view_parser.py``,
+``_trace_step_time_parser.py``, ``_communication_parser.py``, ``_integrate_parser.py``,
+``prof_common_func/_csv_headers.py``, ``profiler_interface.py``) and of the CANN summaries it copies
+(op_summary, op_statistic, api_statistic). Per rank folder ``<name>_ascend_pt/``:
+
+- ``profiler_info_<rank>.json``, ``profiler_metadata.json`` (root), ``PROF_<n>_<time>_<tag>/
+  device_<d>/info.json.<d>`` (the device facts msprof-analyze reads: AI Core count and frequency);
+- ``ASCEND_PROFILER_OUTPUT/``: ``kernel_details.csv``, ``op_statistic.csv``, ``operator_details.csv``,
+  ``step_trace_time.csv``, ``api_statistic.csv``, ``communication.json``, ``communication_matrix.json``.
+
+A field msPTI records do not carry is written as torch_npu writes it when it was not collected:
+``N/A`` for block counts, an empty string for shapes, data types, formats and call stacks, 0 for
+HCCL wait, synchronisation and transit detail, null for the profiler's start counters. docs/trace.md
+lists each file's fields as from records or absent.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "ASCEND_PT_FILES",
+    "RankViews",
+    "write_rank_views",
+]
+
+#: Files written per rank into ASCEND_PROFILER_OUTPUT (besides trace_view.json).
+ASCEND_PT_FILES = (
+    "kernel_details.csv",
+    "op_statistic.csv",
+    "operator_details.csv",
+    "step_trace_time.csv",
+    "api_statistic.csv",
+    "communication.json",
+    "communication_matrix.json",
+)
+NOT_COLLECTED = "N/A"
+KERNEL_HEADERS = [
+    "Device_id",
+    "Name",
+    "Type",
+    "Accelerator Core",
+    "Start Time(us)",
+    "Duration(us)",
+    "Wait Time(us)",
+    "Block Num",
+    "Mix Block Num",
+    "Input Shapes",
+    "Input Data Types",
+    "Input Formats",
+    "Output Shapes",
+    "Output Data Types",
+    "Output Formats",
+]
+OP_STATISTIC_HEADERS = [
+    "Device_id",
+    "OP Type",
+    "Core Type",
+    "Count",
+    "Total Time(us)",
+    "Min Time(us)",
+    "Avg Time(us)",
+    "Max Time(us)",
+    "Ratio(%)",
+]
+OPERATOR_HEADERS = [
+    "Name",
+    "Input Shapes",
+    "Call Stack",
+    "Host Self Duration(us)",
+    "Host Total Duration(us)",
+    "Device Self Duration(us)",
+    "Device Total Duration(us)",
+    "Device Self Duration With AICore(us)",
+    "Device Total Duration With AICore(us)",
+]
+STEP_TRACE_HEADERS = [
+    "Device_id",
+    "Step",
+    "Computing",
+    "Communication(Not Overlapped)",
+    "Overlapped",
+    "Communication",
+    "Free",
+    "Stage",
+    "Bubble",
+    "Communication(Not Overlapped and Exclude Receive)",
+    "Preparing",
+]
+API_STATISTIC_HEADERS = [
+    "Device_id",
+    "Level",
+    "API Name",
+    "Time(us)",
+    "Count",
+    "Avg(us)",
+    "Min(us)",
+    "Max(us)",
+    "Variance",
+]
+#: Transport types of a communication op's bandwidth info, as msprof lists them.
+TRANSPORTS = ("HCCS", "PCIE", "RDMA", "SDMA", "SIO")
+_LEVELS = (("node_api", "node"), ("api", "acl"), ("acl_api", "acl"), ("runtime_api", "runtime"))
+_P2P_PREFIXES = ("hcom_send", "hcom_receive", "hcom_batchsendrecv")
+
+
+@dataclass
+class RankViews:
+    """What one rank's files are computed from (all times in ns)."""
+
+    device: int
+    rank: int
+    pid: int
+    strings: np.ndarray
+    #: KERNEL records of the rank's device, the Accelerator Core of each, and the index of the
+    #: launching call in ``calls`` (-1: none).
+    kernels: np.ndarray
+    cores: list[str]
+    kernel_callers: np.ndarray
+    #: COMMUNICATION records of the rank's device.
+    communications: np.ndarray
+    #: Host calls (calls.CALL_DTYPE) and which of them are the rank's operator-level calls.
+    calls: np.ndarray
+    is_op: np.ndarray
+    selected: np.ndarray
+    #: (step id, start, end) of the rank's step ranges, in time order.
+    steps: list[tuple[int, int, int]]
+    #: Overlap Analysis track name -> intervals.
+    overlap: dict[str, list[tuple[int, int]]]
+    first_ns: int
+    last_ns: int
+    #: Whether the capture holds mstx markers.
+    mstx: bool
+    properties: dict[str, Any]
+    #: communication group name -> global ranks of the trace that record it.
+    groups: dict[str, list[int]]
+
+
+def op_type(kernel_name: str) -> str:
+    """A kernel's OP Type, read from its name: CANN names an operator's kernel binary
+    ``<Type>_<digest>_high_performance_<tiling key>`` (docs/architecture.md), so the type is the name
+    up to its first underscore; a name without one is its own type."""
+    return kernel_name.split("_", 1)[0]
+
+
+def _us(ns: int) -> str:
+    return f"{ns // 1000}.{ns % 1000:03d}"
+
+
+def _csv(path: Path, headers: list[str], rows: Iterable[list[object]]) -> None:
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(headers)
+        writer.writerows(rows)
+
+
+def _json(path: Path, data: object) -> None:
+    path.write_text(json.dumps(data, indent=4) + "\n", encoding="utf-8")
+
+
+def _steps_at(steps: list[tuple[int, int, int]], ts: np.ndarray, closed: bool) -> np.ndarray:
+    """Index into ``steps`` (in time order) of the step holding each of ``ts``: the latest one to
+    start at or before it, if it has not ended (``closed``: its end included); -1 for none."""
+    ts = np.asarray(ts, dtype=np.int64)
+    if not steps:
+        return np.full(len(ts), -1, dtype=np.int64)
+    starts = np.array([s[1] for s in steps], dtype=np.int64)
+    ends = np.array([s[2] for s in steps], dtype=np.int64)
+    index = np.searchsorted(starts, ts, side="right") - 1
+    safe = np.maximum(index, 0)
+    inside = (index >= 0) & ((ts <= ends[safe]) if closed else (ts < ends[safe]))
+    return np.where(inside, index, -1)
+
+
+def _kernel_types(v: RankViews) -> list[str]:
+    """The OP Type of each kernel (computed once per distinct name)."""
+    names, inverse = np.unique(v.kernels["name"], return_inverse=True)
+    types = [op_type(str(v.strings[n])) for n in names.tolist()]
+    return [types[i] for i in inverse.tolist()]
+
+
+def _kernel_rows(v: RankViews) -> Iterator[list[object]]:
+    k = v.kernels
+    starts, ends = k["start"].astype(np.int64), k["end"].astype(np.int64)
+    # Wait Time: from the end of the previous task on the same stream (0 for a stream's first).
+    wait = np.zeros(len(k), dtype=np.int64)
+    streams = k["stream_id"].astype(np.int64)
+    by_stream = np.lexsort((starts, streams))
+    same = streams[by_stream][1:] == streams[by_stream][:-1]
+    gaps = np.maximum(starts[by_stream][1:] - ends[by_stream][:-1], 0)
+    wait[by_stream[1:]] = np.where(same, gaps, 0)
+    order = np.argsort(starts, kind="stable")
+    names = v.strings[k["name"][order]].tolist()
+    types = _kernel_types(v)
+    cores = v.cores
+    step_of = _steps_at(v.steps, starts[order], closed=True)
+    step_ids = [v.steps[i][0] if i >= 0 else None for i in step_of.tolist()]
+    absent = [NOT_COLLECTED, NOT_COLLECTED] + [""] * (len(KERNEL_HEADERS) - 9)
+    for i, name, step, start, duration, waited in zip(
+        order.tolist(),
+        names,
+        step_ids,
+        starts[order].tolist(),
+        ((ends - starts)[order] / 1000.0).tolist(),
+        (wait[order] / 1000.0).tolist(),
+        strict=True,
+    ):
+        row: list[object] = [v.device, name, types[i], cores[i], _us(start) + "\t", duration, waited, *absent]
+        yield [step, *row] if v.steps else row
+
+
+def _op_statistic_rows(v: RankViews) -> list[list[object]]:
+    k = v.kernels
+    durations: dict[tuple[str, str], list[float]] = defaultdict(list)
+    spans = ((k["end"].astype(np.int64) - k["start"].astype(np.int64)) / 1000.0).tolist()
+    for kind, core, duration in zip(_kernel_types(v), v.cores, spans, strict=True):
+        durations[(kind, core)].append(duration)
+    total = sum(sum(d) for d in durations.values()) or 1.0
+    rows = [
+        [
+            v.device,
+            kind,
+            core,
+            len(d),
+            sum(d),
+            min(d),
+            sum(d) / len(d),
+            max(d),
+            round(100 * sum(d) / total, 3),
+        ]
+        for (kind, core), d in durations.items()
+    ]
+    return sorted(rows, key=lambda r: -float(r[4]))  # type: ignore[arg-type]
+
+
+def _api_statistic_rows(v: RankViews) -> list[list[object]]:
+    calls = v.calls[v.selected]
+    durations: dict[tuple[str, str], list[float]] = defaultdict(list)
+    spans = ((calls["api_end"].astype(np.int64) - calls["api_start"].astype(np.int64)) / 1000.0).tolist()
+    for column, level in _LEVELS:
+        for name, duration in zip(calls[column].tolist(), spans, strict=True):
+            if name:
+                durations[(level, str(v.strings[name]))].append(duration)
+    rows = []
+    for (level, name), d in durations.items():
+        values = np.array(d)
+        rows.append(
+            [
+                v.device,
+                level,
+                name,
+                float(values.sum()),
+                len(d),
+                float(values.mean()),
+                float(values.min()),
+                float(values.max()),
+                float(values.var()),
+            ]
+        )
+    return sorted(rows, key=lambda r: -float(r[3]))  # type: ignore[arg-type]
+
+
+def _operator_rows(v: RankViews) -> Iterator[list[object]]:
+    """One row per operator-level call; self time subtracts the operator calls it contains (same
+    thread); device time sums the kernels it launched."""
+    rows = np.flatnonzero(v.is_op)
+    calls = v.calls
+    k = v.kernels
+    launched = v.kernel_callers >= 0
+    durations = (k["end"].astype(np.int64) - k["start"].astype(np.int64)) / 1000.0
+    ai_core = np.array([c == "AI_CORE" for c in v.cores], dtype=bool)
+    device = np.bincount(v.kernel_callers[launched], durations[launched], minlength=len(calls))
+    device_ai_core = np.bincount(
+        v.kernel_callers[launched], np.where(ai_core, durations, 0.0)[launched], minlength=len(calls)
+    )
+    starts = calls["start"][rows].astype(np.int64)
+    ends = calls["end"][rows].astype(np.int64)
+    threads = calls["thread_id"][rows].astype(np.int64)
+    children = np.zeros(len(rows), dtype=np.int64)
+    open_by_thread: dict[int, list[int]] = defaultdict(list)
+    start_list, end_list, thread_list = starts.tolist(), ends.tolist(), threads.tolist()
+    for r in np.lexsort((-ends, starts)).tolist():
+        stack = open_by_thread[thread_list[r]]
+        while stack and end_list[stack[-1]] <= start_list[r]:
+            stack.pop()
+        if stack:
+            children[stack[-1]] += end_list[r] - start_list[r]
+        stack.append(r)
+    names = v.strings[np.where(calls["node_api"][rows] != 0, calls["node_api"][rows], calls["api"][rows])]
+    totals = ends - starts
+    # Device self == total: msPTI records attribute a kernel to the one call that launched it.
+    for name, total, own, on_device, with_ai_core in zip(
+        names.tolist(),
+        (totals / 1000.0).tolist(),
+        ((totals - children) / 1000.0).tolist(),
+        device[rows].tolist(),
+        device_ai_core[rows].tolist(),
+        strict=True,
+    ):
+        yield [name, "", "", own, total, on_device, on_device, with_ai_core, with_ai_core]
+
+
+def _step_trace_rows(v: RankViews) -> list[list[object]]:
+    """torch_npu's step_trace_time: Overlap Analysis slices summed per step (a slice belongs to the
+    step its start falls in), microseconds."""
+    steps = v.steps or [(-1, v.first_ns, v.last_ns + 1)]
+    count = len(steps)
+    totals: dict[str, np.ndarray] = {}
+    low = np.full(count, np.iinfo(np.int64).max, dtype=np.int64)
+    high = np.full(count, np.iinfo(np.int64).min, dtype=np.int64)
+    first_task = np.full(count, np.iinfo(np.int64).max, dtype=np.int64)
+    for track in ("Computing", "Communication(Not Overlapped)", "Communication", "Free"):
+        intervals = np.array(v.overlap.get(track, []), dtype=np.int64).reshape(-1, 2)
+        index = _steps_at(steps, intervals[:, 0], closed=False)
+        inside = index >= 0
+        index, intervals = index[inside], intervals[inside]
+        totals[track] = np.bincount(index, (intervals[:, 1] - intervals[:, 0]) / 1000.0, minlength=count)
+        np.minimum.at(low, index, intervals[:, 0])
+        np.maximum.at(high, index, intervals[:, 1])
+        if track in ("Computing", "Communication"):
+            np.minimum.at(first_task, index, intervals[:, 0])
+    c = v.communications
+    receive = np.array([str(n).startswith("hcom_receive") for n in v.strings[c["name"]].tolist()], dtype=bool)
+    index = _steps_at(steps, c["start"][receive].astype(np.int64), closed=False)
+    spans = (c["end"][receive].astype(np.int64) - c["start"][receive].astype(np.int64)) / 1000.0
+    bubble = np.bincount(index[index >= 0], spans[index >= 0], minlength=count)
+    rows: list[list[object]] = []
+    for i, (step, start, _) in enumerate(steps):
+        if low[i] > high[i]:
+            continue
+        not_overlapped = float(totals["Communication(Not Overlapped)"][i])
+        communication = float(totals["Communication"][i])
+        rows.append(
+            [
+                v.device,
+                step if v.steps else "",
+                float(totals["Computing"][i]),
+                not_overlapped,
+                communication - not_overlapped,
+                communication,
+                float(totals["Free"][i]),
+                (int(high[i]) - int(low[i])) / 1000.0 - float(bubble[i]),
+                float(bubble[i]),
+                max(not_overlapped - float(bubble[i]), 0.0),
+                (int(first_task[i]) - start) / 1000.0 if first_task[i] != np.iinfo(np.int64).max else 0.0,
+            ]
+        )
+    return rows
+
+
+def _communication(v: RankViews) -> tuple[dict, dict]:
+    """communication.json and communication_matrix.json by step: each op's time info (elapse from
+    its record; transit, wait and synchronisation not collected) and bandwidth info per transport
+    (not collected: no link is recorded)."""
+    c = v.communications
+    by_step: dict[str, dict[str, dict]] = {}
+    matrix: dict[str, dict[str, dict]] = {}
+    seen: dict[str, int] = defaultdict(int)
+    order = np.argsort(c["start"], kind="stable").tolist()
+    step_index = _steps_at(v.steps, c["start"], closed=True).tolist()
+    for i in order:
+        name, group = str(v.strings[c["name"][i]]), str(v.strings[c["comm_name"][i]])
+        start, end = int(c["start"][i]), int(c["end"][i])
+        # Ops are keyed as msprof keys them, <op>@<group>, numbered per group so that the n-th op of
+        # a group has the same key on every rank.
+        index = seen[group]
+        seen[group] += 1
+        key = f"{name}_{index}@{group}"
+        elapse_ms = (end - start) / 1e6
+        info = {
+            "Communication Time Info": {
+                "Start Timestamp(us)": float(_us(start)),
+                "Elapse Time(ms)": elapse_ms,
+                "Transit Time(ms)": 0,
+                "Wait Time(ms)": 0,
+                "Synchronization Time(ms)": 0,
+                "Idle Time(ms)": elapse_ms,
+                "Wait Time Ratio": 0,
+                "Synchronization Time Ratio": 0,
+            },
+            "Communication Bandwidth Info": {
+                t: {
+                    "Transit Time(ms)": 0,
+                    "Transit Size(MB)": 0,
+                    "Bandwidth(GB/s)": 0,
+                    "Large Packet Ratio": 0,
+                    "Size Distribution": {},
+                }
+                for t in TRANSPORTS
+            },
+        }
+        label = f"step{v.steps[step_index[i]][0]}" if step_index[i] >= 0 else "step"
+        kind = "p2p" if name.lower().startswith(_P2P_PREFIXES) else "collective"
+        by_step.setdefault(label, {"collective": {}, "p2p": {}})[kind][key] = info
+        matrix.setdefault(label, {"collective": {}, "p2p": {}})
+    for ops in by_step.values():
+        for members in ops.values():
+            if members:
+                members["Total Op Info"] = _total(list(members.values()))
+    return by_step, matrix
+
+
+def _total(infos: list[dict]) -> dict:
+    time_info: dict[str, float] = defaultdict(float)
+    for info in infos:
+        for key, value in info["Communication Time Info"].items():
+            if key not in ("Start Timestamp(us)", "Wait Time Ratio", "Synchronization Time Ratio"):
+                time_info[key] += value
+    time_info["Wait Time Ratio"] = 0
+    time_info["Synchronization Time Ratio"] = 0
+    bandwidth = {
+        t: {"Transit Time(ms)": 0, "Transit Size(MB)": 0, "Bandwidth(GB/s)": 0, "Size Distribution": {}}
+        for t in TRANSPORTS
+    }
+    return {"Communication Time Info": dict(time_info), "Communication Bandwidth Info": bandwidth}
+
+
+def _device_info(v: RankViews) -> dict:
+    """info.json's DeviceInfo: only the facts the capture records (run.json's device_properties)."""
+    p = v.properties
+    device: dict[str, object] = {"id": v.device}
+    for ours, theirs in (("aicCores", "ai_core_num"), ("aivCores", "aiv_num")):
+        if ours in p:
+            device[theirs] = p[ours]
+    if "clockRateMHz" in p:
+        device["aic_frequency"] = str(p["clockRateMHz"])
+    info: dict[str, object] = {"DeviceInfo": [device]}
+    if "name" in p:
+        info["platform_version"] = p["name"]
+    return info
+
+
+def write_rank_views(root: Path, output: Path, v: RankViews) -> None:
+    """Writes one rank's files: ``root`` is its ``<name>_ascend_pt`` folder, ``output`` its
+    ASCEND_PROFILER_OUTPUT."""
+    kernel_headers = (["Step Id"] if v.steps else []) + KERNEL_HEADERS
+    _csv(output / "kernel_details.csv", kernel_headers, _kernel_rows(v))
+    _csv(output / "op_statistic.csv", OP_STATISTIC_HEADERS, _op_statistic_rows(v))
+    _csv(output / "operator_details.csv", OPERATOR_HEADERS, _operator_rows(v))
+    _csv(output / "step_trace_time.csv", STEP_TRACE_HEADERS, _step_trace_rows(v))
+    _csv(output / "api_statistic.csv", API_STATISTIC_HEADERS, _api_statistic_rows(v))
+    communication, matrix = _communication(v)
+    _json(output / "communication.json", communication)
+    _json(output / "communication_matrix.json", matrix)
+    _json(
+        root / f"profiler_info_{v.rank}.json",
+        {
+            "config": {
+                "common_config": {
+                    "activities": ["ProfilerActivity.CPU", "ProfilerActivity.NPU"],
+                    "schedule": None,
+                    "record_shapes": False,
+                    "profile_memory": False,
+                    "with_stack": False,
+                    "with_flops": False,
+                    "with_modules": False,
+                },
+                # The configuration the records correspond to, in _ExperimentalConfig's fields:
+                # Level0 (operators, kernels and communication ops; no HCCL task detail), no AI Core
+                # PMU metrics, mstx when the capture holds markers.
+                "experimental_config": {
+                    "_profiler_level": "Level0",
+                    "_aic_metrics": "ACL_AICORE_NONE",
+                    "_l2_cache": False,
+                    "_msprof_tx": False,
+                    "_mstx": v.mstx,
+                    "_data_simplification": True,
+                    "record_op_args": False,
+                    "_export_type": ["text"],
+                    "_host_sys": [],
+                    "_op_attr": False,
+                    "_gc_detect_threshold": None,
+                    "_mstx_domain_include": [],
+                    "_mstx_domain_exclude": [],
+                    "_sys_io": False,
+                    "_sys_interconnection": False,
+                },
+            },
+            "start_info": {"syscnt_enable": False, "freq": None, "start_cnt": None, "start_monotonic": None},
+            "end_info": {"collectionTimeEnd": v.last_ns, "MonotonicTimeEnd": None},
+            "torch_npu_version": "",
+            "cann_version": "",
+            "rank_id": v.rank,
+        },
+    )
+    # parallel_group_info as torch_npu collects it: keyed by HCCL communicator name; the group's
+    # user-given name is not recorded ("" as torch_npu writes it when not set); the ranks are those
+    # of this export whose records name the communicator.
+    groups = {
+        name: {"group_name": "", "group_rank": ranks.index(v.rank), "global_ranks": ranks}
+        for name, ranks in v.groups.items()
+        if v.rank in ranks
+    }
+    _json(root / "profiler_metadata.json", {"parallel_group_info": groups} if groups else {})
+    if v.device < 0:
+        return  # a rank without a device (host records only) has no device info
+    # The folder's name ends <time>_ascend_pt (ascend_pt.rank_folder).
+    stamp = root.name.split("_")[-3]
+    device = root / f"PROF_{v.rank + 1:06d}_{stamp}_{v.pid:X}" / f"device_{v.device}"
+    device.mkdir(parents=True, exist_ok=True)
+    _json(device / f"info.json.{v.device}", _device_info(v))
