@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -18,6 +19,7 @@
 #include "acl/acl_prof.h"
 #include "core/log.h"
 #include "core/platform.h"
+#include "msprofiler/application.h"
 #include "msprofiler/mspti_source.h"
 #include "msprofiler/prof_dir.h"
 
@@ -34,6 +36,7 @@ constexpr size_t kMaxPathLength = 4096;
 struct ProfilerState {
     std::mutex mutex;
     bool initialised = false;
+    bool application = false;  // initialised by msprof's application mode (application.h)
     std::string path;
     std::map<const aclprofConfig*, std::unique_ptr<aclprofConfig>> configs;
     const aclprofConfig* running = nullptr;
@@ -75,6 +78,9 @@ extern "C" {
 aclError aclprofInit(const char* profilerResultPath, size_t length) {
     ProfilerState& s = state();
     std::lock_guard<std::mutex> lock(s.mutex);
+    if (s.initialised && s.application) {
+        return fail(ACL_ERROR_PROF_API_CONFLICT, "aclprofInit: msprof --application is collecting this process");
+    }
     if (s.initialised) return fail(ACL_ERROR_REPEAT_INITIALIZE, "aclprofInit: already initialised; call aclprofFinalize first");
     if (profilerResultPath == nullptr || length == 0 || length > kMaxPathLength ||
         ::strnlen(profilerResultPath, length + 1) != length) {
@@ -187,8 +193,49 @@ aclError aclprofFinalize(void) {
     if (!s.initialised) return fail(ACL_ERROR_UNINITIALIZE, "aclprofFinalize: call aclprofInit first");
     if (s.running != nullptr) stop_locked(s);
     s.initialised = false;
+    s.application = false;
     s.path.clear();
     return ACL_SUCCESS;
 }
 
 }  // extern "C"
+
+namespace {
+
+aclprofConfig* g_application_config = nullptr;
+
+void stop_application() {
+    if (g_application_config == nullptr) return;
+    aclprofStop(g_application_config);
+    aclprofDestroyConfig(g_application_config);
+    aclprofFinalize();
+    g_application_config = nullptr;
+}
+
+}  // namespace
+
+void npusim_msprof_on_acl_init(void) {
+    const char* output = std::getenv("NPU_SIM_MSPROF_OUTPUT");
+    if (output == nullptr || *output == '\0' || g_application_config != nullptr) return;
+    const char* types = std::getenv("NPU_SIM_MSPROF_DATA_TYPES");
+    const uint64_t data_types = types != nullptr && *types != '\0'
+                                    ? std::strtoull(types, nullptr, 0)
+                                    : (ACL_PROF_ACL_API | ACL_PROF_TASK_TIME | ACL_PROF_HCCL_TRACE);
+    std::vector<uint32_t> devices(npusim::Platform::instance().device_count());
+    for (uint32_t i = 0; i < devices.size(); ++i) devices[i] = i;
+    if (aclprofInit(output, std::strlen(output)) != ACL_SUCCESS) return;
+    aclprofConfig* config = aclprofCreateConfig(devices.data(), static_cast<uint32_t>(devices.size()),
+                                                ACL_AICORE_NONE, nullptr, data_types);
+    if (config == nullptr || aclprofStart(config) != ACL_SUCCESS) {
+        if (config != nullptr) aclprofDestroyConfig(config);
+        aclprofFinalize();
+        return;
+    }
+    g_application_config = config;
+    {
+        ProfilerState& s = state();
+        std::lock_guard<std::mutex> lock(s.mutex);
+        s.application = true;
+    }
+    std::atexit(stop_application);
+}

@@ -1,4 +1,5 @@
-/* msprof's collection API end to end: aclprofInit(argv[1]), a config for device 0 with ACL_API |
+/* msprof's collection API end to end (with argv[1] "-": only the launches, for msprof's
+ * application mode, and "case app_init" for the program's own aclprofInit): aclprofInit(argv[1]), a config for device 0 with ACL_API |
  * TASK_TIME, aclprofStart, three launches of kern_alpha and one of kern_beta, an async copy, a
  * synchronisation, aclprofStop, one more launch (not collected), aclprofFinalize.
  * Before that, the calls a caller can get wrong, each printed as "case NAME = CODE". */
@@ -34,6 +35,14 @@ int main(int argc, char** argv) {
     CHECK(aclrtBinaryGetFunction(bin, "kern_alpha", &alpha));
     CHECK(aclrtBinaryGetFunction(bin, "kern_beta", &beta));
 
+    if (strcmp(dir, "-") == 0) {
+        printf("case app_init = %d\n", (int)aclprofInit("/tmp", 4));
+        for (int i = 0; i < 3; ++i) CHECK(aclrtLaunchKernel(alpha, 4, NULL, 0, s));
+        CHECK(aclrtLaunchKernel(beta, 8, NULL, 0, s));
+        CHECK(aclrtSynchronizeStream(s));
+        printf("done\n");
+        return 0;
+    }
     uint32_t devices[1] = {0};
     uint32_t missing[1] = {99};
     printf("case start_before_init = %d\n", (int)aclprofStart(NULL));
