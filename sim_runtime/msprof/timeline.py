@@ -4,13 +4,15 @@ Chrome trace events as CANN 8.x's msprof writes them and torch_npu's analysis re
 (torch_npu/profiler/analysis/prof_parse/_cann_file_parser.py): "ts" a string of us with three
 decimals, "dur" a number of us; a "CANN" process with the host API calls per thread, an
 "Ascend Hardware" process per device with its tasks per stream (args "Task Type", "Stream Id"),
-and a HostToDevice flow ("s" at the launching call, "f" at the task, same "id") per device task.
+a HostToDevice flow ("s" at the launching call, "f" at the task, same "id") per device task, and an
+"Overlap Analysis" process per device labelled "NPU <device>" (overlap.py).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from sim_runtime.msprof import overlap
 from sim_runtime.msprof.raw import Api, Collection
 from sim_runtime.msprof.summaries import task_type, us
 
@@ -18,6 +20,7 @@ from sim_runtime.msprof.summaries import task_type, us
 # do not merge with the framework's when torch_npu adds its own events.
 CANN_PID_BASE = 1 << 30
 HARDWARE_PID_BASE = (1 << 30) + (1 << 20)
+OVERLAP_PID_BASE = (1 << 30) + (2 << 20)
 LAUNCH_LEVELS = ("node", "acl", "runtime")  # the call a device task's flow starts from, in order
 
 
@@ -88,4 +91,19 @@ def events(collection: Collection) -> list[dict[str, Any]]:
         flow = {"name": "HostToDevice", "cat": "HostToDevice", "id": str(correlation)}
         out.append({**flow, "ph": "s", "pid": cann_pid, "tid": launch.tid, "ts": us(launch.start)})
         out.append({**flow, "ph": "f", "bp": "e", "pid": pid, "tid": stream, "ts": us(start)})
+    for device in devices:
+        out += _overlap_rows(collection, device)
     return out
+
+
+def _overlap_rows(collection: Collection, device: int) -> list[dict[str, Any]]:
+    pid = OVERLAP_PID_BASE + device
+    rows = _meta(pid, "Overlap Analysis", 1000 + device)
+    rows.append(
+        {"name": "process_labels", "ph": "M", "pid": pid, "tid": 0, "args": {"labels": f"NPU {device}"}}
+    )
+    computing = [(k.start, k.end) for k in collection.kernels if k.device == device]
+    communication = [(c.start, c.end) for c in collection.communications if c.device == device]
+    for tid, (name, intervals) in enumerate(overlap.analysis(computing, communication).items()):
+        rows += [_event(name, pid, tid, start, end, {}) for start, end in intervals]
+    return rows

@@ -88,3 +88,19 @@ def test_trace_view_has_npu_rows_and_flows(profiled: tuple[str, Path]) -> None:
     # torch_npu links its operators to the kernels through msprof's HostToDevice flows
     assert any(e.get("ph") == "f" and e.get("pid") in hardware for e in events)
     assert any(str(e.get("name", "")).startswith("ProfilerStep#") for e in events)
+
+
+def test_step_trace_time_computing_is_the_steps_kernel_time(profiled: tuple[str, Path]) -> None:
+    _, ascend_pt = profiled
+    out = ascend_pt / "ASCEND_PROFILER_OUTPUT"
+    with (out / "kernel_details.csv").open(encoding="utf-8", newline="") as f:
+        kernels = list(csv.DictReader(f))
+    with (out / "step_trace_time.csv").open(encoding="utf-8", newline="") as f:
+        steps = {row["Step"]: row for row in csv.DictReader(f)}
+    assert set(steps) == {"2", "3"}
+    for step, row in steps.items():
+        busy = sum(
+            float(k["Duration(us)"]) for k in kernels if k["Step Id"] == step
+        )  # one stream: no overlap
+        assert abs(float(row["Computing"]) - busy) < 0.01
+        assert float(row["Communication"]) == 0.0
