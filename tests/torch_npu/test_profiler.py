@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,7 +17,7 @@ from torch_npu_harness import PROGRAMS, simulator_run
 
 from sim_runtime.msprof import raw
 
-pytestmark = pytest.mark.slow  # about 40 s: torch's import and torch_npu's analysis subprocesses
+pytestmark = pytest.mark.slow  # about 30 s and 45 s: torch's import and torch_npu's analysis subprocesses
 
 
 @pytest.fixture(scope="module")
@@ -104,3 +107,35 @@ def test_step_trace_time_computing_is_the_steps_kernel_time(profiled: tuple[str,
         )  # one stream: no overlap
         assert abs(float(row["Computing"]) - busy) < 0.01
         assert float(row["Communication"]) == 0.0
+
+
+def test_two_ranks_under_torchrun_write_their_kernels_and_collectives(tmp_path: Path) -> None:
+    # about 45 s: two torch processes, each with its own collection and analysis
+    result = subprocess.run(
+        [sys.executable, "-m", "sim_runtime", "run", "--devices", "2", "--",
+         sys.executable, "-m", "torch.distributed.run", "--nproc_per_node=2",
+         str(PROGRAMS / "profiled_allreduce.py"), str(tmp_path)],
+        env={**os.environ, "NPU_SIM_LOG_LEVEL": "warn"},
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-4000:]
+    ranks = sorted(tmp_path.glob("*_ascend_pt"))
+    assert len(ranks) == 2
+    devices = set()
+    for ascend_pt in ranks:
+        (prof,) = ascend_pt.glob("PROF_*")
+        collected = raw.load(prof)
+        out = ascend_pt / "ASCEND_PROFILER_OUTPUT"
+        with (out / "kernel_details.csv").open(encoding="utf-8", newline="") as f:
+            rows = list(csv.DictReader(f))
+        communication = [r["Name"] for r in rows if r["Accelerator Core"] == "COMMUNICATION"]
+        assert communication == [c.name for c in sorted(collected.communications, key=lambda c: c.start)]
+        assert communication == ["hcom_allReduce_", "hcom_allReduce_"]
+        assert sorted(r["Name"] for r in rows if r["Accelerator Core"] != "COMMUNICATION") == sorted(
+            k.name for k in collected.kernels
+        )
+        devices |= {r["Device_id"] for r in rows}
+        with (out / "step_trace_time.csv").open(encoding="utf-8", newline="") as f:
+            steps = list(csv.DictReader(f))
+        assert [s["Step"] for s in steps] == ["0", "1"] and all(float(s["Communication"]) > 0 for s in steps)
+    assert devices == {"0", "1"}
