@@ -22,6 +22,9 @@ CANN_PID_BASE = 1 << 30
 HARDWARE_PID_BASE = (1 << 30) + (1 << 20)
 OVERLAP_PID_BASE = (1 << 30) + (2 << 20)
 LAUNCH_LEVELS = ("node", "acl", "runtime")  # the call a device task's flow starts from, in order
+# The prefix of a host API event's name per level, as CANN's timeline names them (torch_npu's Level0
+# prunes the events by these prefixes).
+LEVEL_PREFIXES = {"acl": "AscendCL", "node": "Node", "runtime": "Runtime", "api": "CANN"}
 
 
 def _meta(pid: int, name: str, sort_index: int) -> list[dict[str, Any]]:
@@ -50,7 +53,7 @@ def events(collection: Collection) -> list[dict[str, Any]]:
     for api in collection.apis:
         args = {"Thread Id": api.tid, "Mode": api.level, "level": api.level, "connection_id": api.correlation}
         out.append(
-            _event(f"{api.level.capitalize()}@{api.name}", cann_pid, api.tid, api.start, api.end, args)
+            _event(f"{LEVEL_PREFIXES[api.level]}@{api.name}", cann_pid, api.tid, api.start, api.end, args)
         )
         known = launches.get(api.correlation)
         if known is None or LAUNCH_LEVELS.index(api.level) < LAUNCH_LEVELS.index(known.level):
