@@ -7,6 +7,7 @@
 // AI Core metrics are recorded in the raw data but not collected (no PMU model).
 #include <sys/stat.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -51,9 +52,11 @@ ProfilerState& state() {
 }
 
 // The sink msPTI's buffers are emptied into; `dir` stays alive until the collection stopped.
-npusim::msprof::ProfDir* g_dir = nullptr;
+// (msPTI calls the sink on its delivering thread.)
+std::atomic<npusim::msprof::ProfDir*> g_dir{nullptr};
 void sink(const void* record) {
-    if (g_dir != nullptr) g_dir->write_record(record);
+    npusim::msprof::ProfDir* dir = g_dir.load(std::memory_order_acquire);
+    if (dir != nullptr) dir->write_record(record);
 }
 
 aclError fail(aclError code, const std::string& message) {
@@ -63,7 +66,7 @@ aclError fail(aclError code, const std::string& message) {
 
 aclError stop_locked(ProfilerState& s) {
     npusim::msprof::stop_collection();
-    g_dir = nullptr;
+    g_dir.store(nullptr, std::memory_order_release);
     s.dir->finish();
     npusim::log_message(npusim::LogLevel::Info, "aclprofStop: wrote %s", s.dir->path().c_str());
     s.dir.reset();
@@ -166,10 +169,10 @@ aclError aclprofStart(const aclprofConfig* profilerConfig) {
                      static_cast<uint32_t>(profilerConfig->metrics), &error)) {
         return fail(ACL_ERROR_PROFILING_FAILURE, "aclprofStart: " + error);
     }
-    g_dir = dir.get();
+    g_dir.store(dir.get(), std::memory_order_release);
     const int rc = npusim::msprof::start_collection(npusim::msprof::kinds_for(profilerConfig->data_types), &sink, &error);
     if (rc != ACL_SUCCESS) {
-        g_dir = nullptr;
+        g_dir.store(nullptr, std::memory_order_release);
         return fail(rc, "aclprofStart: " + error);
     }
     s.dir = std::move(dir);
