@@ -36,6 +36,7 @@ import json
 import os
 import re
 import shutil
+import sys
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -43,7 +44,7 @@ from pathlib import Path
 
 from sim_runtime import paths
 from sim_runtime.config import SimConfig
-from sim_runtime.toolkit_layout import set_env_script, toolkit_variables
+from sim_runtime.toolkit_layout import msprof_script, set_env_script, toolkit_variables
 
 __all__ = [
     "LINK_LIBRARIES",
@@ -58,10 +59,15 @@ __all__ = [
 
 TOOLKIT_DIR_VAR = "NPU_SIM_TOOLKIT_DIR"
 MANIFEST = ".npu-sim-toolkit.json"
-LAYOUT_VERSION = 3
+LAYOUT_VERSION = 4
 SET_ENV = "set_env.sh"
 #: The same script under bin/, where newer CANN releases also install it (runtime samples source it).
 BIN_SET_ENV = "bin/setenv.bash"
+BIN_MSPROF = "bin/msprof"
+# CANN installs msprof under tools/profiler and links bin/msprof to it; torch_npu's analysis checks for
+# msprof.py where CANN has it, relative to the real path of the msprof it finds.
+TOOLS_MSPROF = "tools/profiler/bin/msprof"
+TOOLS_MSPROF_PY = "tools/profiler/profiler_tool/analysis/msprof/msprof.py"
 #: Real (empty) folders of the layout that CANN's variables name.
 EMPTY_DIRS: tuple[str, ...] = ("opp", "bin", "runtime", "compiler")
 #: What ``ASCEND_LDFLAGS`` links, in CANN sample order.
@@ -174,7 +180,11 @@ def build_toolkit(
     """
     links = _planned_links(mspti, environ)
     under_test = links[f"lib64/{paths.MSPTI_LIBRARY}"]
-    manifest = {"layout": LAYOUT_VERSION, "links": {name: str(target) for name, target in links.items()}}
+    manifest = {
+        "layout": LAYOUT_VERSION,
+        "python": sys.executable,
+        "links": {name: str(target) for name, target in links.items()},
+    }
     key = hashlib.sha256(json.dumps(manifest, sort_keys=True).encode()).hexdigest()[:16]
     manifest["key"] = key
     target = root.expanduser().absolute() if root is not None else default_toolkit_root(key, environ)
@@ -227,6 +237,8 @@ def _is_complete(root: Path, manifest: Mapping[str, object]) -> bool:
     if (
         not (root / SET_ENV).is_file()
         or not (root / BIN_SET_ENV).is_file()
+        or not os.access(root / BIN_MSPROF, os.X_OK)
+        or not (root / TOOLS_MSPROF_PY).is_file()
         or not all((root / name).is_dir() for name in EMPTY_DIRS)
     ):
         return False
@@ -254,6 +266,14 @@ def _install(root: Path, links: Mapping[str, Path], manifest: Mapping[str, objec
             (staging / name).symlink_to(target)
         (staging / SET_ENV).write_text(set_env_script(root), encoding="utf-8")
         (staging / BIN_SET_ENV).write_text(set_env_script(root, depth=1), encoding="utf-8")
+        for name, script in (
+            (TOOLS_MSPROF, msprof_script(sys.executable)),
+            (TOOLS_MSPROF_PY, msprof_script(sys.executable)),
+        ):
+            (staging / name).parent.mkdir(parents=True, exist_ok=True)
+            (staging / name).write_text(script, encoding="utf-8")
+            (staging / name).chmod(0o755)
+        (staging / BIN_MSPROF).symlink_to(os.path.relpath(TOOLS_MSPROF, Path(BIN_MSPROF).parent))
         text = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
         (staging / MANIFEST).write_text(text, encoding="utf-8")
         _move_into_place(staging, root, manifest)

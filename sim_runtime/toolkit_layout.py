@@ -109,6 +109,21 @@ def prepend_entry(entry: str, existing: str) -> str:
     return ":".join([entry, *rest])
 
 
+def msprof_script(python: str) -> str:
+    """The toolkit's ``bin/msprof``: the ``msprof`` command of ``sim_runtime.msprof`` run by the
+    Python that built the toolkit (the one with the simulator installed)."""
+    return (
+        "\n".join(
+            [
+                "#!/bin/sh",
+                "# The simulated toolkit's msprof (sim_runtime.msprof; docs/msprof.md).",
+                f'exec {shlex.quote(python)} -m sim_runtime.msprof "$@"',
+            ]
+        )
+        + "\n"
+    )
+
+
 def set_env_script(root: Path, depth: int = 0) -> str:
     """The toolkit's ``set_env.sh``: sourced by sh-compatible shells, as CANN's is.
 

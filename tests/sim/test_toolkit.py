@@ -120,6 +120,19 @@ def test_layout_links_every_library_and_header_dir(tree: tuple[Path, Path], tmp_
     assert len(list((root / "lib64").iterdir())) == LIB64_ENTRIES
 
 
+def test_msprof_is_where_cann_installs_it_and_runs_ours(tree: tuple[Path, Path], tmp_path: Path) -> None:
+    root = build_toolkit(None).ascend_home
+    command = root / "bin" / "msprof"
+    assert command.is_symlink() and command.resolve() == (root / "tools/profiler/bin/msprof").resolve()
+    # torch_npu's analysis looks for msprof.py under the part of msprof's real path before "tools".
+    before_tools = str(command.resolve()).split("tools")[0]
+    assert Path(before_tools, "tools/profiler/profiler_tool/analysis/msprof/msprof.py").is_file()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    for script in (command, root / "tools/profiler/profiler_tool/analysis/msprof/msprof.py"):
+        result = subprocess.run([str(script), "--help"], env=env, capture_output=True, text=True, check=False)
+        assert result.returncode == 0 and "--export" in result.stdout and "--type" in result.stdout, result.stderr
+
+
 def test_set_env_gives_the_variables_of_npu_sim_env(tree: tuple[Path, Path], tmp_path: Path) -> None:
     toolkit = build_toolkit(None)
     base = {"PATH": "/usr/bin:/bin", "LD_LIBRARY_PATH": "/opt/x", "HOME": str(tmp_path)}

@@ -6,7 +6,6 @@ operators that work and the first that does not (docs/torch_npu.md). Each progra
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from torch_npu_harness import run_on_simulator, simulator_run
 
@@ -104,25 +103,3 @@ def test_mspti_kernel_monitor_sees_the_kernels_torch_npu_launches() -> None:
     assert [name for name, _ in kernels] == ["MatMulV2", "ReduceSum", "Add", "Relu"]
     ids = [cid for _, cid in kernels]
     assert ids == sorted(ids) and len(set(ids)) == len(ids) and ids[0] > 0
-
-
-def test_torch_npu_profiler_writes_its_host_trace_and_names_what_is_missing(tmp_path: Path) -> None:
-    # The NPU half of torch_npu.profiler is collected through aclprof* (msprof), which the simulator
-    # does not have: aclprofInit says so once, and torch_npu still writes its host-side trace.
-    result = simulator_run(
-        f"""
-        import torch, torch_npu
-        from torch_npu.profiler import ProfilerActivity, profile, tensorboard_trace_handler
-        x = torch.ones(4, 4).npu()
-        with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.NPU],
-                     on_trace_ready=tensorboard_trace_handler({str(tmp_path)!r})):
-            (x @ x).cpu()
-        """
-    )
-    assert result.returncode == 0, result.stderr[-4000:]
-    assert "aclprofInit: the simulator has no msprof collector" in result.stderr
-    assert "CANN Profiling data does not exist" in result.stdout + result.stderr
-    traces = list(tmp_path.glob("*_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json"))
-    assert len(traces) == 1
-    names = {event.get("name") for event in json.loads(traces[0].read_text())}
-    assert {"aten::matmul", "aclnnMatmul"} <= names

@@ -9,6 +9,7 @@
 #include "acl/prof_reporter.h"
 #include "acl/runtime_state.h"
 #include "core/fault_plan.h"
+#include "msprofiler/application.h"
 
 using namespace acl;
 
@@ -33,6 +34,7 @@ ACL_FUNC_VISIBILITY aclError aclInit(const char* configPath) {
     // An empty path means "no configuration", as NULL does.
     if (configPath != nullptr && configPath[0] != '\0' && !readable_file(configPath)) return ACL_ERROR_INVALID_FILE;
     set_init_state(InitState::Initialised);
+    npusim_msprof_on_acl_init();
     return ACL_SUCCESS;
 }
 

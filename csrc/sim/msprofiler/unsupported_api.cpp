@@ -1,7 +1,8 @@
-// libmsprofiler: the AscendCL profiling API (acl/acl_prof.h). The simulator has no msprof collector,
-// so every function is present (programs written for CANN link and run unchanged) and reports the
-// feature as unsupported: ACL_ERROR_FEATURE_UNSUPPORTED, or NULL / 0 where the return type has no
-// error code. The first call in a process logs which function was called and what to use instead.
+// libmsprofiler: the functions of acl/acl_prof.h the simulator does not collect for yet (the
+// subscription API, step timestamps, stamps and ranges). Each is present (programs written for
+// CANN link and run unchanged) and reports the feature as unsupported: ACL_ERROR_FEATURE_UNSUPPORTED,
+// or NULL / 0 where the return type has no error code. The first such call in a process logs which
+// function was called. The collection functions (aclprofInit .. aclprofFinalize) are prof_api.cpp.
 #include "acl/acl_prof.h"
 
 #include <atomic>
@@ -14,8 +15,8 @@ aclError unsupported(const char* function) {
     static std::atomic<bool> logged{false};
     if (!logged.exchange(true, std::memory_order_relaxed)) {
         npusim::log_message(npusim::LogLevel::Warn,
-                            "%s: the simulator has no msprof collector; every aclprof* call returns "
-                            "ACL_ERROR_FEATURE_UNSUPPORTED (%d). Profile through msPTI instead",
+                            "%s: not collected by the simulator's libmsprofiler (ACL_ERROR_FEATURE_UNSUPPORTED, %d); "
+                            "collect with aclprofInit..aclprofFinalize or msPTI",
                             function, ACL_ERROR_FEATURE_UNSUPPORTED);
     }
     return ACL_ERROR_FEATURE_UNSUPPORTED;
@@ -24,17 +25,6 @@ aclError unsupported(const char* function) {
 }  // namespace
 
 extern "C" {
-
-aclError aclprofInit(const char*, size_t) { return unsupported(__func__); }
-aclError aclprofFinalize(void) { return unsupported(__func__); }
-aclError aclprofStart(const aclprofConfig*) { return unsupported(__func__); }
-aclError aclprofStop(const aclprofConfig*) { return unsupported(__func__); }
-aclprofConfig* aclprofCreateConfig(uint32_t*, uint32_t, aclprofAicoreMetrics, const aclprofAicoreEvents*, uint64_t) {
-    unsupported(__func__);
-    return nullptr;
-}
-aclError aclprofDestroyConfig(const aclprofConfig*) { return unsupported(__func__); }
-aclError aclprofSetConfig(aclprofConfigType, const char*, size_t) { return unsupported(__func__); }
 
 aclError aclprofModelSubscribe(uint32_t, const aclprofSubscribeConfig*) { return unsupported(__func__); }
 aclError aclprofModelUnSubscribe(uint32_t) { return unsupported(__func__); }

@@ -1,0 +1,173 @@
+#include "msprofiler/mspti_source.h"
+
+#include <dlfcn.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <mutex>
+
+#include "acl/acl_prof.h"
+#include "mspti/mspti.h"
+
+namespace npusim::msprof {
+namespace {
+
+constexpr size_t kBufferBytes = 4u << 20;
+
+struct MsptiFunctions {
+    decltype(&msptiSubscribe) subscribe = nullptr;
+    decltype(&msptiUnsubscribe) unsubscribe = nullptr;
+    decltype(&msptiActivityRegisterCallbacks) register_callbacks = nullptr;
+    decltype(&msptiActivityEnable) enable = nullptr;
+    decltype(&msptiActivityDisable) disable = nullptr;
+    decltype(&msptiActivityFlushAll) flush_all = nullptr;
+    decltype(&msptiActivityGetNextRecord) next_record = nullptr;
+    bool callbacks_registered = false;
+};
+
+// Process-lifetime state, never destroyed: msPTI may deliver a buffer from its reader thread
+// while the process exits.
+MsptiFunctions& functions() {
+    static auto* fns = new MsptiFunctions();
+    return *fns;
+}
+std::mutex& state_mutex() {
+    static auto* mutex = new std::mutex();
+    return *mutex;
+}
+std::atomic<RecordSink> g_sink{nullptr};
+msptiSubscriberHandle g_subscriber = nullptr;
+KindSet g_kinds;
+
+std::string own_directory() {
+    Dl_info info{};
+    if (::dladdr(reinterpret_cast<const void*>(&load_mspti), &info) == 0 || info.dli_fname == nullptr) return {};
+    std::string path = info.dli_fname;
+    const size_t slash = path.rfind('/');
+    return slash == std::string::npos ? std::string() : path.substr(0, slash);
+}
+
+template <typename Fn>
+bool bind(void* handle, const char* name, Fn* out) {
+    *out = reinterpret_cast<Fn>(::dlsym(handle, name));
+    return *out != nullptr;
+}
+
+void request_buffer(uint8_t** buffer, size_t* size, size_t* max_records) {
+    *buffer = static_cast<uint8_t*>(std::aligned_alloc(8, kBufferBytes));
+    *size = *buffer != nullptr ? kBufferBytes : 0;
+    *max_records = 0;
+}
+
+void complete_buffer(uint8_t* buffer, size_t /*size*/, size_t valid_size) {
+    const RecordSink sink = g_sink.load(std::memory_order_acquire);
+    MsptiFunctions& fns = functions();
+    msptiActivity* record = nullptr;
+    while (sink != nullptr && fns.next_record(buffer, valid_size, &record) == MSPTI_SUCCESS && record != nullptr) {
+        sink(record);
+    }
+    std::free(buffer);
+}
+
+void for_each_kind(const KindSet& kinds, msptiResult (*fn)(msptiActivityKind)) {
+    if (kinds.kernel) {
+        fn(MSPTI_ACTIVITY_KIND_KERNEL);
+        fn(MSPTI_ACTIVITY_KIND_MEMCPY);
+        fn(MSPTI_ACTIVITY_KIND_MEMSET);
+    }
+    if (kinds.communication) {
+        fn(MSPTI_ACTIVITY_KIND_HCCL);
+        fn(MSPTI_ACTIVITY_KIND_COMMUNICATION);
+    }
+    if (kinds.acl_api) fn(MSPTI_ACTIVITY_KIND_ACL_API);
+    if (kinds.node_api) fn(MSPTI_ACTIVITY_KIND_NODE_API);
+    if (kinds.runtime_api) fn(MSPTI_ACTIVITY_KIND_RUNTIME_API);
+}
+
+}  // namespace
+
+KindSet kinds_for(uint64_t data_types) {
+    constexpr uint64_t kTaskTime = ACL_PROF_TASK_TIME | ACL_PROF_TASK_TIME_L0 | ACL_PROF_TASK_TIME_L2 |
+                                   ACL_PROF_TASK_TIME_L3;
+    KindSet kinds;
+    kinds.kernel = (data_types & kTaskTime) != 0;
+    kinds.communication = (data_types & (kTaskTime | ACL_PROF_HCCL_TRACE)) != 0;
+    kinds.acl_api = (data_types & ACL_PROF_ACL_API) != 0;
+    // CANN's task-time collection carries the launch (node) records: msprof's timeline draws the
+    // host-to-device flows from them.
+    kinds.node_api = kinds.kernel || (data_types & (ACL_PROF_GE_API_L0 | ACL_PROF_GE_API_L1)) != 0;
+    kinds.runtime_api = (data_types & ACL_PROF_RUNTIME_API) != 0;
+    return kinds;
+}
+
+bool load_mspti(std::string* error) {
+    std::lock_guard<std::mutex> lock(state_mutex());
+    MsptiFunctions& fns = functions();
+    if (fns.subscribe != nullptr) return true;
+    const std::string dir = own_directory();
+    void* handle = nullptr;
+    for (const std::string& candidate :
+         {dir + "/libmspti.so", dir + "/../../mspti_core/lib64/libmspti.so", std::string("libmspti.so")}) {
+        handle = ::dlopen(candidate.c_str(), RTLD_NOW | RTLD_GLOBAL);
+        if (handle != nullptr) break;
+    }
+    if (handle == nullptr) {
+        *error = "libmspti.so was not found next to libmsprofiler.so nor on the library path";
+        return false;
+    }
+    MsptiFunctions loaded;
+    const bool ok = bind(handle, "msptiSubscribe", &loaded.subscribe) &&
+                    bind(handle, "msptiUnsubscribe", &loaded.unsubscribe) &&
+                    bind(handle, "msptiActivityRegisterCallbacks", &loaded.register_callbacks) &&
+                    bind(handle, "msptiActivityEnable", &loaded.enable) &&
+                    bind(handle, "msptiActivityDisable", &loaded.disable) &&
+                    bind(handle, "msptiActivityFlushAll", &loaded.flush_all) &&
+                    bind(handle, "msptiActivityGetNextRecord", &loaded.next_record);
+    if (!ok) {
+        *error = "libmspti.so lacks an msPTI activity function";
+        return false;
+    }
+    fns = loaded;
+    return true;
+}
+
+int start_collection(const KindSet& kinds, RecordSink sink, std::string* error) {
+    std::lock_guard<std::mutex> lock(state_mutex());
+    MsptiFunctions& fns = functions();
+    msptiResult rc = fns.subscribe(&g_subscriber, nullptr, nullptr);
+    if (rc != MSPTI_SUCCESS) {
+        g_subscriber = nullptr;
+        *error = "msptiSubscribe returned " + std::to_string(rc) +
+                 " (another profiler, e.g. an msPTI subscriber or npu-sim trace, holds the profiling seam)";
+        return rc == MSPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED ? ACL_ERROR_PROF_API_CONFLICT
+                                                                   : ACL_ERROR_PROFILING_FAILURE;
+    }
+    if (!fns.callbacks_registered) {
+        rc = fns.register_callbacks(&request_buffer, &complete_buffer);
+        if (rc != MSPTI_SUCCESS) {
+            fns.unsubscribe(g_subscriber);
+            g_subscriber = nullptr;
+            *error = "msptiActivityRegisterCallbacks returned " + std::to_string(rc);
+            return ACL_ERROR_PROFILING_FAILURE;
+        }
+        fns.callbacks_registered = true;
+    }
+    g_sink.store(sink, std::memory_order_release);
+    g_kinds = kinds;
+    for_each_kind(kinds, fns.enable);
+    return ACL_SUCCESS;
+}
+
+void stop_collection() {
+    std::lock_guard<std::mutex> lock(state_mutex());
+    MsptiFunctions& fns = functions();
+    if (g_subscriber == nullptr) return;
+    // Disable, unsubscribe, then flush: the flush delivers every record of the work issued.
+    for_each_kind(g_kinds, fns.disable);
+    fns.unsubscribe(g_subscriber);
+    g_subscriber = nullptr;
+    fns.flush_all(1);
+    g_sink.store(nullptr, std::memory_order_release);
+}
+
+}  // namespace npusim::msprof

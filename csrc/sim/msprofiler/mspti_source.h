@@ -1,0 +1,42 @@
+// The data source of libmsprofiler: our msPTI library (libmspti.so), opened at run time.
+//
+// msprof's collection on the simulator reads the same seam msPTI reads (libprofapi's reports and
+// the driver's profiling channels) by using msPTI itself: one timing path, so every row msprof
+// exports is an msPTI record of the same run. As with CANN, only one profiler can own the seam's
+// subscription at a time: while a program (or npu-sim trace) holds msPTI's subscriber, aclprofStart
+// fails with ACL_ERROR_PROF_API_CONFLICT.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace npusim::msprof {
+
+// Receives every record msPTI delivers while a collection runs (on msPTI's delivering thread).
+using RecordSink = void (*)(const void* record);
+
+// The msPTI activity kinds one collection enables, from aclprofCreateConfig's data-type switches.
+struct KindSet {
+    bool kernel = false;         // KERNEL, MEMCPY, MEMSET (task time)
+    bool communication = false;  // HCCL, COMMUNICATION (task time or HCCL trace)
+    bool acl_api = false;        // ACL_API
+    bool node_api = false;       // NODE_API (the launches the device tasks' flows start from)
+    bool runtime_api = false;    // RUNTIME_API
+};
+
+KindSet kinds_for(uint64_t data_type_config);
+
+// Loads libmspti.so (next to this library, then the installed package's mspti_core/lib64, then the
+// loader's search path). Returns false with `error` filled when it cannot.
+bool load_mspti(std::string* error);
+
+// Subscribes, registers the buffer callbacks (once per process) and enables `kinds`. Returns an
+// aclError (ACL_SUCCESS, ACL_ERROR_PROF_API_CONFLICT when another subscriber holds msPTI,
+// ACL_ERROR_PROFILING_FAILURE otherwise) and fills `error`.
+int start_collection(const KindSet& kinds, RecordSink sink, std::string* error);
+
+// Disables the kinds, unsubscribes and flushes: every record of issued work is delivered to the
+// sink before this returns.
+void stop_collection();
+
+}  // namespace npusim::msprof

@@ -1,0 +1,244 @@
+// libmsprofiler's collection API (acl/acl_prof.h): aclprofInit, aclprofCreateConfig,
+// aclprofSetConfig, aclprofStart, aclprofStop, aclprofDestroyConfig, aclprofFinalize.
+//
+// aclprofInit names the folder; each aclprofStart .. aclprofStop writes one PROF_* directory into
+// it (prof_dir.h) with the msPTI records of that interval (mspti_source.h). The toolkit's msprof
+// command exports them (docs/msprof.md). What the data-type switches select is kinds_for();
+// AI Core metrics are recorded in the raw data but not collected (no PMU model).
+#include <sys/stat.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "acl/acl_prof.h"
+#include "core/log.h"
+#include "core/platform.h"
+#include "msprofiler/application.h"
+#include "msprofiler/mspti_source.h"
+#include "msprofiler/prof_dir.h"
+
+struct aclprofConfig {
+    std::vector<uint32_t> devices;
+    aclprofAicoreMetrics metrics = ACL_AICORE_NONE;
+    uint64_t data_types = 0;
+};
+
+namespace {
+
+constexpr size_t kMaxPathLength = 4096;
+
+struct ProfilerState {
+    std::mutex mutex;
+    bool initialised = false;
+    bool application = false;  // initialised by msprof's application mode (application.h)
+    std::string path;
+    std::map<const aclprofConfig*, std::unique_ptr<aclprofConfig>> configs;
+    const aclprofConfig* running = nullptr;
+    std::unique_ptr<npusim::msprof::ProfDir> dir;
+    std::map<int, std::string> options;  // aclprofSetConfig: kept, not acted on
+};
+
+// Never destroyed: msPTI may deliver a buffer from its reader thread while the process exits.
+ProfilerState& state() {
+    static auto* s = new ProfilerState();
+    return *s;
+}
+
+// The sink msPTI's buffers are emptied into; `dir` stays alive until the collection stopped.
+// (msPTI calls the sink on its delivering thread.)
+std::atomic<npusim::msprof::ProfDir*> g_dir{nullptr};
+void sink(const void* record) {
+    npusim::msprof::ProfDir* dir = g_dir.load(std::memory_order_acquire);
+    if (dir != nullptr) dir->write_record(record);
+}
+
+aclError fail(aclError code, const std::string& message) {
+    npusim::log_message(npusim::LogLevel::Error, "%s", message.c_str());
+    return code;
+}
+
+aclError stop_locked(ProfilerState& s) {
+    npusim::msprof::stop_collection();
+    g_dir.store(nullptr, std::memory_order_release);
+    s.dir->finish();
+    npusim::log_message(npusim::LogLevel::Info, "aclprofStop: wrote %s", s.dir->path().c_str());
+    s.dir.reset();
+    s.running = nullptr;
+    return ACL_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+aclError aclprofInit(const char* profilerResultPath, size_t length) {
+    ProfilerState& s = state();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (s.initialised && s.application) {
+        return fail(ACL_ERROR_PROF_API_CONFLICT, "aclprofInit: msprof --application is collecting this process");
+    }
+    if (s.initialised) return fail(ACL_ERROR_REPEAT_INITIALIZE, "aclprofInit: already initialised; call aclprofFinalize first");
+    if (profilerResultPath == nullptr || length == 0 || length > kMaxPathLength ||
+        ::strnlen(profilerResultPath, length + 1) != length) {
+        return fail(ACL_ERROR_INVALID_PARAM,
+                    "aclprofInit: the path must be a non-empty string of at most 4096 bytes whose length is given");
+    }
+    std::string path(profilerResultPath, length);
+    struct stat info{};
+    if (::stat(path.c_str(), &info) != 0) {
+        if (::mkdir(path.c_str(), 0750) != 0) {
+            return fail(ACL_ERROR_INVALID_PARAM, "aclprofInit: cannot create " + path + ": " + std::strerror(errno));
+        }
+    } else if (!S_ISDIR(info.st_mode)) {
+        return fail(ACL_ERROR_INVALID_PARAM, "aclprofInit: " + path + " is not a directory");
+    }
+    std::string error;
+    if (!npusim::msprof::load_mspti(&error)) return fail(ACL_ERROR_PROFILING_FAILURE, "aclprofInit: " + error);
+    s.path = path;
+    s.initialised = true;
+    return ACL_SUCCESS;
+}
+
+aclprofConfig* aclprofCreateConfig(uint32_t* deviceIdList, uint32_t deviceNums, aclprofAicoreMetrics aicoreMetrics,
+                                   const aclprofAicoreEvents* aicoreEvents, uint64_t dataTypeConfig) {
+    ProfilerState& s = state();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if ((deviceNums > 0 && deviceIdList == nullptr) || aicoreEvents != nullptr) {
+        fail(ACL_ERROR_INVALID_PARAM, "aclprofCreateConfig: deviceIdList is NULL or aicoreEvents is not NULL");
+        return nullptr;
+    }
+    const uint32_t available = npusim::Platform::instance().device_count();
+    auto config = std::make_unique<aclprofConfig>();
+    for (uint32_t i = 0; i < deviceNums; ++i) {
+        const uint32_t device = deviceIdList[i];
+        bool repeated = false;
+        for (uint32_t seen : config->devices) repeated = repeated || seen == device;
+        if (device >= available || repeated) {
+            fail(ACL_ERROR_INVALID_PARAM, "aclprofCreateConfig: device " + std::to_string(device) +
+                                              (repeated ? " is listed twice" : " does not exist"));
+            return nullptr;
+        }
+        config->devices.push_back(device);
+    }
+    config->metrics = aicoreMetrics;
+    config->data_types = dataTypeConfig;
+    aclprofConfig* handle = config.get();
+    s.configs.emplace(handle, std::move(config));
+    return handle;
+}
+
+aclError aclprofDestroyConfig(const aclprofConfig* profilerConfig) {
+    ProfilerState& s = state();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    auto it = s.configs.find(profilerConfig);
+    if (it == s.configs.end()) return fail(ACL_ERROR_INVALID_PARAM, "aclprofDestroyConfig: not a config of aclprofCreateConfig");
+    if (s.running == profilerConfig) return fail(ACL_ERROR_PROF_ALREADY_RUN, "aclprofDestroyConfig: the config is collecting; call aclprofStop first");
+    s.configs.erase(it);
+    return ACL_SUCCESS;
+}
+
+aclError aclprofSetConfig(aclprofConfigType configType, const char* config, size_t configLength) {
+    ProfilerState& s = state();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (configType <= ACL_PROF_ARGS_MIN || configType >= ACL_PROF_ARGS_MAX || config == nullptr ||
+        configLength == 0 || configLength > kMaxPathLength || ::strnlen(config, configLength + 1) != configLength) {
+        return fail(ACL_ERROR_INVALID_PARAM, "aclprofSetConfig: unknown option or value not a string of the given length");
+    }
+    s.options[static_cast<int>(configType)] = std::string(config, configLength);
+    return ACL_SUCCESS;
+}
+
+aclError aclprofStart(const aclprofConfig* profilerConfig) {
+    ProfilerState& s = state();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (!s.initialised) return fail(ACL_ERROR_UNINITIALIZE, "aclprofStart: call aclprofInit first");
+    if (s.configs.find(profilerConfig) == s.configs.end()) {
+        return fail(ACL_ERROR_INVALID_PARAM, "aclprofStart: not a config of aclprofCreateConfig");
+    }
+    if (s.running != nullptr) return fail(ACL_ERROR_PROF_ALREADY_RUN, "aclprofStart: a collection is running");
+    auto dir = std::make_unique<npusim::msprof::ProfDir>();
+    std::string error;
+    if (!dir->create(s.path, profilerConfig->devices, profilerConfig->data_types,
+                     static_cast<uint32_t>(profilerConfig->metrics), &error)) {
+        return fail(ACL_ERROR_PROFILING_FAILURE, "aclprofStart: " + error);
+    }
+    g_dir.store(dir.get(), std::memory_order_release);
+    const int rc = npusim::msprof::start_collection(npusim::msprof::kinds_for(profilerConfig->data_types), &sink, &error);
+    if (rc != ACL_SUCCESS) {
+        g_dir.store(nullptr, std::memory_order_release);
+        return fail(rc, "aclprofStart: " + error);
+    }
+    s.dir = std::move(dir);
+    s.running = profilerConfig;
+    return ACL_SUCCESS;
+}
+
+aclError aclprofStop(const aclprofConfig* profilerConfig) {
+    ProfilerState& s = state();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (s.configs.find(profilerConfig) == s.configs.end()) {
+        return fail(ACL_ERROR_INVALID_PARAM, "aclprofStop: not a config of aclprofCreateConfig");
+    }
+    if (s.running != profilerConfig) return fail(ACL_ERROR_PROF_NOT_RUN, "aclprofStop: this config is not collecting");
+    return stop_locked(s);
+}
+
+aclError aclprofFinalize(void) {
+    ProfilerState& s = state();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (!s.initialised) return fail(ACL_ERROR_UNINITIALIZE, "aclprofFinalize: call aclprofInit first");
+    if (s.running != nullptr) stop_locked(s);
+    s.initialised = false;
+    s.application = false;
+    s.path.clear();
+    return ACL_SUCCESS;
+}
+
+}  // extern "C"
+
+namespace {
+
+aclprofConfig* g_application_config = nullptr;
+
+void stop_application() {
+    if (g_application_config == nullptr) return;
+    aclprofStop(g_application_config);
+    aclprofDestroyConfig(g_application_config);
+    aclprofFinalize();
+    g_application_config = nullptr;
+}
+
+}  // namespace
+
+void npusim_msprof_on_acl_init(void) {
+    const char* output = std::getenv("NPU_SIM_MSPROF_OUTPUT");
+    if (output == nullptr || *output == '\0' || g_application_config != nullptr) return;
+    const char* types = std::getenv("NPU_SIM_MSPROF_DATA_TYPES");
+    const uint64_t data_types = types != nullptr && *types != '\0'
+                                    ? std::strtoull(types, nullptr, 0)
+                                    : (ACL_PROF_ACL_API | ACL_PROF_TASK_TIME | ACL_PROF_HCCL_TRACE);
+    std::vector<uint32_t> devices(npusim::Platform::instance().device_count());
+    for (uint32_t i = 0; i < devices.size(); ++i) devices[i] = i;
+    if (aclprofInit(output, std::strlen(output)) != ACL_SUCCESS) return;
+    aclprofConfig* config = aclprofCreateConfig(devices.data(), static_cast<uint32_t>(devices.size()),
+                                                ACL_AICORE_NONE, nullptr, data_types);
+    if (config == nullptr || aclprofStart(config) != ACL_SUCCESS) {
+        if (config != nullptr) aclprofDestroyConfig(config);
+        aclprofFinalize();
+        return;
+    }
+    g_application_config = config;
+    {
+        ProfilerState& s = state();
+        std::lock_guard<std::mutex> lock(s.mutex);
+        s.application = true;
+    }
+    std::atexit(stop_application);
+}

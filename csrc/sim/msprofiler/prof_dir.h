@@ -1,0 +1,47 @@
+// The PROF_* directory one aclprofStart..aclprofStop collection writes, in the layout CANN's
+// msprof and torch_npu look for:
+//
+//   PROF_<6-digit id>_<YYYYMMDDhhmmssmmm>_<16 letters>/
+//     host/start_info, host/end_info        collection begin/end: wall time (us) and the host
+//                                           clock (ns) read at the same moment, as CANN writes them
+//     host/data/mspti_records.jsonl         our raw data: one JSON object per msPTI record
+//     device_<id>/start_info.<id>, end_info.<id>   the same times, one folder per profiled device
+//
+// The raw data file's format (docs/msprof.md) is ours; the toolkit's msprof command reads it.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace npusim::msprof {
+
+struct FileCloser {
+    void operator()(std::FILE* file) const { std::fclose(file); }
+};
+
+class ProfDir {
+public:
+    // Creates the directory under `parent`; false with `error` set when it cannot.
+    bool create(const std::string& parent, const std::vector<uint32_t>& devices, uint64_t data_types,
+                uint32_t aicore_metrics, std::string* error);
+    // Appends one msPTI record (any kind; kinds we do not export are skipped).
+    void write_record(const void* record);
+    // Writes the end times and closes the raw data file.
+    void finish();
+    const std::string& path() const { return path_; }
+
+private:
+    void write_times(const std::string& name) const;
+
+    std::mutex mutex_;
+    std::string path_;
+    std::vector<uint32_t> devices_;
+    std::unique_ptr<std::FILE, FileCloser> records_;
+    uint64_t written_ = 0;
+};
+
+}  // namespace npusim::msprof

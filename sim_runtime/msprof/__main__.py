@@ -1,0 +1,5 @@
+import sys
+
+from sim_runtime.msprof.cli import main
+
+sys.exit(main())

@@ -1,0 +1,163 @@
+"""``msprof``: the toolkit's msprof command over the simulator's libmsprofiler.
+
+  msprof --export=on --output=DIR          export every PROF_* collection in DIR (or DIR itself)
+  msprof --analyze=on --output=DIR         the analysis torch_npu runs after the export
+  msprof --application="CMD" --output=DIR  run CMD with collection on, then export
+
+The export writes ``<PROF_*>/mindstudio_profiler_output/`` (summaries.py, timeline.py). Usage
+errors print one line and exit 2; a directory without collections exits 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from sim_runtime.msprof import raw, summaries, timeline
+
+PROG = "msprof"
+EXIT_USAGE = 2
+OUTPUT_DIR = "mindstudio_profiler_output"
+# libmsprofiler's application mode (csrc/sim/msprofiler/prof_api.cpp): the folder and data types a
+# program collects into from aclInit to its exit.
+OUTPUT_ENV = "NPU_SIM_MSPROF_OUTPUT"
+DATA_TYPES_ENV = "NPU_SIM_MSPROF_DATA_TYPES"
+# acl_prof.h's switches: ACL_API | TASK_TIME | HCCL_TRACE | RUNTIME_API (msprof's defaults: the
+# AscendCL API, task time and, on a cluster, HCCL; runtime API when asked).
+ACL_PROF_ACL_API = 0x0001
+ACL_PROF_TASK_TIME = 0x0002
+ACL_PROF_HCCL_TRACE = 0x0020
+ACL_PROF_RUNTIME_API = 0x0100
+
+
+class UsageError(Exception):
+    pass
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="The simulated toolkit's msprof: collect with libmsprofiler, export CANN's summary "
+        "and timeline files.",
+    )
+    on_off = ("on", "off")
+    parser.add_argument("--export", choices=on_off, default="off", help="export the collections in --output")
+    parser.add_argument(
+        "--analyze", choices=on_off, default="off", help="analyse the collections in --output"
+    )
+    parser.add_argument("--application", metavar="CMD", help="run CMD with collection on, then export")
+    parser.add_argument("--output", metavar="DIR", help="a PROF_* directory or the folder that holds them")
+    parser.add_argument(
+        "--type", choices=("text", "db"), default="text", help="export format: text (db is not written yet)"
+    )
+    parser.add_argument("--ascendcl", choices=on_off, default="on", help="application mode: AscendCL API")
+    parser.add_argument("--runtime-api", choices=on_off, default="off", help="application mode: runtime API")
+    parser.add_argument("--task-time", choices=on_off, default="on", help="application mode: device tasks")
+    parser.add_argument("--hccl", choices=on_off, default="on", help="application mode: communication")
+    return parser
+
+
+def collections_in(output: Path) -> list[Path]:
+    if raw.is_collection(output):
+        return [output]
+    if not output.is_dir():
+        raise UsageError(f"--output {output} is not a directory")
+    found = sorted(p for p in output.iterdir() if p.name.startswith("PROF_") and raw.is_collection(p))
+    return found
+
+
+def export(prof: Path) -> Path:
+    """Writes mindstudio_profiler_output/ of one PROF_* directory; returns that folder."""
+    collection = raw.load(prof)
+    out = prof / OUTPUT_DIR
+    out.mkdir(exist_ok=True)
+    stamp = time.strftime("%Y%m%d%H%M%S")
+    summaries.write_csv(
+        out / f"op_summary_{stamp}.csv", summaries.OP_SUMMARY_HEADERS, summaries.op_summary_rows(collection)
+    )
+    summaries.write_csv(
+        out / f"task_time_{stamp}.csv", summaries.TASK_TIME_HEADERS, summaries.task_time_rows(collection)
+    )
+    summaries.write_csv(
+        out / f"api_statistic_{stamp}.csv",
+        summaries.API_STATISTIC_HEADERS,
+        summaries.api_statistic_rows(collection),
+    )
+    summaries.write_csv(
+        out / f"op_statistic_{stamp}.csv",
+        summaries.OP_STATISTIC_HEADERS,
+        summaries.op_statistic_rows(collection),
+    )
+    (out / f"msprof_{stamp}.json").write_text(json.dumps(timeline.events(collection)), encoding="utf-8")
+    return out
+
+
+def _data_types(args: argparse.Namespace) -> int:
+    bits = 0
+    bits |= ACL_PROF_ACL_API if args.ascendcl == "on" else 0
+    bits |= ACL_PROF_TASK_TIME if args.task_time == "on" else 0
+    bits |= ACL_PROF_HCCL_TRACE if args.hccl == "on" else 0
+    bits |= ACL_PROF_RUNTIME_API if args.runtime_api == "on" else 0
+    return bits
+
+
+def run_application(args: argparse.Namespace, output: Path) -> int:
+    command = shlex.split(args.application)
+    if not command:
+        raise UsageError(
+            '--application is empty: give the program to run, e.g. --application="python train.py"'
+        )
+    output.mkdir(parents=True, exist_ok=True)
+    before = set(collections_in(output))
+    env = {**os.environ, OUTPUT_ENV: str(output.resolve()), DATA_TYPES_ENV: str(_data_types(args))}
+    try:
+        status = subprocess.run(command, env=env, check=False).returncode
+    except OSError as error:
+        raise UsageError(f"--application: cannot run {command[0]}: {error.strerror}") from error
+    made = [p for p in collections_in(output) if p not in before]
+    for prof in made:
+        print(f"{PROG}: exported {export(prof)}")
+    if not made:
+        print(f"{PROG}: the application collected nothing (it never called aclInit)", file=sys.stderr)
+    return status
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.output is None:
+            raise UsageError("--output is required: the folder to collect into or to export from")
+        if args.type == "db":
+            raise UsageError("--type=db: the database export is not simulated yet; use --type=text")
+        output = Path(args.output).expanduser()
+        if args.application is not None:
+            return run_application(args, output)
+        if args.export == "off" and args.analyze == "off":
+            raise UsageError("nothing to do: give --export=on, --analyze=on or --application=CMD")
+        found = collections_in(output)
+        if not found:
+            print(
+                f"{PROG}: {output} holds no PROF_* collection of libmsprofiler ({raw.RECORDS_FILE})",
+                file=sys.stderr,
+            )
+            return 1
+        for prof in found:
+            if args.export == "on":
+                print(f"{PROG}: exported {export(prof)}")
+            # --analyze: the communication analysis (analyze/communication*.json) is not written
+            # yet; with no communication records there is nothing to analyse, as with CANN.
+    except UsageError as error:
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except raw.RawDataError as error:
+        print(f"{PROG}: error: unreadable collection: {error}", file=sys.stderr)
+        return 1
+    return 0

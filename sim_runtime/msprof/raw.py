@@ -1,0 +1,160 @@
+"""The raw data of one PROF_* directory, as libmsprofiler writes it (csrc/sim/msprofiler/prof_dir.h).
+
+``host/data/collection.json`` (one JSON object: pid, devices, data_types, aicore_metrics) and
+``host/data/mspti_records.jsonl`` (one msPTI record per line). Times are msPTI's: ns since the Unix
+epoch (CLOCK_REALTIME), host and device alike.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+RAW_DIR = Path("host") / "data"
+COLLECTION_FILE = RAW_DIR / "collection.json"
+RECORDS_FILE = RAW_DIR / "mspti_records.jsonl"
+API_KINDS = {"acl_api": "acl", "node_api": "node", "runtime_api": "runtime", "api": "api"}
+
+
+class RawDataError(Exception):
+    """A PROF_* directory without readable raw data."""
+
+
+@dataclass(frozen=True)
+class Kernel:
+    start: int
+    end: int
+    device: int
+    stream: int
+    correlation: int
+    type: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Api:
+    level: str  # acl, node, runtime (CANN's api_statistic levels), or api
+    start: int
+    end: int
+    pid: int
+    tid: int
+    correlation: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Copy:
+    kind: str  # memcpy or memset
+    start: int
+    end: int
+    device: int
+    stream: int
+    correlation: int
+    bytes: int
+
+
+@dataclass(frozen=True)
+class Communication:
+    start: int
+    end: int
+    device: int
+    stream: int
+    correlation: int
+    name: str
+    comm: str
+    alg: str
+    count: int
+    data_type: int
+
+
+@dataclass
+class Collection:
+    path: Path
+    pid: int
+    devices: list[int]
+    data_types: int
+    aicore_metrics: int
+    kernels: list[Kernel] = field(default_factory=list)
+    apis: list[Api] = field(default_factory=list)
+    copies: list[Copy] = field(default_factory=list)
+    communications: list[Communication] = field(default_factory=list)
+
+
+def is_collection(path: Path) -> bool:
+    return (path / RECORDS_FILE).is_file() and (path / COLLECTION_FILE).is_file()
+
+
+def load(path: Path) -> Collection:
+    """Reads one PROF_* directory; raises RawDataError naming the file that is wrong."""
+    try:
+        meta = json.loads((path / COLLECTION_FILE).read_text(encoding="utf-8"))
+        collection = Collection(
+            path=path,
+            pid=int(meta["pid"]),
+            devices=[int(d) for d in meta["devices"]],
+            data_types=int(meta["data_types"]),
+            aicore_metrics=int(meta["aicore_metrics"]),
+        )
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise RawDataError(f"{path / COLLECTION_FILE}: {error}") from error
+    records = path / RECORDS_FILE
+    try:
+        with records.open(encoding="utf-8") as lines:
+            for number, line in enumerate(lines, 1):
+                if line.strip():
+                    _add(collection, json.loads(line), records, number)
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise RawDataError(f"{records}: {error}") from error
+    return collection
+
+
+def _add(collection: Collection, r: dict[str, Any], records: Path, number: int) -> None:
+    kind = str(r["kind"])
+    start, end = int(r["start"]), int(r["end"])
+    if kind == "kernel":
+        collection.kernels.append(
+            Kernel(
+                start,
+                end,
+                int(r["device"]),
+                int(r["stream"]),
+                int(r["correlation"]),
+                str(r["type"]),
+                str(r["name"]),
+            )
+        )
+    elif kind in API_KINDS:
+        collection.apis.append(
+            Api(
+                API_KINDS[kind],
+                start,
+                end,
+                int(r["pid"]),
+                int(r["tid"]),
+                int(r["correlation"]),
+                str(r["name"]),
+            )
+        )
+    elif kind in ("memcpy", "memset"):
+        collection.copies.append(
+            Copy(kind, start, end, int(r["device"]), int(r["stream"]), int(r["correlation"]), int(r["bytes"]))
+        )
+    elif kind == "communication":
+        collection.communications.append(
+            Communication(
+                start,
+                end,
+                int(r["device"]),
+                int(r["stream"]),
+                int(r["correlation"]),
+                str(r["name"]),
+                str(r["comm"]),
+                str(r["alg"]),
+                int(r["count"]),
+                int(r["data_type"]),
+            )
+        )
+    elif kind != "hccl":  # HCCL records repeat the communication records' operations
+        raise ValueError(f"line {number}: unknown record kind {kind!r}")

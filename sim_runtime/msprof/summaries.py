@@ -1,0 +1,191 @@
+"""CANN's summary files (mindstudio_profiler_output/*.csv) from one collection.
+
+Names, columns and units follow msprof's exporters in Ascend/msprof 024471c
+(analysis/csrc/application/summary/: op_summary_assembler.cpp, task_time_assembler.cpp,
+api_statistic_assembler.cpp, op_statistic), as CANN 8.x writes them. Times are in us with three
+decimals; a start time ends in a tab, as msprof writes it (readers strip it). A field the simulator
+does not model is written as msprof writes it when not collected ("N/A"); docs/msprof.md lists them.
+"""
+
+from __future__ import annotations
+
+import csv
+import statistics
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from sim_runtime.msprof.raw import Collection, Kernel
+
+NA = "N/A"
+MODEL_ID_NONE = "4294967295"
+
+OP_SUMMARY_HEADERS = [
+    "Device_id", "Model ID", "Task ID", "Stream ID", "Op Name", "OP Type", "OP State", "Task Type",
+    "Task Start Time(us)", "Task Duration(us)", "Task Wait Time(us)", "Block Num", "Mix Block Num",
+    "HF32 Eligible", "Input Shapes", "Input Data Types", "Input Formats", "Output Shapes",
+    "Output Data Types", "Output Formats", "Context ID",
+]  # fmt: skip
+TASK_TIME_HEADERS = [
+    "Device_id", "kernel_name", "kernel_type", "stream_id", "task_id", "task_time(us)", "task_start(us)",
+    "task_stop(us)",
+]  # fmt: skip
+API_STATISTIC_HEADERS = [
+    "Device_id", "Level", "API Name", "Time(us)", "Count", "Avg(us)", "Min(us)", "Max(us)", "Variance",
+]  # fmt: skip
+OP_STATISTIC_HEADERS = [
+    "Device_id", "OP Type", "Core Type", "Count", "Total Time(us)", "Min Time(us)", "Avg Time(us)",
+    "Max Time(us)", "Ratio(%)",
+]  # fmt: skip
+
+# msPTI's kernel types (CANN's registered type names) and the task types msprof writes for them.
+TASK_TYPES = {
+    "KERNEL_AICORE": "AI_CORE",
+    "KERNEL_AIVEC": "AI_VECTOR_CORE",
+    "KERNEL_MIX_AIC": "MIX_AIC",
+    "KERNEL_MIX_AIV": "MIX_AIV",
+    "KERNEL_AICPU": "AI_CPU",
+}
+
+
+def task_type(kernel: Kernel) -> str:
+    return TASK_TYPES.get(kernel.type, kernel.type.removeprefix("KERNEL_"))
+
+
+def op_types(collection: Collection) -> dict[int, str]:
+    """Each kernel's OP Type by correlation id: the last part of its node launch's name, which is
+    CANN's op name `<aclnn API>_<L0 op>_<kernel type>` (e.g. aclnnAddmm_MatMulCommon_MatMulV2 ->
+    MatMulV2); a kernel launched without a node launch (aclrtLaunchKernel) has its own name."""
+    types = {a.correlation: a.name.rsplit("_", 1)[-1] for a in collection.apis if a.level == "node"}
+    return {k.correlation: types.get(k.correlation, k.name) for k in collection.kernels}
+
+
+def us(ns: int) -> str:
+    """ns as us with three decimals, exactly (msprof's DivideByPowersOfTenWithPrecision)."""
+    sign = "-" if ns < 0 else ""
+    ns = abs(ns)
+    return f"{sign}{ns // 1000}.{ns % 1000:03d}"
+
+
+def write_csv(path: Path, headers: Sequence[str], rows: Iterable[Sequence[object]]) -> None:
+    with path.open("w", encoding="utf-8", newline="") as out:
+        writer = csv.writer(out)
+        writer.writerow(headers)
+        writer.writerows(rows)
+
+
+def op_summary_rows(collection: Collection) -> list[list[str]]:
+    """One row per kernel and per communication operation, ordered by device and start time."""
+    tasks: list[tuple[int, int, int, list[str]]] = []
+    types = op_types(collection)
+    for k in collection.kernels:
+        row = [
+            str(k.device),
+            MODEL_ID_NONE,
+            NA,
+            str(k.stream),
+            k.name,
+            types[k.correlation],
+            NA,
+            task_type(k),
+        ]
+        row += ["", us(k.end - k.start), "0"]
+        tasks.append((k.device, k.start, k.end, row + [NA] * 9 + [NA]))
+    for c in collection.communications:
+        row = [
+            str(c.device),
+            MODEL_ID_NONE,
+            NA,
+            NA,
+            c.name,
+            NA,
+            NA,
+            "COMMUNICATION",
+            "",
+            us(c.end - c.start),
+            "0",
+        ]
+        tasks.append((c.device, c.start, c.end, row + ["0"] + [NA] * 9))
+    tasks.sort(key=lambda t: (t[0], t[1]))
+    rows = []
+    previous: tuple[int, int] | None = None  # (device, end) of the row before
+    for device, start, end, row in tasks:
+        row[8] = us(start) + "\t"
+        if previous is not None and previous[0] == device:
+            row[10] = us(max(0, start - previous[1]))
+        previous = (device, end)
+        rows.append(row)
+    return rows
+
+
+def task_time_rows(collection: Collection) -> list[list[str]]:
+    rows = []
+    for k in sorted(collection.kernels, key=lambda k: (k.device, k.start)):
+        rows.append(
+            [
+                str(k.device),
+                k.name,
+                task_type(k),
+                str(k.stream),
+                NA,
+                us(k.end - k.start),
+                us(k.start) + "\t",
+                us(k.end) + "\t",
+            ]
+        )
+    for c in sorted(collection.copies, key=lambda c: (c.device, c.start)):
+        name = "MEMCPY_ASYNC" if c.kind == "memcpy" else "MEMSET_ASYNC"
+        rows.append(
+            [
+                str(c.device),
+                name,
+                name,
+                str(c.stream),
+                NA,
+                us(c.end - c.start),
+                us(c.start) + "\t",
+                us(c.end) + "\t",
+            ]
+        )
+    rows.sort(key=lambda r: (int(r[0]), r[6]))
+    return rows
+
+
+def _stats(durations_ns: list[int]) -> tuple[str, str, str, str, str]:
+    """Total, average, minimum, maximum (us) and population variance (us^2)."""
+    values = [d / 1000 for d in durations_ns]
+    return (
+        us(sum(durations_ns)),
+        f"{statistics.fmean(values):.3f}",
+        us(min(durations_ns)),
+        us(max(durations_ns)),
+        f"{statistics.pvariance(values):.3f}",
+    )
+
+
+def api_statistic_rows(collection: Collection) -> list[list[str]]:
+    groups: dict[tuple[str, str], list[int]] = {}
+    for a in collection.apis:
+        groups.setdefault((a.level, a.name), []).append(a.end - a.start)
+    rows = []
+    for (level, name), durations in sorted(groups.items(), key=lambda g: -sum(g[1])):
+        total, avg, low, high, variance = _stats(durations)
+        rows.append(["host", level, name, total, str(len(durations)), avg, low, high, variance])
+    return rows
+
+
+def op_statistic_rows(collection: Collection) -> list[list[str]]:
+    groups: dict[tuple[int, str, str], list[int]] = {}
+    types = op_types(collection)
+    for k in collection.kernels:
+        groups.setdefault((k.device, types[k.correlation], task_type(k)), []).append(k.end - k.start)
+    rows = []
+    for device in sorted({key[0] for key in groups}):
+        mine = {key: d for key, d in groups.items() if key[0] == device}
+        device_total = sum(sum(d) for d in mine.values())
+        for (_, op_type, core), durations in sorted(mine.items(), key=lambda g: -sum(g[1])):
+            total, avg, low, high, _variance = _stats(durations)
+            ratio = 100.0 * sum(durations) / device_total if device_total else 0.0
+            rows.append(
+                [str(device), op_type, core, str(len(durations)), total, low, avg, high, f"{ratio:.3f}"]
+            )
+    return rows

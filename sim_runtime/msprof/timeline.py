@@ -1,0 +1,112 @@
+"""msprof's timeline (mindstudio_profiler_output/msprof_<time>.json) from one collection.
+
+Chrome trace events as CANN 8.x's msprof writes them and torch_npu's analysis reads them
+(torch_npu/profiler/analysis/prof_parse/_cann_file_parser.py): "ts" a string of us with three
+decimals, "dur" a number of us; a "CANN" process with the host API calls per thread, an
+"Ascend Hardware" process per device with its tasks per stream (args "Task Type", "Stream Id"),
+a HostToDevice flow ("s" at the launching call, "f" at the task, same "id") per device task, and an
+"Overlap Analysis" process per device labelled "NPU <device>" (overlap.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sim_runtime.msprof import overlap
+from sim_runtime.msprof.raw import Api, Collection
+from sim_runtime.msprof.summaries import task_type, us
+
+# Process ids of the timeline's processes: distinct from any real pid of the host, so the rows
+# do not merge with the framework's when torch_npu adds its own events.
+CANN_PID_BASE = 1 << 30
+HARDWARE_PID_BASE = (1 << 30) + (1 << 20)
+OVERLAP_PID_BASE = (1 << 30) + (2 << 20)
+LAUNCH_LEVELS = ("node", "acl", "runtime")  # the call a device task's flow starts from, in order
+# The prefix of a host API event's name per level, as CANN's timeline names them (torch_npu's Level0
+# prunes the events by these prefixes).
+LEVEL_PREFIXES = {"acl": "AscendCL", "node": "Node", "runtime": "Runtime", "api": "CANN"}
+
+
+def _meta(pid: int, name: str, sort_index: int) -> list[dict[str, Any]]:
+    return [
+        {"name": "process_name", "ph": "M", "pid": pid, "tid": 0, "args": {"name": name}},
+        {"name": "process_sort_index", "ph": "M", "pid": pid, "tid": 0, "args": {"sort_index": sort_index}},
+    ]
+
+
+def _event(name: str, pid: int, tid: int, start: int, end: int, args: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "name": name,
+        "pid": pid,
+        "tid": tid,
+        "ts": us(start),
+        "dur": (end - start) / 1000,
+        "ph": "X",
+        "args": args,
+    }
+
+
+def events(collection: Collection) -> list[dict[str, Any]]:
+    cann_pid = CANN_PID_BASE + collection.pid % (1 << 20)
+    out: list[dict[str, Any]] = _meta(cann_pid, "CANN", 5)
+    launches: dict[int, Api] = {}
+    for api in collection.apis:
+        args = {"Thread Id": api.tid, "Mode": api.level, "level": api.level, "connection_id": api.correlation}
+        out.append(
+            _event(f"{LEVEL_PREFIXES[api.level]}@{api.name}", cann_pid, api.tid, api.start, api.end, args)
+        )
+        known = launches.get(api.correlation)
+        if known is None or LAUNCH_LEVELS.index(api.level) < LAUNCH_LEVELS.index(known.level):
+            launches[api.correlation] = api
+    devices = sorted(
+        {k.device for k in collection.kernels}
+        | {c.device for c in collection.copies}
+        | set(collection.devices)
+    )
+    for device in devices:
+        out += _meta(HARDWARE_PID_BASE + device, "Ascend Hardware", 10 + device)
+    tasks: list[tuple[str, str, int, int, int, int, int]] = [
+        (k.name, task_type(k), k.device, k.stream, k.start, k.end, k.correlation) for k in collection.kernels
+    ]
+    tasks += [
+        (
+            c.kind.upper() + "_ASYNC",
+            c.kind.upper() + "_ASYNC",
+            c.device,
+            c.stream,
+            c.start,
+            c.end,
+            c.correlation,
+        )
+        for c in collection.copies
+    ]
+    tasks += [
+        (c.name, "COMMUNICATION", c.device, c.stream, c.start, c.end, c.correlation)
+        for c in collection.communications
+    ]
+    for name, kind, device, stream, start, end, correlation in tasks:
+        pid = HARDWARE_PID_BASE + device
+        args = {"Model Id": 4294967295, "Task Type": kind, "Stream Id": stream, "connection_id": correlation}
+        out.append(_event(name, pid, stream, start, end, args))
+        launch = launches.get(correlation)
+        if launch is None:
+            continue
+        flow = {"name": "HostToDevice", "cat": "HostToDevice", "id": str(correlation)}
+        out.append({**flow, "ph": "s", "pid": cann_pid, "tid": launch.tid, "ts": us(launch.start)})
+        out.append({**flow, "ph": "f", "bp": "e", "pid": pid, "tid": stream, "ts": us(start)})
+    for device in devices:
+        out += _overlap_rows(collection, device)
+    return out
+
+
+def _overlap_rows(collection: Collection, device: int) -> list[dict[str, Any]]:
+    pid = OVERLAP_PID_BASE + device
+    rows = _meta(pid, "Overlap Analysis", 1000 + device)
+    rows.append(
+        {"name": "process_labels", "ph": "M", "pid": pid, "tid": 0, "args": {"labels": f"NPU {device}"}}
+    )
+    computing = [(k.start, k.end) for k in collection.kernels if k.device == device]
+    communication = [(c.start, c.end) for c in collection.communications if c.device == device]
+    for tid, (name, intervals) in enumerate(overlap.analysis(computing, communication).items()):
+        rows += [_event(name, pid, tid, start, end, {}) for start, end in intervals]
+    return rows

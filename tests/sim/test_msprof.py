@@ -1,0 +1,159 @@
+"""libmsprofiler's aclprof* collection and the toolkit's msprof export (docs/msprof.md).
+
+programs/acl_msprof.c collects three kern_alpha and one kern_beta launch between aclprofStart and
+aclprofStop (one more launch after the stop), after the calls a caller can get wrong; msprof then
+exports the PROF_* directory. The same program without aclprof calls runs under
+``msprof --application``.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sim_runtime.msprof import raw
+from sim_runtime.msprof.cli import main as msprof_main
+from support.native import NativeTree, ProgramBuilder, run_program
+from support.usage_errors import assert_usage_error, call_main
+
+PROGRAMS = Path(__file__).resolve().parent / "programs"
+LAUNCHED = ["kern_alpha", "kern_alpha", "kern_alpha", "kern_beta"]
+
+
+@pytest.fixture(scope="module")
+def program(programs: ProgramBuilder) -> Path:
+    return programs.build([PROGRAMS / "acl_msprof.c"], libs=["ascendcl", "msprofiler"])
+
+
+@pytest.fixture(scope="module")
+def collected(
+    program: Path, native: NativeTree, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[str, Path]:
+    out = tmp_path_factory.mktemp("msprof")
+    result = run_program(program, native.env(), [str(out)])
+    assert result.returncode == 0, f"stdout:\n{result.stdout}\nstderr:\n{result.stderr}"
+    assert msprof_main(["--export=on", f"--output={out}"]) == 0
+    (prof,) = out.glob("PROF_*")
+    return result.stdout, prof
+
+
+def read_csv(folder: Path, prefix: str) -> list[dict[str, str]]:
+    (path,) = folder.glob(f"{prefix}_*.csv")
+    with path.open(encoding="utf-8", newline="") as rows:
+        return list(csv.DictReader(rows))
+
+
+def test_bad_calls_return_cann_error_codes(collected: tuple[str, Path]) -> None:
+    cases = dict(line[5:].split(" = ") for line in collected[0].splitlines() if line.startswith("case "))
+    assert cases == {
+        "start_before_init": "100001",  # ACL_ERROR_UNINITIALIZE
+        "init_null": "100000",  # ACL_ERROR_INVALID_PARAM
+        "init_wrong_length": "100000",
+        "config_missing_device": "1",  # NULL config
+        "init_twice": "100002",  # ACL_ERROR_REPEAT_INITIALIZE
+        "stop_before_start": "100043",  # ACL_ERROR_PROF_NOT_RUN
+        "set_config_bad_type": "100000",
+        "start_twice": "100042",  # ACL_ERROR_PROF_ALREADY_RUN
+        "destroy_running": "100042",
+        "finalize_twice": "100001",
+    }
+
+
+def test_prof_directory_has_cann_layout(collected: tuple[str, Path]) -> None:
+    prof = collected[1]
+    assert prof.name.startswith("PROF_000001_") and len(prof.name.split("_")) == 4
+    for name in ("host/start_info", "host/end_info", "device_0/start_info.0", "device_0/end_info.0"):
+        assert (prof / name).is_file(), name
+    start = json.loads((prof / "host/start_info").read_text())
+    assert int(start["collectionTimeBegin"]) > 0 and int(start["clockMonotonicRaw"]) > 0
+
+
+def test_raw_data_holds_the_collected_interval_only(collected: tuple[str, Path]) -> None:
+    collection = raw.load(collected[1])
+    assert [k.name for k in sorted(collection.kernels, key=lambda k: k.start)] == LAUNCHED
+    launches = [a for a in collection.apis if a.name == "aclrtLaunchKernel"]
+    assert len(launches) == 4 and {a.level for a in launches} == {"acl"}
+    assert {k.correlation for k in collection.kernels} <= {a.correlation for a in launches}
+
+
+def test_op_summary_is_one_row_per_kernel_with_its_times(collected: tuple[str, Path]) -> None:
+    prof = collected[1]
+    rows = read_csv(prof / "mindstudio_profiler_output", "op_summary")
+    kernels = sorted(raw.load(prof).kernels, key=lambda k: k.start)
+    assert [r["Op Name"] for r in rows] == LAUNCHED
+    assert list(rows[0])[:11] == [
+        "Device_id", "Model ID", "Task ID", "Stream ID", "Op Name", "OP Type", "OP State", "Task Type",
+        "Task Start Time(us)", "Task Duration(us)", "Task Wait Time(us)",
+    ]  # fmt: skip
+    for row, kernel in zip(rows, kernels, strict=True):
+        assert row["Task Start Time(us)"] == f"{kernel.start // 1000}.{kernel.start % 1000:03d}\t"
+        assert round(float(row["Task Duration(us)"]) * 1000) == kernel.end - kernel.start
+        assert row["Task Type"] == "AI_VECTOR_CORE" and row["Device_id"] == "0"
+
+
+def test_statistics_count_calls_and_kernels(collected: tuple[str, Path]) -> None:
+    out = collected[1] / "mindstudio_profiler_output"
+    apis = {r["API Name"]: r for r in read_csv(out, "api_statistic")}
+    assert apis["aclrtLaunchKernel"]["Count"] == "4" and apis["aclrtLaunchKernel"]["Level"] == "acl"
+    ops = {r["OP Type"]: r for r in read_csv(out, "op_statistic")}
+    assert ops["kern_alpha"]["Count"] == "3" and ops["kern_beta"]["Count"] == "1"
+    assert abs(sum(float(r["Ratio(%)"]) for r in ops.values()) - 100.0) < 0.01
+    assert [
+        r["kernel_name"] for r in read_csv(out, "task_time") if r["kernel_type"] != "MEMCPY_ASYNC"
+    ] == LAUNCHED
+
+
+def test_timeline_has_a_flow_from_each_launch_to_its_kernel(collected: tuple[str, Path]) -> None:
+    (path,) = (collected[1] / "mindstudio_profiler_output").glob("msprof_*.json")
+    events = json.loads(path.read_text())
+    kernels = {
+        (e["pid"], e["tid"], e["ts"]): e for e in events if e["ph"] == "X" and e["name"].startswith("kern_")
+    }
+    assert len(kernels) == 4
+    ends = [e for e in events if e.get("cat") == "HostToDevice" and e["ph"] == "f"]
+    assert {(e["pid"], e["tid"], e["ts"]) for e in ends} == set(kernels)
+    starts = {e["id"] for e in events if e.get("cat") == "HostToDevice" and e["ph"] == "s"}
+    assert starts == {e["id"] for e in ends}
+
+
+def test_application_mode_collects_the_program(program: Path, native: NativeTree, tmp_path: Path) -> None:
+    out = tmp_path / "app"
+    result = subprocess.run(
+        [sys.executable, "-m", "sim_runtime.msprof", f"--application={program} -", f"--output={out}"],
+        env={**native.env(), "PYTHONPATH": os.pathsep.join(sys.path)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "case app_init = 148047" in result.stdout  # ACL_ERROR_PROF_API_CONFLICT
+    (prof,) = out.glob("PROF_*")
+    rows = read_csv(prof / "mindstudio_profiler_output", "op_summary")
+    assert [r["Op Name"] for r in rows] == LAUNCHED
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--export=on"], "--output is required"),
+        (["--output=/nonexistent-dir", "--export=on"], "is not a directory"),
+        (["--output=."], "nothing to do"),
+        (["--output=.", "--export=on", "--type=db"], "--type=db"),
+        (["--output=.", "--application="], "--application is empty"),
+        (["--output=.", "--export=maybe"], "--export"),
+    ],
+)
+def test_usage_errors_are_one_line(args: list[str], says: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert_usage_error(call_main(msprof_main, args, capsys), "msprof", says)
+
+
+def test_folder_without_collections_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    result = call_main(msprof_main, [f"--output={tmp_path}", "--export=on"], capsys)
+    assert result.returncode == 1 and "holds no PROF_*" in result.stderr and "Traceback" not in result.stderr

@@ -1,0 +1,35 @@
+"""One rank of a torchrun job under torch_npu.profiler: two steps of a matmul and an all-reduce,
+written by tensorboard_trace_handler into argv[1]; prints one JSON line with the rank."""
+
+import json
+import os
+import sys
+
+import torch
+import torch_npu  # noqa: F401  (registers the npu device)
+from torch_npu.profiler import (
+    ProfilerActivity,
+    ProfilerLevel,
+    _ExperimentalConfig,
+    profile,
+    schedule,
+    tensorboard_trace_handler,
+)
+
+torch.distributed.init_process_group(backend="hccl", init_method="env://")
+rank = int(os.environ["LOCAL_RANK"])
+torch.npu.set_device(rank)
+x = torch.full((64, 64), float(rank + 1)).npu()
+with profile(
+    activities=[ProfilerActivity.CPU, ProfilerActivity.NPU],
+    schedule=schedule(wait=0, warmup=0, active=2, repeat=1),
+    on_trace_ready=tensorboard_trace_handler(sys.argv[1]),
+    experimental_config=_ExperimentalConfig(profiler_level=ProfilerLevel.Level1),
+) as prof:
+    for _ in range(2):
+        y = x @ x
+        torch.distributed.all_reduce(y)
+        torch.npu.synchronize()
+        prof.step()
+torch.distributed.destroy_process_group()
+print("RANK " + json.dumps({"rank": rank}), flush=True)

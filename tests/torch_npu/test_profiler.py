@@ -1,0 +1,141 @@
+"""torch_npu.profiler end to end on the simulator (docs/msprof.md, docs/torch_npu.md): a training
+loop profiled with CPU + NPU activities, a schedule and tensorboard_trace_handler, under
+`npu-sim run`. torch_npu collects the NPU half through libmsprofiler (aclprof*) and exports it with
+the toolkit's msprof; its ASCEND_PROFILER_OUTPUT then holds the device kernels."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from torch_npu_harness import PROGRAMS, simulator_run
+
+from sim_runtime.msprof import raw
+
+pytestmark = pytest.mark.slow  # about 30 s and 45 s: torch's import and torch_npu's analysis subprocesses
+
+
+@pytest.fixture(scope="module")
+def profiled(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
+    out = tmp_path_factory.mktemp("tb")
+    result = simulator_run(PROGRAMS / "profiled_training.py", str(out))
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-5000:]
+    (ascend_pt,) = out.glob("*_ascend_pt")
+    return result.stdout + result.stderr, ascend_pt
+
+
+def test_analysis_finishes_without_missing_cann_data(profiled: tuple[str, Path]) -> None:
+    output, _ = profiled
+    complaints = (
+        "CANN Profiling data does not exist",
+        "Failed to export CANN",
+        "msprof command not found",
+        "Failed to analyze CANN",
+        "Failed to get acl to npu flow events",
+    )
+    for complaint in complaints:
+        assert complaint not in output, output[-4000:]
+
+
+def test_kernel_details_rows_are_the_msPTI_kernel_records_of_the_run(profiled: tuple[str, Path]) -> None:
+    _, ascend_pt = profiled
+    (prof,) = ascend_pt.glob("PROF_*")
+    kernels = raw.load(prof).kernels  # what msPTI delivered to libmsprofiler in this run
+    assert kernels, "no KERNEL record collected"
+    with (ascend_pt / "ASCEND_PROFILER_OUTPUT" / "kernel_details.csv").open(
+        encoding="utf-8", newline=""
+    ) as f:
+        rows = list(csv.DictReader(f))
+    assert sorted(row["Name"] for row in rows) == sorted(k.name for k in kernels)
+    assert {row["Step Id"] for row in rows} == {"2", "3"}  # the active steps of wait=1, warmup=1, active=2
+    assert len(rows) == 26  # 13 kernels in each of the two active steps (docs/torch_npu.md's MLP step)
+
+
+def test_op_statistic_counts_the_same_kernels(profiled: tuple[str, Path]) -> None:
+    _, ascend_pt = profiled
+    (prof,) = ascend_pt.glob("PROF_*")
+    kernels = raw.load(prof).kernels
+    with (ascend_pt / "ASCEND_PROFILER_OUTPUT" / "op_statistic.csv").open(encoding="utf-8", newline="") as f:
+        counts = {row["OP Type"]: int(row["Count"]) for row in csv.DictReader(f)}
+    assert sum(counts.values()) == len(kernels)
+    assert {"MatMulV2", "Gelu", "GeluGrad", "MseLoss", "MseLossGrad", "ForeachAddList"} <= set(counts)
+    assert counts["MatMulV2"] == sum(k.name.startswith("MatMulV2") for k in kernels)
+
+
+def test_api_statistic_counts_the_launches(profiled: tuple[str, Path]) -> None:
+    _, ascend_pt = profiled
+    (prof,) = ascend_pt.glob("PROF_*")
+    kernels = raw.load(prof).kernels
+    with (ascend_pt / "ASCEND_PROFILER_OUTPUT" / "api_statistic.csv").open(encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    node_launches = sum(int(row["Count"]) for row in rows if row["Level"] == "node")
+    assert node_launches == len(kernels)
+
+
+def test_trace_view_has_npu_rows_and_flows(profiled: tuple[str, Path]) -> None:
+    _, ascend_pt = profiled
+    events = json.loads((ascend_pt / "ASCEND_PROFILER_OUTPUT" / "trace_view.json").read_text())
+    processes = {e["args"]["name"] for e in events if e.get("ph") == "M" and e.get("name") == "process_name"}
+    assert {"Ascend Hardware", "CANN"} <= processes  # Level1 keeps the CANN rows (Level0 prunes them)
+    hardware = {
+        e["pid"] for e in events if e.get("ph") == "M" and e.get("args", {}).get("name") == "Ascend Hardware"
+    }
+    assert any(
+        e.get("ph") == "X" and e.get("pid") in hardware and e["name"].startswith("MatMulV2") for e in events
+    )
+    # torch_npu links its operators to the kernels through msprof's HostToDevice flows
+    assert any(e.get("ph") == "f" and e.get("pid") in hardware for e in events)
+    assert any(str(e.get("name", "")).startswith("ProfilerStep#") for e in events)
+
+
+def test_step_trace_time_computing_is_the_steps_kernel_time(profiled: tuple[str, Path]) -> None:
+    _, ascend_pt = profiled
+    out = ascend_pt / "ASCEND_PROFILER_OUTPUT"
+    with (out / "kernel_details.csv").open(encoding="utf-8", newline="") as f:
+        kernels = list(csv.DictReader(f))
+    with (out / "step_trace_time.csv").open(encoding="utf-8", newline="") as f:
+        steps = {row["Step"]: row for row in csv.DictReader(f)}
+    assert set(steps) == {"2", "3"}
+    for step, row in steps.items():
+        busy = sum(
+            float(k["Duration(us)"]) for k in kernels if k["Step Id"] == step
+        )  # one stream: no overlap
+        assert abs(float(row["Computing"]) - busy) < 0.01
+        assert float(row["Communication"]) == 0.0
+
+
+def test_two_ranks_under_torchrun_write_their_kernels_and_collectives(tmp_path: Path) -> None:
+    # about 45 s: two torch processes, each with its own collection and analysis
+    result = subprocess.run(
+        [sys.executable, "-m", "sim_runtime", "run", "--devices", "2", "--",
+         sys.executable, "-m", "torch.distributed.run", "--nproc_per_node=2",
+         str(PROGRAMS / "profiled_allreduce.py"), str(tmp_path)],
+        env={**os.environ, "NPU_SIM_LOG_LEVEL": "warn"},
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-4000:]
+    ranks = sorted(tmp_path.glob("*_ascend_pt"))
+    assert len(ranks) == 2
+    devices = set()
+    for ascend_pt in ranks:
+        (prof,) = ascend_pt.glob("PROF_*")
+        collected = raw.load(prof)
+        out = ascend_pt / "ASCEND_PROFILER_OUTPUT"
+        with (out / "kernel_details.csv").open(encoding="utf-8", newline="") as f:
+            rows = list(csv.DictReader(f))
+        communication = [r["Name"] for r in rows if r["Accelerator Core"] == "COMMUNICATION"]
+        assert communication == [c.name for c in sorted(collected.communications, key=lambda c: c.start)]
+        assert communication == ["hcom_allReduce_", "hcom_allReduce_"]
+        assert sorted(r["Name"] for r in rows if r["Accelerator Core"] != "COMMUNICATION") == sorted(
+            k.name for k in collected.kernels
+        )
+        devices |= {r["Device_id"] for r in rows}
+        with (out / "step_trace_time.csv").open(encoding="utf-8", newline="") as f:
+            steps = list(csv.DictReader(f))
+        assert [s["Step"] for s in steps] == ["0", "1"] and all(float(s["Communication"]) > 0 for s in steps)
+    assert devices == {"0", "1"}
