@@ -7,8 +7,9 @@ child processes get the runtime back only where they load our native libraries
 
 pytest-xdist's workers are processes of their own, started from this process's environment, and
 they load the sanitized libraries in process: they must start with the runtime preloaded as this
-interpreter did (a worker without it dies at its first native import: ASan aborts because its
-runtime is not first in the library list, TSan cannot be loaded by dlopen). The controller gets the
+interpreter did (without it, a worker's first native import fails: ASan stops the process because
+its runtime is not first in the library list; libtsan cannot be loaded that late, "cannot allocate
+memory in static TLS block"). The controller gets the
 preload back before it starts workers (`pytest_xdist_setupnodes`); each worker then takes it out
 of its own environment when it imports this module, like a run without workers. Used by
 tests/conftest.py; a plugin of its own too (``-p support.sanitizer_preload``).
