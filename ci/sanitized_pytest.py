@@ -4,7 +4,8 @@
 
 The native libraries of a sanitizer build need the sanitizer runtime loaded first; the
 Python interpreter is not built with it, so it is preloaded. Child processes started by
-the tests get the same runtime through NPU_SIM_SANITIZER_PRELOAD (tests/support/native.py).
+the tests get the same runtime through NPU_SIM_SANITIZER_PRELOAD (tests/support/native.py);
+pytest-xdist's workers (``-n 2``) start with it preloaded (tests/support/sanitizer_preload.py).
 
 ``--selection`` runs the tests listed in ci/sanitizer_tests.txt (the default envs asan and tsan:
 the tests that reach native code concurrently or through the seam) instead of the whole suite

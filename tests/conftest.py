@@ -12,15 +12,15 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from support.native import NativeTree, ProgramBuilder, find_native_tree
+from support.sanitizer_preload import pytest_xdist_setupnodes  # noqa: F401 (a hook of this conftest)
 
 # Machines under load (CI, sanitizer builds) generate examples slowly; the properties stay the same.
 settings.register_profile("project", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("project")
 
-# A sanitizer run preloads its runtime into this interpreter only; child processes get it back
-# through NativeTree.env / python_subprocess_env, exactly when they load our native libraries.
-if os.environ.get("NPU_SIM_SANITIZER_PRELOAD"):
-    os.environ.pop("LD_PRELOAD", None)
+# A sanitizer run preloads its runtime into this interpreter only (importing support.sanitizer_preload
+# takes it out of the environment); child processes get it back through NativeTree.env /
+# python_subprocess_env, exactly when they load our native libraries, and xdist's workers start with it.
 
 # Tests hand NPU_SIM_BUILD_DIR to programs that run in other folders: make a relative one absolute.
 if os.environ.get("NPU_SIM_BUILD_DIR"):
