@@ -171,4 +171,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except raw.RawDataError as error:
         print(f"{PROG}: error: unreadable collection: {error}", file=sys.stderr)
         return 1
+    except OSError as error:
+        print(f"{PROG}: error: cannot write {error.filename}: {error.strerror}", file=sys.stderr)
+        return 1
     return 0

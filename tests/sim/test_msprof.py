@@ -230,3 +230,12 @@ def test_analyze_without_communication_writes_nothing(collected: tuple[str, Path
     prof = collected[1]
     assert msprof_main(["--analyze=on", f"--output={prof}"]) == 0
     assert not (prof / "analyze").exists()
+
+
+def test_analyze_into_an_unwritable_place_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    prof = synthetic_collection(tmp_path, [allreduce(1_000, 2_000, 1)])
+    (prof / "analyze").write_text("a file where the analyze folder goes")
+    result = call_main(msprof_main, ["--analyze=on", f"--output={prof}"], capsys)
+    assert result.returncode == 1 and "cannot write" in result.stderr and "Traceback" not in result.stderr
