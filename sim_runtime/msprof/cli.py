@@ -1,11 +1,12 @@
 """``msprof``: the toolkit's msprof command over the simulator's libmsprofiler.
 
   msprof --export=on --output=DIR          export every PROF_* collection in DIR (or DIR itself)
-  msprof --analyze=on --output=DIR         the analysis torch_npu runs after the export
+  msprof --analyze=on --output=DIR         the communication analysis torch_npu runs after the export
   msprof --application="CMD" --output=DIR  run CMD with collection on, then export
 
-The export writes ``<PROF_*>/mindstudio_profiler_output/`` (summaries.py, timeline.py). Usage
-errors print one line and exit 2; a directory without collections exits 1.
+The export writes ``<PROF_*>/mindstudio_profiler_output/`` (summaries.py, timeline.py), the analysis
+``<PROF_*>/analyze/`` (communication.py). Usage errors print one line and exit 2; a directory
+without collections exits 1.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from sim_runtime.msprof import raw, summaries, timeline
+from sim_runtime.msprof import communication, raw, summaries, timeline
 
 PROG = "msprof"
 EXIT_USAGE = 2
@@ -99,6 +100,16 @@ def export(prof: Path) -> Path:
     return out
 
 
+def analyze(prof: Path) -> None:
+    """Writes analyze/communication*.json of one PROF_* directory (communication.py); a collection
+    without communication operations has nothing to analyse, as with CANN (a note, exit 0)."""
+    written = communication.analyze(raw.load(prof))
+    for path in written:
+        print(f"{PROG}: analyzed {path}")
+    if not written:
+        print(f"{PROG}: {prof.name}: no communication data to analyze", file=sys.stderr)
+
+
 def _data_types(args: argparse.Namespace) -> int:
     bits = 0
     bits |= ACL_PROF_ACL_API if args.ascendcl == "on" else 0
@@ -152,12 +163,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         for prof in found:
             if args.export == "on":
                 print(f"{PROG}: exported {export(prof)}")
-            # --analyze: the communication analysis (analyze/communication*.json) is not written
-            # yet; with no communication records there is nothing to analyse, as with CANN.
+            if args.analyze == "on":
+                analyze(prof)
     except UsageError as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     except raw.RawDataError as error:
         print(f"{PROG}: error: unreadable collection: {error}", file=sys.stderr)
+        return 1
+    except OSError as error:
+        print(f"{PROG}: error: cannot write {error.filename}: {error.strerror}", file=sys.stderr)
         return 1
     return 0

@@ -157,3 +157,85 @@ def test_usage_errors_are_one_line(args: list[str], says: str, capsys: pytest.Ca
 def test_folder_without_collections_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     result = call_main(msprof_main, [f"--output={tmp_path}", "--export=on"], capsys)
     assert result.returncode == 1 and "holds no PROF_*" in result.stderr and "Traceback" not in result.stderr
+
+
+def synthetic_collection(folder: Path, records: list[dict[str, object]]) -> Path:
+    """A PROF_* directory in libmsprofiler's raw format holding the given msPTI records."""
+    prof = folder / "PROF_000001_20261207040000000_ABCDEFGHIJKLMNOP"
+    (prof / raw.RAW_DIR).mkdir(parents=True)
+    meta = {
+        "format": "npu-sim msprof raw 1",
+        "pid": 1,
+        "devices": [0],
+        "data_types": 0x22,
+        "aicore_metrics": 0,
+    }
+    (prof / raw.COLLECTION_FILE).write_text(json.dumps(meta))
+    (prof / raw.RECORDS_FILE).write_text("".join(json.dumps(r) + "\n" for r in records))
+    return prof
+
+
+def allreduce(start: int, end: int, correlation: int) -> dict[str, object]:
+    return {
+        "kind": "communication", "start": start, "end": end, "device": 0, "stream": 5,
+        "correlation": correlation, "data_type": 4, "count": 4096, "alg": "RING", "name": "hcom_allReduce_",
+        "comm": "world",
+    }  # fmt: skip
+
+
+def test_analyze_writes_cann_communication_files_per_operation(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Two all-reduces of 2.5 ms and 1.25 ms (listed out of start order) and a kernel, which is no
+    # communication.
+    base = 1_780_000_000_000_000_000
+    kernel = {"kind": "kernel", "start": base, "end": base + 10, "device": 0, "stream": 1,
+              "correlation": 1, "type": "KERNEL_AIVEC", "name": "k"}  # fmt: skip
+    records = [
+        allreduce(base + 9_000_000, base + 10_250_000, 3),
+        kernel,
+        allreduce(base + 1_000, base + 2_501_000, 2),
+    ]
+    prof = synthetic_collection(tmp_path, records)
+    assert msprof_main(["--analyze=on", f"--output={tmp_path}"]) == 0
+    comm = json.loads((prof / "analyze" / "communication.json").read_text())
+    assert list(comm) == ["hcom_allReduce__0@world", "hcom_allReduce__1@world", "Total HCCL Operators"]
+    first = comm["hcom_allReduce__0@world"]["Communication Time Info"]
+    assert first["Start Timestamp(us)"] == (base + 1_000) / 1000 and first["Elapse Time(ms)"] == 2.5
+    # No HCCL task records: no transit or wait, so the whole operation is idle, as msprof computes it.
+    assert first["Transit Time(ms)"] == first["Wait Time(ms)"] == first["Wait Time Ratio"] == 0
+    assert first["Idle Time(ms)"] == 2.5
+    total = comm["Total HCCL Operators"]["Communication Time Info"]
+    assert (
+        total["Elapse Time(ms)"] == 3.75
+        and total["Idle Time(ms)"] == 3.75
+        and total["Start Timestamp(us)"] == 0
+    )
+    bandwidth = comm["hcom_allReduce__1@world"]["Communication Bandwidth Info"]
+    assert list(bandwidth) == ["RDMA", "HCCS", "PCIE", "SDMA", "SIO"]
+    assert bandwidth["HCCS"] == {
+        "Transit Size(MB)": 0, "Transit Time(ms)": 0, "Bandwidth(GB/s)": 0, "Large Packet Ratio": 0,
+        "Size Distribution": {},
+    }  # fmt: skip
+    matrix = json.loads((prof / "analyze" / "communication_matrix.json").read_text())
+    assert matrix == {
+        "hcom_allReduce__0@world": {},
+        "hcom_allReduce__1@world": {},
+        "Total HCCL Operators": {},
+    }
+    assert "analyzed" in capsys.readouterr().out
+
+
+def test_analyze_without_communication_writes_nothing(collected: tuple[str, Path]) -> None:
+    prof = collected[1]
+    assert msprof_main(["--analyze=on", f"--output={prof}"]) == 0
+    assert not (prof / "analyze").exists()
+
+
+def test_analyze_into_an_unwritable_place_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    prof = synthetic_collection(tmp_path, [allreduce(1_000, 2_000, 1)])
+    (prof / "analyze").write_text("a file where the analyze folder goes")
+    result = call_main(msprof_main, ["--analyze=on", f"--output={prof}"], capsys)
+    assert result.returncode == 1 and "cannot write" in result.stderr and "Traceback" not in result.stderr

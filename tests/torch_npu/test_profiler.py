@@ -138,4 +138,18 @@ def test_two_ranks_under_torchrun_write_their_kernels_and_collectives(tmp_path: 
         with (out / "step_trace_time.csv").open(encoding="utf-8", newline="") as f:
             steps = list(csv.DictReader(f))
         assert [s["Step"] for s in steps] == ["0", "1"] and all(float(s["Communication"]) > 0 for s in steps)
+        # msprof --analyze's communication analysis, split by torch_npu into the steps: one all-reduce
+        # each, its elapse time the COMMUNICATION record's.
+        comm = json.loads((out / "communication.json").read_text())
+        ops = sorted(collected.communications, key=lambda c: c.start)
+        assert list(comm) == ["step0", "step1"]
+        for index, (step, op) in enumerate(zip(comm.values(), ops, strict=True)):
+            assert step["p2p"] == {}
+            name = f"hcom_allReduce__{index}@{op.comm}"
+            assert sorted(step["collective"]) == sorted([name, "Total Op Info"])
+            times = step["collective"][name]["Communication Time Info"]
+            assert times["Elapse Time(ms)"] == pytest.approx((op.end - op.start) / 1e6)
+            assert times["Start Timestamp(us)"] == pytest.approx(op.start / 1e3)
+        matrix = json.loads((out / "communication_matrix.json").read_text())
+        assert list(matrix) == ["step0", "step1"]  # no links: HCCL tasks are not collected
     assert devices == {"0", "1"}
