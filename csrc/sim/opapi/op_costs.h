@@ -26,7 +26,8 @@
 //   the bytes of every tensor read and the output, in the working type; the foreach kernels sum
 //   both over the list. StatelessDropOutGenMask 10n (the Philox rounds), bytes the mask's;
 //   DropOutDoMask 2n; Triu / Tril n; Mish 10n, MishGrad 16n, SoftplusV2 6n, SoftplusV2Grad 8n;
-//   MaskedFill n; Rsqrt 5n.
+//   MaskedFill n; Rsqrt 5n; ReduceAll input elements; GroupNorm 8 / GroupNormGrad 12 * input elements;
+//   Invert (aclnnBitwiseNot) n.
 //   bytes = the bytes of every input read plus every output written.
 // Cube and attention kernels carry a modelled duration (docs/timing.md): tile quantisation over
 // the cube cores, a floor for pipeline fill, per-dtype rates and the efficiencies of

@@ -87,6 +87,10 @@ constexpr std::array<KernelSpec, static_cast<size_t>(Kernel::Count)> kKernels = 
     {Kernel::SoftplusV2Grad, "SoftplusV2Grad", "SoftplusV2GradAiCore", 1, CoreType::AIV},
     {Kernel::MaskedFill, "MaskedFill", "MaskedFillAiCore", 1, CoreType::AIV},
     {Kernel::Rsqrt, "Rsqrt", "RsqrtAiCore", 1, CoreType::AIV},
+    {Kernel::ReduceAll, "ReduceAll", "ReduceAllAiCore", 2100, CoreType::AIV},
+    {Kernel::GroupNorm, "GroupNorm", "GroupNormAiCore", 1, CoreType::AIV},
+    {Kernel::GroupNormGrad, "GroupNormGrad", "GroupNormGradAiCore", 1, CoreType::AIV},
+    {Kernel::Invert, "Invert", "InvertAiCore", 1, CoreType::AIV},
 }};
 
 // 64-bit FNV-1a with a seed, so that two seeds give a 128-bit digest.

@@ -33,7 +33,8 @@ enum class Kernel : uint8_t {
     Lerp, Sqrt, Addcmul, Addcdiv, ForeachMulScalar, ForeachAddScalar, ForeachDivScalar, ForeachSqrt,
     ForeachLerpScalar, ForeachAddcmulScalar, ForeachAddcdivScalar, StatelessDropOutGenMask, DropOutDoMask,
     Triu, Tril, NotEqual, Equal, LogicalNot, ThresholdGradV2D, FlashAttentionScoreGrad,
-    Mish, MishGrad, SoftplusV2, SoftplusV2Grad, MaskedFill, Rsqrt,
+    Mish, MishGrad, SoftplusV2, SoftplusV2Grad, MaskedFill, Rsqrt, ReduceAll, GroupNorm,
+    GroupNormGrad, Invert,
     Count
 };
 

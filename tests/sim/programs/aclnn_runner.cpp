@@ -29,6 +29,8 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_all.h"
+#include "aclnnop/aclnn_bitwise_not.h"
 #include "aclnnop/aclnn_addmm.h"
 #include "aclnnop/aclnn_cat.h"
 #include "aclnnop/aclnn_foreach_add_list.h"
@@ -55,6 +57,8 @@
 #include "aclnnop/aclnn_flash_attention_score_grad.h"
 #include "aclnnop/aclnn_masked_fill_scalar.h"
 #include "aclnnop/aclnn_masked_fill_tensor.h"
+#include "aclnnop/aclnn_group_norm.h"
+#include "aclnnop/aclnn_group_norm_backward.h"
 #include "aclnnop/aclnn_mish.h"
 #include "aclnnop/aclnn_rsqrt.h"
 #include "aclnnop/aclnn_mish_backward.h"
@@ -404,6 +408,30 @@ bool select(const Spec& p, Phase1& first, Phase2& second) {
     } else if (op == "InplaceRsqrt") {
         first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceRsqrtGetWorkspaceSize(p.t("selfRef"), w, e); };
         second = aclnnInplaceRsqrt;
+    } else if (op == "All") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnAllGetWorkspaceSize(p.t("self"), p.a("dim"), p.n("keepDim") != 0, p.t("out"), w, e); };
+        second = aclnnAll;
+    } else if (op == "InplaceLogicalNot") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceLogicalNotGetWorkspaceSize(p.t("selfRef"), w, e); };
+        second = aclnnInplaceLogicalNot;
+    } else if (op == "GroupNorm") {
+        first = [&](uint64_t* w, aclOpExecutor** e) {
+            return aclnnGroupNormGetWorkspaceSize(p.t("self"), p.t("gamma"), p.t("beta"), static_cast<int64_t>(p.n("N")), static_cast<int64_t>(p.n("C")),
+                                                  static_cast<int64_t>(p.n("HxW")), static_cast<int64_t>(p.n("group")), p.n("eps", 1e-5), p.t("out"),
+                                                  p.t("meanOut"), p.t("rstdOut"), w, e);
+        };
+        second = aclnnGroupNorm;
+    } else if (op == "GroupNormBackward") {
+        first = [&](uint64_t* w, aclOpExecutor** e) {
+            return aclnnGroupNormBackwardGetWorkspaceSize(p.t("gradOut"), p.t("input"), p.t("mean"), p.t("rstd"), p.t("gamma"),
+                                                          static_cast<int64_t>(p.n("N")), static_cast<int64_t>(p.n("C")), static_cast<int64_t>(p.n("HxW")),
+                                                          static_cast<int64_t>(p.n("group")), p.b("outputMask"), p.t("gradInput"),
+                                                          p.t("gradGamma"), p.t("gradBeta"), w, e);
+        };
+        second = aclnnGroupNormBackward;
+    } else if (op == "BitwiseNot") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnBitwiseNotGetWorkspaceSize(p.t("self"), p.t("out"), w, e); };
+        second = aclnnBitwiseNot;
     } else if (op == "Mish") {
         first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnMishGetWorkspaceSize(p.t("self"), p.t("out"), w, e); };
         second = aclnnMish;
