@@ -1,18 +1,19 @@
-// aclnnGelu, aclnnSilu, aclnnRelu, aclnnExp, aclnnNeg, aclnnSigmoid, aclnnTanh, aclnnSqrt and
-// aclnnInplaceSqrt: element-wise unary
+// aclnnGelu, aclnnSilu, aclnnRelu, aclnnExp, aclnnNeg, aclnnSigmoid, aclnnTanh, aclnnSqrt,
+// aclnnInplaceSqrt, aclnnRsqrt and aclnnInplaceRsqrt: element-wise unary
 // operators on the element-wise primitive (opapi/elementwise.h), one kernel each, run in self's
 // type; an output of another type gets a Cast launch.
 //   Gelu: x * Phi(x) = 0.5 x (1 + erf(x / sqrt(2))), the form CANN's aclnn_gelu.h documents
 //         and torch's default (approximate="none"); the tanh approximation is not offered
 //   Silu: x / (1 + exp(-x));  Relu: max(x, 0);  Exp: exp(x);  Neg: -x;  Sigmoid: 1 / (1 + exp(-x));
-//   Tanh: tanh(x);  Sqrt: sqrt(x) (nan below 0)
-// Relu takes integer tensors as well; Sqrt takes integer and bool tensors, computed as float32.
+//   Tanh: tanh(x);  Sqrt: sqrt(x) (nan below 0);  Rsqrt: 1 / sqrt(x) (inf at 0, nan below 0)
+// Relu takes integer tensors as well; Sqrt and Rsqrt take integer and bool tensors, computed as float32.
 #include <cmath>
 
 #include "aclnnop/aclnn_exp.h"
 #include "aclnnop/aclnn_gelu.h"
 #include "aclnnop/aclnn_neg.h"
 #include "aclnnop/aclnn_relu.h"
+#include "aclnnop/aclnn_rsqrt.h"
 #include "aclnnop/aclnn_sigmoid.h"
 #include "aclnnop/aclnn_sqrt.h"
 #include "aclnnop/aclnn_silu.h"
@@ -33,6 +34,7 @@ double neg(double x, double, double, double) { return -x; }
 double sigmoid(double x, double, double, double) { return 1.0 / (1.0 + std::exp(-x)); }
 double tanh_(double x, double, double, double) { return std::tanh(x); }
 double sqrt_(double x, double, double, double) { return std::sqrt(x); }
+double rsqrt(double x, double, double, double) { return 1.0 / std::sqrt(x); }
 
 using P = Promotion;
 using F = OpFamily;
@@ -46,6 +48,8 @@ OPAPI_ELEMENTWISE(kSigmoid, "aclnnSigmoid", F::Unary, {Kernel::Sigmoid, 4}, kFlo
 OPAPI_ELEMENTWISE(kTanh, "aclnnTanh", F::Unary, {Kernel::Tanh, 4}, kFloatTypes, P::Common, tanh_);
 OPAPI_ELEMENTWISE(kSqrt, "aclnnSqrt", F::Unary, {Kernel::Sqrt, 4}, kAllTypes, P::ToFloat, sqrt_);
 OPAPI_ELEMENTWISE(kInplaceSqrt, "aclnnInplaceSqrt", F::Unary, {Kernel::Sqrt, 4}, kFloatTypes, P::Common, sqrt_);
+OPAPI_ELEMENTWISE(kRsqrt, "aclnnRsqrt", F::Unary, {Kernel::Rsqrt, 5}, kAllTypes, P::ToFloat, rsqrt);
+OPAPI_ELEMENTWISE(kInplaceRsqrt, "aclnnInplaceRsqrt", F::Unary, {Kernel::Rsqrt, 5}, kFloatTypes, P::Common, rsqrt);
 
 aclnnStatus unary(const ElementwiseOp& op, const aclTensor* self, const aclTensor* out, uint64_t* ws,
                   aclOpExecutor** ex) {
@@ -121,3 +125,17 @@ NPUSIM_C_EXPORT aclnnStatus aclnnInplaceSqrtGetWorkspaceSize(aclTensor* self, ui
     return unary(kInplaceSqrt, self, self, workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnInplaceSqrt)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnRsqrtGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
+                                                       aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnRsqrtGetWorkspaceSize", aclnnStatus);
+    return unary(kRsqrt, self, out, workspaceSize, executor);
+}
+OPAPI_DEFINE_RUN(aclnnRsqrt)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnInplaceRsqrtGetWorkspaceSize(aclTensor* selfRef, uint64_t* workspaceSize,
+                                                              aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnInplaceRsqrtGetWorkspaceSize", aclnnStatus);
+    return unary(kInplaceRsqrt, selfRef, selfRef, workspaceSize, executor);
+}
+OPAPI_DEFINE_RUN(aclnnInplaceRsqrt)

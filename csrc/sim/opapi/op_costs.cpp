@@ -113,4 +113,13 @@ LaunchCost attention_cost(int64_t batch, int64_t heads, int64_t sq, int64_t skv,
     return c;
 }
 
+LaunchCost attention_grad_cost(int64_t batch, int64_t heads, int64_t sq, int64_t skv, int64_t d, double bytes,
+                               aclDataType dtype) {
+    constexpr double kProductsRatio = 5.0 / 2.0;  // the backward's products to the forward's
+    LaunchCost c = attention_cost(batch, heads, sq, skv, d, bytes, dtype);
+    c.flops *= kProductsRatio;
+    c.duration_ns *= kProductsRatio;
+    return c;
+}
+
 }  // namespace npusim::opapi

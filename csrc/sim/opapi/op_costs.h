@@ -13,6 +13,8 @@
 //   GatherV2, Transpose,     flops = 0 (pure data movement)
 //   ZerosLike, Fill
 //   FlashAttentionScore      flops = 4 * B * N * Sq * Skv * D (two products) + 5 * B * N * Sq * Skv
+//   FlashAttentionScoreGrad  the forward's FLOPs and modelled duration x 2.5 (five products: the
+//                            scores recomputed, dV, dP, dQ, dK), its own bytes
 //   GeluGrad 12n;  MseLoss 3n (n: the broadcast elements);  MseLossGrad 4n;  SoftmaxGrad 4n;
 //   LayerNormGradV3 12 * input elements;  ForeachAddList 2 * elements of all its tensors;
 //   ConcatD 0 (data movement); Addmm / Mm are MatMul (the bias term rides in the epilogue)
@@ -23,7 +25,9 @@
 //   (Lerp, Addcmul, Addcdiv 3n; Sqrt 4n; comparisons, LogicalNot, ThresholdGradV2D n; fills 0) and
 //   the bytes of every tensor read and the output, in the working type; the foreach kernels sum
 //   both over the list. StatelessDropOutGenMask 10n (the Philox rounds), bytes the mask's;
-//   DropOutDoMask 2n; Triu / Tril n.
+//   DropOutDoMask 2n; Triu / Tril n; Mish 10n, MishGrad 16n, SoftplusV2 6n, SoftplusV2Grad 8n;
+//   MaskedFill n; Rsqrt 5n; ReduceAll input elements; GroupNorm 8 / GroupNormGrad 12 * input elements;
+//   Invert (aclnnBitwiseNot) n.
 //   bytes = the bytes of every input read plus every output written.
 // Cube and attention kernels carry a modelled duration (docs/timing.md): tile quantisation over
 // the cube cores, a floor for pipeline fill, per-dtype rates and the efficiencies of
@@ -59,5 +63,7 @@ double vector_rate(aclDataType dtype);
 LaunchCost cube_cost(int64_t batch, int64_t m, int64_t n, int64_t k, double bytes, aclDataType dtype);
 LaunchCost attention_cost(int64_t batch, int64_t heads, int64_t sq, int64_t skv, int64_t d, double bytes,
                           aclDataType dtype);
+LaunchCost attention_grad_cost(int64_t batch, int64_t heads, int64_t sq, int64_t skv, int64_t d, double bytes,
+                               aclDataType dtype);
 
 }  // namespace npusim::opapi

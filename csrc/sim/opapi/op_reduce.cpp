@@ -1,8 +1,11 @@
 // aclnnReduceSum and aclnnMean over a set of dimensions (all of them when the set
 // is empty), accumulated in double and rounded to the output type `dtype`. An input
 // of another type than dtype is cast first (a Cast launch), as CANN does.
+// aclnnAll (torch.all with dims): whether every element of a reduced set is non-zero, over input
+// of any type, written as 1 or 0 to a bool or uint8 out; kernel ReduceAll.
 #include <memory>
 
+#include "aclnnop/aclnn_all.h"
 #include "aclnnop/aclnn_mean.h"
 #include "aclnnop/aclnn_reduce_sum.h"
 #include "core/fault_plan.h"
@@ -19,18 +22,28 @@ namespace {
 // Declared in the operator registry (hand-written: its own checks and compute).
 [[maybe_unused]] const bool kRegistered =
     register_op({"aclnnReduceSum", OpFamily::Reduction, kFloatTypes, Kernel::ReduceSum}) &&
-    register_op({"aclnnMean", OpFamily::Reduction, kFloatTypes, Kernel::ReduceMean});
+    register_op({"aclnnMean", OpFamily::Reduction, kFloatTypes, Kernel::ReduceMean}) &&
+    register_op({"aclnnAll", OpFamily::Reduction, kAllTypes, Kernel::ReduceAll});
 
-aclnnStatus prepare(const char* api, bool mean, const aclTensor* self, const aclIntArray* dim, bool keepDim,
+enum class Reduce : uint8_t { Sum, Mean, All };
+
+aclnnStatus prepare(const char* api, Reduce kind, const aclTensor* self, const aclIntArray* dim, bool keepDim,
                     aclDataType dtype, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
     OPAPI_CHECK(check_not_null(api, {self, dim, out, workspaceSize, executor}));
     OPAPI_CHECK(check_tensor(api, "self", self));
     OPAPI_CHECK(check_tensor(api, "out", out));
     if (!nn::valid(dim)) return invalid(api, "dim is not a live aclIntArray");
     const TensorView x = view_of(self), y = view_of(out);
-    OPAPI_CHECK(check_float_type(api, "self", x.dtype));
-    OPAPI_CHECK(check_float_type(api, "dtype", dtype));
-    OPAPI_CHECK(check_same_dtype(api, "out", y.dtype, dtype));
+    const bool mean = kind == Reduce::Mean, all = kind == Reduce::All;
+    if (all) {
+        if (!kAllTypes.has(x.dtype)) return invalid(api, "self has data type %s", nn::dtype_name(x.dtype));
+        if (y.dtype != ACL_BOOL && y.dtype != ACL_UINT8) return invalid(api, "out must be bool or uint8");
+        dtype = x.dtype;  // no Cast: the truth values are read in self's type
+    } else {
+        OPAPI_CHECK(check_float_type(api, "self", x.dtype));
+        OPAPI_CHECK(check_float_type(api, "dtype", dtype));
+        OPAPI_CHECK(check_same_dtype(api, "out", y.dtype, dtype));
+    }
     OPAPI_CHECK(check_rank(api, "self", x.dims, 0, nn::kMaxDims));
     std::vector<bool> reduced(x.rank(), dim->values.empty());
     for (int64_t d : dim->values) {
@@ -49,9 +62,10 @@ aclnnStatus prepare(const char* api, bool mean, const aclTensor* self, const acl
     if (x.dtype != dtype) {
         launches.push_back({Kernel::Cast, dtype, vector_cost(double(n), double(x.bytes()) + double(n * nn::dtype_size(dtype)), n, 4096)});
     }
-    launches.push_back({mean ? Kernel::ReduceMean : Kernel::ReduceSum, dtype,
+    const Kernel kernel = all ? Kernel::ReduceAll : mean ? Kernel::ReduceMean : Kernel::ReduceSum;
+    launches.push_back({kernel, dtype,
                         vector_cost(double(n + (mean ? outputs : 0)), double(n * nn::dtype_size(dtype) + y.bytes()), outputs, 1)});
-    auto compute = [x, y, kept, mean]() {
+    auto compute = [x, y, kept, mean, all]() {
         const std::vector<double> v = read_doubles(x);
         // Row-major strides of the kept shape; a reduced dimension contributes nothing.
         Dims out_strides(kept.size(), 0);
@@ -60,12 +74,13 @@ aclnnStatus prepare(const char* api, bool mean, const aclTensor* self, const acl
             out_strides[i] = kept[i] == 1 ? 0 : stride;
             stride *= kept[i];
         }
-        std::vector<double> acc(static_cast<size_t>(stride), 0.0);
+        std::vector<double> acc(static_cast<size_t>(stride), all ? 1.0 : 0.0);
         std::vector<int64_t> index(x.rank(), 0);
         for (size_t e = 0; e < v.size(); ++e) {
             int64_t pos = 0;
             for (size_t i = 0; i < index.size(); ++i) pos += index[i] * out_strides[i];
-            acc[static_cast<size_t>(pos)] += v[e];
+            double& a = acc[static_cast<size_t>(pos)];
+            a = all ? double(a != 0.0 && v[e] != 0.0) : a + v[e];
             for (size_t i = index.size(); i-- > 0;) {
                 if (++index[i] < x.dims[i]) break;
                 index[i] = 0;
@@ -89,7 +104,7 @@ NPUSIM_C_EXPORT aclnnStatus aclnnReduceSumGetWorkspaceSize(const aclTensor* self
                                                            aclDataType dtype, aclTensor* out, uint64_t* workspaceSize,
                                                            aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnReduceSumGetWorkspaceSize", aclnnStatus);
-    return npusim::opapi::prepare("aclnnReduceSum", false, self, dim, keepDim, dtype, out, workspaceSize, executor);
+    return npusim::opapi::prepare("aclnnReduceSum", npusim::opapi::Reduce::Sum, self, dim, keepDim, dtype, out, workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnReduceSum)
 
@@ -97,6 +112,14 @@ NPUSIM_C_EXPORT aclnnStatus aclnnMeanGetWorkspaceSize(const aclTensor* self, con
                                                       aclDataType dtype, aclTensor* out, uint64_t* workspaceSize,
                                                       aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnMeanGetWorkspaceSize", aclnnStatus);
-    return npusim::opapi::prepare("aclnnMean", true, self, dim, keepDim, dtype, out, workspaceSize, executor);
+    return npusim::opapi::prepare("aclnnMean", npusim::opapi::Reduce::Mean, self, dim, keepDim, dtype, out, workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnMean)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnAllGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepdim,
+                                                     aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnAllGetWorkspaceSize", aclnnStatus);
+    return npusim::opapi::prepare("aclnnAll", npusim::opapi::Reduce::All, self, dim, keepdim, ACL_BOOL, out,
+                                  workspaceSize, executor);
+}
+OPAPI_DEFINE_RUN(aclnnAll)

@@ -79,6 +79,18 @@ constexpr std::array<KernelSpec, static_cast<size_t>(Kernel::Count)> kKernels = 
     {Kernel::Equal, "Equal", "EqualAiCore", 1, CoreType::AIV},
     {Kernel::LogicalNot, "LogicalNot", "LogicalNotAiCore", 1, CoreType::AIV},
     {Kernel::ThresholdGradV2D, "ThresholdGradV2D", "ThresholdGradV2DAiCore", 1, CoreType::AIV},
+    {Kernel::FlashAttentionScoreGrad, "FlashAttentionScoreGrad", "FlashAttentionScoreGradAiCore", 10000000000000,
+     CoreType::MIX},
+    {Kernel::Mish, "Mish", "MishAiCore", 1, CoreType::AIV},
+    {Kernel::MishGrad, "MishGrad", "MishGradAiCore", 1, CoreType::AIV},
+    {Kernel::SoftplusV2, "SoftplusV2", "SoftplusV2AiCore", 1, CoreType::AIV},
+    {Kernel::SoftplusV2Grad, "SoftplusV2Grad", "SoftplusV2GradAiCore", 1, CoreType::AIV},
+    {Kernel::MaskedFill, "MaskedFill", "MaskedFillAiCore", 1, CoreType::AIV},
+    {Kernel::Rsqrt, "Rsqrt", "RsqrtAiCore", 1, CoreType::AIV},
+    {Kernel::ReduceAll, "ReduceAll", "ReduceAllAiCore", 2100, CoreType::AIV},
+    {Kernel::GroupNorm, "GroupNorm", "GroupNormAiCore", 1, CoreType::AIV},
+    {Kernel::GroupNormGrad, "GroupNormGrad", "GroupNormGradAiCore", 1, CoreType::AIV},
+    {Kernel::Invert, "Invert", "InvertAiCore", 1, CoreType::AIV},
 }};
 
 // 64-bit FNV-1a with a seed, so that two seeds give a 128-bit digest.

@@ -32,7 +32,9 @@ enum class Kernel : uint8_t {
     Pow, ReduceMax, SiluGrad, EmbeddingDenseGrad,
     Lerp, Sqrt, Addcmul, Addcdiv, ForeachMulScalar, ForeachAddScalar, ForeachDivScalar, ForeachSqrt,
     ForeachLerpScalar, ForeachAddcmulScalar, ForeachAddcdivScalar, StatelessDropOutGenMask, DropOutDoMask,
-    Triu, Tril, NotEqual, Equal, LogicalNot, ThresholdGradV2D,
+    Triu, Tril, NotEqual, Equal, LogicalNot, ThresholdGradV2D, FlashAttentionScoreGrad,
+    Mish, MishGrad, SoftplusV2, SoftplusV2Grad, MaskedFill, Rsqrt, ReduceAll, GroupNorm,
+    GroupNormGrad, Invert,
     Count
 };
 

@@ -29,6 +29,8 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_all.h"
+#include "aclnnop/aclnn_bitwise_not.h"
 #include "aclnnop/aclnn_addmm.h"
 #include "aclnnop/aclnn_cat.h"
 #include "aclnnop/aclnn_foreach_add_list.h"
@@ -52,6 +54,16 @@
 #include "aclnnop/aclnn_exp.h"
 #include "aclnnop/aclnn_fill_scalar.h"
 #include "aclnnop/aclnn_flash_attention_score.h"
+#include "aclnnop/aclnn_flash_attention_score_grad.h"
+#include "aclnnop/aclnn_masked_fill_scalar.h"
+#include "aclnnop/aclnn_masked_fill_tensor.h"
+#include "aclnnop/aclnn_group_norm.h"
+#include "aclnnop/aclnn_group_norm_backward.h"
+#include "aclnnop/aclnn_mish.h"
+#include "aclnnop/aclnn_rsqrt.h"
+#include "aclnnop/aclnn_mish_backward.h"
+#include "aclnnop/aclnn_softplus.h"
+#include "aclnnop/aclnn_softplus_backward.h"
 #include "aclnnop/aclnn_gelu.h"
 #include "aclnnop/aclnn_layer_norm.h"
 #include "aclnnop/aclnn_matmul.h"
@@ -384,6 +396,71 @@ bool select(const Spec& p, Phase1& first, Phase2& second) {
                 static_cast<int64_t>(p.n("sparseMode", 0)), p.t("softmaxMax"), p.t("softmaxSum"), nullptr, p.t("out"), w, e);
         };
         second = aclnnFlashAttentionScore;
+    } else if (op == "InplaceMaskedFillScalar") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceMaskedFillScalarGetWorkspaceSize(p.t("selfRef"), p.t("mask"), p.s("value"), w, e); };
+        second = aclnnInplaceMaskedFillScalar;
+    } else if (op == "InplaceMaskedFillTensor") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceMaskedFillTensorGetWorkspaceSize(p.t("selfRef"), p.t("mask"), p.t("value"), w, e); };
+        second = aclnnInplaceMaskedFillTensor;
+    } else if (op == "Rsqrt") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnRsqrtGetWorkspaceSize(p.t("self"), p.t("out"), w, e); };
+        second = aclnnRsqrt;
+    } else if (op == "InplaceRsqrt") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceRsqrtGetWorkspaceSize(p.t("selfRef"), w, e); };
+        second = aclnnInplaceRsqrt;
+    } else if (op == "All") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnAllGetWorkspaceSize(p.t("self"), p.a("dim"), p.n("keepDim") != 0, p.t("out"), w, e); };
+        second = aclnnAll;
+    } else if (op == "InplaceLogicalNot") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceLogicalNotGetWorkspaceSize(p.t("selfRef"), w, e); };
+        second = aclnnInplaceLogicalNot;
+    } else if (op == "GroupNorm") {
+        first = [&](uint64_t* w, aclOpExecutor** e) {
+            return aclnnGroupNormGetWorkspaceSize(p.t("self"), p.t("gamma"), p.t("beta"), static_cast<int64_t>(p.n("N")), static_cast<int64_t>(p.n("C")),
+                                                  static_cast<int64_t>(p.n("HxW")), static_cast<int64_t>(p.n("group")), p.n("eps", 1e-5), p.t("out"),
+                                                  p.t("meanOut"), p.t("rstdOut"), w, e);
+        };
+        second = aclnnGroupNorm;
+    } else if (op == "GroupNormBackward") {
+        first = [&](uint64_t* w, aclOpExecutor** e) {
+            return aclnnGroupNormBackwardGetWorkspaceSize(p.t("gradOut"), p.t("input"), p.t("mean"), p.t("rstd"), p.t("gamma"),
+                                                          static_cast<int64_t>(p.n("N")), static_cast<int64_t>(p.n("C")), static_cast<int64_t>(p.n("HxW")),
+                                                          static_cast<int64_t>(p.n("group")), p.b("outputMask"), p.t("gradInput"),
+                                                          p.t("gradGamma"), p.t("gradBeta"), w, e);
+        };
+        second = aclnnGroupNormBackward;
+    } else if (op == "BitwiseNot") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnBitwiseNotGetWorkspaceSize(p.t("self"), p.t("out"), w, e); };
+        second = aclnnBitwiseNot;
+    } else if (op == "Mish") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnMishGetWorkspaceSize(p.t("self"), p.t("out"), w, e); };
+        second = aclnnMish;
+    } else if (op == "InplaceMish") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceMishGetWorkspaceSize(p.t("selfRef"), w, e); };
+        second = aclnnInplaceMish;
+    } else if (op == "MishBackward") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnMishBackwardGetWorkspaceSize(p.t("gradOutput"), p.t("self"), p.t("gradInput"), w, e); };
+        second = aclnnMishBackward;
+    } else if (op == "Softplus") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnSoftplusGetWorkspaceSize(p.t("self"), p.s("beta"), p.s("threshold"), p.t("out"), w, e); };
+        second = aclnnSoftplus;
+    } else if (op == "SoftplusBackward") {
+        first = [&](uint64_t* w, aclOpExecutor** e) {
+            return aclnnSoftplusBackwardGetWorkspaceSize(p.t("gradOutput"), p.t("self"), p.s("beta"), p.s("threshold"), p.t("gradInput"), w, e);
+        };
+        second = aclnnSoftplusBackward;
+    } else if (op == "FlashAttentionScoreGrad") {
+        first = [&](uint64_t* w, aclOpExecutor** e) {
+            auto it = p.strings.find("layout");
+            std::string layout = it == p.strings.end() ? "BSH" : it->second;
+            return aclnnFlashAttentionScoreGradGetWorkspaceSize(
+                p.t("query"), p.t("key"), p.t("value"), p.t("dy"), p.t("realShift"), p.t("dropMask"), nullptr, p.t("mask"), nullptr,
+                nullptr, nullptr, nullptr, nullptr, p.n("scale", 1.0), p.n("keepProb", 1.0),
+                static_cast<int64_t>(p.n("preTokens", 2147483647)), static_cast<int64_t>(p.n("nextTokens", 2147483647)),
+                static_cast<int64_t>(p.n("headNum", 1)), layout.data(), 0, static_cast<int64_t>(p.n("sparseMode", 0)), p.t("dq"),
+                p.t("dk"), p.t("dv"), p.t("dpse"), w, e);
+        };
+        second = aclnnFlashAttentionScoreGrad;
     } else if (op == "Addmm") {
         first = [&](uint64_t* w, aclOpExecutor** e) {
             return aclnnAddmmGetWorkspaceSize(p.t("self"), p.t("mat1"), p.t("mat2"), p.s("beta"), p.s("alpha"), p.t("out"), 1, w, e);

@@ -1,0 +1,82 @@
+// What aclnnFlashAttentionScore and aclnnFlashAttentionScoreGrad share: their common arguments
+// (layout, heads, masks, pse, dropout) checked and read into one plan, and the softmax row both
+// compute the same way, so the backward sees exactly the probabilities (and dropout bits) of the
+// forward it differentiates.
+//   scores = Mask(scale * (pse + Q K^T), atten_mask); P = Softmax(scores); Pd = Dropout(P, keepProb)
+// The supported subset is documented in include/aclnnop/aclnn_flash_attention_score.h.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "aclnn/acl_meta.h"
+#include "opapi/tensor_io.h"
+
+namespace npusim::opapi {
+
+enum class AttentionLayout { BSH, BSND, BNSD };
+
+// Where element (b, n, s, d) of a Q/K/V/out tensor lives in its row-major logical order.
+struct AttentionGeometry {
+    AttentionLayout layout = AttentionLayout::BSH;
+    int64_t b = 0, n = 0, s = 0, d = 0;
+    int64_t index(int64_t bi, int64_t ni, int64_t si, int64_t di) const {
+        switch (layout) {
+            case AttentionLayout::BSH:
+            case AttentionLayout::BSND: return ((bi * s + si) * n + ni) * d + di;
+            case AttentionLayout::BNSD: return ((bi * n + ni) * s + si) * d + di;
+        }
+        return 0;
+    }
+};
+
+// The arguments both phases of both operators take, as the first phase accepted them.
+struct AttentionArgs {
+    const aclTensor* query = nullptr;
+    const aclTensor* key = nullptr;
+    const aclTensor* value = nullptr;
+    const aclTensor* real_shift = nullptr;
+    const aclTensor* drop_mask = nullptr;
+    const aclTensor* atten_mask = nullptr;
+    const aclIntArray* prefix = nullptr;
+    double scale = 1, keep_prob = 1;
+    int64_t pre_tokens = 0, next_tokens = 0, head_num = 0, sparse_mode = 0;
+    const char* layout = nullptr;
+};
+
+struct AttentionPlan {
+    TensorView q, k, v, mask, pse, drop;
+    AttentionGeometry gq, gk;
+    bool has_mask = false, has_pse = false, has_drop = false;
+    Dims mask_dims;  // mask read as [B or 1, N or 1, Sq, Skv]
+    Dims pse_dims;   // pse read as [B or 1, N, Sq or 1, Skv]
+    float scale = 1;
+    float keep_prob = 1;
+    int64_t sparse = 0;
+    int64_t group() const { return gq.n / gk.n; }  // query heads per key head
+    double input_bytes() const;                     // q, k, v and the masks and pse read
+};
+
+// Checks the shared arguments (ACLNN_ERR_PARAM_NULLPTR / ACLNN_ERR_PARAM_INVALID with a log line
+// naming `api` otherwise) and fills `plan`.
+aclnnStatus plan_attention(const char* api, const AttentionArgs& args, AttentionPlan& plan);
+
+// The plan's inputs read into host buffers (second phase).
+struct AttentionInputs {
+    std::vector<float> q, k, v, pse;
+    std::vector<double> mask, drop;
+};
+AttentionInputs read_attention_inputs(const AttentionPlan& p);
+
+// Row (b, n, i) of exp(scores - peak) into `row` (Skv values; 0 where masked); returns its peak
+// and sum (sum 0 when the whole row is masked).
+struct SoftmaxRow {
+    float peak = 0;
+    float sum = 0;
+};
+SoftmaxRow softmax_row(const AttentionPlan& p, const AttentionInputs& in, int64_t b, int64_t n, int64_t i,
+                       std::vector<float>& row);
+// Whether the dropout keeps probability (b, n, i, j) (always, without dropout).
+bool dropout_keeps(const AttentionPlan& p, const AttentionInputs& in, int64_t b, int64_t n, int64_t i, int64_t j);
+
+}  // namespace npusim::opapi
