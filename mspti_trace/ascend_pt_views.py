@@ -216,13 +216,14 @@ def _kernel_types(v: RankViews) -> list[str]:
 def _kernel_rows(v: RankViews) -> Iterator[list[object]]:
     k = v.kernels
     starts, ends = k["start"].astype(np.int64), k["end"].astype(np.int64)
-    # Wait Time: from the end of the previous task on the same stream (0 for a stream's first).
-    wait = np.zeros(len(k), dtype=np.int64)
+    # Wait Time: from the end of the previous task on the same stream; -1 for a stream's first,
+    # written 0 as msprof writes a task with no previous one (the others with three decimals).
+    wait = np.full(len(k), -1, dtype=np.int64)
     streams = k["stream_id"].astype(np.int64)
     by_stream = np.lexsort((starts, streams))
     same = streams[by_stream][1:] == streams[by_stream][:-1]
     gaps = np.maximum(starts[by_stream][1:] - ends[by_stream][:-1], 0)
-    wait[by_stream[1:]] = np.where(same, gaps, 0)
+    wait[by_stream[1:]] = np.where(same, gaps, -1)
     order = np.argsort(starts, kind="stable")
     names = v.strings[k["name"][order]].tolist()
     types = _kernel_types(v)
@@ -237,15 +238,16 @@ def _kernel_rows(v: RankViews) -> Iterator[list[object]]:
         step_ids,
         streams_ordered,
         starts[order].tolist(),
-        ((ends - starts)[order] / 1000.0).tolist(),
-        (wait[order] / 1000.0).tolist(),
+        (ends - starts)[order].tolist(),
+        wait[order].tolist(),
         strict=True,
     ):
         # Task ID, OP State, block dims, HF32, shapes, types, formats and Context ID are not in
         # msPTI's KERNEL record: N/A, as torch_npu copies them from an op_summary without them.
         row: list[object] = [
             v.device, SINGLE_OP_MODEL_ID, na, stream, name, types[i], na, cores[i],
-            _us(start) + "\t", duration, waited, na, na, na, na, na, na, na, na, na, na,
+            _us(start) + "\t", _us(duration), "0" if waited < 0 else _us(waited),
+            na, na, na, na, na, na, na, na, na, na,
         ]  # fmt: skip
         yield [step, *row] if v.steps else row
 
@@ -260,7 +262,7 @@ def _task_time_rows(v: RankViews) -> Iterator[list[object]]:
         order.tolist(), names, k["stream_id"][order].tolist(), starts[order].tolist(),
         ends[order].tolist(), strict=True,
     ):  # fmt: skip
-        yield [v.device, name, v.cores[i], stream, NOT_COLLECTED, (end - start) / 1000.0,
+        yield [v.device, name, v.cores[i], stream, NOT_COLLECTED, _us(end - start),
                _us(start) + "\t", _us(end) + "\t"]  # fmt: skip
 
 

@@ -90,7 +90,10 @@ def test_kernel_details_has_a_row_per_kernel_with_its_times(folders: list[Path],
     assert first["Stream ID"] == str(workloads.COMPUTE_STREAM)
     assert {float(r["Duration(us)"]) for r in rows} == {workloads.KERNEL_NS / 1000}
     # Wait: the gap since the previous kernel on the stream (none before a stream's first).
-    assert float(rows[0]["Wait Time(us)"]) == 0.0
+    assert rows[0]["Wait Time(us)"] == "0"  # as msprof writes a task with no previous one
+    gap, span = workloads.KERNEL_GAP_NS, workloads.KERNEL_NS
+    assert rows[1]["Wait Time(us)"] == f"{gap // 1000}.{gap % 1000:03d}"  # three decimals, as msprof
+    assert rows[1]["Duration(us)"] == f"{span // 1000}.{span % 1000:03d}"
     assert float(rows[1]["Wait Time(us)"]) == workloads.KERNEL_GAP_NS / 1000
     assert [r["Step Id"] for r in rows] == [
         str(s) for s in range(workloads.STEPS) for _ in range(workloads.KERNELS)
