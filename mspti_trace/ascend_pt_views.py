@@ -9,7 +9,8 @@ Names, columns, units and JSON fields are those of torch_npu 2.13.0's profiler a
 - ``profiler_info_<rank>.json``, ``profiler_metadata.json`` (root), ``PROF_<n>_<time>_<tag>/
   device_<d>/info.json.<d>`` (the device facts msprof-analyze reads: AI Core count and frequency);
 - ``ASCEND_PROFILER_OUTPUT/``: ``kernel_details.csv``, ``op_statistic.csv``, ``operator_details.csv``,
-  ``step_trace_time.csv``, ``api_statistic.csv``, ``communication.json``, ``communication_matrix.json``.
+  ``step_trace_time.csv``, ``api_statistic.csv``, ``task_time.csv``, ``analyse.done`` and, with
+  communication ops, ``communication.json``, ``communication_matrix.json``.
 
 A field msPTI records do not carry is written as torch_npu writes it when it was not collected:
 ``N/A`` for block counts, an empty string for shapes, data types, formats and call stacks, 0 for
