@@ -30,7 +30,8 @@ and ``process_sort_index`` metadata, every thread with ``thread_name`` and ``thr
 Fields torch_npu has and msPTI records do not (task id, batch id, model id, input shapes, call
 stacks) are left out rather than invented. Beside trace_view.json, every rank folder gets the other
 files torch_npu writes (kernel_details.csv, op_statistic.csv, operator_details.csv,
-step_trace_time.csv, api_statistic.csv, communication.json, communication_matrix.json,
+step_trace_time.csv, api_statistic.csv, task_time.csv, analyse.done, communication.json and
+communication_matrix.json (with communication ops),
 profiler_info_<rank>.json, profiler_metadata.json and the device's info.json): ascend_pt_views.py.
 Not drawn yet: MEMORY and HCCL records (so no memory_record.csv / operator_memory.csv).
 """

@@ -9,7 +9,8 @@ Names, columns, units and JSON fields are those of torch_npu 2.13.0's profiler a
 - ``profiler_info_<rank>.json``, ``profiler_metadata.json`` (root), ``PROF_<n>_<time>_<tag>/
   device_<d>/info.json.<d>`` (the device facts msprof-analyze reads: AI Core count and frequency);
 - ``ASCEND_PROFILER_OUTPUT/``: ``kernel_details.csv``, ``op_statistic.csv``, ``operator_details.csv``,
-  ``step_trace_time.csv``, ``api_statistic.csv``, ``communication.json``, ``communication_matrix.json``.
+  ``step_trace_time.csv``, ``api_statistic.csv``, ``task_time.csv``, ``analyse.done`` and, with
+  communication ops, ``communication.json``, ``communication_matrix.json``.
 
 A field msPTI records do not carry is written as torch_npu writes it when it was not collected:
 ``N/A`` for block counts, an empty string for shapes, data types, formats and call stacks, 0 for
@@ -35,33 +36,56 @@ __all__ = [
     "write_rank_views",
 ]
 
-#: Files written per rank into ASCEND_PROFILER_OUTPUT (besides trace_view.json).
+#: The empty file torch_npu writes into ASCEND_PROFILER_OUTPUT once its analysis finished.
+ANALYSE_DONE = "analyse.done"
+#: Files written per rank into ASCEND_PROFILER_OUTPUT (besides trace_view.json; the two
+#: communication files only for a rank with communication ops).
 ASCEND_PT_FILES = (
     "kernel_details.csv",
     "op_statistic.csv",
     "operator_details.csv",
     "step_trace_time.csv",
     "api_statistic.csv",
+    "task_time.csv",
     "communication.json",
     "communication_matrix.json",
+    ANALYSE_DONE,
 )
 NOT_COLLECTED = "N/A"
 KERNEL_HEADERS = [
     "Device_id",
+    "Model ID",
+    "Task ID",
+    "Stream ID",
     "Name",
     "Type",
+    "OP State",
     "Accelerator Core",
     "Start Time(us)",
     "Duration(us)",
     "Wait Time(us)",
     "Block Num",
     "Mix Block Num",
+    "HF32 Eligible",
     "Input Shapes",
     "Input Data Types",
     "Input Formats",
     "Output Shapes",
     "Output Data Types",
     "Output Formats",
+    "Context ID",
+]
+#: Model ID of a single-operator launch, as CANN's op_summary writes it (no graph model).
+SINGLE_OP_MODEL_ID = 4294967295
+TASK_TIME_HEADERS = [
+    "Device_id",
+    "kernel_name",
+    "kernel_type",
+    "stream_id",
+    "task_id",
+    "task_time(us)",
+    "task_start(us)",
+    "task_stop(us)",
 ]
 OP_STATISTIC_HEADERS = [
     "Device_id",
@@ -193,31 +217,54 @@ def _kernel_types(v: RankViews) -> list[str]:
 def _kernel_rows(v: RankViews) -> Iterator[list[object]]:
     k = v.kernels
     starts, ends = k["start"].astype(np.int64), k["end"].astype(np.int64)
-    # Wait Time: from the end of the previous task on the same stream (0 for a stream's first).
-    wait = np.zeros(len(k), dtype=np.int64)
+    # Wait Time: from the end of the previous task on the same stream; -1 for a stream's first,
+    # written 0 as msprof writes a task with no previous one (the others with three decimals).
+    wait = np.full(len(k), -1, dtype=np.int64)
     streams = k["stream_id"].astype(np.int64)
     by_stream = np.lexsort((starts, streams))
     same = streams[by_stream][1:] == streams[by_stream][:-1]
     gaps = np.maximum(starts[by_stream][1:] - ends[by_stream][:-1], 0)
-    wait[by_stream[1:]] = np.where(same, gaps, 0)
+    wait[by_stream[1:]] = np.where(same, gaps, -1)
     order = np.argsort(starts, kind="stable")
     names = v.strings[k["name"][order]].tolist()
     types = _kernel_types(v)
     cores = v.cores
     step_of = _steps_at(v.steps, starts[order], closed=True)
     step_ids = [v.steps[i][0] if i >= 0 else None for i in step_of.tolist()]
-    absent = [NOT_COLLECTED, NOT_COLLECTED] + [""] * (len(KERNEL_HEADERS) - 9)
-    for i, name, step, start, duration, waited in zip(
+    streams_ordered = streams[order].tolist()
+    na = NOT_COLLECTED
+    for i, name, step, stream, start, duration, waited in zip(
         order.tolist(),
         names,
         step_ids,
+        streams_ordered,
         starts[order].tolist(),
-        ((ends - starts)[order] / 1000.0).tolist(),
-        (wait[order] / 1000.0).tolist(),
+        (ends - starts)[order].tolist(),
+        wait[order].tolist(),
         strict=True,
     ):
-        row: list[object] = [v.device, name, types[i], cores[i], _us(start) + "\t", duration, waited, *absent]
+        # Task ID, OP State, block dims, HF32, shapes, types, formats and Context ID are not in
+        # msPTI's KERNEL record: N/A, as torch_npu copies them from an op_summary without them.
+        row: list[object] = [
+            v.device, SINGLE_OP_MODEL_ID, na, stream, name, types[i], na, cores[i],
+            _us(start) + "\t", _us(duration), "0" if waited < 0 else _us(waited),
+            na, na, na, na, na, na, na, na, na, na,
+        ]  # fmt: skip
         yield [step, *row] if v.steps else row
+
+
+def _task_time_rows(v: RankViews) -> Iterator[list[object]]:
+    """A row per KERNEL record by start, as msprof's task_time (task_id not recorded: N/A)."""
+    k = v.kernels
+    starts, ends = k["start"].astype(np.int64), k["end"].astype(np.int64)
+    order = np.argsort(starts, kind="stable")
+    names = v.strings[k["name"][order]].tolist()
+    for i, name, stream, start, end in zip(
+        order.tolist(), names, k["stream_id"][order].tolist(), starts[order].tolist(),
+        ends[order].tolist(), strict=True,
+    ):  # fmt: skip
+        yield [v.device, name, v.cores[i], stream, NOT_COLLECTED, _us(end - start),
+               _us(start) + "\t", _us(end) + "\t"]  # fmt: skip
 
 
 def _op_statistic_rows(v: RankViews) -> list[list[object]]:
@@ -446,13 +493,15 @@ def write_rank_views(root: Path, output: Path, v: RankViews) -> None:
     ASCEND_PROFILER_OUTPUT."""
     kernel_headers = (["Step Id"] if v.steps else []) + KERNEL_HEADERS
     _csv(output / "kernel_details.csv", kernel_headers, _kernel_rows(v))
+    _csv(output / "task_time.csv", TASK_TIME_HEADERS, _task_time_rows(v))
     _csv(output / "op_statistic.csv", OP_STATISTIC_HEADERS, _op_statistic_rows(v))
     _csv(output / "operator_details.csv", OPERATOR_HEADERS, _operator_rows(v))
     _csv(output / "step_trace_time.csv", STEP_TRACE_HEADERS, _step_trace_rows(v))
     _csv(output / "api_statistic.csv", API_STATISTIC_HEADERS, _api_statistic_rows(v))
-    communication, matrix = _communication(v)
-    _json(output / "communication.json", communication)
-    _json(output / "communication_matrix.json", matrix)
+    if len(v.communications):  # torch_npu writes the two only for a run with communication ops
+        communication, matrix = _communication(v)
+        _json(output / "communication.json", communication)
+        _json(output / "communication_matrix.json", matrix)
     _json(
         root / f"profiler_info_{v.rank}.json",
         {
@@ -503,10 +552,11 @@ def write_rank_views(root: Path, output: Path, v: RankViews) -> None:
         if v.rank in ranks
     }
     _json(root / "profiler_metadata.json", {"parallel_group_info": groups} if groups else {})
-    if v.device < 0:
-        return  # a rank without a device (host records only) has no device info
-    # The folder's name ends <time>_ascend_pt (ascend_pt.rank_folder).
-    stamp = root.name.split("_")[-3]
-    device = root / f"PROF_{v.rank + 1:06d}_{stamp}_{v.pid:X}" / f"device_{v.device}"
-    device.mkdir(parents=True, exist_ok=True)
-    _json(device / f"info.json.{v.device}", _device_info(v))
+    if v.device >= 0:  # a rank without a device (host records only) has no device info
+        # The folder's name ends <time>_ascend_pt (ascend_pt.rank_folder).
+        stamp = root.name.split("_")[-3]
+        device = root / f"PROF_{v.rank + 1:06d}_{stamp}_{v.pid:X}" / f"device_{v.device}"
+        device.mkdir(parents=True, exist_ok=True)
+        _json(device / f"info.json.{v.device}", _device_info(v))
+    # torch_npu's mark of a finished analysis, written after its other files (empty)
+    (output / ANALYSE_DONE).touch()

@@ -339,7 +339,8 @@ def _export(args: argparse.Namespace) -> int:
         seconds = time.perf_counter() - started
         for rank in ascend.files:
             print(f"wrote {rank.path}: rank {rank.rank}, {rank.events} events")
-            print(f"  beside it: {', '.join(ASCEND_PT_FILES)}")
+            beside = [name for name in ASCEND_PT_FILES if (rank.path.parent / name).exists()]
+            print(f"  beside it: {', '.join(beside)}")
             folder = rank.path.parent.parent.name
             print(f"  in {folder}: profiler_info_{rank.rank}.json, profiler_metadata.json, PROF_*")
         print(

@@ -59,20 +59,26 @@ def test_kernel_details_has_a_row_per_kernel_with_its_times(folders: list[Path],
     assert _header(path) == [
         "Step Id",
         "Device_id",
+        "Model ID",
+        "Task ID",
+        "Stream ID",
         "Name",
         "Type",
+        "OP State",
         "Accelerator Core",
         "Start Time(us)",
         "Duration(us)",
         "Wait Time(us)",
         "Block Num",
         "Mix Block Num",
+        "HF32 Eligible",
         "Input Shapes",
         "Input Data Types",
         "Input Formats",
         "Output Shapes",
         "Output Data Types",
         "Output Formats",
+        "Context ID",
     ]
     rows = _rows(path)
     assert len(rows) == workloads.STEPS * workloads.KERNELS
@@ -81,15 +87,43 @@ def test_kernel_details_has_a_row_per_kernel_with_its_times(folders: list[Path],
     assert first["Start Time(us)"] == f"{start // 1000}.{start % 1000:03d}\t"
     assert first["Name"] == "MatMulV2_0" and first["Type"] == "MatMulV2"
     assert first["Accelerator Core"] == "AI_CORE" and first["Device_id"] == "0"
+    assert first["Stream ID"] == str(workloads.COMPUTE_STREAM)
     assert {float(r["Duration(us)"]) for r in rows} == {workloads.KERNEL_NS / 1000}
     # Wait: the gap since the previous kernel on the stream (none before a stream's first).
-    assert float(rows[0]["Wait Time(us)"]) == 0.0
+    assert rows[0]["Wait Time(us)"] == "0"  # as msprof writes a task with no previous one
+    gap, span = workloads.KERNEL_GAP_NS, workloads.KERNEL_NS
+    assert rows[1]["Wait Time(us)"] == f"{gap // 1000}.{gap % 1000:03d}"  # three decimals, as msprof
+    assert rows[1]["Duration(us)"] == f"{span // 1000}.{span % 1000:03d}"
     assert float(rows[1]["Wait Time(us)"]) == workloads.KERNEL_GAP_NS / 1000
     assert [r["Step Id"] for r in rows] == [
         str(s) for s in range(workloads.STEPS) for _ in range(workloads.KERNELS)
     ]
     # Not in msPTI records: written as not collected.
-    assert {r["Block Num"] for r in rows} == {"N/A"} and {r["Input Shapes"] for r in rows} == {""}
+    assert {r["Block Num"] for r in rows} == {"N/A"} and {r["Input Shapes"] for r in rows} == {"N/A"}
+    assert {r["Model ID"] for r in rows} == {"4294967295"} and {r["Task ID"] for r in rows} == {"N/A"}
+
+
+def test_task_time_has_a_row_per_kernel_as_msprof_writes_it(folders: list[Path], workloads) -> None:
+    path = folders[0] / OUTPUT_FOLDER / "task_time.csv"
+    assert _header(path) == [
+        "Device_id",
+        "kernel_name",
+        "kernel_type",
+        "stream_id",
+        "task_id",
+        "task_time(us)",
+        "task_start(us)",
+        "task_stop(us)",
+    ]
+    rows = _rows(path)
+    assert len(rows) == workloads.STEPS * workloads.KERNELS
+    start = workloads.kernel_start(0, 0)
+    end = start + workloads.KERNEL_NS
+    assert rows[0]["kernel_name"] == "MatMulV2_0" and rows[0]["kernel_type"] == "AI_CORE"
+    assert rows[0]["stream_id"] == str(workloads.COMPUTE_STREAM) and rows[0]["task_id"] == "N/A"
+    assert rows[0]["task_start(us)"] == f"{start // 1000}.{start % 1000:03d}\t"
+    assert rows[0]["task_stop(us)"] == f"{end // 1000}.{end % 1000:03d}\t"
+    assert {float(r["task_time(us)"]) for r in rows} == {workloads.KERNEL_NS / 1000}
 
 
 def test_op_type_is_the_kernel_binary_names_prefix() -> None:

@@ -2,13 +2,18 @@
 tensorboard_trace_handler), as users profile training: `profiled_training.py OUT_DIR`.
 
 Six steps under schedule(wait=1, warmup=1, active=2, repeat=1) at profiler level Level1 (which
-adds op_statistic.csv and api_statistic.csv to Level0's files); prints one JSON line."""
+adds op_statistic.csv and api_statistic.csv to Level0's files); prints one JSON line.
 
+`profiled_training.py --mstx-steps` runs the same six steps without torch_npu's profiler, each
+step inside an mstx range named `step` (torch_npu.npu.mstx), so that an msPTI capture
+(`npu-sim trace`) of it has the steps `--format ascend-pt` numbers ProfilerStep#0..5."""
+
+import contextlib
 import json
 import sys
 
 import torch
-import torch_npu  # noqa: F401  (registers the npu device)
+import torch_npu
 from torch_npu.profiler import (
     ProfilerActivity,
     ProfilerLevel,
@@ -18,24 +23,31 @@ from torch_npu.profiler import (
     tensorboard_trace_handler,
 )
 
-out_dir = sys.argv[1]
+mstx_steps = sys.argv[1] == "--mstx-steps"
 torch.manual_seed(0)
 model = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.GELU(), torch.nn.Linear(32, 4)).npu()
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
 x = torch.randn(8, 16).npu()
 y = torch.randn(8, 4).npu()
 steps = 6
-with profile(
-    activities=[ProfilerActivity.CPU, ProfilerActivity.NPU],
-    schedule=schedule(wait=1, warmup=1, active=2, repeat=1),
-    on_trace_ready=tensorboard_trace_handler(out_dir),
-    experimental_config=_ExperimentalConfig(profiler_level=ProfilerLevel.Level1),
-) as prof:
+prof = None
+if not mstx_steps:
+    prof = profile(
+        activities=[ProfilerActivity.CPU, ProfilerActivity.NPU],
+        schedule=schedule(wait=1, warmup=1, active=2, repeat=1),
+        on_trace_ready=tensorboard_trace_handler(sys.argv[1]),
+        experimental_config=_ExperimentalConfig(profiler_level=ProfilerLevel.Level1),
+    )
+with prof if prof is not None else contextlib.nullcontext():
     for _ in range(steps):
+        step_range = torch_npu.npu.mstx.range_start("step") if mstx_steps else None
         optimizer.zero_grad()
         loss = torch.nn.functional.mse_loss(model(x), y)
         loss.backward()
         optimizer.step()
         torch.npu.synchronize()
-        prof.step()
+        if step_range is not None:
+            torch_npu.npu.mstx.range_end(step_range)
+        if prof is not None:
+            prof.step()
 print(json.dumps({"steps": steps, "loss": float(loss.detach().cpu())}))
