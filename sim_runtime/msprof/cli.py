@@ -21,6 +21,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+# The summary columns torch_npu copies from msprof are written once, beside the ascend_pt writer.
+from mspti_trace.ascend_pt_views import API_STATISTIC_HEADERS, OP_STATISTIC_HEADERS, TASK_TIME_HEADERS
 from sim_runtime.msprof import communication, raw, summaries, timeline
 
 PROG = "msprof"
@@ -84,16 +86,16 @@ def export(prof: Path) -> Path:
         out / f"op_summary_{stamp}.csv", summaries.OP_SUMMARY_HEADERS, summaries.op_summary_rows(collection)
     )
     summaries.write_csv(
-        out / f"task_time_{stamp}.csv", summaries.TASK_TIME_HEADERS, summaries.task_time_rows(collection)
+        out / f"task_time_{stamp}.csv", TASK_TIME_HEADERS, summaries.task_time_rows(collection)
     )
     summaries.write_csv(
         out / f"api_statistic_{stamp}.csv",
-        summaries.API_STATISTIC_HEADERS,
+        API_STATISTIC_HEADERS,
         summaries.api_statistic_rows(collection),
     )
     summaries.write_csv(
         out / f"op_statistic_{stamp}.csv",
-        summaries.OP_STATISTIC_HEADERS,
+        OP_STATISTIC_HEADERS,
         summaries.op_statistic_rows(collection),
     )
     (out / f"msprof_{stamp}.json").write_text(json.dumps(timeline.events(collection)), encoding="utf-8")

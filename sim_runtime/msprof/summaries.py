@@ -14,27 +14,17 @@ import statistics
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from mspti_trace.ascend_pt_views import SINGLE_OP_MODEL_ID
 from sim_runtime.msprof.raw import Collection, Kernel
 
 NA = "N/A"
-MODEL_ID_NONE = "4294967295"
+MODEL_ID_NONE = str(SINGLE_OP_MODEL_ID)
 
 OP_SUMMARY_HEADERS = [
     "Device_id", "Model ID", "Task ID", "Stream ID", "Op Name", "OP Type", "OP State", "Task Type",
     "Task Start Time(us)", "Task Duration(us)", "Task Wait Time(us)", "Block Num", "Mix Block Num",
     "HF32 Eligible", "Input Shapes", "Input Data Types", "Input Formats", "Output Shapes",
     "Output Data Types", "Output Formats", "Context ID",
-]  # fmt: skip
-TASK_TIME_HEADERS = [
-    "Device_id", "kernel_name", "kernel_type", "stream_id", "task_id", "task_time(us)", "task_start(us)",
-    "task_stop(us)",
-]  # fmt: skip
-API_STATISTIC_HEADERS = [
-    "Device_id", "Level", "API Name", "Time(us)", "Count", "Avg(us)", "Min(us)", "Max(us)", "Variance",
-]  # fmt: skip
-OP_STATISTIC_HEADERS = [
-    "Device_id", "OP Type", "Core Type", "Count", "Total Time(us)", "Min Time(us)", "Avg Time(us)",
-    "Max Time(us)", "Ratio(%)",
 ]  # fmt: skip
 
 # msPTI's kernel types (CANN's registered type names) and the task types msprof writes for them.

@@ -130,7 +130,8 @@ def test_msprof_is_where_cann_installs_it_and_runs_ours(tree: tuple[Path, Path],
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     for script in (command, root / "tools/profiler/profiler_tool/analysis/msprof/msprof.py"):
         result = subprocess.run([str(script), "--help"], env=env, capture_output=True, text=True, check=False)
-        assert result.returncode == 0 and "--export" in result.stdout and "--type" in result.stdout, result.stderr
+        assert result.returncode == 0, result.stderr
+        assert "--export" in result.stdout and "--type" in result.stdout, result.stdout
 
 
 def test_set_env_gives_the_variables_of_npu_sim_env(tree: tuple[Path, Path], tmp_path: Path) -> None:
