@@ -96,7 +96,7 @@ step "set_env.sh gives every variable" bash -c '
 
 # --- programs written the CANN way ------------------------------------------------------------------
 step "CMake: securec.h, acl_prof.h, hixl.h, tools/mspti" bash examples/toolkit_cmake/run.sh "$work/toolkit_cmake"
-expect "$last_log" "toolkit_cmake: OK" "aclprofInit: 200006"
+expect "$last_log" "toolkit_cmake: OK" "aclprofInit: 0"
 step "CANN's clients: libacl_rt, securec.h, hccl.h" bash examples/cann_clients/run.sh "$work/cann_clients"
 expect "$last_log" "runtime_client: OK" "mspti_client: OK" "hccl_client: OK"
 step "python: from mspti import KernelMonitor" \
