@@ -17,20 +17,7 @@ T, check, out, rand = ops.T, ops.check, ops.out, ops.rand
 PARAM_INVALID, PARAM_NULLPTR = ops.PARAM_INVALID, ops.PARAM_NULLPTR
 runner, op = ops.runner, ops.op  # the fixtures
 Op = ops.Op
-
-
-def forward(q, k, v, scale, mask=None, pse=None, keep=None, keep_prob=1.0):
-    """Attention output and what its backward needs (float64; k, v already repeated per query head)."""
-    z = q @ np.swapaxes(k, -1, -2)
-    if pse is not None:
-        z = z + pse
-    s = scale * z
-    if mask is not None:
-        s = np.where(mask, -np.inf, s)
-    e = np.exp(s - s.max(-1, keepdims=True))
-    p = e / e.sum(-1, keepdims=True)
-    pd = p if keep is None else np.where(keep, p / keep_prob, 0.0)
-    return pd @ v, p, pd
+forward = load_sibling(Path(__file__).resolve().parent, "test_aclnn_attention_masks").forward
 
 
 def reference(q, k, v, dy, scale, mask=None, pse=None, keep=None, keep_prob=1.0):

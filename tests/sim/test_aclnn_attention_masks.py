@@ -21,18 +21,23 @@ Op = ops.Op
 TOKEN_MAX = 2147483647
 
 
-def reference(q, k, v, scale, mask=None, pse=None, keep=None, keep_prob=1.0):
-    s = q @ np.swapaxes(k, -1, -2)
+def forward(q, k, v, scale, mask=None, pse=None, keep=None, keep_prob=1.0):
+    """Attention output and what its backward needs, the probabilities before and after dropout
+    (float64; k and v with as many heads as q)."""
+    z = q @ np.swapaxes(k, -1, -2)
     if pse is not None:
-        s = s + pse
-    s = scale * s
+        z = z + pse
+    s = scale * z
     if mask is not None:
         s = np.where(mask, -np.inf, s)
     e = np.exp(s - s.max(-1, keepdims=True))
     p = e / e.sum(-1, keepdims=True)
-    if keep is not None:
-        p = np.where(keep, p / keep_prob, 0.0)
-    return p @ v
+    pd = p if keep is None else np.where(keep, p / keep_prob, 0.0)
+    return pd @ v, p, pd
+
+
+def reference(q, k, v, scale, mask=None, pse=None, keep=None, keep_prob=1.0):
+    return forward(q, k, v, scale, mask, pse, keep, keep_prob)[0]
 
 
 def qkv(rng, b, n, sq, skv, d, dt="f32"):
