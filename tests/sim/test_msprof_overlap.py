@@ -1,8 +1,21 @@
-"""The interval arithmetic of msprof's Overlap Analysis rows (sim_runtime/msprof/overlap.py)."""
+"""The interval arithmetic of msprof's Overlap Analysis rows (sim_runtime/msprof/overlap.py), each
+operation read off the track that applies it."""
 
 from __future__ import annotations
 
-from sim_runtime.msprof.overlap import analysis, gaps, merge, subtract
+from sim_runtime.msprof.overlap import analysis
+
+
+def merge(intervals: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    return analysis(computing=intervals, communication=[])["Computing"]
+
+
+def subtract(intervals: list[tuple[int, int]], removed: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    return analysis(computing=removed, communication=intervals)["Communication(Not Overlapped)"]
+
+
+def gaps(intervals: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    return analysis(computing=intervals, communication=[])["Free"]
 
 
 def test_merge_joins_overlapping_and_touching_intervals() -> None:
