@@ -61,6 +61,7 @@ from mspti_trace.kineto import (
     thread_devices,
 )
 from mspti_trace.reader import Trace, device_properties
+from mspti_trace.task_types import task_type
 
 __all__ = [
     "OUTPUT_FOLDER",
@@ -80,13 +81,6 @@ _CANN_PID, _HARDWARE_PID, _HCCL_PID, _OVERLAP_PID, _FREQ_PID = (0x50000000 + i f
 _SORT = {_CANN_PID: 7, _HARDWARE_PID: 13, _FREQ_PID: 14, _HCCL_PID: 15, _OVERLAP_PID: 30}
 #: Host track of host-timed copies and fills no API record shares a correlation id with.
 _UNMATCHED_TRACK = 0x3FFFFFFF
-_TASK_TYPES = {
-    "KERNEL_AICORE": "AI_CORE",
-    "KERNEL_AIVEC": "AI_VECTOR_CORE",
-    "KERNEL_AICPU": "AI_CPU",
-    "KERNEL_MIX_AIC": "MIX_AIC",
-    "KERNEL_MIX_AIV": "MIX_AIV",
-}
 _BATCH = 100_000
 
 
@@ -327,7 +321,7 @@ def _rank_events(
             if kind == ActivityKind.KERNEL:
                 compute.append((records["start"], records["end"]))
                 titles = [names[n] for n in records["name"].tolist()]
-                types = [_TASK_TYPES.get(strings[t], strings[t]) for t in records["type"].tolist()]
+                types = [task_type(strings[t]) for t in records["type"].tolist()]
             else:
                 label = "MEMCPY_ASYNC" if kind == ActivityKind.MEMCPY else "MEMSET_ASYNC"
                 titles = [f'"{label}"'] * len(records)
@@ -436,7 +430,7 @@ def _rank_views(
     is_op = selected & ((calls["node_api"] != 0) | (calls["api"] != 0))
     strings = capture.strings
     types, inverse = np.unique(kernels["type"], return_inverse=True)
-    labels = [_TASK_TYPES.get(strings[t], strings[t]) for t in types.tolist()]
+    labels = [task_type(strings[t]) for t in types.tolist()]
     cores = [labels[i] for i in inverse.tolist()]
     steps = sorted((n, start, end) for (tid, start, end, _), n in view.steps.items() if tid in mine)
     stamps = [
