@@ -48,6 +48,7 @@ from typing import IO
 import numpy as np
 
 from mspti_trace.ascend_pt_views import RankViews, write_rank_views
+from mspti_trace.json_stream import JsonArrayStream
 from mspti_trace.kinds import INVALID_STREAM, ActivityKind
 from mspti_trace.kineto import (
     DEVICE_OPS,
@@ -81,7 +82,6 @@ _CANN_PID, _HARDWARE_PID, _HCCL_PID, _OVERLAP_PID, _FREQ_PID = (0x50000000 + i f
 _SORT = {_CANN_PID: 7, _HARDWARE_PID: 13, _FREQ_PID: 14, _HCCL_PID: 15, _OVERLAP_PID: 30}
 #: Host track of host-timed copies and fills no API record shares a correlation id with.
 _UNMATCHED_TRACK = 0x3FFFFFFF
-_BATCH = 100_000
 
 
 @dataclass(frozen=True)
@@ -151,24 +151,15 @@ def _subtract(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]
 class _Writer:
     def __init__(self, out: IO[str]) -> None:
         self.out = out
+        self.stream = JsonArrayStream(out)
         self.events = 0
         self.by_name: dict[str, int] = {}
 
     def emit(self, lines: Iterable[str], label: str | None = None) -> None:
-        batch: list[str] = []
-        for line in lines:
-            batch.append(line)
-            if len(batch) >= _BATCH:
-                self._flush(batch, label)
-                batch = []
-        if batch:
-            self._flush(batch, label)
-
-    def _flush(self, batch: list[str], label: str | None) -> None:
-        self.out.write(("," if self.events else "") + "\n" + ",\n".join(batch))
-        self.events += len(batch)
-        if label:
-            self.by_name[label] = self.by_name.get(label, 0) + len(batch)
+        written = self.stream.write(lines)
+        self.events += written
+        if label and written:
+            self.by_name[label] = self.by_name.get(label, 0) + written
 
 
 def _rank_events(
