@@ -60,12 +60,29 @@ def _copy(folders: list[Path], into: Path) -> Path:
     return into
 
 
-def _no_missing_input(log: str) -> None:
+#: What advisor's AI Core performance checker logs for each kernel whose ``Input Shapes`` is ``N/A``:
+#: it strips the field's first and last character (the quotes of a collected shape list) and reads
+#: the rest as numbers. ``N/A`` is what msprof writes for shapes it did not collect
+#: (Ascend/msprof 024471cf, analysis/viewer/ai_core_op_report.py), and msPTI records carry no shapes.
+_UNCOLLECTED_SHAPE_ERROR = "Can not convert / to float"
+
+
+def _shapes_uncollected(folder: Path) -> bool:
+    (details,) = folder.glob("ASCEND_PROFILER_OUTPUT/kernel_details.csv")
+    with details.open(encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    return bool(rows) and all(row["Input Shapes"] == "N/A" for row in rows)
+
+
+def _no_missing_input(log: str, tolerated: str | None = None) -> None:
     missing = [line for line in log.splitlines() if any(m in line for m in _MISSING_INPUT)]
     # Memory files: MEMORY records are not exported yet (docs/trace.md).
     missing = [line for line in missing if "memory" not in line.lower()]
     assert not missing, "\n".join(missing)
-    assert "[ERROR]" not in log, log
+    errors = [line for line in log.splitlines() if "[ERROR]" in line]
+    if tolerated is not None:
+        errors = [line for line in errors if tolerated not in line]
+    assert not errors, log
 
 
 def test_cluster_communication_and_step_trace(
@@ -112,7 +129,10 @@ def test_advisor_runs_its_checkers_and_writes_its_report(
     work = tmp_path / "advisor"
     work.mkdir()
     log = _run(["advisor", "all", "-d", str(folder)], work)
-    _no_missing_input(log)
+    # The only error allowed is the tool's own reading of uncollected shapes, and only when every
+    # kernel's shapes are uncollected (any other value must parse).
+    assert _shapes_uncollected(folder)
+    _no_missing_input(log, tolerated=_UNCOLLECTED_SHAPE_ERROR)
     started = {
         line.split("Start analysis ")[1].split()[0] for line in log.splitlines() if "Start analysis " in line
     }
