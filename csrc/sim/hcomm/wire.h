@@ -34,7 +34,7 @@ namespace npusim::hcomm {
 
 constexpr uint32_t kWireMagic = 0x4D495348;  // "HSIM"
 
-enum class MsgType : uint32_t { Join = 1, Ready = 3, Collective = 4, P2P = 5, Cancel = 6, Reply = 7, Bye = 8, Agreed = 9 };
+enum class MsgType : uint32_t { Join = 1, Ready = 3, Collective = 4, P2P = 5, Cancel = 6, Reply = 7, Bye = 8, Agreed = 9, Accepted = 10 };
 
 struct Incoming {
     MsgType type{};
