@@ -18,10 +18,10 @@ import subprocess
 import time
 import uuid
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from sim.test_hccl_collectives import (
     E_TIMEOUT,
     FP16,
@@ -36,10 +36,10 @@ from sim.test_hccl_collectives import (
     numbered,
     parse,
 )
+
 from support.native import NativeTree, ProgramBuilder
 from support.two_hosts import TwoHosts, two_hosts
 
-E_PARA = 1
 ROOT_INFO_BYTES = 4108
 SIOCGIFADDR = 0x8915
 
@@ -66,15 +66,24 @@ def ipv4_interfaces() -> list[tuple[str, str]]:
     return sorted(found, key=lambda n: (2 if n[0] == "lo" else 1 if n[0].startswith("docker") else 0, n[0]))
 
 
-def root_info(exe: Path, native: NativeTree, tmp_path: Path, **env: str) -> tuple[dict, subprocess.CompletedProcess]:
+def root_info(
+    exe: Path, native: NativeTree, tmp_path: Path, **env: str
+) -> tuple[dict, subprocess.CompletedProcess]:
     """Runs a 1-rank world whose rank 0 writes its root info; the fields CANN's layout puts first."""
     root = tmp_path / "root.bin"
     root.unlink(missing_ok=True)
     cases = case_file(tmp_path, numbered([("allreduce", INT32, SUM, 4)]))
-    full_env = native.env(NPU_SIM_DEVICES="8", HCCL_CONNECT_TIMEOUT="20", RANK="0", WORLD_SIZE="1",
-                          HCCL_TEST_ROOT_FILE=str(root), **env)
-    result = subprocess.run([str(exe), "proc", "1", str(cases)], env=full_env, capture_output=True, text=True,
-                            timeout=60)
+    full_env = native.env(
+        NPU_SIM_DEVICES="8",
+        HCCL_CONNECT_TIMEOUT="20",
+        RANK="0",
+        WORLD_SIZE="1",
+        HCCL_TEST_ROOT_FILE=str(root),
+        **env,
+    )
+    result = subprocess.run(
+        [str(exe), "proc", "1", str(cases)], env=full_env, capture_output=True, text=True, timeout=60
+    )
     if not root.exists():
         return {}, result
     data = root.read_bytes()
@@ -147,10 +156,17 @@ def test_port_range_and_bad_port_variables(exe: Path, native: NativeTree, tmp_pa
     # HCCL_HOST_SOCKET_PORT_RANGE takes precedence over HCCL_IF_BASE_PORT.
     fields, _ = root_info(exe, native, tmp_path, HCCL_HOST_SOCKET_PORT_RANGE="auto", HCCL_IF_BASE_PORT="80")
     assert fields["port"] > 0
-    for name, value in [("HCCL_IF_BASE_PORT", "80"), ("HCCL_IF_BASE_PORT", "6x"),
-                        ("HCCL_HOST_SOCKET_PORT_RANGE", "60010-60000")]:
+    for name, value in [
+        ("HCCL_IF_BASE_PORT", "80"),
+        ("HCCL_IF_BASE_PORT", "6x"),
+        ("HCCL_HOST_SOCKET_PORT_RANGE", "60010-60000"),
+    ]:
         fields, result = root_info(exe, native, tmp_path, **{name: value})
-        assert not fields and result.returncode == 5, (name, value, result.returncode)  # HcclGetRootInfo failed
+        assert not fields and result.returncode == 5, (
+            name,
+            value,
+            result.returncode,
+        )  # HcclGetRootInfo failed
         assert name in result.stderr, result.stderr
 
 
@@ -158,29 +174,47 @@ def test_port_range_and_bad_port_variables(exe: Path, native: NativeTree, tmp_pa
 
 
 @pytest.fixture(params=["netns", "loopback"])
-def hosts(request: pytest.FixtureRequest) -> TwoHosts:
+def hosts(request: pytest.FixtureRequest) -> Iterator[TwoHosts]:
     with two_hosts(prefer_netns=request.param == "netns") as h:
         if request.param == "netns" and h.mode != "netns":
-            warnings.warn(f"two hosts: network namespaces unavailable ({h.why}); ran on loopback addresses")
+            reason = f"two hosts: network namespaces unavailable ({h.why}); ran on loopback addresses"
+            warnings.warn(reason, stacklevel=2)
         yield h
 
 
 def sim_files() -> set[str]:
     """What a rendezvous could leave behind on the machine."""
-    return set(glob.glob("/tmp/hccl_sim_*")) | {f for f in glob.glob("/dev/shm/*") if "hccl" in f or "npusim" in f}
+    return set(glob.glob("/tmp/hccl_sim_*")) | {
+        f for f in glob.glob("/dev/shm/*") if "hccl" in f or "npusim" in f
+    }
 
 
-def launch(exe: Path, native: NativeTree, hosts: TwoHosts, mode: str, cases: Path, per_host: int,
-           **extra: str) -> list[subprocess.Popen]:
+def launch(
+    exe: Path, native: NativeTree, hosts: TwoHosts, mode: str, cases: Path, per_host: int, **extra: str
+) -> list[subprocess.Popen]:
     p = 2 * per_host
     procs = []
     for r in range(p):
         host = r // per_host
-        env = native.env(NPU_SIM_DEVICES="8", HCCL_CONNECT_TIMEOUT="30", RANK=str(r), WORLD_SIZE=str(p),
-                         NPU_SIM_LOG_LEVEL="debug", **hosts.env[host], **extra)
+        env = native.env(
+            NPU_SIM_DEVICES="8",
+            HCCL_CONNECT_TIMEOUT="30",
+            RANK=str(r),
+            WORLD_SIZE=str(p),
+            NPU_SIM_LOG_LEVEL="debug",
+            **hosts.env[host],
+            **extra,
+        )
         env.pop("HCCL_SIM_MASTER", None)
-        procs.append(subprocess.Popen(hosts.command(host, [str(exe), mode, str(p), str(cases)]), env=env,
-                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+        procs.append(
+            subprocess.Popen(
+                hosts.command(host, [str(exe), mode, str(p), str(cases)]),
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+        )
     return procs
 
 
@@ -199,15 +233,22 @@ def test_two_hosts_root_info_to_init_and_all_reduce(
 ) -> None:
     before = sim_files()
     root = tmp_path / "root_info.bin"  # MPI_Bcast's stand-in
-    cases = numbered([("allreduce", FP32, SUM, 1000), ("allgather", FP16, SUM, 3), ("allreduce", INT64, MAX, 5)])
+    cases = numbered(
+        [("allreduce", FP32, SUM, 1000), ("allgather", FP16, SUM, 3), ("allreduce", INT64, MAX, 5)]
+    )
     procs = launch(exe, native, hosts, "proc", case_file(tmp_path, cases), 2, HCCL_TEST_ROOT_FILE=str(root))
     out, errs = finish(procs)
     check(cases, 4, out)
     data = root.read_bytes()
     assert data[0:64].split(b"\0")[0].decode() == hosts.addresses[0], f"{hosts.mode}: the root's address"
     # Rank 1 (host A, another process) and host B's ranks reached the root from their own addresses.
-    joins = [line.split("joins from ")[1].split(":")[0] for line in errs[0].splitlines() if "joins from" in line]
-    assert sorted(joins) == sorted([hosts.addresses[0], hosts.addresses[1], hosts.addresses[1]]), (hosts.mode, joins)
+    joins = [
+        line.split("joins from ")[1].split(":")[0] for line in errs[0].splitlines() if "joins from" in line
+    ]
+    assert sorted(joins) == sorted([hosts.addresses[0], hosts.addresses[1], hosts.addresses[1]]), (
+        hosts.mode,
+        joins,
+    )
     assert sim_files() <= before
 
 
@@ -240,8 +281,16 @@ def test_two_hosts_rank_table_meets_at_the_first_server(
     before = sim_files()
     table = rank_table_across(tmp_path, hosts)
     cases = numbered([("allreduce", INT32, SUM, 7), ("broadcast", FP32, SUM, 5, 3)])
-    procs = launch(exe, native, hosts, "cluster-proc", case_file(tmp_path, cases), 2, RANK_TABLE_FILE=str(table),
-                   HCCL_IF_BASE_PORT=str(free_base_port()))
+    procs = launch(
+        exe,
+        native,
+        hosts,
+        "cluster-proc",
+        case_file(tmp_path, cases),
+        2,
+        RANK_TABLE_FILE=str(table),
+        HCCL_IF_BASE_PORT=str(free_base_port()),
+    )
     out, errs = finish(procs)
     check(cases, 4, out)
     hosted = [line for line in errs[0].splitlines() if "hosts the rank table's rendezvous" in line]
@@ -254,24 +303,34 @@ def test_group_list_rank_table_is_accepted(exe: Path, native: NativeTree, tmp_pa
     table = {
         "status": "completed",
         "group_count": "1",
-        "group_list": [{
-            "group_name": "hccl_world_group",
-            "instance_count": "2",
-            "device_count": "2",
-            "instance_list": [
-                {"pod_name": f"pod{i}-{tag}", "server_id": f"node{i}-{tag}",
-                 "devices": [{"device_id": str(i), "device_ip": f"192.168.1.{i}"}]}
-                for i in range(2)
-            ],
-        }],
+        "group_list": [
+            {
+                "group_name": "hccl_world_group",
+                "instance_count": "2",
+                "device_count": "2",
+                "instance_list": [
+                    {
+                        "pod_name": f"pod{i}-{tag}",
+                        "server_id": f"node{i}-{tag}",
+                        "devices": [{"device_id": str(i), "device_ip": f"192.168.1.{i}"}],
+                    }
+                    for i in range(2)
+                ],
+            }
+        ],
     }
     path = tmp_path / "group_table.json"
     path.write_text(json.dumps(table))
     cases = numbered([("allreduce", INT32, SUM, 3)])
     env = native.env(NPU_SIM_DEVICES="8", HCCL_CONNECT_TIMEOUT="30", RANK_TABLE_FILE=str(path))
     env.pop("HCCL_SIM_MASTER", None)
-    result = subprocess.run([str(exe), "cluster", "2", str(case_file(tmp_path, cases))], env=env,
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [str(exe), "cluster", "2", str(case_file(tmp_path, cases))],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 0, result.stderr
     check(cases, 2, result.stdout)
 
@@ -289,10 +348,19 @@ def test_a_killed_rank_fails_the_others_with_timeout(
     stopped = tmp_path / "stopped"
     cases = numbered([("allreduce", INT32, SUM, 4), ("missing", INT32, SUM, 4)])
     with two_hosts(prefer_netns=False) as hosts:
-        procs = launch(exe, native, hosts, "proc", case_file(tmp_path, cases), 2,
-                       HCCL_TEST_ROOT_FILE=str(tmp_path / "root.bin"), HCCL_EXEC_TIMEOUT="60",
-                       HCCL_TEST_MISSING_RANK=str(victim), HCCL_TEST_STOPPED_FILE=str(stopped),
-                       HCCL_TEST_MISSING_SLEEP_MS="120000")
+        procs = launch(
+            exe,
+            native,
+            hosts,
+            "proc",
+            case_file(tmp_path, cases),
+            2,
+            HCCL_TEST_ROOT_FILE=str(tmp_path / "root.bin"),
+            HCCL_EXEC_TIMEOUT="60",
+            HCCL_TEST_MISSING_RANK=str(victim),
+            HCCL_TEST_STOPPED_FILE=str(stopped),
+            HCCL_TEST_MISSING_SLEEP_MS="120000",
+        )
         deadline = time.monotonic() + 60
         while not stopped.exists():
             assert time.monotonic() < deadline, "the victim never reached the case it skips"
@@ -325,17 +393,19 @@ def test_a_killed_rank_fails_the_others_with_timeout(
 def test_an_unreachable_root_times_out_at_init(exe: Path, native: NativeTree, tmp_path: Path) -> None:
     """A root info naming an address nobody answers at: HCCL_E_TIMEOUT within HCCL_CONNECT_TIMEOUT."""
     fields, result = root_info(exe, native, tmp_path)
-    assert result.returncode == 0
+    assert result.returncode == 0 and fields["port"] > 0
     data = bytearray((tmp_path / "root.bin").read_bytes())
     data[0:64] = b"198.51.100.7".ljust(64, b"\0")  # TEST-NET-2: routed nowhere
     bad = tmp_path / "bad_root.bin"
     bad.write_bytes(bytes(data))
     cases = case_file(tmp_path, numbered([("allreduce", INT32, SUM, 4)]))
-    env = native.env(NPU_SIM_DEVICES="8", HCCL_CONNECT_TIMEOUT="2", RANK="1", WORLD_SIZE="2",
-                     HCCL_TEST_ROOT_FILE=str(bad))
+    env = native.env(
+        NPU_SIM_DEVICES="8", HCCL_CONNECT_TIMEOUT="2", RANK="1", WORLD_SIZE="2", HCCL_TEST_ROOT_FILE=str(bad)
+    )
     t0 = time.monotonic()
-    result = subprocess.run([str(exe), "proc", "2", str(cases)], env=env, capture_output=True, text=True,
-                            timeout=60)
+    result = subprocess.run(
+        [str(exe), "proc", "2", str(cases)], env=env, capture_output=True, text=True, timeout=60
+    )
     took = time.monotonic() - t0
     init, _, _, _ = parse(result.stdout)
     assert init == {1: E_TIMEOUT}, result.stdout + result.stderr
