@@ -123,9 +123,9 @@ HcclResult via_table(const RankTable& table, uint32_t rank, uint32_t device, Dea
         }
         if (deadline.passed()) {
             log_message(LogLevel::Error,
-                        "hccl: rank %u: the rank table's rendezvous (rank %u at %s, ports %u..%u) did not answer "
+                        "hccl: rank %u: the rank table's rendezvous (rank %u at %s, ports %s) did not answer "
                         "within HCCL_CONNECT_TIMEOUT (HCCL_E_TIMEOUT)",
-                        rank, host_rank, meet.c_str(), unsigned(plan.ports.front()), unsigned(plan.ports.back()));
+                        rank, host_rank, meet.c_str(), plan.describe().c_str());
             return HCCL_E_TIMEOUT;
         }
         std::this_thread::sleep_for(kRetry);

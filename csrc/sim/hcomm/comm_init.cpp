@@ -155,7 +155,8 @@ HcclResult init_root_info(uint32_t nranks, const HcclRootInfo* root_info, uint32
         Fd fd = connect_until(info.host, info.port, connect_source(), deadline);
         if (!fd.valid()) {
             log_message(LogLevel::Error,
-                        "hccl: rank %u cannot reach the root rank at %s:%u within HCCL_CONNECT_TIMEOUT (HCCL_E_TIMEOUT)",
+                        "hccl: rank %u cannot reach the root rank at %s:%u within HCCL_CONNECT_TIMEOUT "
+                        "(HCCL_E_TIMEOUT)",
                         rank, info.host.c_str(), unsigned(info.port));
             return HCCL_E_TIMEOUT;
         }

@@ -47,7 +47,8 @@ HostNic choose() {
         if (std::string(family) == "AF_INET6") {
             log_message(LogLevel::Warn, "HCCL_SOCKET_FAMILY=AF_INET6: the simulator speaks IPv4 only; using AF_INET");
         } else if (std::string(family) != "AF_INET") {
-            log_message(LogLevel::Warn, "HCCL_SOCKET_FAMILY='%s' is neither AF_INET nor AF_INET6; using AF_INET", family);
+            log_message(LogLevel::Warn, "HCCL_SOCKET_FAMILY='%s' is neither AF_INET nor AF_INET6; using AF_INET",
+                        family);
         }
     }
     if (const char* ip = std::getenv("HCCL_IF_IP"); ip != nullptr && *ip != '\0') {

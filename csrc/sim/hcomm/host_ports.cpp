@@ -46,6 +46,12 @@ bool parse_range_list(const std::string& text, std::vector<uint16_t>& out) {
 
 }  // namespace
 
+std::string PortPlan::describe() const {
+    if (ports.empty() || ports == std::vector<uint16_t>{0}) return "a port the system picks";
+    const auto [lo, hi] = std::minmax_element(ports.begin(), ports.end());
+    return *lo == *hi ? std::to_string(*lo) : std::to_string(*lo) + ".." + std::to_string(*hi);
+}
+
 HcclResult host_port_plan(uint32_t device, PortPlan& out) {
     out = PortPlan{};
     if (const char* range = std::getenv("HCCL_HOST_SOCKET_PORT_RANGE"); range != nullptr && *range != '\0') {
@@ -73,7 +79,8 @@ HcclResult host_port_plan(uint32_t device, PortPlan& out) {
     }
     const uint32_t first = device % kBasePortSpan;
     for (uint32_t i = 0; i < kBasePortSpan; ++i) {
-        out.ports.push_back(static_cast<uint16_t>(base + (first + i) % kBasePortSpan));
+        const unsigned long port = base + (first + i) % kBasePortSpan;
+        if (port <= 65535) out.ports.push_back(static_cast<uint16_t>(port));  // a base above 65504 has fewer
     }
     return HCCL_SUCCESS;
 }
@@ -87,8 +94,8 @@ std::shared_ptr<HubServer> start_hub(const std::string& host, const PortPlan& pl
         int error_number = 0;
         if (auto hub = HubServer::start(listen_host, ports[i], uid, key, &error, &error_number)) {
             if (ports[i] == 0 && plan.system_fallback) {
-                log_message(LogLevel::Warn, "hccl: ports %u..%u are taken; listening on port %u", plan.ports.front(),
-                            plan.ports.back(), hub->port());
+                log_message(LogLevel::Warn, "hccl: ports %s are taken; listening on port %u",
+                            plan.describe().c_str(), unsigned(hub->port()));
             }
             return hub;
         }
@@ -101,9 +108,8 @@ std::shared_ptr<HubServer> start_hub(const std::string& host, const PortPlan& pl
         if (error_number != EADDRINUSE) break;
         ++i;
     }
-    log_message(LogLevel::Error, "hccl: cannot listen on %s (ports %u..%u, see HCCL_IF_BASE_PORT): %s", host.c_str(),
-                ports.empty() ? 0u : unsigned(plan.ports.front()), ports.empty() ? 0u : unsigned(plan.ports.back()),
-                error.c_str());
+    log_message(LogLevel::Error, "hccl: cannot listen on %s (ports %s, see HCCL_IF_BASE_PORT): %s", host.c_str(),
+                plan.describe().c_str(), error.c_str());
     return nullptr;
 }
 

@@ -25,6 +25,9 @@ constexpr uint16_t kBasePortSpan = 32;
 struct PortPlan {
     std::vector<uint16_t> ports;  // in the order they are tried; {0}: the system picks
     bool system_fallback = false;  // when all are taken, let the system pick (defaults only)
+
+    // "60000..60031" (lowest..highest), for messages.
+    std::string describe() const;
 };
 
 // The ports for a rendezvous hosted by a rank of `device`; HCCL_E_PARA (and a log line) when a

@@ -40,8 +40,8 @@ struct Builder {
     }
 
     // One device entry; `implicit_rank` for template 2 (no rank_id).
-    bool device(const JsonValue& dev, uint32_t server, const std::string& where, const unsigned long long* implicit_rank,
-                std::string& error) {
+    bool device(const JsonValue& dev, uint32_t server, const std::string& where,
+                const unsigned long long* implicit_rank, std::string& error) {
         unsigned long long rank = 0, device = 0, port = 0;
         const JsonValue* r = dev.get("rank_id");
         const JsonValue* did = dev.get("device_id");

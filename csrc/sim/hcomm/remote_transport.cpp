@@ -33,8 +33,9 @@ std::string connect_source() {
 
 Fd connect_until(const std::string& host, uint16_t port, const std::string& source, Deadline deadline) {
     for (;;) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline.at - SteadyTime::clock::now());
-        Fd fd = connect_tcp(host, port, source, std::clamp(left, std::chrono::milliseconds(1), std::chrono::milliseconds(1000)));
+        using std::chrono::milliseconds;
+        const auto left = std::chrono::duration_cast<milliseconds>(deadline.at - SteadyTime::clock::now());
+        Fd fd = connect_tcp(host, port, source, std::clamp(left, milliseconds(1), milliseconds(1000)));
         if (fd.valid() || deadline.passed()) return fd;
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
@@ -46,14 +47,18 @@ HcclResult join_remote(Fd connection, uint64_t uid, uint64_t key, uint32_t nrank
     Writer join;
     join.put<uint64_t>(uid).put<uint32_t>(nranks).put<uint32_t>(rank);
     join.put<uint32_t>(static_cast<uint32_t>(::getpid())).put<uint32_t>(device).put<uint64_t>(key);
-    if (channel->send(MsgType::Join, 0, join) != IoStatus::Ok) return HCCL_E_UNAVAIL;
+    // A rank table's ranks probe several ports (key != 0); a root info names the one.
+    const bool probing = key != 0;
+    if (channel->send(MsgType::Join, 0, join) != IoStatus::Ok) return probing ? HCCL_E_UNAVAIL : HCCL_E_TCP_TRANSFER;
     Incoming ready;
-    const Deadline accept_by{std::min(deadline.at, SteadyTime::clock::now() + kAcceptWait)};
+    const Deadline accept_by =
+        probing ? Deadline{std::min(deadline.at, SteadyTime::clock::now() + kAcceptWait)} : deadline;
     IoStatus st = channel->receive(ready, accept_by);
-    if (st != IoStatus::Ok || (ready.type != MsgType::Accepted && ready.type != MsgType::Ready)) {
+    if (st == IoStatus::Ok && ready.type == MsgType::Accepted) {
+        st = channel->receive(ready, deadline);
+    } else if (probing && (st != IoStatus::Ok || ready.type != MsgType::Ready)) {
         return HCCL_E_UNAVAIL;  // not a rendezvous of this simulator
     }
-    if (ready.type == MsgType::Accepted) st = channel->receive(ready, deadline);
     if (st != IoStatus::Ok) return io_error(st);  // closing the connection takes the join back
     Reader rd(ready.meta);
     const auto status = static_cast<HcclResult>(rd.get<int32_t>());
@@ -96,7 +101,8 @@ bool RemoteTransport::await_reply(uint64_t request, Deadline deadline, const Agr
             broken_ = true;
             outcome.status = st == IoStatus::Ok ? HCCL_E_TCP_TRANSFER : io_error(st);
             log_message(LogLevel::Error,
-                        "hccl: the process hosting the rendezvous (%s, the root rank's) did not answer request %llu: %s",
+                        "hccl: the process hosting the rendezvous (%s, the root rank's) did not answer request "
+                        "%llu: %s",
                         peer_address(channel_->fd()).c_str(), static_cast<unsigned long long>(request),
                         st == IoStatus::Closed ? "it closed the connection (gone)" : "no answer in time");
             return false;
