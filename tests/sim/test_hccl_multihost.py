@@ -252,7 +252,7 @@ def test_two_hosts_root_info_to_init_and_all_reduce(
     assert sim_files() <= before
 
 
-def rank_table_across(tmp_path: Path, hosts: TwoHosts) -> Path:
+def rank_table_across(tmp_path: Path, hosts: TwoHosts, host_port: int | None) -> Path:
     tag = uuid.uuid4().hex[:8]
     table = {
         "status": "completed",
@@ -270,16 +270,21 @@ def rank_table_across(tmp_path: Path, hosts: TwoHosts) -> Path:
             for h in range(2)
         ],
     }
+    if host_port is not None:
+        table["server_list"][0]["device"][0]["host_port"] = str(host_port)
     path = tmp_path / "rank_table.json"
     path.write_text(json.dumps(table))
     return path
 
 
+@pytest.mark.parametrize("port_from", ["base_port", "host_port"])
 def test_two_hosts_rank_table_meets_at_the_first_server(
-    exe: Path, native: NativeTree, tmp_path: Path, hosts: TwoHosts
+    exe: Path, native: NativeTree, tmp_path: Path, hosts: TwoHosts, port_from: str
 ) -> None:
     before = sim_files()
-    table = rank_table_across(tmp_path, hosts)
+    base = free_base_port()
+    host_port = free_base_port() if port_from == "host_port" else None
+    table = rank_table_across(tmp_path, hosts, host_port)
     cases = numbered([("allreduce", INT32, SUM, 7), ("broadcast", FP32, SUM, 5, 3)])
     procs = launch(
         exe,
@@ -289,12 +294,18 @@ def test_two_hosts_rank_table_meets_at_the_first_server(
         case_file(tmp_path, cases),
         2,
         RANK_TABLE_FILE=str(table),
-        HCCL_IF_BASE_PORT=str(free_base_port()),
+        HCCL_IF_BASE_PORT=str(base),
     )
     out, errs = finish(procs)
     check(cases, 4, out)
     hosted = [line for line in errs[0].splitlines() if "hosts the rank table's rendezvous" in line]
-    assert hosted and f"at {hosts.addresses[0]}:" in hosted[0], errs[0][-2000:]
+    assert hosted, errs[0][-2000:]
+    port = int(hosted[0].split(f"at {hosts.addresses[0]}:")[1].split()[0])
+    # The first server's rank 0 (device 0): its host_port, else HCCL_IF_BASE_PORT + 0 or the next free one.
+    if host_port is not None:
+        assert port == host_port
+    else:
+        assert base <= port < base + 32, (port, base)
     assert sim_files() <= before
 
 
