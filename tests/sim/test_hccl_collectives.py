@@ -641,15 +641,13 @@ def test_a_rank_that_never_joins_times_out_at_init(
     assert not results
 
 
-def test_rank_table_threads_meet_through_the_file_lock(exe: Path, native: NativeTree, tmp_path: Path) -> None:
+def test_rank_table_threads_meet_at_the_first_server(exe: Path, native: NativeTree, tmp_path: Path) -> None:
     table = rank_table(tmp_path, 1, 4)
     cases = numbered([("allreduce", FP32, SUM, 5), ("alltoall", INT32, SUM, 2)])
     check(cases, 4, run_threads(exe, native, "cluster", 4, cases, tmp_path, RANK_TABLE_FILE=str(table)))
 
 
-def test_rank_table_processes_meet_through_the_file_lock(
-    exe: Path, native: NativeTree, tmp_path: Path
-) -> None:
+def test_rank_table_processes_meet_at_the_first_server(exe: Path, native: NativeTree, tmp_path: Path) -> None:
     table = rank_table(tmp_path, 2, 2)
     cases = numbered([("allreduce", FP32, SUM, 5), ("broadcast", INT8, SUM, 5, 3)])
     out = run_processes(exe, native, 4, cases, tmp_path, mode="cluster-proc", RANK_TABLE_FILE=str(table))

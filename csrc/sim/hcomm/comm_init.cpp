@@ -13,6 +13,7 @@
 #include "core/log.h"
 #include "core/platform.h"
 #include "host_nic.h"
+#include "host_ports.h"
 #include "hub_registry.h"
 #include "rank_table.h"
 #include "root_info.h"
@@ -111,18 +112,20 @@ HcclResult publish(std::shared_ptr<Communicator> c, HcclComm* comm) {
 
 HcclResult get_root_info(HcclRootInfo* root_info) {
     if (root_info == nullptr) return HCCL_E_PTR;
-    std::string error;
-    auto hub = HubServer::start("127.0.0.1", 0, new_unique_id(), &error);
-    if (!hub) {
-        log_message(LogLevel::Error, "hccl: cannot listen for the rendezvous: %s", error.c_str());
-        return HCCL_E_TCP_CONNECT;
-    }
+    // The root listens on the host interface CANN would pick (host_nic.h), at the port CANN
+    // would use (host_ports.h): ranks on other hosts reach it there.
+    const uint32_t device = current_device_or(0);
+    PortPlan plan;
+    if (HcclResult st = host_port_plan(device, plan); st != HCCL_SUCCESS) return st;
+    const HostNic& nic = host_nic();
+    auto hub = start_hub(nic.ip, plan, new_unique_id(), 0);
+    if (!hub) return HCCL_E_TCP_CONNECT;
     register_hub(hub, "");
     // The name every rank's communicator takes by default, in CANN's form: the root's host
     // interface, its listening port, its device and the time the root info was made.
-    const std::string identifier = comm_identifier(host_nic(), hub->port(), current_device_or(0), micros_since_epoch());
-    encode_root_info(
-        RootInfo{hub->host(), hub->port(), hub->uid(), static_cast<uint32_t>(::getpid()), identifier}, root_info);
+    const std::string identifier = comm_identifier(nic, hub->port(), device, micros_since_epoch());
+    encode_root_info(RootInfo{nic.ip, hub->port(), hub->uid(), static_cast<uint32_t>(::getpid()), identifier},
+                     root_info);
     return HCCL_SUCCESS;
 }
 
@@ -149,11 +152,22 @@ HcclResult init_root_info(uint32_t nranks, const HcclRootInfo* root_info, uint32
         if (st != HCCL_SUCCESS) return st;
         transport = std::make_unique<LocalTransport>(group);
     } else {
-        Fd fd = connect_until(info.host, info.port, deadline);
-        if (!fd.valid()) return HCCL_E_TIMEOUT;
+        Fd fd = connect_until(info.host, info.port, connect_source(), deadline);
+        if (!fd.valid()) {
+            log_message(LogLevel::Error,
+                        "hccl: rank %u cannot reach the root rank at %s:%u within HCCL_CONNECT_TIMEOUT "
+                        "(HCCL_E_TIMEOUT)",
+                        rank, info.host.c_str(), unsigned(info.port));
+            return HCCL_E_TIMEOUT;
+        }
         std::unique_ptr<RemoteTransport> remote;
         uint64_t uid = 0;
-        const HcclResult st = join_remote(std::move(fd), info.uid, nranks, rank, device, deadline, remote, uid);
+        HcclResult st = join_remote(std::move(fd), info.uid, 0, nranks, rank, device, deadline, remote, uid);
+        if (st == HCCL_E_UNAVAIL) {
+            log_message(LogLevel::Error, "hccl: %s:%u hosts another communicator than this root info's",
+                        info.host.c_str(), unsigned(info.port));
+            st = HCCL_E_PARA;
+        }
         if (st != HCCL_SUCCESS) return st;
         transport = std::move(remote);
     }
@@ -182,8 +196,8 @@ HcclResult init_cluster_info(const char* cluster_info, uint32_t rank, const Hccl
     }
     std::unique_ptr<Transport> transport;
     uint64_t uid = 0;
-    const HcclResult st = cluster_rendezvous(cluster_info, nranks, rank, device,
-                                             Deadline::after(settings().connect_timeout), transport, uid);
+    const HcclResult st =
+        cluster_rendezvous(table, rank, device, Deadline::after(settings().connect_timeout), transport, uid);
     if (st != HCCL_SUCCESS) return st;
     std::string name = kWorldGroup;
     CommOptions options = options_from(config, name);

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "core/immortal.h"
+#include "core/log.h"
 #include "settings.h"
 #include "transport.h"
 
@@ -28,6 +29,26 @@ void Communicator::enqueue(std::function<void()> job) { progress_.submit(std::mo
 
 void Communicator::drain() { progress_.drain(); }
 
+namespace {
+
+// The line every rank of a failed operation writes: which rank the operation waited for.
+Outcome report_missing(Outcome o, const std::string& name, uint32_t rank, const char* what) {
+    if (o.status == HCCL_E_TIMEOUT) {
+        if (o.missing_rank >= 0) {
+            log_message(LogLevel::Error,
+                        "hccl: %s on communicator %s failed on rank %u: rank %d did not arrive within "
+                        "HCCL_EXEC_TIMEOUT or is gone (HCCL_E_TIMEOUT)",
+                        what, name.c_str(), rank, o.missing_rank);
+        } else {
+            log_message(LogLevel::Error, "hccl: %s on communicator %s failed on rank %u: HCCL_E_TIMEOUT", what,
+                        name.c_str(), rank);
+        }
+    }
+    return o;
+}
+
+}  // namespace
+
 Outcome Communicator::collective(const std::vector<uint8_t>& desc, uint64_t earliest, const void* in,
                                  uint64_t in_len, void* out, uint64_t out_len, const AgreedFn& agreed) {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -45,7 +66,8 @@ Outcome Communicator::collective(const std::vector<uint8_t>& desc, uint64_t earl
     req.out = out;
     req.out_len = out_len;
     req.data = settings().move_data;
-    return transport_->collective(rank_, req, agreed, Deadline::after(options_.exec_timeout));
+    return report_missing(transport_->collective(rank_, req, agreed, Deadline::after(options_.exec_timeout)), name_,
+                          rank_, "a collective");
 }
 
 Outcome Communicator::p2p(uint64_t earliest, const std::vector<P2PItem>& items, const AgreedFn& agreed) {
@@ -55,8 +77,9 @@ Outcome Communicator::p2p(uint64_t earliest, const std::vector<P2PItem>& items, 
         o.status = HCCL_E_PARA;
         return o;
     }
-    return transport_->p2p(rank_, earliest, items, settings().move_data, agreed,
-                           Deadline::after(options_.exec_timeout));
+    return report_missing(
+        transport_->p2p(rank_, earliest, items, settings().move_data, agreed, Deadline::after(options_.exec_timeout)),
+        name_, rank_, "a send/receive");
 }
 
 void Communicator::leave() {

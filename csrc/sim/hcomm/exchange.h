@@ -30,6 +30,7 @@ struct Outcome {
     uint64_t start_ns = 0;  // agreed device start
     uint64_t agreed = 0;    // executor-defined value every rank receives
     std::vector<Segment> written;  // output segments the executor wrote (collectives)
+    int32_t missing_rank = -1;     // HCCL_E_TIMEOUT: a rank that did not arrive or is gone
 };
 
 // Called once per rank when an exchange has succeeded, before the rank's part returns: on

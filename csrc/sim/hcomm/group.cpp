@@ -53,13 +53,24 @@ bool Group::withdraw_join(uint32_t rank) {
     return true;
 }
 
-void Group::fail_slot(Slot& slot, Deferred& deferred) {
+int32_t Group::first_left() const {
+    for (uint32_t r = 0; r < nranks_; ++r) {
+        if (left_[r]) return int32_t(r);
+    }
+    return -1;
+}
+
+void Group::fail_slot(Slot& slot, Deferred& deferred, int32_t missing) {
+    for (uint32_t r = 0; r < slot.entries.size() && missing < 0; ++r) {
+        if (!slot.entries[r]) missing = int32_t(r);
+    }
     for (auto& entry : slot.entries) {
         if (!entry) continue;
         deferred.push(
-            [entry] {
+            [entry, missing] {
                 Outcome o;
                 o.status = HCCL_E_TIMEOUT;
+                o.missing_rank = missing;
                 entry->done(o);
             },
             entry->local);
@@ -70,10 +81,12 @@ void Group::fail_slot(Slot& slot, Deferred& deferred) {
 void Group::post_collective(uint64_t seq, std::shared_ptr<CollectiveEntry> entry) {
     std::vector<std::shared_ptr<CollectiveEntry>> ready;
     HcclResult refused = HCCL_SUCCESS;
+    int32_t missing = -1;
     {
         std::lock_guard<std::mutex> lock(mutex_);
         if (left_count_ > 0 || poisoned_.count(seq) != 0) {
             refused = HCCL_E_TIMEOUT;
+            missing = first_left();
         } else if (entry->rank >= nranks_) {
             refused = HCCL_E_INTERNAL;
         } else {
@@ -93,6 +106,7 @@ void Group::post_collective(uint64_t seq, std::shared_ptr<CollectiveEntry> entry
     if (refused != HCCL_SUCCESS) {
         Outcome o;
         o.status = refused;
+        o.missing_rank = missing;
         entry->done(o);
         return;
     }
@@ -162,7 +176,10 @@ bool Group::cancel_collective(uint64_t seq, uint32_t rank) {
 void Group::resolve_item(const Posted& posted, HcclResult status, uint64_t start, Deferred& deferred) {
     P2PRequest& req = *posted.request;
     if (req.finished) return;
-    if (status != HCCL_SUCCESS && req.outcome.status == HCCL_SUCCESS) req.outcome.status = status;
+    if (status != HCCL_SUCCESS && req.outcome.status == HCCL_SUCCESS) {
+        req.outcome.status = status;
+        if (status == HCCL_E_TIMEOUT) req.outcome.missing_rank = int32_t(req.items[posted.index].peer);
+    }
     req.outcome.start_ns = std::max(req.outcome.start_ns, start);
     if (--req.unresolved == 0) {
         req.finished = true;
@@ -234,14 +251,20 @@ bool Group::cancel_p2p(const std::shared_ptr<P2PRequest>& request) {
     {
         std::lock_guard<std::mutex> lock(mutex_);
         if (request->finished) return false;
+        int32_t missing = -1;
         for (auto& [key, q] : channels_) {
             for (auto* list : {&q.sends, &q.recvs}) {
                 list->erase(std::remove_if(list->begin(), list->end(),
-                                           [&](const Posted& p) { return p.request == request; }),
+                                           [&](const Posted& p) {
+                                               const bool mine = p.request == request;
+                                               if (mine && missing < 0) missing = int32_t(request->items[p.index].peer);
+                                               return mine;
+                                           }),
                             list->end());
             }
         }
         request->outcome.status = HCCL_E_TIMEOUT;
+        request->outcome.missing_rank = missing;
         request->unresolved = 0;
         request->finished = true;
         deferred.push([request] { request->done(request->outcome); }, request->local);
@@ -259,7 +282,7 @@ void Group::leave(uint32_t rank) {
         ++left_count_;
         left_cv_.notify_all();
         // No collective can complete without the rank that left.
-        for (auto& [seq, slot] : slots_) fail_slot(slot, deferred);
+        for (auto& [seq, slot] : slots_) fail_slot(slot, deferred, int32_t(rank));
         slots_.clear();
         // Point-to-point items to or from it fail.
         for (auto& [key, q] : channels_) {

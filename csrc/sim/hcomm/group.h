@@ -109,7 +109,9 @@ private:
     void execute(std::vector<std::shared_ptr<CollectiveEntry>> entries);
     void resolve_item(const Posted& posted, HcclResult status, uint64_t start, Deferred& deferred);
     void match(const Posted& send, const Posted& recv, Deferred& deferred);
-    void fail_slot(Slot& slot, Deferred& deferred);
+    // Fails every entry with HCCL_E_TIMEOUT naming `missing` (-1: the slot's first absent rank).
+    void fail_slot(Slot& slot, Deferred& deferred, int32_t missing = -1);
+    int32_t first_left() const;  // under the lock; -1 when no rank left
     static void run(Deferred& deferred);
 
     const uint64_t uid_;

@@ -37,43 +37,55 @@ int rank_of(const std::string& name) {
     return name.rfind("docker", 0) == 0 ? 1 : 0;
 }
 
-bool matches(const std::string& spec, const std::string& name) {
-    const bool exact = !spec.empty() && spec[0] == '=';
-    size_t pos = exact ? 1 : 0;
-    while (pos <= spec.size()) {
-        const size_t comma = std::min(spec.find(',', pos), spec.size());
-        const std::string item = spec.substr(pos, comma - pos);
-        if (!item.empty() && (exact ? name == item : name.rfind(item, 0) == 0)) return true;
-        pos = comma + 1;
-    }
-    return false;
-}
-
 HostNic choose() {
     std::vector<HostNic> nics = ipv4_interfaces();
     std::stable_sort(nics.begin(), nics.end(), [](const HostNic& a, const HostNic& b) {
         const int ra = rank_of(a.ifname), rb = rank_of(b.ifname);
         return ra != rb ? ra < rb : a.ifname < b.ifname;
     });
+    if (const char* family = std::getenv("HCCL_SOCKET_FAMILY"); family != nullptr && *family != '\0') {
+        if (std::string(family) == "AF_INET6") {
+            log_message(LogLevel::Warn, "HCCL_SOCKET_FAMILY=AF_INET6: the simulator speaks IPv4 only; using AF_INET");
+        } else if (std::string(family) != "AF_INET") {
+            log_message(LogLevel::Warn, "HCCL_SOCKET_FAMILY='%s' is neither AF_INET nor AF_INET6; using AF_INET",
+                        family);
+        }
+    }
     if (const char* ip = std::getenv("HCCL_IF_IP"); ip != nullptr && *ip != '\0') {
         for (const auto& n : nics) {
-            if (n.ip == ip) return n;
+            if (n.ip == ip) return HostNic{n.ip, n.ifname, true};
         }
         in_addr parsed{};
-        if (::inet_pton(AF_INET, ip, &parsed) == 1) return HostNic{ip, "ifip"};
+        if (::inet_pton(AF_INET, ip, &parsed) == 1) return HostNic{ip, "ifip", true};
         log_message(LogLevel::Warn, "HCCL_IF_IP='%s' is not an IPv4 address; ignored", ip);
     }
     if (const char* spec = std::getenv("HCCL_SOCKET_IFNAME"); spec != nullptr && *spec != '\0') {
         for (const auto& n : nics) {
-            if (matches(spec, n.ifname)) return n;
+            if (ifname_admits(spec, n.ifname)) return HostNic{n.ip, n.ifname, true};
         }
-        log_message(LogLevel::Warn, "HCCL_SOCKET_IFNAME='%s' names no IPv4 interface of this host; ignored", spec);
+        log_message(LogLevel::Warn, "HCCL_SOCKET_IFNAME='%s' admits no IPv4 interface of this host; ignored", spec);
     }
     if (!nics.empty()) return nics.front();
-    return HostNic{"127.0.0.1", "lo"};
+    return HostNic{"127.0.0.1", "lo", false};
 }
 
 }  // namespace
+
+bool ifname_admits(const std::string& spec, const std::string& name) {
+    size_t pos = 0;
+    const bool exclude = spec.compare(0, 1, "^") == 0;
+    if (exclude) ++pos;
+    const bool exact = spec.compare(pos, 1, "=") == 0;
+    if (exact) ++pos;
+    bool listed = false;
+    while (pos <= spec.size() && !listed) {
+        const size_t comma = std::min(spec.find(',', pos), spec.size());
+        const std::string item = spec.substr(pos, comma - pos);
+        listed = !item.empty() && (exact ? name == item : name.rfind(item, 0) == 0);
+        pos = comma + 1;
+    }
+    return listed != exclude;
+}
 
 const HostNic& host_nic() {
     static Immortal<const HostNic> nic(choose());

@@ -1,11 +1,15 @@
 // The host interface HCCL names communicators after, picked as CANN picks it
 // (hicann/hccl docs/zh/user_guide/hccl_env/HCCL_IF_IP.md):
 //   HCCL_IF_IP (an IPv4 address; the interface holding it gives the name, else "ifip")
-//   > HCCL_SOCKET_IFNAME (comma-separated prefixes, or "=name,..." for exact names)
+//   > HCCL_SOCKET_IFNAME (hicann/hccl docs/zh/user_guide/hccl_env/HCCL_SOCKET_IFNAME.md,
+//     comma-separated: "eth,enp" prefixes to use, "=eth0,enp0" exact names to use,
+//     "^eth,enp" prefixes to avoid, "^=eth0,enp0" exact names to avoid; the first interface
+//     of the default order that the rule admits)
 //   > interfaces other than docker*/lo, in ascending name order > docker* > lo.
-// Only IPv4 interfaces that are up are considered. Exclusion lists ("^...") and
-// HCCL_SOCKET_FAMILY are not modelled: such a value selects nothing and the
-// default order applies, with a warning.
+// So 127.0.0.1 is chosen only when lo is the host's only interface or the variables select it.
+// Only IPv4 interfaces that are up are considered: HCCL_SOCKET_FAMILY=AF_INET6 (IPv6) is not
+// modelled and falls back to IPv4 with a warning. A value that admits no interface is ignored
+// with a warning and the default order applies.
 #pragma once
 
 #include <string>
@@ -13,9 +17,13 @@
 namespace npusim::hcomm {
 
 struct HostNic {
-    std::string ip;      // dotted IPv4
-    std::string ifname;  // interface name
+    std::string ip;         // dotted IPv4
+    std::string ifname;     // interface name
+    bool selected = false;  // chosen by HCCL_IF_IP / HCCL_SOCKET_IFNAME rather than the default order
 };
+
+// True when HCCL_SOCKET_IFNAME's rule `spec` admits the interface `name`.
+bool ifname_admits(const std::string& spec, const std::string& name);
 
 // Chosen once per process; "127.0.0.1"/"lo" when the host has no usable interface.
 const HostNic& host_nic();

@@ -33,6 +33,7 @@ void send_reply(Channel& ch, uint64_t request, const Outcome& o, const std::vect
     meta.put<int32_t>(o.status).put<uint64_t>(o.start_ns).put<uint64_t>(o.agreed);
     meta.put<uint32_t>(static_cast<uint32_t>(segments.size()));
     for (const Segment& s : segments) meta.put<uint64_t>(s.offset).put<uint64_t>(s.length);
+    meta.put<int32_t>(o.missing_rank);
     (void)ch.send(MsgType::Reply, request, meta, pieces);
 }
 
@@ -158,14 +159,15 @@ bool handle_p2p(RemoteRank& rr, const Incoming& msg) {
 
 }  // namespace
 
-HubServer::HubServer(uint64_t uid, std::string host, uint16_t port, Fd listener)
-    : uid_(uid), host_(std::move(host)), port_(port), listener_(std::move(listener)) {}
+HubServer::HubServer(uint64_t uid, uint64_t key, std::string host, uint16_t port, Fd listener)
+    : uid_(uid), key_(key), host_(std::move(host)), port_(port), listener_(std::move(listener)) {}
 
-std::shared_ptr<HubServer> HubServer::start(const std::string& host, uint16_t port, uint64_t uid, std::string* error) {
+std::shared_ptr<HubServer> HubServer::start(const std::string& host, uint16_t port, uint64_t uid, uint64_t key,
+                                            std::string* error, int* error_number) {
     uint16_t bound = 0;
-    Fd listener = listen_tcp(host, port, &bound, error);
+    Fd listener = listen_tcp(host, port, &bound, error, error_number);
     if (!listener.valid()) return nullptr;
-    auto hub = std::make_shared<HubServer>(uid, host, bound, std::move(listener));
+    auto hub = std::make_shared<HubServer>(uid, key, host, bound, std::move(listener));
     std::thread([hub] { hub->accept_loop(); }).detach();
     return hub;
 }
@@ -214,11 +216,23 @@ void HubServer::serve(std::shared_ptr<Channel> channel) {
     const auto rank = rd.get<uint32_t>();
     const auto pid = rd.get<uint32_t>();
     const auto device = rd.get<uint32_t>();
+    const auto key = rd.get<uint64_t>();
     auto rr = std::make_shared<RemoteRank>();
     rr->channel = channel;
     rr->rank = rank;
     HcclResult st = HCCL_E_PARA;
-    if (rd.ok() && (uid == 0 || uid == uid_) && nranks > 0) {
+    if (!rd.ok() || key != key_ || (uid != 0 && uid != uid_)) {
+        // Another communicator's rank (a root info of an ended job, or another rank table at
+        // the same address): uid 0 in the answer tells it to look elsewhere.
+        Writer w;
+        w.put<int32_t>(HCCL_E_PARA).put<uint64_t>(0);
+        (void)channel->send(MsgType::Ready, 0, w);
+        return;
+    }
+    // The rank knows at once that it reached its communicator's rendezvous (it waits for Ready
+    // until every rank has joined).
+    (void)channel->send(MsgType::Accepted, 0, Writer());
+    if (nranks > 0) {
         rr->group = group(nranks);
         std::weak_ptr<RemoteRank> weak = rr;
         st = rr->group->join(rank, nranks, [weak, channel, uid = uid_](HcclResult status) {
@@ -228,8 +242,9 @@ void HubServer::serve(std::shared_ptr<Channel> channel) {
             (void)channel->send(MsgType::Ready, 0, w);
         }, /*local=*/false);
     }
-    log_message(LogLevel::Debug, "hccl hub %016llx: rank %u of %u (pid %u, device %u) joins: %d",
-                static_cast<unsigned long long>(uid_), rank, nranks, pid, device, static_cast<int>(st));
+    log_message(LogLevel::Debug, "hccl hub %016llx: rank %u of %u (pid %u, device %u) joins from %s: %d",
+                static_cast<unsigned long long>(uid_), rank, nranks, pid, device, peer_address(channel->fd()).c_str(),
+                static_cast<int>(st));
     if (st != HCCL_SUCCESS) {
         Writer w;
         w.put<int32_t>(st).put<uint64_t>(uid_);
@@ -253,6 +268,12 @@ void HubServer::serve(std::shared_ptr<Channel> channel) {
             default: ok = false; break;
         }
         if (!ok || said_bye) break;
+    }
+    if (!said_bye && rr->ready.load()) {
+        log_message(LogLevel::Error,
+                    "hccl: rank %u (pid %u, device %u) of communicator %016llx lost its connection without leaving; "
+                    "the operations of the others fail with HCCL_E_TIMEOUT",
+                    rank, pid, device, static_cast<unsigned long long>(uid_));
     }
     // The rank is gone: before the group completed its join is taken back, afterwards it leaves.
     if (rr->ready.load() || !rr->group->withdraw_join(rank)) rr->group->leave(rank);

@@ -18,8 +18,11 @@ namespace npusim::hcomm {
 
 class HubServer : public std::enable_shared_from_this<HubServer> {
 public:
-    // Listens on host:port (port 0: any free port). nullptr and `error` on failure.
-    static std::shared_ptr<HubServer> start(const std::string& host, uint16_t port, uint64_t uid, std::string* error);
+    // Listens on host:port (port 0: any free port). nullptr, `error` and `error_number` (errno)
+    // on failure. `key` tells communicators apart that meet at the same address (a rank table's
+    // fingerprint; 0 for a root info): a rank that brings another key is turned away.
+    static std::shared_ptr<HubServer> start(const std::string& host, uint16_t port, uint64_t uid, uint64_t key,
+                                            std::string* error, int* error_number = nullptr);
 
     uint64_t uid() const { return uid_; }
     const std::string& host() const { return host_; }
@@ -29,13 +32,14 @@ public:
     std::shared_ptr<Group> group(uint32_t nranks);
     void stop();
 
-    HubServer(uint64_t uid, std::string host, uint16_t port, Fd listener);
+    HubServer(uint64_t uid, uint64_t key, std::string host, uint16_t port, Fd listener);
 
 private:
     void accept_loop();
     void serve(std::shared_ptr<Channel> channel);
 
     const uint64_t uid_;
+    const uint64_t key_;
     const std::string host_;
     const uint16_t port_;
     Fd listener_;

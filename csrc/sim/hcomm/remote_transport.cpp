@@ -1,9 +1,11 @@
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
 #include "core/log.h"
+#include "host_nic.h"
 #include "transport.h"
 
 namespace npusim::hcomm {
@@ -12,6 +14,9 @@ namespace {
 
 // How long a rank waits for the hub to answer a withdrawal before it gives the connection up.
 constexpr auto kCancelGrace = std::chrono::seconds(10);
+// How long a joining rank waits to hear that it reached a rendezvous at all (not some other
+// service listening on the port).
+constexpr auto kAcceptWait = std::chrono::seconds(5);
 
 // A host that closes the connection while this rank waits has given up on a rank that did
 // not arrive (or ended): to this rank the others never arrived. Other failures are transfer errors.
@@ -21,28 +26,45 @@ HcclResult io_error(IoStatus st) {
 
 }  // namespace
 
-Fd connect_until(const std::string& host, uint16_t port, Deadline deadline) {
+std::string connect_source() {
+    const HostNic& nic = host_nic();
+    return nic.selected && is_local_address(nic.ip) ? nic.ip : std::string();
+}
+
+Fd connect_until(const std::string& host, uint16_t port, const std::string& source, Deadline deadline) {
     for (;;) {
-        Fd fd = connect_tcp(host, port);
+        using std::chrono::milliseconds;
+        const auto left = std::chrono::duration_cast<milliseconds>(deadline.at - SteadyTime::clock::now());
+        Fd fd = connect_tcp(host, port, source, std::clamp(left, milliseconds(1), milliseconds(1000)));
         if (fd.valid() || deadline.passed()) return fd;
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
 }
 
-HcclResult join_remote(Fd connection, uint64_t uid, uint32_t nranks, uint32_t rank, uint32_t device,
+HcclResult join_remote(Fd connection, uint64_t uid, uint64_t key, uint32_t nranks, uint32_t rank, uint32_t device,
                        Deadline deadline, std::unique_ptr<RemoteTransport>& out, uint64_t& joined_uid) {
     auto channel = std::make_shared<Channel>(std::move(connection));
     Writer join;
     join.put<uint64_t>(uid).put<uint32_t>(nranks).put<uint32_t>(rank);
-    join.put<uint32_t>(static_cast<uint32_t>(::getpid())).put<uint32_t>(device);
-    if (channel->send(MsgType::Join, 0, join) != IoStatus::Ok) return HCCL_E_TCP_TRANSFER;
+    join.put<uint32_t>(static_cast<uint32_t>(::getpid())).put<uint32_t>(device).put<uint64_t>(key);
+    // A rank table's ranks probe several ports (key != 0); a root info names the one.
+    const bool probing = key != 0;
+    if (channel->send(MsgType::Join, 0, join) != IoStatus::Ok) return probing ? HCCL_E_UNAVAIL : HCCL_E_TCP_TRANSFER;
     Incoming ready;
-    const IoStatus st = channel->receive(ready, deadline);
+    const Deadline accept_by =
+        probing ? Deadline{std::min(deadline.at, SteadyTime::clock::now() + kAcceptWait)} : deadline;
+    IoStatus st = channel->receive(ready, accept_by);
+    if (st == IoStatus::Ok && ready.type == MsgType::Accepted) {
+        st = channel->receive(ready, deadline);
+    } else if (probing && (st != IoStatus::Ok || ready.type != MsgType::Ready)) {
+        return HCCL_E_UNAVAIL;  // not a rendezvous of this simulator
+    }
     if (st != IoStatus::Ok) return io_error(st);  // closing the connection takes the join back
     Reader rd(ready.meta);
     const auto status = static_cast<HcclResult>(rd.get<int32_t>());
     joined_uid = rd.get<uint64_t>();
     if (ready.type != MsgType::Ready || !rd.ok()) return HCCL_E_TCP_TRANSFER;
+    if (status != HCCL_SUCCESS && joined_uid == 0) return HCCL_E_UNAVAIL;
     if (status != HCCL_SUCCESS) return status;
     out = std::make_unique<RemoteTransport>(channel);
     return HCCL_SUCCESS;
@@ -78,8 +100,11 @@ bool RemoteTransport::await_reply(uint64_t request, Deadline deadline, const Agr
         if (st != IoStatus::Ok || reply.type != MsgType::Reply || reply.request != request) {
             broken_ = true;
             outcome.status = st == IoStatus::Ok ? HCCL_E_TCP_TRANSFER : io_error(st);
-            log_message(LogLevel::Error, "hccl: the rendezvous host did not answer request %llu",
-                        static_cast<unsigned long long>(request));
+            log_message(LogLevel::Error,
+                        "hccl: the process hosting the rendezvous (%s, the root rank's) did not answer request "
+                        "%llu: %s",
+                        peer_address(channel_->fd()).c_str(), static_cast<unsigned long long>(request),
+                        st == IoStatus::Closed ? "it closed the connection (gone)" : "no answer in time");
             return false;
         }
         return true;
@@ -119,6 +144,7 @@ Outcome RemoteTransport::collective(uint32_t /*rank*/, const CollectiveRequest& 
         s.length = rd.get<uint64_t>();
         outcome.written.push_back(s);
     }
+    outcome.missing_rank = rd.get<int32_t>();
     for (const Segment& s : outcome.written) {
         IoStatus st;
         if (req.out != nullptr && s.offset <= req.out_len && s.length <= req.out_len - s.offset) {
@@ -173,6 +199,7 @@ Outcome RemoteTransport::p2p(uint32_t /*rank*/, uint64_t earliest, const std::ve
         s.length = rd.get<uint64_t>();
         segments.push_back(s);
     }
+    outcome.missing_rank = rd.get<int32_t>();
     for (const Segment& s : segments) {
         const bool fits = s.offset < items.size() && !items[s.offset].send && items[s.offset].dst != nullptr &&
                           s.length == items[s.offset].bytes;

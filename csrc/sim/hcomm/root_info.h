@@ -1,8 +1,11 @@
-// The simulator's content of HcclRootInfo (4108 opaque bytes in the ABI):
-//   @0 "HCCLSIM" + NUL, @8 u32 format version (2), @12 u16 port, @16 u64 communicator
-//   unique id, @24 u32 pid of the hosting process, @28 char host[64] (NUL-terminated),
-//   @92 char identifier[128] (the communicators' default name, NUL-terminated), the rest
-//   zero. The hosting process listens on host:port.
+// HcclRootInfo (HCCL_ROOT_INFO_BYTES = 4108 opaque bytes) as CANN lays out its root handle
+// (hicann/hcomm HcclRootHandle), followed by the simulator's own fields:
+//   @0 char ip[64] (NUL-terminated; the address the root rank listens on), @64 u32 port,
+//   @68 u32 NIC deployment (0: host), @72 char identifier[128] (the communicators' default
+//   name), @200 u32 the root's rank id (0);
+//   @256 "HCCLSIM" + NUL, @264 u32 format version (3), @272 u64 communicator unique id,
+//   @280 u32 pid of the hosting process; the rest zero.
+// A program that hands the bytes to other hosts (MPI_Bcast, a file) needs no more than this.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,8 @@
 #include "socket_io.h"
 
 #include <arpa/inet.h>
+#include <fcntl.h>
+#include <ifaddrs.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -69,21 +71,25 @@ void Fd::shutdown_both() const {
     if (fd_ >= 0) ::shutdown(fd_, SHUT_RDWR);
 }
 
-Fd listen_tcp(const std::string& host, uint16_t port, uint16_t* bound_port, std::string* error) {
+Fd listen_tcp(const std::string& host, uint16_t port, uint16_t* bound_port, std::string* error, int* error_number) {
     sockaddr_in addr{};
+    if (error_number) *error_number = 0;
     if (!resolve(host, port, addr)) {
         if (error) *error = "cannot resolve '" + host + "'";
+        if (error_number) *error_number = EADDRNOTAVAIL;
         return Fd();
     }
     Fd fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
     if (!fd.valid()) {
         if (error) *error = std::strerror(errno);
+        if (error_number) *error_number = errno;
         return Fd();
     }
     const int one = 1;
     setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     if (::bind(fd.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || ::listen(fd.get(), 256) != 0) {
         if (error) *error = std::strerror(errno);
+        if (error_number) *error_number = errno;
         return Fd();
     }
     socklen_t len = sizeof addr;
@@ -92,18 +98,59 @@ Fd listen_tcp(const std::string& host, uint16_t port, uint16_t* bound_port, std:
     return fd;
 }
 
-Fd connect_tcp(const std::string& host, uint16_t port) {
+Fd connect_tcp(const std::string& host, uint16_t port, const std::string& source, std::chrono::milliseconds attempt) {
     sockaddr_in addr{};
     if (!resolve(host, port, addr)) return Fd();
-    Fd fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    Fd fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
     if (!fd.valid()) return Fd();
-    int rc;
-    do {
-        rc = ::connect(fd.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-    } while (rc != 0 && errno == EINTR);
-    if (rc != 0) return Fd();
+    if (!source.empty()) {
+        sockaddr_in local{};
+        if (!resolve(source, 0, local) || ::bind(fd.get(), reinterpret_cast<sockaddr*>(&local), sizeof local) != 0) {
+            return Fd();
+        }
+    }
+    // Non-blocking, so that a host that drops the packets costs `attempt`, not the kernel's minutes.
+    if (::connect(fd.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+        if (errno != EINPROGRESS && errno != EINTR) return Fd();
+        pollfd p{fd.get(), POLLOUT, 0};
+        int rc;
+        do {
+            rc = ::poll(&p, 1, static_cast<int>(std::max<int64_t>(attempt.count(), 1)));
+        } while (rc < 0 && errno == EINTR);
+        int err = 0;
+        socklen_t len = sizeof err;
+        if (rc <= 0 || ::getsockopt(fd.get(), SOL_SOCKET, SO_ERROR, &err, &len) != 0 || err != 0) return Fd();
+    }
+    const int flags = ::fcntl(fd.get(), F_GETFL);
+    if (flags < 0 || ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK) != 0) return Fd();
     tune(fd.get());
     return fd;
+}
+
+std::string peer_address(const Fd& fd) {
+    sockaddr_in addr{};
+    socklen_t len = sizeof addr;
+    char ip[INET_ADDRSTRLEN] = {};
+    if (::getpeername(fd.get(), reinterpret_cast<sockaddr*>(&addr), &len) != 0 ||
+        ::inet_ntop(AF_INET, &addr.sin_addr, ip, sizeof ip) == nullptr) {
+        return "?";
+    }
+    return std::string(ip) + ":" + std::to_string(ntohs(addr.sin_port));
+}
+
+bool is_local_address(const std::string& host) {
+    sockaddr_in want{};
+    if (!resolve(host, 0, want)) return false;
+    if ((ntohl(want.sin_addr.s_addr) >> 24) == 127) return true;  // all of 127/8 is the loopback's
+    ifaddrs* list = nullptr;
+    if (::getifaddrs(&list) != 0) return false;
+    bool found = false;
+    for (const ifaddrs* a = list; a != nullptr && !found; a = a->ifa_next) {
+        if (a->ifa_addr == nullptr || a->ifa_addr->sa_family != AF_INET) continue;
+        found = reinterpret_cast<const sockaddr_in*>(a->ifa_addr)->sin_addr.s_addr == want.sin_addr.s_addr;
+    }
+    ::freeifaddrs(list);
+    return found;
 }
 
 Fd accept_tcp(const Fd& listener) {

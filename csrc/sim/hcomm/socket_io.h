@@ -47,10 +47,19 @@ private:
 
 enum class IoStatus { Ok, Closed, Timeout, Error };
 
-// Listens on host:port (port 0 picks a free one); returns an invalid Fd on failure.
-Fd listen_tcp(const std::string& host, uint16_t port, uint16_t* bound_port, std::string* error);
-// One connection attempt; an invalid Fd when refused or unreachable.
-Fd connect_tcp(const std::string& host, uint16_t port);
+// Listens on host:port (port 0 picks a free one); returns an invalid Fd on failure, with the
+// errno of the failing call in `*error_number` when given (EADDRINUSE: the port is taken,
+// EADDRNOTAVAIL: `host` is not an address of this host).
+Fd listen_tcp(const std::string& host, uint16_t port, uint16_t* bound_port, std::string* error,
+              int* error_number = nullptr);
+// One connection attempt, given up after `attempt` (a host that does not answer); an invalid Fd
+// when refused or unreachable. A non-empty `source` binds the local end to that address first.
+Fd connect_tcp(const std::string& host, uint16_t port, const std::string& source = std::string(),
+               std::chrono::milliseconds attempt = std::chrono::milliseconds(1000));
+// "ip:port" of the other end of a connection ("?" when unknown).
+std::string peer_address(const Fd& fd);
+// True when `host` resolves to an IPv4 address held by an interface of this host (any 127/8).
+bool is_local_address(const std::string& host);
 // Accepts one connection; an invalid Fd when the listener was shut down.
 Fd accept_tcp(const Fd& listener);
 

@@ -82,10 +82,15 @@ private:
 };
 
 // Joins over a connection to the hub and waits until every rank has joined. `uid` 0 joins
-// whatever communicator the hub hosts; `joined_uid` receives the communicator's id.
-HcclResult join_remote(Fd connection, uint64_t uid, uint32_t nranks, uint32_t rank, uint32_t device,
+// whatever communicator the hub hosts under `key` (see HubServer::start); `joined_uid`
+// receives the communicator's id. HCCL_E_UNAVAIL: the hub hosts another communicator.
+HcclResult join_remote(Fd connection, uint64_t uid, uint64_t key, uint32_t nranks, uint32_t rank, uint32_t device,
                        Deadline deadline, std::unique_ptr<RemoteTransport>& out, uint64_t& joined_uid);
 // Connects to host:port, retrying until the deadline; an invalid Fd when it never answers.
-Fd connect_until(const std::string& host, uint16_t port, Deadline deadline);
+// A non-empty `source` is the local address to connect from.
+Fd connect_until(const std::string& host, uint16_t port, const std::string& source, Deadline deadline);
+// The local address a rank connects from: the host interface when HCCL_IF_IP or
+// HCCL_SOCKET_IFNAME chose it and it is this host's, else the system's choice ("").
+std::string connect_source();
 
 }  // namespace npusim::hcomm

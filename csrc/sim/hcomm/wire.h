@@ -5,9 +5,11 @@
 // little-endian, written with Writer) followed by the payload (buffer contents, streamed
 // in chunks so gigabyte messages need no extra copy).
 //
-//   rank -> hub   JOIN {u64 uid, u32 nranks, u32 rank, u32 pid, u32 device}
-//   hub -> rank   READY {i32 status, u64 uid}: at once when the join is refused, else when every
-//                 rank has joined
+//   rank -> hub   JOIN {u64 uid, u32 nranks, u32 rank, u32 pid, u32 device, u64 key}
+//   hub -> rank   ACCEPTED {}: at once, when uid (0: any) and key (a rank table's fingerprint, 0
+//                 for a root info) are the hub's
+//   hub -> rank   READY {i32 status, u64 uid}: at once when the join is refused (uid 0: another
+//                 communicator's hub), else when every rank has joined
 //   rank -> hub   COLLECTIVE {u64 seq, u64 earliest, u8 data, u64 in_len, u64 out_len,
 //                             u32 desc_len, desc}  payload: in_len input bytes (when data)
 //   rank -> hub   P2P {u64 earliest, u8 data, u32 n, n x {u32 peer, u8 send, u64 count,
@@ -15,7 +17,8 @@
 //   rank -> hub   CANCEL (of the request with the same id)       BYE (the rank leaves)
 //   hub -> rank   AGREED {i32 status, u64 start, u64 agreed}: the ranks agree (before the data
 //                 moves), so the rank schedules its task at once; then
-//   hub -> rank   REPLY {i32 status, u64 start, u64 agreed, u32 n, n x {u64 offset, u64 length}}
+//   hub -> rank   REPLY {i32 status, u64 start, u64 agreed, u32 n, n x {u64 offset, u64 length},
+//                        i32 missing rank (HCCL_E_TIMEOUT: the rank waited for, else -1)}
 //                 payload: the bytes of each segment in order (collective: output segments;
 //                 P2P: one segment per receive item, offset = item index)
 #pragma once
@@ -34,7 +37,17 @@ namespace npusim::hcomm {
 
 constexpr uint32_t kWireMagic = 0x4D495348;  // "HSIM"
 
-enum class MsgType : uint32_t { Join = 1, Ready = 3, Collective = 4, P2P = 5, Cancel = 6, Reply = 7, Bye = 8, Agreed = 9 };
+enum class MsgType : uint32_t {
+    Join = 1,
+    Ready = 3,
+    Collective = 4,
+    P2P = 5,
+    Cancel = 6,
+    Reply = 7,
+    Bye = 8,
+    Agreed = 9,
+    Accepted = 10,  // the hub took a Join for its communicator (Ready follows once all joined)
+};
 
 struct Incoming {
     MsgType type{};

@@ -18,8 +18,9 @@
 // restates; narrow float formats are encoded exactly from values in +-1.75 (step 0.25).
 // Output lines: "R RANK ID STATUS HEX" (HEX: the rank's whole output buffer; bytes the
 // operation must not write start as 0xAB), and per rank "N RANK SIZE NAME" once.
-// The "missing" case: the last rank skips it (and stops); the others report its status and
-// how long they waited ("W RANK ID MS").
+// The "missing" case: the last rank ($HCCL_TEST_MISSING_RANK) skips it and stops (writing its
+// rank to $HCCL_TEST_STOPPED_FILE when set); the others report its status and how long they
+// waited ("W RANK ID MS").
 #include <unistd.h>
 
 #include <chrono>
@@ -207,6 +208,12 @@ HcclResult settle(Rank& rk, HcclResult st) {
 }
 
 // Runs one case; false when the rank must stop (after "missing").
+// The rank that skips the "missing" case: $HCCL_TEST_MISSING_RANK, else the last one.
+uint32_t missing_rank(uint32_t p) {
+    const char* v = std::getenv("HCCL_TEST_MISSING_RANK");
+    return v ? uint32_t(std::atoi(v)) : p - 1;
+}
+
 bool run_case(Rank& rk, const Case& c) {
     const uint32_t p = rk.size, r = rk.rank;
     const bool skewed = r == p - 1;
@@ -354,7 +361,7 @@ bool run_case(Rank& rk, const Case& c) {
     } else if (c.op == "barrier") {
         st = settle(rk, HcclBarrier(rk.comm, rk.stream));
     } else if (c.op == "missing") {
-        if (skewed) return false;
+        if (r == missing_rank(p)) return false;
         const auto t0 = std::chrono::steady_clock::now();
         run_in_out(count, count, [&](void* a, void* b) { return HcclAllReduce(a, b, count, dtype, op, rk.comm, rk.stream); });
         const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0);
@@ -382,6 +389,7 @@ void run_rank(Rank& rk, const std::vector<Case>& cases) {
         }
     }
     if (stopped) {
+        if (const char* mark = std::getenv("HCCL_TEST_STOPPED_FILE")) std::ofstream(mark) << rk.rank << "\n";
         // The skipping rank stays away until the others gave up, then leaves.
         const char* wait = std::getenv("HCCL_TEST_MISSING_SLEEP_MS");
         std::this_thread::sleep_for(std::chrono::milliseconds(wait ? std::atol(wait) : 0));
