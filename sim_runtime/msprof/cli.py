@@ -23,7 +23,7 @@ from pathlib import Path
 
 # The summary columns torch_npu copies from msprof are written once, beside the ascend_pt writer.
 from mspti_trace.ascend_pt_views import API_STATISTIC_HEADERS, OP_STATISTIC_HEADERS, TASK_TIME_HEADERS
-from sim_runtime.msprof import communication, raw, summaries, timeline
+from sim_runtime.msprof import communication, database, raw, summaries, timeline
 
 PROG = "msprof"
 EXIT_USAGE = 2
@@ -58,7 +58,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--application", metavar="CMD", help="run CMD with collection on, then export")
     parser.add_argument("--output", metavar="DIR", help="a PROF_* directory or the folder that holds them")
     parser.add_argument(
-        "--type", choices=("text", "db"), default="text", help="export format: text (db is not written yet)"
+        "--type",
+        choices=("text", "db"),
+        default="text",
+        help="export format: text (mindstudio_profiler_output/) or db (msprof_<time>.db)",
     )
     parser.add_argument("--ascendcl", choices=on_off, default="on", help="application mode: AscendCL API")
     parser.add_argument("--runtime-api", choices=on_off, default="off", help="application mode: runtime API")
@@ -76,9 +79,12 @@ def collections_in(output: Path) -> list[Path]:
     return found
 
 
-def export(prof: Path) -> Path:
-    """Writes mindstudio_profiler_output/ of one PROF_* directory; returns that folder."""
+def export(prof: Path, export_type: str = "text") -> Path:
+    """Writes mindstudio_profiler_output/ (text) or msprof_<time>.db (db) of one PROF_* directory;
+    returns that folder or file."""
     collection = raw.load(prof)
+    if export_type == "db":
+        return database.write(collection)
     out = prof / OUTPUT_DIR
     out.mkdir(exist_ok=True)
     stamp = time.strftime("%Y%m%d%H%M%S")
@@ -102,10 +108,11 @@ def export(prof: Path) -> Path:
     return out
 
 
-def analyze(prof: Path) -> None:
-    """Writes analyze/communication*.json of one PROF_* directory (communication.py); a collection
-    without communication operations has nothing to analyse, as with CANN (a note, exit 0)."""
-    written = communication.analyze(raw.load(prof))
+def analyze(prof: Path, export_type: str = "text") -> None:
+    """Writes analyze/communication*.json (text) and communication_analyzer.db of one PROF_*
+    directory (communication.py); a collection without communication operations has nothing to
+    analyse, as with CANN (a note, exit 0)."""
+    written = communication.analyze(raw.load(prof), export_type)
     for path in written:
         print(f"{PROG}: analyzed {path}")
     if not written:
@@ -136,7 +143,7 @@ def run_application(args: argparse.Namespace, output: Path) -> int:
         raise UsageError(f"--application: cannot run {command[0]}: {error.strerror}") from error
     made = [p for p in collections_in(output) if p not in before]
     for prof in made:
-        print(f"{PROG}: exported {export(prof)}")
+        print(f"{PROG}: exported {export(prof, args.type)}")
     if not made:
         print(f"{PROG}: the application collected nothing (it never called aclInit)", file=sys.stderr)
     return status
@@ -148,8 +155,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.output is None:
             raise UsageError("--output is required: the folder to collect into or to export from")
-        if args.type == "db":
-            raise UsageError("--type=db: the database export is not simulated yet; use --type=text")
         output = Path(args.output).expanduser()
         if args.application is not None:
             return run_application(args, output)
@@ -164,9 +169,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
         for prof in found:
             if args.export == "on":
-                print(f"{PROG}: exported {export(prof)}")
+                print(f"{PROG}: exported {export(prof, args.type)}")
             if args.analyze == "on":
-                analyze(prof)
+                analyze(prof, args.type)
     except UsageError as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return EXIT_USAGE

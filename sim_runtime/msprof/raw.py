@@ -53,6 +53,7 @@ class Copy:
     stream: int
     correlation: int
     bytes: int
+    copy_kind: int = 0  # msPTI's msptiActivityMemcpyKind of a memcpy (0 unknown, and for a memset)
 
 
 @dataclass(frozen=True)
@@ -139,7 +140,16 @@ def _add(collection: Collection, r: dict[str, Any], records: Path, number: int) 
         )
     elif kind in ("memcpy", "memset"):
         collection.copies.append(
-            Copy(kind, start, end, int(r["device"]), int(r["stream"]), int(r["correlation"]), int(r["bytes"]))
+            Copy(
+                kind,
+                start,
+                end,
+                int(r["device"]),
+                int(r["stream"]),
+                int(r["correlation"]),
+                int(r["bytes"]),
+                int(r.get("copy_kind", 0)),
+            )
         )
     elif kind == "communication":
         collection.communications.append(

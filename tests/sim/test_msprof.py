@@ -19,6 +19,7 @@ import pytest
 
 from sim_runtime.msprof import raw
 from sim_runtime.msprof.cli import main as msprof_main
+from support.msprof_collections import allreduce, synthetic_collection
 from support.native import NativeTree, ProgramBuilder, run_program
 from support.usage_errors import assert_usage_error, call_main
 
@@ -145,7 +146,7 @@ def test_application_mode_collects_the_program(program: Path, native: NativeTree
         (["--export=on"], "--output is required"),
         (["--output=/nonexistent-dir", "--export=on"], "is not a directory"),
         (["--output=."], "nothing to do"),
-        (["--output=.", "--export=on", "--type=db"], "--type=db"),
+        (["--output=.", "--export=on", "--type=csv"], "--type"),
         (["--output=.", "--application="], "--application is empty"),
         (["--output=.", "--export=maybe"], "--export"),
     ],
@@ -157,30 +158,6 @@ def test_usage_errors_are_one_line(args: list[str], says: str, capsys: pytest.Ca
 def test_folder_without_collections_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     result = call_main(msprof_main, [f"--output={tmp_path}", "--export=on"], capsys)
     assert result.returncode == 1 and "holds no PROF_*" in result.stderr and "Traceback" not in result.stderr
-
-
-def synthetic_collection(folder: Path, records: list[dict[str, object]]) -> Path:
-    """A PROF_* directory in libmsprofiler's raw format holding the given msPTI records."""
-    prof = folder / "PROF_000001_20261207040000000_ABCDEFGHIJKLMNOP"
-    (prof / raw.RAW_DIR).mkdir(parents=True)
-    meta = {
-        "format": "npu-sim msprof raw 1",
-        "pid": 1,
-        "devices": [0],
-        "data_types": 0x22,
-        "aicore_metrics": 0,
-    }
-    (prof / raw.COLLECTION_FILE).write_text(json.dumps(meta))
-    (prof / raw.RECORDS_FILE).write_text("".join(json.dumps(r) + "\n" for r in records))
-    return prof
-
-
-def allreduce(start: int, end: int, correlation: int) -> dict[str, object]:
-    return {
-        "kind": "communication", "start": start, "end": end, "device": 0, "stream": 5,
-        "correlation": correlation, "data_type": 4, "count": 4096, "alg": "RING", "name": "hcom_allReduce_",
-        "comm": "world",
-    }  # fmt: skip
 
 
 def test_analyze_writes_cann_communication_files_per_operation(
