@@ -23,7 +23,7 @@ from pathlib import Path
 
 # The summary columns torch_npu copies from msprof are written once, beside the ascend_pt writer.
 from mspti_trace.ascend_pt_views import API_STATISTIC_HEADERS, OP_STATISTIC_HEADERS, TASK_TIME_HEADERS
-from sim_runtime.msprof import communication, database, raw, summaries, timeline
+from sim_runtime.msprof import communication, database, memory, raw, summaries, timeline
 
 PROG = "msprof"
 EXIT_USAGE = 2
@@ -104,6 +104,10 @@ def export(prof: Path, export_type: str = "text") -> Path:
         OP_STATISTIC_HEADERS,
         summaries.op_statistic_rows(collection),
     )
+    if collection.memory:  # collected with task memory (ACL_PROF_TASK_MEMORY)
+        summaries.write_csv(
+            out / f"npu_mem_{stamp}.csv", memory.NPU_MEM_HEADERS, memory.npu_mem_rows(collection)
+        )
     (out / f"msprof_{stamp}.json").write_text(json.dumps(timeline.events(collection)), encoding="utf-8")
     return out
 

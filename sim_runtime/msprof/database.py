@@ -21,7 +21,7 @@ import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from sim_runtime.msprof import overlap
+from sim_runtime.msprof import memory, overlap
 from sim_runtime.msprof.raw import Collection
 from sim_runtime.msprof.summaries import MODEL_ID_NONE, NA, device_tasks, launching_apis
 
@@ -64,6 +64,10 @@ TABLES: dict[str, Columns] = {
     "OVERLAP_ANALYSIS": [
         ("id", INTEGER, True), ("deviceId", INTEGER), ("startNs", NUMERIC), ("endNs", NUMERIC),
         ("type", INTEGER),
+    ],
+    "NPU_MEM": [
+        ("type", INTEGER), ("ddr", NUMERIC), ("hbm", NUMERIC), ("timestampNs", INTEGER),
+        ("deviceId", INTEGER),
     ],
     "META_DATA": [("name", TEXT), ("value", TEXT)],
 }  # fmt: skip
@@ -206,6 +210,10 @@ def tables(collection: Collection) -> dict[str, list[tuple[object, ...]]]:
             for start, end in intervals:
                 row = (len(out["OVERLAP_ANALYSIS"]), device, start, end, OVERLAY_TYPES[OVERLAP_TYPES[track]])
                 out["OVERLAP_ANALYSIS"].append(row)
+    # NPU_MEM: the type is the string "app" (db_assembler.cpp's SaveNpuMemData), sizes in bytes.
+    out["NPU_MEM"] = [
+        (sid("app"), m.ddr, m.hbm, m.timestamp, m.device) for m in memory.app_samples(collection)
+    ]
     out = {name: rows for name, rows in out.items() if rows}
     out["NPU_INFO"] = [(device, "UNKNOWN") for device in collection.devices] or [(-1, "UNKNOWN")]
     out["RANK_DEVICE_MAP"] = [(-1, device) for device in collection.devices] or [(-1, -1)]

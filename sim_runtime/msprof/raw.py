@@ -70,6 +70,19 @@ class Communication:
     data_type: int
 
 
+@dataclass(frozen=True)
+class Memory:
+    """An msPTI MEMORY record: one allocation (operation 0) or release (1) of `bytes` at `address`."""
+
+    start: int
+    device: int
+    operation: int
+    memory_kind: int  # msptiActivityMemoryKind: 1 device, 2 host, 3 managed
+    address: int
+    bytes: int
+    pid: int
+
+
 @dataclass
 class Collection:
     path: Path
@@ -81,6 +94,7 @@ class Collection:
     apis: list[Api] = field(default_factory=list)
     copies: list[Copy] = field(default_factory=list)
     communications: list[Communication] = field(default_factory=list)
+    memory: list[Memory] = field(default_factory=list)
 
 
 def is_collection(path: Path) -> bool:
@@ -164,6 +178,18 @@ def _add(collection: Collection, r: dict[str, Any], records: Path, number: int) 
                 str(r["alg"]),
                 int(r["count"]),
                 int(r["data_type"]),
+            )
+        )
+    elif kind == "memory":
+        collection.memory.append(
+            Memory(
+                start,
+                int(r["device"]),
+                int(r["operation"]),
+                int(r["memory_kind"]),
+                int(r["address"]),
+                int(r["bytes"]),
+                int(r["pid"]),
             )
         )
     elif kind != "hccl":  # HCCL records repeat the communication records' operations

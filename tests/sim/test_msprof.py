@@ -138,6 +138,30 @@ def test_application_mode_collects_the_program(program: Path, native: NativeTree
     (prof,) = out.glob("PROF_*")
     rows = read_csv(prof / "mindstudio_profiler_output", "op_summary")
     assert [r["Op Name"] for r in rows] == LAUNCHED
+    # One truth: the task rows are the run's msPTI KERNEL and MEMCPY records, the copy included
+    # (the program is not run with msPTI's interposer preloaded: msPTI is libmsprofiler's client).
+    collection = raw.load(prof)
+    assert [c.bytes for c in collection.copies if c.kind == "memcpy"] == [4096]
+    tasks = [
+        (t["kernel_name"], t["task_start(us)"])
+        for t in read_csv(prof / "mindstudio_profiler_output", "task_time")
+    ]
+    records = sorted(
+        [(k.start, k.name) for k in collection.kernels]
+        + [(c.start, "MEMCPY_ASYNC") for c in collection.copies]
+    )
+    assert tasks == [(name, f"{start // 1000}.{start % 1000:03d}\t") for start, name in records]
+
+
+def test_a_fault_on_aclprof_start_returns_the_plans_code(
+    program: Path, native: NativeTree, tmp_path: Path
+) -> None:
+    # aclprofStart's second call is the program's real start (its first is start_before_init).
+    env = {**native.env(), "NPU_SIM_FAULTS": "aclprofStart:error=500005@2"}  # ACL_ERROR_PROFILING_FAILURE
+    result = run_program(program, env, [str(tmp_path)])
+    assert result.returncode == 1 and "aclprofStart(config) = 500005" in result.stdout, result.stdout
+    assert "case start_before_init = 100001" in result.stdout  # the first call was not faulted
+    assert not list(tmp_path.glob("PROF_*"))  # the faulted call did nothing
 
 
 @pytest.mark.parametrize(

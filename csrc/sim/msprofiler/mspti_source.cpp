@@ -82,6 +82,7 @@ void for_each_kind(const KindSet& kinds, msptiResult (*fn)(msptiActivityKind)) {
     if (kinds.acl_api) fn(MSPTI_ACTIVITY_KIND_ACL_API);
     if (kinds.node_api) fn(MSPTI_ACTIVITY_KIND_NODE_API);
     if (kinds.runtime_api) fn(MSPTI_ACTIVITY_KIND_RUNTIME_API);
+    if (kinds.memory) fn(MSPTI_ACTIVITY_KIND_MEMORY);
 }
 
 }  // namespace
@@ -97,6 +98,9 @@ KindSet kinds_for(uint64_t data_types) {
     // host-to-device flows from them.
     kinds.node_api = kinds.kernel || (data_types & (ACL_PROF_GE_API_L0 | ACL_PROF_GE_API_L1)) != 0;
     kinds.runtime_api = (data_types & ACL_PROF_RUNTIME_API) != 0;
+    // Task memory (torch_npu's profile_memory=True): msprof's npu_mem is the application's device
+    // memory over time, which the MEMORY records (every allocation and release) give.
+    kinds.memory = (data_types & ACL_PROF_TASK_MEMORY) != 0;
     return kinds;
 }
 

@@ -22,6 +22,7 @@ struct KindSet {
     bool acl_api = false;        // ACL_API
     bool node_api = false;       // NODE_API (the launches the device tasks' flows start from)
     bool runtime_api = false;    // RUNTIME_API
+    bool memory = false;         // MEMORY (task memory: the device allocations and releases)
 };
 
 KindSet kinds_for(uint64_t data_type_config);

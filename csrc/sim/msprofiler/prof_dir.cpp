@@ -134,6 +134,17 @@ std::string record_line(const void* data) {
                           static_cast<unsigned>(r->isAsync));
             return head;
         }
+        case MSPTI_ACTIVITY_KIND_MEMORY: {
+            const auto* r = static_cast<const msptiActivityMemory*>(data);
+            std::snprintf(head, sizeof(head),
+                          "{\"kind\":\"memory\",\"start\":%" PRIu64 ",\"end\":%" PRIu64 ",\"device\":%u,\"stream\":%u,"
+                          "\"correlation\":%" PRIu64 ",\"operation\":%d,\"memory_kind\":%d,\"address\":%" PRIu64
+                          ",\"bytes\":%" PRIu64 ",\"pid\":%u}\n",
+                          r->start, r->end, r->deviceId, r->streamId, r->correlationId,
+                          static_cast<int>(r->memoryOperationType), static_cast<int>(r->memoryKind), r->address,
+                          r->bytes, r->processId);
+            return head;
+        }
         case MSPTI_ACTIVITY_KIND_HCCL: {
             const auto* r = static_cast<const msptiActivityHccl*>(data);
             std::snprintf(head, sizeof(head),
