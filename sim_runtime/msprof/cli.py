@@ -1,11 +1,12 @@
 """``msprof``: the toolkit's msprof command over the simulator's libmsprofiler.
 
-  msprof --export=on --output=DIR          export every PROF_* collection in DIR (or DIR itself)
+  msprof --export=on --output=DIR [--type=db]  export every PROF_* collection in DIR (or DIR itself)
   msprof --analyze=on --output=DIR         the communication analysis torch_npu runs after the export
   msprof --application="CMD" --output=DIR  run CMD with collection on, then export
 
-The export writes ``<PROF_*>/mindstudio_profiler_output/`` (summaries.py, timeline.py), the analysis
-``<PROF_*>/analyze/`` (communication.py). Usage errors print one line and exit 2; a directory
+The export writes ``<PROF_*>/mindstudio_profiler_output/`` (summaries.py, timeline.py, memory.py) or,
+with ``--type=db``, ``<PROF_*>/msprof_<time>.db`` (database.py); the analysis ``<PROF_*>/analyze/``
+(communication.py). Usage errors print one line and exit 2; a directory
 without collections exits 1.
 """
 

@@ -1,7 +1,8 @@
 """``msprof --analyze``: the communication analysis of one PROF_* directory.
 
-Writes ``<PROF_*>/analyze/communication.json`` and ``communication_matrix.json`` with the keys, units
-and totals of msprof's analyzer (Ascend/msprof 024471cf, ``analysis/analyzer/communication_analyzer.py``,
+Writes ``<PROF_*>/analyze/communication.json`` and ``communication_matrix.json`` (text export) and
+``communication_analyzer.db`` (both exports, as msprof does) with the keys, units and totals of
+msprof's analyzer (Ascend/msprof 024471cf, ``analysis/analyzer/communication_analyzer.py``,
 ``communication_matrix_analyzer.py`` and ``analysis/msparser/cluster/``), from the collection's
 COMMUNICATION records (one per collective operation).
 
