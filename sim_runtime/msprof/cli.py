@@ -24,7 +24,9 @@ from pathlib import Path
 
 # The summary columns torch_npu copies from msprof are written once, beside the ascend_pt writer.
 from mspti_trace.ascend_pt_views import API_STATISTIC_HEADERS, OP_STATISTIC_HEADERS, TASK_TIME_HEADERS
+from sim_runtime import paths
 from sim_runtime.msprof import communication, database, memory, raw, summaries, timeline
+from sim_runtime.toolkit import preload_list
 
 PROG = "msprof"
 EXIT_USAGE = 2
@@ -133,6 +135,20 @@ def _data_types(args: argparse.Namespace) -> int:
     return bits
 
 
+def application_env(args: argparse.Namespace, output: Path) -> dict[str, str]:
+    """The application's environment: libmsprofiler's application mode, and our libmspti preloaded
+    (unless an msPTI already is), as `npu-sim run` does. libmsprofiler collects as an msPTI client,
+    and msPTI enables the MEMCPY, MEMSET, MEMORY and HCCL kinds only with its interposer in place
+    (MSPTI_ERROR_WITHOUT_LD_PRELOAD otherwise), so without it the program's copies and fills would be
+    missing from the export although the runtime reports them (docs/msprof.md)."""
+    env = {**os.environ, OUTPUT_ENV: str(output.resolve()), DATA_TYPES_ENV: str(_data_types(args))}
+    preloaded = env.get("LD_PRELOAD", "")
+    library = paths.mspti_tree(env).lib64 / paths.MSPTI_LIBRARY
+    if paths.MSPTI_LIBRARY not in preloaded and library.is_file():  # none found: libmsprofiler says so
+        env["LD_PRELOAD"] = preload_list(str(library), preloaded)
+    return env
+
+
 def run_application(args: argparse.Namespace, output: Path) -> int:
     command = shlex.split(args.application)
     if not command:
@@ -141,9 +157,8 @@ def run_application(args: argparse.Namespace, output: Path) -> int:
         )
     output.mkdir(parents=True, exist_ok=True)
     before = set(collections_in(output))
-    env = {**os.environ, OUTPUT_ENV: str(output.resolve()), DATA_TYPES_ENV: str(_data_types(args))}
     try:
-        status = subprocess.run(command, env=env, check=False).returncode
+        status = subprocess.run(command, env=application_env(args, output), check=False).returncode
     except OSError as error:
         raise UsageError(f"--application: cannot run {command[0]}: {error.strerror}") from error
     made = [p for p in collections_in(output) if p not in before]

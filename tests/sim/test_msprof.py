@@ -41,7 +41,7 @@ def collected(
     assert result.returncode == 0, f"stdout:\n{result.stdout}\nstderr:\n{result.stderr}"
     assert msprof_main(["--export=on", f"--output={out}"]) == 0
     (prof,) = out.glob("PROF_*")
-    return result.stdout, prof
+    return result.stdout + result.stderr, prof
 
 
 def read_csv(folder: Path, prefix: str) -> list[dict[str, str]]:
@@ -151,6 +151,14 @@ def test_application_mode_collects_the_program(program: Path, native: NativeTree
         + [(c.start, "MEMCPY_ASYNC") for c in collection.copies]
     )
     assert tasks == [(name, f"{start // 1000}.{start % 1000:03d}\t") for start, name in records]
+
+
+def test_copies_outside_application_mode_are_said_to_need_the_interposer(collected: tuple[str, Path]) -> None:
+    # The program calls aclprofInit itself without libmspti preloaded: msPTI refuses MEMCPY and
+    # MEMSET (MSPTI_ERROR_WITHOUT_LD_PRELOAD), so its copy is not collected, and libmsprofiler says so.
+    output, prof = collected
+    assert "MEMCPY, MEMSET records need libmspti.so preloaded" in output
+    assert not raw.load(prof).copies
 
 
 def test_a_fault_on_aclprof_start_returns_the_plans_code(

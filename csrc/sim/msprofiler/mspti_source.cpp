@@ -5,8 +5,11 @@
 #include <atomic>
 #include <cstdlib>
 #include <mutex>
+#include <string>
+#include <vector>
 
 #include "acl/acl_prof.h"
+#include "core/log.h"
 #include "mspti/mspti.h"
 
 namespace npusim::msprof {
@@ -69,20 +72,43 @@ void complete_buffer(uint8_t* buffer, size_t /*size*/, size_t valid_size) {
     std::free(buffer);
 }
 
-void for_each_kind(const KindSet& kinds, msptiResult (*fn)(msptiActivityKind)) {
-    if (kinds.kernel) {
-        fn(MSPTI_ACTIVITY_KIND_KERNEL);
-        fn(MSPTI_ACTIVITY_KIND_MEMCPY);
-        fn(MSPTI_ACTIVITY_KIND_MEMSET);
+// The msPTI kinds a KindSet enables, in the order they are enabled.
+std::vector<msptiActivityKind> kinds_of(const KindSet& kinds) {
+    std::vector<msptiActivityKind> out;
+    if (kinds.kernel) out.insert(out.end(), {MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_ACTIVITY_KIND_MEMCPY, MSPTI_ACTIVITY_KIND_MEMSET});
+    if (kinds.communication) out.insert(out.end(), {MSPTI_ACTIVITY_KIND_HCCL, MSPTI_ACTIVITY_KIND_COMMUNICATION});
+    if (kinds.acl_api) out.push_back(MSPTI_ACTIVITY_KIND_ACL_API);
+    if (kinds.node_api) out.push_back(MSPTI_ACTIVITY_KIND_NODE_API);
+    if (kinds.runtime_api) out.push_back(MSPTI_ACTIVITY_KIND_RUNTIME_API);
+    if (kinds.memory) out.push_back(MSPTI_ACTIVITY_KIND_MEMORY);
+    return out;
+}
+
+const char* kind_name(msptiActivityKind kind) {
+    switch (kind) {
+        case MSPTI_ACTIVITY_KIND_MEMCPY: return "MEMCPY";
+        case MSPTI_ACTIVITY_KIND_MEMSET: return "MEMSET";
+        case MSPTI_ACTIVITY_KIND_MEMORY: return "MEMORY";
+        case MSPTI_ACTIVITY_KIND_HCCL: return "HCCL";
+        default: return "another";
     }
-    if (kinds.communication) {
-        fn(MSPTI_ACTIVITY_KIND_HCCL);
-        fn(MSPTI_ACTIVITY_KIND_COMMUNICATION);
+}
+
+// Enables the kinds; msPTI enables MEMCPY, MEMSET, MEMORY and HCCL only with its interposer preloaded
+// (MSPTI_ERROR_WITHOUT_LD_PRELOAD): the data they carry is then not collected, which is said once per
+// collection (msprof --application and npu-sim run preload libmspti.so).
+void enable_kinds(const KindSet& kinds, msptiResult (*enable)(msptiActivityKind)) {
+    std::string refused;
+    for (const msptiActivityKind kind : kinds_of(kinds)) {
+        if (enable(kind) == MSPTI_ERROR_WITHOUT_LD_PRELOAD) refused += std::string(refused.empty() ? "" : ", ") + kind_name(kind);
     }
-    if (kinds.acl_api) fn(MSPTI_ACTIVITY_KIND_ACL_API);
-    if (kinds.node_api) fn(MSPTI_ACTIVITY_KIND_NODE_API);
-    if (kinds.runtime_api) fn(MSPTI_ACTIVITY_KIND_RUNTIME_API);
-    if (kinds.memory) fn(MSPTI_ACTIVITY_KIND_MEMORY);
+    if (!refused.empty()) {
+        npusim::log_message(npusim::LogLevel::Warn,
+                            "aclprofStart: msPTI's %s records need libmspti.so preloaded (its interposer); without it "
+                            "the copies, fills and allocations of this process are not collected: run it under "
+                            "msprof --application or npu-sim run",
+                            refused.c_str());
+    }
 }
 
 }  // namespace
@@ -158,7 +184,7 @@ int start_collection(const KindSet& kinds, RecordSink sink, std::string* error) 
     }
     g_sink.store(sink, std::memory_order_release);
     g_kinds = kinds;
-    for_each_kind(kinds, fns.enable);
+    enable_kinds(kinds, fns.enable);
     return ACL_SUCCESS;
 }
 
@@ -167,7 +193,7 @@ void stop_collection() {
     MsptiFunctions& fns = functions();
     if (g_subscriber == nullptr) return;
     // Disable, unsubscribe, then flush: the flush delivers every record of the work issued.
-    for_each_kind(g_kinds, fns.disable);
+    for (const msptiActivityKind kind : kinds_of(g_kinds)) fns.disable(kind);
     fns.unsubscribe(g_subscriber);
     g_subscriber = nullptr;
     fns.flush_all(1);
