@@ -107,7 +107,7 @@ def export(prof: Path, export_type: str = "text") -> Path:
         OP_STATISTIC_HEADERS,
         summaries.op_statistic_rows(collection),
     )
-    if collection.memory:  # collected with task memory (ACL_PROF_TASK_MEMORY)
+    if collection.memory or collection.memory_in_use:  # collected with task memory (ACL_PROF_TASK_MEMORY)
         summaries.write_csv(
             out / f"npu_mem_{stamp}.csv", memory.NPU_MEM_HEADERS, memory.npu_mem_rows(collection)
         )

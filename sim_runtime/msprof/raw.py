@@ -83,6 +83,16 @@ class Memory:
     pid: int
 
 
+@dataclass(frozen=True)
+class MemoryInUse:
+    """The device memory the process held on `device` when the collection started or stopped
+    (libmsprofiler reads the simulator's accounting; collected with task memory)."""
+
+    start: int
+    device: int
+    bytes: int
+
+
 @dataclass
 class Collection:
     path: Path
@@ -95,6 +105,7 @@ class Collection:
     copies: list[Copy] = field(default_factory=list)
     communications: list[Communication] = field(default_factory=list)
     memory: list[Memory] = field(default_factory=list)
+    memory_in_use: list[MemoryInUse] = field(default_factory=list)
 
 
 def is_collection(path: Path) -> bool:
@@ -192,5 +203,7 @@ def _add(collection: Collection, r: dict[str, Any], records: Path, number: int) 
                 int(r["pid"]),
             )
         )
+    elif kind == "memory_in_use":
+        collection.memory_in_use.append(MemoryInUse(start, int(r["device"]), int(r["bytes"])))
     elif kind != "hccl":  # HCCL records repeat the communication records' operations
         raise ValueError(f"line {number}: unknown record kind {kind!r}")

@@ -178,13 +178,16 @@ def memory(start: int, operation: int, address: int, size: int, device: int = 0)
 
 
 def test_npu_mem_is_the_applications_device_memory_after_each_change(tmp_path: Path) -> None:
-    # Two allocations, a release that names its size and one that does not (0: what was allocated
-    # there), on device 0; one allocation on device 1; a host allocation, which is no device memory.
+    # 1 MB held on device 0 when the collection starts; two allocations, a release that names its size
+    # and one that does not (0: what was allocated there), on device 0; one allocation on device 1; a
+    # host allocation, which is no device memory; what device 0 holds when the collection stops.
     host = {**memory(BASE + 5, 0, 0x9000, 1 << 30), "memory_kind": 2}
     records = [
+        {"kind": "memory_in_use", "start": BASE, "end": BASE, "device": 0, "bytes": 1 << 20},
         memory(BASE + 1, 0, 0x1000, 4 << 20), memory(BASE + 2, 0, 0x2000, 2 << 20),
         memory(BASE + 3, 1, 0x1000, 4 << 20), memory(BASE + 4, 0, 0x7000, 3 << 10, device=1), host,
         memory(BASE + 6, 1, 0x2000, 0),
+        {"kind": "memory_in_use", "start": BASE + 9, "end": BASE + 9, "device": 0, "bytes": 1 << 20},
     ]  # fmt: skip
     prof = synthetic_collection(tmp_path, records, pid=7)
     assert msprof_main(["--export=on", f"--output={tmp_path}"]) == 0
@@ -193,25 +196,21 @@ def test_npu_mem_is_the_applications_device_memory_after_each_change(tmp_path: P
     with path.open(encoding="utf-8", newline="") as f:
         rows = list(csv.reader(f))
     assert rows[0] == ["Device_id", "event", "ddr(KB)", "hbm(KB)", "memory(KB)", "timestamp(us)"]
-    mb = 1024  # KB
+    held = [(0, 1), (0, 5), (0, 7), (0, 3), (1, 3 / 1024), (0, 1), (0, 1)]  # (device, MB)
     assert [(r[0], r[1], r[2], r[3], r[4]) for r in rows[1:]] == [
-        ("0", "APP", "0", str(4 * mb), str(4 * mb)), ("0", "APP", "0", str(6 * mb), str(6 * mb)),
-        ("0", "APP", "0", str(2 * mb), str(2 * mb)), ("1", "APP", "0", "3", "3"), ("0", "APP", "0", "0", "0"),
-    ]  # fmt: skip
-    assert rows[1][5] == f"{(BASE + 1) // 1000}.{(BASE + 1) % 1000:03d}\t"
+        (str(d), "APP", "0", str(int(mb * 1024)), str(int(mb * 1024))) for d, mb in held
+    ]
+    assert rows[1][5] == f"{BASE // 1000}.{BASE % 1000:03d}\t"
     (db_path,) = prof.glob("msprof_*.db")
     db = sqlite3.connect(db_path)
     try:
         got = db.execute(
-            "SELECT s.value, m.hbm, m.timestampNs, m.deviceId FROM NPU_MEM m "
-            "JOIN STRING_IDS s ON m.type = s.id"
+            "SELECT s.value, m.hbm, m.deviceId FROM NPU_MEM m JOIN STRING_IDS s ON m.type = s.id "
+            "ORDER BY m.timestampNs"
         ).fetchall()
     finally:
         db.close()
-    assert got == [
-        ("app", 4 << 20, BASE + 1, 0), ("app", 6 << 20, BASE + 2, 0), ("app", 2 << 20, BASE + 3, 0),
-        ("app", 3 << 10, BASE + 4, 1), ("app", 0, BASE + 6, 0),
-    ]  # fmt: skip
+    assert got == [("app", int(mb * (1 << 20)), d) for d, mb in held]
 
 
 def test_no_memory_records_no_npu_mem(exported: tuple[Path, sqlite3.Connection]) -> None:

@@ -25,6 +25,7 @@ struct MsptiFunctions {
     decltype(&msptiActivityDisable) disable = nullptr;
     decltype(&msptiActivityFlushAll) flush_all = nullptr;
     decltype(&msptiActivityGetNextRecord) next_record = nullptr;
+    decltype(&msptiGetTimestamp) timestamp = nullptr;
     bool callbacks_registered = false;
 };
 
@@ -152,7 +153,8 @@ bool load_mspti(std::string* error) {
                     bind(handle, "msptiActivityEnable", &loaded.enable) &&
                     bind(handle, "msptiActivityDisable", &loaded.disable) &&
                     bind(handle, "msptiActivityFlushAll", &loaded.flush_all) &&
-                    bind(handle, "msptiActivityGetNextRecord", &loaded.next_record);
+                    bind(handle, "msptiActivityGetNextRecord", &loaded.next_record) &&
+                    bind(handle, "msptiGetTimestamp", &loaded.timestamp);
     if (!ok) {
         *error = "libmspti.so lacks an msPTI activity function";
         return false;
@@ -186,6 +188,13 @@ int start_collection(const KindSet& kinds, RecordSink sink, std::string* error) 
     g_kinds = kinds;
     enable_kinds(kinds, fns.enable);
     return ACL_SUCCESS;
+}
+
+uint64_t mspti_now() {
+    std::lock_guard<std::mutex> lock(state_mutex());
+    uint64_t now = 0;
+    if (functions().timestamp == nullptr || functions().timestamp(&now) != MSPTI_SUCCESS) return 0;
+    return now;
 }
 
 void stop_collection() {

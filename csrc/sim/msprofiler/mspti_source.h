@@ -36,6 +36,9 @@ bool load_mspti(std::string* error);
 // ACL_ERROR_PROFILING_FAILURE otherwise) and fills `error`.
 int start_collection(const KindSet& kinds, RecordSink sink, std::string* error);
 
+// msPTI's clock (msptiGetTimestamp, the clock of its records); 0 before load_mspti succeeded.
+uint64_t mspti_now();
+
 // Disables the kinds, unsubscribes and flushes: every record of issued work is delivered to the
 // sink before this returns.
 void stop_collection();

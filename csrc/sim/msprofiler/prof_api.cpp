@@ -22,6 +22,7 @@
 #include "acl/acl_prof.h"
 #include "core/fault_plan.h"
 #include "core/log.h"
+#include "core/memory.h"
 #include "core/platform.h"
 #include "msprofiler/application.h"
 #include "msprofiler/mspti_source.h"
@@ -67,7 +68,19 @@ aclError fail(aclError code, const std::string& message) {
     return code;
 }
 
+// Task memory: the device memory the process holds on each profiled device now (the simulator's
+// own accounting), which npu_mem starts and ends with; the MEMORY records give the changes between.
+void write_memory_in_use(const ProfilerState& s) {
+    if (s.running == nullptr || !npusim::msprof::kinds_for(s.running->data_types).memory) return;
+    const uint64_t now = npusim::msprof::mspti_now();
+    for (const uint32_t device : s.running->devices) {
+        s.dir->write_memory_in_use(device, now,
+                                   npusim::Platform::instance().memory().bytes_in_use(device, npusim::MemoryKind::Device));
+    }
+}
+
 aclError stop_locked(ProfilerState& s) {
+    write_memory_in_use(s);
     npusim::msprof::stop_collection();
     g_dir.store(nullptr, std::memory_order_release);
     s.dir->finish();
@@ -185,6 +198,7 @@ aclError aclprofStart(const aclprofConfig* profilerConfig) {
     }
     s.dir = std::move(dir);
     s.running = profilerConfig;
+    write_memory_in_use(s);
     return ACL_SUCCESS;
 }
 

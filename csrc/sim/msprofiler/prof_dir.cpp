@@ -209,6 +209,18 @@ void ProfDir::write_record(const void* record) {
     ++written_;
 }
 
+void ProfDir::write_memory_in_use(uint32_t device, uint64_t time_ns, uint64_t bytes) {
+    char line[192];
+    const int n = std::snprintf(line, sizeof(line),
+                                "{\"kind\":\"memory_in_use\",\"start\":%" PRIu64 ",\"end\":%" PRIu64
+                                ",\"device\":%u,\"bytes\":%" PRIu64 "}\n",
+                                time_ns, time_ns, device, bytes);
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (records_ == nullptr || n <= 0) return;
+    std::fwrite(line, 1, static_cast<size_t>(n), records_.get());
+    ++written_;
+}
+
 void ProfDir::finish() {
     {
         std::lock_guard<std::mutex> lock(mutex_);
