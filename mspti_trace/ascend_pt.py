@@ -48,6 +48,7 @@ from typing import IO
 import numpy as np
 
 from mspti_trace.ascend_pt_views import RankViews, write_rank_views
+from mspti_trace.json_stream import JsonArrayStream
 from mspti_trace.kinds import INVALID_STREAM, ActivityKind
 from mspti_trace.kineto import (
     DEVICE_OPS,
@@ -61,6 +62,7 @@ from mspti_trace.kineto import (
     thread_devices,
 )
 from mspti_trace.reader import Trace, device_properties
+from mspti_trace.task_types import task_type
 
 __all__ = [
     "OUTPUT_FOLDER",
@@ -80,14 +82,6 @@ _CANN_PID, _HARDWARE_PID, _HCCL_PID, _OVERLAP_PID, _FREQ_PID = (0x50000000 + i f
 _SORT = {_CANN_PID: 7, _HARDWARE_PID: 13, _FREQ_PID: 14, _HCCL_PID: 15, _OVERLAP_PID: 30}
 #: Host track of host-timed copies and fills no API record shares a correlation id with.
 _UNMATCHED_TRACK = 0x3FFFFFFF
-_TASK_TYPES = {
-    "KERNEL_AICORE": "AI_CORE",
-    "KERNEL_AIVEC": "AI_VECTOR_CORE",
-    "KERNEL_AICPU": "AI_CPU",
-    "KERNEL_MIX_AIC": "MIX_AIC",
-    "KERNEL_MIX_AIV": "MIX_AIV",
-}
-_BATCH = 100_000
 
 
 @dataclass(frozen=True)
@@ -157,24 +151,15 @@ def _subtract(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]
 class _Writer:
     def __init__(self, out: IO[str]) -> None:
         self.out = out
+        self.stream = JsonArrayStream(out)
         self.events = 0
         self.by_name: dict[str, int] = {}
 
     def emit(self, lines: Iterable[str], label: str | None = None) -> None:
-        batch: list[str] = []
-        for line in lines:
-            batch.append(line)
-            if len(batch) >= _BATCH:
-                self._flush(batch, label)
-                batch = []
-        if batch:
-            self._flush(batch, label)
-
-    def _flush(self, batch: list[str], label: str | None) -> None:
-        self.out.write(("," if self.events else "") + "\n" + ",\n".join(batch))
-        self.events += len(batch)
-        if label:
-            self.by_name[label] = self.by_name.get(label, 0) + len(batch)
+        written = self.stream.write(lines)
+        self.events += written
+        if label and written:
+            self.by_name[label] = self.by_name.get(label, 0) + written
 
 
 def _rank_events(
@@ -327,7 +312,7 @@ def _rank_events(
             if kind == ActivityKind.KERNEL:
                 compute.append((records["start"], records["end"]))
                 titles = [names[n] for n in records["name"].tolist()]
-                types = [_TASK_TYPES.get(strings[t], strings[t]) for t in records["type"].tolist()]
+                types = [task_type(strings[t]) for t in records["type"].tolist()]
             else:
                 label = "MEMCPY_ASYNC" if kind == ActivityKind.MEMCPY else "MEMSET_ASYNC"
                 titles = [f'"{label}"'] * len(records)
@@ -436,7 +421,7 @@ def _rank_views(
     is_op = selected & ((calls["node_api"] != 0) | (calls["api"] != 0))
     strings = capture.strings
     types, inverse = np.unique(kernels["type"], return_inverse=True)
-    labels = [_TASK_TYPES.get(strings[t], strings[t]) for t in types.tolist()]
+    labels = [task_type(strings[t]) for t in types.tolist()]
     cores = [labels[i] for i in inverse.tolist()]
     steps = sorted((n, start, end) for (tid, start, end, _), n in view.steps.items() if tid in mine)
     stamps = [

@@ -30,6 +30,24 @@ from typing import Any
 
 import numpy as np
 
+from mspti_trace.communication_analysis import (
+    TORCH_NPU_TOTAL,
+    CommunicationOp,
+    is_p2p,
+    op_info,
+    op_keys,
+    torch_npu_total,
+)
+from mspti_trace.summary_statistics import (
+    API_STATISTIC_HEADERS,
+    OP_STATISTIC_HEADERS,
+    ApiTime,
+    KernelTime,
+    api_statistic_rows,
+    op_statistic_rows,
+    us,
+)
+
 __all__ = [
     "ASCEND_PT_FILES",
     "RankViews",
@@ -87,17 +105,6 @@ TASK_TIME_HEADERS = [
     "task_start(us)",
     "task_stop(us)",
 ]
-OP_STATISTIC_HEADERS = [
-    "Device_id",
-    "OP Type",
-    "Core Type",
-    "Count",
-    "Total Time(us)",
-    "Min Time(us)",
-    "Avg Time(us)",
-    "Max Time(us)",
-    "Ratio(%)",
-]
 OPERATOR_HEADERS = [
     "Name",
     "Input Shapes",
@@ -122,21 +129,7 @@ STEP_TRACE_HEADERS = [
     "Communication(Not Overlapped and Exclude Receive)",
     "Preparing",
 ]
-API_STATISTIC_HEADERS = [
-    "Device_id",
-    "Level",
-    "API Name",
-    "Time(us)",
-    "Count",
-    "Avg(us)",
-    "Min(us)",
-    "Max(us)",
-    "Variance",
-]
-#: Transport types of a communication op's bandwidth info, as msprof lists them.
-TRANSPORTS = ("HCCS", "PCIE", "RDMA", "SDMA", "SIO")
 _LEVELS = (("node_api", "node"), ("api", "acl"), ("acl_api", "acl"), ("runtime_api", "runtime"))
-_P2P_PREFIXES = ("hcom_send", "hcom_receive", "hcom_batchsendrecv")
 
 
 @dataclass
@@ -176,10 +169,6 @@ def op_type(kernel_name: str) -> str:
     ``<Type>_<digest>_high_performance_<tiling key>`` (docs/architecture.md), so the type is the name
     up to its first underscore; a name without one is its own type."""
     return kernel_name.split("_", 1)[0]
-
-
-def _us(ns: int) -> str:
-    return f"{ns // 1000}.{ns % 1000:03d}"
 
 
 def _csv(path: Path, headers: list[str], rows: Iterable[list[object]]) -> None:
@@ -247,7 +236,7 @@ def _kernel_rows(v: RankViews) -> Iterator[list[object]]:
         # msPTI's KERNEL record: N/A, as torch_npu copies them from an op_summary without them.
         row: list[object] = [
             v.device, SINGLE_OP_MODEL_ID, na, stream, name, types[i], na, cores[i],
-            _us(start) + "\t", _us(duration), "0" if waited < 0 else _us(waited),
+            us(start) + "\t", us(duration), "0" if waited < 0 else us(waited),
             na, na, na, na, na, na, na, na, na, na,
         ]  # fmt: skip
         yield [step, *row] if v.steps else row
@@ -263,59 +252,27 @@ def _task_time_rows(v: RankViews) -> Iterator[list[object]]:
         order.tolist(), names, k["stream_id"][order].tolist(), starts[order].tolist(),
         ends[order].tolist(), strict=True,
     ):  # fmt: skip
-        yield [v.device, name, v.cores[i], stream, NOT_COLLECTED, _us(end - start),
-               _us(start) + "\t", _us(end) + "\t"]  # fmt: skip
+        yield [v.device, name, v.cores[i], stream, NOT_COLLECTED, us(end - start),
+               us(start) + "\t", us(end) + "\t"]  # fmt: skip
 
 
-def _op_statistic_rows(v: RankViews) -> list[list[object]]:
-    k = v.kernels
-    durations: dict[tuple[str, str], list[float]] = defaultdict(list)
-    spans = ((k["end"].astype(np.int64) - k["start"].astype(np.int64)) / 1000.0).tolist()
-    for kind, core, duration in zip(_kernel_types(v), v.cores, spans, strict=True):
-        durations[(kind, core)].append(duration)
-    total = sum(sum(d) for d in durations.values()) or 1.0
-    rows = [
-        [
-            v.device,
-            kind,
-            core,
-            len(d),
-            sum(d),
-            min(d),
-            sum(d) / len(d),
-            max(d),
-            round(100 * sum(d) / total, 3),
-        ]
-        for (kind, core), d in durations.items()
-    ]
-    return sorted(rows, key=lambda r: -float(r[4]))  # type: ignore[arg-type]
+def _op_statistic_rows(v: RankViews) -> list[list[str]]:
+    durations = (v.kernels["end"].astype(np.int64) - v.kernels["start"].astype(np.int64)).tolist()
+    return op_statistic_rows(
+        KernelTime(v.device, kind, core, ns)
+        for kind, core, ns in zip(_kernel_types(v), v.cores, durations, strict=True)
+    )
 
 
-def _api_statistic_rows(v: RankViews) -> list[list[object]]:
+def _api_statistic_rows(v: RankViews) -> list[list[str]]:
     calls = v.calls[v.selected]
-    durations: dict[tuple[str, str], list[float]] = defaultdict(list)
-    spans = ((calls["api_end"].astype(np.int64) - calls["api_start"].astype(np.int64)) / 1000.0).tolist()
-    for column, level in _LEVELS:
-        for name, duration in zip(calls[column].tolist(), spans, strict=True):
-            if name:
-                durations[(level, str(v.strings[name]))].append(duration)
-    rows = []
-    for (level, name), d in durations.items():
-        values = np.array(d)
-        rows.append(
-            [
-                v.device,
-                level,
-                name,
-                float(values.sum()),
-                len(d),
-                float(values.mean()),
-                float(values.min()),
-                float(values.max()),
-                float(values.var()),
-            ]
-        )
-    return sorted(rows, key=lambda r: -float(r[3]))  # type: ignore[arg-type]
+    durations = (calls["api_end"].astype(np.int64) - calls["api_start"].astype(np.int64)).tolist()
+    return api_statistic_rows(
+        ApiTime(level, str(v.strings[name]), ns)
+        for column, level in _LEVELS
+        for name, ns in zip(calls[column].tolist(), durations, strict=True)
+        if name
+    )
 
 
 def _operator_rows(v: RankViews) -> Iterator[list[object]]:
@@ -407,70 +364,32 @@ def _step_trace_rows(v: RankViews) -> list[list[object]]:
 
 
 def _communication(v: RankViews) -> tuple[dict, dict]:
-    """communication.json and communication_matrix.json by step: each op's time info (elapse from
-    its record; transit, wait and synchronisation not collected) and bandwidth info per transport
-    (not collected: no link is recorded)."""
+    """communication.json and communication_matrix.json by step, as torch_npu splits msprof's
+    analysis: each operation's entry (communication_analysis.op_info) under the step its start falls
+    in and under ``collective`` or ``p2p``, and each group's ``Total Op Info``; the matrix has no
+    links (no HCCL task is recorded)."""
     c = v.communications
+    ops = [
+        CommunicationOp(start, end, str(v.strings[name]), str(v.strings[group]), correlation)
+        for start, end, name, group, correlation in zip(
+            c["start"].tolist(), c["end"].tolist(), c["name"].tolist(), c["comm_name"].tolist(),
+            c["correlation_id"].tolist(), strict=True,
+        )
+    ]  # fmt: skip
+    keyed = op_keys(ops)
+    step_index = _steps_at(v.steps, np.array([op.start for _, op in keyed], dtype=np.int64), closed=True)
     by_step: dict[str, dict[str, dict]] = {}
     matrix: dict[str, dict[str, dict]] = {}
-    seen: dict[str, int] = defaultdict(int)
-    order = np.argsort(c["start"], kind="stable").tolist()
-    step_index = _steps_at(v.steps, c["start"], closed=True).tolist()
-    for i in order:
-        name, group = str(v.strings[c["name"][i]]), str(v.strings[c["comm_name"][i]])
-        start, end = int(c["start"][i]), int(c["end"][i])
-        # Ops are keyed as msprof keys them, <op>@<group>, numbered per group so that the n-th op of
-        # a group has the same key on every rank.
-        index = seen[group]
-        seen[group] += 1
-        key = f"{name}_{index}@{group}"
-        elapse_ms = (end - start) / 1e6
-        info = {
-            "Communication Time Info": {
-                "Start Timestamp(us)": float(_us(start)),
-                "Elapse Time(ms)": elapse_ms,
-                "Transit Time(ms)": 0,
-                "Wait Time(ms)": 0,
-                "Synchronization Time(ms)": 0,
-                "Idle Time(ms)": elapse_ms,
-                "Wait Time Ratio": 0,
-                "Synchronization Time Ratio": 0,
-            },
-            "Communication Bandwidth Info": {
-                t: {
-                    "Transit Time(ms)": 0,
-                    "Transit Size(MB)": 0,
-                    "Bandwidth(GB/s)": 0,
-                    "Large Packet Ratio": 0,
-                    "Size Distribution": {},
-                }
-                for t in TRANSPORTS
-            },
-        }
-        label = f"step{v.steps[step_index[i]][0]}" if step_index[i] >= 0 else "step"
-        kind = "p2p" if name.lower().startswith(_P2P_PREFIXES) else "collective"
-        by_step.setdefault(label, {"collective": {}, "p2p": {}})[kind][key] = info
+    for (key, op), step in zip(keyed, step_index.tolist(), strict=True):
+        label = f"step{v.steps[step][0]}" if step >= 0 else "step"
+        kind = "p2p" if is_p2p(op.name) else "collective"
+        by_step.setdefault(label, {"collective": {}, "p2p": {}})[kind][key] = op_info(op)
         matrix.setdefault(label, {"collective": {}, "p2p": {}})
-    for ops in by_step.values():
-        for members in ops.values():
+    for groups in by_step.values():
+        for members in groups.values():
             if members:
-                members["Total Op Info"] = _total(list(members.values()))
+                members[TORCH_NPU_TOTAL] = torch_npu_total(list(members.values()))
     return by_step, matrix
-
-
-def _total(infos: list[dict]) -> dict:
-    time_info: dict[str, float] = defaultdict(float)
-    for info in infos:
-        for key, value in info["Communication Time Info"].items():
-            if key not in ("Start Timestamp(us)", "Wait Time Ratio", "Synchronization Time Ratio"):
-                time_info[key] += value
-    time_info["Wait Time Ratio"] = 0
-    time_info["Synchronization Time Ratio"] = 0
-    bandwidth = {
-        t: {"Transit Time(ms)": 0, "Transit Size(MB)": 0, "Bandwidth(GB/s)": 0, "Size Distribution": {}}
-        for t in TRANSPORTS
-    }
-    return {"Communication Time Info": dict(time_info), "Communication Bandwidth Info": bandwidth}
 
 
 def _device_info(v: RankViews) -> dict:

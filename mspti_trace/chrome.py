@@ -15,10 +15,9 @@ The events are formatted from numpy columns in bulk and streamed to the file.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
 
 import numpy as np
 
@@ -29,6 +28,7 @@ from mspti_trace.joins import (
     launchers,
     marker_spans,
 )
+from mspti_trace.json_stream import JsonArrayStream
 from mspti_trace.kinds import INVALID_STREAM, KIND_NAMES, ActivityKind
 from mspti_trace.reader import Capture, Trace
 
@@ -57,7 +57,6 @@ _LANE_KIND = 0x30000000
 #: Host track of copies and fills timed on the host that no API record shares a correlation id
 #: with (above any Linux thread id).
 HOST_UNMATCHED_TRACK = 0x3FFFFFFF
-_CHUNK = 200_000
 _COPY_KINDS = {
     0: "Memcpy",
     1: "Memcpy HtoH",
@@ -108,36 +107,13 @@ def _dur(start: np.ndarray, end: np.ndarray) -> list[float]:
     return (np.maximum(end.astype(np.int64) - start.astype(np.int64), 0) / 1000.0).tolist()
 
 
-class _Writer:
-    def __init__(self, out: IO[str]) -> None:
-        self.out = out
-        self.first = True
-
-    def lines(self, lines: Iterable[str]) -> None:
-        batch: list[str] = []
-        for line in lines:
-            batch.append(line)
-            if len(batch) >= _CHUNK:
-                self._flush(batch)
-                batch = []
-        if batch:
-            self._flush(batch)
-
-    def _flush(self, batch: list[str]) -> None:
-        if self.first:
-            self.out.write("\n" + ",\n".join(batch))
-            self.first = False
-        else:
-            self.out.write(",\n" + ",\n".join(batch))
-
-
 class _Exporter:
     def __init__(
         self,
         capture: Capture,
         base: int,
         stats: ChromeExportStats,
-        writer: _Writer,
+        writer: JsonArrayStream,
         flow_base: int,
         position: int,
     ):
@@ -190,7 +166,7 @@ class _Exporter:
             return text
 
         kinds = self.calls.outer_kinds()
-        self.w.lines(
+        self.w.write(
             f'{{"ph":"X","cat":"{KIND_NAMES[ActivityKind(k)]}","name":{names[n]},"pid":{pid},"tid":{t},'
             f'"ts":{s:.3f},"dur":{d:.3f},"args":{{{args(i, c)}}}}}'
             for i, (k, n, t, s, d, c) in enumerate(
@@ -223,7 +199,7 @@ class _Exporter:
                 titles = [json.dumps(_COPY_KINDS.get(k, "Memcpy")) for k in records["copy_kind"].tolist()]
             else:
                 titles = ['"Memset"'] * len(records)
-            self.w.lines(
+            self.w.write(
                 f'{{"ph":"X","cat":"{label}","name":{title},"pid":{self.c.pid},"tid":{HOST_UNMATCHED_TRACK},'
                 f'"ts":{s:.3f},"dur":{u:.3f},"args":{{"bytes":{b},"host_timed":true,"correlation_id":{c}}}}}'
                 for title, s, u, b, c in zip(
@@ -258,7 +234,7 @@ class _Exporter:
     def device_events(self) -> None:
         names = self.names
         kernels, lanes = self._device_ops(ActivityKind.KERNEL)
-        self.w.lines(
+        self.w.write(
             f'{{"ph":"X","cat":"kernel","name":{names[n]},"pid":{DEVICE_PID_BASE + d},"tid":{t},"ts":{s:.3f},'
             f'"dur":{u:.3f},"args":{{"type":{names[y]},"correlation_id":{c}}}}}'
             for n, d, t, s, u, y, c in zip(
@@ -279,7 +255,7 @@ class _Exporter:
                 titles = [json.dumps(_COPY_KINDS.get(k, "Memcpy")) for k in records["copy_kind"].tolist()]
             else:
                 titles = ['"Memset"'] * len(records)
-            self.w.lines(
+            self.w.write(
                 f'{{"ph":"X","cat":"{label}","name":{title},"pid":{DEVICE_PID_BASE + d},"tid":{t},'
                 f'"ts":{s:.3f},"dur":{u:.3f},"args":{{"bytes":{b},"async":{a},"correlation_id":{c}}}}}'
                 for title, d, t, s, u, b, a, c in zip(
@@ -296,7 +272,7 @@ class _Exporter:
             )
             self.stats.add(label, len(records))
         records, lanes = self._device_ops(ActivityKind.COMMUNICATION)
-        self.w.lines(
+        self.w.write(
             f'{{"ph":"X","cat":"communication","name":{names[n]},"pid":{DEVICE_PID_BASE + d},"tid":{t},'
             f'"ts":{s:.3f},"dur":{u:.3f},"args":{{"comm_name":{names[g]},"alg_type":{names[a]},'
             f'"data_type":{y},"count":{k},"correlation_id":{c}}}}}'
@@ -316,7 +292,7 @@ class _Exporter:
         )
         self.stats.add("communication", len(records))
         records, lanes = self._device_ops(ActivityKind.HCCL)
-        self.w.lines(
+        self.w.write(
             f'{{"ph":"X","cat":"hccl","name":{names[n]},"pid":{DEVICE_PID_BASE + d},"tid":{t},"ts":{s:.3f},'
             f'"dur":{u:.3f},"args":{{"comm_name":{names[g]},"bandwidth_gbps":{b!r}}}}}'
             for n, d, t, s, u, g, b in zip(
@@ -357,7 +333,7 @@ class _Exporter:
             lanes = self.lane(targets["stream_id"], COMM_LANE if kind == ActivityKind.COMMUNICATION else 0)
             ids = range(self.flow_id, self.flow_id + len(targets))
             self.flow_id += len(targets)
-            self.w.lines(
+            self.w.write(
                 line
                 for i, t, s, d, lane, ks in zip(
                     ids,
@@ -384,7 +360,7 @@ class _Exporter:
         host = ranges[ranges["source_kind"] == 0]
         device = ranges[ranges["source_kind"] == 1]
         self.host_threads.update(np.unique(host["object_b"]).tolist())
-        self.w.lines(
+        self.w.write(
             f'{{"ph":"X","cat":"mstx","name":{names[n]},"pid":{self.c.pid},"tid":{t},"ts":{s:.3f},'
             f'"dur":{u:.3f},"args":{{"domain":{names[m]},"range_id":{i}}}}}'
             for n, t, s, u, m, i in zip(
@@ -399,7 +375,7 @@ class _Exporter:
         )
         device_lanes = self.lane(device["object_b"])
         self._lanes(device["object_a"], device_lanes)
-        self.w.lines(
+        self.w.write(
             f'{{"ph":"X","cat":"mstx","name":"range {i}","pid":{DEVICE_PID_BASE + d},"tid":{t},"ts":{s:.3f},'
             f'"dur":{u:.3f},"args":{{"range_id":{i}}}}}'
             for i, d, t, s, u in zip(
@@ -420,7 +396,7 @@ class _Exporter:
         self._lanes(device_instants["object_a"], self.lane(device_instants["object_b"]))
         tids = np.where(instants["source_kind"] == 0, instants["object_b"], self.lane(instants["object_b"]))
         self.host_threads.update(np.unique(instants[instants["source_kind"] == 0]["object_b"]).tolist())
-        self.w.lines(
+        self.w.write(
             f'{{"ph":"i","s":"t","cat":"mstx","name":{names[n] if n else json.dumps(f"mark {i}")},"pid":{p},'
             f'"tid":{t},"ts":{s:.3f},"args":{{"domain":{names[m]},"mark_id":{i}}}}}'
             for n, p, t, s, m, i in zip(
@@ -451,7 +427,7 @@ class _Exporter:
         before = np.where(offsets > 0, total[offsets - 1], 0)
         allocated = total - before
         label = json.dumps(f"Memory allocated by pid {self.c.pid}")
-        self.w.lines(
+        self.w.write(
             f'{{"ph":"C","cat":"memory","name":{label},"pid":{DEVICE_PID_BASE + d},"ts":{s:.3f},'
             f'"args":{{"bytes":{b}}}}}'
             for d, s, b in zip(
@@ -528,7 +504,7 @@ def export_chrome_trace(trace: Trace, out: Path | str, *, flows: bool = True) ->
             ],
         }
         handle.write('{"displayTimeUnit":"ns","otherData":' + json.dumps(other) + ',"traceEvents":[')
-        writer = _Writer(handle)
+        writer = JsonArrayStream(handle)
         flow_base = 1
         for position, capture in enumerate(trace.captures):
             exporter = _Exporter(capture, stats.time_base_ns, stats, writer, flow_base, position)
@@ -539,9 +515,9 @@ def export_chrome_trace(trace: Trace, out: Path | str, *, flows: bool = True) ->
             if flows:
                 exporter.flow_events()
             flow_base = exporter.flow_id
-            writer.lines(_metadata(exporter, position))
+            writer.write(_metadata(exporter, position))
             for device, device_lanes in exporter.device_lanes.items():
                 lanes.setdefault(device, set()).update(device_lanes)
-        writer.lines(_device_metadata(lanes, len(trace.captures), [c.pid for c in trace.captures]))
+        writer.write(_device_metadata(lanes, len(trace.captures), [c.pid for c in trace.captures]))
         handle.write("\n]}\n")
     return stats

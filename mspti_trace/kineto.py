@@ -45,6 +45,7 @@ from mspti_trace.joins import (
     launchers,
     marker_spans,
 )
+from mspti_trace.json_stream import JsonArrayStream
 from mspti_trace.kinds import INVALID_STREAM, ActivityKind
 from mspti_trace.reader import Capture, Trace, device_properties
 
@@ -74,8 +75,6 @@ _EMPTY = '""'
 #: Prefix of communication kernels, the one both HTA's kernel types (``^nccl``) and its straggler
 #: analysis (``startswith("ncclKernel")``) match; NCCL's kernels were named ``ncclKernel_...``.
 COMMUNICATION_KERNEL_PREFIX = "ncclKernel_"
-#: Events formatted per write.
-_BATCH = 100_000
 _COPY_NAMES = {
     1: "Memcpy HtoH (Host -> Host)",
     2: "Memcpy HtoD (Host -> Device)",
@@ -352,6 +351,7 @@ class _RankWriter:
         self.base = base
         self.options = options
         self.out = out
+        self.stream = JsonArrayStream(out, indent="  ")
         self.events = 0
         self.flows = 0
         self.threads: set[int] = set()
@@ -364,18 +364,7 @@ class _RankWriter:
     # -- output --------------------------------------------------------------------------------
 
     def emit(self, lines: Iterable[str], events_per_line: int = 1) -> None:
-        batch: list[str] = []
-        for line in lines:
-            batch.append(line)
-            if len(batch) >= _BATCH:
-                self._flush(batch, events_per_line)
-                batch = []
-        if batch:
-            self._flush(batch, events_per_line)
-
-    def _flush(self, batch: list[str], events_per_line: int) -> None:
-        self.out.write(("," if self.events else "") + "\n  " + ",\n  ".join(batch))
-        self.events += len(batch) * events_per_line
+        self.events += self.stream.write(lines) * events_per_line
 
     def slices(self, category: str, starts: np.ndarray, ends: np.ndarray | None = None) -> tuple[list, list]:
         """Timestamps (and durations) of ``category``'s events, counted into the capture span."""

@@ -10,12 +10,13 @@ does not model is written as msprof writes it when not collected ("N/A"); docs/m
 from __future__ import annotations
 
 import csv
-import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from mspti_trace import summary_statistics, task_types
 from mspti_trace.ascend_pt_views import SINGLE_OP_MODEL_ID
+from mspti_trace.summary_statistics import ApiTime, KernelTime, us
 from sim_runtime.msprof.raw import Api, Collection, Kernel
 
 NA = "N/A"
@@ -28,18 +29,9 @@ OP_SUMMARY_HEADERS = [
     "Output Data Types", "Output Formats", "Context ID",
 ]  # fmt: skip
 
-# msPTI's kernel types (CANN's registered type names) and the task types msprof writes for them.
-TASK_TYPES = {
-    "KERNEL_AICORE": "AI_CORE",
-    "KERNEL_AIVEC": "AI_VECTOR_CORE",
-    "KERNEL_MIX_AIC": "MIX_AIC",
-    "KERNEL_MIX_AIV": "MIX_AIV",
-    "KERNEL_AICPU": "AI_CPU",
-}
-
 
 def task_type(kernel: Kernel) -> str:
-    return TASK_TYPES.get(kernel.type, kernel.type.removeprefix("KERNEL_"))
+    return task_types.task_type(kernel.type)
 
 
 def op_types(collection: Collection) -> dict[int, str]:
@@ -129,13 +121,6 @@ def device_tasks(collection: Collection) -> list[DeviceTask]:
     return tasks
 
 
-def us(ns: int) -> str:
-    """ns as us with three decimals, exactly (msprof's DivideByPowersOfTenWithPrecision)."""
-    sign = "-" if ns < 0 else ""
-    ns = abs(ns)
-    return f"{sign}{ns // 1000}.{ns % 1000:03d}"
-
-
 def write_csv(path: Path, headers: Sequence[str], rows: Iterable[Sequence[object]]) -> None:
     with path.open("w", encoding="utf-8", newline="") as out:
         writer = csv.writer(out)
@@ -188,42 +173,14 @@ def task_time_rows(collection: Collection) -> list[list[str]]:
     ]
 
 
-def _stats(durations_ns: list[int]) -> tuple[str, str, str, str, str]:
-    """Total, average, minimum, maximum (us) and population variance (us^2)."""
-    values = [d / 1000 for d in durations_ns]
-    return (
-        us(sum(durations_ns)),
-        f"{statistics.fmean(values):.3f}",
-        us(min(durations_ns)),
-        us(max(durations_ns)),
-        f"{statistics.pvariance(values):.3f}",
+def api_statistic_rows(collection: Collection) -> list[list[str]]:
+    return summary_statistics.api_statistic_rows(
+        ApiTime(a.level, a.name, a.end - a.start) for a in collection.apis
     )
 
 
-def api_statistic_rows(collection: Collection) -> list[list[str]]:
-    groups: dict[tuple[str, str], list[int]] = {}
-    for a in collection.apis:
-        groups.setdefault((a.level, a.name), []).append(a.end - a.start)
-    rows = []
-    for (level, name), durations in sorted(groups.items(), key=lambda g: -sum(g[1])):
-        total, avg, low, high, variance = _stats(durations)
-        rows.append(["host", level, name, total, str(len(durations)), avg, low, high, variance])
-    return rows
-
-
 def op_statistic_rows(collection: Collection) -> list[list[str]]:
-    groups: dict[tuple[int, str, str], list[int]] = {}
     types = op_types(collection)
-    for k in collection.kernels:
-        groups.setdefault((k.device, types[k.correlation], task_type(k)), []).append(k.end - k.start)
-    rows = []
-    for device in sorted({key[0] for key in groups}):
-        mine = {key: d for key, d in groups.items() if key[0] == device}
-        device_total = sum(sum(d) for d in mine.values())
-        for (_, op_type, core), durations in sorted(mine.items(), key=lambda g: -sum(g[1])):
-            total, avg, low, high, _variance = _stats(durations)
-            ratio = 100.0 * sum(durations) / device_total if device_total else 0.0
-            rows.append(
-                [str(device), op_type, core, str(len(durations)), total, low, avg, high, f"{ratio:.3f}"]
-            )
-    return rows
+    return summary_statistics.op_statistic_rows(
+        KernelTime(k.device, types[k.correlation], task_type(k), k.end - k.start) for k in collection.kernels
+    )

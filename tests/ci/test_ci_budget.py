@@ -84,6 +84,9 @@ def test_the_default_envs_keep_what_ci_ran_before(run_envs: ModuleType) -> None:
     # hta and torch-npu: their tests run in cov, with their packages installed and required there.
     assert "holistictraceanalysis" in cov and "NPU_SIM_REQUIRE_HTA = 1" in cov
     assert "install_torch_npu.sh" in cov and "NPU_SIM_REQUIRE_TORCH_NPU = 1" in cov
+    # ascend-tools: its smoke runs in cov, with msprof-analyze and the TensorBoard plugin required.
+    assert "msprof-analyze==" in cov and "torch-tb-profiler-ascend==" in cov
+    assert "NPU_SIM_REQUIRE_ASCEND_TOOLS = 1" in cov
     for moved in ("asan-full", "tsan-full", "hta", "torch-npu"):
         assert f"[testenv:{moved}]" in tox, f"tox.ini lost the env {moved}"
         assert f"`{moved}`" in doc, f"docs/ci.md does not say where {moved} went"

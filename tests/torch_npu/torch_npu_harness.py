@@ -12,7 +12,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-import pytest
+from support.optional_tool import unavailable
 
 # A process that loads the CUDA build of torch next to torch_npu aborts while loading torch_npu:
 # both register the allocator option 'pinned_reserve_segment_size_mb'.
@@ -54,9 +54,7 @@ def require_torch_npu() -> None:
     """Skips (fails under NPU_SIM_REQUIRE_TORCH_NPU) when `import torch, torch_npu` fails."""
     reason = why_torch_npu_does_not_import()
     if reason is not None:
-        if os.environ.get(REQUIRE_VAR):
-            pytest.fail(reason)
-        pytest.skip(reason)
+        unavailable(reason, REQUIRE_VAR)
 
 
 def run_on_simulator(code: str | Path, *args: str, **env: str) -> dict[str, object]:

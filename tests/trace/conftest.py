@@ -82,6 +82,7 @@ def collector(tree: NativeTree, tmp_path_factory: pytest.TempPathFactory) -> Pat
         "-shared",
         "-fvisibility=hidden",
         f"-I{REPO / 'csrc' / 'mspti' / 'include'}",
+        f"-I{REPO / 'csrc' / 'text' / 'include'}",
         *(str(p) for p in sorted(COLLECTOR_SOURCES.glob("*.cpp"))),
         "-o",
         str(out),

@@ -16,6 +16,7 @@ import pytest
 from mspti_trace import load_trace
 from mspti_trace.ascend_pt import OUTPUT_FOLDER, export_ascend_pt
 from mspti_trace.ascend_pt_views import ASCEND_PT_FILES, op_type
+from mspti_trace.communication_analysis import CommunicationOp, op_info
 from support.sibling import load_sibling
 
 _HERE = Path(__file__).resolve().parent
@@ -182,6 +183,41 @@ def test_communication_ops_have_the_same_keys_on_every_rank(folders: list[Path],
         assert info["Transit Time(ms)"] == 0 and info["Wait Time(ms)"] == 0
     matrix = json.loads((folders[0] / OUTPUT_FOLDER / "communication_matrix.json").read_text())
     assert matrix.keys() == data[0].keys()
+
+
+def test_communication_entries_are_msprofs_and_totals_torch_npus(folders: list[Path], workloads) -> None:
+    # torch_npu copies msprof --analyze's entries (keys, transports in msprof's order) into its steps
+    # and sums each step's itself (no bandwidth stored in its total).
+    data = json.loads((folders[1] / OUTPUT_FOLDER / "communication.json").read_text())
+    for step in range(workloads.STEPS):
+        ops = data[f"step{step}"]["collective"]
+        key = f"hcom_allReduce__{step}@comm0"
+        assert list(ops) == [key, "Total Op Info"]
+        start = workloads.T0 + step * workloads.STEP_NS + workloads.ALLREDUCE_START_NS
+        op = CommunicationOp(start, start + workloads.ALLREDUCE_NS, "hcom_allReduce_", "comm0")
+        assert ops[key] == op_info(op)
+        assert list(ops[key]["Communication Bandwidth Info"]) == ["RDMA", "HCCS", "PCIE", "SDMA", "SIO"]
+        total = ops["Total Op Info"]
+        assert total["Communication Time Info"]["Elapse Time(ms)"] == workloads.ALLREDUCE_NS / 1e6
+        assert "Start Timestamp(us)" not in total["Communication Time Info"]
+        for transport in ("RDMA", "HCCS", "PCIE", "SDMA", "SIO"):
+            assert total["Communication Bandwidth Info"][transport] == {
+                "Transit Time(ms)": 0,
+                "Transit Size(MB)": 0,
+                "Size Distribution": {},
+            }
+
+
+def test_statistics_are_written_as_msprof_writes_them(folders: list[Path], workloads) -> None:
+    output = folders[0] / OUTPUT_FOLDER
+    (op,) = _rows(output / "op_statistic.csv")
+    total = workloads.STEPS * workloads.KERNELS * workloads.KERNEL_NS
+    assert op["Total Time(us)"] == f"{total // 1000}.000" and op["Ratio(%)"] == "100.000"
+    assert op["Avg Time(us)"] == f"{workloads.KERNEL_NS // 1000}.000"
+    api = {(r["Level"], r["API Name"]): r for r in _rows(output / "api_statistic.csv")}
+    launch = api[("acl", "aclrtLaunchKernel")]
+    assert launch["Device_id"] == "host"
+    assert launch["Avg(us)"] == f"{workloads.CALL_NS // 1000}.000" and launch["Variance"] == "0.000"
 
 
 def test_profiler_info_metadata_and_device_info(folders: list[Path]) -> None:

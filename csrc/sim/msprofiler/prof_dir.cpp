@@ -11,32 +11,17 @@
 
 #include "core/clock.h"
 #include "mspti/mspti.h"
+#include "text/json_string.h"
 
 namespace npusim::msprof {
 namespace {
+
+using text::json_string;
 
 bool make_dir(const std::string& path, std::string* error) {
     if (::mkdir(path.c_str(), 0750) == 0 || errno == EEXIST) return true;
     *error = "cannot create " + path + ": " + std::strerror(errno);
     return false;
-}
-
-std::string json_string(const char* text) {
-    std::string out = "\"";
-    for (const char* p = text != nullptr ? text : ""; *p != '\0'; ++p) {
-        const auto c = static_cast<unsigned char>(*p);
-        if (c == '"' || c == '\\') {
-            out.push_back('\\');
-            out.push_back(static_cast<char>(c));
-        } else if (c < 0x20) {
-            char escaped[8];
-            std::snprintf(escaped, sizeof(escaped), "\\u%04x", c);
-            out += escaped;
-        } else {
-            out.push_back(static_cast<char>(c));
-        }
-    }
-    return out + "\"";
 }
 
 // The wall time (us) and the simulator's host clock (ns) of one moment, as CANN's start_info and

@@ -28,6 +28,7 @@
 #include "capture_files.h"
 #include "mspti/mspti.h"
 #include "string_table.h"
+#include "text/json_string.h"
 
 namespace npusim::trace {
 namespace {
@@ -134,26 +135,9 @@ std::string Env(const char* name, const char* fallback) {
     return value != nullptr && *value != '\0' ? value : fallback;
 }
 
-std::string JsonString(const std::string& text) {
-    std::string out = "\"";
-    for (unsigned char c : text) {
-        if (c == '"' || c == '\\') {
-            out.push_back('\\');
-            out.push_back(static_cast<char>(c));
-        } else if (c < 0x20) {
-            char escaped[8];
-            std::snprintf(escaped, sizeof(escaped), "\\u%04x", c);
-            out += escaped;
-        } else {
-            out.push_back(static_cast<char>(c));
-        }
-    }
-    return out + "\"";
-}
-
 std::string JsonOptional(const char* env_name) {
     const char* value = std::getenv(env_name);
-    return value != nullptr && *value != '\0' ? JsonString(value) : "null";
+    return value != nullptr && *value != '\0' ? npusim::text::json_string(value) : "null";
 }
 
 std::string CommandLine() {
@@ -170,7 +154,7 @@ std::string CommandLine() {
         size_t end = raw.find('\0', start);
         if (end == std::string::npos) end = raw.size();
         if (out.size() > 1) out += ", ";
-        out += JsonString(raw.substr(start, end - start));
+        out += npusim::text::json_string(raw.substr(start, end - start));
         start = end + 1;
     }
     return out + "]";
@@ -363,12 +347,12 @@ std::string Collector::MetaJson(bool complete) const {
     bool first = true;
     for (uint32_t kind = kFirstKind; kind <= kLastKind; ++kind) {
         if (!enabled_[kind - kFirstKind]) continue;
-        json += (first ? "" : ", ") + JsonString(Info(kind).name);
+        json += (first ? "" : ", ") + npusim::text::json_string(Info(kind).name);
         first = false;
     }
     json += "],\n  \"records\": {";
     for (uint32_t kind = kFirstKind; kind <= kLastKind; ++kind) {
-        json += (kind == kFirstKind ? "" : ", ") + JsonString(Info(kind).name) + ": " +
+        json += (kind == kFirstKind ? "" : ", ") + npusim::text::json_string(Info(kind).name) + ": " +
                 std::to_string(records_[kind - kFirstKind]);
     }
     json += "},\n  \"dropped\": ";
@@ -381,7 +365,7 @@ std::string Collector::MetaJson(bool complete) const {
         for (uint32_t kind = kFirstKind; kind <= kLastKind; ++kind) {
             uint64_t dropped = 0;
             const bool known = dropped_fn(static_cast<msptiActivityKind>(kind), &dropped) == MSPTI_SUCCESS;
-            json += (kind == kFirstKind ? "" : ", ") + JsonString(Info(kind).name) + ": " +
+            json += (kind == kFirstKind ? "" : ", ") + npusim::text::json_string(Info(kind).name) + ": " +
                     (known ? std::to_string(dropped) : "null");
         }
         json += "}";

@@ -3,9 +3,11 @@ ascend-pt`` export of the two-rank workload whose counts are known (workloads.py
 (communication and step-trace analyses), ``advisor all`` (its op-summary, timeline and
 communication checkers and its report) and ``compare`` of two exports (kernels and communication).
 
-msprof-analyze exits 0 when it fails, so every test reads its outputs and its log. Its runs take
-10-30 s each (it starts process pools), hence ``slow``: ``tox -e ascend-tools`` runs them; skipped
-where msprof-analyze is not installed, and failed instead under ``NPU_SIM_REQUIRE_ASCEND_TOOLS=1``.
+msprof-analyze exits 0 when it fails, so every test reads its outputs and its log. A run costs about
+10 s of CPU (it starts process pools): the default run (``cov``, which installs msprof-analyze) has
+the ``cluster`` run as its smoke, ``advisor`` and ``compare`` are ``slow``; ``tox -e ascend-tools``
+runs all three. Skipped where msprof-analyze is not installed, and failed instead under
+``NPU_SIM_REQUIRE_ASCEND_TOOLS=1`` (both envs set it).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import pytest
 
 from support.optional_tool import missing_tool
 
-pytestmark = [pytest.mark.ascend_tools, pytest.mark.slow]
+pytestmark = pytest.mark.ascend_tools
 
 try:
     import msprof_analyze  # noqa: F401
@@ -102,6 +104,7 @@ def test_cluster_communication_and_step_trace(
     print(f"msprof-analyze cluster: {len(ranks)} rank-step rows, all-reduce elapse (ms) per rank {elapse}")
 
 
+@pytest.mark.slow
 def test_advisor_runs_its_checkers_and_writes_its_report(
     ascend_pt_two_ranks: list[Path], tmp_path: Path
 ) -> None:
@@ -135,6 +138,7 @@ def test_advisor_runs_its_checkers_and_writes_its_report(
     )
 
 
+@pytest.mark.slow
 def test_compare_finds_kernels_and_communication(
     ascend_pt_two_ranks: list[Path], ascend_pt_late: list[Path], workloads: ModuleType, tmp_path: Path
 ) -> None:
