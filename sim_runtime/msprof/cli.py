@@ -1,11 +1,12 @@
 """``msprof``: the toolkit's msprof command over the simulator's libmsprofiler.
 
-  msprof --export=on --output=DIR          export every PROF_* collection in DIR (or DIR itself)
+  msprof --export=on --output=DIR [--type=db]  export every PROF_* collection in DIR (or DIR itself)
   msprof --analyze=on --output=DIR         the communication analysis torch_npu runs after the export
   msprof --application="CMD" --output=DIR  run CMD with collection on, then export
 
-The export writes ``<PROF_*>/mindstudio_profiler_output/`` (summaries.py, timeline.py), the analysis
-``<PROF_*>/analyze/`` (communication.py). Usage errors print one line and exit 2; a directory
+The export writes ``<PROF_*>/mindstudio_profiler_output/`` (summaries.py, timeline.py, memory.py) or,
+with ``--type=db``, ``<PROF_*>/msprof_<time>.db`` (database.py); the analysis ``<PROF_*>/analyze/``
+(communication.py). Usage errors print one line and exit 2; a directory
 without collections exits 1.
 """
 
@@ -23,7 +24,9 @@ from pathlib import Path
 
 # The summary columns torch_npu copies from msprof are written once, beside the ascend_pt writer.
 from mspti_trace.ascend_pt_views import API_STATISTIC_HEADERS, OP_STATISTIC_HEADERS, TASK_TIME_HEADERS
-from sim_runtime.msprof import communication, raw, summaries, timeline
+from sim_runtime import paths
+from sim_runtime.msprof import communication, database, memory, raw, summaries, timeline
+from sim_runtime.toolkit import preload_list
 
 PROG = "msprof"
 EXIT_USAGE = 2
@@ -58,7 +61,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--application", metavar="CMD", help="run CMD with collection on, then export")
     parser.add_argument("--output", metavar="DIR", help="a PROF_* directory or the folder that holds them")
     parser.add_argument(
-        "--type", choices=("text", "db"), default="text", help="export format: text (db is not written yet)"
+        "--type",
+        choices=("text", "db"),
+        default="text",
+        help="export format: text (mindstudio_profiler_output/) or db (msprof_<time>.db)",
     )
     parser.add_argument("--ascendcl", choices=on_off, default="on", help="application mode: AscendCL API")
     parser.add_argument("--runtime-api", choices=on_off, default="off", help="application mode: runtime API")
@@ -76,9 +82,12 @@ def collections_in(output: Path) -> list[Path]:
     return found
 
 
-def export(prof: Path) -> Path:
-    """Writes mindstudio_profiler_output/ of one PROF_* directory; returns that folder."""
+def export(prof: Path, export_type: str = "text") -> Path:
+    """Writes mindstudio_profiler_output/ (text) or msprof_<time>.db (db) of one PROF_* directory;
+    returns that folder or file."""
     collection = raw.load(prof)
+    if export_type == "db":
+        return database.write(collection)
     out = prof / OUTPUT_DIR
     out.mkdir(exist_ok=True)
     stamp = time.strftime("%Y%m%d%H%M%S")
@@ -98,14 +107,19 @@ def export(prof: Path) -> Path:
         OP_STATISTIC_HEADERS,
         summaries.op_statistic_rows(collection),
     )
+    if collection.memory or collection.memory_in_use:  # collected with task memory (ACL_PROF_TASK_MEMORY)
+        summaries.write_csv(
+            out / f"npu_mem_{stamp}.csv", memory.NPU_MEM_HEADERS, memory.npu_mem_rows(collection)
+        )
     (out / f"msprof_{stamp}.json").write_text(json.dumps(timeline.events(collection)), encoding="utf-8")
     return out
 
 
-def analyze(prof: Path) -> None:
-    """Writes analyze/communication*.json of one PROF_* directory (communication.py); a collection
-    without communication operations has nothing to analyse, as with CANN (a note, exit 0)."""
-    written = communication.analyze(raw.load(prof))
+def analyze(prof: Path, export_type: str = "text") -> None:
+    """Writes analyze/communication*.json (text) and communication_analyzer.db of one PROF_*
+    directory (communication.py); a collection without communication operations has nothing to
+    analyse, as with CANN (a note, exit 0)."""
+    written = communication.analyze(raw.load(prof), export_type)
     for path in written:
         print(f"{PROG}: analyzed {path}")
     if not written:
@@ -121,6 +135,20 @@ def _data_types(args: argparse.Namespace) -> int:
     return bits
 
 
+def application_env(args: argparse.Namespace, output: Path) -> dict[str, str]:
+    """The application's environment: libmsprofiler's application mode, and our libmspti preloaded
+    (unless an msPTI already is), as `npu-sim run` does. libmsprofiler collects as an msPTI client,
+    and msPTI enables the MEMCPY, MEMSET, MEMORY and HCCL kinds only with its interposer in place
+    (MSPTI_ERROR_WITHOUT_LD_PRELOAD otherwise), so without it the program's copies and fills would be
+    missing from the export although the runtime reports them (docs/msprof.md)."""
+    env = {**os.environ, OUTPUT_ENV: str(output.resolve()), DATA_TYPES_ENV: str(_data_types(args))}
+    preloaded = env.get("LD_PRELOAD", "")
+    library = paths.mspti_tree(env).lib64 / paths.MSPTI_LIBRARY
+    if paths.MSPTI_LIBRARY not in preloaded and library.is_file():  # none found: libmsprofiler says so
+        env["LD_PRELOAD"] = preload_list(str(library), preloaded)
+    return env
+
+
 def run_application(args: argparse.Namespace, output: Path) -> int:
     command = shlex.split(args.application)
     if not command:
@@ -129,14 +157,13 @@ def run_application(args: argparse.Namespace, output: Path) -> int:
         )
     output.mkdir(parents=True, exist_ok=True)
     before = set(collections_in(output))
-    env = {**os.environ, OUTPUT_ENV: str(output.resolve()), DATA_TYPES_ENV: str(_data_types(args))}
     try:
-        status = subprocess.run(command, env=env, check=False).returncode
+        status = subprocess.run(command, env=application_env(args, output), check=False).returncode
     except OSError as error:
         raise UsageError(f"--application: cannot run {command[0]}: {error.strerror}") from error
     made = [p for p in collections_in(output) if p not in before]
     for prof in made:
-        print(f"{PROG}: exported {export(prof)}")
+        print(f"{PROG}: exported {export(prof, args.type)}")
     if not made:
         print(f"{PROG}: the application collected nothing (it never called aclInit)", file=sys.stderr)
     return status
@@ -148,8 +175,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.output is None:
             raise UsageError("--output is required: the folder to collect into or to export from")
-        if args.type == "db":
-            raise UsageError("--type=db: the database export is not simulated yet; use --type=text")
         output = Path(args.output).expanduser()
         if args.application is not None:
             return run_application(args, output)
@@ -164,9 +189,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
         for prof in found:
             if args.export == "on":
-                print(f"{PROG}: exported {export(prof)}")
+                print(f"{PROG}: exported {export(prof, args.type)}")
             if args.analyze == "on":
-                analyze(prof)
+                analyze(prof, args.type)
     except UsageError as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return EXIT_USAGE

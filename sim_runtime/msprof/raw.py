@@ -53,6 +53,7 @@ class Copy:
     stream: int
     correlation: int
     bytes: int
+    copy_kind: int = 0  # msPTI's msptiActivityMemcpyKind of a memcpy (0 unknown, and for a memset)
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,29 @@ class Communication:
     data_type: int
 
 
+@dataclass(frozen=True)
+class Memory:
+    """An msPTI MEMORY record: one allocation (operation 0) or release (1) of `bytes` at `address`."""
+
+    start: int
+    device: int
+    operation: int
+    memory_kind: int  # msptiActivityMemoryKind: 1 device, 2 host, 3 managed
+    address: int
+    bytes: int
+    pid: int
+
+
+@dataclass(frozen=True)
+class MemoryInUse:
+    """The device memory the process held on `device` when the collection started or stopped
+    (libmsprofiler reads the simulator's accounting; collected with task memory)."""
+
+    start: int
+    device: int
+    bytes: int
+
+
 @dataclass
 class Collection:
     path: Path
@@ -80,6 +104,8 @@ class Collection:
     apis: list[Api] = field(default_factory=list)
     copies: list[Copy] = field(default_factory=list)
     communications: list[Communication] = field(default_factory=list)
+    memory: list[Memory] = field(default_factory=list)
+    memory_in_use: list[MemoryInUse] = field(default_factory=list)
 
 
 def is_collection(path: Path) -> bool:
@@ -139,7 +165,16 @@ def _add(collection: Collection, r: dict[str, Any], records: Path, number: int) 
         )
     elif kind in ("memcpy", "memset"):
         collection.copies.append(
-            Copy(kind, start, end, int(r["device"]), int(r["stream"]), int(r["correlation"]), int(r["bytes"]))
+            Copy(
+                kind,
+                start,
+                end,
+                int(r["device"]),
+                int(r["stream"]),
+                int(r["correlation"]),
+                int(r["bytes"]),
+                int(r.get("copy_kind", 0)),
+            )
         )
     elif kind == "communication":
         collection.communications.append(
@@ -156,5 +191,19 @@ def _add(collection: Collection, r: dict[str, Any], records: Path, number: int) 
                 int(r["data_type"]),
             )
         )
+    elif kind == "memory":
+        collection.memory.append(
+            Memory(
+                start,
+                int(r["device"]),
+                int(r["operation"]),
+                int(r["memory_kind"]),
+                int(r["address"]),
+                int(r["bytes"]),
+                int(r["pid"]),
+            )
+        )
+    elif kind == "memory_in_use":
+        collection.memory_in_use.append(MemoryInUse(start, int(r["device"]), int(r["bytes"])))
     elif kind != "hccl":  # HCCL records repeat the communication records' operations
         raise ValueError(f"line {number}: unknown record kind {kind!r}")

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from mspti_trace import summary_statistics, task_types
 from mspti_trace.ascend_pt_views import SINGLE_OP_MODEL_ID
 from mspti_trace.summary_statistics import ApiTime, KernelTime, us
-from sim_runtime.msprof.raw import Collection, Kernel
+from sim_runtime.msprof.raw import Api, Collection, Kernel
 
 NA = "N/A"
 MODEL_ID_NONE = str(SINGLE_OP_MODEL_ID)
@@ -41,6 +42,85 @@ def op_types(collection: Collection) -> dict[int, str]:
     return {k.correlation: types.get(k.correlation, k.name) for k in collection.kernels}
 
 
+@dataclass(frozen=True)
+class DeviceTask:
+    """One device task as every export writes it (text summaries, timeline, database): a kernel, an
+    asynchronous copy or fill, or a communication operation, from its msPTI record."""
+
+    kind: str  # kernel, memcpy, memset, communication
+    device: int
+    stream: int
+    start: int  # ns, msPTI's clock
+    end: int
+    correlation: int
+    name: str  # op_summary's Op Name, task_time's kernel_name
+    task_type: str  # msprof's Task Type: AI_CORE, ..., MEMCPY_ASYNC, COMMUNICATION
+    op_type: str  # op_summary's OP Type (N/A for a communication operation), the copy's type for a copy
+    bytes: int = 0  # a copy's size
+    copy_kind: int = 0  # a memcpy's msptiActivityMemcpyKind
+
+
+LAUNCH_LEVELS = ("node", "acl", "runtime")  # the call a device task's flow starts from, in order
+
+
+def launching_apis(collection: Collection) -> dict[int, Api]:
+    """The call each correlation id's device tasks were launched by: its node launch, else its
+    AscendCL call, else its runtime call (the timeline's HostToDevice flows start there, and the
+    database gives that call the task's connectionId)."""
+    launches: dict[int, Api] = {}
+    for api in collection.apis:
+        if api.level not in LAUNCH_LEVELS:
+            continue
+        known = launches.get(api.correlation)
+        if known is None or LAUNCH_LEVELS.index(api.level) < LAUNCH_LEVELS.index(known.level):
+            launches[api.correlation] = api
+    return launches
+
+
+def device_tasks(collection: Collection) -> list[DeviceTask]:
+    """Every device task of the collection, ordered by device and start (then correlation id)."""
+    types = op_types(collection)
+    tasks = [
+        DeviceTask(
+            "kernel",
+            k.device,
+            k.stream,
+            k.start,
+            k.end,
+            k.correlation,
+            k.name,
+            task_type(k),
+            types[k.correlation],
+        )
+        for k in collection.kernels
+    ]
+    for c in collection.copies:
+        name = c.kind.upper() + "_ASYNC"  # MEMCPY_ASYNC, MEMSET_ASYNC: CANN's task type names
+        tasks.append(
+            DeviceTask(
+                c.kind,
+                c.device,
+                c.stream,
+                c.start,
+                c.end,
+                c.correlation,
+                name,
+                name,
+                name,
+                c.bytes,
+                c.copy_kind,
+            )
+        )
+    tasks += [
+        DeviceTask(
+            "communication", c.device, c.stream, c.start, c.end, c.correlation, c.name, "COMMUNICATION", NA
+        )
+        for c in collection.communications
+    ]
+    tasks.sort(key=lambda t: (t.device, t.start, t.correlation))
+    return tasks
+
+
 def write_csv(path: Path, headers: Sequence[str], rows: Iterable[Sequence[object]]) -> None:
     with path.open("w", encoding="utf-8", newline="") as out:
         writer = csv.writer(out)
@@ -50,79 +130,47 @@ def write_csv(path: Path, headers: Sequence[str], rows: Iterable[Sequence[object
 
 def op_summary_rows(collection: Collection) -> list[list[str]]:
     """One row per kernel and per communication operation, ordered by device and start time."""
-    tasks: list[tuple[int, int, int, list[str]]] = []
-    types = op_types(collection)
-    for k in collection.kernels:
-        row = [
-            str(k.device),
-            MODEL_ID_NONE,
-            NA,
-            str(k.stream),
-            k.name,
-            types[k.correlation],
-            NA,
-            task_type(k),
-        ]
-        row += ["", us(k.end - k.start), "0"]
-        tasks.append((k.device, k.start, k.end, row + [NA] * 9 + [NA]))
-    for c in collection.communications:
-        row = [
-            str(c.device),
-            MODEL_ID_NONE,
-            NA,
-            NA,
-            c.name,
-            NA,
-            NA,
-            "COMMUNICATION",
-            "",
-            us(c.end - c.start),
-            "0",
-        ]
-        tasks.append((c.device, c.start, c.end, row + ["0"] + [NA] * 9))
-    tasks.sort(key=lambda t: (t[0], t[1]))
     rows = []
-    previous: tuple[int, int] | None = None  # (device, end) of the row before
-    for device, start, end, row in tasks:
-        row[8] = us(start) + "\t"
-        if previous is not None and previous[0] == device:
-            row[10] = us(max(0, start - previous[1]))
-        previous = (device, end)
+    previous: DeviceTask | None = None  # the row before, for the wait time on its device
+    for t in device_tasks(collection):
+        if t.kind not in ("kernel", "communication"):
+            continue
+        kernel = t.kind == "kernel"
+        wait = "0" if previous is None or previous.device != t.device else us(max(0, t.start - previous.end))
+        row = [
+            str(t.device),
+            MODEL_ID_NONE,
+            NA,
+            str(t.stream) if kernel else NA,
+            t.name,
+            t.op_type,
+            NA,
+            t.task_type,
+        ]
+        row += [us(t.start) + "\t", us(t.end - t.start), wait]
+        # Block Num is 0 for a communication operation, as msprof writes it; N/A (not modelled) for a kernel.
+        row += [NA if kernel else "0"] + [NA] * 9
         rows.append(row)
+        previous = t
     return rows
 
 
 def task_time_rows(collection: Collection) -> list[list[str]]:
-    rows = []
-    for k in sorted(collection.kernels, key=lambda k: (k.device, k.start)):
-        rows.append(
-            [
-                str(k.device),
-                k.name,
-                task_type(k),
-                str(k.stream),
-                NA,
-                us(k.end - k.start),
-                us(k.start) + "\t",
-                us(k.end) + "\t",
-            ]
-        )
-    for c in sorted(collection.copies, key=lambda c: (c.device, c.start)):
-        name = "MEMCPY_ASYNC" if c.kind == "memcpy" else "MEMSET_ASYNC"
-        rows.append(
-            [
-                str(c.device),
-                name,
-                name,
-                str(c.stream),
-                NA,
-                us(c.end - c.start),
-                us(c.start) + "\t",
-                us(c.end) + "\t",
-            ]
-        )
-    rows.sort(key=lambda r: (int(r[0]), r[6]))
-    return rows
+    """One row per kernel, copy and fill task, ordered by device and start time."""
+    return [
+        [
+            str(t.device),
+            t.name,
+            t.task_type,
+            str(t.stream),
+            NA,
+            us(t.end - t.start),
+            us(t.start) + "\t",
+            us(t.end) + "\t",
+        ]
+        for t in device_tasks(collection)
+        if t.kind != "communication"
+    ]
 
 
 def api_statistic_rows(collection: Collection) -> list[list[str]]:

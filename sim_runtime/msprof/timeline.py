@@ -13,15 +13,14 @@ from __future__ import annotations
 from typing import Any
 
 from sim_runtime.msprof import overlap
-from sim_runtime.msprof.raw import Api, Collection
-from sim_runtime.msprof.summaries import task_type, us
+from sim_runtime.msprof.raw import Collection
+from sim_runtime.msprof.summaries import device_tasks, launching_apis, us
 
 # Process ids of the timeline's processes: distinct from any real pid of the host, so the rows
 # do not merge with the framework's when torch_npu adds its own events.
 CANN_PID_BASE = 1 << 30
 HARDWARE_PID_BASE = (1 << 30) + (1 << 20)
 OVERLAP_PID_BASE = (1 << 30) + (2 << 20)
-LAUNCH_LEVELS = ("node", "acl", "runtime")  # the call a device task's flow starts from, in order
 # The prefix of a host API event's name per level, as CANN's timeline names them (torch_npu's Level0
 # prunes the events by these prefixes).
 LEVEL_PREFIXES = {"acl": "AscendCL", "node": "Node", "runtime": "Runtime", "api": "CANN"}
@@ -49,15 +48,12 @@ def _event(name: str, pid: int, tid: int, start: int, end: int, args: dict[str, 
 def events(collection: Collection) -> list[dict[str, Any]]:
     cann_pid = CANN_PID_BASE + collection.pid % (1 << 20)
     out: list[dict[str, Any]] = _meta(cann_pid, "CANN", 5)
-    launches: dict[int, Api] = {}
     for api in collection.apis:
         args = {"Thread Id": api.tid, "Mode": api.level, "level": api.level, "connection_id": api.correlation}
         out.append(
             _event(f"{LEVEL_PREFIXES[api.level]}@{api.name}", cann_pid, api.tid, api.start, api.end, args)
         )
-        known = launches.get(api.correlation)
-        if known is None or LAUNCH_LEVELS.index(api.level) < LAUNCH_LEVELS.index(known.level):
-            launches[api.correlation] = api
+    launches = launching_apis(collection)
     devices = sorted(
         {k.device for k in collection.kernels}
         | {c.device for c in collection.copies}
@@ -65,35 +61,21 @@ def events(collection: Collection) -> list[dict[str, Any]]:
     )
     for device in devices:
         out += _meta(HARDWARE_PID_BASE + device, "Ascend Hardware", 10 + device)
-    tasks: list[tuple[str, str, int, int, int, int, int]] = [
-        (k.name, task_type(k), k.device, k.stream, k.start, k.end, k.correlation) for k in collection.kernels
-    ]
-    tasks += [
-        (
-            c.kind.upper() + "_ASYNC",
-            c.kind.upper() + "_ASYNC",
-            c.device,
-            c.stream,
-            c.start,
-            c.end,
-            c.correlation,
-        )
-        for c in collection.copies
-    ]
-    tasks += [
-        (c.name, "COMMUNICATION", c.device, c.stream, c.start, c.end, c.correlation)
-        for c in collection.communications
-    ]
-    for name, kind, device, stream, start, end, correlation in tasks:
-        pid = HARDWARE_PID_BASE + device
-        args = {"Model Id": 4294967295, "Task Type": kind, "Stream Id": stream, "connection_id": correlation}
-        out.append(_event(name, pid, stream, start, end, args))
-        launch = launches.get(correlation)
+    for t in device_tasks(collection):
+        pid = HARDWARE_PID_BASE + t.device
+        args = {
+            "Model Id": 4294967295,
+            "Task Type": t.task_type,
+            "Stream Id": t.stream,
+            "connection_id": t.correlation,
+        }
+        out.append(_event(t.name, pid, t.stream, t.start, t.end, args))
+        launch = launches.get(t.correlation)
         if launch is None:
             continue
-        flow = {"name": "HostToDevice", "cat": "HostToDevice", "id": str(correlation)}
+        flow = {"name": "HostToDevice", "cat": "HostToDevice", "id": str(t.correlation)}
         out.append({**flow, "ph": "s", "pid": cann_pid, "tid": launch.tid, "ts": us(launch.start)})
-        out.append({**flow, "ph": "f", "bp": "e", "pid": pid, "tid": stream, "ts": us(start)})
+        out.append({**flow, "ph": "f", "bp": "e", "pid": pid, "tid": t.stream, "ts": us(t.start)})
     for device in devices:
         out += _overlap_rows(collection, device)
     return out

@@ -19,6 +19,7 @@ import pytest
 
 from sim_runtime.msprof import raw
 from sim_runtime.msprof.cli import main as msprof_main
+from support.msprof_collections import allreduce, synthetic_collection
 from support.native import NativeTree, ProgramBuilder, run_program
 from support.usage_errors import assert_usage_error, call_main
 
@@ -40,7 +41,7 @@ def collected(
     assert result.returncode == 0, f"stdout:\n{result.stdout}\nstderr:\n{result.stderr}"
     assert msprof_main(["--export=on", f"--output={out}"]) == 0
     (prof,) = out.glob("PROF_*")
-    return result.stdout, prof
+    return result.stdout + result.stderr, prof
 
 
 def read_csv(folder: Path, prefix: str) -> list[dict[str, str]]:
@@ -137,6 +138,38 @@ def test_application_mode_collects_the_program(program: Path, native: NativeTree
     (prof,) = out.glob("PROF_*")
     rows = read_csv(prof / "mindstudio_profiler_output", "op_summary")
     assert [r["Op Name"] for r in rows] == LAUNCHED
+    # One truth: the task rows are the run's msPTI KERNEL and MEMCPY records, the copy included
+    # (the program is not run with msPTI's interposer preloaded: msPTI is libmsprofiler's client).
+    collection = raw.load(prof)
+    assert [c.bytes for c in collection.copies if c.kind == "memcpy"] == [4096]
+    tasks = [
+        (t["kernel_name"], t["task_start(us)"])
+        for t in read_csv(prof / "mindstudio_profiler_output", "task_time")
+    ]
+    records = sorted(
+        [(k.start, k.name) for k in collection.kernels]
+        + [(c.start, "MEMCPY_ASYNC") for c in collection.copies]
+    )
+    assert tasks == [(name, f"{start // 1000}.{start % 1000:03d}\t") for start, name in records]
+
+
+def test_copies_outside_application_mode_are_said_to_need_the_interposer(collected: tuple[str, Path]) -> None:
+    # The program calls aclprofInit itself without libmspti preloaded: msPTI refuses MEMCPY and
+    # MEMSET (MSPTI_ERROR_WITHOUT_LD_PRELOAD), so its copy is not collected, and libmsprofiler says so.
+    output, prof = collected
+    assert "MEMCPY, MEMSET records need libmspti.so preloaded" in output
+    assert not raw.load(prof).copies
+
+
+def test_a_fault_on_aclprof_start_returns_the_plans_code(
+    program: Path, native: NativeTree, tmp_path: Path
+) -> None:
+    # aclprofStart's second call is the program's real start (its first is start_before_init).
+    env = {**native.env(), "NPU_SIM_FAULTS": "aclprofStart:error=500005@2"}  # ACL_ERROR_PROFILING_FAILURE
+    result = run_program(program, env, [str(tmp_path)])
+    assert result.returncode == 1 and "aclprofStart(config) = 500005" in result.stdout, result.stdout
+    assert "case start_before_init = 100001" in result.stdout  # the first call was not faulted
+    assert not list(tmp_path.glob("PROF_*"))  # the faulted call did nothing
 
 
 @pytest.mark.parametrize(
@@ -145,7 +178,7 @@ def test_application_mode_collects_the_program(program: Path, native: NativeTree
         (["--export=on"], "--output is required"),
         (["--output=/nonexistent-dir", "--export=on"], "is not a directory"),
         (["--output=."], "nothing to do"),
-        (["--output=.", "--export=on", "--type=db"], "--type=db"),
+        (["--output=.", "--export=on", "--type=csv"], "--type"),
         (["--output=.", "--application="], "--application is empty"),
         (["--output=.", "--export=maybe"], "--export"),
     ],
@@ -157,30 +190,6 @@ def test_usage_errors_are_one_line(args: list[str], says: str, capsys: pytest.Ca
 def test_folder_without_collections_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     result = call_main(msprof_main, [f"--output={tmp_path}", "--export=on"], capsys)
     assert result.returncode == 1 and "holds no PROF_*" in result.stderr and "Traceback" not in result.stderr
-
-
-def synthetic_collection(folder: Path, records: list[dict[str, object]]) -> Path:
-    """A PROF_* directory in libmsprofiler's raw format holding the given msPTI records."""
-    prof = folder / "PROF_000001_20261207040000000_ABCDEFGHIJKLMNOP"
-    (prof / raw.RAW_DIR).mkdir(parents=True)
-    meta = {
-        "format": "npu-sim msprof raw 1",
-        "pid": 1,
-        "devices": [0],
-        "data_types": 0x22,
-        "aicore_metrics": 0,
-    }
-    (prof / raw.COLLECTION_FILE).write_text(json.dumps(meta))
-    (prof / raw.RECORDS_FILE).write_text("".join(json.dumps(r) + "\n" for r in records))
-    return prof
-
-
-def allreduce(start: int, end: int, correlation: int) -> dict[str, object]:
-    return {
-        "kind": "communication", "start": start, "end": end, "device": 0, "stream": 5,
-        "correlation": correlation, "data_type": 4, "count": 4096, "alg": "RING", "name": "hcom_allReduce_",
-        "comm": "world",
-    }  # fmt: skip
 
 
 def test_analyze_writes_cann_communication_files_per_operation(

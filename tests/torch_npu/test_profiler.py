@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 from torch_npu_harness import PROGRAMS, simulator_run
 
-from sim_runtime.msprof import raw
+from sim_runtime.msprof import memory, raw
 
 pytestmark = pytest.mark.slow  # about 30 s and 45 s: torch's import and torch_npu's analysis subprocesses
 
@@ -119,6 +120,8 @@ def test_two_ranks_under_torchrun_write_their_kernels_and_collectives(tmp_path: 
         capture_output=True, text=True, timeout=600, check=False,
     )  # fmt: skip
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-4000:]
+    for complaint in COMPLAINTS:
+        assert complaint not in result.stdout + result.stderr, (result.stdout + result.stderr)[-4000:]
     ranks = sorted(tmp_path.glob("*_ascend_pt"))
     assert len(ranks) == 2
     devices = set()
@@ -153,3 +156,88 @@ def test_two_ranks_under_torchrun_write_their_kernels_and_collectives(tmp_path: 
         matrix = json.loads((out / "communication_matrix.json").read_text())
         assert list(matrix) == ["step0", "step1"]  # no links: HCCL tasks are not collected
     assert devices == {"0", "1"}
+
+
+# What torch_npu 2.13.0 writes per profiler level (its ProfilerConfig.LEVEL_PARSER_CONFIG and parser
+# configuration): Level0 the kernel, step and task-time views; Level1 and Level2 also the operator
+# and API statistics (Level2's data_preprocess.csv needs AI CPU data, which no kernel here makes);
+# Level_none collects no CANN data, so no device views at all.
+DEVICE_VIEWS = {"kernel_details.csv", "step_trace_time.csv", "task_time.csv"}
+STATISTICS = {"op_statistic.csv", "api_statistic.csv"}
+HOST_VIEWS = {"trace_view.json", "operator_details.csv"}
+LEVEL_FILES = {
+    "Level0": HOST_VIEWS | DEVICE_VIEWS,
+    "Level2": HOST_VIEWS | DEVICE_VIEWS | STATISTICS,
+    "Level_none": HOST_VIEWS,
+}
+COMPLAINTS = (
+    "CANN Profiling data does not exist", "Failed to export CANN", "msprof command not found",
+    "Failed to analyze CANN", "Failed to get acl to npu flow events", "DB parser failed",
+    "Failed to generate", "Invalid CANN db file",
+)  # fmt: skip
+
+
+def profile_training(out: Path, *args: str) -> tuple[str, Path]:
+    result = simulator_run(PROGRAMS / "profiled_training.py", str(out), *args)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-5000:]
+    output = result.stdout + result.stderr
+    for complaint in COMPLAINTS:
+        assert complaint not in output, output[-4000:]
+    (ascend_pt,) = out.glob("*_ascend_pt")
+    return output, ascend_pt
+
+
+@pytest.mark.parametrize("level", sorted(LEVEL_FILES))
+def test_each_level_writes_torch_npus_files_for_it(level: str, tmp_path: Path) -> None:
+    _, ascend_pt = profile_training(tmp_path, level)
+    written = {p.name for p in (ascend_pt / "ASCEND_PROFILER_OUTPUT").iterdir()}
+    assert {n for n in written if n.endswith((".csv", ".json"))} == LEVEL_FILES[level]
+    if level != "Level_none":
+        (prof,) = ascend_pt.glob("PROF_*")
+        with (ascend_pt / "ASCEND_PROFILER_OUTPUT" / "kernel_details.csv").open(encoding="utf-8") as f:
+            assert sorted(r["Name"] for r in csv.DictReader(f)) == sorted(
+                k.name for k in raw.load(prof).kernels
+            )
+
+
+def test_db_export_moves_msprofs_database_into_torch_npus(tmp_path: Path) -> None:
+    _, ascend_pt = profile_training(tmp_path, "Level1", "db")
+    (prof,) = ascend_pt.glob("PROF_*")
+    kernels = sorted(raw.load(prof).kernels, key=lambda k: k.start)
+    (db_path,) = (ascend_pt / "ASCEND_PROFILER_OUTPUT").glob("ascend_pytorch_profiler*.db")
+    db = sqlite3.connect(db_path)
+    try:
+        rows = db.execute(
+            "SELECT s.value, t.startNs, t.endNs FROM COMPUTE_TASK_INFO c "
+            "JOIN TASK t ON c.globalTaskId = t.globalTaskId JOIN STRING_IDS s ON c.name = s.id "
+            "ORDER BY t.startNs"
+        ).fetchall()
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        # torch_npu linked its operators to the kernels through the node launches' connection ids.
+        linked = db.execute("SELECT COUNT(*) FROM PYTORCH_API WHERE connectionId IS NOT NULL").fetchone()[0]
+    finally:
+        db.close()
+    assert rows == [(k.name, k.start, k.end) for k in kernels]
+    assert {"PYTORCH_API", "CANN_API", "TASK", "STRING_IDS", "RANK_DEVICE_MAP"} <= tables
+    assert linked > 0
+    analysis = sqlite3.connect(ascend_pt / "ASCEND_PROFILER_OUTPUT" / "analysis.db")
+    try:
+        steps = analysis.execute("SELECT step, computing FROM StepTraceTime ORDER BY step").fetchall()
+    finally:
+        analysis.close()
+    assert [s for s, _ in steps] == ["2", "3"] and all(c > 0 for _, c in steps)
+
+
+def test_profile_memory_writes_the_applications_device_memory(tmp_path: Path) -> None:
+    _, ascend_pt = profile_training(tmp_path, "Level1", "text", "memory")
+    (prof,) = ascend_pt.glob("PROF_*")
+    samples = memory.app_samples(raw.load(prof))
+    # At least the memory held at the start and the stop (torch's caching allocator reuses its
+    # blocks in the active steps, so there may be no allocation in between).
+    assert len(samples) >= 2 and all(s.hbm > 0 for s in samples)
+    with (ascend_pt / "ASCEND_PROFILER_OUTPUT" / "memory_record.csv").open(encoding="utf-8") as f:
+        apps = [r for r in csv.DictReader(f) if r["Component"] == "APP"]
+    assert [float(r["Total Reserved(MB)"]) for r in apps] == pytest.approx(
+        [s.hbm // 1024 / 1024 for s in samples]
+    )
+    assert {r["Device Type"] for r in apps} == {"NPU:0"}

@@ -5,8 +5,11 @@
 #include <atomic>
 #include <cstdlib>
 #include <mutex>
+#include <string>
+#include <vector>
 
 #include "acl/acl_prof.h"
+#include "core/log.h"
 #include "mspti/mspti.h"
 
 namespace npusim::msprof {
@@ -22,6 +25,7 @@ struct MsptiFunctions {
     decltype(&msptiActivityDisable) disable = nullptr;
     decltype(&msptiActivityFlushAll) flush_all = nullptr;
     decltype(&msptiActivityGetNextRecord) next_record = nullptr;
+    decltype(&msptiGetTimestamp) timestamp = nullptr;
     bool callbacks_registered = false;
 };
 
@@ -69,19 +73,43 @@ void complete_buffer(uint8_t* buffer, size_t /*size*/, size_t valid_size) {
     std::free(buffer);
 }
 
-void for_each_kind(const KindSet& kinds, msptiResult (*fn)(msptiActivityKind)) {
-    if (kinds.kernel) {
-        fn(MSPTI_ACTIVITY_KIND_KERNEL);
-        fn(MSPTI_ACTIVITY_KIND_MEMCPY);
-        fn(MSPTI_ACTIVITY_KIND_MEMSET);
+// The msPTI kinds a KindSet enables, in the order they are enabled.
+std::vector<msptiActivityKind> kinds_of(const KindSet& kinds) {
+    std::vector<msptiActivityKind> out;
+    if (kinds.kernel) out.insert(out.end(), {MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_ACTIVITY_KIND_MEMCPY, MSPTI_ACTIVITY_KIND_MEMSET});
+    if (kinds.communication) out.insert(out.end(), {MSPTI_ACTIVITY_KIND_HCCL, MSPTI_ACTIVITY_KIND_COMMUNICATION});
+    if (kinds.acl_api) out.push_back(MSPTI_ACTIVITY_KIND_ACL_API);
+    if (kinds.node_api) out.push_back(MSPTI_ACTIVITY_KIND_NODE_API);
+    if (kinds.runtime_api) out.push_back(MSPTI_ACTIVITY_KIND_RUNTIME_API);
+    if (kinds.memory) out.push_back(MSPTI_ACTIVITY_KIND_MEMORY);
+    return out;
+}
+
+const char* kind_name(msptiActivityKind kind) {
+    switch (kind) {
+        case MSPTI_ACTIVITY_KIND_MEMCPY: return "MEMCPY";
+        case MSPTI_ACTIVITY_KIND_MEMSET: return "MEMSET";
+        case MSPTI_ACTIVITY_KIND_MEMORY: return "MEMORY";
+        case MSPTI_ACTIVITY_KIND_HCCL: return "HCCL";
+        default: return "another";
     }
-    if (kinds.communication) {
-        fn(MSPTI_ACTIVITY_KIND_HCCL);
-        fn(MSPTI_ACTIVITY_KIND_COMMUNICATION);
+}
+
+// Enables the kinds; msPTI enables MEMCPY, MEMSET, MEMORY and HCCL only with its interposer preloaded
+// (MSPTI_ERROR_WITHOUT_LD_PRELOAD): the data they carry is then not collected, which is said once per
+// collection (msprof --application and npu-sim run preload libmspti.so).
+void enable_kinds(const KindSet& kinds, msptiResult (*enable)(msptiActivityKind)) {
+    std::string refused;
+    for (const msptiActivityKind kind : kinds_of(kinds)) {
+        if (enable(kind) == MSPTI_ERROR_WITHOUT_LD_PRELOAD) refused += std::string(refused.empty() ? "" : ", ") + kind_name(kind);
     }
-    if (kinds.acl_api) fn(MSPTI_ACTIVITY_KIND_ACL_API);
-    if (kinds.node_api) fn(MSPTI_ACTIVITY_KIND_NODE_API);
-    if (kinds.runtime_api) fn(MSPTI_ACTIVITY_KIND_RUNTIME_API);
+    if (!refused.empty()) {
+        npusim::log_message(npusim::LogLevel::Warn,
+                            "aclprofStart: msPTI's %s records need libmspti.so preloaded (its interposer); without it "
+                            "the copies, fills and allocations of this process are not collected: run it under "
+                            "msprof --application or npu-sim run",
+                            refused.c_str());
+    }
 }
 
 }  // namespace
@@ -97,6 +125,9 @@ KindSet kinds_for(uint64_t data_types) {
     // host-to-device flows from them.
     kinds.node_api = kinds.kernel || (data_types & (ACL_PROF_GE_API_L0 | ACL_PROF_GE_API_L1)) != 0;
     kinds.runtime_api = (data_types & ACL_PROF_RUNTIME_API) != 0;
+    // Task memory (torch_npu's profile_memory=True): msprof's npu_mem is the application's device
+    // memory over time, which the MEMORY records (every allocation and release) give.
+    kinds.memory = (data_types & ACL_PROF_TASK_MEMORY) != 0;
     return kinds;
 }
 
@@ -122,7 +153,8 @@ bool load_mspti(std::string* error) {
                     bind(handle, "msptiActivityEnable", &loaded.enable) &&
                     bind(handle, "msptiActivityDisable", &loaded.disable) &&
                     bind(handle, "msptiActivityFlushAll", &loaded.flush_all) &&
-                    bind(handle, "msptiActivityGetNextRecord", &loaded.next_record);
+                    bind(handle, "msptiActivityGetNextRecord", &loaded.next_record) &&
+                    bind(handle, "msptiGetTimestamp", &loaded.timestamp);
     if (!ok) {
         *error = "libmspti.so lacks an msPTI activity function";
         return false;
@@ -154,8 +186,15 @@ int start_collection(const KindSet& kinds, RecordSink sink, std::string* error) 
     }
     g_sink.store(sink, std::memory_order_release);
     g_kinds = kinds;
-    for_each_kind(kinds, fns.enable);
+    enable_kinds(kinds, fns.enable);
     return ACL_SUCCESS;
+}
+
+uint64_t mspti_now() {
+    std::lock_guard<std::mutex> lock(state_mutex());
+    uint64_t now = 0;
+    if (functions().timestamp == nullptr || functions().timestamp(&now) != MSPTI_SUCCESS) return 0;
+    return now;
 }
 
 void stop_collection() {
@@ -163,7 +202,7 @@ void stop_collection() {
     MsptiFunctions& fns = functions();
     if (g_subscriber == nullptr) return;
     // Disable, unsubscribe, then flush: the flush delivers every record of the work issued.
-    for_each_kind(g_kinds, fns.disable);
+    for (const msptiActivityKind kind : kinds_of(g_kinds)) fns.disable(kind);
     fns.unsubscribe(g_subscriber);
     g_subscriber = nullptr;
     fns.flush_all(1);

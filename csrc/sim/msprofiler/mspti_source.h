@@ -22,6 +22,7 @@ struct KindSet {
     bool acl_api = false;        // ACL_API
     bool node_api = false;       // NODE_API (the launches the device tasks' flows start from)
     bool runtime_api = false;    // RUNTIME_API
+    bool memory = false;         // MEMORY (task memory: the device allocations and releases)
 };
 
 KindSet kinds_for(uint64_t data_type_config);
@@ -34,6 +35,9 @@ bool load_mspti(std::string* error);
 // aclError (ACL_SUCCESS, ACL_ERROR_PROF_API_CONFLICT when another subscriber holds msPTI,
 // ACL_ERROR_PROFILING_FAILURE otherwise) and fills `error`.
 int start_collection(const KindSet& kinds, RecordSink sink, std::string* error);
+
+// msPTI's clock (msptiGetTimestamp, the clock of its records); 0 before load_mspti succeeded.
+uint64_t mspti_now();
 
 // Disables the kinds, unsubscribes and flushes: every record of issued work is delivered to the
 // sink before this returns.

@@ -4,7 +4,9 @@
 // aclprofInit names the folder; each aclprofStart .. aclprofStop writes one PROF_* directory into
 // it (prof_dir.h) with the msPTI records of that interval (mspti_source.h). The toolkit's msprof
 // command exports them (docs/msprof.md). What the data-type switches select is kinds_for();
-// AI Core metrics are recorded in the raw data but not collected (no PMU model).
+// AI Core metrics are recorded in the raw data but not collected (no PMU model). Each function has a
+// fault point (docs/reliability.md): a fault plan's error=CODE makes the call return CODE (NULL for
+// aclprofCreateConfig) before it does anything.
 #include <sys/stat.h>
 
 #include <atomic>
@@ -18,7 +20,9 @@
 #include <vector>
 
 #include "acl/acl_prof.h"
+#include "core/fault_plan.h"
 #include "core/log.h"
+#include "core/memory.h"
 #include "core/platform.h"
 #include "msprofiler/application.h"
 #include "msprofiler/mspti_source.h"
@@ -64,7 +68,19 @@ aclError fail(aclError code, const std::string& message) {
     return code;
 }
 
+// Task memory: the device memory the process holds on each profiled device now (the simulator's
+// own accounting), which npu_mem starts and ends with; the MEMORY records give the changes between.
+void write_memory_in_use(const ProfilerState& s) {
+    if (s.running == nullptr || !npusim::msprof::kinds_for(s.running->data_types).memory) return;
+    const uint64_t now = npusim::msprof::mspti_now();
+    for (const uint32_t device : s.running->devices) {
+        s.dir->write_memory_in_use(device, now,
+                                   npusim::Platform::instance().memory().bytes_in_use(device, npusim::MemoryKind::Device));
+    }
+}
+
 aclError stop_locked(ProfilerState& s) {
+    write_memory_in_use(s);
     npusim::msprof::stop_collection();
     g_dir.store(nullptr, std::memory_order_release);
     s.dir->finish();
@@ -79,6 +95,7 @@ aclError stop_locked(ProfilerState& s) {
 extern "C" {
 
 aclError aclprofInit(const char* profilerResultPath, size_t length) {
+    NPUSIM_FAULT_RETURN("aclprofInit", aclError);
     ProfilerState& s = state();
     std::lock_guard<std::mutex> lock(s.mutex);
     if (s.initialised && s.application) {
@@ -108,6 +125,7 @@ aclError aclprofInit(const char* profilerResultPath, size_t length) {
 
 aclprofConfig* aclprofCreateConfig(uint32_t* deviceIdList, uint32_t deviceNums, aclprofAicoreMetrics aicoreMetrics,
                                    const aclprofAicoreEvents* aicoreEvents, uint64_t dataTypeConfig) {
+    if (NPUSIM_FAULT("aclprofCreateConfig").fail) return nullptr;
     ProfilerState& s = state();
     std::lock_guard<std::mutex> lock(s.mutex);
     if ((deviceNums > 0 && deviceIdList == nullptr) || aicoreEvents != nullptr) {
@@ -135,6 +153,7 @@ aclprofConfig* aclprofCreateConfig(uint32_t* deviceIdList, uint32_t deviceNums, 
 }
 
 aclError aclprofDestroyConfig(const aclprofConfig* profilerConfig) {
+    NPUSIM_FAULT_RETURN("aclprofDestroyConfig", aclError);
     ProfilerState& s = state();
     std::lock_guard<std::mutex> lock(s.mutex);
     auto it = s.configs.find(profilerConfig);
@@ -145,6 +164,7 @@ aclError aclprofDestroyConfig(const aclprofConfig* profilerConfig) {
 }
 
 aclError aclprofSetConfig(aclprofConfigType configType, const char* config, size_t configLength) {
+    NPUSIM_FAULT_RETURN("aclprofSetConfig", aclError);
     ProfilerState& s = state();
     std::lock_guard<std::mutex> lock(s.mutex);
     if (configType <= ACL_PROF_ARGS_MIN || configType >= ACL_PROF_ARGS_MAX || config == nullptr ||
@@ -156,6 +176,7 @@ aclError aclprofSetConfig(aclprofConfigType configType, const char* config, size
 }
 
 aclError aclprofStart(const aclprofConfig* profilerConfig) {
+    NPUSIM_FAULT_RETURN("aclprofStart", aclError);
     ProfilerState& s = state();
     std::lock_guard<std::mutex> lock(s.mutex);
     if (!s.initialised) return fail(ACL_ERROR_UNINITIALIZE, "aclprofStart: call aclprofInit first");
@@ -177,10 +198,12 @@ aclError aclprofStart(const aclprofConfig* profilerConfig) {
     }
     s.dir = std::move(dir);
     s.running = profilerConfig;
+    write_memory_in_use(s);
     return ACL_SUCCESS;
 }
 
 aclError aclprofStop(const aclprofConfig* profilerConfig) {
+    NPUSIM_FAULT_RETURN("aclprofStop", aclError);
     ProfilerState& s = state();
     std::lock_guard<std::mutex> lock(s.mutex);
     if (s.configs.find(profilerConfig) == s.configs.end()) {
@@ -191,6 +214,7 @@ aclError aclprofStop(const aclprofConfig* profilerConfig) {
 }
 
 aclError aclprofFinalize(void) {
+    NPUSIM_FAULT_RETURN("aclprofFinalize", aclError);
     ProfilerState& s = state();
     std::lock_guard<std::mutex> lock(s.mutex);
     if (!s.initialised) return fail(ACL_ERROR_UNINITIALIZE, "aclprofFinalize: call aclprofInit first");

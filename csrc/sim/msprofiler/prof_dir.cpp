@@ -119,6 +119,17 @@ std::string record_line(const void* data) {
                           static_cast<unsigned>(r->isAsync));
             return head;
         }
+        case MSPTI_ACTIVITY_KIND_MEMORY: {
+            const auto* r = static_cast<const msptiActivityMemory*>(data);
+            std::snprintf(head, sizeof(head),
+                          "{\"kind\":\"memory\",\"start\":%" PRIu64 ",\"end\":%" PRIu64 ",\"device\":%u,\"stream\":%u,"
+                          "\"correlation\":%" PRIu64 ",\"operation\":%d,\"memory_kind\":%d,\"address\":%" PRIu64
+                          ",\"bytes\":%" PRIu64 ",\"pid\":%u}\n",
+                          r->start, r->end, r->deviceId, r->streamId, r->correlationId,
+                          static_cast<int>(r->memoryOperationType), static_cast<int>(r->memoryKind), r->address,
+                          r->bytes, r->processId);
+            return head;
+        }
         case MSPTI_ACTIVITY_KIND_HCCL: {
             const auto* r = static_cast<const msptiActivityHccl*>(data);
             std::snprintf(head, sizeof(head),
@@ -180,6 +191,18 @@ void ProfDir::write_record(const void* record) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (records_ == nullptr) return;
     std::fwrite(line.data(), 1, line.size(), records_.get());
+    ++written_;
+}
+
+void ProfDir::write_memory_in_use(uint32_t device, uint64_t time_ns, uint64_t bytes) {
+    char line[192];
+    const int n = std::snprintf(line, sizeof(line),
+                                "{\"kind\":\"memory_in_use\",\"start\":%" PRIu64 ",\"end\":%" PRIu64
+                                ",\"device\":%u,\"bytes\":%" PRIu64 "}\n",
+                                time_ns, time_ns, device, bytes);
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (records_ == nullptr || n <= 0) return;
+    std::fwrite(line, 1, static_cast<size_t>(n), records_.get());
     ++written_;
 }
 

@@ -30,6 +30,9 @@ public:
                 uint32_t aicore_metrics, std::string* error);
     // Appends one msPTI record (any kind; kinds we do not export are skipped).
     void write_record(const void* record);
+    // Appends the device memory the process holds on `device` at `time_ns` (msPTI's clock): the
+    // samples npu_mem starts and ends with (task memory).
+    void write_memory_in_use(uint32_t device, uint64_t time_ns, uint64_t bytes);
     // Writes the end times and closes the raw data file.
     void finish();
     const std::string& path() const { return path_; }

@@ -1,5 +1,5 @@
-/* msprof's collection API end to end (with argv[1] "-": only the launches, for msprof's
- * application mode, and "case app_init" for the program's own aclprofInit): aclprofInit(argv[1]), a config for device 0 with ACL_API |
+/* msprof's collection API end to end (with argv[1] "-": only the launches and the async copy, for
+ * msprof's application mode, and "case app_init" for the program's own aclprofInit): aclprofInit(argv[1]), a config for device 0 with ACL_API |
  * TASK_TIME, aclprofStart, three launches of kern_alpha and one of kern_beta, an async copy, a
  * synchronisation, aclprofStop, one more launch (not collected), aclprofFinalize.
  * Before that, the calls a caller can get wrong, each printed as "case NAME = CODE". */
@@ -39,7 +39,12 @@ int main(int argc, char** argv) {
         printf("case app_init = %d\n", (int)aclprofInit("/tmp", 4));
         for (int i = 0; i < 3; ++i) CHECK(aclrtLaunchKernel(alpha, 4, NULL, 0, s));
         CHECK(aclrtLaunchKernel(beta, 8, NULL, 0, s));
+        void* d = NULL;
+        static unsigned char host[4096];
+        CHECK(aclrtMalloc(&d, sizeof host, ACL_MEM_MALLOC_HUGE_FIRST));
+        CHECK(aclrtMemcpyAsync(d, sizeof host, host, sizeof host, ACL_MEMCPY_HOST_TO_DEVICE, s));
         CHECK(aclrtSynchronizeStream(s));
+        CHECK(aclrtFree(d));
         printf("done\n");
         return 0;
     }

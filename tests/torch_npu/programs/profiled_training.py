@@ -1,8 +1,11 @@
 """A small MLP training loop under torch_npu.profiler (CPU + NPU activities, a schedule,
-tensorboard_trace_handler), as users profile training: `profiled_training.py OUT_DIR`.
+tensorboard_trace_handler), as users profile training:
+`profiled_training.py OUT_DIR [LEVEL [EXPORT_TYPES [memory]]]`.
 
-Six steps under schedule(wait=1, warmup=1, active=2, repeat=1) at profiler level Level1 (which
-adds op_statistic.csv and api_statistic.csv to Level0's files); prints one JSON line.
+Six steps under schedule(wait=1, warmup=1, active=2, repeat=1) at profiler level LEVEL (default
+Level1, which adds op_statistic.csv and api_statistic.csv to Level0's files; Level0, Level2 or
+Level_none), exporting EXPORT_TYPES (default "text"; "db" or "text,db"), with profile_memory=True when
+the fourth argument is "memory"; prints one JSON line.
 
 `profiled_training.py --mstx-steps` runs the same six steps without torch_npu's profiler, each
 step inside an mstx range named `step` (torch_npu.npu.mstx), so that an msPTI capture
@@ -15,6 +18,7 @@ import sys
 import torch
 import torch_npu
 from torch_npu.profiler import (
+    ExportType,
     ProfilerActivity,
     ProfilerLevel,
     _ExperimentalConfig,
@@ -24,6 +28,11 @@ from torch_npu.profiler import (
 )
 
 mstx_steps = sys.argv[1] == "--mstx-steps"
+level = getattr(ProfilerLevel, sys.argv[2]) if len(sys.argv) > 2 else ProfilerLevel.Level1
+export_types = (
+    [getattr(ExportType, t.capitalize()) for t in sys.argv[3].split(",")] if len(sys.argv) > 3 else None
+)
+profile_memory = len(sys.argv) > 4 and sys.argv[4] == "memory"
 torch.manual_seed(0)
 model = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.GELU(), torch.nn.Linear(32, 4)).npu()
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
@@ -36,7 +45,10 @@ if not mstx_steps:
         activities=[ProfilerActivity.CPU, ProfilerActivity.NPU],
         schedule=schedule(wait=1, warmup=1, active=2, repeat=1),
         on_trace_ready=tensorboard_trace_handler(sys.argv[1]),
-        experimental_config=_ExperimentalConfig(profiler_level=ProfilerLevel.Level1),
+        experimental_config=_ExperimentalConfig(
+            profiler_level=level, **({"export_type": export_types} if export_types else {})
+        ),
+        profile_memory=profile_memory,
     )
 with prof if prof is not None else contextlib.nullcontext():
     for _ in range(steps):
