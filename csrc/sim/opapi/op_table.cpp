@@ -134,6 +134,15 @@ constexpr std::array<KernelSpec, static_cast<size_t>(Kernel::Count)> kKernels = 
     {Kernel::ReverseV2, "ReverseV2", "ReverseV2AiCore", 1, CoreType::AIV},
     {Kernel::StatelessRandomUniformV2, "StatelessRandomUniformV2", "StatelessRandomUniformV2AiCore", 1, CoreType::AIV},
     {Kernel::StatelessRandomNormalV2, "StatelessRandomNormalV2", "StatelessRandomNormalV2AiCore", 1, CoreType::AIV},
+    {Kernel::MaxPoolWithArgmaxV1, "MaxPoolWithArgmaxV1", "MaxPoolWithArgmaxV1AiCore", 1, CoreType::AIV},
+    {Kernel::MaxPoolGradWithArgmaxV1, "MaxPoolGradWithArgmaxV1", "MaxPoolGradWithArgmaxV1AiCore", 1, CoreType::AIV},
+    {Kernel::AvgPoolV2, "AvgPoolV2", "AvgPoolV2AiCore", 1, CoreType::AIV},
+    {Kernel::AvgPoolV2Grad, "AvgPoolV2Grad", "AvgPoolV2GradAiCore", 1, CoreType::AIV},
+    {Kernel::GatherElements, "GatherElements", "GatherElementsAiCore", 1, CoreType::AIV},
+    {Kernel::ScatterElements, "ScatterElements", "ScatterElementsAiCore", 1, CoreType::AIV},
+    {Kernel::Pack, "Pack", "PackAiCore", 1, CoreType::AIV},
+    {Kernel::Tile, "Tile", "TileAiCore", 1, CoreType::AIV},
+    {Kernel::Range, "Range", "RangeAiCore", 1, CoreType::AIV},
 }};
 
 // 64-bit FNV-1a with a seed, so that two seeds give a 128-bit digest.
