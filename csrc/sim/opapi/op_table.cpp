@@ -143,6 +143,11 @@ constexpr std::array<KernelSpec, static_cast<size_t>(Kernel::Count)> kKernels = 
     {Kernel::Pack, "Pack", "PackAiCore", 1, CoreType::AIV},
     {Kernel::Tile, "Tile", "TileAiCore", 1, CoreType::AIV},
     {Kernel::Range, "Range", "RangeAiCore", 1, CoreType::AIV},
+    {Kernel::Sort, "Sort", "SortAiCore", 1, CoreType::AIV},
+    {Kernel::TopKV2, "TopKV2", "TopKV2AiCore", 1, CoreType::AIV},
+    {Kernel::Index, "Index", "IndexAiCore", 1, CoreType::AIV},
+    {Kernel::IndexPutV2, "IndexPutV2", "IndexPutV2AiCore", 1, CoreType::AIV},
+    {Kernel::StatelessRandomInt, "StatelessRandomInt", "StatelessRandomIntAiCore", 1, CoreType::AIV},
 }};
 
 // 64-bit FNV-1a with a seed, so that two seeds give a 128-bit digest.
