@@ -35,6 +35,13 @@ enum class Kernel : uint8_t {
     Triu, Tril, NotEqual, Equal, LogicalNot, ThresholdGradV2D, FlashAttentionScoreGrad,
     Mish, MishGrad, SoftplusV2, SoftplusV2Grad, MaskedFill, Rsqrt, ReduceAll, GroupNorm,
     GroupNormGrad, Invert,
+    Abs, Sign, Log, Log1p, Expm1, Sin, Cos, Erf, Reciprocal, Floor, Ceil, Round, Trunc,
+    HardSwish, HardSwishGrad, HardSigmoid, HardSigmoidGrad, LeakyRelu, LeakyReluGrad, Elu, ClipByValueV2, HardtanhGrad, GeluV2, GeluGradV2,
+    Greater, Less, GreaterEqual, LessEqual, LogicalAnd, LogicalOr, Maximum, Minimum, SelectV2,
+    Cumsum, ArgMaxV2, ArgMin, BatchNormV3, BatchNormGradV3,
+    CeluV2, EluGradV2, ReverseV2, StatelessRandomUniformV2, StatelessRandomNormalV2,
+    MaxPoolWithArgmaxV1, MaxPoolGradWithArgmaxV1, AvgPoolV2, AvgPoolV2Grad, GatherElements, ScatterElements, Pack,
+    Tile, Range, Sort, TopKV2, Index, IndexPutV2, StatelessRandomInt,
     Count
 };
 
