@@ -51,7 +51,39 @@ double round_value(aclDataType work, double v) {
     }
 }
 
+// The common case read in place: float32 work, a contiguous float32 output and float32 tensor inputs
+// of the result's shape, contiguous, each either the output itself or apart from it. The numbers
+// are those of the general path (float32 inputs are already rounded to the working type; the
+// result is rounded once to float32); false when the item does not qualify.
+bool compute_float_item(ElementFn fn, const Item& item) {
+    const TensorView& out = item.out;
+    if (item.work != ACL_FLOAT || out.dtype != ACL_FLOAT || out.data == nullptr || !is_contiguous(out)) return false;
+    const int64_t n = numel(item.shape);
+    float* dst = static_cast<float*>(out.data) + out.offset;
+    std::array<const float*, kMaxInputs> src{};
+    std::array<double, kMaxInputs> fixed{};
+    for (size_t k = 0; k < item.count; ++k) {
+        const Bound& b = item.in[k];
+        if (b.kind == Operand::Kind::Tensor || b.kind == Operand::Kind::List) {
+            if (b.view.dtype != ACL_FLOAT || b.view.data == nullptr || b.view.dims != item.shape || !is_contiguous(b.view)) {
+                return false;
+            }
+            src[k] = static_cast<const float*>(b.view.data) + b.view.offset;
+            if (src[k] != dst && src[k] < dst + n && dst < src[k] + n) return false;  // a shifted alias
+        } else if (b.kind == Operand::Kind::TensorValue) {
+            const std::vector<double> v = read_doubles(b.view);
+            fixed[k] = v.empty() ? 0.0 : v.front();
+        } else {
+            fixed[k] = b.value;
+        }
+    }
+    auto at = [&](size_t k, int64_t i) { return src[k] != nullptr ? static_cast<double>(src[k][i]) : fixed[k]; };
+    for (int64_t i = 0; i < n; ++i) dst[i] = static_cast<float>(fn(at(0, i), at(1, i), at(2, i), at(3, i)));
+    return true;
+}
+
 void compute_item(ElementFn fn, const Item& item) {
+    if (compute_float_item(fn, item)) return;
     const size_t n = static_cast<size_t>(numel(item.shape));
     std::array<std::vector<double>, kMaxInputs> data;
     std::array<double, kMaxInputs> fixed{};

@@ -35,6 +35,7 @@ enum class Kernel : uint8_t {
     Triu, Tril, NotEqual, Equal, LogicalNot, ThresholdGradV2D, FlashAttentionScoreGrad,
     Mish, MishGrad, SoftplusV2, SoftplusV2Grad, MaskedFill, Rsqrt, ReduceAll, GroupNorm,
     GroupNormGrad, Invert,
+    Conv2D, Conv2DBackpropInput, Conv2DBackpropFilter,
     Count
 };
 

@@ -88,6 +88,8 @@ int64_t numel(const Dims& dims) {
 int64_t TensorView::numel() const { return opapi::numel(dims); }
 int64_t TensorView::bytes() const { return numel() * static_cast<int64_t>(nn::dtype_size(dtype)); }
 
+bool is_contiguous(const TensorView& v) { return contiguous(v.dims, v.strides); }
+
 TensorView view_of(const aclTensor* tensor) {
     TensorView v;
     if (tensor == nullptr) return v;

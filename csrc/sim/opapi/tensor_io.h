@@ -28,6 +28,8 @@ struct TensorView {
 };
 
 TensorView view_of(const aclTensor* tensor);
+// Row-major contiguous (dimensions of size 1 take any stride).
+bool is_contiguous(const TensorView& v);
 int64_t numel(const Dims& dims);
 
 // Elements in row-major order of the view's dims, as float (or double, exact for integers).
