@@ -8,6 +8,7 @@
 #include "nnopbase/dtype.h"
 #include "nnopbase/tensor.h"
 #include "opapi/checks.h"
+#include "opapi/math_library.h"
 #include "opapi/op_launcher.h"
 
 namespace npusim::opapi {
@@ -78,7 +79,16 @@ bool compute_float_item(ElementFn fn, const Item& item) {
         }
     }
     auto at = [&](size_t k, int64_t i) { return src[k] != nullptr ? static_cast<double>(src[k][i]) : fixed[k]; };
-    for (int64_t i = 0; i < n; ++i) dst[i] = static_cast<float>(fn(at(0, i), at(1, i), at(2, i), at(3, i)));
+    auto range = [&](int64_t first, int64_t last) {
+        for (int64_t i = first; i < last; ++i) dst[i] = static_cast<float>(fn(at(0, i), at(1, i), at(2, i), at(3, i)));
+    };
+    // Large items split across torch's thread count, as CPU torch splits its element-wise loops.
+    constexpr int64_t kParallelFrom = int64_t{1} << 16;
+    if (n >= kParallelFrom) {
+        parallel_parts(n, range);
+    } else {
+        range(0, n);
+    }
     return true;
 }
 

@@ -9,6 +9,9 @@ namespace npusim::opapi {
 
 namespace {
 
+// Products of at least this many multiply-adds are split across the math threads.
+constexpr double kSplitFrom = double(1 << 20);
+
 // The simulator's own product, for a process where the math library was not found.
 void loop_gemm(int64_t m, int64_t n, int64_t k, float alpha, Matrix a, Matrix b, float beta, float* c, int64_t ldc) {
     auto at = [](const Matrix& x, int64_t r, int64_t col) {
@@ -28,25 +31,6 @@ void loop_gemm(int64_t m, int64_t n, int64_t k, float alpha, Matrix a, Matrix b,
     }
 }
 
-// [lowest, highest) byte addresses a view touches.
-std::pair<const char*, const char*> byte_span(const TensorView& v) {
-    const auto* base = static_cast<const char*>(v.data);
-    int64_t lo = v.offset, hi = v.offset;
-    for (size_t i = 0; i < v.rank(); ++i) {
-        if (v.dims[i] == 0) return {base, base};
-        const int64_t reach = (v.dims[i] - 1) * v.strides[i];
-        (reach < 0 ? lo : hi) += reach;
-    }
-    const int64_t esize = v.numel() == 0 ? 0 : v.bytes() / v.numel();
-    return {base + lo * esize, base + (hi + 1) * esize};
-}
-
-bool overlaps(const TensorView& x, const TensorView& y) {
-    const auto [xl, xh] = byte_span(x);
-    const auto [yl, yh] = byte_span(y);
-    return xl < yh && yl < xh;
-}
-
 }  // namespace
 
 void gemm(int64_t m, int64_t n, int64_t k, float alpha, Matrix a, Matrix b, float beta, float* c, int64_t ldc) {
@@ -57,8 +41,28 @@ void gemm(int64_t m, int64_t n, int64_t k, float alpha, Matrix a, Matrix b, floa
         }
         return;
     }
-    if (library_sgemm(a.trans, b.trans, m, n, k, alpha, a.data, a.ld, b.data, b.ld, beta, c, ldc)) return;
-    loop_gemm(m, n, k, alpha, a, b, beta, c, ldc);
+    auto block = [&](int64_t rows, int64_t cols, Matrix ab, Matrix bb, float* cb) {
+        if (!library_sgemm(ab.trans, bb.trans, rows, cols, k, alpha, ab.data, ab.ld, bb.data, bb.ld, beta, cb, ldc)) {
+            loop_gemm(rows, cols, k, alpha, ab, bb, beta, cb, ldc);
+        }
+    };
+    if (double(m) * double(n) * double(k) < kSplitFrom) {
+        block(m, n, a, b, c);
+        return;
+    }
+    if (m >= n) {  // row blocks of c: rows of op(a)
+        parallel_parts(m, [&](int64_t first, int64_t last) {
+            Matrix part = a;
+            part.data += a.trans ? first : first * a.ld;
+            block(last - first, n, part, b, c + first * ldc);
+        });
+    } else {  // column blocks of c: columns of op(b)
+        parallel_parts(n, [&](int64_t first, int64_t last) {
+            Matrix part = b;
+            part.data += b.trans ? first * b.ld : first;
+            block(m, last - first, a, part, c + first);
+        });
+    }
 }
 
 MatrixOperand::MatrixOperand(const TensorView& v, const Dims& batch, int64_t rows, int64_t cols) : batch_dims_(batch) {
@@ -114,8 +118,8 @@ void batched_matmul(const TensorView& a, const TensorView& b, const TensorView& 
     const int64_t total = batches * m * n;
     if (total == 0) return;
     const MatrixOperand ma(a, batch, m, k), mb(b, batch, k, n);
-    const bool direct_out = y.dtype == ACL_FLOAT && y.data != nullptr && is_contiguous(y) && !overlaps(y, a) &&
-                            !overlaps(y, b);
+    const bool direct_out = y.dtype == ACL_FLOAT && y.data != nullptr && is_contiguous(y) && !views_overlap(y, a) &&
+                            !views_overlap(y, b);
     std::vector<float> buffer;
     float* c = nullptr;
     if (direct_out) {
@@ -147,7 +151,9 @@ void batched_matmul(const TensorView& a, const TensorView& b, const TensorView& 
     if (batches > 1 && ma.rows_fold() && b_shared) {
         gemm(batches * m, n, k, alpha, ma.at(0), mb.at(0), c_beta, c, n);
     } else {
-        for (int64_t i = 0; i < batches; ++i) gemm(m, n, k, alpha, ma.at(i), mb.at(i), c_beta, c + i * m * n, n);
+        parallel_parts(batches, [&](int64_t first, int64_t last) {
+            for (int64_t i = first; i < last; ++i) gemm(m, n, k, alpha, ma.at(i), mb.at(i), c_beta, c + i * m * n, n);
+        });
     }
     if (!direct_out) write_floats(y, buffer);
 }

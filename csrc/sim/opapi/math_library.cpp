@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
@@ -10,6 +11,7 @@
 #include <set>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "core/log.h"
 
@@ -51,6 +53,9 @@ struct Loaded {
     SgemmFn sgemm = nullptr;
 };
 
+// Set on the threads of a parallel_parts call while they run their part: work inside is not split again.
+thread_local bool t_in_part = false;
+
 // The folder of the file this code was loaded from, symlinks resolved ("" when unknown).
 fs::path own_folder() {
     Dl_info dl{};
@@ -69,6 +74,11 @@ std::string wheel_candidate() {
 
 Loaded load() {
     Loaded out;
+#ifdef NPU_SIM_TSAN
+    out.info.threads = 1;  // OpenBLAS's own threads are not instrumented: a sanitizer could not see its joins
+#else
+    out.info.threads = default_math_threads();
+#endif
     void* handle = nullptr;
     std::string path = wheel_candidate();
     std::error_code ec;
@@ -95,12 +105,7 @@ Loaded load() {
     Dl_info dl{};
     if (dladdr(reinterpret_cast<const void*>(out.sgemm), &dl) != 0 && dl.dli_fname != nullptr) path = dl.dli_fname;
     out.info.path = path;
-#ifdef NPU_SIM_TSAN
-    out.info.threads = 1;  // OpenBLAS's own threads are not instrumented: a sanitizer could not see its joins
-#else
-    out.info.threads = default_math_threads();
-#endif
-    set_threads(out.info.threads);
+    set_threads(1);  // OpenBLAS computes on its caller; libopapi splits the work (parallel_parts)
     return out;
 }
 
@@ -141,6 +146,24 @@ int default_math_threads() {
 }
 
 const MathLibrary& math_library() { return loaded().info; }
+
+void parallel_parts(int64_t count, const std::function<void(int64_t, int64_t)>& fn) {
+    const int64_t parts = std::min<int64_t>(count, math_library().threads);
+    if (parts <= 1 || t_in_part) {
+        fn(0, count);
+        return;
+    }
+    auto part = [&](int64_t index) {
+        t_in_part = true;
+        fn(count * index / parts, count * (index + 1) / parts);
+        t_in_part = false;
+    };
+    std::vector<std::thread> workers;
+    workers.reserve(size_t(parts - 1));
+    for (int64_t i = 1; i < parts; ++i) workers.emplace_back(part, i);
+    part(0);
+    for (std::thread& worker : workers) worker.join();
+}
 
 bool library_sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
                    int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {

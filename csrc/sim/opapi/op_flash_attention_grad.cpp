@@ -14,6 +14,7 @@
 #include "core/fault_plan.h"
 #include "opapi/attention_plan.h"
 #include "opapi/checks.h"
+#include "opapi/math_library.h"
 #include "opapi/op_launcher.h"
 #include "opapi/registry.h"
 
@@ -42,51 +43,55 @@ void compute(const Plan& plan) {
     if (plan.has_dpse) dpse.assign(size_t(numel(p.pse_dims)), 0.0f);
     const float keep_scale = 1.0f / p.keep_prob;
     const int64_t sq = gq.s, skv = gk.s, d = gq.d;
-    std::vector<float> probs, pd(size_t(sq * skv)), dz(size_t(sq * skv));
-    std::vector<SoftmaxRow> rows;
-    for (int64_t b = 0; b < gq.b; ++b) {
-        for (int64_t n = 0; n < gq.n; ++n) {
-            const int64_t kn = n / p.group();
-            softmax_block(p, in, b, n, probs, rows);
-            for (int64_t i = 0; i < sq; ++i) {  // P (normalised) and Pd = Dropout(P)
-                const float sum = rows[size_t(i)].sum;
-                float* prow = probs.data() + i * skv;
-                float* drow = pd.data() + i * skv;
-                for (int64_t j = 0; j < skv; ++j) {
-                    prow[j] = sum > 0 ? prow[j] / sum : 0.0f;
-                    drow[j] = dropout_keeps(p, in, b, n, i, j) ? prow[j] * keep_scale : 0.0f;
+    // Key heads split across the math library's threads: each owns its key heads' dK and dV rows and
+    // its query heads' dQ and dpse rows.
+    parallel_parts(gk.n, [&](int64_t first, int64_t last) {
+        std::vector<float> probs, pd(size_t(sq * skv)), dz(size_t(sq * skv));
+        std::vector<SoftmaxRow> rows;
+        for (int64_t b = 0; b < gq.b; ++b) {
+            for (int64_t n = first * p.group(); n < last * p.group(); ++n) {
+                const int64_t kn = n / p.group();
+                softmax_block(p, in, b, n, probs, rows);
+                for (int64_t i = 0; i < sq; ++i) {  // P (normalised) and Pd = Dropout(P)
+                    const float sum = rows[size_t(i)].sum;
+                    float* prow = probs.data() + i * skv;
+                    float* drow = pd.data() + i * skv;
+                    for (int64_t j = 0; j < skv; ++j) {
+                        prow[j] = sum > 0 ? prow[j] / sum : 0.0f;
+                        drow[j] = dropout_keeps(p, in, b, n, i, j) ? prow[j] * keep_scale : 0.0f;
+                    }
                 }
+                const Matrix dy_head = head_matrix(gq, dy.data(), b, n);
+                Matrix v_t = head_matrix(gk, in.v.data(), b, kn);
+                v_t.trans = true;
+                // dV += Pd^T dy;  dPd = dy V^T (into dz)
+                gemm(skv, d, sq, 1.0f, {pd.data(), skv, true}, dy_head, 1.0f, dv.data() + gk.index(b, kn, 0, 0),
+                     gk.row_stride());
+                gemm(sq, skv, d, 1.0f, dy_head, v_t, 0.0f, dz.data(), skv);
+                for (int64_t i = 0; i < sq; ++i) {  // dZ = scale * P * (Dropout(dPd) - rowsum(Pd * dPd))
+                    const float* prow = probs.data() + i * skv;
+                    const float* drow = pd.data() + i * skv;
+                    float* zrow = dz.data() + i * skv;
+                    float rowsum = 0.0f;
+                    for (int64_t j = 0; j < skv; ++j) rowsum += drow[j] * zrow[j];
+                    for (int64_t j = 0; j < skv; ++j) {
+                        const float dp = dropout_keeps(p, in, b, n, i, j) ? zrow[j] * keep_scale : 0.0f;
+                        zrow[j] = p.scale * prow[j] * (dp - rowsum);
+                    }
+                    if (plan.has_dpse) {
+                        const int64_t pb = p.pse_dims[0] == 1 ? 0 : b, pi = p.pse_dims[2] == 1 ? 0 : i;
+                        float* prow_pse = dpse.data() + ((pb * gq.n + n) * p.pse_dims[2] + pi) * skv;
+                        for (int64_t j = 0; j < skv; ++j) prow_pse[j] += zrow[j];
+                    }
+                }
+                // dQ = dZ K;  dK += dZ^T Q
+                gemm(sq, d, skv, 1.0f, {dz.data(), skv, false}, head_matrix(gk, in.k.data(), b, kn), 0.0f,
+                     dq.data() + gq.index(b, n, 0, 0), gq.row_stride());
+                gemm(skv, d, sq, 1.0f, {dz.data(), skv, true}, head_matrix(gq, in.q.data(), b, n), 1.0f,
+                     dk.data() + gk.index(b, kn, 0, 0), gk.row_stride());
             }
-            const Matrix dy_head = head_matrix(gq, dy.data(), b, n);
-            Matrix v_t = head_matrix(gk, in.v.data(), b, kn);
-            v_t.trans = true;
-            // dV += Pd^T dy;  dPd = dy V^T (into dz)
-            gemm(skv, d, sq, 1.0f, {pd.data(), skv, true}, dy_head, 1.0f, dv.data() + gk.index(b, kn, 0, 0),
-                 gk.row_stride());
-            gemm(sq, skv, d, 1.0f, dy_head, v_t, 0.0f, dz.data(), skv);
-            for (int64_t i = 0; i < sq; ++i) {  // dZ = scale * P * (Dropout(dPd) - rowsum(Pd * dPd))
-                const float* prow = probs.data() + i * skv;
-                const float* drow = pd.data() + i * skv;
-                float* zrow = dz.data() + i * skv;
-                float rowsum = 0.0f;
-                for (int64_t j = 0; j < skv; ++j) rowsum += drow[j] * zrow[j];
-                for (int64_t j = 0; j < skv; ++j) {
-                    const float dp = dropout_keeps(p, in, b, n, i, j) ? zrow[j] * keep_scale : 0.0f;
-                    zrow[j] = p.scale * prow[j] * (dp - rowsum);
-                }
-                if (plan.has_dpse) {
-                    const int64_t pb = p.pse_dims[0] == 1 ? 0 : b, pi = p.pse_dims[2] == 1 ? 0 : i;
-                    float* prow_pse = dpse.data() + ((pb * gq.n + n) * p.pse_dims[2] + pi) * skv;
-                    for (int64_t j = 0; j < skv; ++j) prow_pse[j] += zrow[j];
-                }
-            }
-            // dQ = dZ K;  dK += dZ^T Q
-            gemm(sq, d, skv, 1.0f, {dz.data(), skv, false}, head_matrix(gk, in.k.data(), b, kn), 0.0f,
-                 dq.data() + gq.index(b, n, 0, 0), gq.row_stride());
-            gemm(skv, d, sq, 1.0f, {dz.data(), skv, true}, head_matrix(gq, in.q.data(), b, n), 1.0f,
-                 dk.data() + gk.index(b, kn, 0, 0), gk.row_stride());
         }
-    }
+    });
     write_floats(plan.dq, dq);
     write_floats(plan.dk, dk);
     write_floats(plan.dv, dv);
