@@ -52,8 +52,9 @@ double round_value(aclDataType work, double v) {
     }
 }
 
-// The common case read in place: float32 work, a contiguous float32 output and float32 tensor inputs
-// of the result's shape, contiguous, each either the output itself or apart from it. The numbers
+// The common case: float32 work, a contiguous float32 output and float32 tensor inputs, read in
+// place when contiguous of the result's shape (each either the output itself or apart from it),
+// otherwise gathered (broadcast) into float32 first. The numbers
 // are those of the general path (float32 inputs are already rounded to the working type; the
 // result is rounded once to float32); false when the item does not qualify.
 bool compute_float_item(ElementFn fn, const Item& item) {
@@ -62,12 +63,16 @@ bool compute_float_item(ElementFn fn, const Item& item) {
     const int64_t n = numel(item.shape);
     float* dst = static_cast<float*>(out.data) + out.offset;
     std::array<const float*, kMaxInputs> src{};
+    std::array<std::vector<float>, kMaxInputs> gathered;  // strided or broadcast inputs, read first
     std::array<double, kMaxInputs> fixed{};
     for (size_t k = 0; k < item.count; ++k) {
         const Bound& b = item.in[k];
         if (b.kind == Operand::Kind::Tensor || b.kind == Operand::Kind::List) {
-            if (b.view.dtype != ACL_FLOAT || b.view.data == nullptr || b.view.dims != item.shape || !is_contiguous(b.view)) {
-                return false;
+            if (b.view.dtype != ACL_FLOAT || b.view.data == nullptr) return false;
+            if (b.view.dims != item.shape || !is_contiguous(b.view)) {
+                gathered[k] = read_floats(b.view, item.shape);
+                src[k] = gathered[k].data();
+                continue;
             }
             src[k] = static_cast<const float*>(b.view.data) + b.view.offset;
             if (src[k] != dst && src[k] < dst + n && dst < src[k] + n) return false;  // a shifted alias

@@ -150,6 +150,11 @@ void batched_matmul(const TensorView& a, const TensorView& b, const TensorView& 
     for (int64_t i = 1; i < batches && b_shared; ++i) b_shared = mb.at(i).data == mb.at(0).data;
     if (batches > 1 && ma.rows_fold() && b_shared) {
         gemm(batches * m, n, k, alpha, ma.at(0), mb.at(0), c_beta, c, n);
+    } else if (batches > 1 && b_shared) {  // a strided batch (a permuted view) gathered into one product
+        Dims full = batch;
+        full.insert(full.end(), {m, k});
+        const std::vector<float> packed = read_floats(a, full);
+        gemm(batches * m, n, k, alpha, {packed.data(), k, false}, mb.at(0), c_beta, c, n);
     } else {
         parallel_parts(batches, [&](int64_t first, int64_t last) {
             for (int64_t i = first; i < last; ++i) gemm(m, n, k, alpha, ma.at(i), mb.at(i), c_beta, c + i * m * n, n);
