@@ -1,5 +1,6 @@
 #include "opapi/elementwise.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <memory>
@@ -82,6 +83,10 @@ bool compute_float_item(ElementFn fn, const Item& item) {
         } else {
             fixed[k] = b.value;
         }
+    }
+    if (std::all_of(src.begin(), src.end(), [](const float* p) { return p == nullptr; })) {  // a fill
+        std::fill(dst, dst + n, static_cast<float>(fn(fixed[0], fixed[1], fixed[2], fixed[3])));
+        return true;
     }
     auto at = [&](size_t k, int64_t i) { return src[k] != nullptr ? static_cast<double>(src[k][i]) : fixed[k]; };
     auto range = [&](int64_t first, int64_t last) {
