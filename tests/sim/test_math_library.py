@@ -35,7 +35,7 @@ def query(native: NativeTree, library: Path, **env: str) -> tuple[str, int]:
         check=False,
     )
     assert result.returncode == 0, result.stderr
-    path, threads = result.stdout.strip().split("\t")
+    path, threads = result.stdout.rstrip("\n").split("\t")
     return path, int(threads)
 
 

@@ -83,6 +83,12 @@ Loaded load() {
     std::string path = wheel_candidate();
     std::error_code ec;
     if (!path.empty() && fs::exists(path, ec)) handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+#ifdef NPU_SIM_OPENBLAS_LIBDIR
+    if (handle == nullptr) {  // the wheel a build tree was configured with (a sanitizer's dlopen skips RUNPATH)
+        path = std::string(NPU_SIM_OPENBLAS_LIBDIR) + "/" + kLibraryFile;
+        if (fs::exists(path, ec)) handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    }
+#endif
     if (handle == nullptr) {
         path = kLibraryFile;  // libopapi's RUNPATH, then the linker's usual search
         handle = dlopen(kLibraryFile, RTLD_NOW | RTLD_LOCAL);

@@ -3,8 +3,8 @@
 //
 // Found at first use, in this order: the wheel's folder beside the installed package
 // (<site-packages>/scipy_openblas32/lib, reached from libopapi's real path, so a toolkit's lib64
-// symlink leads there too), then the dynamic linker's search from libopapi (its RUNPATH: a CMake
-// build tree records the folder of the wheel it was built against; LD_LIBRARY_PATH works but is not
+// symlink leads there too), then the folder of the wheel a build was configured with (a CMake build
+// tree; also in its RUNPATH), then the dynamic linker's search (LD_LIBRARY_PATH works but is not
 // needed). When none is found, one warning is logged and the GEMM runs its own loops.
 //
 // Threads: the caller's torch default, which is OMP_NUM_THREADS when set, otherwise the number of
