@@ -8,13 +8,27 @@ compiler is needed; ``launch_instructions`` also needs valgrind). Targets are in
 
 from __future__ import annotations
 
-from sim_runtime.bench import launch_instructions, launch_rate, record_delivery, record_memory, trace_export
+from sim_runtime.bench import (
+    launch_instructions,
+    launch_rate,
+    record_delivery,
+    record_memory,
+    trace_export,
+    training_step,
+)
 from sim_runtime.bench.core import Benchmark
 
 #: Every benchmark by name, in the order ``npu-sim bench`` runs them.
 BENCHMARKS: dict[str, Benchmark] = {
     module.BENCHMARK.name: module.BENCHMARK
-    for module in (launch_rate, launch_instructions, record_delivery, record_memory, trace_export)
+    for module in (
+        launch_rate,
+        launch_instructions,
+        record_delivery,
+        record_memory,
+        trace_export,
+        training_step,
+    )
 }
 
 __all__ = ["BENCHMARKS", "Benchmark"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -11,12 +12,19 @@ from pathlib import Path
 import pytest
 
 from sim_runtime.bench import BENCHMARKS
-from sim_runtime.bench.core import TARGETS_FILE, Benchmark, Build, Figure, load_targets
+from sim_runtime.bench.core import TARGETS_FILE, Benchmark, BenchmarkUnavailable, Build, Figure, load_targets
 from sim_runtime.bench.runner import BenchResult, render
 from sim_runtime.toolkit import Toolkit
 from support.native import NativeTree, python_subprocess_env
 
-SHIPPED = ("launch_rate", "launch_instructions", "record_delivery", "record_memory", "trace_export")
+SHIPPED = (
+    "launch_rate",
+    "launch_instructions",
+    "record_delivery",
+    "record_memory",
+    "trace_export",
+    "training_step",
+)
 
 
 def npu_sim_bench(
@@ -114,6 +122,20 @@ def test_a_missing_valgrind_stops_launch_instructions_with_how_to_get_it(bench_e
     assert done.returncode == 3, done.stderr
     assert "launch_instructions: not run: launch_instructions needs valgrind" in done.stdout
     assert "apt-get install valgrind" in done.stderr
+
+
+def test_training_step_without_torch_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "torch_npu" else real(name, *a)
+    )
+    build = Build(
+        "ours", Toolkit(tmp_path, tmp_path / "lib64", tmp_path / "include", tmp_path / "libmspti.so")
+    )
+    with pytest.raises(BenchmarkUnavailable, match=r"needs torch_npu \(bash ci/install_torch_npu.sh"):
+        BENCHMARKS["training_step"].measure(build, 1, tmp_path)
 
 
 def test_targets_name_existing_figures_and_ceilings_are_above_budgets() -> None:

@@ -1,6 +1,7 @@
-"""Training on device `npu` with torch_npu (docs/torch_npu.md): the MLP, the transformer block and
-the embedding model of programs/training.py run forward, backward and three SGD steps and match the
-same run on the CPU; msPTI sees every kernel of a training step with the correlation id of its launch, and two
+"""Training on device `npu` with torch_npu (docs/torch_npu.md): the MLP, the transformer block, the
+embedding model and the convolutional model (Conv2d: aclnnConvolution and its backward) of
+programs/training.py run forward, backward and three SGD steps and match the same run on the CPU;
+msPTI sees every kernel of a training step with the correlation id of its launch, and two
 virtual-clock runs give the same records. Skipped when `import torch, torch_npu` fails."""
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from torch_npu_harness import PROGRAMS, run_on_simulator, simulator_run
 from mspti_core.enums import MsptiActivityKind
 
 
-@pytest.mark.parametrize("model", ["mlp", "mlp-ce", "transformer", "embedding"])
+@pytest.mark.parametrize("model", ["mlp", "mlp-ce", "transformer", "embedding", "conv"])
 def test_training_on_npu_matches_the_cpu(model: str) -> None:
     out = run_on_simulator(PROGRAMS / "training.py", model)
     assert {key: out[key] for key in ("losses", "outputs", "grads", "params")} == {

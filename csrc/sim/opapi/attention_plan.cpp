@@ -173,31 +173,42 @@ AttentionInputs read_attention_inputs(const AttentionPlan& p) {
     return in;
 }
 
-SoftmaxRow softmax_row(const AttentionPlan& p, const AttentionInputs& in, int64_t b, int64_t n, int64_t i,
-                       std::vector<float>& row) {
+Matrix head_matrix(const AttentionGeometry& g, const float* data, int64_t b, int64_t n) {
+    return {data + g.index(b, n, 0, 0), g.row_stride(), false};
+}
+
+void softmax_block(const AttentionPlan& p, const AttentionInputs& in, int64_t b, int64_t n, std::vector<float>& probs,
+                   std::vector<SoftmaxRow>& rows) {
     const AttentionGeometry& gq = p.gq;
     const AttentionGeometry& gk = p.gk;
     const int64_t kn = n / p.group();
-    row.resize(size_t(gk.s));
-    SoftmaxRow r;
-    r.peak = -INFINITY;
-    for (int64_t j = 0; j < gk.s; ++j) {
-        float dot = 0;
-        for (int64_t d = 0; d < gq.d; ++d) dot += in.q[size_t(gq.index(b, n, i, d))] * in.k[size_t(gk.index(b, kn, j, d))];
-        if (p.has_pse) {
-            const int64_t pb = p.pse_dims[0] == 1 ? 0 : b, pi = p.pse_dims[2] == 1 ? 0 : i;
-            dot += in.pse[size_t(((pb * gq.n + n) * p.pse_dims[2] + pi) * gk.s + j)];
+    probs.resize(size_t(gq.s * gk.s));
+    rows.resize(size_t(gq.s));
+    Matrix kt = head_matrix(gk, in.k.data(), b, kn);
+    kt.trans = true;
+    gemm(gq.s, gk.s, gq.d, 1.0f, head_matrix(gq, in.q.data(), b, n), kt, 0.0f, probs.data(), gk.s);
+    for (int64_t i = 0; i < gq.s; ++i) {
+        float* row = probs.data() + i * gk.s;
+        SoftmaxRow r;
+        r.peak = -INFINITY;
+        const int64_t pb = p.has_pse && p.pse_dims[0] == 1 ? 0 : b, pi = p.has_pse && p.pse_dims[2] == 1 ? 0 : i;
+        const float* pse = p.has_pse ? in.pse.data() + ((pb * gq.n + n) * p.pse_dims[2] + pi) * gk.s : nullptr;
+        for (int64_t j = 0; j < gk.s; ++j) {
+            float sc = (pse != nullptr ? row[j] + pse[j] : row[j]) * p.scale;
+            if ((p.has_mask || p.sparse >= 2) && masked(p, in.mask, b, n, i, j)) sc = -INFINITY;
+            row[j] = sc;
+            r.peak = std::max(r.peak, sc);
         }
-        float sc = dot * p.scale;
-        if (masked(p, in.mask, b, n, i, j)) sc = -INFINITY;
-        row[size_t(j)] = sc;
-        r.peak = std::max(r.peak, sc);
+        if (std::isinf(r.peak)) {
+            std::fill(row, row + gk.s, 0.0f);
+        } else {
+            for (int64_t j = 0; j < gk.s; ++j) {
+                row[j] = std::exp(row[j] - r.peak);
+                r.sum += row[j];
+            }
+        }
+        rows[size_t(i)] = r;
     }
-    for (float& sc : row) {
-        sc = std::isinf(r.peak) ? 0.0f : std::exp(sc - r.peak);
-        r.sum += sc;
-    }
-    return r;
 }
 
 bool dropout_keeps(const AttentionPlan& p, const AttentionInputs& in, int64_t b, int64_t n, int64_t i, int64_t j) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "aclnn/acl_meta.h"
+#include "opapi/gemm.h"
 #include "opapi/tensor_io.h"
 
 namespace npusim::opapi {
@@ -28,6 +29,8 @@ struct AttentionGeometry {
         }
         return 0;
     }
+    // The distance between rows s and s + 1 of one head.
+    int64_t row_stride() const { return layout == AttentionLayout::BNSD ? d : n * d; }
 };
 
 // The arguments both phases of both operators take, as the first phase accepted them.
@@ -68,14 +71,18 @@ struct AttentionInputs {
 };
 AttentionInputs read_attention_inputs(const AttentionPlan& p);
 
-// Row (b, n, i) of exp(scores - peak) into `row` (Skv values; 0 where masked); returns its peak
-// and sum (sum 0 when the whole row is masked).
+// Per query row: the peak of its scores and the sum of exp(score - peak) (sum 0 when the whole row
+// is masked).
 struct SoftmaxRow {
     float peak = 0;
     float sum = 0;
 };
-SoftmaxRow softmax_row(const AttentionPlan& p, const AttentionInputs& in, int64_t b, int64_t n, int64_t i,
-                       std::vector<float>& row);
+// Head (b, n)'s block of exp(scores - peak): probs[i * Skv + j] (0 where masked), the scores
+// Q K^T computed by the GEMM primitive (float32), with each row's peak and sum in `rows`.
+void softmax_block(const AttentionPlan& p, const AttentionInputs& in, int64_t b, int64_t n, std::vector<float>& probs,
+                   std::vector<SoftmaxRow>& rows);
+// Head (b, n) of a buffer in the logical order of a tensor of geometry g, as a [S, D] matrix.
+Matrix head_matrix(const AttentionGeometry& g, const float* data, int64_t b, int64_t n);
 // Whether the dropout keeps probability (b, n, i, j) (always, without dropout).
 bool dropout_keeps(const AttentionPlan& p, const AttentionInputs& in, int64_t b, int64_t n, int64_t i, int64_t j);
 

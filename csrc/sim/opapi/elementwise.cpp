@@ -1,5 +1,6 @@
 #include "opapi/elementwise.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <memory>
@@ -8,6 +9,7 @@
 #include "nnopbase/dtype.h"
 #include "nnopbase/tensor.h"
 #include "opapi/checks.h"
+#include "opapi/math_library.h"
 #include "opapi/op_launcher.h"
 
 namespace npusim::opapi {
@@ -51,7 +53,57 @@ double round_value(aclDataType work, double v) {
     }
 }
 
+// The common case: float32 work, a contiguous float32 output and float32 tensor inputs, read in
+// place when contiguous of the result's shape (each either the output itself or apart from it),
+// otherwise gathered (broadcast) into float32 first. The numbers
+// are those of the general path (float32 inputs are already rounded to the working type; the
+// result is rounded once to float32); false when the item does not qualify.
+bool compute_float_item(ElementFn fn, const Item& item) {
+    const TensorView& out = item.out;
+    if (item.work != ACL_FLOAT || out.dtype != ACL_FLOAT || out.data == nullptr || !is_contiguous(out)) return false;
+    const int64_t n = numel(item.shape);
+    float* dst = static_cast<float*>(out.data) + out.offset;
+    std::array<const float*, kMaxInputs> src{};
+    std::array<std::vector<float>, kMaxInputs> gathered;  // strided or broadcast inputs, read first
+    std::array<double, kMaxInputs> fixed{};
+    for (size_t k = 0; k < item.count; ++k) {
+        const Bound& b = item.in[k];
+        if (b.kind == Operand::Kind::Tensor || b.kind == Operand::Kind::List) {
+            if (b.view.dtype != ACL_FLOAT || b.view.data == nullptr) return false;
+            if (b.view.dims != item.shape || !is_contiguous(b.view)) {
+                gathered[k] = read_floats(b.view, item.shape);
+                src[k] = gathered[k].data();
+                continue;
+            }
+            src[k] = static_cast<const float*>(b.view.data) + b.view.offset;
+            if (src[k] != dst && src[k] < dst + n && dst < src[k] + n) return false;  // a shifted alias
+        } else if (b.kind == Operand::Kind::TensorValue) {
+            const std::vector<double> v = read_doubles(b.view);
+            fixed[k] = v.empty() ? 0.0 : v.front();
+        } else {
+            fixed[k] = b.value;
+        }
+    }
+    if (std::all_of(src.begin(), src.end(), [](const float* p) { return p == nullptr; })) {  // a fill
+        std::fill(dst, dst + n, static_cast<float>(fn(fixed[0], fixed[1], fixed[2], fixed[3])));
+        return true;
+    }
+    auto at = [&](size_t k, int64_t i) { return src[k] != nullptr ? static_cast<double>(src[k][i]) : fixed[k]; };
+    auto range = [&](int64_t first, int64_t last) {
+        for (int64_t i = first; i < last; ++i) dst[i] = static_cast<float>(fn(at(0, i), at(1, i), at(2, i), at(3, i)));
+    };
+    // Large items split across torch's thread count, as CPU torch splits its element-wise loops.
+    constexpr int64_t kParallelFrom = int64_t{1} << 16;
+    if (n >= kParallelFrom) {
+        parallel_parts(n, range);
+    } else {
+        range(0, n);
+    }
+    return true;
+}
+
 void compute_item(ElementFn fn, const Item& item) {
+    if (compute_float_item(fn, item)) return;
     const size_t n = static_cast<size_t>(numel(item.shape));
     std::array<std::vector<double>, kMaxInputs> data;
     std::array<double, kMaxInputs> fixed{};

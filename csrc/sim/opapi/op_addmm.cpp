@@ -1,10 +1,9 @@
 // aclnnAddmm (out = beta * self + alpha * (mat1 @ mat2), self broadcast to [m, n]) and aclnnMm
 // (out = self @ mat2): the 2-D products torch's linear layers and their backward passes use. The
 // operands may be any strided view (a transposed weight is a view with swapped strides), read
-// through tensor_io. Products accumulate in double and round once to the output type, so the
-// result is the exactly rounded product rather than one summation order's. One MatMulV2 launch:
+// through the GEMM primitive (opapi/gemm.h): products accumulate in float32 and round once to the
+// output type, as CANN's cube kernels compute them. One MatMulV2 launch:
 // the bias term is part of the cube kernel's epilogue, as CANN's MatMulV2 takes a bias input.
-#include <algorithm>
 #include <memory>
 
 #include "aclnnop/aclnn_addmm.h"
@@ -13,6 +12,7 @@
 #include "nnopbase/dtype.h"
 #include "nnopbase/tensor.h"
 #include "opapi/checks.h"
+#include "opapi/gemm.h"
 #include "opapi/op_launcher.h"
 #include "opapi/registry.h"
 
@@ -32,27 +32,8 @@ struct GemmPlan {
 };
 
 void compute(const GemmPlan& p) {
-    const std::vector<float> x = read_floats(p.a);
-    const std::vector<float> w = read_floats(p.b);
-    std::vector<float> c;
-    if (p.bias.data != nullptr && p.beta != 0) c = read_floats(p.bias, Dims{p.m, p.n});
-    std::vector<double> row(static_cast<size_t>(p.n));
-    std::vector<float> out(static_cast<size_t>(p.m * p.n));
-    for (int64_t r = 0; r < p.m; ++r) {
-        std::fill(row.begin(), row.end(), 0.0);
-        for (int64_t kk = 0; kk < p.k; ++kk) {
-            const double s = x[static_cast<size_t>(r * p.k + kk)];
-            const float* wrow = w.data() + kk * p.n;
-            for (int64_t col = 0; col < p.n; ++col) row[static_cast<size_t>(col)] += s * wrow[col];
-        }
-        for (int64_t col = 0; col < p.n; ++col) {
-            const size_t i = static_cast<size_t>(r * p.n + col);
-            double v = p.alpha * row[static_cast<size_t>(col)];
-            if (!c.empty()) v += p.beta * c[i];
-            out[i] = round_to(p.y.dtype, static_cast<float>(v));
-        }
-    }
-    write_floats(p.y, out);
+    batched_matmul(p.a, p.b, p.y, Dims{}, p.m, p.n, p.k, static_cast<float>(p.alpha),
+                   p.bias.data != nullptr ? &p.bias : nullptr, static_cast<float>(p.beta));
 }
 
 aclnnStatus prepare(const char* api, bool addmm, const aclTensor* self, const aclTensor* mat1, const aclTensor* mat2,

@@ -65,7 +65,9 @@ aclnnStatus prepare_copy(aclTensor* selfRef, const aclTensor* src, uint64_t* wor
                                                                  double(nn::dtype_size(dst.dtype)), s.numel(), 4096)});
     }
     launches.push_back({Kernel::ViewCopy, dst.dtype, vector_cost(double(n), 2.0 * double(dst.bytes()), n, 4096)});
-    auto compute = [dst, s]() { write_doubles(dst, read_doubles(s, dst.dims)); };
+    auto compute = [dst, s]() {
+        if (!copy_same_type(s, dst)) write_doubles(dst, read_doubles(s, dst.dims));
+    };
     return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{s.data, dst.data}),
                      workspaceSize, executor);
 }

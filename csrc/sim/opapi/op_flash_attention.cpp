@@ -1,7 +1,7 @@
 // aclnnFlashAttentionScore, forward: the subset documented in
-// aclnnop/aclnn_flash_attention_score.h. Scores and the softmax are computed in
-// float per (batch, head, query row) by the shared row of opapi/attention_plan.h; one MIX kernel is
-// launched.
+// aclnnop/aclnn_flash_attention_score.h. Per (batch, head), the scores Q K^T and the product of the
+// probabilities with V run on the GEMM primitive (float32), the softmax per row by the shared block
+// of opapi/attention_plan.h; one MIX kernel is launched.
 //   attention_out = Dropout(Softmax(Mask(scale * (pse + query * key^T), atten_mask)), keep_prob) * value
 // (CANN's formula): realShift is the pse ([B,N,Sq,Skv], [B,N,1,Skv] or [1,N,Sq,Skv]); dropMask a
 // uint8 bit mask (bit k of byte k/8 for element k of [B,N,Sq,Skv], 1 keeps, kept values scaled by
@@ -15,6 +15,7 @@
 #include "core/fault_plan.h"
 #include "opapi/attention_plan.h"
 #include "opapi/checks.h"
+#include "opapi/math_library.h"
 #include "opapi/op_launcher.h"
 #include "opapi/registry.h"
 
@@ -44,30 +45,38 @@ void compute(const Plan& plan) {
     std::vector<float> out(in.q.size(), 0.0f), smax, ssum;
     if (plan.has_max) smax.resize(static_cast<size_t>(gq.b * gq.n * gq.s * kStatLanes));
     if (plan.has_sum) ssum.resize(static_cast<size_t>(gq.b * gq.n * gq.s * kStatLanes));
-    std::vector<float> score;
-    for (int64_t b = 0; b < gq.b; ++b) {
-        for (int64_t n = 0; n < gq.n; ++n) {
-            const int64_t kn = n / p.group();
-            for (int64_t i = 0; i < gq.s; ++i) {
-                const SoftmaxRow row = softmax_row(p, in, b, n, i, score);
+    const int64_t ld = gq.row_stride();
+    // Key heads split across the math library's threads (each writes its query heads' rows only).
+    parallel_parts(gk.n, [&](int64_t first, int64_t last) {
+        std::vector<float> probs;
+        std::vector<SoftmaxRow> rows;
+        for (int64_t b = 0; b < gq.b; ++b) {
+            for (int64_t n = first * p.group(); n < last * p.group(); ++n) {
+                const int64_t kn = n / p.group();
+                softmax_block(p, in, b, n, probs, rows);
                 if (p.has_drop) {  // the probabilities' dropout: kept ones scaled by 1 / keepProb
-                    for (int64_t j = 0; j < gk.s; ++j) {
-                        score[size_t(j)] = dropout_keeps(p, in, b, n, i, j) ? score[size_t(j)] * keep_scale : 0.0f;
+                    for (int64_t i = 0; i < gq.s; ++i) {
+                        float* row = probs.data() + i * gk.s;
+                        for (int64_t j = 0; j < gk.s; ++j) {
+                            row[j] = dropout_keeps(p, in, b, n, i, j) ? row[j] * keep_scale : 0.0f;
+                        }
                     }
                 }
-                for (int64_t d = 0; d < gq.d; ++d) {
-                    float acc = 0;
-                    for (int64_t j = 0; j < gk.s; ++j) acc += score[size_t(j)] * in.v[size_t(gk.index(b, kn, j, d))];
-                    out[size_t(gq.index(b, n, i, d))] = row.sum > 0 ? acc / row.sum : 0.0f;
-                }
-                const size_t base = size_t(((b * gq.n + n) * gq.s + i) * kStatLanes);
-                for (int64_t lane = 0; lane < kStatLanes; ++lane) {
-                    if (plan.has_max) smax[base + size_t(lane)] = row.peak;
-                    if (plan.has_sum) ssum[base + size_t(lane)] = row.sum;
+                float* o = out.data() + gq.index(b, n, 0, 0);
+                gemm(gq.s, gq.d, gk.s, 1.0f, {probs.data(), gk.s, false}, head_matrix(gk, in.v.data(), b, kn), 0.0f, o, ld);
+                for (int64_t i = 0; i < gq.s; ++i) {
+                    const SoftmaxRow& row = rows[size_t(i)];
+                    float* orow = o + i * ld;
+                    for (int64_t d = 0; d < gq.d; ++d) orow[d] = row.sum > 0 ? orow[d] / row.sum : 0.0f;
+                    const size_t base = size_t(((b * gq.n + n) * gq.s + i) * kStatLanes);
+                    for (int64_t lane = 0; lane < kStatLanes; ++lane) {
+                        if (plan.has_max) smax[base + size_t(lane)] = row.peak;
+                        if (plan.has_sum) ssum[base + size_t(lane)] = row.sum;
+                    }
                 }
             }
         }
-    }
+    });
     write_floats(plan.out, out);
     if (plan.has_max) write_floats(plan.smax, smax);
     if (plan.has_sum) write_floats(plan.ssum, ssum);

@@ -6,13 +6,15 @@
 //   dS = P * (dP - rowsum(P * dP));   dZ = scale * dS;   dQ = dZ K;   dK = dZ^T Q;   dpse = dZ
 // (rowsum(P * dP) = rowsum(Pd * dPd) = dy . out, the term CANN reads from attentionIn). Key heads
 // shared by a group of query heads sum the group's gradients; dpse sums over the axes the pse
-// broadcasts along. Products accumulate in double and round once to the outputs' type.
+// broadcasts along. The products run per (batch, head) on the GEMM primitive; everything
+// accumulates in float32 and rounds once to the outputs' type.
 #include <memory>
 
 #include "aclnnop/aclnn_flash_attention_score_grad.h"
 #include "core/fault_plan.h"
 #include "opapi/attention_plan.h"
 #include "opapi/checks.h"
+#include "opapi/math_library.h"
 #include "opapi/op_launcher.h"
 #include "opapi/registry.h"
 
@@ -37,51 +39,63 @@ void compute(const Plan& plan) {
     const std::vector<float> dy = read_floats(plan.dy);
     const AttentionGeometry& gq = p.gq;
     const AttentionGeometry& gk = p.gk;
-    std::vector<double> dq(in.q.size(), 0.0), dk(in.k.size(), 0.0), dv(in.v.size(), 0.0), dpse;
-    if (plan.has_dpse) dpse.assign(size_t(numel(p.pse_dims)), 0.0);
-    const double keep_scale = 1.0 / p.keep_prob;
-    std::vector<float> row;
-    std::vector<double> prob(size_t(gk.s)), dprob(size_t(gk.s));
-    for (int64_t b = 0; b < gq.b; ++b) {
-        for (int64_t n = 0; n < gq.n; ++n) {
-            const int64_t kn = n / p.group();
-            for (int64_t i = 0; i < gq.s; ++i) {
-                const SoftmaxRow r = softmax_row(p, in, b, n, i, row);
-                if (r.sum <= 0) continue;  // a fully masked row: the forward wrote zeros
-                double rowsum = 0;         // rowsum(Pd * dPd)
-                for (int64_t j = 0; j < gk.s; ++j) {
-                    const double pj = double(row[size_t(j)]) / double(r.sum);
-                    const bool keep = dropout_keeps(p, in, b, n, i, j);
-                    const double pd = keep ? pj * keep_scale : 0.0;
-                    double dpd = 0;  // dy_i . v_j
-                    for (int64_t d = 0; d < gq.d; ++d) {
-                        const double g = dy[size_t(gq.index(b, n, i, d))];
-                        dpd += g * in.v[size_t(gk.index(b, kn, j, d))];
-                        dv[size_t(gk.index(b, kn, j, d))] += pd * g;
+    std::vector<float> dq(in.q.size(), 0.0f), dk(in.k.size(), 0.0f), dv(in.v.size(), 0.0f), dpse;
+    if (plan.has_dpse) dpse.assign(size_t(numel(p.pse_dims)), 0.0f);
+    const float keep_scale = 1.0f / p.keep_prob;
+    const int64_t sq = gq.s, skv = gk.s, d = gq.d;
+    // Key heads split across the math library's threads: each owns its key heads' dK and dV rows and
+    // its query heads' dQ and dpse rows.
+    parallel_parts(gk.n, [&](int64_t first, int64_t last) {
+        std::vector<float> probs, pd(size_t(sq * skv)), dz(size_t(sq * skv));
+        std::vector<SoftmaxRow> rows;
+        for (int64_t b = 0; b < gq.b; ++b) {
+            for (int64_t n = first * p.group(); n < last * p.group(); ++n) {
+                const int64_t kn = n / p.group();
+                softmax_block(p, in, b, n, probs, rows);
+                for (int64_t i = 0; i < sq; ++i) {  // P (normalised) and Pd = Dropout(P)
+                    const float sum = rows[size_t(i)].sum;
+                    float* prow = probs.data() + i * skv;
+                    float* drow = pd.data() + i * skv;
+                    for (int64_t j = 0; j < skv; ++j) {
+                        prow[j] = sum > 0 ? prow[j] / sum : 0.0f;
+                        drow[j] = dropout_keeps(p, in, b, n, i, j) ? prow[j] * keep_scale : 0.0f;
                     }
-                    rowsum += pd * dpd;
-                    prob[size_t(j)] = pj;
-                    dprob[size_t(j)] = keep ? dpd * keep_scale : 0.0;
                 }
-                for (int64_t j = 0; j < gk.s; ++j) {
-                    const double dz = double(p.scale) * prob[size_t(j)] * (dprob[size_t(j)] - rowsum);
-                    if (dz == 0) continue;
-                    for (int64_t d = 0; d < gq.d; ++d) {
-                        dq[size_t(gq.index(b, n, i, d))] += dz * in.k[size_t(gk.index(b, kn, j, d))];
-                        dk[size_t(gk.index(b, kn, j, d))] += dz * in.q[size_t(gq.index(b, n, i, d))];
+                const Matrix dy_head = head_matrix(gq, dy.data(), b, n);
+                Matrix v_t = head_matrix(gk, in.v.data(), b, kn);
+                v_t.trans = true;
+                // dV += Pd^T dy;  dPd = dy V^T (into dz)
+                gemm(skv, d, sq, 1.0f, {pd.data(), skv, true}, dy_head, 1.0f, dv.data() + gk.index(b, kn, 0, 0),
+                     gk.row_stride());
+                gemm(sq, skv, d, 1.0f, dy_head, v_t, 0.0f, dz.data(), skv);
+                for (int64_t i = 0; i < sq; ++i) {  // dZ = scale * P * (Dropout(dPd) - rowsum(Pd * dPd))
+                    const float* prow = probs.data() + i * skv;
+                    const float* drow = pd.data() + i * skv;
+                    float* zrow = dz.data() + i * skv;
+                    float rowsum = 0.0f;
+                    for (int64_t j = 0; j < skv; ++j) rowsum += drow[j] * zrow[j];
+                    for (int64_t j = 0; j < skv; ++j) {
+                        const float dp = dropout_keeps(p, in, b, n, i, j) ? zrow[j] * keep_scale : 0.0f;
+                        zrow[j] = p.scale * prow[j] * (dp - rowsum);
                     }
                     if (plan.has_dpse) {
                         const int64_t pb = p.pse_dims[0] == 1 ? 0 : b, pi = p.pse_dims[2] == 1 ? 0 : i;
-                        dpse[size_t(((pb * gq.n + n) * p.pse_dims[2] + pi) * gk.s + j)] += dz;
+                        float* prow_pse = dpse.data() + ((pb * gq.n + n) * p.pse_dims[2] + pi) * skv;
+                        for (int64_t j = 0; j < skv; ++j) prow_pse[j] += zrow[j];
                     }
                 }
+                // dQ = dZ K;  dK += dZ^T Q
+                gemm(sq, d, skv, 1.0f, {dz.data(), skv, false}, head_matrix(gk, in.k.data(), b, kn), 0.0f,
+                     dq.data() + gq.index(b, n, 0, 0), gq.row_stride());
+                gemm(skv, d, sq, 1.0f, {dz.data(), skv, true}, head_matrix(gq, in.q.data(), b, n), 1.0f,
+                     dk.data() + gk.index(b, kn, 0, 0), gk.row_stride());
             }
         }
-    }
-    write_doubles(plan.dq, dq);
-    write_doubles(plan.dk, dk);
-    write_doubles(plan.dv, dv);
-    if (plan.has_dpse) write_doubles(plan.dpse, dpse);
+    });
+    write_floats(plan.dq, dq);
+    write_floats(plan.dk, dk);
+    write_floats(plan.dv, dv);
+    if (plan.has_dpse) write_floats(plan.dpse, dpse);
 }
 
 aclnnStatus check_output(const char* api, const char* what, const aclTensor* t, const TensorView& like,

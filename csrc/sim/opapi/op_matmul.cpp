@@ -1,6 +1,6 @@
 // aclnnMatmul (torch.matmul semantics for 1-D to 6-D operands, batch dimensions
-// broadcast) and aclnnBatchMatMul (3-D x 3-D with equal batch). Products accumulate
-// in float32; the result is rounded once to the output type. Runs on the cube cores:
+// broadcast) and aclnnBatchMatMul (3-D x 3-D with equal batch), on the GEMM primitive
+// (opapi/gemm.h): products accumulate in float32; the result is rounded once to the output type. Runs on the cube cores:
 // MatMulV2 without batch dimensions, BatchMatMulV2 with them.
 #include <memory>
 
@@ -10,6 +10,7 @@
 #include "nnopbase/dtype.h"
 #include "nnopbase/tensor.h"
 #include "opapi/checks.h"
+#include "opapi/gemm.h"
 #include "opapi/op_launcher.h"
 #include "opapi/registry.h"
 
@@ -32,9 +33,6 @@ struct MatmulPlan {
 };
 
 void compute(const MatmulPlan& p) {
-    Dims a_dims = p.batch, b_dims = p.batch;
-    a_dims.insert(a_dims.end(), {p.m, p.k});
-    b_dims.insert(b_dims.end(), {p.k, p.n});
     // A 1-D operand is a row (self) or a column (mat2) vector.
     TensorView a = p.a, b = p.b;
     if (p.a.rank() == 1) {
@@ -45,24 +43,7 @@ void compute(const MatmulPlan& p) {
         b.dims = {p.k, 1};
         b.strides = {p.b.strides[0], 0};
     }
-    const std::vector<float> x = read_floats(a, a_dims);
-    const std::vector<float> w = read_floats(b, b_dims);
-    const int64_t batches = numel(p.batch);
-    std::vector<float> out(static_cast<size_t>(batches * p.m * p.n), 0.0f);
-    for (int64_t i = 0; i < batches; ++i) {
-        const float* xa = x.data() + i * p.m * p.k;
-        const float* wb = w.data() + i * p.k * p.n;
-        float* o = out.data() + i * p.m * p.n;
-        for (int64_t r = 0; r < p.m; ++r) {
-            float* orow = o + r * p.n;
-            for (int64_t kk = 0; kk < p.k; ++kk) {
-                const float s = xa[r * p.k + kk];
-                const float* wrow = wb + kk * p.n;
-                for (int64_t c = 0; c < p.n; ++c) orow[c] += s * wrow[c];
-            }
-        }
-    }
-    write_floats(p.y, out);
+    batched_matmul(a, b, p.y, p.batch, p.m, p.n, p.k);
 }
 
 aclnnStatus prepare(const char* api, bool batch_only, const aclTensor* self, const aclTensor* mat2, aclTensor* out,

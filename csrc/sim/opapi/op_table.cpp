@@ -148,6 +148,9 @@ constexpr std::array<KernelSpec, static_cast<size_t>(Kernel::Count)> kKernels = 
     {Kernel::Index, "Index", "IndexAiCore", 1, CoreType::AIV},
     {Kernel::IndexPutV2, "IndexPutV2", "IndexPutV2AiCore", 1, CoreType::AIV},
     {Kernel::StatelessRandomInt, "StatelessRandomInt", "StatelessRandomIntAiCore", 1, CoreType::AIV},
+    {Kernel::Conv2D, "Conv2D", "Conv2DAiCore", 10000001, CoreType::AIC},
+    {Kernel::Conv2DBackpropInput, "Conv2DBackpropInput", "Conv2DBackpropInputAiCore", 10000001, CoreType::AIC},
+    {Kernel::Conv2DBackpropFilter, "Conv2DBackpropFilter", "Conv2DBackpropFilterAiCore", 10000001, CoreType::AIC},
 }};
 
 // 64-bit FNV-1a with a seed, so that two seeds give a 128-bit digest.

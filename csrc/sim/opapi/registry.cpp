@@ -53,6 +53,7 @@ const char* family_name(OpFamily family) {
         case OpFamily::Attention: return "attention";
         case OpFamily::Layout: return "layout";
         case OpFamily::Random: return "random";
+        case OpFamily::Convolution: return "convolution";
     }
     return "unknown";
 }

@@ -1,6 +1,7 @@
 #include "opapi/tensor_io.h"
 
 #include <cstring>
+#include <utility>
 
 #include "nnopbase/dtype.h"
 #include "nnopbase/tensor.h"
@@ -77,7 +78,74 @@ void scatter(const TensorView& v, const std::vector<T>& values, Store store) {
     });
 }
 
+// [lowest, highest) byte addresses a view reaches.
+std::pair<const char*, const char*> byte_span(const TensorView& v) {
+    const auto* base = static_cast<const char*>(v.data);
+    int64_t lo = v.offset, hi = v.offset;
+    for (size_t i = 0; i < v.rank(); ++i) {
+        if (v.dims[i] == 0) return {base, base};
+        const int64_t reach = (v.dims[i] - 1) * v.strides[i];
+        (reach < 0 ? lo : hi) += reach;
+    }
+    const auto esize = static_cast<int64_t>(nn::dtype_size(v.dtype));
+    return {base + lo * esize, base + (hi + 1) * esize};
+}
+
+template <typename T>
+void copy_typed(const TensorView& src, const Dims& src_strides, const TensorView& dst) {
+    const auto* s = static_cast<const T*>(src.data);
+    auto* d = static_cast<T*>(dst.data);
+    const size_t rank = dst.dims.size();
+    const int64_t total = numel(dst.dims);
+    if (total == 0) return;
+    if (rank == 0) {
+        d[dst.offset] = s[src.offset];
+        return;
+    }
+    std::vector<int64_t> index(rank, 0);
+    int64_t sp = src.offset, dp = dst.offset;
+    const int64_t inner = dst.dims[rank - 1], si = src_strides[rank - 1], di = dst.strides[rank - 1];
+    for (int64_t i = 0; i < total; i += inner) {
+        if (si == 1 && di == 1) {
+            std::memcpy(d + dp, s + sp, size_t(inner) * sizeof(T));
+        } else {
+            for (int64_t j = 0; j < inner; ++j) d[dp + j * di] = s[sp + j * si];
+        }
+        size_t k = rank - 1;
+        while (k-- > 0) {
+            sp += src_strides[k];
+            dp += dst.strides[k];
+            if (++index[k] < dst.dims[k]) break;
+            sp -= src_strides[k] * dst.dims[k];
+            dp -= dst.strides[k] * dst.dims[k];
+            index[k] = 0;
+        }
+    }
+}
+
 }  // namespace
+
+bool views_overlap(const TensorView& a, const TensorView& b) {
+    const auto [al, ah] = byte_span(a);
+    const auto [bl, bh] = byte_span(b);
+    return al < bh && bl < ah;
+}
+
+bool copy_same_type(const TensorView& src, const TensorView& dst) {
+    if (src.dtype != dst.dtype || src.data == nullptr || dst.data == nullptr) return false;
+    const bool same_view = src.data == dst.data && src.offset == dst.offset && src.dims == dst.dims &&
+                           src.strides == dst.strides;
+    if (same_view) return true;
+    if (views_overlap(src, dst)) return false;
+    const Dims strides = broadcast_strides(src, dst.dims);
+    switch (nn::dtype_size(dst.dtype)) {
+        case 1: copy_typed<uint8_t>(src, strides, dst); return true;
+        case 2: copy_typed<uint16_t>(src, strides, dst); return true;
+        case 4: copy_typed<uint32_t>(src, strides, dst); return true;
+        case 8: copy_typed<uint64_t>(src, strides, dst); return true;
+        default: return false;
+    }
+}
 
 int64_t numel(const Dims& dims) {
     int64_t n = 1;
@@ -87,6 +155,8 @@ int64_t numel(const Dims& dims) {
 
 int64_t TensorView::numel() const { return opapi::numel(dims); }
 int64_t TensorView::bytes() const { return numel() * static_cast<int64_t>(nn::dtype_size(dtype)); }
+
+bool is_contiguous(const TensorView& v) { return contiguous(v.dims, v.strides); }
 
 TensorView view_of(const aclTensor* tensor) {
     TensorView v;

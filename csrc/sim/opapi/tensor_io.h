@@ -28,6 +28,8 @@ struct TensorView {
 };
 
 TensorView view_of(const aclTensor* tensor);
+// Row-major contiguous (dimensions of size 1 take any stride).
+bool is_contiguous(const TensorView& v);
 int64_t numel(const Dims& dims);
 
 // Elements in row-major order of the view's dims, as float (or double, exact for integers).
@@ -40,6 +42,13 @@ std::vector<double> read_doubles(const TensorView& v, const Dims& dims);
 // Stores `values` (row-major, numel(v.dims) of them) through the view, rounding to v.dtype.
 void write_floats(const TensorView& v, const std::vector<float>& values);
 void write_doubles(const TensorView& v, const std::vector<double>& values);
+
+// Copies src, broadcast to dst.dims, into dst element by element when both have one data type
+// (bit-exact, any element size); false (nothing copied) for differing types or views that overlap
+// other than exactly.
+bool copy_same_type(const TensorView& src, const TensorView& dst);
+// Whether the bytes two views reach overlap.
+bool views_overlap(const TensorView& a, const TensorView& b);
 
 // `value` rounded to the precision of `dtype` (float32, float16, bfloat16; others unchanged).
 float round_to(aclDataType dtype, float value);

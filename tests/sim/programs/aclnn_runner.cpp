@@ -47,6 +47,8 @@
 #include "aclnnop/aclnn_pow.h"
 #include "aclnnop/aclnn_softmax_backward.h"
 #include "aclnnop/aclnn_batch_matmul.h"
+#include "aclnnop/aclnn_convolution.h"
+#include "aclnnop/aclnn_convolution_backward.h"
 #include "aclnnop/aclnn_cast.h"
 #include "aclnnop/aclnn_copy.h"
 #include "aclnnop/aclnn_div.h"
@@ -514,6 +516,22 @@ bool select(const Spec& p, Phase1& first, Phase2& second) {
             return aclnnSoftmaxBackwardGetWorkspaceSize(p.t("gradOutput"), p.t("output"), static_cast<int64_t>(p.n("dim")), p.t("out"), w, e);
         };
         second = aclnnSoftmaxBackward;
+    } else if (op == "Convolution") {
+        first = [&](uint64_t* w, aclOpExecutor** e) {
+            return aclnnConvolutionGetWorkspaceSize(p.t("input"), p.t("weight"), p.t("bias"), p.a("stride"), p.a("padding"),
+                                                    p.a("dilation"), p.n("transposed") != 0, p.a("outputPadding"),
+                                                    static_cast<int64_t>(p.n("groups", 1)), p.t("output"), 0, w, e);
+        };
+        second = aclnnConvolution;
+    } else if (op == "ConvolutionBackward") {
+        first = [&](uint64_t* w, aclOpExecutor** e) {
+            return aclnnConvolutionBackwardGetWorkspaceSize(p.t("gradOutput"), p.t("input"), p.t("weight"), p.a("biasSizes"),
+                                                            p.a("stride"), p.a("padding"), p.a("dilation"), p.n("transposed") != 0,
+                                                            p.a("outputPadding"), static_cast<int>(p.n("groups", 1)),
+                                                            p.b("outputMask"), 0, p.t("gradInput"), p.t("gradWeight"),
+                                                            p.t("gradBias"), w, e);
+        };
+        second = aclnnConvolutionBackward;
     } else if (op == "LayerNormBackward") {
         first = [&](uint64_t* w, aclOpExecutor** e) {
             return aclnnLayerNormBackwardGetWorkspaceSize(p.t("gradOut"), p.t("input"), p.a("normalizedShape"), p.t("mean"), p.t("rstd"),

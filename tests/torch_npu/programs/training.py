@@ -1,11 +1,13 @@
 """Trains a model on device `npu` and on the CPU from the same start and compares the runs.
 
-    npu-sim run -- python training.py mlp|mlp-ce|transformer|embedding
+    npu-sim run -- python training.py mlp|mlp-ce|transformer|embedding|conv
 
 The MLP is 64 -> 128 -> 10 with GELU, batch 32; the transformer block has d_model 64, 4 heads,
 sequence 16, batch 2 (pre-norm layer norms, softmax attention, a GELU MLP); the embedding model
 is Embedding(50, 16, padding_idx=0) -> 32 -> SiLU -> 10 over a batch of 4 x 8 token ids (repeated
-ids, and the padding id in every sequence). Each run does forward,
+ids, and the padding id in every sequence); the convolutional model is Conv2d(3, 8, 3, padding 1) ->
+ReLU -> Conv2d(8, 4, 3, stride 2, padding 2, dilation 2, groups 2) -> Linear(64, 10) over a batch of
+4 x 3 x 8 x 8. Each run does forward,
 the loss (MSE; cross-entropy over the MLP's 10 classes for mlp-ce), backward and a
 torch.optim.SGD step, three times. Prints one JSON line: whether losses,
 outputs, gradients and final parameters match within rtol 1e-5 / atol 1e-6 (fp32), the losses of
@@ -56,6 +58,15 @@ def build(name: str) -> tuple[torch.nn.Module, tuple[int, ...], tuple[int, ...]]
             torch.nn.Linear(32, 10),
         )
         return embedding, (4, 8), (4, 8, 10)
+    if name == "conv":
+        conv = torch.nn.Sequential(
+            torch.nn.Conv2d(3, 8, 3, padding=1),
+            torch.nn.ReLU(),
+            torch.nn.Conv2d(8, 4, 3, stride=2, padding=2, dilation=2, groups=2),
+            torch.nn.Flatten(),
+            torch.nn.Linear(64, 10),
+        )
+        return conv, (4, 3, 8, 8), (4, 10)
     return Block(), (2, 16, 64), (2, 16, 64)
 
 
