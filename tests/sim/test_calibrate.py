@@ -47,8 +47,8 @@ def test_every_soc_has_timing_coefficients() -> None:
     assert set(timing["hccl"]) == set(tomllib.loads((DATA / "socs.toml").read_text())["topology"])
 
 
-def test_calibrate_subset_runs_and_reports(tmp_path: Path, native: NativeTree) -> None:
-    env = python_subprocess_env(native.env(HOME=str(tmp_path)))
+def test_calibrate_subset_runs_and_reports(calibrate_home: Path, native: NativeTree) -> None:
+    env = python_subprocess_env(native.env(HOME=str(calibrate_home)))
     args = [sys.executable, "-m", "sim_runtime", "calibrate", "--json", *(f"--id={i}" for i in SUBSET)]
     done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=600, check=False)
     assert done.returncode == 0, done.stderr
@@ -71,8 +71,8 @@ def test_calibrate_subset_runs_and_reports(tmp_path: Path, native: NativeTree) -
             assert second == first, first["id"]
 
 
-def test_table_output_has_the_summaries(tmp_path: Path, native: NativeTree) -> None:
-    env = python_subprocess_env(native.env(HOME=str(tmp_path)))
+def test_table_output_has_the_summaries(calibrate_home: Path, native: NativeTree) -> None:
+    env = python_subprocess_env(native.env(HOME=str(calibrate_home)))
     args = [sys.executable, "-m", "sim_runtime", "calibrate", "--rows", "check", "--id", "copy-h2d-4gib"]
     done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=600, check=False)
     assert done.returncode == 0, done.stderr
