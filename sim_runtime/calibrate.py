@@ -33,7 +33,18 @@ CALIBRATION_FILE = DATA_DIR / "calibration.toml"
 RUNNER_SOURCE = DATA_DIR / "calibrate_runner.cpp"
 TOLERANCE = 0.25
 USES = ("fit", "check")
-CLASSES = ("cube", "attention", "vector", "copy", "p2p", "collective", "hixl", "host")
+CLASSES = (
+    "cube",
+    "cube-small",
+    "attention",
+    "attention-cross",
+    "vector",
+    "copy",
+    "p2p",
+    "collective",
+    "hixl",
+    "host",
+)
 UNITS = ("us", "ms", "TFLOPS", "GB/s")
 #: Row keys passed to the runner as key=value.
 SHAPE_KEYS = (
@@ -51,6 +62,7 @@ SHAPE_KEYS = (
     "cols",
     "direction",
     "bytes",
+    "local",
     "ranks",
     "iters",
 )
@@ -208,6 +220,50 @@ def summary(results: Sequence[Result]) -> dict[str, tuple[int, int]]:
     return out
 
 
+@dataclass(frozen=True)
+class ClassSummary:
+    """The rows of one class and use: how many, how many within +-25 %, the worst factor off."""
+
+    cls: str
+    use: str
+    rows: int
+    within: int
+    max_off: float  # max over rows of max(ratio, 1 / ratio)
+
+
+def class_summary(results: Sequence[Result]) -> list[ClassSummary]:
+    """One entry per (class, use) present, in CLASSES then USES order."""
+    out: list[ClassSummary] = []
+    for cls in CLASSES:
+        for use in USES:
+            mine = [r for r in results if r.row.cls == cls and r.row.use == use]
+            if mine:
+                out.append(
+                    ClassSummary(
+                        cls=cls,
+                        use=use,
+                        rows=len(mine),
+                        within=sum(r.within for r in mine),
+                        max_off=max(max(r.ratio, 1 / r.ratio) for r in mine),
+                    )
+                )
+    return out
+
+
+def render_classes(results: Sequence[Result]) -> str:
+    """The per-class table: class, use, rows, within +-25 %, the worst factor off."""
+    table = [("class", "use", "rows", "within +-25 %", "max off (x)")]
+    for s in class_summary(results):
+        table.append((s.cls, s.use, str(s.rows), str(s.within), f"{s.max_off:.2f}"))
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+    return "\n".join(
+        "  ".join(
+            cell.ljust(widths[i]) if i < 2 else cell.rjust(widths[i]) for i, cell in enumerate(row)
+        ).rstrip()
+        for row in table
+    )
+
+
 def _fmt(value: float) -> str:
     return f"{value:.4g}" if value < 1e5 else f"{value:.0f}"
 
@@ -236,6 +292,9 @@ def render(results: Sequence[Result]) -> str:
         ).rstrip()
         for row in table
     ]
+    lines.append("")
+    lines.append(render_classes(results))
+    lines.append("")
     for use, (good, total) in summary(results).items():
         lines.append(f"{use}: {good} of {total} within +-25 %")
     worst = max(results, key=lambda r: max(r.ratio, 1 / r.ratio), default=None)
@@ -268,6 +327,10 @@ def as_json(results: Sequence[Result]) -> str:
             "summary": {
                 use: {"within": good, "rows": total} for use, (good, total) in summary(results).items()
             },
+            "classes": [
+                {"class": s.cls, "use": s.use, "rows": s.rows, "within": s.within, "max_off": s.max_off}
+                for s in class_summary(results)
+            ],
         },
         indent=2,
     )
@@ -282,4 +345,13 @@ def calibrate(which: str = "all", ids: Sequence[str] = (), *, cache: Path | None
     return [run_row(row, runner, toolkit, base) for row in rows]
 
 
-__all__ = ["CALIBRATION_FILE", "CalibrationError", "Result", "Row", "calibrate", "load_rows"]
+__all__ = [
+    "CALIBRATION_FILE",
+    "CalibrationError",
+    "ClassSummary",
+    "Result",
+    "Row",
+    "calibrate",
+    "class_summary",
+    "load_rows",
+]

@@ -47,3 +47,9 @@ def programs(native: NativeTree, tmp_path_factory: pytest.TempPathFactory) -> Pr
 @pytest.fixture(scope="session")
 def repo_root() -> Path:
     return Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="session")
+def calibrate_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A HOME for `npu-sim calibrate` runs: its runner is compiled once per test session."""
+    return tmp_path_factory.mktemp("calibrate-home")

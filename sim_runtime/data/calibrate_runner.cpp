@@ -5,9 +5,12 @@
 //
 //   calibrate_runner OP METHOD key=value...
 //   OP      matmul | flash_attention | unary | rms_norm | memcpy | send | allreduce | allgather |
-//           hixl_write | launch_sync
+//           hixl_write | hixl_read | launch_sync
+//   HIXL rows: local=device|host names the kind of the local buffer; the remote buffer is device memory
 //   METHOD  stream (ITERS operations back to back between two events, per operation)
 //           event  (one operation between two events after a synchronisation; the best of three)
+//           device (one operation between two events queued behind a 256 MiB memset, so that the
+//                   host is ahead of the device, as triton's do_bench does; the best of three)
 //           sync / wall (host time of a synchronous call: events around it on an idle stream,
 //                   minus two back-to-back events)
 #include <algorithm>
@@ -102,8 +105,13 @@ double time_op(const Op& op, const std::string& method, aclrtStream stream, int 
         CHECK(aclrtRecordEvent(e1, stream));
         CHECK(aclrtSynchronizeStream(stream));
         best = elapsed_ns(e0, e1) / iters;
-    } else if (method == "event") {
+    } else if (method == "event" || method == "device") {
+        // device: a 256 MiB memset ahead of each timed call keeps the host ahead of the device.
+        constexpr size_t kFlush = size_t(256) << 20;
+        void* flush = nullptr;
+        if (method == "device") CHECK(aclrtMalloc(&flush, kFlush, ACL_MEM_MALLOC_HUGE_FIRST));
         for (int i = 0; i < 3; ++i) {
+            if (flush != nullptr) CHECK(aclrtMemsetAsync(flush, kFlush, 0, kFlush, stream));
             CHECK(aclrtRecordEvent(e0, stream));
             op(stream);
             CHECK(aclrtRecordEvent(e1, stream));
@@ -111,6 +119,7 @@ double time_op(const Op& op, const std::string& method, aclrtStream stream, int 
             const double t = elapsed_ns(e0, e1);
             best = best < 0 ? t : std::min(best, t);
         }
+        if (flush != nullptr) CHECK(aclrtFree(flush));
     } else {  // sync / wall: host time of a synchronous call, on an otherwise idle stream
         CHECK(aclrtRecordEvent(e0, stream));
         CHECK(aclrtRecordEvent(e1, stream));
@@ -282,31 +291,36 @@ int free_port() {
     return ntohs(addr.sin_port);
 }
 
-double run_hixl() {
+double run_hixl(bool read) {
     using namespace hixl;
     const size_t bytes = size_t(arg("bytes"));
+    const bool host_local = sarg("local", "device") == "host";
     CHECK(aclrtSetDevice(0));
     aclrtStream stream = nullptr;
     CHECK(aclrtCreateStream(&stream));
-    void *src = nullptr, *dst = nullptr;
-    CHECK(aclrtMalloc(&src, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
-    CHECK(aclrtMalloc(&dst, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+    void *local = nullptr, *remote = nullptr;
+    if (host_local) {
+        CHECK(aclrtMallocHost(&local, bytes));
+    } else {
+        CHECK(aclrtMalloc(&local, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+    }
+    CHECK(aclrtMalloc(&remote, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
     Hixl a, b;
     const std::string b_address = "127.0.0.1:" + std::to_string(free_port());
     const AscendString b_name(b_address.c_str());
     MemDesc ma{}, mb{};
-    ma.addr = reinterpret_cast<uintptr_t>(src);
+    ma.addr = reinterpret_cast<uintptr_t>(local);
     ma.len = bytes;
-    mb.addr = reinterpret_cast<uintptr_t>(dst);
+    mb.addr = reinterpret_cast<uintptr_t>(remote);
     mb.len = bytes;
     MemHandle ha = nullptr, hb = nullptr;
     if (a.Initialize("127.0.0.1:0", {}) != SUCCESS || b.Initialize(b_name, {}) != SUCCESS ||
-        a.RegisterMem(ma, MEM_DEVICE, ha) != SUCCESS ||
+        a.RegisterMem(ma, host_local ? MEM_HOST : MEM_DEVICE, ha) != SUCCESS ||
         b.RegisterMem(mb, MEM_DEVICE, hb) != SUCCESS || a.Connect(b_name) != SUCCESS)
         fail("HIXL setup", -1);
     const std::vector<TransferOpDesc> descs = {{ma.addr, mb.addr, bytes}};
     const Op one = [&](aclrtStream) {
-        if (a.TransferSync(b_name, WRITE, descs) != SUCCESS) fail("TransferSync", -1);
+        if (a.TransferSync(b_name, read ? READ : WRITE, descs) != SUCCESS) fail("TransferSync", -1);
     };
     const double t = time_op(one, "sync", stream, 1);
     a.Finalize();
@@ -331,8 +345,8 @@ int main(int argc, char** argv) {
     double ns = 0;
     if (op == "send" || op == "allreduce" || op == "allgather") {
         ns = run_collective(op, method, iters);
-    } else if (op == "hixl_write") {
-        ns = run_hixl();
+    } else if (op == "hixl_write" || op == "hixl_read") {
+        ns = run_hixl(op == "hixl_read");
     } else {
         CHECK(aclrtSetDevice(0));
         aclrtStream stream = nullptr;

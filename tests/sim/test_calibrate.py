@@ -47,8 +47,8 @@ def test_every_soc_has_timing_coefficients() -> None:
     assert set(timing["hccl"]) == set(tomllib.loads((DATA / "socs.toml").read_text())["topology"])
 
 
-def test_calibrate_subset_runs_and_reports(tmp_path: Path, native: NativeTree) -> None:
-    env = python_subprocess_env(native.env(HOME=str(tmp_path)))
+def test_calibrate_subset_runs_and_reports(calibrate_home: Path, native: NativeTree) -> None:
+    env = python_subprocess_env(native.env(HOME=str(calibrate_home)))
     args = [sys.executable, "-m", "sim_runtime", "calibrate", "--json", *(f"--id={i}" for i in SUBSET)]
     done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=600, check=False)
     assert done.returncode == 0, done.stderr
@@ -71,10 +71,28 @@ def test_calibrate_subset_runs_and_reports(tmp_path: Path, native: NativeTree) -
             assert second == first, first["id"]
 
 
-def test_table_output_has_the_summaries(tmp_path: Path, native: NativeTree) -> None:
-    env = python_subprocess_env(native.env(HOME=str(tmp_path)))
+def test_table_output_has_the_summaries(calibrate_home: Path, native: NativeTree) -> None:
+    env = python_subprocess_env(native.env(HOME=str(calibrate_home)))
     args = [sys.executable, "-m", "sim_runtime", "calibrate", "--rows", "check", "--id", "copy-h2d-4gib"]
     done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=600, check=False)
     assert done.returncode == 0, done.stderr
     assert "check: 1 of 1 within +-25 %" in done.stdout
     assert "copy-h2d-4gib" in done.stdout
+
+
+def test_excluded_figures_name_source_and_reason() -> None:
+    excluded = tomllib.loads((DATA / "calibration_excluded.toml").read_text(encoding="utf-8"))["excluded"]
+    assert excluded
+    keys = ("id", "class", "source", "hardware", "cann", "shape", "dtype", "method", "figure", "reason")
+    for entry in excluded:
+        missing = [key for key in keys if not str(entry.get(key, "")).strip()]
+        assert not missing, (entry.get("id"), missing)
+        assert entry["class"] in (*calibrate.CLASSES, "scale-out"), entry["id"]
+
+
+def test_added_rows_name_hardware_and_cann() -> None:
+    table = tomllib.loads((DATA / "calibration.toml").read_text(encoding="utf-8"))["row"]
+    added = [row for row in table if "hardware" in row or "cann" in row]
+    assert len(added) >= 80
+    for row in added:
+        assert row["hardware"].strip() and row["cann"].strip(), row["id"]

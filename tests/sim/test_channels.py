@@ -68,7 +68,7 @@ def test_channel_bytes_decode_to_the_modelled_timeline(
         for (_, _, end), (_, next_start, _) in itertools.pairwise(records):
             assert next_start >= end + spec.task_gap_ns, "tasks of a stream run in order, one gap apart"
         for _, start, end in records:
-            if end - start > 1000:  # kernels; the trace task is 100 ns
+            if end - start > 300:  # kernels (at least 750 ns on every SoC tested); the trace task is 100 ns
                 kernels += 1
                 assert abs((end - start) - duration) <= duration * jitter + 1
     assert kernels == DEVICES * STREAMS * PER_STREAM

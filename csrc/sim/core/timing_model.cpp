@@ -22,6 +22,7 @@ const Fields<SocTiming>& soc_fields() {
         {"cube_rate_int8", &SocTiming::cube_rate_int8},
         {"cube_efficiency", &SocTiming::cube_efficiency},
         {"cube_floor_ns", &SocTiming::cube_floor_ns},
+        {"cube_wave_ns", &SocTiming::cube_wave_ns},
         {"cube_tile_m", &SocTiming::cube_tile_m},
         {"cube_tile_n", &SocTiming::cube_tile_n},
         {"cube_l2_spill", &SocTiming::cube_l2_spill},
@@ -37,6 +38,8 @@ const Fields<SocTiming>& soc_fields() {
         {"hixl_api_ns", &SocTiming::hixl_api_ns},
         {"hixl_alpha_ns", &SocTiming::hixl_alpha_ns},
         {"hixl_gbps", &SocTiming::hixl_gbps},
+        {"hixl_read_gbps", &SocTiming::hixl_read_gbps},
+        {"hixl_host_gbps", &SocTiming::hixl_host_gbps},
     };
     return fields;
 }

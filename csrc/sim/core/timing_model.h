@@ -15,15 +15,18 @@ struct NPUSIM_API SocTiming {
     std::string family, basis;  // basis: "measured" or "family" (no public data for this SoC)
     // Cube: rates relative to the SoC's fp16 cube peak.
     double cube_rate_fp16 = 1, cube_rate_bf16 = 1, cube_rate_fp32 = 1, cube_rate_hf32 = 1, cube_rate_int8 = 1;
-    double cube_efficiency = 1, cube_floor_ns = 0, cube_tile_m = 128, cube_tile_n = 256, cube_l2_spill = 1;
+    // cube_floor_ns: once per kernel; cube_wave_ns: once per wave of output tiles over the cube cores.
+    double cube_efficiency = 1, cube_floor_ns = 0, cube_wave_ns = 0, cube_tile_m = 128, cube_tile_n = 256;
+    double cube_l2_spill = 1;
     // Attention (FlashAttentionScore).
     double attention_efficiency = 1, attention_floor_ns = 0, attention_fill_tiles = 0, attention_kv_split = 1024;
     // Vector: rates relative to the SoC's fp16 vector peak.
     double vector_rate_fp16 = 1, vector_rate_bf16 = 1, vector_rate_fp32 = 1, vector_rate_int8 = 1;
     // Host API cost per API class (ACL calls use the SoC's host_api_ns).
     double hccl_api_ns = 0, hixl_api_ns = 0;
-    // HIXL over the inter-chip link (hixl_gbps 0: the host link).
-    double hixl_alpha_ns = 0, hixl_gbps = 0;
+    // HIXL over the inter-chip link (hixl_gbps 0: the host link). hixl_gbps: WRITE from device memory;
+    // hixl_read_gbps: READ into device memory; hixl_host_gbps: local host memory (0: as hixl_gbps).
+    double hixl_alpha_ns = 0, hixl_gbps = 0, hixl_read_gbps = 0, hixl_host_gbps = 0;
 };
 
 struct NPUSIM_API HcclTiming {

@@ -190,7 +190,7 @@ Status Engine::transfer_sync(const AscendString& remote, TransferOp op, const st
     uint64_t bytes = 0;
     Status st = prepare("TransferSync", remote.GetString(), op, descs, link, bytes);
     if (st != SUCCESS) return st;
-    const uint64_t duration = transfer_duration_ns(bytes);
+    const uint64_t duration = transfer_duration_ns(bytes, op, memory_.all_local_host(descs));
     const uint64_t timeout_ns = static_cast<uint64_t>(timeout_ms) * 1'000'000ULL;
     if (duration > timeout_ns) {
         sim_clock().wait_until(start + timeout_ns);
@@ -217,7 +217,7 @@ Status Engine::transfer_async(const AscendString& remote, TransferOp op, const s
     // The data moves now; the request completes when the model says the transfer ends.
     st = link->transfer(op, descs, memory_, wire::Deadline::after_ms(kAsyncIoTimeoutMs));
     if (st != SUCCESS) return st;
-    const uint64_t duration = transfer_duration_ns(bytes);
+    const uint64_t duration = transfer_duration_ns(bytes, op, memory_.all_local_host(descs));
     PendingTransfer pending;
     pending.info = TransferInfo{start_time, op, remote};
     const uint64_t modelled_end = submit + duration;

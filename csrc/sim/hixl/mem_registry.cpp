@@ -81,4 +81,13 @@ bool MemRegistry::covers(uintptr_t addr, size_t len) const {
     return addr - r.base <= r.len && len <= r.len - (addr - r.base);
 }
 
+bool MemRegistry::all_local_host(const std::vector<TransferOpDesc>& descs) const {
+    std::shared_lock<std::shared_mutex> lock(mutex_);
+    for (const TransferOpDesc& d : descs) {
+        auto it = regions_.upper_bound(d.local_addr);
+        if (it == regions_.begin() || std::prev(it)->second.type != MEM_HOST) return false;
+    }
+    return !descs.empty();
+}
+
 }  // namespace hixl

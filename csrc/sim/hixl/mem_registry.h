@@ -10,6 +10,7 @@
 #include <map>
 #include <shared_mutex>
 #include <unordered_map>
+#include <vector>
 
 #include "hixl/hixl_types.h"
 
@@ -23,6 +24,8 @@ public:
 
     // Whether [addr, addr + len) lies in one registered region. The caller holds mutex() (shared or exclusive).
     bool covers(uintptr_t addr, size_t len) const;
+    // Whether every descriptor's local range lies in host memory (takes the lock itself).
+    bool all_local_host(const std::vector<TransferOpDesc>& descs) const;
 
     std::shared_mutex& mutex() const { return mutex_; }
 

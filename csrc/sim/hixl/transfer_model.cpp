@@ -38,6 +38,14 @@ LinkModel build_model() {
         if (gbps <= 0) gbps = soc->host_link_gbps;
     }
     m.bytes_per_ns = gbps > 0 ? gbps : kFallbackGbps;
+    m.read_bytes_per_ns = m.bytes_per_ns;
+    m.host_bytes_per_ns = m.bytes_per_ns;
+    if (const npusim::SocSpec* soc = config.soc) {
+        // Reads and host-memory transfers have their own calibrated rates where the family names them.
+        const npusim::SocTiming& t = npusim::TimingModel::builtin().soc(soc->name);
+        if (t.hixl_read_gbps > 0) m.read_bytes_per_ns = t.hixl_read_gbps;
+        if (t.hixl_host_gbps > 0) m.host_bytes_per_ns = t.hixl_host_gbps;
+    }
     return m;
 }
 
@@ -48,9 +56,10 @@ const LinkModel& link_model() {
     return model;
 }
 
-uint64_t transfer_duration_ns(uint64_t bytes) {
+uint64_t transfer_duration_ns(uint64_t bytes, TransferOp op, bool local_host) {
     const LinkModel& m = link_model();
-    return m.alpha_ns + static_cast<uint64_t>(std::ceil(static_cast<double>(bytes) / m.bytes_per_ns));
+    const double rate = local_host ? m.host_bytes_per_ns : op == READ ? m.read_bytes_per_ns : m.bytes_per_ns;
+    return m.alpha_ns + static_cast<uint64_t>(std::ceil(static_cast<double>(bytes) / rate));
 }
 
 void charge_api_call() {

@@ -78,7 +78,9 @@ LaunchCost cube_cost(int64_t batch, int64_t m, int64_t n, int64_t k, double byte
     const double operands = static_cast<double>(batch) * (double(m) * k + double(k) * n + double(m) * n) * elem;
     const double spill = operands > static_cast<double>(soc->l2_bytes) ? t.cube_l2_spill : 1.0;
     if (rate <= 0 || spill <= 0) return c;
-    const double compute_ns = c.flops * (waves * cores / blocks) / (rate * spill);
+    // Each wave pays a fill (the first K panels load before the cube starts, the last tile drains)
+    // on top of its share of the work: what makes small GEMMs cost microseconds, not a flat floor.
+    const double compute_ns = c.flops * (waves * cores / blocks) / (rate * spill) + waves * t.cube_wave_ns;
     const double memory_ns = soc->hbm_gbps > 0 ? bytes / soc->hbm_gbps : 0;
     c.duration_ns = t.cube_floor_ns + std::max(compute_ns, memory_ns);
     return c;

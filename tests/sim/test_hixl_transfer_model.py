@@ -1,0 +1,59 @@
+"""HIXL TransferSync time by direction and local memory kind, against the model restated from timing.toml.
+
+Rows of calibration.toml with HIXL writes and reads from device and host memory are run through
+`npu-sim calibrate`; the host time of each TransferSync must be hixl_api_ns + hixl_alpha_ns + bytes at
+the family's rate for that transfer: hixl_gbps (WRITE from device memory), hixl_read_gbps (READ into
+device memory) or hixl_host_gbps (local host memory).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+from sim_runtime import calibrate
+from support.native import NativeTree, python_subprocess_env
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # Python 3.10
+    import tomli as tomllib
+
+DATA = Path(__file__).resolve().parents[2] / "sim_runtime" / "data"
+TIMING = tomllib.loads((DATA / "timing.toml").read_text(encoding="utf-8"))
+#: A2: write and read; A3: write and read from device memory and from host memory.
+IDS = [
+    "hixl-write-d2d-1mib-a2-cs",
+    "hixl-read-d2d-1mib-a2-cs",
+    "hixl-write-d2d-64kib-a3-cs",
+    "hixl-read-d2d-2mib-a3-cs",
+    "hixl-write-h2d-1mib-a3-cs",
+    "hixl-read-h2d-1mib-a3-cs",
+]
+
+
+def expected_ns(row: calibrate.Row) -> float:
+    t = {**TIMING["family"][TIMING["soc"][row.soc]["family"]], **TIMING["soc"][row.soc]}
+    if row.shape.get("local") == "host":
+        gbps = t.get("hixl_host_gbps") or t["hixl_gbps"]
+    elif row.op == "hixl_read":
+        gbps = t.get("hixl_read_gbps") or t["hixl_gbps"]
+    else:
+        gbps = t["hixl_gbps"]
+    return t["hixl_api_ns"] + round(t["hixl_alpha_ns"]) + math.ceil(int(row.shape["bytes"]) / gbps)
+
+
+def test_transfer_time_follows_direction_and_memory_kind(calibrate_home: Path, native: NativeTree) -> None:
+    rows = {row.id: row for row in calibrate.load_rows() if row.id in IDS}
+    assert sorted(rows) == sorted(IDS)
+    env = python_subprocess_env(native.env(HOME=str(calibrate_home)))
+    args = [sys.executable, "-m", "sim_runtime", "calibrate", "--json", *(f"--id={i}" for i in IDS)]
+    done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr
+    for result in json.loads(done.stdout)["rows"]:
+        expected = expected_ns(rows[result["id"]])
+        # Event timestamps tick at the SoC's device counter (50 MHz on A3: 20 ns).
+        assert abs(result["simulated_ns"] - expected) <= 45, (result["id"], result["simulated_ns"], expected)
