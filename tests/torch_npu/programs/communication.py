@@ -30,4 +30,7 @@ line = {
     "expected": float(world * (world + 1) // 2),
     "records": [[r.name, r.device_id, r.comm_name] for r in records],
 }
-print("RANK " + json.dumps(line), flush=True)
+# One write of the whole line: the ranks share torchrun's stdout, and print() writes the text and
+# its newline separately, so another rank's line could land between them.
+sys.stdout.write("RANK " + json.dumps(line) + "\n")
+sys.stdout.flush()
