@@ -91,6 +91,7 @@ constexpr std::array<KernelSpec, static_cast<size_t>(Kernel::Count)> kKernels = 
     {Kernel::GroupNorm, "GroupNorm", "GroupNormAiCore", 1, CoreType::AIV},
     {Kernel::GroupNormGrad, "GroupNormGrad", "GroupNormGradAiCore", 1, CoreType::AIV},
     {Kernel::Invert, "Invert", "InvertAiCore", 1, CoreType::AIV},
+    {Kernel::PadV3, "PadV3", "PadV3AiCore", 1, CoreType::AIV},
 }};
 
 // 64-bit FNV-1a with a seed, so that two seeds give a 128-bit digest.

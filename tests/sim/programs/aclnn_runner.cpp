@@ -33,6 +33,7 @@
 #include "aclnnop/aclnn_bitwise_not.h"
 #include "aclnnop/aclnn_addmm.h"
 #include "aclnnop/aclnn_cat.h"
+#include "aclnnop/aclnn_constant_pad_nd.h"
 #include "aclnnop/aclnn_foreach_add_list.h"
 #include "aclnnop/aclnn_embedding_dense_backward.h"
 #include "aclnnop/aclnn_gelu_backward.h"
@@ -596,6 +597,9 @@ bool select(const Spec& p, Phase1& first, Phase2& second) {
     } else if (op == "InplaceSubs") {
         first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceSubsGetWorkspaceSize(p.t("selfRef"), p.s("other"), p.s("alpha"), w, e); };
         second = aclnnInplaceSubs;
+    } else if (op == "ConstantPadNd") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnConstantPadNdGetWorkspaceSize(p.t("self"), p.a("pad"), p.s("value"), p.t("out"), w, e); };
+        second = aclnnConstantPadNd;
     } else if (op == "Triu" || op == "Tril") {
         first = [&](uint64_t* w, aclOpExecutor** e) {
             const auto diagonal = static_cast<int64_t>(p.n("diagonal", 0));
