@@ -92,6 +92,11 @@ constexpr std::array<KernelSpec, static_cast<size_t>(Kernel::Count)> kKernels = 
     {Kernel::GroupNormGrad, "GroupNormGrad", "GroupNormGradAiCore", 1, CoreType::AIV},
     {Kernel::Invert, "Invert", "InvertAiCore", 1, CoreType::AIV},
     {Kernel::PadV3, "PadV3", "PadV3AiCore", 1, CoreType::AIV},
+    {Kernel::LpNormV2, "LpNormV2", "LpNormV2AiCore", 1, CoreType::AIV},
+    {Kernel::ForeachNorm, "ForeachNorm", "ForeachNormAiCore", 1, CoreType::AIV},
+    {Kernel::Pack, "Pack", "PackAiCore", 1, CoreType::AIV},
+    {Kernel::ForeachNonFiniteCheckAndUnscale, "ForeachNonFiniteCheckAndUnscale", "ForeachNonFiniteCheckAndUnscaleAiCore", 1, CoreType::AIV},
+    {Kernel::AmpUpdateScale, "AmpUpdateScale", "AmpUpdateScaleAiCore", 1, CoreType::AIV},
 }};
 
 // 64-bit FNV-1a with a seed, so that two seeds give a 128-bit digest.

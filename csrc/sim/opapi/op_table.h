@@ -34,7 +34,7 @@ enum class Kernel : uint8_t {
     ForeachLerpScalar, ForeachAddcmulScalar, ForeachAddcdivScalar, StatelessDropOutGenMask, DropOutDoMask,
     Triu, Tril, NotEqual, Equal, LogicalNot, ThresholdGradV2D, FlashAttentionScoreGrad,
     Mish, MishGrad, SoftplusV2, SoftplusV2Grad, MaskedFill, Rsqrt, ReduceAll, GroupNorm,
-    GroupNormGrad, Invert, PadV3,
+    GroupNormGrad, Invert, PadV3, LpNormV2, ForeachNorm, Pack, ForeachNonFiniteCheckAndUnscale, AmpUpdateScale,
     Count
 };
 
