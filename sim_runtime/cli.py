@@ -19,7 +19,7 @@ from sim_runtime import soc as soc_catalogue
 from sim_runtime.arguments import positive_int, positive_seconds
 from sim_runtime.config import CLOCKS, CONFIG_VAR, ConfigError, SimConfig, parse_setting
 from sim_runtime.faults import FaultPlanError
-from sim_runtime.operators import registered_operators
+from sim_runtime.operators import op_plugin_operators, operator_coverage, registered_operators
 from sim_runtime.soc import SocSpec
 from sim_runtime.toolkit import ToolkitError, build_toolkit
 from sim_runtime.toolkit_layout import cann_release, check_toolkit
@@ -148,6 +148,11 @@ def build_parser() -> argparse.ArgumentParser:
         "data types (read from libopapi).",
     )
     ops.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    ops.add_argument(
+        "--coverage",
+        action="store_true",
+        help="print how many of the aclnn operators torch_npu's op-plugin calls are registered",
+    )
 
     commands.add_parser(
         "trace",
@@ -233,6 +238,20 @@ def _print_check(root: Path, *, as_json: bool) -> int:
 
 def _cmd_ops(args: argparse.Namespace) -> int:
     operators = registered_operators()
+    if args.coverage:
+        called = op_plugin_operators()
+        coverage = operator_coverage(operators, called)
+        if args.json:
+            missing = sorted(called.names - set(coverage.covered))
+            print(
+                json.dumps(
+                    {**dataclasses.asdict(coverage), "percent": coverage.percent, "missing": missing},
+                    indent=2,
+                )
+            )
+        else:
+            print(coverage.line())
+        return 0
     if args.json:
         print(json.dumps([dataclasses.asdict(op) for op in operators], indent=2))
         return 0

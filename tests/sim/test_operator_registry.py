@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from sim_runtime import paths
-from sim_runtime.operators import registered_operators
+from sim_runtime.operators import op_plugin_operators, operator_coverage, registered_operators
 from support.fake_tree import make_native_tree
 from support.native import NativeTree, python_subprocess_env
 
@@ -79,3 +79,31 @@ def test_npu_sim_ops_without_a_usable_libopapi_is_a_user_error(tmp_path: Path, b
     result = sim_cli("ops", **{paths.SIM_PREFIX_VAR: str(sim)})
     assert result.returncode == 2, result.stderr
     assert result.stderr.startswith("npu-sim: error: ") and "Traceback" not in result.stderr
+
+
+# --------------------------------------------------------------------------------------------------
+# Coverage of op-plugin's aclnn operators (sim_runtime/data/op_plugin_aclnn.txt)
+
+TORCH_NPU_DOC = Path(__file__).resolve().parents[2] / "docs" / "torch_npu.md"
+
+
+def test_the_op_plugin_list_records_its_commit_and_real_names() -> None:
+    called = op_plugin_operators()
+    assert called.repository == "Ascend/op-plugin" and len(called.commit) == 40
+    assert {"aclnnAdd", "aclnnBatchNorm", "aclnnMaxPool2dWithMask", "aclnnCumsum"} <= called.names
+    assert all(name.startswith("aclnn") and name.isidentifier() for name in called.names)
+
+
+def test_docs_print_the_coverage_figure(native: NativeTree) -> None:
+    # Fails when an operator is added or removed without updating docs/torch_npu.md's figure.
+    coverage = operator_coverage(
+        registered_operators(native.sim_lib64 / "libopapi.so"), op_plugin_operators()
+    )
+    assert coverage.line() in TORCH_NPU_DOC.read_text(), f"docs/torch_npu.md should print: {coverage.line()}"
+    result = sim_cli("ops", "--coverage", **{paths.SIM_PREFIX_VAR: str(native.sim_lib64.parent)})
+    assert result.returncode == 0 and result.stdout.strip() == coverage.line(), result.stderr
+    listed = json.loads(
+        sim_cli("ops", "--coverage", "--json", **{paths.SIM_PREFIX_VAR: str(native.sim_lib64.parent)}).stdout
+    )
+    assert len(listed["covered"]) + len(listed["missing"]) == listed["called"]
+    assert "aclnnCumsum" in listed["covered"]

@@ -1,7 +1,7 @@
 """Activations and normalisations on device `npu` with their backward: F.mish, F.softplus (beta and
 threshold), nn.RMSNorm and nn.GroupNorm match the CPU (fp32: rtol 1e-5, atol 1e-6) in output, input
-gradient and parameter gradients. One program runs them all (and cross-entropy with ignore_index and
-label smoothing, which fails next). Skipped when `import torch, torch_npu` fails."""
+gradient and parameter gradients, as does cross-entropy with ignore_index and label smoothing (which
+sums an integer tensor). One program runs them all. Skipped when `import torch, torch_npu` fails."""
 
 from __future__ import annotations
 
@@ -46,8 +46,6 @@ def results() -> dict[str, object]:
     return run_on_simulator(PROGRAM)
 
 
-# cross_entropy (ignore_index with label_smoothing) fails at aclnnReduceSum over an integer tensor (161002):
-# the program reports it; docs/torch_npu.md lists it.
-@pytest.mark.parametrize("name", ["mish", "softplus", "rmsnorm", "groupnorm"])
+@pytest.mark.parametrize("name", ["mish", "softplus", "rmsnorm", "groupnorm", "cross_entropy"])
 def test_forward_and_backward_match_the_cpu(results: dict[str, object], name: str) -> None:
     assert results[name] is True, results

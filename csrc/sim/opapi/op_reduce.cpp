@@ -1,6 +1,8 @@
 // aclnnReduceSum and aclnnMean over a set of dimensions (all of them when the set
 // is empty), accumulated in double and rounded to the output type `dtype`. An input
-// of another type than dtype is cast first (a Cast launch), as CANN does.
+// of another type than dtype is cast first (a Cast launch), as CANN does. aclnnReduceSum also
+// sums integer and bool tensors (torch sums them into int64: cross-entropy's count of targets
+// that are not ignore_index); an integer sum is exact while it stays below 2^53.
 // aclnnAll (torch.all with dims): whether every element of a reduced set is non-zero, over input
 // of any type, written as 1 or 0 to a bool or uint8 out; kernel ReduceAll.
 #include <memory>
@@ -21,7 +23,7 @@ namespace {
 
 // Declared in the operator registry (hand-written: its own checks and compute).
 [[maybe_unused]] const bool kRegistered =
-    register_op({"aclnnReduceSum", OpFamily::Reduction, kFloatTypes, Kernel::ReduceSum}) &&
+    register_op({"aclnnReduceSum", OpFamily::Reduction, kAllTypes, Kernel::ReduceSum}) &&
     register_op({"aclnnMean", OpFamily::Reduction, kFloatTypes, Kernel::ReduceMean}) &&
     register_op({"aclnnAll", OpFamily::Reduction, kAllTypes, Kernel::ReduceAll});
 
@@ -39,6 +41,10 @@ aclnnStatus prepare(const char* api, Reduce kind, const aclTensor* self, const a
         if (!kAllTypes.has(x.dtype)) return invalid(api, "self has data type %s", nn::dtype_name(x.dtype));
         if (y.dtype != ACL_BOOL && y.dtype != ACL_UINT8) return invalid(api, "out must be bool or uint8");
         dtype = x.dtype;  // no Cast: the truth values are read in self's type
+    } else if (!mean) {
+        if (!kAllTypes.has(x.dtype)) return invalid(api, "self has data type %s", nn::dtype_name(x.dtype));
+        if (!kNumericTypes.has(dtype)) return invalid(api, "dtype is %s", nn::dtype_name(dtype));
+        OPAPI_CHECK(check_same_dtype(api, "out", y.dtype, dtype));
     } else {
         OPAPI_CHECK(check_float_type(api, "self", x.dtype));
         OPAPI_CHECK(check_float_type(api, "dtype", dtype));

@@ -34,7 +34,13 @@ enum class Kernel : uint8_t {
     ForeachLerpScalar, ForeachAddcmulScalar, ForeachAddcdivScalar, StatelessDropOutGenMask, DropOutDoMask,
     Triu, Tril, NotEqual, Equal, LogicalNot, ThresholdGradV2D, FlashAttentionScoreGrad,
     Mish, MishGrad, SoftplusV2, SoftplusV2Grad, MaskedFill, Rsqrt, ReduceAll, GroupNorm,
-    GroupNormGrad, Invert, PadV3, LpNormV2, ForeachNorm, Pack, ForeachNonFiniteCheckAndUnscale, AmpUpdateScale,
+    GroupNormGrad, Invert,
+    Abs, Sign, Log, Log1p, Expm1, Sin, Cos, Erf, Reciprocal, Floor, Ceil, Round, Trunc,
+    HardSwish, HardSwishGrad, HardSigmoid, HardSigmoidGrad, LeakyRelu, LeakyReluGrad, Elu, ClipByValueV2, HardtanhGrad, GeluV2, GeluGradV2,
+    Greater, Less, GreaterEqual, LessEqual, LogicalAnd, LogicalOr, Maximum, Minimum, SelectV2,
+    Cumsum, ArgMaxV2, ArgMin, BatchNormV3, BatchNormGradV3,
+    CeluV2, EluGradV2, ReverseV2, StatelessRandomUniformV2, StatelessRandomNormalV2,
+    PadV3, LpNormV2, ForeachNorm, Pack, ForeachNonFiniteCheckAndUnscale, AmpUpdateScale,
     Count
 };
 

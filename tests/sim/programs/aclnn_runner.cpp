@@ -298,6 +298,12 @@ bool parse(const char* path, Spec& spec) {
 using Phase1 = std::function<aclnnStatus(uint64_t*, aclOpExecutor**)>;
 using Phase2 = aclnnStatus (*)(void*, uint64_t, aclOpExecutor*, aclrtStream);
 
+}  // namespace
+
+#include "aclnn_runner_by_name.h"
+
+namespace {
+
 bool select(const Spec& p, Phase1& first, Phase2& second) {
     const std::string& op = p.op;
     const auto dt = [&](const char* name) { return static_cast<aclDataType>(static_cast<int>(p.n(name))); };
@@ -668,7 +674,7 @@ bool select(const Spec& p, Phase1& first, Phase2& second) {
         first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnForeachAddcdivScalarV2GetWorkspaceSize(p.l("x1"), p.l("x2"), p.l("x3"), p.s("scalar"), p.l("out"), w, e); };
         second = aclnnForeachAddcdivScalarV2;
     } else {
-        return false;
+        return select_by_name(p, first, second);
     }
     return true;
 }

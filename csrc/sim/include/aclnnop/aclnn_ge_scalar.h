@@ -1,0 +1,28 @@
+/*
+ * aclnnGeScalar, aclnnInplaceGeScalar: (self >= other), compared in the promoted type; the truth value (0 / 1)
+ * written in out's (selfRef's) type.
+ * The signatures are CANN's.
+ */
+#ifndef NPU_SIM_ACLNNOP_ACLNN_GE_SCALAR_H
+#define NPU_SIM_ACLNNOP_ACLNN_GE_SCALAR_H
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACLNN_API aclnnStatus aclnnGeScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* other,
+    aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ACLNN_API aclnnStatus aclnnGeScalar(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+    const aclrtStream stream);
+ACLNN_API aclnnStatus aclnnInplaceGeScalarGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+ACLNN_API aclnnStatus aclnnInplaceGeScalar(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+    const aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NPU_SIM_ACLNNOP_ACLNN_GE_SCALAR_H */

@@ -1,0 +1,105 @@
+"""Operator families on device `npu` against the CPU (fp32: rtol 1e-5, atol 1e-6), forward and
+backward: piecewise activations (hardswish, hardsigmoid, leaky ReLU, ELU / SELU / CELU, hardtanh),
+BatchNorm1d / BatchNorm2d in training (running statistics included) and eval,
+cross-entropy with ignore_index and label smoothing, element-wise maths and comparisons, and the
+tensor operations cumsum / argmax / argmin / where; and three SGD steps of an MLP with BatchNorm1d.
+One program runs them all, each in a try so that one failure names itself. Skipped when
+`import torch, torch_npu` fails."""
+
+from __future__ import annotations
+
+import pytest
+from torch_npu_harness import run_on_simulator
+
+PROGRAM = """
+import json, torch, torch_npu
+import torch.nn as nn, torch.nn.functional as F
+g = torch.Generator().manual_seed(5)
+x = torch.randn(6, 4, 5, generator=g) * 2
+image = torch.randn(3, 4, 5, 5, generator=g)
+target = torch.tensor([1, 3, -100, 0, 2, -100])
+close = lambda a, b: torch.allclose(a, b, rtol=1e-5, atol=1e-6)
+functions = {
+    "hardswish": F.hardswish,
+    "hardsigmoid": F.hardsigmoid,
+    "leaky_relu": lambda t: F.leaky_relu(t, 0.2),
+    "elu": lambda t: F.elu(t, 1.3),
+    "selu": F.selu,
+    "celu": lambda t: F.celu(t, 0.7),
+    "hardtanh": lambda t: F.hardtanh(t, -1.5, 2.0),
+    "cross_entropy": lambda t: F.cross_entropy(t.sum(-1), target.to(t.device), ignore_index=-100,
+                                               label_smoothing=0.1),
+    "nll_ignore_index": lambda t: F.nll_loss(F.log_softmax(t.sum(-1), -1), target.to(t.device)),
+    "math": lambda t: t.abs().log1p() + t.sin() * t.cos() + t.erf() + t.clamp(-1, 1).expm1(),
+    "compare_where": lambda t: torch.where(t > 0.5, t, torch.maximum(t, torch.zeros_like(t)) * 0.5),
+    "cumsum": lambda t: t.cumsum(1),
+}
+modules = {
+    "batchnorm1d": lambda: nn.BatchNorm1d(4),
+    "batchnorm2d": lambda: nn.BatchNorm2d(4),
+    "batchnorm2d_eval": lambda: nn.BatchNorm2d(4).eval(),
+}
+r = {}
+for name in [*functions, *modules]:
+    results = {}
+    try:
+        for dev in ["cpu", "npu"]:
+            torch.manual_seed(0)
+            module = modules[name]().to(dev) if name in modules else None
+            if module is not None and not module.training:
+                module.running_mean.copy_(torch.linspace(-0.5, 0.5, 4))
+                module.running_var.copy_(torch.linspace(0.5, 2.0, 4))
+            inp = (image if name.startswith("batchnorm2d") else x).clone().to(dev).requires_grad_()
+            y = module(inp) if module is not None else functions[name](inp)
+            (y * torch.linspace(-1, 1, y.numel()).reshape(y.shape).to(dev)).sum().backward()
+            extra = [p.grad.cpu() for p in module.parameters()] if module is not None else []
+            if module is not None:
+                extra += [module.running_mean.cpu(), module.running_var.cpu()]
+            results[dev] = [y.detach().cpu(), inp.grad.cpu(), *extra]
+        r[name] = all(close(a, b) for a, b in zip(results["npu"], results["cpu"]))
+    except RuntimeError as e:
+        r[name] = str(e).splitlines()[0][:200]
+try:
+    indices = {dev: [x.to(dev).argmax(1).cpu(), x.to(dev).argmin(-1).cpu(), x.to(dev).argmax().cpu()]
+               for dev in ["cpu", "npu"]}
+    r["argmax_argmin"] = all(torch.equal(a, b) for a, b in zip(indices["npu"], indices["cpu"]))
+except RuntimeError as e:
+    r["argmax_argmin"] = str(e).splitlines()[0][:200]
+try:
+    runs = {}
+    for dev in ["cpu", "npu"]:
+        torch.manual_seed(1)
+        model = nn.Sequential(nn.Linear(10, 16), nn.BatchNorm1d(16), nn.Hardswish(), nn.Linear(16, 5)).to(dev)
+        opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.0)
+        data = torch.randn(8, 10, generator=torch.Generator().manual_seed(2)).to(dev)
+        labels = torch.tensor([0, 1, 2, 3, 4, 0, -100, 2]).to(dev)
+        losses = []
+        for _ in range(3):
+            opt.zero_grad()
+            loss = F.cross_entropy(model(data), labels, ignore_index=-100, label_smoothing=0.05)
+            loss.backward()
+            opt.step()
+            losses.append(loss.detach().cpu())
+        runs[dev] = [*losses, *(p.detach().cpu() for p in model.parameters()), model[1].running_mean.cpu(),
+                     model[1].running_var.cpu()]
+    r["bn_mlp_training"] = all(close(a, b) for a, b in zip(runs["npu"], runs["cpu"]))
+except RuntimeError as e:
+    r["bn_mlp_training"] = str(e).splitlines()[0][:200]
+print(json.dumps(r))
+"""
+
+NAMES = [
+    "hardswish", "hardsigmoid", "leaky_relu", "elu", "selu", "celu", "hardtanh",
+    "cross_entropy", "nll_ignore_index", "math", "compare_where", "cumsum",
+    "batchnorm1d", "batchnorm2d", "batchnorm2d_eval", "argmax_argmin", "bn_mlp_training",
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def results() -> dict[str, object]:
+    return run_on_simulator(PROGRAM)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_matches_the_cpu(results: dict[str, object], name: str) -> None:
+    assert results[name] is True, results
