@@ -25,7 +25,7 @@ RTOL, ATOL, STEPS, VOCAB = 1e-5, 1e-6, 3, 96
 
 
 def build(name: str) -> torch.nn.Module:
-    small = {"vocab_size": VOCAB}
+    small = {"vocab_size": VOCAB, "bos_token_id": 0, "eos_token_id": 0, "pad_token_id": 0}
     if name == "gpt2":
         config = transformers.GPT2Config(
             n_layer=2, n_embd=64, n_head=4, n_positions=32, resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0,
@@ -53,7 +53,7 @@ def batch(name: str) -> dict[str, torch.Tensor]:
     labels = torch.full_like(ids, -100)  # masked LM: only the masked positions count
     labels[:, 3::4] = ids[:, 3::4]
     masked = ids.clone()
-    masked[:, 3::4] = 0
+    masked[:, 3::4] = 1  # the "mask" token
     attention = torch.ones_like(ids)
     attention[1, -2:] = 0  # the second sequence is padded
     return {"input_ids": masked, "labels": labels, "attention_mask": attention}
