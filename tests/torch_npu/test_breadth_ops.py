@@ -2,7 +2,9 @@
 backward: piecewise activations (hardswish, hardsigmoid, leaky ReLU, ELU / SELU / CELU, hardtanh),
 BatchNorm1d / BatchNorm2d in training (running statistics included) and eval,
 cross-entropy with ignore_index and label smoothing, element-wise maths and comparisons, and the
-tensor operations cumsum / argmax / argmin / where; and three SGD steps of an MLP with BatchNorm1d.
+tensor operations cumsum / argmax / argmin / where / gather / scatter_add / stack / repeat / arange,
+max and average pooling; and three SGD steps of an MLP with BatchNorm1d and of a convolution-free
+CNN (BatchNorm2d, MaxPool2d, AvgPool2d, AdaptiveAvgPool2d, Linear).
 One program runs them all, each in a try so that one failure names itself. Skipped when
 `import torch, torch_npu` fails."""
 
@@ -18,6 +20,7 @@ g = torch.Generator().manual_seed(5)
 x = torch.randn(6, 4, 5, generator=g) * 2
 image = torch.randn(3, 4, 5, 5, generator=g)
 target = torch.tensor([1, 3, -100, 0, 2, -100])
+index = torch.randint(0, 5, (6, 4, 5), generator=g)
 close = lambda a, b: torch.allclose(a, b, rtol=1e-5, atol=1e-6)
 functions = {
     "hardswish": F.hardswish,
@@ -33,7 +36,14 @@ functions = {
     "math": lambda t: t.abs().log1p() + t.sin() * t.cos() + t.erf() + t.clamp(-1, 1).expm1(),
     "compare_where": lambda t: torch.where(t > 0.5, t, torch.maximum(t, torch.zeros_like(t)) * 0.5),
     "cumsum": lambda t: t.cumsum(1),
+    "max_pool2d": lambda t: F.max_pool2d(t, 2),
+    "max_pool2d_padded": lambda t: F.max_pool2d(t, 3, 2, 1, ceil_mode=True),
+    "avg_pool2d": lambda t: F.avg_pool2d(t, 3, 2, 1, count_include_pad=False),
+    "gather_scatter_add": lambda t: torch.zeros(6, 4, 7, device=t.device).scatter_add(
+        2, index.to(t.device), t.gather(2, index.to(t.device))),
+    "stack_repeat": lambda t: torch.stack([t, t * 2], 1).repeat(1, 1, 2, 1),
 }
+image_inputs = {"batchnorm2d", "batchnorm2d_eval", "max_pool2d", "max_pool2d_padded", "avg_pool2d"}
 modules = {
     "batchnorm1d": lambda: nn.BatchNorm1d(4),
     "batchnorm2d": lambda: nn.BatchNorm2d(4),
@@ -49,7 +59,7 @@ for name in [*functions, *modules]:
             if module is not None and not module.training:
                 module.running_mean.copy_(torch.linspace(-0.5, 0.5, 4))
                 module.running_var.copy_(torch.linspace(0.5, 2.0, 4))
-            inp = (image if name.startswith("batchnorm2d") else x).clone().to(dev).requires_grad_()
+            inp = (image if name in image_inputs else x).clone().to(dev).requires_grad_()
             y = module(inp) if module is not None else functions[name](inp)
             (y * torch.linspace(-1, 1, y.numel()).reshape(y.shape).to(dev)).sum().backward()
             extra = [p.grad.cpu() for p in module.parameters()] if module is not None else []
@@ -65,6 +75,30 @@ try:
     r["argmax_argmin"] = all(torch.equal(a, b) for a, b in zip(indices["npu"], indices["cpu"]))
 except RuntimeError as e:
     r["argmax_argmin"] = str(e).splitlines()[0][:200]
+try:
+    r["arange"] = torch.equal(torch.arange(2, 11, 3, device="npu").cpu(), torch.arange(2, 11, 3))
+except RuntimeError as e:
+    r["arange"] = str(e).splitlines()[0][:200]
+try:
+    runs = {}
+    for dev in ["cpu", "npu"]:
+        torch.manual_seed(1)
+        model = nn.Sequential(nn.BatchNorm2d(4), nn.ReLU(), nn.MaxPool2d(2), nn.AvgPool2d(2),
+                              nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(4, 5)).to(dev)
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        data = torch.randn(3, 4, 8, 8, generator=torch.Generator().manual_seed(4)).to(dev)
+        labels = torch.tensor([0, 3, 1]).to(dev)
+        losses = []
+        for _ in range(3):
+            opt.zero_grad()
+            loss = F.cross_entropy(model(data), labels)
+            loss.backward()
+            opt.step()
+            losses.append(loss.detach().cpu())
+        runs[dev] = [*losses, *(p.detach().cpu() for p in model.parameters()), model[0].running_var.cpu()]
+    r["pooling_cnn_training"] = all(close(a, b) for a, b in zip(runs["npu"], runs["cpu"]))
+except RuntimeError as e:
+    r["pooling_cnn_training"] = str(e).splitlines()[0][:200]
 try:
     runs = {}
     for dev in ["cpu", "npu"]:
@@ -92,6 +126,8 @@ NAMES = [
     "hardswish", "hardsigmoid", "leaky_relu", "elu", "selu", "celu", "hardtanh",
     "cross_entropy", "nll_ignore_index", "math", "compare_where", "cumsum",
     "batchnorm1d", "batchnorm2d", "batchnorm2d_eval", "argmax_argmin", "bn_mlp_training",
+    "max_pool2d", "max_pool2d_padded", "avg_pool2d", "gather_scatter_add", "stack_repeat", "arange",
+    "pooling_cnn_training",
 ]  # fmt: skip
 
 

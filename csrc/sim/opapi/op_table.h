@@ -40,7 +40,9 @@ enum class Kernel : uint8_t {
     Greater, Less, GreaterEqual, LessEqual, LogicalAnd, LogicalOr, Maximum, Minimum, SelectV2,
     Cumsum, ArgMaxV2, ArgMin, BatchNormV3, BatchNormGradV3,
     CeluV2, EluGradV2, ReverseV2, StatelessRandomUniformV2, StatelessRandomNormalV2,
-    PadV3, LpNormV2, ForeachNorm, Pack, ForeachNonFiniteCheckAndUnscale, AmpUpdateScale,
+    MaxPoolWithArgmaxV1, MaxPoolGradWithArgmaxV1, AvgPoolV2, AvgPoolV2Grad, GatherElements, ScatterElements, Pack,
+    Tile, Range,
+    PadV3, LpNormV2, ForeachNorm, ForeachNonFiniteCheckAndUnscale, AmpUpdateScale,
     Count
 };
 

@@ -38,7 +38,6 @@
 #include "aclnnop/aclnn_foreach_non_finite_check_and_unscale.h"
 #include "aclnnop/aclnn_foreach_norm.h"
 #include "aclnnop/aclnn_linalg_vector_norm.h"
-#include "aclnnop/aclnn_stack.h"
 #include "aclnnop/aclnn_foreach_add_list.h"
 #include "aclnnop/aclnn_embedding_dense_backward.h"
 #include "aclnnop/aclnn_gelu_backward.h"
@@ -615,9 +614,6 @@ bool select(const Spec& p, Phase1& first, Phase2& second) {
     } else if (op == "ForeachNorm") {
         first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnForeachNormGetWorkspaceSize(p.l("x"), p.s("scalar"), p.l("out"), w, e); };
         second = aclnnForeachNorm;
-    } else if (op == "Stack") {
-        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnStackGetWorkspaceSize(p.l("tensors"), static_cast<int64_t>(p.n("dim")), p.t("out"), w, e); };
-        second = aclnnStack;
     } else if (op == "ForeachNonFiniteCheckAndUnscale") {
         first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnForeachNonFiniteCheckAndUnscaleGetWorkspaceSize(p.l("scaledGrads"), p.t("foundInf"), p.t("invScale"), w, e); };
         second = aclnnForeachNonFiniteCheckAndUnscale;

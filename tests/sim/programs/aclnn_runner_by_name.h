@@ -7,8 +7,11 @@
 #include <string>
 
 #include "aclnnop/aclnn_abs.h"
+#include "aclnnop/aclnn_arange.h"
 #include "aclnnop/aclnn_argmax.h"
 #include "aclnnop/aclnn_argmin.h"
+#include "aclnnop/aclnn_avgpool2d.h"
+#include "aclnnop/aclnn_avgpool2d_backward.h"
 #include "aclnnop/aclnn_batch_norm.h"
 #include "aclnnop/aclnn_batch_norm_backward.h"
 #include "aclnnop/aclnn_ceil.h"
@@ -23,6 +26,7 @@
 #include "aclnnop/aclnn_expm1.h"
 #include "aclnnop/aclnn_flip.h"
 #include "aclnnop/aclnn_floor.h"
+#include "aclnnop/aclnn_gather.h"
 #include "aclnnop/aclnn_ge_scalar.h"
 #include "aclnnop/aclnn_ge_tensor.h"
 #include "aclnnop/aclnn_gelu_backward_v2.h"
@@ -48,14 +52,19 @@
 #include "aclnnop/aclnn_logical_or.h"
 #include "aclnnop/aclnn_lt_scalar.h"
 #include "aclnnop/aclnn_lt_tensor.h"
+#include "aclnnop/aclnn_max_pool2d_with_indices.h"
+#include "aclnnop/aclnn_max_pool2d_with_indices_backward.h"
 #include "aclnnop/aclnn_maximum.h"
 #include "aclnnop/aclnn_minimum.h"
 #include "aclnnop/aclnn_normal.h"
 #include "aclnnop/aclnn_reciprocal.h"
+#include "aclnnop/aclnn_repeat.h"
 #include "aclnnop/aclnn_round.h"
 #include "aclnnop/aclnn_s_where.h"
+#include "aclnnop/aclnn_scatter_add.h"
 #include "aclnnop/aclnn_sign.h"
 #include "aclnnop/aclnn_sin.h"
+#include "aclnnop/aclnn_stack.h"
 #include "aclnnop/aclnn_trunc.h"
 #include "aclnnop/aclnn_uniform.h"
 
@@ -73,6 +82,11 @@ bool select_by_name(const Spec& p, Phase1& first, Phase2& second) {
         second = aclnnAbs;
         return true;
     }
+    if (op == "Arange") {
+        first = [&p, str](uint64_t* w, aclOpExecutor** e) { return aclnnArangeGetWorkspaceSize(p.s("start"), p.s("end"), p.s("step"), p.t("out"), w, e); };
+        second = aclnnArange;
+        return true;
+    }
     if (op == "ArgMax") {
         first = [&p, str](uint64_t* w, aclOpExecutor** e) { return aclnnArgMaxGetWorkspaceSize(p.t("self"), static_cast<int64_t>(p.n("dim")), p.n("keepdim") != 0, p.t("out"), w, e); };
         second = aclnnArgMax;
@@ -81,6 +95,16 @@ bool select_by_name(const Spec& p, Phase1& first, Phase2& second) {
     if (op == "ArgMin") {
         first = [&p, str](uint64_t* w, aclOpExecutor** e) { return aclnnArgMinGetWorkspaceSize(p.t("self"), static_cast<int64_t>(p.n("dim")), p.n("keepdim") != 0, p.t("out"), w, e); };
         second = aclnnArgMin;
+        return true;
+    }
+    if (op == "AvgPool2d") {
+        first = [&p, str](uint64_t* w, aclOpExecutor** e) { return aclnnAvgPool2dGetWorkspaceSize(p.t("self"), p.a("kernelSize"), p.a("strides"), p.a("paddings"), p.n("ceilMode") != 0, p.n("countIncludePad") != 0, static_cast<int64_t>(p.n("divisorOverride")), static_cast<int8_t>(p.n("cubeMathType")), p.t("out"), w, e); };
+        second = aclnnAvgPool2d;
+        return true;
+    }
+    if (op == "AvgPool2dBackward") {
+        first = [&p, str](uint64_t* w, aclOpExecutor** e) { return aclnnAvgPool2dBackwardGetWorkspaceSize(p.t("gradOutput"), p.t("self"), p.a("kernelSize"), p.a("stride"), p.a("padding"), p.n("ceilMode") != 0, p.n("countIncludePad") != 0, static_cast<int64_t>(p.n("divisorOverride")), static_cast<int8_t>(p.n("cubeMathType")), p.t("gradInput"), w, e); };
+        second = aclnnAvgPool2dBackward;
         return true;
     }
     if (op == "BatchNorm") {
@@ -236,6 +260,11 @@ bool select_by_name(const Spec& p, Phase1& first, Phase2& second) {
     if (op == "InplaceFloor") {
         first = [&p, str](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceFloorGetWorkspaceSize(p.t("selfRef"), w, e); };
         second = aclnnInplaceFloor;
+        return true;
+    }
+    if (op == "Gather") {
+        first = [&p, str](uint64_t* w, aclOpExecutor** e) { return aclnnGatherGetWorkspaceSize(p.t("self"), static_cast<int64_t>(p.n("dim")), p.t("index"), p.t("out"), w, e); };
+        second = aclnnGather;
         return true;
     }
     if (op == "GeScalar") {
@@ -453,6 +482,26 @@ bool select_by_name(const Spec& p, Phase1& first, Phase2& second) {
         second = aclnnInplaceLtTensor;
         return true;
     }
+    if (op == "MaxPool2dWithMask") {
+        first = [&p, str](uint64_t* w, aclOpExecutor** e) { return aclnnMaxPool2dWithMaskGetWorkspaceSize(p.t("self"), p.a("kernelSize"), p.a("stride"), p.a("padding"), p.a("dilation"), p.n("ceilMode") != 0, p.t("out"), p.t("indices"), w, e); };
+        second = aclnnMaxPool2dWithMask;
+        return true;
+    }
+    if (op == "MaxPool2dWithIndices") {
+        first = [&p, str](uint64_t* w, aclOpExecutor** e) { return aclnnMaxPool2dWithIndicesGetWorkspaceSize(p.t("self"), p.a("kernelSize"), p.a("stride"), p.a("padding"), p.a("dilation"), p.n("ceilMode") != 0, p.t("out"), p.t("indices"), w, e); };
+        second = aclnnMaxPool2dWithIndices;
+        return true;
+    }
+    if (op == "MaxPool2dWithMaskBackward") {
+        first = [&p, str](uint64_t* w, aclOpExecutor** e) { return aclnnMaxPool2dWithMaskBackwardGetWorkspaceSize(p.t("gradOutput"), p.t("self"), p.t("indices"), p.a("kernelSize"), p.a("stride"), p.a("padding"), p.a("dilation"), p.n("ceilMode") != 0, p.t("gradInput"), w, e); };
+        second = aclnnMaxPool2dWithMaskBackward;
+        return true;
+    }
+    if (op == "MaxPool2dWithIndicesBackward") {
+        first = [&p, str](uint64_t* w, aclOpExecutor** e) { return aclnnMaxPool2dWithIndicesBackwardGetWorkspaceSize(p.t("gradOutput"), p.t("self"), p.t("indices"), p.a("kernelSize"), p.a("stride"), p.a("padding"), p.a("dilation"), p.n("ceilMode") != 0, p.t("gradInput"), w, e); };
+        second = aclnnMaxPool2dWithIndicesBackward;
+        return true;
+    }
     if (op == "Maximum") {
         first = [&p, str](uint64_t* w, aclOpExecutor** e) { return aclnnMaximumGetWorkspaceSize(p.t("self"), p.t("other"), p.t("out"), w, e); };
         second = aclnnMaximum;
@@ -476,6 +525,11 @@ bool select_by_name(const Spec& p, Phase1& first, Phase2& second) {
     if (op == "InplaceReciprocal") {
         first = [&p, str](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceReciprocalGetWorkspaceSize(p.t("selfRef"), w, e); };
         second = aclnnInplaceReciprocal;
+        return true;
+    }
+    if (op == "Repeat") {
+        first = [&p, str](uint64_t* w, aclOpExecutor** e) { return aclnnRepeatGetWorkspaceSize(p.t("self"), p.a("repeats"), p.t("out"), w, e); };
+        second = aclnnRepeat;
         return true;
     }
     if (op == "Round") {
@@ -503,6 +557,11 @@ bool select_by_name(const Spec& p, Phase1& first, Phase2& second) {
         second = aclnnSWhere;
         return true;
     }
+    if (op == "ScatterAdd") {
+        first = [&p, str](uint64_t* w, aclOpExecutor** e) { return aclnnScatterAddGetWorkspaceSize(p.t("self"), static_cast<int64_t>(p.n("dim")), p.t("index"), p.t("src"), p.t("out"), w, e); };
+        second = aclnnScatterAdd;
+        return true;
+    }
     if (op == "Sign") {
         first = [&p, str](uint64_t* w, aclOpExecutor** e) { return aclnnSignGetWorkspaceSize(p.t("self"), p.t("result"), w, e); };
         second = aclnnSign;
@@ -516,6 +575,11 @@ bool select_by_name(const Spec& p, Phase1& first, Phase2& second) {
     if (op == "InplaceSin") {
         first = [&p, str](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceSinGetWorkspaceSize(p.t("selfRef"), w, e); };
         second = aclnnInplaceSin;
+        return true;
+    }
+    if (op == "Stack") {
+        first = [&p, str](uint64_t* w, aclOpExecutor** e) { return aclnnStackGetWorkspaceSize(p.l("tensors"), static_cast<int64_t>(p.n("dim")), p.t("out"), w, e); };
+        second = aclnnStack;
         return true;
     }
     if (op == "Trunc") {
