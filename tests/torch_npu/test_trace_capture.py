@@ -50,7 +50,9 @@ def test_the_capture_sees_every_kernel_of_the_step_with_its_launchs_correlation(
     inside = apis[(apis["start"] >= step["start"]) & (apis["end"] <= step["end"])]
     launches = {int(r["correlation_id"]): str(capture.strings[r["name"]]) for r in inside}
     kernels = capture.table(ActivityKind.KERNEL)
+    during = kernels[(kernels["start"] >= step["start"]) & (kernels["end"] <= step["end"])]
     kernels = kernels[[int(c) in launches for c in kernels["correlation_id"]]]
+    assert len(kernels) == len(during)  # every kernel run during the step has its launch in the step
     kernels = kernels[kernels["start"].argsort(kind="stable")]
     names = [str(capture.strings[k["name"]]).split("_")[0] for k in kernels]
     assert names == STEP_KERNELS
