@@ -31,24 +31,28 @@ MODELS = [pytest.param(m, marks=pytest.mark.xfail(reason=MISSING[m], strict=True
 
 
 @pytest.fixture(scope="module")
-def results() -> dict[str, object]:
+def results() -> dict[str, dict[str, object]]:
+    """Each model's results, from its own process: after an operator error torch_npu's task queue
+    leaves the process unusable (docs/torch_npu.md), so one model's failure must not reach another."""
     if importlib.util.find_spec("transformers") is None:
         reason = "transformers is not installed (tox -e torch-models installs it)"
         if os.environ.get("NPU_SIM_REQUIRE_TRANSFORMERS"):
             pytest.fail(reason)
         pytest.skip(reason)
-    return run_on_simulator(PROGRAMS / "hf_models.py", "gpt2", "bert", "llama")
+    return {}
 
 
-def model_results(results: dict[str, object], model: str) -> dict[str, object]:
-    out = results[model]
+def model_results(results: dict[str, dict[str, object]], model: str) -> dict[str, object]:
+    if model not in results:
+        results[model] = run_on_simulator(PROGRAMS / "hf_models.py", model)
+    out = results[model][model]
     assert isinstance(out, dict)
     assert "error" not in out, out
     return out
 
 
 @pytest.mark.parametrize("model", MODELS)
-def test_forward_loss_and_backward_match_the_cpu(results: dict[str, object], model: str) -> None:
+def test_forward_loss_and_backward_match_the_cpu(results: dict[str, dict[str, object]], model: str) -> None:
     out = model_results(results, model)
     assert {k: out.get(k) for k in ("losses", "logits", "grads")} == {
         "losses": True, "logits": True, "grads": True,
@@ -62,6 +66,8 @@ def test_forward_loss_and_backward_match_the_cpu(results: dict[str, object], mod
     [pytest.param(m, marks=pytest.mark.xfail(reason={**MISSING, **ADAM_AMPLIFIED}[m], strict=True))
      for m in ["gpt2", "bert", "llama"]],
 )  # fmt: skip
-def test_parameters_after_three_adamw_steps_match_the_cpu(results: dict[str, object], model: str) -> None:
+def test_parameters_after_three_adamw_steps_match_the_cpu(
+    results: dict[str, dict[str, object]], model: str
+) -> None:
     out = model_results(results, model)
     assert out["params"] is True, out
