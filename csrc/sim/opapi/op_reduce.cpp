@@ -51,12 +51,8 @@ aclnnStatus prepare(const char* api, Reduce kind, const aclTensor* self, const a
         OPAPI_CHECK(check_same_dtype(api, "out", y.dtype, dtype));
     }
     OPAPI_CHECK(check_rank(api, "self", x.dims, 0, nn::kMaxDims));
-    std::vector<bool> reduced(x.rank(), dim->values.empty());
-    for (int64_t d : dim->values) {
-        size_t i = 0;
-        if (!normalize_dim(d, x.rank(), i) || reduced[i]) return invalid(api, "dim %s is out of range or repeated", dims_text(dim->values).c_str());
-        reduced[i] = true;
-    }
+    std::vector<bool> reduced;
+    OPAPI_CHECK(reduced_dims(api, dim->values, x.rank(), reduced));
     Dims expected, kept = x.dims;  // kept: the output shape with reduced dimensions as 1
     for (size_t i = 0; i < x.rank(); ++i) {
         if (reduced[i]) kept[i] = 1;

@@ -72,14 +72,8 @@ aclnnStatus prepare_vector_norm(const aclTensor* self, const aclScalar* ord, con
     OPAPI_CHECK(check_float_type(api, "dtype", dtype));
     OPAPI_CHECK(check_same_dtype(api, "out", y.dtype, dtype));
     OPAPI_CHECK(check_rank(api, "self", x.dims, 0, nn::kMaxDims));
-    std::vector<bool> reduced(x.rank(), dims->values.empty());
-    for (int64_t d : dims->values) {
-        size_t i = 0;
-        if (!normalize_dim(d, x.rank(), i) || reduced[i]) {
-            return invalid(api, "dims %s is out of range or repeated", dims_text(dims->values).c_str());
-        }
-        reduced[i] = true;
-    }
+    std::vector<bool> reduced;
+    OPAPI_CHECK(reduced_dims(api, dims->values, x.rank(), reduced));
     Dims expected;
     for (size_t i = 0; i < x.rank(); ++i) {
         if (!reduced[i] || keepDims) expected.push_back(reduced[i] ? 1 : x.dims[i]);
