@@ -34,6 +34,8 @@
 #include "aclnnop/aclnn_addmm.h"
 #include "aclnnop/aclnn_cat.h"
 #include "aclnnop/aclnn_amp_update_scale.h"
+#include "aclnnop/aclnn_bitwise_and_scalar.h"
+#include "aclnnop/aclnn_bitwise_and_tensor.h"
 #include "aclnnop/aclnn_constant_pad_nd.h"
 #include "aclnnop/aclnn_foreach_non_finite_check_and_unscale.h"
 #include "aclnnop/aclnn_foreach_norm.h"
@@ -623,6 +625,18 @@ bool select(const Spec& p, Phase1& first, Phase2& second) {
                                                        static_cast<int64_t>(p.n("growthInterval")), p.t("updatedScale"), p.t("updatedGrowthTracker"), w, e);
         };
         second = aclnnAmpUpdateScale;
+    } else if (op == "BitwiseAndScalar") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnBitwiseAndScalarGetWorkspaceSize(p.t("self"), p.s("other"), p.t("out"), w, e); };
+        second = aclnnBitwiseAndScalar;
+    } else if (op == "InplaceBitwiseAndScalar") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceBitwiseAndScalarGetWorkspaceSize(p.t("selfRef"), p.s("other"), w, e); };
+        second = aclnnInplaceBitwiseAndScalar;
+    } else if (op == "BitwiseAndTensor") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnBitwiseAndTensorGetWorkspaceSize(p.t("self"), p.t("other"), p.t("out"), w, e); };
+        second = aclnnBitwiseAndTensor;
+    } else if (op == "InplaceBitwiseAndTensor") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceBitwiseAndTensorGetWorkspaceSize(p.t("selfRef"), p.t("other"), w, e); };
+        second = aclnnInplaceBitwiseAndTensor;
     } else if (op == "ConstantPadNd") {
         first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnConstantPadNdGetWorkspaceSize(p.t("self"), p.a("pad"), p.s("value"), p.t("out"), w, e); };
         second = aclnnConstantPadNd;
