@@ -3,6 +3,7 @@ backward: piecewise activations (hardswish, hardsigmoid, leaky ReLU, ELU / SELU 
 BatchNorm1d / BatchNorm2d in training (running statistics included) and eval,
 cross-entropy with ignore_index and label smoothing, element-wise maths and comparisons, and the
 tensor operations cumsum / argmax / argmin / where / gather / scatter_add / stack / repeat / arange,
+advanced indexing (and its backward, index_put with accumulate), sort / topk, randint (its range),
 max and average pooling; and three SGD steps of an MLP with BatchNorm1d and of a convolution-free
 CNN (BatchNorm2d, MaxPool2d, AvgPool2d, AdaptiveAvgPool2d, Linear).
 One program runs them all, each in a try so that one failure names itself. Skipped when
@@ -21,6 +22,7 @@ x = torch.randn(6, 4, 5, generator=g) * 2
 image = torch.randn(3, 4, 5, 5, generator=g)
 target = torch.tensor([1, 3, -100, 0, 2, -100])
 index = torch.randint(0, 5, (6, 4, 5), generator=g)
+rows, cols = torch.tensor([0, 5, 2, 2]), torch.tensor([[3, 0], [1, 1]])
 close = lambda a, b: torch.allclose(a, b, rtol=1e-5, atol=1e-6)
 functions = {
     "hardswish": F.hardswish,
@@ -42,6 +44,8 @@ functions = {
     "gather_scatter_add": lambda t: torch.zeros(6, 4, 7, device=t.device).scatter_add(
         2, index.to(t.device), t.gather(2, index.to(t.device))),
     "stack_repeat": lambda t: torch.stack([t, t * 2], 1).repeat(1, 1, 2, 1),
+    "advanced_index": lambda t: t[rows.to(t.device)] * 2 + t[:, cols.to(t.device)].sum(),
+    "sort_topk": lambda t: torch.sort(t, -1)[0] + t.topk(2, 1)[0].sum(),
 }
 image_inputs = {"batchnorm2d", "batchnorm2d_eval", "max_pool2d", "max_pool2d_padded", "avg_pool2d"}
 modules = {
@@ -75,6 +79,11 @@ try:
     r["argmax_argmin"] = all(torch.equal(a, b) for a, b in zip(indices["npu"], indices["cpu"]))
 except RuntimeError as e:
     r["argmax_argmin"] = str(e).splitlines()[0][:200]
+try:
+    drawn = torch.randint(-2, 5, (500,), device="npu").cpu()
+    r["randint"] = bool(drawn.min() == -2 and drawn.max() == 4 and drawn.dtype == torch.int64)
+except RuntimeError as e:
+    r["randint"] = str(e).splitlines()[0][:200]
 try:
     r["arange"] = torch.equal(torch.arange(2, 11, 3, device="npu").cpu(), torch.arange(2, 11, 3))
 except RuntimeError as e:
@@ -127,7 +136,7 @@ NAMES = [
     "cross_entropy", "nll_ignore_index", "math", "compare_where", "cumsum",
     "batchnorm1d", "batchnorm2d", "batchnorm2d_eval", "argmax_argmin", "bn_mlp_training",
     "max_pool2d", "max_pool2d_padded", "avg_pool2d", "gather_scatter_add", "stack_repeat", "arange",
-    "pooling_cnn_training",
+    "pooling_cnn_training", "advanced_index", "sort_topk", "randint",
 ]  # fmt: skip
 
 

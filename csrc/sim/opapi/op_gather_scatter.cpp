@@ -1,12 +1,15 @@
 // Element gathers and scatters along one dimension (torch.gather, scatter_add):
 //   aclnnGather       out[..i..] = self[.. index[..i..] ..] along dim, out of index's shape
 //   aclnnScatterAdd   out = self, then out[.. index[..i..] ..] += src[..i..] along dim, over index's shape
+//   aclnnScatter, aclnnInplaceScatter: the same with reduce 0 (write; of repeated positions the last
+//                     in row-major order wins), 1 (add) or 2 (multiply)
 // index int32 or int64 of self's rank, each value in [-size, size) of dim (a negative one counts from
 // the end); an element whose index value is outside that range is skipped (the values are read when
 // the kernel runs; torch checks them before it calls).
 #include <memory>
 
 #include "aclnnop/aclnn_gather.h"
+#include "aclnnop/aclnn_scatter.h"
 #include "aclnnop/aclnn_scatter_add.h"
 #include "core/fault_plan.h"
 #include "nnopbase/dtype.h"
@@ -21,7 +24,11 @@ namespace {
 
 [[maybe_unused]] const bool kRegistered =
     register_op({"aclnnGather", OpFamily::Index, kAllTypes, Kernel::GatherElements}) &&
-    register_op({"aclnnScatterAdd", OpFamily::Index, kNumericTypes, Kernel::ScatterElements});
+    register_op({"aclnnScatterAdd", OpFamily::Index, kNumericTypes, Kernel::ScatterElements}) &&
+    register_op({"aclnnScatter", OpFamily::Index, kNumericTypes, Kernel::ScatterElements}) &&
+    register_op({"aclnnInplaceScatter", OpFamily::Index, kNumericTypes, Kernel::ScatterElements});
+
+enum class Reduce : int64_t { None = 0, Add = 1, Multiply = 2 };
 
 // Row-major strides of dims.
 Dims strides_of(const Dims& dims) {
@@ -94,9 +101,8 @@ aclnnStatus prepare_gather(const aclTensor* self, int64_t dim, const aclTensor* 
                      workspaceSize, executor);
 }
 
-aclnnStatus prepare_scatter_add(const aclTensor* self, int64_t dim, const aclTensor* index, const aclTensor* src,
-                                const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
-    const char* api = "aclnnScatterAdd";
+aclnnStatus prepare_scatter(const char* api, Reduce reduce, const aclTensor* self, int64_t dim, const aclTensor* index,
+                            const aclTensor* src, const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
     OPAPI_CHECK(check_not_null(api, {self, index, src, out, workspaceSize, executor}));
     OPAPI_CHECK(check_tensor(api, "self", self));
     OPAPI_CHECK(check_tensor(api, "index", index));
@@ -120,7 +126,7 @@ aclnnStatus prepare_scatter_add(const aclTensor* self, int64_t dim, const aclTen
     std::vector<KernelLaunch> launches{{Kernel::ScatterElements, x.dtype,
                                         vector_cost(double(ind.numel()), double(x.bytes() + y.bytes() + ind.bytes()),
                                                     ind.numel(), 4096)}};
-    auto compute = [x, ind, s, y, axis]() {
+    auto compute = [x, ind, s, y, axis, reduce]() {
         std::vector<double> r = read_doubles(x);
         const std::vector<double> iv = read_doubles(ind), sv = read_doubles(s);
         const Dims ss = strides_of(s.dims), is = strides_of(ind.dims);
@@ -131,7 +137,8 @@ aclnnStatus prepare_scatter_add(const aclTensor* self, int64_t dim, const aclTen
                 src_pos += (rest / is[i]) * ss[i];
                 rest %= is[i];
             }
-            r[t] += sv[static_cast<size_t>(src_pos)];
+            const double value = sv[static_cast<size_t>(src_pos)];
+            r[t] = reduce == Reduce::Add ? r[t] + value : reduce == Reduce::Multiply ? r[t] * value : value;
         });
         write_doubles(y, r);
     };
@@ -155,6 +162,29 @@ NPUSIM_C_EXPORT aclnnStatus aclnnScatterAddGetWorkspaceSize(const aclTensor* sel
                                                             const aclTensor* src, aclTensor* out,
                                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnScatterAddGetWorkspaceSize", aclnnStatus);
-    return npusim::opapi::prepare_scatter_add(self, dim, index, src, out, workspaceSize, executor);
+    return npusim::opapi::prepare_scatter("aclnnScatterAdd", npusim::opapi::Reduce::Add, self, dim, index, src, out,
+                                         workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnScatterAdd)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnScatterGetWorkspaceSize(const aclTensor* self, int64_t dim, const aclTensor* index,
+                                                         const aclTensor* src, int64_t reduce, aclTensor* out,
+                                                         uint64_t* workspaceSize, aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnScatterGetWorkspaceSize", aclnnStatus);
+    if (reduce < 0 || reduce > 2) return npusim::opapi::invalid("aclnnScatter", "reduce %lld is not 0, 1 or 2", static_cast<long long>(reduce));
+    return npusim::opapi::prepare_scatter("aclnnScatter", static_cast<npusim::opapi::Reduce>(reduce), self, dim, index,
+                                         src, out, workspaceSize, executor);
+}
+OPAPI_DEFINE_RUN(aclnnScatter)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnInplaceScatterGetWorkspaceSize(aclTensor* selfRef, int64_t dim, const aclTensor* index,
+                                                                const aclTensor* src, int64_t reduce,
+                                                                uint64_t* workspaceSize, aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnInplaceScatterGetWorkspaceSize", aclnnStatus);
+    if (reduce < 0 || reduce > 2) {
+        return npusim::opapi::invalid("aclnnInplaceScatter", "reduce %lld is not 0, 1 or 2", static_cast<long long>(reduce));
+    }
+    return npusim::opapi::prepare_scatter("aclnnInplaceScatter", static_cast<npusim::opapi::Reduce>(reduce), selfRef, dim,
+                                         index, src, selfRef, workspaceSize, executor);
+}
+OPAPI_DEFINE_RUN(aclnnInplaceScatter)

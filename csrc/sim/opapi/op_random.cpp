@@ -2,13 +2,15 @@
 // k % 4 of philox(counter = offset + k / 4, key = seed) — so the same seed and offset give the same
 // numbers and another seed or offset others (torch.rand / randn / uniform_ / normal_ on "npu"):
 //   aclnnInplaceUniform  from + (to - from) * u, u the top 24 bits of element k as a float in [0, 1)
+//   aclnnInplaceRandom   from + element k mod (to - from): integers in [from, to) (a range up to 2^32)
 //   aclnnInplaceNormal   mean + std * z, z from elements 2i and 2i + 1 by Box-Muller (cos for element
 //                        2i, sin for 2i + 1; the first uniform taken in (0, 1] so that its log is finite)
-// selfRef of a float type, any shape (written through its view in row-major order).
+// selfRef of a float type (aclnnInplaceRandom: also an integer type), any shape (written through its view in row-major order).
 #include <cmath>
 #include <memory>
 
 #include "aclnnop/aclnn_normal.h"
+#include "aclnnop/aclnn_random.h"
 #include "aclnnop/aclnn_uniform.h"
 #include "core/fault_plan.h"
 #include "nnopbase/dtype.h"
@@ -24,30 +26,42 @@ namespace {
 
 [[maybe_unused]] const bool kRegistered =
     register_op({"aclnnInplaceUniform", OpFamily::Random, kFloatTypes, Kernel::StatelessRandomUniformV2}) &&
-    register_op({"aclnnInplaceNormal", OpFamily::Random, kFloatTypes, Kernel::StatelessRandomNormalV2});
+    register_op({"aclnnInplaceNormal", OpFamily::Random, kFloatTypes, Kernel::StatelessRandomNormalV2}) &&
+    register_op({"aclnnInplaceRandom", OpFamily::Random, kNumericTypes, Kernel::StatelessRandomInt});
 
 uint32_t element(const RngStream& stream, int64_t k) {
     return rng_block(stream, static_cast<uint64_t>(k) / 4)[static_cast<size_t>(k % 4)];
 }
 
-enum class Distribution : uint8_t { Uniform, Normal };
+enum class Distribution : uint8_t { Uniform, Normal, Integer };
 
 aclnnStatus prepare(const char* api, Distribution kind, const aclTensor* selfRef, double a, double b, RngStream stream,
                     uint64_t* workspaceSize, aclOpExecutor** executor) {
     OPAPI_CHECK(check_not_null(api, {selfRef, workspaceSize, executor}));
     OPAPI_CHECK(check_tensor(api, "selfRef", selfRef));
     const TensorView y = view_of(selfRef);
-    OPAPI_CHECK(check_float_type(api, "selfRef", y.dtype));
+    if (kind == Distribution::Integer ? !kNumericTypes.has(y.dtype) : !is_float_type(y.dtype)) {
+        return invalid(api, "selfRef has data type %s", nn::dtype_name(y.dtype));
+    }
     OPAPI_CHECK(check_rank(api, "selfRef", y.dims, 0, nn::kMaxDims));
     if (!std::isfinite(a) || !std::isfinite(b)) return invalid(api, "the bounds or moments must be finite");
     if (kind == Distribution::Uniform && !(a <= b)) return invalid(api, "from %g is above to %g", a, b);
+    if (kind == Distribution::Integer && !(a < b && b - a <= 4294967296.0)) {
+        return invalid(api, "[from %g, to %g) is empty or wider than 2^32", a, b);
+    }
     if (kind == Distribution::Normal && !(b >= 0)) return invalid(api, "std %g is negative", b);
     const int64_t n = y.numel();
-    const Kernel kernel = kind == Distribution::Uniform ? Kernel::StatelessRandomUniformV2 : Kernel::StatelessRandomNormalV2;
+    const Kernel kernel = kind == Distribution::Uniform   ? Kernel::StatelessRandomUniformV2
+                          : kind == Distribution::Normal ? Kernel::StatelessRandomNormalV2
+                                                         : Kernel::StatelessRandomInt;
     std::vector<KernelLaunch> launches{{kernel, y.dtype, vector_cost(double(n) * 12.0, double(y.bytes()), n, 4096)}};
     auto compute = [y, kind, a, b, stream, n]() {
         std::vector<double> r(static_cast<size_t>(n));
         for (int64_t k = 0; k < n; ++k) {
+            if (kind == Distribution::Integer) {
+                r[static_cast<size_t>(k)] = a + double(uint64_t{element(stream, k)} % static_cast<uint64_t>(b - a));
+                continue;
+            }
             if (kind == Distribution::Uniform) {
                 r[static_cast<size_t>(k)] = a + (b - a) * double(rng_to_uniform(element(stream, k)));
                 continue;
@@ -89,3 +103,13 @@ NPUSIM_C_EXPORT aclnnStatus aclnnInplaceNormalGetWorkspaceSize(const aclTensor* 
                                   workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnInplaceNormal)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnInplaceRandomGetWorkspaceSize(const aclTensor* selfRef, int64_t from, int64_t to,
+                                                               int64_t seed, int64_t offset, uint64_t* workspaceSize,
+                                                               aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnInplaceRandomGetWorkspaceSize", aclnnStatus);
+    return npusim::opapi::prepare("aclnnInplaceRandom", Distribution::Integer, selfRef, double(from), double(to),
+                                  RngStream{static_cast<uint64_t>(seed), static_cast<uint64_t>(offset), 0},
+                                  workspaceSize, executor);
+}
+OPAPI_DEFINE_RUN(aclnnInplaceRandom)

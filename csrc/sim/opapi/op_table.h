@@ -41,7 +41,7 @@ enum class Kernel : uint8_t {
     Cumsum, ArgMaxV2, ArgMin, BatchNormV3, BatchNormGradV3,
     CeluV2, EluGradV2, ReverseV2, StatelessRandomUniformV2, StatelessRandomNormalV2,
     MaxPoolWithArgmaxV1, MaxPoolGradWithArgmaxV1, AvgPoolV2, AvgPoolV2Grad, GatherElements, ScatterElements, Pack,
-    Tile, Range,
+    Tile, Range, Sort, TopKV2, Index, IndexPutV2, StatelessRandomInt,
     PadV3, LpNormV2, ForeachNorm, ForeachNonFiniteCheckAndUnscale, AmpUpdateScale, BitwiseAnd,
     Count
 };

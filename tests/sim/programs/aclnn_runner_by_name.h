@@ -40,6 +40,8 @@
 #include "aclnnop/aclnn_hardswish_backward_v2.h"
 #include "aclnnop/aclnn_hardtanh.h"
 #include "aclnnop/aclnn_hardtanh_backward.h"
+#include "aclnnop/aclnn_index.h"
+#include "aclnnop/aclnn_index_put_impl.h"
 #include "aclnnop/aclnn_le_scalar.h"
 #include "aclnnop/aclnn_le_tensor.h"
 #include "aclnnop/aclnn_leaky_relu.h"
@@ -57,14 +59,18 @@
 #include "aclnnop/aclnn_maximum.h"
 #include "aclnnop/aclnn_minimum.h"
 #include "aclnnop/aclnn_normal.h"
+#include "aclnnop/aclnn_random.h"
 #include "aclnnop/aclnn_reciprocal.h"
 #include "aclnnop/aclnn_repeat.h"
 #include "aclnnop/aclnn_round.h"
 #include "aclnnop/aclnn_s_where.h"
+#include "aclnnop/aclnn_scatter.h"
 #include "aclnnop/aclnn_scatter_add.h"
 #include "aclnnop/aclnn_sign.h"
 #include "aclnnop/aclnn_sin.h"
+#include "aclnnop/aclnn_sort.h"
 #include "aclnnop/aclnn_stack.h"
+#include "aclnnop/aclnn_topk.h"
 #include "aclnnop/aclnn_trunc.h"
 #include "aclnnop/aclnn_uniform.h"
 
@@ -367,6 +373,16 @@ bool select_by_name(const Spec& p, Phase1& first, Phase2& second) {
         second = aclnnHardtanhBackward;
         return true;
     }
+    if (op == "Index") {
+        first = [&p, str](uint64_t* w, aclOpExecutor** e) { return aclnnIndexGetWorkspaceSize(p.t("self"), p.l("indices"), p.t("out"), w, e); };
+        second = aclnnIndex;
+        return true;
+    }
+    if (op == "IndexPutImpl") {
+        first = [&p, str](uint64_t* w, aclOpExecutor** e) { return aclnnIndexPutImplGetWorkspaceSize(p.t("selfRef"), p.l("indices"), p.t("values"), p.n("accumulate") != 0, p.n("unsafe") != 0, w, e); };
+        second = aclnnIndexPutImpl;
+        return true;
+    }
     if (op == "LeScalar") {
         first = [&p, str](uint64_t* w, aclOpExecutor** e) { return aclnnLeScalarGetWorkspaceSize(p.t("self"), p.s("other"), p.t("out"), w, e); };
         second = aclnnLeScalar;
@@ -517,6 +533,11 @@ bool select_by_name(const Spec& p, Phase1& first, Phase2& second) {
         second = aclnnInplaceNormal;
         return true;
     }
+    if (op == "InplaceRandom") {
+        first = [&p, str](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceRandomGetWorkspaceSize(p.t("selfRef"), static_cast<int64_t>(p.n("from")), static_cast<int64_t>(p.n("to")), static_cast<int64_t>(p.n("seed")), static_cast<int64_t>(p.n("offset")), w, e); };
+        second = aclnnInplaceRandom;
+        return true;
+    }
     if (op == "Reciprocal") {
         first = [&p, str](uint64_t* w, aclOpExecutor** e) { return aclnnReciprocalGetWorkspaceSize(p.t("self"), p.t("out"), w, e); };
         second = aclnnReciprocal;
@@ -557,6 +578,16 @@ bool select_by_name(const Spec& p, Phase1& first, Phase2& second) {
         second = aclnnSWhere;
         return true;
     }
+    if (op == "Scatter") {
+        first = [&p, str](uint64_t* w, aclOpExecutor** e) { return aclnnScatterGetWorkspaceSize(p.t("self"), static_cast<int64_t>(p.n("dim")), p.t("index"), p.t("src"), static_cast<int64_t>(p.n("reduce")), p.t("out"), w, e); };
+        second = aclnnScatter;
+        return true;
+    }
+    if (op == "InplaceScatter") {
+        first = [&p, str](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceScatterGetWorkspaceSize(p.t("selfRef"), static_cast<int64_t>(p.n("dim")), p.t("index"), p.t("src"), static_cast<int64_t>(p.n("reduce")), w, e); };
+        second = aclnnInplaceScatter;
+        return true;
+    }
     if (op == "ScatterAdd") {
         first = [&p, str](uint64_t* w, aclOpExecutor** e) { return aclnnScatterAddGetWorkspaceSize(p.t("self"), static_cast<int64_t>(p.n("dim")), p.t("index"), p.t("src"), p.t("out"), w, e); };
         second = aclnnScatterAdd;
@@ -577,9 +608,19 @@ bool select_by_name(const Spec& p, Phase1& first, Phase2& second) {
         second = aclnnInplaceSin;
         return true;
     }
+    if (op == "Sort") {
+        first = [&p, str](uint64_t* w, aclOpExecutor** e) { return aclnnSortGetWorkspaceSize(p.t("self"), p.n("stable") != 0, static_cast<int64_t>(p.n("dim")), p.n("descending") != 0, p.t("valuesOut"), p.t("indicesOut"), w, e); };
+        second = aclnnSort;
+        return true;
+    }
     if (op == "Stack") {
         first = [&p, str](uint64_t* w, aclOpExecutor** e) { return aclnnStackGetWorkspaceSize(p.l("tensors"), static_cast<int64_t>(p.n("dim")), p.t("out"), w, e); };
         second = aclnnStack;
+        return true;
+    }
+    if (op == "Topk") {
+        first = [&p, str](uint64_t* w, aclOpExecutor** e) { return aclnnTopkGetWorkspaceSize(p.t("self"), static_cast<int64_t>(p.n("k")), static_cast<int64_t>(p.n("dim")), p.n("largest") != 0, p.n("sorted") != 0, p.t("valuesOut"), p.t("indicesOut"), w, e); };
+        second = aclnnTopk;
         return true;
     }
     if (op == "Trunc") {
