@@ -17,7 +17,7 @@ from torch_npu_harness import PROGRAMS, run_on_simulator
 
 pytestmark = pytest.mark.slow
 
-MISSING = {"gpt2": "backward: aclnnTanhBackward is missing (gelu_new), aclop TanhGrad returns 200006"}
+MISSING: dict[str, str] = {}
 # Llama's forward, loss and backward match; after three AdamW steps one element of 2048 of
 # model.layers.1.self_attn.k_proj.weight differs by 1.7e-6: its first gradient is -2.2e-8 on both
 # (0.8% apart: the rounding of a sum that cancels, well within atol), and Adam divides by
@@ -27,6 +27,8 @@ MISSING = {"gpt2": "backward: aclnnTanhBackward is missing (gelu_new), aclop Tan
 ADAM_AMPLIFIED = {
     "llama": "one near-zero gradient element's rounding, amplified by AdamW's normalisation",
     "bert": "the key bias's gradient is zero but for rounding, which AdamW normalises into an update",
+    "gpt2": "the key bias (in c_attn.bias) as BERT's, and attention weights whose near-zero gradients AdamW"
+    " normalises (4 tensors, up to 1e-5 beyond the tolerance)",
 }
 MODELS = [pytest.param(m, marks=pytest.mark.xfail(reason=MISSING[m], strict=True)) if m in MISSING else m
           for m in ["gpt2", "bert", "llama"]]  # fmt: skip

@@ -155,6 +155,7 @@ constexpr std::array<KernelSpec, static_cast<size_t>(Kernel::Count)> kKernels = 
     {Kernel::AmpUpdateScale, "AmpUpdateScale", "AmpUpdateScaleAiCore", 1, CoreType::AIV},
     {Kernel::BitwiseAnd, "BitwiseAnd", "BitwiseAndAiCore", 1, CoreType::AIV},
     {Kernel::ReduceAny, "ReduceAny", "ReduceAnyAiCore", 2100, CoreType::AIV},
+    {Kernel::TanhGrad, "TanhGrad", "TanhGradAiCore", 1, CoreType::AIV},
 }};
 
 // 64-bit FNV-1a with a seed, so that two seeds give a 128-bit digest.

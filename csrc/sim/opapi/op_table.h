@@ -42,7 +42,7 @@ enum class Kernel : uint8_t {
     CeluV2, EluGradV2, ReverseV2, StatelessRandomUniformV2, StatelessRandomNormalV2,
     MaxPoolWithArgmaxV1, MaxPoolGradWithArgmaxV1, AvgPoolV2, AvgPoolV2Grad, GatherElements, ScatterElements, Pack,
     Tile, Range, Sort, TopKV2, Index, IndexPutV2, StatelessRandomInt,
-    PadV3, LpNormV2, ForeachNorm, ForeachNonFiniteCheckAndUnscale, AmpUpdateScale, BitwiseAnd, ReduceAny,
+    PadV3, LpNormV2, ForeachNorm, ForeachNonFiniteCheckAndUnscale, AmpUpdateScale, BitwiseAnd, ReduceAny, TanhGrad,
     Count
 };
 

@@ -31,6 +31,7 @@
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_all.h"
 #include "aclnnop/aclnn_any.h"
+#include "aclnnop/aclnn_tanh_backward.h"
 #include "aclnnop/aclnn_bitwise_not.h"
 #include "aclnnop/aclnn_addmm.h"
 #include "aclnnop/aclnn_cat.h"
@@ -426,6 +427,9 @@ bool select(const Spec& p, Phase1& first, Phase2& second) {
     } else if (op == "All") {
         first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnAllGetWorkspaceSize(p.t("self"), p.a("dim"), p.n("keepDim") != 0, p.t("out"), w, e); };
         second = aclnnAll;
+    } else if (op == "TanhBackward") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnTanhBackwardGetWorkspaceSize(p.t("gradOutput"), p.t("output"), p.t("gradInput"), w, e); };
+        second = aclnnTanhBackward;
     } else if (op == "Any") {
         first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnAnyGetWorkspaceSize(p.t("self"), p.a("dim"), p.n("keepDim") != 0, p.t("out"), w, e); };
         second = aclnnAny;
