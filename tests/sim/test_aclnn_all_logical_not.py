@@ -1,4 +1,5 @@
-"""aclnnAll (torch.all over dimensions), aclnnInplaceLogicalNot and aclnnBitwiseNot against numpy."""
+"""aclnnAll and aclnnAny (torch.all / torch.any over dimensions), aclnnInplaceLogicalNot and aclnnBitwiseNot
+against numpy."""
 
 from __future__ import annotations
 
@@ -26,6 +27,18 @@ def test_all_over_dimensions(op: Op, dt: str, dims: tuple[int, ...], keep: bool)
     ref = np.asarray(ref, dtype=np.float64)
     attrs = [f"ints dim {len(dims)} {' '.join(map(str, dims))}".rstrip(), f"int keepDim {int(keep)}"]
     res = op("All", [T("self", dt, x), out("out", "bool", ref.shape)], attrs)
+    check(res, "out", ref, "f64")
+
+
+@pytest.mark.parametrize(("dims", "keep"), [((), False), ((1,), False), ((0, 2), True)])
+@pytest.mark.parametrize("dt", ["bool", "f32", "i32"])
+def test_any_over_dimensions(op: Op, dt: str, dims: tuple[int, ...], keep: bool) -> None:
+    rng = np.random.default_rng(101)
+    x = (rng.random((3, 4, 5)) < 0.1).astype(np.float64)
+    x[1, :, :] = 0.0  # one slice all false, so both answers occur
+    ref = np.asarray(x.astype(bool).any(axis=dims if dims else None, keepdims=keep), dtype=np.float64)
+    attrs = [f"ints dim {len(dims)} {' '.join(map(str, dims))}".rstrip(), f"int keepDim {int(keep)}"]
+    res = op("Any", [T("self", dt, x), out("out", "bool", ref.shape)], attrs)
     check(res, "out", ref, "f64")
 
 

@@ -93,4 +93,16 @@ std::string dims_text(const Dims& dims) {
     return text + "]";
 }
 
+aclnnStatus reduced_dims(const char* api, const Dims& dims, size_t rank, std::vector<bool>& reduced) {
+    reduced.assign(rank, dims.empty());
+    for (int64_t d : dims) {
+        size_t i = 0;
+        if (!normalize_dim(d, rank, i) || reduced[i]) {
+            return invalid(api, "dim %s is out of range or repeated", dims_text(dims).c_str());
+        }
+        reduced[i] = true;
+    }
+    return ACLNN_SUCCESS;
+}
+
 }  // namespace npusim::opapi

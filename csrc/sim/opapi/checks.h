@@ -4,6 +4,7 @@
 
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "aclnn/acl_meta.h"
 #include "opapi/tensor_io.h"
@@ -29,6 +30,9 @@ aclnnStatus check_same_dims(const char* api, const char* what, const Dims& actua
 aclnnStatus check_same_dtype(const char* api, const char* what, aclDataType actual, aclDataType expected);
 aclnnStatus invalid(const char* api, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 
+// The dimensions a reduction's `dims` names among `rank` (every one when `dims` is empty), as flags;
+// ACLNN_ERR_PARAM_INVALID for a dimension out of range or named twice.
+aclnnStatus reduced_dims(const char* api, const Dims& dims, size_t rank, std::vector<bool>& reduced);
 // The broadcast shape of a and b (numpy rules); false when they do not broadcast.
 bool broadcast_dims(const Dims& a, const Dims& b, Dims& out);
 // A dimension index in [-rank, rank) made non-negative; false when out of range.

@@ -5,9 +5,12 @@
 // that are not ignore_index); an integer sum is exact while it stays below 2^53.
 // aclnnAll (torch.all with dims): whether every element of a reduced set is non-zero, over input
 // of any type, written as 1 or 0 to a bool or uint8 out; kernel ReduceAll.
+// aclnnAny (torch.any with dims): whether any element of a reduced set is non-zero, the same way;
+// kernel ReduceAny.
 #include <memory>
 
 #include "aclnnop/aclnn_all.h"
+#include "aclnnop/aclnn_any.h"
 #include "aclnnop/aclnn_mean.h"
 #include "aclnnop/aclnn_reduce_sum.h"
 #include "core/fault_plan.h"
@@ -25,9 +28,10 @@ namespace {
 [[maybe_unused]] const bool kRegistered =
     register_op({"aclnnReduceSum", OpFamily::Reduction, kAllTypes, Kernel::ReduceSum}) &&
     register_op({"aclnnMean", OpFamily::Reduction, kFloatTypes, Kernel::ReduceMean}) &&
-    register_op({"aclnnAll", OpFamily::Reduction, kAllTypes, Kernel::ReduceAll});
+    register_op({"aclnnAll", OpFamily::Reduction, kAllTypes, Kernel::ReduceAll}) &&
+    register_op({"aclnnAny", OpFamily::Reduction, kAllTypes, Kernel::ReduceAny});
 
-enum class Reduce : uint8_t { Sum, Mean, All };
+enum class Reduce : uint8_t { Sum, Mean, All, Any };
 
 aclnnStatus prepare(const char* api, Reduce kind, const aclTensor* self, const aclIntArray* dim, bool keepDim,
                     aclDataType dtype, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
@@ -36,8 +40,8 @@ aclnnStatus prepare(const char* api, Reduce kind, const aclTensor* self, const a
     OPAPI_CHECK(check_tensor(api, "out", out));
     if (!nn::valid(dim)) return invalid(api, "dim is not a live aclIntArray");
     const TensorView x = view_of(self), y = view_of(out);
-    const bool mean = kind == Reduce::Mean, all = kind == Reduce::All;
-    if (all) {
+    const bool mean = kind == Reduce::Mean, all = kind == Reduce::All, any = kind == Reduce::Any;
+    if (all || any) {
         if (!kAllTypes.has(x.dtype)) return invalid(api, "self has data type %s", nn::dtype_name(x.dtype));
         if (y.dtype != ACL_BOOL && y.dtype != ACL_UINT8) return invalid(api, "out must be bool or uint8");
         dtype = x.dtype;  // no Cast: the truth values are read in self's type
@@ -51,12 +55,8 @@ aclnnStatus prepare(const char* api, Reduce kind, const aclTensor* self, const a
         OPAPI_CHECK(check_same_dtype(api, "out", y.dtype, dtype));
     }
     OPAPI_CHECK(check_rank(api, "self", x.dims, 0, nn::kMaxDims));
-    std::vector<bool> reduced(x.rank(), dim->values.empty());
-    for (int64_t d : dim->values) {
-        size_t i = 0;
-        if (!normalize_dim(d, x.rank(), i) || reduced[i]) return invalid(api, "dim %s is out of range or repeated", dims_text(dim->values).c_str());
-        reduced[i] = true;
-    }
+    std::vector<bool> reduced;
+    OPAPI_CHECK(reduced_dims(api, dim->values, x.rank(), reduced));
     Dims expected, kept = x.dims;  // kept: the output shape with reduced dimensions as 1
     for (size_t i = 0; i < x.rank(); ++i) {
         if (reduced[i]) kept[i] = 1;
@@ -68,10 +68,10 @@ aclnnStatus prepare(const char* api, Reduce kind, const aclTensor* self, const a
     if (x.dtype != dtype) {
         launches.push_back({Kernel::Cast, dtype, vector_cost(double(n), double(x.bytes()) + double(n * nn::dtype_size(dtype)), n, 4096)});
     }
-    const Kernel kernel = all ? Kernel::ReduceAll : mean ? Kernel::ReduceMean : Kernel::ReduceSum;
+    const Kernel kernel = all ? Kernel::ReduceAll : any ? Kernel::ReduceAny : mean ? Kernel::ReduceMean : Kernel::ReduceSum;
     launches.push_back({kernel, dtype,
                         vector_cost(double(n + (mean ? outputs : 0)), double(n * nn::dtype_size(dtype) + y.bytes()), outputs, 1)});
-    auto compute = [x, y, kept, mean, all]() {
+    auto compute = [x, y, kept, mean, all, any]() {
         const std::vector<double> v = read_doubles(x);
         // Row-major strides of the kept shape; a reduced dimension contributes nothing.
         Dims out_strides(kept.size(), 0);
@@ -86,7 +86,7 @@ aclnnStatus prepare(const char* api, Reduce kind, const aclTensor* self, const a
             int64_t pos = 0;
             for (size_t i = 0; i < index.size(); ++i) pos += index[i] * out_strides[i];
             double& a = acc[static_cast<size_t>(pos)];
-            a = all ? double(a != 0.0 && v[e] != 0.0) : a + v[e];
+            a = all ? double(a != 0.0 && v[e] != 0.0) : any ? double(a != 0.0 || v[e] != 0.0) : a + v[e];
             for (size_t i = index.size(); i-- > 0;) {
                 if (++index[i] < x.dims[i]) break;
                 index[i] = 0;
@@ -129,3 +129,11 @@ NPUSIM_C_EXPORT aclnnStatus aclnnAllGetWorkspaceSize(const aclTensor* self, cons
                                   workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnAll)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnAnyGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepdim,
+                                                     aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnAnyGetWorkspaceSize", aclnnStatus);
+    return npusim::opapi::prepare("aclnnAny", npusim::opapi::Reduce::Any, self, dim, keepdim, ACL_BOOL, out,
+                                  workspaceSize, executor);
+}
+OPAPI_DEFINE_RUN(aclnnAny)

@@ -151,6 +151,14 @@ constexpr std::array<KernelSpec, static_cast<size_t>(Kernel::Count)> kKernels = 
     {Kernel::Conv2D, "Conv2D", "Conv2DAiCore", 10000001, CoreType::AIC},
     {Kernel::Conv2DBackpropInput, "Conv2DBackpropInput", "Conv2DBackpropInputAiCore", 10000001, CoreType::AIC},
     {Kernel::Conv2DBackpropFilter, "Conv2DBackpropFilter", "Conv2DBackpropFilterAiCore", 10000001, CoreType::AIC},
+    {Kernel::PadV3, "PadV3", "PadV3AiCore", 1, CoreType::AIV},
+    {Kernel::LpNormV2, "LpNormV2", "LpNormV2AiCore", 1, CoreType::AIV},
+    {Kernel::ForeachNorm, "ForeachNorm", "ForeachNormAiCore", 1, CoreType::AIV},
+    {Kernel::ForeachNonFiniteCheckAndUnscale, "ForeachNonFiniteCheckAndUnscale", "ForeachNonFiniteCheckAndUnscaleAiCore", 1, CoreType::AIV},
+    {Kernel::AmpUpdateScale, "AmpUpdateScale", "AmpUpdateScaleAiCore", 1, CoreType::AIV},
+    {Kernel::BitwiseAnd, "BitwiseAnd", "BitwiseAndAiCore", 1, CoreType::AIV},
+    {Kernel::ReduceAny, "ReduceAny", "ReduceAnyAiCore", 2100, CoreType::AIV},
+    {Kernel::TanhGrad, "TanhGrad", "TanhGradAiCore", 1, CoreType::AIV},
 }};
 
 // 64-bit FNV-1a with a seed, so that two seeds give a 128-bit digest.

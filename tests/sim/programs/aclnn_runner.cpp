@@ -30,9 +30,18 @@
 #include "acl/acl.h"
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_all.h"
+#include "aclnnop/aclnn_any.h"
+#include "aclnnop/aclnn_tanh_backward.h"
 #include "aclnnop/aclnn_bitwise_not.h"
 #include "aclnnop/aclnn_addmm.h"
 #include "aclnnop/aclnn_cat.h"
+#include "aclnnop/aclnn_amp_update_scale.h"
+#include "aclnnop/aclnn_bitwise_and_scalar.h"
+#include "aclnnop/aclnn_bitwise_and_tensor.h"
+#include "aclnnop/aclnn_constant_pad_nd.h"
+#include "aclnnop/aclnn_foreach_non_finite_check_and_unscale.h"
+#include "aclnnop/aclnn_foreach_norm.h"
+#include "aclnnop/aclnn_linalg_vector_norm.h"
 #include "aclnnop/aclnn_foreach_add_list.h"
 #include "aclnnop/aclnn_embedding_dense_backward.h"
 #include "aclnnop/aclnn_gelu_backward.h"
@@ -231,8 +240,9 @@ bool parse(const char* path, Spec& spec) {
         } else if (kind == "scalar") {
             std::string name;
             int dtype = 0;
-            double value = 0;
-            in >> name >> dtype >> value;
+            std::string text;  // through strtod, which reads inf and nan as well
+            in >> name >> dtype >> text;
+            const double value = std::strtod(text.c_str(), nullptr);
             unsigned char raw[8] = {};
             if (dtype == ACL_FLOAT) { float v = static_cast<float>(value); std::memcpy(raw, &v, 4); }
             else if (dtype == ACL_DOUBLE) { std::memcpy(raw, &value, 8); }
@@ -419,6 +429,12 @@ bool select(const Spec& p, Phase1& first, Phase2& second) {
     } else if (op == "All") {
         first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnAllGetWorkspaceSize(p.t("self"), p.a("dim"), p.n("keepDim") != 0, p.t("out"), w, e); };
         second = aclnnAll;
+    } else if (op == "TanhBackward") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnTanhBackwardGetWorkspaceSize(p.t("gradOutput"), p.t("output"), p.t("gradInput"), w, e); };
+        second = aclnnTanhBackward;
+    } else if (op == "Any") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnAnyGetWorkspaceSize(p.t("self"), p.a("dim"), p.n("keepDim") != 0, p.t("out"), w, e); };
+        second = aclnnAny;
     } else if (op == "InplaceLogicalNot") {
         first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceLogicalNotGetWorkspaceSize(p.t("selfRef"), w, e); };
         second = aclnnInplaceLogicalNot;
@@ -620,6 +636,36 @@ bool select(const Spec& p, Phase1& first, Phase2& second) {
     } else if (op == "InplaceSubs") {
         first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceSubsGetWorkspaceSize(p.t("selfRef"), p.s("other"), p.s("alpha"), w, e); };
         second = aclnnInplaceSubs;
+    } else if (op == "LinalgVectorNorm") {
+        first = [&, dt](uint64_t* w, aclOpExecutor** e) { return aclnnLinalgVectorNormGetWorkspaceSize(p.t("self"), p.s("ord"), p.a("dims"), p.n("keepDims") != 0, dt("dtype"), p.t("out"), w, e); };
+        second = aclnnLinalgVectorNorm;
+    } else if (op == "ForeachNorm") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnForeachNormGetWorkspaceSize(p.l("x"), p.s("scalar"), p.l("out"), w, e); };
+        second = aclnnForeachNorm;
+    } else if (op == "ForeachNonFiniteCheckAndUnscale") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnForeachNonFiniteCheckAndUnscaleGetWorkspaceSize(p.l("scaledGrads"), p.t("foundInf"), p.t("invScale"), w, e); };
+        second = aclnnForeachNonFiniteCheckAndUnscale;
+    } else if (op == "AmpUpdateScale") {
+        first = [&](uint64_t* w, aclOpExecutor** e) {
+            return aclnnAmpUpdateScaleGetWorkspaceSize(p.t("currentScale"), p.t("growthTracker"), p.t("foundInf"), p.n("growthFactor"), p.n("backoffFactor"),
+                                                       static_cast<int64_t>(p.n("growthInterval")), p.t("updatedScale"), p.t("updatedGrowthTracker"), w, e);
+        };
+        second = aclnnAmpUpdateScale;
+    } else if (op == "BitwiseAndScalar") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnBitwiseAndScalarGetWorkspaceSize(p.t("self"), p.s("other"), p.t("out"), w, e); };
+        second = aclnnBitwiseAndScalar;
+    } else if (op == "InplaceBitwiseAndScalar") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceBitwiseAndScalarGetWorkspaceSize(p.t("selfRef"), p.s("other"), w, e); };
+        second = aclnnInplaceBitwiseAndScalar;
+    } else if (op == "BitwiseAndTensor") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnBitwiseAndTensorGetWorkspaceSize(p.t("self"), p.t("other"), p.t("out"), w, e); };
+        second = aclnnBitwiseAndTensor;
+    } else if (op == "InplaceBitwiseAndTensor") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceBitwiseAndTensorGetWorkspaceSize(p.t("selfRef"), p.t("other"), w, e); };
+        second = aclnnInplaceBitwiseAndTensor;
+    } else if (op == "ConstantPadNd") {
+        first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnConstantPadNdGetWorkspaceSize(p.t("self"), p.a("pad"), p.s("value"), p.t("out"), w, e); };
+        second = aclnnConstantPadNd;
     } else if (op == "Triu" || op == "Tril") {
         first = [&](uint64_t* w, aclOpExecutor** e) {
             const auto diagonal = static_cast<int64_t>(p.n("diagonal", 0));
