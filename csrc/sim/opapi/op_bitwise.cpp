@@ -7,9 +7,7 @@
 
 #include "aclnnop/aclnn_bitwise_and_scalar.h"
 #include "aclnnop/aclnn_bitwise_and_tensor.h"
-#include "core/fault_plan.h"
-#include "opapi/elementwise.h"
-#include "opapi/op_launcher.h"
+#include "opapi/elementwise_entry.h"
 
 namespace npusim::opapi {
 
@@ -33,42 +31,23 @@ OPAPI_ELEMENTWISE(kInplaceAndTensor, "aclnnInplaceBitwiseAndTensor", OpFamily::B
 
 }  // namespace npusim::opapi
 
-using namespace npusim::opapi;
-
-NPUSIM_C_EXPORT aclnnStatus aclnnBitwiseAndScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* other,
-                                                                  aclTensor* out, uint64_t* workspaceSize,
-                                                                  aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnBitwiseAndScalarGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kAndScalar, {tensor_in("self", self), scalar_in("other", other)}, out, workspaceSize,
-                               executor);
-}
-OPAPI_DEFINE_RUN(aclnnBitwiseAndScalar)
-
-NPUSIM_C_EXPORT aclnnStatus aclnnInplaceBitwiseAndScalarGetWorkspaceSize(const aclTensor* selfRef,
-                                                                         const aclScalar* other,
-                                                                         uint64_t* workspaceSize,
-                                                                         aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnInplaceBitwiseAndScalarGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kInplaceAndScalar, {tensor_in("selfRef", selfRef), scalar_in("other", other)},
-                               selfRef, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnInplaceBitwiseAndScalar)
-
-NPUSIM_C_EXPORT aclnnStatus aclnnBitwiseAndTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* other,
-                                                                  aclTensor* out, uint64_t* workspaceSize,
-                                                                  aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnBitwiseAndTensorGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kAndTensor, {tensor_in("self", self), tensor_in("other", other)}, out, workspaceSize,
-                               executor);
-}
-OPAPI_DEFINE_RUN(aclnnBitwiseAndTensor)
-
-NPUSIM_C_EXPORT aclnnStatus aclnnInplaceBitwiseAndTensorGetWorkspaceSize(const aclTensor* selfRef,
-                                                                         const aclTensor* other,
-                                                                         uint64_t* workspaceSize,
-                                                                         aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnInplaceBitwiseAndTensorGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kInplaceAndTensor, {tensor_in("selfRef", selfRef), tensor_in("other", other)},
-                               selfRef, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnInplaceBitwiseAndTensor)
+OPAPI_ELEMENTWISE_ENTRY(aclnnBitwiseAndScalar,
+                        (const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
+                        prepare_elementwise(kAndScalar, {tensor_in("self", self), scalar_in("other", other)}, out,
+                                            workspaceSize, executor))
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceBitwiseAndScalar,
+                        (const aclTensor* selfRef, const aclScalar* other, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceAndScalar, {tensor_in("selfRef", selfRef), scalar_in("other", other)},
+                                            selfRef, workspaceSize, executor))
+OPAPI_ELEMENTWISE_ENTRY(aclnnBitwiseAndTensor,
+                        (const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
+                        prepare_elementwise(kAndTensor, {tensor_in("self", self), tensor_in("other", other)}, out,
+                                            workspaceSize, executor))
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceBitwiseAndTensor,
+                        (const aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceAndTensor, {tensor_in("selfRef", selfRef), tensor_in("other", other)},
+                                            selfRef, workspaceSize, executor))

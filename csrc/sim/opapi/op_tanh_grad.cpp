@@ -2,9 +2,7 @@
 // (e.g. GPT-2's gelu_new), on the element-wise primitive (opapi/elementwise.h); float types; one
 // TanhGrad kernel.
 #include "aclnnop/aclnn_tanh_backward.h"
-#include "core/fault_plan.h"
-#include "opapi/elementwise.h"
-#include "opapi/op_launcher.h"
+#include "opapi/elementwise_entry.h"
 
 namespace npusim::opapi {
 
@@ -19,13 +17,8 @@ OPAPI_ELEMENTWISE(kTanhBackward, "aclnnTanhBackward", OpFamily::Binary, {Kernel:
 
 }  // namespace npusim::opapi
 
-using namespace npusim::opapi;
-
-NPUSIM_C_EXPORT aclnnStatus aclnnTanhBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* output,
-                                                              aclTensor* gradInput, uint64_t* workspaceSize,
-                                                              aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnTanhBackwardGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kTanhBackward, {tensor_in("gradOutput", gradOutput), tensor_in("output", output)},
-                               gradInput, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnTanhBackward)
+OPAPI_ELEMENTWISE_ENTRY(aclnnTanhBackward,
+                        (const aclTensor* gradOutput, const aclTensor* output, aclTensor* gradInput,
+                         uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kTanhBackward, {tensor_in("gradOutput", gradOutput), tensor_in("output", output)},
+                                            gradInput, workspaceSize, executor))
