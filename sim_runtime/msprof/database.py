@@ -21,7 +21,7 @@ import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from sim_runtime.msprof import memory, overlap
+from sim_runtime.msprof import device_info, memory, overlap
 from sim_runtime.msprof.raw import Collection
 from sim_runtime.msprof.summaries import MODEL_ID_NONE, NA, device_tasks, launching_apis
 
@@ -215,7 +215,9 @@ def tables(collection: Collection) -> dict[str, list[tuple[object, ...]]]:
         (sid("app"), m.ddr, m.hbm, m.timestamp, m.device) for m in memory.app_samples(collection)
     ]
     out = {name: rows for name, rows in out.items() if rows}
-    out["NPU_INFO"] = [(device, "UNKNOWN") for device in collection.devices] or [(-1, "UNKNOWN")]
+    out["NPU_INFO"] = [
+        (device, device_info.read(collection.path, device).chip_name) for device in collection.devices
+    ] or [(-1, device_info.UNKNOWN)]
     out["RANK_DEVICE_MAP"] = [(-1, device) for device in collection.devices] or [(-1, -1)]
     session = _session_time(collection.path)
     if session is not None:

@@ -11,8 +11,10 @@ from __future__ import annotations
 import csv
 import json
 import os
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -73,6 +75,12 @@ def test_prof_directory_has_cann_layout(collected: tuple[str, Path]) -> None:
         assert (prof / name).is_file(), name
     start = json.loads((prof / "host/start_info").read_text())
     assert int(start["collectionTimeBegin"]) > 0 and int(start["clockMonotonicRaw"]) > 0
+    # The device's SoC as CANN's info.json.<n> gives it: the default SoC, Ascend910B3 (socs.toml).
+    info = json.loads((prof / "device_0/info.json.0").read_text())
+    assert info["platform_version"] == "5" and info["devices"] == "0"
+    (device,) = info["DeviceInfo"]
+    assert (device["ai_core_num"], device["aiv_num"], device["aic_frequency"]) == (20, 40, "1800")
+    assert device["hwts_frequency"] == "1000"  # the simulated device counter ticks in ns
 
 
 def test_raw_data_holds_the_collected_interval_only(collected: tuple[str, Path]) -> None:
@@ -153,12 +161,47 @@ def test_application_mode_collects_the_program(program: Path, native: NativeTree
     assert tasks == [(name, f"{start // 1000}.{start % 1000:03d}\t") for start, name in records]
 
 
-def test_copies_outside_application_mode_are_said_to_need_the_interposer(collected: tuple[str, Path]) -> None:
-    # The program calls aclprofInit itself without libmspti preloaded: msPTI refuses MEMCPY and
-    # MEMSET (MSPTI_ERROR_WITHOUT_LD_PRELOAD), so its copy is not collected, and libmsprofiler says so.
+def test_copies_are_collected_without_the_interposer(collected: tuple[str, Path]) -> None:
+    # The program calls aclprofInit itself, without libmspti preloaded: as CANN's profiler, the
+    # collection has the runtime's copy tasks (from its task reports, not msPTI's interposer), the
+    # asynchronous host-to-device one and the synchronous device-to-host one, and their task_time rows
+    # are those records.
     output, prof = collected
-    assert "MEMCPY, MEMSET records need libmspti.so preloaded" in output
-    assert not raw.load(prof).copies
+    assert "MEMCPY" not in output and "MEMSET" not in output
+    collection = raw.load(prof)
+    copies = sorted(collection.copies, key=lambda c: c.start)
+    assert [(c.kind, c.bytes, c.copy_kind) for c in copies] == [("memcpy", 4096, 2), ("memcpy", 1024, 3)]
+    tasks = [
+        (t["kernel_name"], t["task_start(us)"])
+        for t in read_csv(prof / "mindstudio_profiler_output", "task_time")
+    ]
+    records = sorted(
+        [(k.start, k.name) for k in collection.kernels] + [(c.start, "MEMCPY_ASYNC") for c in copies]
+    )
+    assert tasks == [(name, f"{start // 1000}.{start % 1000:03d}\t") for start, name in records]
+
+
+@pytest.mark.parametrize(
+    ("soc", "chip_type", "name"),
+    [
+        ("Ascend910B1", 5, "Ascend910B"),
+        ("Ascend910_9391", 5, "Ascend910B"),
+        ("Ascend950PR_9579", 15, "Ascend950"),
+    ],
+)
+def test_npu_info_names_the_chip_as_msprof(
+    program: Path, native: NativeTree, tmp_path: Path, soc: str, chip_type: int, name: str
+) -> None:
+    # msprof's NPU_INFO names a device by its info.json's platform_version (its CHIP_TABLE: the A2
+    # and A3 parts are chip type 5, "Ascend910B"); the database export reads what the collection wrote.
+    result = run_program(program, {**native.env(), "NPU_SIM_SOC": soc}, [str(tmp_path)])
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert msprof_main(["--export=on", "--type=db", f"--output={tmp_path}"]) == 0
+    (prof,) = tmp_path.glob("PROF_*")
+    assert json.loads((prof / "device_0/info.json.0").read_text())["platform_version"] == str(chip_type)
+    (path,) = prof.glob("msprof_*.db")
+    with closing(sqlite3.connect(path)) as db:
+        assert db.execute("SELECT id, name FROM NPU_INFO").fetchall() == [(0, name)]
 
 
 def test_a_fault_on_aclprof_start_returns_the_plans_code(

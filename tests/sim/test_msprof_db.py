@@ -216,3 +216,9 @@ def test_npu_mem_is_the_applications_device_memory_after_each_change(tmp_path: P
 def test_no_memory_records_no_npu_mem(exported: tuple[Path, sqlite3.Connection]) -> None:
     prof, _ = exported
     assert not list((prof / "mindstudio_profiler_output").glob("npu_mem_*.csv"))
+
+
+def test_npu_info_without_device_info_is_unknown(exported: tuple[Path, sqlite3.Connection]) -> None:
+    # A collection whose device folder has no info.json: msprof's name for an unknown platform.
+    _, db = exported
+    assert db.execute("SELECT id, name FROM NPU_INFO").fetchall() == [(0, "UNKNOWN")]

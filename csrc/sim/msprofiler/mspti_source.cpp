@@ -26,6 +26,9 @@ struct MsptiFunctions {
     decltype(&msptiActivityFlushAll) flush_all = nullptr;
     decltype(&msptiActivityGetNextRecord) next_record = nullptr;
     decltype(&msptiGetTimestamp) timestamp = nullptr;
+    // The simulated msPTI's entry for libmsprofiler (activity_api.cpp): enables MEMCPY and MEMSET
+    // from the runtime's own task reports, without the interposer. Absent from another msPTI.
+    decltype(&msptiActivityEnable) enable_for_msprof = nullptr;
     bool callbacks_registered = false;
 };
 
@@ -95,9 +98,10 @@ const char* kind_name(msptiActivityKind kind) {
     }
 }
 
-// Enables the kinds; msPTI enables MEMCPY, MEMSET, MEMORY and HCCL only with its interposer preloaded
-// (MSPTI_ERROR_WITHOUT_LD_PRELOAD): the data they carry is then not collected, which is said once per
-// collection (msprof --application and npu-sim run preload libmspti.so).
+// Enables the kinds. CANN's profiler collects the runtime's copies and fills from the runtime's task
+// reports; our msPTI's entry for libmsprofiler does the same for MEMCPY and MEMSET. MEMORY and HCCL come
+// only from msPTI's interposer (MSPTI_ERROR_WITHOUT_LD_PRELOAD without it): what is refused is not
+// collected, which is said once per collection (msprof --application and npu-sim run preload libmspti.so).
 void enable_kinds(const KindSet& kinds, msptiResult (*enable)(msptiActivityKind)) {
     std::string refused;
     for (const msptiActivityKind kind : kinds_of(kinds)) {
@@ -106,8 +110,7 @@ void enable_kinds(const KindSet& kinds, msptiResult (*enable)(msptiActivityKind)
     if (!refused.empty()) {
         npusim::log_message(npusim::LogLevel::Warn,
                             "aclprofStart: msPTI's %s records need libmspti.so preloaded (its interposer); without it "
-                            "the copies, fills and allocations of this process are not collected: run it under "
-                            "msprof --application or npu-sim run",
+                            "they are not collected for this process: run it under msprof --application or npu-sim run",
                             refused.c_str());
     }
 }
@@ -159,6 +162,7 @@ bool load_mspti(std::string* error) {
         *error = "libmspti.so lacks an msPTI activity function";
         return false;
     }
+    bind(handle, "npusim_mspti_enable_for_msprof", &loaded.enable_for_msprof);  // optional
     fns = loaded;
     return true;
 }
@@ -186,7 +190,7 @@ int start_collection(const KindSet& kinds, RecordSink sink, std::string* error) 
     }
     g_sink.store(sink, std::memory_order_release);
     g_kinds = kinds;
-    enable_kinds(kinds, fns.enable);
+    enable_kinds(kinds, fns.enable_for_msprof != nullptr ? fns.enable_for_msprof : fns.enable);
     return ACL_SUCCESS;
 }
 

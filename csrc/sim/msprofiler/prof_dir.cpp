@@ -10,6 +10,7 @@
 #include <ctime>
 
 #include "core/clock.h"
+#include "core/platform.h"
 #include "mspti/mspti.h"
 #include "text/json_string.h"
 
@@ -166,6 +167,7 @@ bool ProfDir::create(const std::string& parent, const std::vector<uint32_t>& dev
         if (!make_dir(path_ + "/device_" + std::to_string(device), error)) return false;
     }
     write_times("start");
+    if (!write_device_info(error)) return false;
     std::unique_ptr<std::FILE, FileCloser> collection(std::fopen((path_ + "/host/data/collection.json").c_str(), "w"));
     if (collection == nullptr) {
         *error = "cannot write " + path_ + "/host/data/collection.json: " + std::strerror(errno);
@@ -212,6 +214,31 @@ void ProfDir::finish() {
         records_.reset();
     }
     write_times("end");
+}
+
+bool ProfDir::write_device_info(std::string* error) const {
+    // device_<n>/info.json.<n>: the device's SoC as CANN's collection describes it (the keys msprof's
+    // analysis reads: platform_version, the chip type its NPU_INFO names; DeviceInfo's core counts and
+    // frequencies in MHz, hwts_frequency the device counter's). Values from the simulated SoC.
+    for (uint32_t device : devices_) {
+        const Device* dev = Platform::instance().device(device);
+        if (dev == nullptr) continue;
+        const SocSpec& soc = dev->soc();
+        const std::string file = path_ + "/device_" + std::to_string(device) + "/info.json." + std::to_string(device);
+        std::unique_ptr<std::FILE, FileCloser> out(std::fopen(file.c_str(), "w"));
+        if (out == nullptr) {
+            *error = "cannot write " + file + ": " + std::strerror(errno);
+            return false;
+        }
+        std::fprintf(out.get(),
+                     "{\"jobInfo\": \"NA\", \"devices\": \"%u\", \"DeviceInfo\": [{\"id\": %u, \"ai_cpu_core_num\": %u, "
+                     "\"ai_core_num\": %u, \"aiv_num\": %u, \"hwts_frequency\": \"%" PRId64
+                     "\", \"aic_frequency\": \"%u\", \"aiv_frequency\": \"%u\"}], \"platform_version\": \"%u\", "
+                     "\"pid\": \"%d\"}\n",
+                     device, device, soc.aicpu, soc.aic, soc.aiv, soc.dev_osc_khz / 1000, soc.cube_mhz, soc.cube_mhz,
+                     soc.chip_type, static_cast<int>(::getpid()));
+    }
+    return true;
 }
 
 void ProfDir::write_times(const std::string& name) const {

@@ -6,6 +6,7 @@
 //                                           clock (ns) read at the same moment, as CANN writes them
 //     host/data/mspti_records.jsonl         our raw data: one JSON object per msPTI record
 //     device_<id>/start_info.<id>, end_info.<id>   the same times, one folder per profiled device
+//     device_<id>/info.json.<id>            the device's SoC: chip type, core counts, frequencies
 //
 // The raw data file's format (docs/msprof.md) is ours; the toolkit's msprof command reads it.
 #pragma once
@@ -39,6 +40,7 @@ public:
 
 private:
     void write_times(const std::string& name) const;
+    bool write_device_info(std::string* error) const;
 
     std::mutex mutex_;
     std::string path_;

@@ -1,7 +1,7 @@
 /* msprof's collection API end to end (with argv[1] "-": only the launches and the async copy, for
  * msprof's application mode, and "case app_init" for the program's own aclprofInit): aclprofInit(argv[1]), a config for device 0 with ACL_API |
  * TASK_TIME, aclprofStart, three launches of kern_alpha and one of kern_beta, an async copy, a
- * synchronisation, aclprofStop, one more launch (not collected), aclprofFinalize.
+ * synchronisation, a synchronous 1 KiB copy back, aclprofStop, one more launch (not collected), aclprofFinalize.
  * Before that, the calls a caller can get wrong, each printed as "case NAME = CODE". */
 #include <stdio.h>
 #include <string.h>
@@ -77,6 +77,8 @@ int main(int argc, char** argv) {
     CHECK(aclrtMalloc(&d, sizeof host, ACL_MEM_MALLOC_HUGE_FIRST));
     CHECK(aclrtMemcpyAsync(d, sizeof host, host, sizeof host, ACL_MEMCPY_HOST_TO_DEVICE, s));
     CHECK(aclrtSynchronizeStream(s));
+    static unsigned char back[1024];
+    CHECK(aclrtMemcpy(back, sizeof back, d, sizeof back, ACL_MEMCPY_DEVICE_TO_HOST));
     CHECK(aclprofStop(config));
 
     CHECK(aclrtLaunchKernel(alpha, 4, NULL, 0, s)); /* after the stop: not collected */

@@ -33,6 +33,27 @@ msptiResult SetMarkerDomain(const char* name, bool enabled) {
     return markers::SetDomainEnabled(name, enabled);
 }
 
+// msptiActivityEnable; `reported` kinds are enabled without the interposer (their records come from
+// CANN's reports).
+msptiResult EnableKind(msptiActivityKind kind, bool reported) {
+    if (!activity::IsValidKind(kind)) return MSPTI_ERROR_INVALID_PARAMETER;
+    try {
+        if (!reported && activity::NeedsInterposition(kind) && !InterpositionAvailable(kind)) {
+            return MSPTI_ERROR_WITHOUT_LD_PRELOAD;
+        }
+        lifecycle::EnsureExitFlush();
+        std::lock_guard<std::mutex> lock(SwitchMutex());
+        activity::Kinds().Set(kind, true);
+        seam::DeviceTaskManager::Instance().OnKindEnabled();
+        // The kind stays enabled (host records, other devices); the caller learns that device records
+        // of an open device cannot come (they are counted as dropped, reason COLLECTION_FAILED).
+        if (seam::DeviceTaskManager::Instance().CollectionFailed(kind)) return MSPTI_ERROR_DEVICE_OFFLINE;
+        return MSPTI_SUCCESS;
+    } catch (...) {
+        return MSPTI_ERROR_INNER;
+    }
+}
+
 }  // namespace
 
 extern "C" {
@@ -47,21 +68,16 @@ MSPTI_API msptiResult msptiActivityRegisterCallbacks(msptiBuffersCallbackRequest
     }
 }
 
-MSPTI_API msptiResult msptiActivityEnable(msptiActivityKind kind) {
-    if (!activity::IsValidKind(kind)) return MSPTI_ERROR_INVALID_PARAMETER;
-    try {
-        if (activity::NeedsInterposition(kind) && !InterpositionAvailable(kind)) return MSPTI_ERROR_WITHOUT_LD_PRELOAD;
-        lifecycle::EnsureExitFlush();
-        std::lock_guard<std::mutex> lock(SwitchMutex());
-        activity::Kinds().Set(kind, true);
-        seam::DeviceTaskManager::Instance().OnKindEnabled();
-        // The kind stays enabled (host records, other devices); the caller learns that device records
-        // of an open device cannot come (they are counted as dropped, reason COLLECTION_FAILED).
-        if (seam::DeviceTaskManager::Instance().CollectionFailed(kind)) return MSPTI_ERROR_DEVICE_OFFLINE;
-        return MSPTI_SUCCESS;
-    } catch (...) {
-        return MSPTI_ERROR_INNER;
-    }
+MSPTI_API msptiResult msptiActivityEnable(msptiActivityKind kind) { return EnableKind(kind, false); }
+
+// Not msPTI's API (not in its headers, not named mspti*): the simulated CANN's libmsprofiler, which
+// collects through msPTI (docs/msprof.md), enables the kinds with it. CANN's profiler collects the
+// runtime's copies and fills from the runtime's own task reports, without msPTI's interposer; msPTI
+// builds MEMCPY and MEMSET records from those reports too (ACT-MEMCPY-05/06/07), so for libmsprofiler
+// they need no preload. MEMORY and HCCL, which only the interposer gives, still do.
+MSPTI_API msptiResult npusim_mspti_enable_for_msprof(msptiActivityKind kind);
+MSPTI_API msptiResult npusim_mspti_enable_for_msprof(msptiActivityKind kind) {
+    return EnableKind(kind, kind == MSPTI_ACTIVITY_KIND_MEMCPY || kind == MSPTI_ACTIVITY_KIND_MEMSET);
 }
 
 MSPTI_API msptiResult msptiActivityDisable(msptiActivityKind kind) {
