@@ -11,6 +11,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -110,20 +111,26 @@ def test_step_trace_time_computing_is_the_steps_kernel_time(profiled: tuple[str,
         assert float(row["Communication"]) == 0.0
 
 
-def test_two_ranks_under_torchrun_write_their_kernels_and_collectives(tmp_path: Path) -> None:
-    # about 45 s: two torch processes, each with its own collection and analysis
+def profile_two_ranks(out: Path, *args: str) -> list[Path]:
+    """profiled_allreduce.py on 2 ranks under torchrun; each rank's *_ascend_pt folder."""
     result = subprocess.run(
         [sys.executable, "-m", "sim_runtime", "run", "--devices", "2", "--",
          sys.executable, "-m", "torch.distributed.run", "--nproc_per_node=2",
-         str(PROGRAMS / "profiled_allreduce.py"), str(tmp_path)],
+         str(PROGRAMS / "profiled_allreduce.py"), str(out), *args],
         env={**os.environ, "NPU_SIM_LOG_LEVEL": "warn"},
         capture_output=True, text=True, timeout=600, check=False,
     )  # fmt: skip
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-4000:]
     for complaint in COMPLAINTS:
         assert complaint not in result.stdout + result.stderr, (result.stdout + result.stderr)[-4000:]
-    ranks = sorted(tmp_path.glob("*_ascend_pt"))
+    ranks = sorted(out.glob("*_ascend_pt"))
     assert len(ranks) == 2
+    return ranks
+
+
+def test_two_ranks_under_torchrun_write_their_kernels_and_collectives(tmp_path: Path) -> None:
+    # about 45 s: two torch processes, each with its own collection and analysis
+    ranks = profile_two_ranks(tmp_path)
     devices = set()
     for ascend_pt in ranks:
         (prof,) = ascend_pt.glob("PROF_*")
@@ -156,6 +163,47 @@ def test_two_ranks_under_torchrun_write_their_kernels_and_collectives(tmp_path: 
         matrix = json.loads((out / "communication_matrix.json").read_text())
         assert list(matrix) == ["step0", "step1"]  # no links: HCCL tasks are not collected
     assert devices == {"0", "1"}
+
+
+def test_two_ranks_db_export_has_each_ranks_tasks_and_communication(tmp_path: Path) -> None:
+    # about 45 s: the run above with export_type db. Each rank's ascend_pytorch_profiler_<rank>.db
+    # holds msprof's tables of its collection (kernels, communication operations: the msPTI records of
+    # the rank), and analysis.db torch_npu's communication tables from msprof --analyze's database.
+    ranks = profile_two_ranks(tmp_path, "db")
+    seen = set()
+    for ascend_pt in ranks:
+        (prof,) = ascend_pt.glob("PROF_*")
+        collected = raw.load(prof)
+        out = ascend_pt / "ASCEND_PROFILER_OUTPUT"
+        (db_path,) = out.glob("ascend_pytorch_profiler_*.db")
+        rank = int(db_path.stem.rsplit("_", 1)[1])
+        seen.add(rank)
+        with closing(sqlite3.connect(db_path)) as db:
+            kernels = db.execute(
+                "SELECT s.value, t.startNs, t.endNs, t.deviceId FROM COMPUTE_TASK_INFO c "
+                "JOIN TASK t ON c.globalTaskId = t.globalTaskId JOIN STRING_IDS s ON c.name = s.id "
+                "ORDER BY t.startNs"
+            ).fetchall()
+            communication = db.execute(
+                "SELECT s.value, o.startNs, o.endNs, o.deviceId FROM COMMUNICATION_OP o "
+                "JOIN STRING_IDS s ON o.opName = s.id ORDER BY o.startNs"
+            ).fetchall()
+            npus = db.execute("SELECT id, name FROM NPU_INFO").fetchall()
+        assert kernels == [
+            (k.name, k.start, k.end, k.device) for k in sorted(collected.kernels, key=lambda k: k.start)
+        ]
+        ops = sorted(collected.communications, key=lambda c: c.start)
+        assert [name for name, *_ in communication] == ["hcom_allReduce_", "hcom_allReduce_"]
+        assert communication == [(c.name, c.start, c.end, c.device) for c in ops]
+        assert npus == [(rank, "Ascend910B")]  # the default SoC, Ascend910B3
+        with closing(sqlite3.connect(out / "analysis.db")) as analysis:
+            times = analysis.execute(
+                "SELECT elapse_time, step FROM CommAnalyzerTime ORDER BY step"
+            ).fetchall()
+        assert [step for _, step in times] == ["step0", "step1"]
+        for (elapse, _), op in zip(times, ops, strict=True):
+            assert elapse == pytest.approx((op.end - op.start) / 1e6)
+    assert seen == {0, 1}
 
 
 # What torch_npu 2.13.0 writes per profiler level (its ProfilerConfig.LEVEL_PARSER_CONFIG and parser

@@ -1,5 +1,6 @@
 """One rank of a torchrun job under torch_npu.profiler: two steps of a matmul and an all-reduce,
-written by tensorboard_trace_handler into argv[1]; prints one JSON line with the rank."""
+written by tensorboard_trace_handler into argv[1], exporting argv[2] (default "text"; "db" or
+"text,db"); prints one JSON line with the rank."""
 
 import json
 import os
@@ -8,6 +9,7 @@ import sys
 import torch
 import torch_npu  # noqa: F401  (registers the npu device)
 from torch_npu.profiler import (
+    ExportType,
     ProfilerActivity,
     ProfilerLevel,
     _ExperimentalConfig,
@@ -19,12 +21,17 @@ from torch_npu.profiler import (
 torch.distributed.init_process_group(backend="hccl", init_method="env://")
 rank = int(os.environ["LOCAL_RANK"])
 torch.npu.set_device(rank)
+export_types = (
+    [getattr(ExportType, t.capitalize()) for t in sys.argv[2].split(",")] if len(sys.argv) > 2 else None
+)
 x = torch.full((64, 64), float(rank + 1)).npu()
 with profile(
     activities=[ProfilerActivity.CPU, ProfilerActivity.NPU],
     schedule=schedule(wait=0, warmup=0, active=2, repeat=1),
     on_trace_ready=tensorboard_trace_handler(sys.argv[1]),
-    experimental_config=_ExperimentalConfig(profiler_level=ProfilerLevel.Level1),
+    experimental_config=_ExperimentalConfig(
+        profiler_level=ProfilerLevel.Level1, **({"export_type": export_types} if export_types else {})
+    ),
 ) as prof:
     for _ in range(2):
         y = x @ x
