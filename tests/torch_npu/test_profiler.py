@@ -95,6 +95,23 @@ def test_trace_view_has_npu_rows_and_flows(profiled: tuple[str, Path]) -> None:
     assert any(str(e.get("name", "")).startswith("ProfilerStep#") for e in events)
 
 
+def test_trace_view_device_tasks_are_the_msPTI_kernel_and_memcpy_records(profiled: tuple[str, Path]) -> None:
+    # One truth: every task of the Ascend Hardware rows is a KERNEL or MEMCPY record of the run (the
+    # loss's device-to-host copy of each active step included), with its start, and nothing else.
+    _, ascend_pt = profiled
+    (prof,) = ascend_pt.glob("PROF_*")
+    collected = raw.load(prof)
+    copies = [c for c in collected.copies if c.kind == "memcpy"]
+    assert len(copies) == 2 and all(c.bytes == 4 for c in copies)  # one fp32 loss per active step
+    events = json.loads((ascend_pt / "ASCEND_PROFILER_OUTPUT" / "trace_view.json").read_text())
+    hardware = {
+        e["pid"] for e in events if e.get("ph") == "M" and e.get("args", {}).get("name") == "Ascend Hardware"
+    }
+    tasks = sorted((e["name"], e["ts"]) for e in events if e.get("ph") == "X" and e.get("pid") in hardware)
+    records = [(k.name, k.start) for k in collected.kernels] + [("MEMCPY_ASYNC", c.start) for c in copies]
+    assert tasks == sorted((name, f"{start // 1000}.{start % 1000:03d}") for name, start in records)
+
+
 def test_step_trace_time_computing_is_the_steps_kernel_time(profiled: tuple[str, Path]) -> None:
     _, ascend_pt = profiled
     out = ascend_pt / "ASCEND_PROFILER_OUTPUT"

@@ -5,7 +5,8 @@ tensorboard_trace_handler), as users profile training:
 Six steps under schedule(wait=1, warmup=1, active=2, repeat=1) at profiler level LEVEL (default
 Level1, which adds op_statistic.csv and api_statistic.csv to Level0's files; Level0, Level2 or
 Level_none), exporting EXPORT_TYPES (default "text"; "db" or "text,db"), with profile_memory=True when
-the fourth argument is "memory"; prints one JSON line.
+the fourth argument is "memory"; each step reads the loss back (`loss.item()`, a device-to-host copy),
+as training loops log it; prints one JSON line.
 
 `profiled_training.py --mstx-steps` runs the same six steps without torch_npu's profiler, each
 step inside an mstx range named `step` (torch_npu.npu.mstx), so that an msPTI capture
@@ -39,6 +40,7 @@ optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
 x = torch.randn(8, 16).npu()
 y = torch.randn(8, 4).npu()
 steps = 6
+losses = []
 prof = None
 if not mstx_steps:
     prof = profile(
@@ -58,8 +60,9 @@ with prof if prof is not None else contextlib.nullcontext():
         loss.backward()
         optimizer.step()
         torch.npu.synchronize()
+        losses.append(loss.item())  # as training loops log the loss: a device-to-host copy per step
         if step_range is not None:
             torch_npu.npu.mstx.range_end(step_range)
         if prof is not None:
             prof.step()
-print(json.dumps({"steps": steps, "loss": float(loss.detach().cpu())}))
+print(json.dumps({"steps": steps, "loss": losses[-1]}))
