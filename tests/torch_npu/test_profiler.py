@@ -174,6 +174,10 @@ def test_two_ranks_under_torchrun_write_their_kernels_and_collectives(tmp_path: 
             k.name for k in collected.kernels
         )
         devices |= {r["Device_id"] for r in rows}
+        # Every file of Level1 (the program's level), and the communication views of HCCL.
+        written = {p.name for p in out.iterdir() if p.suffix in (".csv", ".json")}
+        communication_views = {"communication.json", "communication_matrix.json"}
+        assert written == HOST_VIEWS | DEVICE_VIEWS | STATISTICS | communication_views
         with (out / "step_trace_time.csv").open(encoding="utf-8", newline="") as f:
             steps = list(csv.DictReader(f))
         assert [s["Step"] for s in steps] == ["0", "1"] and all(float(s["Communication"]) > 0 for s in steps)
