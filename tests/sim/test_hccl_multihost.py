@@ -170,6 +170,64 @@ def test_port_range_and_bad_port_variables(exe: Path, native: NativeTree, tmp_pa
         assert name in result.stderr, result.stderr
 
 
+def ipv6_interfaces() -> list[tuple[str, str]]:
+    """(name, address) of this host's IPv6 addresses but link-local ones, in CANN's order."""
+    found = []
+    try:
+        table = Path("/proc/net/if_inet6").read_text()
+    except OSError:
+        return []
+    for row in table.splitlines():
+        hexaddr, _, _, scope, _, name = row.split()
+        if int(scope, 16) == 0x20:
+            continue  # link-local
+        found.append((name, socket.inet_ntop(socket.AF_INET6, bytes.fromhex(hexaddr))))
+    order = {"lo": 2, "docker": 1}
+    return sorted(found, key=lambda n: (next((v for k, v in order.items() if n[0].startswith(k)), 0), n[0]))
+
+
+def ipv6_usable() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6) as s:
+            s.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"HCCL_SOCKET_FAMILY": "AF_INET6", "HCCL_SOCKET_IFNAME": "=lo"},
+        {"HCCL_SOCKET_FAMILY": "AF_INET6"},
+        {"HCCL_IF_IP": "::1"},
+    ],
+    ids=["family-and-ifname", "family-default-order", "if-ip"],
+)
+def test_ipv6_root_info_names_the_selected_address(
+    exe: Path, native: NativeTree, tmp_path: Path, env: dict[str, str]
+) -> None:
+    """HCCL_SOCKET_FAMILY=AF_INET6 searches IPv6 addresses first (CANN's FindLocalHostIP); the
+    root info and the communicator's default name carry the address chosen."""
+    if not ipv6_usable():
+        pytest.fail("this test needs IPv6 on the loopback (::1)")
+    nics = ipv6_interfaces()
+    if env.get("HCCL_SOCKET_IFNAME") == "=lo" or "HCCL_IF_IP" in env:
+        want_name, want_ip = "lo", "::1"
+    else:
+        want_name, want_ip = nics[0]
+    fields, result = root_info(exe, native, tmp_path, HCCL_IF_BASE_PORT=str(free_base_port()), **env)
+    assert result.returncode == 0, result.stderr
+    assert fields["ip"] == want_ip, (fields, nics)
+    assert fields["identifier"].startswith(f"{want_ip}%{want_name}_{fields['port']}_0_"), fields
+
+
+def test_a_bad_socket_family_fails_root_info_with_para(exe: Path, native: NativeTree, tmp_path: Path) -> None:
+    fields, result = root_info(exe, native, tmp_path, HCCL_SOCKET_FAMILY="AF_UNIX")
+    assert not fields and result.returncode == 5, (result.returncode, result.stderr)  # HcclGetRootInfo failed
+    assert "HCCL_SOCKET_FAMILY='AF_UNIX' is invalid" in result.stderr, result.stderr
+
+
 # --- two hosts ------------------------------------------------------------------------------------
 
 
@@ -250,6 +308,34 @@ def test_two_hosts_root_info_to_init_and_all_reduce(
         joins,
     )
     assert sim_files() <= before
+
+
+def test_two_hosts_over_ipv6(exe: Path, native: NativeTree, tmp_path: Path, hosts: TwoHosts) -> None:
+    """HCCL_SOCKET_FAMILY=AF_INET6 on both hosts: the root listens on its host's IPv6 address
+    (namespaces: the veth's; loopback: ::1) and the other host's ranks reach it there."""
+    if not ipv6_usable():
+        pytest.fail("this test needs IPv6 on the loopback (::1)")
+    root = tmp_path / "root_info.bin"
+    cases = numbered([("allreduce", FP32, SUM, 1000), ("allgather", INT32, SUM, 3)])
+    procs = launch(
+        exe,
+        native,
+        hosts,
+        "proc",
+        case_file(tmp_path, cases),
+        2,
+        HCCL_TEST_ROOT_FILE=str(root),
+        HCCL_SOCKET_FAMILY="AF_INET6",
+    )
+    out, _ = finish(procs)
+    check(cases, 4, out)
+    assert data_ip(root.read_bytes()) == hosts.addresses6[0], f"{hosts.mode}: the root's address"
+    names = [line.split()[4] for line in out.splitlines() if line.startswith("N ")]
+    assert len(names) == 4 and all(n.startswith(f"{hosts.addresses6[0]}%") for n in names), names
+
+
+def data_ip(data: bytes) -> str:
+    return data[0:64].split(b"\0")[0].decode()
 
 
 def rank_table_across(tmp_path: Path, hosts: TwoHosts, host_port: int | None) -> Path:
@@ -399,6 +485,34 @@ def test_a_killed_rank_fails_the_others_with_timeout(
         else:
             assert f"rank {victim} did not arrive within HCCL_EXEC_TIMEOUT or is gone" in err, err[-2000:]
     assert sim_files() <= before
+
+
+def test_a_rank_that_stops_participating_times_out_across_hosts(
+    exe: Path, native: NativeTree, tmp_path: Path, hosts: TwoHosts
+) -> None:
+    """Rank 3 (the second host) stays alive but never calls the collective: the other ranks,
+    on both hosts, get HCCL_E_TIMEOUT once HCCL_EXEC_TIMEOUT (1 s) has passed, each logging
+    that rank 3 did not arrive."""
+    cases = numbered([("allreduce", INT32, SUM, 4), ("missing", INT32, SUM, 4)])
+    procs = launch(
+        exe,
+        native,
+        hosts,
+        "proc",
+        case_file(tmp_path, cases),
+        2,
+        HCCL_TEST_ROOT_FILE=str(tmp_path / "root.bin"),
+        HCCL_EXEC_TIMEOUT="1",
+        HCCL_TEST_MISSING_RANK="3",
+        HCCL_TEST_MISSING_SLEEP_MS="4000",
+    )
+    out, errs = finish(procs)
+    _, _, results, waits = parse(out)
+    for r in range(3):
+        assert results[(r, 2)][0] == E_TIMEOUT, (hosts.mode, out)
+        assert 900 <= waits[(r, 2)] < 4000, (hosts.mode, waits)
+        assert "rank 3 did not arrive within HCCL_EXEC_TIMEOUT" in errs[r], errs[r][-2000:]
+    assert (3, 2) not in results
 
 
 def test_an_unreachable_root_times_out_at_init(exe: Path, native: NativeTree, tmp_path: Path) -> None:
