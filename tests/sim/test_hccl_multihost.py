@@ -298,7 +298,13 @@ def test_two_hosts_root_info_to_init_and_all_reduce(
     out, errs = finish(procs)
     check(cases, 4, out)
     data = root.read_bytes()
-    assert data[0:64].split(b"\0")[0].decode() == hosts.addresses[0], f"{hosts.mode}: the root's address"
+    assert data_ip(data) == hosts.addresses[0], f"{hosts.mode}: the root's address"
+    # Every rank's communicator, on either host, is named after the root's address and interface
+    # (CANN's "<ip>%<ifname>_<port>_<device>_<µs>").
+    port = struct.unpack_from("<I", data, 64)[0]
+    names = [line.split()[4] for line in out.splitlines() if line.startswith("N ")]
+    prefix = f"{hosts.addresses[0]}%{hosts.ifnames[0]}_{port}_0_"
+    assert len(names) == 4 and all(n.startswith(prefix) and n[len(prefix) :].isdigit() for n in names), names
     # Rank 1 (host A, another process) and host B's ranks reached the root from their own addresses.
     joins = [
         line.split("joins from ")[1].split(":")[0] for line in errs[0].splitlines() if "joins from" in line
