@@ -8,7 +8,7 @@ The hosts are two network namespaces joined by a veth pair where the test may ru
 (torch_npu's HcclGetRootInfo on rank 0 then names its namespace's address, found by CANN's
 interface order, and the other host's ranks connect there), else loopback addresses (127.0.0.1
 and 127.0.0.2, chosen by HCCL_SOCKET_IFNAME and HCCL_IF_IP); the test says which ran
-(tests/support/two_hosts.py). About 30-60 s: slow."""
+(tests/support/two_hosts.py). About 50-75 s: slow."""
 
 from __future__ import annotations
 
