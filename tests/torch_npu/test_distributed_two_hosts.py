@@ -1,6 +1,7 @@
 """torchrun --nnodes 2 over the hccl backend across two hosts (programs/distributed.py): two
 torchrun invocations, one per host, meeting at the first host's address (c10d's static
-rendezvous: --master_addr, --node_rank), two ranks per host. Every collective gives the value every
+rendezvous: --master_addr, --node_rank), two ranks per host, over IPv4 and over IPv6
+(HCCL_SOCKET_FAMILY=AF_INET6). Every collective gives the value every
 rank can compute alone, and DDP training on `npu` matches the same DDP run on the CPU over gloo
 (the one-host test's tolerance: fp32 rtol 1e-5 / atol 1e-6).
 
@@ -8,7 +9,7 @@ The hosts are two network namespaces joined by a veth pair where the test may ru
 (torch_npu's HcclGetRootInfo on rank 0 then names its namespace's address, found by CANN's
 interface order, and the other host's ranks connect there), else loopback addresses (127.0.0.1
 and 127.0.0.2, chosen by HCCL_SOCKET_IFNAME and HCCL_IF_IP); the test says which ran
-(tests/support/two_hosts.py). About 50-75 s: slow."""
+(tests/support/two_hosts.py). About 50-75 s per family: slow."""
 
 from __future__ import annotations
 
@@ -33,8 +34,8 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def torchrun_two_hosts(hosts: TwoHosts) -> list[dict[str, object]]:
-    """Each rank's line, by rank."""
+def torchrun_two_hosts(hosts: TwoHosts, family: str) -> tuple[list[dict[str, object]], list[str]]:
+    """Each rank's line, by rank, and the addresses the root's rendezvous saw ranks join from."""
     master_port = free_port()
     procs = []
     for host in (0, 1):
@@ -46,8 +47,10 @@ def torchrun_two_hosts(hosts: TwoHosts) -> list[dict[str, object]]:
         ]  # fmt: skip
         env = {
             **os.environ,
-            "NPU_SIM_LOG_LEVEL": "warn",
+            # Host A's debug lines name the address each rank joined the root's rendezvous from.
+            "NPU_SIM_LOG_LEVEL": "debug" if host == 0 else "warn",
             "HCCL_CONNECT_TIMEOUT": "120",
+            "HCCL_SOCKET_FAMILY": family,
             # gloo (the CPU reference) binds the host's own interface, as HCCL's selection does.
             "GLOO_SOCKET_IFNAME": hosts.ifnames[host],
             **hosts.env[host],
@@ -74,19 +77,43 @@ def torchrun_two_hosts(hosts: TwoHosts) -> list[dict[str, object]]:
         lines += [json.loads(line[5:]) for line in out.splitlines() if line.startswith("RANK ")]
     lines.sort(key=lambda r: r["rank"])
     assert [r["rank"] for r in lines] == list(range(2 * PER_HOST)), lines
-    return lines
+    joins = [
+        line.split("joins from ")[1].split(": ")[0].rsplit(":", 1)[0]  # "... joins from ip:port: status"
+        for line in results[0][1].splitlines()
+        if "joins from" in line
+    ]
+    return lines, joins
 
 
-@pytest.fixture(scope="module")
-def ranks() -> list[dict[str, object]]:
+@pytest.fixture(scope="module", params=["AF_INET", "AF_INET6"])
+def run(request: pytest.FixtureRequest) -> tuple[TwoHosts, str, list[dict[str, object]], list[str]]:
+    family = request.param
     with two_hosts() as hosts:
         if hosts.mode != "netns":
             warnings.warn(
                 f"two hosts: network namespaces unavailable ({hosts.why}); ran on loopback addresses",
                 stacklevel=2,
             )
-        print(f"two hosts: {hosts.mode} {hosts.addresses}")
-        return torchrun_two_hosts(hosts)
+        print(f"two hosts: {hosts.mode} {hosts.addresses} {hosts.addresses6}, HCCL_SOCKET_FAMILY={family}")
+        return (hosts, family, *torchrun_two_hosts(hosts, family))
+
+
+@pytest.fixture(scope="module")
+def ranks(run: tuple[TwoHosts, str, list[dict[str, object]], list[str]]) -> list[dict[str, object]]:
+    return run[2]
+
+
+@pytest.mark.slow
+def test_the_other_hosts_ranks_join_from_their_own_address(
+    run: tuple[TwoHosts, str, list[dict[str, object]], list[str]],
+) -> None:
+    """Host B's ranks reach the rendezvous torch_npu's rank 0 opened on host A from host B's
+    address, of the family HCCL_SOCKET_FAMILY names."""
+    hosts, family, _, joins = run
+    b = hosts.addresses[1]
+    if family == "AF_INET6":
+        b = f"[{hosts.addresses6[1]}]"  # loopback mode: ::1, the root's family
+    assert joins.count(b) >= PER_HOST, (hosts.mode, family, joins)
 
 
 @pytest.mark.slow
