@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from sim.test_hccl_collectives import (
+    E_PARA,
     E_TIMEOUT,
     FP16,
     FP32,
@@ -226,6 +227,23 @@ def test_a_bad_socket_family_fails_root_info_with_para(exe: Path, native: Native
     fields, result = root_info(exe, native, tmp_path, HCCL_SOCKET_FAMILY="AF_UNIX")
     assert not fields and result.returncode == 5, (result.returncode, result.stderr)  # HcclGetRootInfo failed
     assert "HCCL_SOCKET_FAMILY='AF_UNIX' is invalid" in result.stderr, result.stderr
+    # HcclCommInitRootInfo reads it too: a rank given a good root info still fails.
+    fields, result = root_info(exe, native, tmp_path)
+    assert result.returncode == 0 and fields, result.stderr
+    cases = case_file(tmp_path, numbered([("allreduce", INT32, SUM, 4)]))
+    env = native.env(
+        NPU_SIM_DEVICES="8",
+        HCCL_CONNECT_TIMEOUT="2",
+        RANK="1",
+        WORLD_SIZE="2",
+        HCCL_TEST_ROOT_FILE=str(tmp_path / "root.bin"),
+        HCCL_SOCKET_FAMILY="AF_UNIX",
+    )
+    result = subprocess.run(
+        [str(exe), "proc", "2", str(cases)], env=env, capture_output=True, text=True, timeout=60
+    )
+    init, _, _, _ = parse(result.stdout)
+    assert init == {1: E_PARA}, result.stdout + result.stderr
 
 
 # --- two hosts ------------------------------------------------------------------------------------
