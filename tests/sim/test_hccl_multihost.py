@@ -362,8 +362,9 @@ def data_ip(data: bytes) -> str:
     return data[0:64].split(b"\0")[0].decode()
 
 
-def rank_table_across(tmp_path: Path, hosts: TwoHosts, host_port: int | None) -> Path:
+def rank_table_across(tmp_path: Path, hosts: TwoHosts, host_port: int | None, v6: bool = False) -> Path:
     tag = uuid.uuid4().hex[:8]
+    addresses = hosts.addresses6 if v6 else hosts.addresses
     table = {
         "status": "completed",
         "version": "1.0",
@@ -371,7 +372,7 @@ def rank_table_across(tmp_path: Path, hosts: TwoHosts, host_port: int | None) ->
         "server_list": [
             {
                 "server_id": f"node{h}-{tag}",
-                "host_ip": hosts.addresses[h],
+                "host_ip": addresses[h],
                 "device": [
                     {"device_id": str(2 * h + d), "device_ip": f"192.168.{h}.{d}", "rank_id": str(2 * h + d)}
                     for d in range(2)
@@ -417,6 +418,31 @@ def test_two_hosts_rank_table_meets_at_the_first_server(
     else:
         assert base <= port < base + 32, (port, base)
     assert sim_files() <= before
+
+
+def test_two_hosts_rank_table_with_ipv6_host_ips(
+    exe: Path, native: NativeTree, tmp_path: Path, hosts: TwoHosts
+) -> None:
+    """host_ip as IPv6 addresses (namespaces: the veths'; loopback: ::1 for both servers): the
+    first server's rank 0 hosts the rendezvous at its IPv6 address and every rank meets there."""
+    if not ipv6_usable():
+        pytest.fail("this test needs IPv6 on the loopback (::1)")
+    table = rank_table_across(tmp_path, hosts, None, v6=True)
+    cases = numbered([("allreduce", INT32, SUM, 7)])
+    procs = launch(
+        exe,
+        native,
+        hosts,
+        "cluster-proc",
+        case_file(tmp_path, cases),
+        2,
+        RANK_TABLE_FILE=str(table),
+        HCCL_IF_BASE_PORT=str(free_base_port()),
+    )
+    out, errs = finish(procs)
+    check(cases, 4, out)
+    hosted = [line for line in errs[0].splitlines() if "hosts the rank table's rendezvous" in line]
+    assert hosted and f"at {hosts.addresses6[0]}:" in hosted[0], (hosts.mode, errs[0][-2000:])
 
 
 def test_group_list_rank_table_is_accepted(exe: Path, native: NativeTree, tmp_path: Path) -> None:
