@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from sim.test_hccl_collectives import (
+    E_PARA,
     E_TIMEOUT,
     FP16,
     FP32,
@@ -170,6 +171,81 @@ def test_port_range_and_bad_port_variables(exe: Path, native: NativeTree, tmp_pa
         assert name in result.stderr, result.stderr
 
 
+def ipv6_interfaces() -> list[tuple[str, str]]:
+    """(name, address) of this host's IPv6 addresses but link-local ones, in CANN's order."""
+    found = []
+    try:
+        table = Path("/proc/net/if_inet6").read_text()
+    except OSError:
+        return []
+    for row in table.splitlines():
+        hexaddr, _, _, scope, _, name = row.split()
+        if int(scope, 16) == 0x20:
+            continue  # link-local
+        found.append((name, socket.inet_ntop(socket.AF_INET6, bytes.fromhex(hexaddr))))
+    order = {"lo": 2, "docker": 1}
+    return sorted(found, key=lambda n: (next((v for k, v in order.items() if n[0].startswith(k)), 0), n[0]))
+
+
+def ipv6_usable() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6) as s:
+            s.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"HCCL_SOCKET_FAMILY": "AF_INET6", "HCCL_SOCKET_IFNAME": "=lo"},
+        {"HCCL_SOCKET_FAMILY": "AF_INET6"},
+        {"HCCL_IF_IP": "::1"},
+    ],
+    ids=["family-and-ifname", "family-default-order", "if-ip"],
+)
+def test_ipv6_root_info_names_the_selected_address(
+    exe: Path, native: NativeTree, tmp_path: Path, env: dict[str, str]
+) -> None:
+    """HCCL_SOCKET_FAMILY=AF_INET6 searches IPv6 addresses first (CANN's FindLocalHostIP); the
+    root info and the communicator's default name carry the address chosen."""
+    if not ipv6_usable():
+        pytest.fail("this test needs IPv6 on the loopback (::1)")
+    nics = ipv6_interfaces()
+    if env.get("HCCL_SOCKET_IFNAME") == "=lo" or "HCCL_IF_IP" in env:
+        want_name, want_ip = "lo", "::1"
+    else:
+        want_name, want_ip = nics[0]
+    fields, result = root_info(exe, native, tmp_path, HCCL_IF_BASE_PORT=str(free_base_port()), **env)
+    assert result.returncode == 0, result.stderr
+    assert fields["ip"] == want_ip, (fields, nics)
+    assert fields["identifier"].startswith(f"{want_ip}%{want_name}_{fields['port']}_0_"), fields
+
+
+def test_a_bad_socket_family_fails_root_info_with_para(exe: Path, native: NativeTree, tmp_path: Path) -> None:
+    fields, result = root_info(exe, native, tmp_path, HCCL_SOCKET_FAMILY="AF_UNIX")
+    assert not fields and result.returncode == 5, (result.returncode, result.stderr)  # HcclGetRootInfo failed
+    assert "HCCL_SOCKET_FAMILY='AF_UNIX' is invalid" in result.stderr, result.stderr
+    # HcclCommInitRootInfo reads it too: a rank given a good root info still fails.
+    fields, result = root_info(exe, native, tmp_path)
+    assert result.returncode == 0 and fields, result.stderr
+    cases = case_file(tmp_path, numbered([("allreduce", INT32, SUM, 4)]))
+    env = native.env(
+        NPU_SIM_DEVICES="8",
+        HCCL_CONNECT_TIMEOUT="2",
+        RANK="1",
+        WORLD_SIZE="2",
+        HCCL_TEST_ROOT_FILE=str(tmp_path / "root.bin"),
+        HCCL_SOCKET_FAMILY="AF_UNIX",
+    )
+    result = subprocess.run(
+        [str(exe), "proc", "2", str(cases)], env=env, capture_output=True, text=True, timeout=60
+    )
+    init, _, _, _ = parse(result.stdout)
+    assert init == {1: E_PARA}, result.stdout + result.stderr
+
+
 # --- two hosts ------------------------------------------------------------------------------------
 
 
@@ -240,7 +316,13 @@ def test_two_hosts_root_info_to_init_and_all_reduce(
     out, errs = finish(procs)
     check(cases, 4, out)
     data = root.read_bytes()
-    assert data[0:64].split(b"\0")[0].decode() == hosts.addresses[0], f"{hosts.mode}: the root's address"
+    assert data_ip(data) == hosts.addresses[0], f"{hosts.mode}: the root's address"
+    # Every rank's communicator, on either host, is named after the root's address and interface
+    # (CANN's "<ip>%<ifname>_<port>_<device>_<µs>").
+    port = struct.unpack_from("<I", data, 64)[0]
+    names = [line.split()[4] for line in out.splitlines() if line.startswith("N ")]
+    prefix = f"{hosts.addresses[0]}%{hosts.ifnames[0]}_{port}_0_"
+    assert len(names) == 4 and all(n.startswith(prefix) and n[len(prefix) :].isdigit() for n in names), names
     # Rank 1 (host A, another process) and host B's ranks reached the root from their own addresses.
     joins = [
         line.split("joins from ")[1].split(":")[0] for line in errs[0].splitlines() if "joins from" in line
@@ -252,8 +334,37 @@ def test_two_hosts_root_info_to_init_and_all_reduce(
     assert sim_files() <= before
 
 
-def rank_table_across(tmp_path: Path, hosts: TwoHosts, host_port: int | None) -> Path:
+def test_two_hosts_over_ipv6(exe: Path, native: NativeTree, tmp_path: Path, hosts: TwoHosts) -> None:
+    """HCCL_SOCKET_FAMILY=AF_INET6 on both hosts: the root listens on its host's IPv6 address
+    (namespaces: the veth's; loopback: ::1) and the other host's ranks reach it there."""
+    if not ipv6_usable():
+        pytest.fail("this test needs IPv6 on the loopback (::1)")
+    root = tmp_path / "root_info.bin"
+    cases = numbered([("allreduce", FP32, SUM, 1000), ("allgather", INT32, SUM, 3)])
+    procs = launch(
+        exe,
+        native,
+        hosts,
+        "proc",
+        case_file(tmp_path, cases),
+        2,
+        HCCL_TEST_ROOT_FILE=str(root),
+        HCCL_SOCKET_FAMILY="AF_INET6",
+    )
+    out, _ = finish(procs)
+    check(cases, 4, out)
+    assert data_ip(root.read_bytes()) == hosts.addresses6[0], f"{hosts.mode}: the root's address"
+    names = [line.split()[4] for line in out.splitlines() if line.startswith("N ")]
+    assert len(names) == 4 and all(n.startswith(f"{hosts.addresses6[0]}%") for n in names), names
+
+
+def data_ip(data: bytes) -> str:
+    return data[0:64].split(b"\0")[0].decode()
+
+
+def rank_table_across(tmp_path: Path, hosts: TwoHosts, host_port: int | None, v6: bool = False) -> Path:
     tag = uuid.uuid4().hex[:8]
+    addresses = hosts.addresses6 if v6 else hosts.addresses
     table = {
         "status": "completed",
         "version": "1.0",
@@ -261,7 +372,7 @@ def rank_table_across(tmp_path: Path, hosts: TwoHosts, host_port: int | None) ->
         "server_list": [
             {
                 "server_id": f"node{h}-{tag}",
-                "host_ip": hosts.addresses[h],
+                "host_ip": addresses[h],
                 "device": [
                     {"device_id": str(2 * h + d), "device_ip": f"192.168.{h}.{d}", "rank_id": str(2 * h + d)}
                     for d in range(2)
@@ -307,6 +418,31 @@ def test_two_hosts_rank_table_meets_at_the_first_server(
     else:
         assert base <= port < base + 32, (port, base)
     assert sim_files() <= before
+
+
+def test_two_hosts_rank_table_with_ipv6_host_ips(
+    exe: Path, native: NativeTree, tmp_path: Path, hosts: TwoHosts
+) -> None:
+    """host_ip as IPv6 addresses (namespaces: the veths'; loopback: ::1 for both servers): the
+    first server's rank 0 hosts the rendezvous at its IPv6 address and every rank meets there."""
+    if not ipv6_usable():
+        pytest.fail("this test needs IPv6 on the loopback (::1)")
+    table = rank_table_across(tmp_path, hosts, None, v6=True)
+    cases = numbered([("allreduce", INT32, SUM, 7)])
+    procs = launch(
+        exe,
+        native,
+        hosts,
+        "cluster-proc",
+        case_file(tmp_path, cases),
+        2,
+        RANK_TABLE_FILE=str(table),
+        HCCL_IF_BASE_PORT=str(free_base_port()),
+    )
+    out, errs = finish(procs)
+    check(cases, 4, out)
+    hosted = [line for line in errs[0].splitlines() if "hosts the rank table's rendezvous" in line]
+    assert hosted and f"at {hosts.addresses6[0]}:" in hosted[0], (hosts.mode, errs[0][-2000:])
 
 
 def test_group_list_rank_table_is_accepted(exe: Path, native: NativeTree, tmp_path: Path) -> None:
@@ -399,6 +535,34 @@ def test_a_killed_rank_fails_the_others_with_timeout(
         else:
             assert f"rank {victim} did not arrive within HCCL_EXEC_TIMEOUT or is gone" in err, err[-2000:]
     assert sim_files() <= before
+
+
+def test_a_rank_that_stops_participating_times_out_across_hosts(
+    exe: Path, native: NativeTree, tmp_path: Path, hosts: TwoHosts
+) -> None:
+    """Rank 3 (the second host) stays alive but never calls the collective: the other ranks,
+    on both hosts, get HCCL_E_TIMEOUT once HCCL_EXEC_TIMEOUT (1 s) has passed, each logging
+    that rank 3 did not arrive."""
+    cases = numbered([("allreduce", INT32, SUM, 4), ("missing", INT32, SUM, 4)])
+    procs = launch(
+        exe,
+        native,
+        hosts,
+        "proc",
+        case_file(tmp_path, cases),
+        2,
+        HCCL_TEST_ROOT_FILE=str(tmp_path / "root.bin"),
+        HCCL_EXEC_TIMEOUT="1",
+        HCCL_TEST_MISSING_RANK="3",
+        HCCL_TEST_MISSING_SLEEP_MS="3000",
+    )
+    out, errs = finish(procs)
+    _, _, results, waits = parse(out)
+    for r in range(3):
+        assert results[(r, 2)][0] == E_TIMEOUT, (hosts.mode, out)
+        assert 900 <= waits[(r, 2)] < 3000, (hosts.mode, waits)  # before rank 3 leaves
+        assert "rank 3 did not arrive within HCCL_EXEC_TIMEOUT" in errs[r], errs[r][-2000:]
+    assert (3, 2) not in results
 
 
 def test_an_unreachable_root_times_out_at_init(exe: Path, native: NativeTree, tmp_path: Path) -> None:

@@ -5,9 +5,12 @@ nothing else but its loopback (needs the privilege to run `ip netns add`). Proce
 `ip netns exec`, so their traffic crosses the veth pair: the root rank's address must be the one
 its namespace's interface selection gives, or the other host cannot reach it.
 
+Each namespace's interface also has an IPv6 address (fd5e:<n>::1 and ::2, added without
+duplicate address detection so that it is usable at once), for HCCL_SOCKET_FAMILY=AF_INET6.
+
 loopback mode (the fallback where that privilege is missing): host A is 127.0.0.1 chosen by
 HCCL_SOCKET_IFNAME="=lo", host B is 127.0.0.2 chosen by HCCL_IF_IP; ranks of B connect from
-127.0.0.2.
+127.0.0.2. Both hosts have only ::1 for IPv6.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ class TwoHosts:
     namespaces: tuple[str, str] | None = None
     why: str = ""  # why loopback mode ran
     env: tuple[dict[str, str], dict[str, str]] = field(default_factory=lambda: ({}, {}))
+    ifnames: tuple[str, str] = ("lo", "lo")  # each host's interface of `addresses`
+    addresses6: tuple[str, str] = ("::1", "::1")  # each host's IPv6 address
 
     def command(self, host: int, argv: list[str]) -> list[str]:
         if self.namespaces is None:
@@ -49,6 +54,7 @@ def _netns(tag: str) -> TwoHosts | str:
     n = int(tag) % 16000
     subnet = f"10.{200 + n // 256 % 50}.{n % 256}"
     addresses = (f"{subnet}.1", f"{subnet}.2")
+    addresses6 = (f"fd5e:{n:x}::1", f"fd5e:{n:x}::2")
     veth = (f"mhv{tag}a"[:15], f"mhv{tag}b"[:15])
     steps = [
         ("netns", "add", names[0]),
@@ -60,6 +66,7 @@ def _netns(tag: str) -> TwoHosts | str:
     for h in (0, 1):
         steps += [
             ("-n", names[h], "addr", "add", f"{addresses[h]}/30", "dev", veth[h]),
+            ("-n", names[h], "addr", "add", f"{addresses6[h]}/64", "dev", veth[h], "nodad"),
             ("-n", names[h], "link", "set", veth[h], "up"),
             ("-n", names[h], "link", "set", "lo", "up"),
         ]
@@ -68,7 +75,7 @@ def _netns(tag: str) -> TwoHosts | str:
         if result.returncode != 0:
             _remove(names)
             return f"`ip {' '.join(step)}` failed: {result.stderr.strip()}"
-    return TwoHosts("netns", addresses, names)
+    return TwoHosts("netns", addresses, names, ifnames=veth, addresses6=addresses6)
 
 
 def _remove(names: tuple[str, str]) -> None:

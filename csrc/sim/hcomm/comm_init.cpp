@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <cstdlib>
 #include <set>
 
 #include "acl/acl_rt.h"
@@ -110,8 +111,23 @@ HcclResult publish(std::shared_ptr<Communicator> c, HcclComm* comm) {
 
 }  // namespace
 
+namespace {
+
+// CANN reads HCCL_SOCKET_FAMILY when a root-info communicator is set up and refuses any value
+// but AF_INET and AF_INET6.
+HcclResult check_socket_family() {
+    int family = 0;
+    if (socket_family(family)) return HCCL_SUCCESS;
+    log_message(LogLevel::Error, "HCCL_SOCKET_FAMILY='%s' is invalid: it should be \"AF_INET\" or \"AF_INET6\"",
+                std::getenv("HCCL_SOCKET_FAMILY"));
+    return HCCL_E_PARA;
+}
+
+}  // namespace
+
 HcclResult get_root_info(HcclRootInfo* root_info) {
     if (root_info == nullptr) return HCCL_E_PTR;
+    if (HcclResult st = check_socket_family(); st != HCCL_SUCCESS) return st;
     // The root listens on the host interface CANN would pick (host_nic.h), at the port CANN
     // would use (host_ports.h): ranks on other hosts reach it there.
     const uint32_t device = current_device_or(0);
@@ -133,6 +149,7 @@ HcclResult init_root_info(uint32_t nranks, const HcclRootInfo* root_info, uint32
                           const HcclCommConfig* config, HcclComm* comm) {
     if (root_info == nullptr || comm == nullptr) return HCCL_E_PTR;
     if (nranks == 0 || rank >= nranks) return HCCL_E_PARA;
+    if (HcclResult st = check_socket_family(); st != HCCL_SUCCESS) return st;
     RootInfo info;
     if (!decode_root_info(root_info, info)) {
         log_message(LogLevel::Error, "hccl: the root info was not made by HcclGetRootInfo");

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "core/log.h"
+#include "socket_address.h"
 
 namespace npusim::hcomm {
 
@@ -86,6 +87,7 @@ HcclResult host_port_plan(uint32_t device, PortPlan& out) {
 }
 
 std::shared_ptr<HubServer> start_hub(const std::string& host, const PortPlan& plan, uint64_t uid, uint64_t key) {
+    const std::string any = any_address_like(host);
     std::string listen_host = host, error;
     std::vector<uint16_t> ports = plan.ports;
     if (plan.system_fallback) ports.push_back(0);
@@ -99,10 +101,10 @@ std::shared_ptr<HubServer> start_hub(const std::string& host, const PortPlan& pl
             }
             return hub;
         }
-        if (error_number == EADDRNOTAVAIL && listen_host != "0.0.0.0") {
+        if (error_number == EADDRNOTAVAIL && listen_host != any) {
             log_message(LogLevel::Warn, "hccl: %s is not an address of this host; listening on all addresses",
                         host.c_str());
-            listen_host = "0.0.0.0";
+            listen_host = any;
             continue;  // the same port again
         }
         if (error_number != EADDRINUSE) break;

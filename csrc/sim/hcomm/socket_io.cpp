@@ -16,30 +16,13 @@
 #include <cstring>
 #include <vector>
 
+#include "socket_address.h"
+
 namespace npusim::hcomm {
 
 namespace {
 
 constexpr size_t kChunkBytes = size_t(1) << 20;  // one write/read call moves at most this much
-
-bool resolve(const std::string& host, uint16_t port, sockaddr_in& out) {
-    std::memset(&out, 0, sizeof out);
-    out.sin_family = AF_INET;
-    out.sin_port = htons(port);
-    if (host.empty() || host == "localhost") {
-        out.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        return true;
-    }
-    if (inet_pton(AF_INET, host.c_str(), &out.sin_addr) == 1) return true;
-    addrinfo hints{};
-    hints.ai_family = AF_INET;
-    hints.ai_socktype = SOCK_STREAM;
-    addrinfo* found = nullptr;
-    if (getaddrinfo(host.c_str(), nullptr, &hints, &found) != 0 || found == nullptr) return false;
-    out.sin_addr = reinterpret_cast<sockaddr_in*>(found->ai_addr)->sin_addr;
-    freeaddrinfo(found);
-    return true;
-}
 
 void tune(int fd) {
     const int one = 1;
@@ -72,14 +55,14 @@ void Fd::shutdown_both() const {
 }
 
 Fd listen_tcp(const std::string& host, uint16_t port, uint16_t* bound_port, std::string* error, int* error_number) {
-    sockaddr_in addr{};
+    SocketAddress addr;
     if (error_number) *error_number = 0;
-    if (!resolve(host, port, addr)) {
+    if (!resolve_address(host, port, addr)) {
         if (error) *error = "cannot resolve '" + host + "'";
         if (error_number) *error_number = EADDRNOTAVAIL;
         return Fd();
     }
-    Fd fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    Fd fd(::socket(addr.family(), SOCK_STREAM | SOCK_CLOEXEC, 0));
     if (!fd.valid()) {
         if (error) *error = std::strerror(errno);
         if (error_number) *error_number = errno;
@@ -87,30 +70,33 @@ Fd listen_tcp(const std::string& host, uint16_t port, uint16_t* bound_port, std:
     }
     const int one = 1;
     setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (::bind(fd.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || ::listen(fd.get(), 256) != 0) {
+    if (::bind(fd.get(), addr.get(), addr.length) != 0 || ::listen(fd.get(), 256) != 0) {
         if (error) *error = std::strerror(errno);
         if (error_number) *error_number = errno;
         return Fd();
     }
-    socklen_t len = sizeof addr;
-    getsockname(fd.get(), reinterpret_cast<sockaddr*>(&addr), &len);
-    if (bound_port) *bound_port = ntohs(addr.sin_port);
+    socklen_t len = sizeof addr.storage;
+    getsockname(fd.get(), addr.get(), &len);
+    if (bound_port) *bound_port = addr.port();
     return fd;
 }
 
 Fd connect_tcp(const std::string& host, uint16_t port, const std::string& source, std::chrono::milliseconds attempt) {
-    sockaddr_in addr{};
-    if (!resolve(host, port, addr)) return Fd();
-    Fd fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+    SocketAddress addr;
+    if (!resolve_address(host, port, addr)) return Fd();
+    Fd fd(::socket(addr.family(), SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
     if (!fd.valid()) return Fd();
     if (!source.empty()) {
-        sockaddr_in local{};
-        if (!resolve(source, 0, local) || ::bind(fd.get(), reinterpret_cast<sockaddr*>(&local), sizeof local) != 0) {
+        SocketAddress local;
+        // A source of the other family (an IPv4 interface, an IPv6 root) cannot be bound: the
+        // system picks the source then.
+        if (resolve_address(source, 0, local) && local.family() == addr.family() &&
+            ::bind(fd.get(), local.get(), local.length) != 0) {
             return Fd();
         }
     }
     // Non-blocking, so that a host that drops the packets costs `attempt`, not the kernel's minutes.
-    if (::connect(fd.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    if (::connect(fd.get(), addr.get(), addr.length) != 0) {
         if (errno != EINPROGRESS && errno != EINTR) return Fd();
         pollfd p{fd.get(), POLLOUT, 0};
         int rc;
@@ -128,26 +114,29 @@ Fd connect_tcp(const std::string& host, uint16_t port, const std::string& source
 }
 
 std::string peer_address(const Fd& fd) {
-    sockaddr_in addr{};
-    socklen_t len = sizeof addr;
-    char ip[INET_ADDRSTRLEN] = {};
-    if (::getpeername(fd.get(), reinterpret_cast<sockaddr*>(&addr), &len) != 0 ||
-        ::inet_ntop(AF_INET, &addr.sin_addr, ip, sizeof ip) == nullptr) {
-        return "?";
-    }
-    return std::string(ip) + ":" + std::to_string(ntohs(addr.sin_port));
+    SocketAddress addr;
+    addr.length = sizeof addr.storage;
+    if (::getpeername(fd.get(), addr.get(), &addr.length) != 0) return "?";
+    return addr.text();
 }
 
 bool is_local_address(const std::string& host) {
-    sockaddr_in want{};
-    if (!resolve(host, 0, want)) return false;
-    if ((ntohl(want.sin_addr.s_addr) >> 24) == 127) return true;  // all of 127/8 is the loopback's
+    SocketAddress want;
+    if (!resolve_address(host, 0, want)) return false;
+    if (want.loopback()) return true;  // all of 127/8 is the loopback's
     ifaddrs* list = nullptr;
     if (::getifaddrs(&list) != 0) return false;
     bool found = false;
     for (const ifaddrs* a = list; a != nullptr && !found; a = a->ifa_next) {
-        if (a->ifa_addr == nullptr || a->ifa_addr->sa_family != AF_INET) continue;
-        found = reinterpret_cast<const sockaddr_in*>(a->ifa_addr)->sin_addr.s_addr == want.sin_addr.s_addr;
+        if (a->ifa_addr == nullptr || a->ifa_addr->sa_family != want.family()) continue;
+        if (want.family() == AF_INET6) {
+            const auto* mine = reinterpret_cast<const sockaddr_in6*>(a->ifa_addr);
+            const auto* wanted = reinterpret_cast<const sockaddr_in6*>(&want.storage);
+            found = std::memcmp(&mine->sin6_addr, &wanted->sin6_addr, sizeof mine->sin6_addr) == 0;
+        } else {
+            found = reinterpret_cast<const sockaddr_in*>(a->ifa_addr)->sin_addr.s_addr ==
+                    reinterpret_cast<const sockaddr_in*>(&want.storage)->sin_addr.s_addr;
+        }
     }
     ::freeifaddrs(list);
     return found;
