@@ -108,6 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--id", action="append", default=[], metavar="ID", help="run only this row (repeatable)"
     )
     calibrate.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    calibrate.add_argument(
+        "--jobs", type=positive_int, default=1, metavar="N", help="run N rows at a time (default 1)"
+    )
 
     bench = commands.add_parser(
         "bench",
@@ -340,7 +343,7 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
     from sim_runtime import calibrate
 
     try:
-        results = calibrate.calibrate(args.rows, args.id)
+        results = calibrate.calibrate(args.rows, args.id, jobs=args.jobs)
     except calibrate.CalibrationError as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return 1
