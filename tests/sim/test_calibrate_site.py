@@ -122,6 +122,38 @@ def test_site_profile_with_an_unknown_coefficient_is_a_configuration_error(
 
 
 @pytest.mark.parametrize(
+    ("profile", "message"),
+    [
+        ("[soc.NoSuchSoc]\ncube_efficiency = 0.5\n", "[soc.NoSuchSoc]: unknown SoC"),
+        ("[hccl.no_such_topology]\ncollective_link_gbps = 5\n", "[hccl.no_such_topology]: unknown topology"),
+        ("[family.Z9]\ncube_efficiency = 0.5\n", "[family.Z9]: no SoC of the catalogue is of that family"),
+        ("[kernel.x]\na = 1\n", "[kernel.x]: expected [soc.<name>], [family.<name>] or [hccl.<topology>]"),
+        ("cube_efficiency = 0.5\n", "top-level keys are not allowed"),
+        ("[family.A2]\ncube_efficiency = -1\n", "cube_efficiency: expected a non-negative number"),
+    ],
+)
+def test_bad_site_profiles_name_what_to_fix(
+    cli_env: dict[str, str], tmp_path: Path, profile: str, message: str
+) -> None:
+    path = tmp_path / "site.toml"
+    path.write_text(profile, encoding="utf-8")
+    done = _npu_sim({**cli_env, "NPU_SIM_TIMING": str(path)}, "calibrate", "--id", "matmul-fp16-4096")
+    assert done.returncode == 1
+    assert message in done.stderr
+
+
+def test_a_family_table_changes_every_soc_of_the_family(cli_env: dict[str, str], tmp_path: Path) -> None:
+    path = tmp_path / "site.toml"
+    path.write_text("[family.A2]\ncube_efficiency = 0.45\n", encoding="utf-8")
+    ids = ["--id=matmul-fp16-4096", "--id=matmul-fp16-8192-a2", "--json"]
+    before = json.loads(_npu_sim(cli_env, "calibrate", *ids).stdout)["rows"]
+    after = json.loads(_npu_sim({**cli_env, "NPU_SIM_TIMING": str(path)}, "calibrate", *ids).stdout)["rows"]
+    assert {row["soc"] for row in after} == {"Ascend910B2", "Ascend910B3"}
+    for old, new in zip(before, after, strict=True):
+        assert new["simulated_ns"] > 1.6 * old["simulated_ns"], new["id"]
+
+
+@pytest.mark.parametrize(
     ("args", "message"),
     [
         (["--measure"], "--cann DIR goes with --measure"),
