@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -73,6 +74,10 @@ class CalibrationError(RuntimeError):
     """The calibration table is malformed or a row could not be run."""
 
 
+class CalibrationUsageError(CalibrationError):
+    """What the user gave (a rows file, a CANN path) cannot be used; the message says what to fix."""
+
+
 @dataclass(frozen=True)
 class Row:
     """One published measurement (a ``[[row]]`` of calibration.toml)."""
@@ -126,8 +131,19 @@ class Result:
 
 
 def load_rows(path: Path = CALIBRATION_FILE) -> list[Row]:
-    """The rows of the calibration table, validated."""
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    """The rows of the calibration table (or a file of measured rows in its format), validated."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CalibrationUsageError(
+            f"{path}: no such file; give a rows file in calibration.toml's format"
+        ) from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise CalibrationUsageError(f"{path}: cannot read it ({error})") from None
+    except tomllib.TOMLDecodeError as error:
+        raise CalibrationUsageError(f"{path}: not valid TOML: {error}") from None
+    if not isinstance(data.get("row", []), list):
+        raise CalibrationUsageError(f"{path.name}: `row` must be an array of tables ([[row]])")
     rows: list[Row] = []
     seen: set[str] = set()
     for index, table in enumerate(data.get("row", [])):
@@ -144,8 +160,9 @@ def load_rows(path: Path = CALIBRATION_FILE) -> list[Row]:
             raise CalibrationError(f"{where}: class must be one of {', '.join(CLASSES)}")
         if table["unit"] not in UNITS:
             raise CalibrationError(f"{where}: unit must be one of {', '.join(UNITS)}")
-        if not float(table["real"]) > 0:
-            raise CalibrationError(f"{where}: real must be positive")
+        real = table["real"]
+        if isinstance(real, bool) or not isinstance(real, (int, float)) or not real > 0:
+            raise CalibrationError(f"{where}: real must be a positive number")
         rows.append(
             Row(
                 id=table["id"],
@@ -172,13 +189,15 @@ def select(rows: Iterable[Row], which: str, ids: Sequence[str] = ()) -> list[Row
         known = {row.id for row in chosen}
         unknown = [i for i in ids if i not in known]
         if unknown:
-            raise CalibrationError(f"unknown row id(s): {', '.join(unknown)}")
+            raise CalibrationUsageError(f"unknown row id(s): {', '.join(unknown)}")
         chosen = [row for row in chosen if row.id in ids]
     return chosen
 
 
-def build_runner(toolkit: Toolkit, cache: Path | None = None) -> Path:
-    """Compiles the runner against the toolkit (once per source and toolkit)."""
+def build_runner(
+    toolkit: Toolkit, cache: Path | None = None, libs: Sequence[str] = (*LINK_LIBRARIES, "hixl", "pthread")
+) -> Path:
+    """Compiles the runner against the toolkit (once per source and toolkit), linked to ``libs``."""
     compiler = shutil.which(os.environ.get("CXX", "g++"))
     if compiler is None:
         raise CalibrationError("npu-sim calibrate needs a C++17 compiler (g++ or $CXX) to build its runner")
@@ -189,7 +208,7 @@ def build_runner(toolkit: Toolkit, cache: Path | None = None) -> Path:
             toolkit,
             cache=cache if cache is not None else Path.home() / ".cache" / "npu-sim" / "calibrate",
             flags=["-std=c++17", "-O1"],
-            libs=[*LINK_LIBRARIES, "hixl", "pthread"],
+            libs=list(libs),
         )
     except ProgramBuildError as error:
         raise CalibrationError(f"building the calibration runner failed: {error}") from error
@@ -202,12 +221,22 @@ def run_row(row: Row, runner: Path, toolkit: Toolkit, base: SimConfig) -> Result
     environ = dict(os.environ)
     environ.update(toolkit.env(config, preload=False, environ=os.environ))
     environ.update({"NPU_SIM_TIMING_ONLY": "1", "HCCL_SIM_DATA": "0"})
+    return Result(row, run_runner(runner, row, environ)[1])
+
+
+def run_runner(runner: Path, row: Row, environ: Mapping[str, str]) -> tuple[str, float]:
+    """Runs the runner on one row in ``environ``: the SoC it reports and the time of one operation (ns)."""
     args = [str(runner), row.op, row.method, *(f"{key}={value}" for key, value in row.shape.items())]
-    done = subprocess.run(args, env=environ, capture_output=True, text=True, timeout=600, check=False)
-    line = next((text for text in done.stdout.splitlines() if text.startswith("ns=")), None)
-    if done.returncode != 0 or line is None:
+    try:
+        done = subprocess.run(
+            args, env=dict(environ), capture_output=True, text=True, timeout=600, check=False
+        )
+    except subprocess.TimeoutExpired:
+        raise CalibrationError(f"row {row.id}: the runner did not finish within 600 s") from None
+    found = dict(line.split("=", 1) for line in done.stdout.splitlines() if line.startswith(("ns=", "soc=")))
+    if done.returncode != 0 or "ns" not in found:
         raise CalibrationError(f"row {row.id}: the runner failed ({done.returncode}): {done.stderr.strip()}")
-    return Result(row, float(line[3:]))
+    return found.get("soc", "unknown"), float(found["ns"])
 
 
 def summary(results: Sequence[Result]) -> dict[str, tuple[int, int]]:
@@ -336,18 +365,23 @@ def as_json(results: Sequence[Result]) -> str:
     )
 
 
-def calibrate(which: str = "all", ids: Sequence[str] = (), *, cache: Path | None = None) -> list[Result]:
-    """Runs the selected rows and returns their results, in table order."""
+def calibrate(
+    which: str = "all", ids: Sequence[str] = (), *, cache: Path | None = None, jobs: int = 1
+) -> list[Result]:
+    """Runs the selected rows (``jobs`` at a time, each in its own process) and returns their results,
+    in table order."""
     rows = select(load_rows(), which, ids)
     toolkit = build_toolkit(None)
     runner = build_runner(toolkit, cache)
     base = SimConfig.from_env()
-    return [run_row(row, runner, toolkit, base) for row in rows]
+    with ThreadPoolExecutor(max_workers=max(jobs, 1)) as pool:
+        return list(pool.map(lambda row: run_row(row, runner, toolkit, base), rows))
 
 
 __all__ = [
     "CALIBRATION_FILE",
     "CalibrationError",
+    "CalibrationUsageError",
     "ClassSummary",
     "Result",
     "Row",

@@ -108,6 +108,28 @@ def build_parser() -> argparse.ArgumentParser:
         "--id", action="append", default=[], metavar="ID", help="run only this row (repeatable)"
     )
     calibrate.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    calibrate.add_argument(
+        "--jobs", type=positive_int, default=1, metavar="N", help="run N rows at a time (default 1)"
+    )
+    site = calibrate.add_mutually_exclusive_group()
+    site.add_argument(
+        "--measure",
+        action="store_true",
+        help="run the selected rows on the NPU of this host through the CANN at --cann and write them as "
+        "measured rows (to --out or standard output)",
+    )
+    site.add_argument(
+        "--fit",
+        type=Path,
+        metavar="ROWS",
+        help="fit a site timing profile to the measured rows of ROWS (written by --measure), starting from "
+        "the built-in coefficients, and write it (to --out or standard output); NPU_SIM_CONFIG's `timing` "
+        "key loads it",
+    )
+    calibrate.add_argument(
+        "--cann", type=Path, metavar="DIR", help="with --measure: the CANN toolkit root ($ASCEND_HOME_PATH)"
+    )
+    calibrate.add_argument("--out", type=Path, metavar="FILE", help="with --measure or --fit: write here")
 
     bench = commands.add_parser(
         "bench",
@@ -339,13 +361,53 @@ def _cmd_trace(arguments: list[str]) -> int:
 def _cmd_calibrate(args: argparse.Namespace) -> int:
     from sim_runtime import calibrate
 
+    if (args.cann is not None) != bool(args.measure):
+        return _usage_error("calibrate: --cann DIR goes with --measure (and --measure needs it)")
+    if args.out is not None and not (args.measure or args.fit):
+        return _usage_error("calibrate: --out goes with --measure or --fit")
+    if (args.measure or args.fit) and args.json:
+        return _usage_error("calibrate: --json is for the comparison table, not --measure or --fit")
     try:
-        results = calibrate.calibrate(args.rows, args.id)
+        if args.measure:
+            text = _calibrate_measure(args)
+        elif args.fit:
+            text = _calibrate_fit(args)
+        else:
+            results = calibrate.calibrate(args.rows, args.id, jobs=args.jobs)
+            text = calibrate.as_json(results) if args.json else calibrate.render(results)
+    except calibrate.CalibrationUsageError as error:
+        return _usage_error(str(error))
     except calibrate.CalibrationError as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return 1
-    print(calibrate.as_json(results) if args.json else calibrate.render(results))
+    if args.out is None:
+        print(text, end="" if text.endswith("\n") else "\n")
+        return 0
+    try:
+        args.out.write_text(text, encoding="utf-8")
+    except OSError as error:
+        return _usage_error(f"--out {args.out}: cannot write it ({error.strerror})")
     return 0
+
+
+def _usage_error(message: str) -> int:
+    print(f"{PROG}: error: {message}", file=sys.stderr)
+    return 2
+
+
+def _calibrate_measure(args: argparse.Namespace) -> str:
+    from sim_runtime import calibrate, calibrate_measure
+
+    rows = calibrate.select(calibrate.load_rows(), args.rows, args.id)
+    measured = calibrate_measure.measure(args.cann, rows)
+    return calibrate_measure.render_rows(measured, args.cann)
+
+
+def _calibrate_fit(args: argparse.Namespace) -> str:
+    from sim_runtime import calibrate, calibrate_fit
+
+    rows = calibrate.select(calibrate.load_rows(args.fit), args.rows, args.id)
+    return calibrate_fit.render_fit(calibrate_fit.fit(rows), args.fit)
 
 
 # --- bench ----------------------------------------------------------------------------------------

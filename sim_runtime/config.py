@@ -11,9 +11,11 @@ then the individual ``NPU_SIM_*`` variables. The TOML file has flat keys::
     kernel_costs = "costs.toml"   # relative paths are relative to the TOML file
     log_level = "info"       # debug | info | warn | error | off
     device_logs = "due"      # due | sync: device logs readable once due, or at synchronisations
+    timing = "site.toml"     # a site timing profile over timing.toml (`npu-sim calibrate --fit`)
 
-``NPU_SIM_FAULTS`` and ``NPU_SIM_KERNEL_COSTS`` set to the empty string mean "no faults" and "the
-built-in cost table"; ``NPU_SIM_CONFIG`` set to the empty string means "no file".
+``NPU_SIM_FAULTS``, ``NPU_SIM_KERNEL_COSTS`` and ``NPU_SIM_TIMING`` set to the empty string mean "no
+faults", "the built-in cost table" and "the built-in timing table"; ``NPU_SIM_CONFIG`` set to the empty
+string means "no file".
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ ENV_VARS: Mapping[str, str] = {
     "kernel_costs": "NPU_SIM_KERNEL_COSTS",
     "log_level": "NPU_SIM_LOG_LEVEL",
     "device_logs": "NPU_SIM_DEVICE_LOGS",
+    "timing": "NPU_SIM_TIMING",
 }
 CLOCKS: tuple[str, ...] = ("wall", "virtual")
 #: When a device log becomes readable to a profiler: once the clock passed its time, or at the next
@@ -152,20 +155,31 @@ def _parse_faults(text: str, source: str) -> tuple[FaultRule, ...]:
         raise ConfigError(f"{source}: {error}") from None
 
 
-def _check_kernel_costs(value: object, source: str, base: Path | None = None) -> Path | None:
+def _check_data_file(value: object, source: str, what: str, base: Path | None) -> Path | None:
     if value is None:
         return None
     if not isinstance(value, (str, os.PathLike)) or not os.fspath(value):
-        raise _invalid(source, value, "the path of an existing kernel cost file")
+        raise _invalid(source, value, f"the path of an existing {what}")
     path = Path(value).expanduser()
     if not path.is_absolute():
         path = (base or Path.cwd()) / path
     if not path.is_file():
-        raise ConfigError(f"{source}: kernel cost file {str(path)!r} does not exist; give an existing file")
+        raise ConfigError(f"{source}: {what} {str(path)!r} does not exist; give an existing file")
     return path.resolve()
 
 
-_CHECKS: Mapping[str, Callable[[Any, str], Any]] = {
+def _check_kernel_costs(value: object, source: str, base: Path | None = None) -> Path | None:
+    return _check_data_file(value, source, "kernel cost file", base)
+
+
+def _check_timing(value: object, source: str, base: Path | None = None) -> Path | None:
+    return _check_data_file(value, source, "timing profile", base)
+
+
+#: Settings that name a file (relative paths: to the TOML file that names them, or to the working directory).
+_PATH_SETTINGS = ("kernel_costs", "timing")
+
+_CHECKS: Mapping[str, Callable[..., Any]] = {
     "soc": _check_soc,
     "devices": _check_devices,
     "clock": _check_clock,
@@ -174,6 +188,7 @@ _CHECKS: Mapping[str, Callable[[Any, str], Any]] = {
     "kernel_costs": _check_kernel_costs,
     "log_level": _check_log_level,
     "device_logs": _check_device_logs,
+    "timing": _check_timing,
 }
 
 
@@ -191,8 +206,8 @@ def parse_setting(name: str, raw: str, *, source: str) -> Any:
         if not (text.isascii() and text.isdigit() and low <= int(text) <= high):
             raise _invalid(source, raw, f"a decimal integer in {low}..{high}")
         return int(text)
-    if name == "kernel_costs":
-        return _check_kernel_costs(raw or None, source)
+    if name in _PATH_SETTINGS:
+        return _CHECKS[name](raw or None, source)
     return _CHECKS[name](raw, source)
 
 
@@ -223,10 +238,10 @@ def _read_toml(path_text: str) -> dict[str, Any]:
         source = f"{key} in {path}"
         if key == "seed" and isinstance(value, str):
             values[key] = parse_setting(key, value, source=source)
-        elif key == "kernel_costs":
+        elif key in _PATH_SETTINGS:
             if not isinstance(value, str):
                 raise _invalid(source, value, "a path string")
-            values[key] = _check_kernel_costs(value or None, source, base=path.resolve().parent)
+            values[key] = _CHECKS[key](value or None, source, base=path.resolve().parent)
         elif key in ("soc", "clock", "faults", "log_level", "device_logs") and not isinstance(value, str):
             raise _invalid(source, value, "a string")
         else:
@@ -250,6 +265,7 @@ class SimConfig:
     kernel_costs: Path | None = None
     log_level: str = DEFAULT_LOG_LEVEL
     device_logs: str = "due"
+    timing: Path | None = None
 
     def __post_init__(self) -> None:
         for name, check in _CHECKS.items():
@@ -290,6 +306,7 @@ class SimConfig:
             ENV_VARS["kernel_costs"]: "" if self.kernel_costs is None else str(self.kernel_costs),
             ENV_VARS["log_level"]: self.log_level,
             ENV_VARS["device_logs"]: self.device_logs,
+            ENV_VARS["timing"]: "" if self.timing is None else str(self.timing),
         }
 
     def replace(self, **changes: Any) -> SimConfig:

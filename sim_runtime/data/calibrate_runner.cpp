@@ -1,7 +1,8 @@
 // Runs one calibration row on the simulated NPU through the public C/C++ API and prints the
-// simulated time of one operation in ns ("ns=<value>"). Built and run by `npu-sim calibrate`
-// (sim_runtime/calibrate.py) with the virtual clock, NPU_SIM_TIMING_ONLY=1 and HCCL_SIM_DATA=0,
-// so that large shapes cost no host arithmetic.
+// simulated time of one operation in ns ("ns=<value>") and the SoC it ran on ("soc=<aclrtGetSocName>").
+// Built and run by `npu-sim calibrate` (sim_runtime/calibrate.py) with the virtual clock,
+// NPU_SIM_TIMING_ONLY=1 and HCCL_SIM_DATA=0, so that large shapes cost no host arithmetic; built
+// against a CANN installation and run on its NPU by `npu-sim calibrate --measure` (public API only).
 //
 //   calibrate_runner OP METHOD key=value...
 //   OP      matmul | flash_attention | unary | rms_norm | memcpy | send | allreduce | allgather |
@@ -354,7 +355,8 @@ int main(int argc, char** argv) {
         const Op one = kernel_op(op, stream);
         ns = time_op(one, method, stream, iters);
     }
-    std::printf("ns=%.3f\n", ns);
+    const char* soc = aclrtGetSocName();
+    std::printf("soc=%s\nns=%.3f\n", soc != nullptr ? soc : "unknown", ns);
     std::fflush(stdout);
     std::_Exit(0);  // skip teardown: the row's buffers are many and large
 }

@@ -293,7 +293,7 @@ def test_unknown_toml_keys_are_errors(tmp_path: Path) -> None:
         SimConfig.from_env({CONFIG_VAR: str(config_file)})
     assert str(caught.value) == (
         f"{config_file}: unknown key(s) extra, socs; expected flat keys: "
-        "soc, devices, clock, seed, faults, kernel_costs, log_level, device_logs"
+        "soc, devices, clock, seed, faults, kernel_costs, log_level, device_logs, timing"
     )
 
 
@@ -353,6 +353,22 @@ def test_toml_kernel_costs_relative_to_the_file(tmp_path: Path) -> None:
     expected = str(tmp_path.resolve() / "conf" / "missing.toml")
     assert str(caught.value) == (
         f"kernel_costs in {config_file}: kernel cost file {expected!r} does not exist; give an existing file"
+    )
+
+
+def test_timing_profile_from_the_toml_file_and_the_variable(tmp_path: Path) -> None:
+    (tmp_path / "conf").mkdir()
+    profile = write_toml(tmp_path / "conf" / "site.toml", "[soc.Ascend910B2]\ncube_efficiency = 0.8\n")
+    config_file = write_toml(tmp_path / "conf" / "sim.toml", 'timing = "site.toml"\n')
+    config = SimConfig.from_env({CONFIG_VAR: str(config_file)})
+    assert config.timing == profile.resolve()
+    assert config.to_env()["NPU_SIM_TIMING"] == str(profile.resolve())
+    assert SimConfig.from_env({CONFIG_VAR: str(config_file), "NPU_SIM_TIMING": ""}).timing is None
+    missing = str(tmp_path / "none.toml")
+    with pytest.raises(ConfigError) as caught:
+        SimConfig.from_env({"NPU_SIM_TIMING": missing})
+    assert str(caught.value) == (
+        f"NPU_SIM_TIMING: timing profile {missing!r} does not exist; give an existing file"
     )
 
 
@@ -437,6 +453,7 @@ def test_to_env_sets_every_variable_explicitly() -> None:
         "NPU_SIM_KERNEL_COSTS": "",
         "NPU_SIM_LOG_LEVEL": DEFAULT_LOG_LEVEL,
         "NPU_SIM_DEVICE_LOGS": "due",
+        "NPU_SIM_TIMING": "",
     }
 
 

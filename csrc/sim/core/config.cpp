@@ -89,20 +89,25 @@ bool read_config_file(const std::string& path, Overrides& o, std::string& error)
     if (!parse_toml(text, doc, parse_error)) return error = "NPU_SIM_CONFIG '" + path + "': " + parse_error, false;
     if (doc.tables.size() != 1 || !doc.arrays.empty())
         return error = "NPU_SIM_CONFIG '" + path + "': only top-level keys are allowed", false;
-    static const char* const kKeys[] = {"soc",          "devices",   "clock",      "seed", "faults",
-                                        "kernel_costs", "log_level", "device_logs"};
+    static const char* const kKeys[] = {"soc",          "devices",   "clock",       "seed",  "faults",
+                                        "kernel_costs", "log_level", "device_logs", "timing"};
     for (const auto& [key, value] : doc.tables[""].values) {
         bool known = false;
         for (const char* k : kKeys) known = known || key == k;
         if (!known) {
             return error = "NPU_SIM_CONFIG '" + path + "': unknown key '" + key +
-                           "' (known: soc, devices, clock, seed, faults, kernel_costs, log_level, device_logs)",
+                           "' (known: soc, devices, clock, seed, faults, kernel_costs, log_level, device_logs, timing)",
                    false;
         }
         std::string text_value;
         if (std::holds_alternative<std::string>(value)) text_value = std::get<std::string>(value);
         else if (std::holds_alternative<int64_t>(value)) text_value = std::to_string(static_cast<uint64_t>(std::get<int64_t>(value)));
         else return error = "NPU_SIM_CONFIG '" + path + "': key '" + key + "' must be a string or an integer", false;
+        // A relative timing profile is relative to the config file that names it (as in sim_runtime.config).
+        if (key == "timing" && !text_value.empty() && text_value[0] != '/') {
+            const auto slash = path.rfind('/');
+            if (slash != std::string::npos) text_value = path.substr(0, slash + 1) + text_value;
+        }
         o.values[key] = text_value;
         o.origin[key] = "NPU_SIM_CONFIG key '" + key + "'";
     }
@@ -164,6 +169,16 @@ bool apply(SimConfig& cfg, const Overrides& o, std::string& error) {
         cfg.kernel_costs = std::move(table);
         cfg.kernel_costs_path = path;
     }
+    if (o.values.count("timing") && !o.values.at("timing").empty()) {
+        const std::string& path = o.values.at("timing");
+        std::string text, profile_error;
+        if (!read_file(path, text)) return error = where("timing") + ": cannot read '" + path + "'", false;
+        TimingModel model;
+        if (!TimingModel::overlay(text, TimingModel::builtin(), model, profile_error))
+            return error = where("timing") + " '" + path + "': " + profile_error, false;
+        cfg.timing = std::move(model);
+        cfg.timing_path = path;
+    }
     return true;
 }
 
@@ -206,7 +221,7 @@ SimConfig load_sim_config(const std::map<std::string, std::string>& env) {
     static const std::pair<const char*, const char*> kVars[] = {
         {"NPU_SIM_SOC", "soc"},         {"NPU_SIM_DEVICES", "devices"},           {"NPU_SIM_CLOCK", "clock"},
         {"NPU_SIM_SEED", "seed"},       {"NPU_SIM_FAULTS", "faults"},             {"NPU_SIM_KERNEL_COSTS", "kernel_costs"},
-        {"NPU_SIM_LOG_LEVEL", "log_level"}, {"NPU_SIM_DEVICE_LOGS", "device_logs"},
+        {"NPU_SIM_LOG_LEVEL", "log_level"}, {"NPU_SIM_DEVICE_LOGS", "device_logs"}, {"NPU_SIM_TIMING", "timing"},
     };
     for (const auto& [var, key] : kVars) {
         auto v = env.find(var);

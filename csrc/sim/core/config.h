@@ -1,14 +1,17 @@
 // The simulator's configuration, read once per process from the environment:
 // NPU_SIM_CONFIG (a TOML file), then NPU_SIM_SOC, NPU_SIM_DEVICES, NPU_SIM_CLOCK,
-// NPU_SIM_SEED, NPU_SIM_FAULTS, NPU_SIM_KERNEL_COSTS, NPU_SIM_LOG_LEVEL, NPU_SIM_DEVICE_LOGS.
+// NPU_SIM_SEED, NPU_SIM_FAULTS, NPU_SIM_KERNEL_COSTS, NPU_SIM_LOG_LEVEL, NPU_SIM_DEVICE_LOGS,
+// NPU_SIM_TIMING.
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "core/catalogue.h"
 #include "core/export.h"
+#include "core/timing_model.h"
 
 namespace npusim {
 
@@ -30,6 +33,9 @@ struct NPUSIM_API SimConfig {
     std::string faults;
     std::string kernel_costs_path;
     KernelCostTable kernel_costs;
+    // A site timing profile (`timing`, NPU_SIM_TIMING) over the embedded timing.toml; empty: the embedded one.
+    std::string timing_path;
+    std::optional<TimingModel> timing;
     LogLevel log_level;
     // Empty when the configuration is valid; otherwise what to fix. An invalid
     // configuration falls back to the defaults and makes aclInit/drvGetDevNum fail.

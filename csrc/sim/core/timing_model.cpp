@@ -1,8 +1,10 @@
 #include "core/timing_model.h"
 
+#include <initializer_list>
 #include <utility>
 #include <vector>
 
+#include "core/config.h"
 #include "core/log.h"
 #include "core/toml_lite.h"
 
@@ -73,7 +75,90 @@ bool apply(const TomlTable& table, const Fields<T>& fields, T& out, const std::s
     return true;
 }
 
+// Every key of `table` must be a field (or one of `extra`).
+template <typename T>
+bool only_known(const TomlTable& table, const Fields<T>& fields, std::initializer_list<const char*> extra,
+                const std::string& where, std::string& error) {
+    for (const auto& [key, value] : table.values) {
+        bool known = false;
+        for (const auto& field : fields) known = known || key == field.first;
+        for (const char* e : extra) known = known || key == e;
+        if (!known) {
+            error = "[" + where + "] " + key + ": not a timing coefficient (docs/timing.md lists them)";
+            return false;
+        }
+    }
+    return true;
+}
+
 }  // namespace
+
+bool TimingModel::overlay(const std::string& text, const TimingModel& base, TimingModel& out, std::string& error) {
+    TomlDocument doc;
+    if (!parse_toml(text, doc, error)) return false;
+    for (const auto& [path, table] : doc.tables) {
+        // Header parts are joined by \x1f (toml_lite.h); only [soc.<name>], [family.<name>], [hccl.<name>].
+        std::string shown = path;
+        for (char& c : shown) c = c == '\x1f' ? '.' : c;
+        const auto sep = path.find('\x1f');
+        const std::string head = path.substr(0, sep);
+        const bool known = sep != std::string::npos && path.find('\x1f', sep + 1) == std::string::npos &&
+                           (head == "soc" || head == "family" || head == "hccl");
+        if (path.empty() ? !table.values.empty() : !known) {
+            error = path.empty() ? "top-level keys are not allowed; put coefficients in [soc.<name>], "
+                                   "[family.<name>] or [hccl.<topology>] tables"
+                                 : "[" + shown + "]: expected [soc.<name>], [family.<name>] or [hccl.<topology>]";
+            return false;
+        }
+    }
+    if (!doc.arrays.empty()) {
+        error = "arrays of tables are not allowed in a timing profile";
+        return false;
+    }
+    TimingModel result = base;
+    for (const auto& [name, table] : doc.children("family")) {
+        const std::string where = "family." + name;
+        if (!only_known(*table, soc_fields(), {"source"}, where, error)) return false;
+        bool any = false;
+        for (auto& [soc, t] : result.socs_) {
+            if (t.family != name) continue;
+            any = true;
+            if (!apply(*table, soc_fields(), t, where, error)) return false;
+        }
+        if (!any) {
+            error = "[" + where + "]: no SoC of the catalogue is of that family";
+            return false;
+        }
+    }
+    for (const auto& [name, table] : doc.children("soc")) {
+        const std::string where = "soc." + name;
+        auto it = result.socs_.find(name);
+        if (it == result.socs_.end()) {
+            error = "[" + where + "]: unknown SoC";
+            return false;
+        }
+        if (!only_known(*table, soc_fields(), {"source", "basis", "rows"}, where, error)) return false;
+        if (!apply(*table, soc_fields(), it->second, where, error)) return false;
+        it->second.basis = table->get_string("basis").value_or("site");
+    }
+    for (const auto& [name, table] : doc.children("hccl")) {
+        const std::string where = "hccl." + name;
+        auto it = result.hccl_.find(name);
+        if (it == result.hccl_.end()) {
+            error = "[" + where + "]: unknown topology";
+            return false;
+        }
+        if (!only_known(*table, hccl_fields(), {"source"}, where, error)) return false;
+        if (!apply(*table, hccl_fields(), it->second, where, error)) return false;
+    }
+    out = std::move(result);
+    return true;
+}
+
+const TimingModel& TimingModel::active() {
+    const SimConfig& config = sim_config();
+    return config.timing ? *config.timing : builtin();
+}
 
 bool TimingModel::parse(const std::string& text, TimingModel& out, std::string& error) {
     TomlDocument doc;

@@ -40,6 +40,14 @@ public:
     // The embedded table (an unreadable one logs an error and leaves every coefficient neutral).
     static const TimingModel& builtin();
     static bool parse(const std::string& text, TimingModel& out, std::string& error);
+    // A site timing profile over `base` (`npu-sim calibrate --fit` writes one): [family.<name>],
+    // [soc.<name>] and [hccl.<topology>] tables naming only the coefficients they change. A family
+    // table changes every SoC of that family, a SoC table then that SoC. An unknown table or key is
+    // an error (a misspelt coefficient would otherwise be silently ignored).
+    static bool overlay(const std::string& text, const TimingModel& base, TimingModel& out, std::string& error);
+    // The model in effect: the process's site profile (NPU_SIM_CONFIG's `timing`, NPU_SIM_TIMING) or
+    // the embedded table.
+    static const TimingModel& active();
 
     // The SoC's coefficients; a SoC the table does not name gets neutral ones.
     const SocTiming& soc(const std::string& name) const;

@@ -38,7 +38,7 @@ std::vector<std::string> split(const std::string& s, char sep) {
     }
 }
 
-const npusim::HcclTiming* timing_of(const Topology& t) { return npusim::TimingModel::builtin().hccl(t.name); }
+const npusim::HcclTiming* timing_of(const Topology& t) { return npusim::TimingModel::active().hccl(t.name); }
 
 // Collective steps inside a server (SDMA tasks between notify waits); timing.toml's collective path
 // when it has one for the topology, else the topology's own link figures.

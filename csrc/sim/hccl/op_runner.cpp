@@ -28,7 +28,7 @@ namespace {
 // is fixed for the process, so the lookup happens once.
 uint64_t hccl_api_ns(const npusim::SocSpec& soc) {
     static const uint64_t ns = [&soc] {
-        const double v = npusim::TimingModel::builtin().soc(soc.name).hccl_api_ns;
+        const double v = npusim::TimingModel::active().soc(soc.name).hccl_api_ns;
         return v > 0 ? static_cast<uint64_t>(std::llround(v)) : soc.host_api_ns;
     }();
     return ns;

@@ -26,7 +26,7 @@ LinkModel build_model() {
             m.alpha_ns = static_cast<uint64_t>(std::llround(topo->alpha_ns));
         }
         // Calibrated HIXL figures (timing.toml) replace the topology's when the family has them.
-        const npusim::SocTiming& t = npusim::TimingModel::builtin().soc(soc->name);
+        const npusim::SocTiming& t = npusim::TimingModel::active().soc(soc->name);
         if (t.hixl_api_ns > 0) m.host_api_ns = static_cast<uint64_t>(std::llround(t.hixl_api_ns));
         if (t.hixl_gbps > 0) {
             gbps = t.hixl_gbps;
@@ -42,7 +42,7 @@ LinkModel build_model() {
     m.host_bytes_per_ns = m.bytes_per_ns;
     if (const npusim::SocSpec* soc = config.soc) {
         // Reads and host-memory transfers have their own calibrated rates where the family names them.
-        const npusim::SocTiming& t = npusim::TimingModel::builtin().soc(soc->name);
+        const npusim::SocTiming& t = npusim::TimingModel::active().soc(soc->name);
         if (t.hixl_read_gbps > 0) m.read_bytes_per_ns = t.hixl_read_gbps;
         if (t.hixl_host_gbps > 0) m.host_bytes_per_ns = t.hixl_host_gbps;
     }

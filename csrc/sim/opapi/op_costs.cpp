@@ -43,7 +43,7 @@ uint32_t core_count(CoreType core) {
 double vector_rate(aclDataType dtype) {
     const SocSpec* soc = sim_config().soc;
     if (soc == nullptr) return 1.0;
-    const SocTiming& t = TimingModel::builtin().soc(soc->name);
+    const SocTiming& t = TimingModel::active().soc(soc->name);
     switch (dtype) {
         case ACL_FLOAT: return t.vector_rate_fp32;
         case ACL_BF16: return t.vector_rate_bf16;
@@ -67,7 +67,7 @@ LaunchCost cube_cost(int64_t batch, int64_t m, int64_t n, int64_t k, double byte
     c.block_dim = clamp_blocks(batch * ceil_div(m, kCubeTileM) * ceil_div(n, kCubeTileN), CoreType::AIC);
     const SocSpec* soc = sim_config().soc;
     if (soc == nullptr || soc->aic == 0 || c.flops <= 0) return c;
-    const SocTiming& t = TimingModel::builtin().soc(soc->name);
+    const SocTiming& t = TimingModel::active().soc(soc->name);
     // Tile quantisation: output tiles run in waves over the cube cores; the last wave may be partial.
     const int64_t tm = std::max<int64_t>(1, std::llround(t.cube_tile_m)), tn = std::max<int64_t>(1, std::llround(t.cube_tile_n));
     const double blocks = static_cast<double>(std::max<int64_t>(1, batch * ceil_div(m, tm) * ceil_div(n, tn)));
@@ -98,7 +98,7 @@ LaunchCost attention_cost(int64_t batch, int64_t heads, int64_t sq, int64_t skv,
         c.block_dim = clamp_blocks(blocks, CoreType::MIX);
         return c;
     }
-    const SocTiming& t = TimingModel::builtin().soc(soc->name);
+    const SocTiming& t = TimingModel::active().soc(soc->name);
     const int64_t cores = soc->aic;
     // Too few row blocks to fill the cores: the key axis is split as well.
     const int64_t kv_split = std::max<int64_t>(1, std::llround(t.attention_kv_split));
