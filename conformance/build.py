@@ -83,6 +83,20 @@ class Builder:
         self._locks: dict[str, threading.Lock] = {}
         self._built: dict[str, Path | BuildError] = {}
         self._headers_key = self._hash_headers()
+        self._schema_dir = self._write_schema_header()
+
+    def _write_schema_header(self) -> Path:
+        """The folder that holds ``mspti_schema/record_schema.h``, named by its content (so the
+        compile flags, which name it, key the cache by it)."""
+        text = schema_header_text()
+        folder = self.cache_dir / f"schema-{hashlib.sha256(text.encode()).hexdigest()[:16]}"
+        header = folder / "mspti_schema" / "record_schema.h"
+        if not header.is_file():
+            header.parent.mkdir(parents=True, exist_ok=True)
+            partial = header.with_name(f".record_schema.h.{os.getpid()}.{threading.get_ident()}")
+            partial.write_text(text, encoding="utf-8")
+            os.replace(partial, header)
+        return folder
 
     def _hash_headers(self) -> str:
         digest = hashlib.sha256()
@@ -114,6 +128,7 @@ class Builder:
         if self.target.sanitize:
             flags.append(f"-fsanitize={self.target.sanitize}")
         flags.append(f"-I{COLLECTOR_DIR}")
+        flags.append(f"-I{self._schema_dir}")
         for directory in self.target.include_dirs:
             flags += ["-isystem", str(directory)]
         return flags
@@ -142,7 +157,6 @@ class Builder:
             digest.update(source.content().encode())
             digest.update(" ".join(self._compile_flags(source.language, program.defines)).encode())
         digest.update((COLLECTOR_DIR / "collector.h").read_bytes())
-        digest.update(schema_header_text().encode())
         digest.update(" ".join(self._link_flags(program)).encode())
         return digest.hexdigest()[:20]
 
@@ -173,9 +187,6 @@ class Builder:
         self.cache_dir.mkdir(parents=True, exist_ok=True)
         work = Path(tempfile.mkdtemp(prefix=f".{key}-", dir=self.cache_dir))
         try:
-            schema = work / "schema" / "mspti_schema" / "record_schema.h"
-            schema.parent.mkdir(parents=True)
-            schema.write_text(schema_header_text(), encoding="utf-8")
             objects = []
             for source in program.sources:
                 path = source.path if source.text is None else work / source.name
@@ -187,7 +198,6 @@ class Builder:
                     [
                         self._compiler(source.language),
                         *self._compile_flags(source.language, program.defines),
-                        f"-I{work / 'schema'}",
                         "-c",
                         str(path),
                         "-o",
