@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from mspti_base.record_layouts import ENUMS as SCHEMA_ENUMS
 from mspti_base.record_layouts import KIND_RECORD, LAYOUTS, FieldLayout, RecordLayout, record_size
 
 __all__ = [
@@ -40,60 +41,54 @@ __all__ = [
     "result_value",
 ]
 
-#: msptiResult name (without the MSPTI_ / MSPTI_ERROR_ prefix) -> value.
-RESULTS: Mapping[str, int] = {
-    "SUCCESS": 0,
-    "INVALID_PARAMETER": 1,
-    "MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED": 2,
-    "MAX_LIMIT_REACHED": 3,
-    "DEVICE_OFFLINE": 4,
-    "QUEUE_EMPTY": 5,
-    "WITHOUT_LD_PRELOAD": 6,
-    "INNER": 999,
-}
-_RESULT_NAMES = {value: name for name, value in RESULTS.items()}
-_RESULT_NAMES.update({7: "NOT_INITIALIZED", 8: "INVALID_KIND", 9: "PARAMETER_SIZE_NOT_SUFFICIENT"})
 
-#: msptiActivityKind short name -> value (INVALID and COUNT included).
-ACTIVITY_KINDS: Mapping[str, int] = {
-    "INVALID": 0,
-    "MARKER": 1,
-    "KERNEL": 2,
-    "API": 3,
-    "HCCL": 4,
-    "MEMORY": 5,
-    "MEMSET": 6,
-    "MEMCPY": 7,
-    "EXTERNAL_CORRELATION": 8,
-    "COMMUNICATION": 9,
-    "ACL_API": 10,
-    "NODE_API": 11,
-    "RUNTIME_API": 12,
-    "COUNT": 13,
+def _short(enum: str, prefix: str, since: str = "") -> dict[str, int]:
+    """The enumerators of ``enum`` (the record schema's) that ``since`` names, without ``prefix``
+    and without FORCE_INT."""
+    return {
+        name.removeprefix(prefix): value
+        for name, value in SCHEMA_ENUMS[enum].values(since).items()
+        if not name.endswith("FORCE_INT")
+    }
+
+
+def _short_result(name: str) -> str:
+    return name.removeprefix("MSPTI_").removeprefix("ERROR_")
+
+
+#: msptiResult name (without the MSPTI_ / MSPTI_ERROR_ prefix) -> value, those every msPTI has.
+RESULTS: Mapping[str, int] = {
+    _short_result(name): value
+    for name, value in SCHEMA_ENUMS["msptiResult"].values("").items()
+    if not name.endswith("FORCE_INT")
 }
+_RESULT_NAMES = {
+    value: _short_result(name)
+    for name, value in SCHEMA_ENUMS["msptiResult"].values().items()
+    if not name.endswith("FORCE_INT")
+}
+
+#: msptiActivityKind short name -> value (INVALID and COUNT included), those every msPTI has.
+ACTIVITY_KINDS: Mapping[str, int] = _short("msptiActivityKind", "MSPTI_ACTIVITY_KIND_")
 _KIND_NAMES = {value: name for name, value in ACTIVITY_KINDS.items()}
-_KIND_NAMES[13] = "OVERHEAD"
+_KIND_NAMES.update(
+    {
+        value: name
+        for name, value in _short("msptiActivityKind", "MSPTI_ACTIVITY_KIND_", "overhead").items()
+        if name != "COUNT"
+    }
+)
 #: Kinds whose records come from the device and arrive asynchronously.
 DEVICE_KINDS: frozenset[int] = frozenset({1, 2, 4, 9})
 #: Kinds that share the msptiActivityApi layout.
-API_FAMILY_KINDS: frozenset[int] = frozenset({3, 10, 11, 12})
+API_FAMILY_KINDS: frozenset[int] = frozenset(
+    k for k, name in KIND_RECORD.items() if name == "msptiActivityApi"
+)
 
-EXTERNAL_KINDS: Mapping[str, int] = {
-    "INVALID": 0,
-    "UNKNOWN": 1,
-    "CUSTOM0": 2,
-    "CUSTOM1": 3,
-    "CUSTOM2": 4,
-    "SIZE": 5,
-}
+EXTERNAL_KINDS: Mapping[str, int] = _short("msptiExternalCorrelationKind", "MSPTI_EXTERNAL_CORRELATION_KIND_")
 MARKER_FLAGS: Mapping[str, int] = {
-    "NONE": 0,
-    "INSTANTANEOUS": 1,
-    "START": 2,
-    "END": 4,
-    "INSTANTANEOUS_WITH_DEVICE": 8,
-    "START_WITH_DEVICE": 16,
-    "END_WITH_DEVICE": 32,
+    name.removeprefix("MARKER_"): value
+    for name, value in _short("msptiActivityFlag", "MSPTI_ACTIVITY_FLAG_").items()
 }
 CALLBACK_DOMAINS: Mapping[str, int] = {"INVALID": 0, "RUNTIME": 1, "HCCL": 2, "SIZE": 3}
 
@@ -170,65 +165,11 @@ INVALID_ID = 0xFFFFFFFF
 
 #: Every enumerator the ABI lock compares: C enum type -> {C enumerator name: value}.
 ENUMS: Mapping[str, Mapping[str, int]] = {
-    "msptiResult": {
-        **{
-            ("MSPTI_" if name == "SUCCESS" else "MSPTI_ERROR_") + name: value
-            for name, value in RESULTS.items()
-        },
-        "MSPTI_ERROR_FORCE_INT": FORCE_INT,
-    },
-    "msptiActivityKind": {
-        **{f"MSPTI_ACTIVITY_KIND_{name}": value for name, value in ACTIVITY_KINDS.items()},
-        "MSPTI_ACTIVITY_KIND_FORCE_INT": FORCE_INT,
-    },
-    "msptiActivitySourceKind": {"MSPTI_ACTIVITY_SOURCE_KIND_HOST": 0, "MSPTI_ACTIVITY_SOURCE_KIND_DEVICE": 1},
-    "msptiExternalCorrelationKind": {
-        **{f"MSPTI_EXTERNAL_CORRELATION_KIND_{name}": value for name, value in EXTERNAL_KINDS.items()},
-        "MSPTI_EXTERNAL_CORRELATION_KIND_FORCE_INT": FORCE_INT,
-    },
-    "msptiActivityFlag": {
-        "MSPTI_ACTIVITY_FLAG_NONE": 0,
-        **{
-            f"MSPTI_ACTIVITY_FLAG_MARKER_{name}": value
-            for name, value in MARKER_FLAGS.items()
-            if name != "NONE"
-        },
-    },
-    "msptiActivityMemoryOperationType": {
-        "MSPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION": 0,
-        "MSPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE": 1,
-    },
-    "msptiActivityMemoryKind": {"MSPTI_ACTIVITY_MEMORY_UNKNOWN": 0, "MSPTI_ACTIVITY_MEMORY_DEVICE": 1},
-    "msptiActivityMemcpyKind": {
-        f"MSPTI_ACTIVITY_MEMCPY_KIND_{name}": value
-        for value, name in enumerate(["UNKNOWN", "HTOH", "HTOD", "DTOH", "DTOD", "DEFAULT"])
-    },
-    "msptiCommunicationDataType": {
-        **{
-            f"MSPTI_ACTIVITY_COMMUNICATION_{name}": value
-            for value, name in enumerate(
-                [
-                    "INT8",
-                    "INT16",
-                    "INT32",
-                    "FP16",
-                    "FP32",
-                    "INT64",
-                    "UINT64",
-                    "UINT8",
-                    "UINT16",
-                    "UINT32",
-                    "FP64",
-                    "BFP16",
-                    "INT128",
-                ]
-            )
-        },
-        "MSPTI_ACTIVITY_COMMUNICATION_HIF8": 14,
-        "MSPTI_ACTIVITY_COMMUNICATION_FP8E4M3": 15,
-        "MSPTI_ACTIVITY_COMMUNICATION_FP8E5M2": 16,
-        "MSPTI_ACTIVITY_COMMUNICATION_FP8E8M0": 17,
-        "MSPTI_ACTIVITY_COMMUNICATION_INVALID_TYPE": 0xFFFF,
+    # The record schema's enumerations every msPTI has (this project's extensions are not CANN's).
+    **{
+        name: baseline
+        for name, schema in SCHEMA_ENUMS.items()
+        if not schema.ext and (baseline := schema.values(""))
     },
     "msptiCallbackDomain": {
         **{f"MSPTI_CB_DOMAIN_{name}": value for name, value in CALLBACK_DOMAINS.items()},
@@ -274,34 +215,22 @@ PUBLIC_FUNCTIONS: tuple[str, ...] = (
 #: grades only the 15 functions and the enumerators above, which every msPTI has; the newer functions
 #: are reported as informational symbols, and these tables name the newer codes and kinds.
 NEWER_RESULTS: Mapping[str, int] = {
-    "NOT_INITIALIZED": 7,
-    "INVALID_KIND": 8,
-    "PARAMETER_SIZE_NOT_SUFFICIENT": 9,
+    _short_result(name): value for name, value in SCHEMA_ENUMS["msptiResult"].values("overhead").items()
 }
-NEWER_KINDS: Mapping[str, int] = {"OVERHEAD": 13, "COUNT": 14}
+NEWER_KINDS: Mapping[str, int] = _short("msptiActivityKind", "MSPTI_ACTIVITY_KIND_", "overhead")
 #: Enumerators whose value the newer API changed: C name -> the newer value (the older one is in ENUMS);
 #: the ABI lock accepts either.
-NEWER_VALUES: Mapping[str, int] = {"MSPTI_ACTIVITY_KIND_COUNT": NEWER_KINDS["COUNT"]}
+NEWER_VALUES: Mapping[str, int] = {
+    member.name: member.value
+    for schema in SCHEMA_ENUMS.values()
+    for member in schema.members
+    if member.older is not None
+}
+#: The newer API's enumerators of the other enumerations (the kinds and results are above).
 NEWER_ENUMS: Mapping[str, Mapping[str, int]] = {
-    "msptiActivityOverheadKind": {
-        "MSPTI_ACTIVITY_OVERHEAD_UNKNOWN": 0,
-        "MSPTI_ACTIVITY_OVERHEAD_MSPTI_RESOURCE": 1,
-        "MSPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_REQUEST": 2,
-        "MSPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_FLUSH": 3,
-    },
-    "msptiActivityObjectKind": {
-        "MSPTI_ACTIVITY_OBJECT_UNKNOWN": 0,
-        "MSPTI_ACTIVITY_OBJECT_PROCESS": 1,
-        "MSPTI_ACTIVITY_OBJECT_THREAD": 2,
-        "MSPTI_ACTIVITY_OBJECT_DEVICE": 3,
-        "MSPTI_ACTIVITY_OBJECT_FORCE_INT": FORCE_INT,
-    },
-    "msptiActivityAttribute": {
-        "MSPTI_ACTIVITY_ATTR_CHANNEL_BUFFER_SIZE": 0,
-        "MSPTI_ACTIVITY_ATTR_TIMESTAMP_CALLBACK": 1,
-        "MSPTI_ACTIVITY_ATTR_FORCE_INT": FORCE_INT,
-    },
-    "msptiActivityMemoryKind": {"MSPTI_ACTIVITY_MEMORY_HOST": 2, "MSPTI_ACTIVITY_MEMORY_MANAGED": 3},
+    name: {c: v for c, v in schema.values("overhead").items() if c not in NEWER_VALUES}
+    for name, schema in SCHEMA_ENUMS.items()
+    if name not in ("msptiResult", "msptiActivityKind") and schema.values("overhead")
 }
 NEWER_FUNCTIONS: tuple[str, ...] = (
     "msptiGetVersion",

@@ -9,12 +9,16 @@ a decoder; campaigns may add their own units to the same folders (campaign.py --
 from __future__ import annotations
 
 import struct
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout's mspti_base
+from mspti_base.record_layouts import record_size
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 
-# ---- record layouts (mspti_activity.h): kind -> size -------------------------------------------
-RECORD_SIZES = {1: 56, 2: 56, 3: 48, 4: 56, 5: 64, 6: 56, 7: 56, 8: 24, 9: 72, 10: 48, 11: 48, 12: 48}
+# ---- record layouts (the record schema, mspti_base/record_layouts.toml): kind -> size -----------
+RECORD_SIZES = {kind: record_size(kind) for kind in range(1, 13)}
 
 
 def record(kind: int) -> bytes:

@@ -1,12 +1,18 @@
 """Data classes of activity records, as monitors and collectors deliver them.
 
-Each class is a slotted dataclass whose fields follow the C record of its kind (snake_case). The
-delivery machinery fills instances directly; they can also be built by hand, or with
-:meth:`from_dict` from a dict with the C field names (``deviceId``, ``correlationId``, ...), the
-form CANN's msPTI Python adapter produces.
+Each class is a slotted dataclass built from the record schema (``mspti_base/record_layouts.toml``):
+one field per field of the C record of its kind, in the same order, named in snake_case
+(``ds.deviceId`` -> ``device_id``, ``bandWidth`` -> ``bandwidth``), typed with the mspti_core enum of
+an enumerated field. The delivery machinery fills instances directly; they can also be built by hand,
+or with :meth:`from_dict` from a dict with the C field names (``deviceId``, ``correlationId``, ...),
+the form CANN's msPTI Python adapter produces. An enumerated field holds the plain number for a value
+outside its enum (a COMMUNICATION record's ``data_type`` may).
 
-Identifiers keep their C values: ``MSPTI_INVALID_DEVICE_ID`` / ``MSPTI_INVALID_STREAM_ID`` are
-0xFFFFFFFF, except in :class:`MsptiObjectId`, where the pair that does not apply is -1.
+Defaults: ``kind`` is the record's kind, an enumerated field the member with value 0, numbers 0,
+strings "". Identifiers keep their C values: ``MSPTI_INVALID_DEVICE_ID`` / ``MSPTI_INVALID_STREAM_ID``
+are 0xFFFFFFFF, except in :class:`MsptiObjectId`, where the pair that does not apply is -1 and every
+field defaults to -1 ("does not apply"; the vendor-compatible ``mspti`` package differs, see
+docs/python.md).
 """
 
 from __future__ import annotations
@@ -15,17 +21,14 @@ import contextlib
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import IntEnum
 from typing import Any, TypeVar
 
+from mspti_base.record_layouts import KIND_RECORD, LAYOUTS, RecordLayout, python_name
 from mspti_core.enums import (
-    MsptiActivityFlag,
+    BY_C_NAME,
     MsptiActivityKind,
-    MsptiActivityMemcpyKind,
-    MsptiActivityMemoryKind,
-    MsptiActivityMemoryOperationType,
     MsptiActivitySourceKind,
-    MsptiCommunicationDataType,
-    MsptiExternalCorrelationKind,
 )
 
 __all__ = [
@@ -41,34 +44,26 @@ __all__ = [
     "MemsetData",
     "MsptiObjectId",
     "RangeMarkerData",
+    "c_field_name",
     "data_class_for",
     "to_dict",
 ]
 
-_Kind = MsptiActivityKind
 T = TypeVar("T")
 
-#: C field name -> Python field name, for from_dict / to_dict.
+_FIELD_TYPES: dict[str, type] = {"uint": int, "float": float, "bool": bool, "string": str, "pointer": int}
+_FIELD_DEFAULTS: dict[str, Any] = {"uint": 0, "float": 0.0, "bool": False, "string": "", "pointer": 0}
+
+#: C field name -> Python field name and back, for from_dict / to_dict (every record's fields).
 _C_NAMES: dict[str, str] = {
-    "deviceId": "device_id",
-    "streamId": "stream_id",
-    "processId": "process_id",
-    "threadId": "thread_id",
-    "correlationId": "correlation_id",
-    "sourceKind": "source_kind",
-    "bandWidth": "bandwidth",
-    "commName": "comm_name",
-    "dataType": "data_type",
-    "algType": "alg_type",
-    "memoryOperationType": "memory_operation_type",
-    "memoryKind": "memory_kind",
-    "copyKind": "copy_kind",
-    "isAsync": "is_async",
-    "externalKind": "external_kind",
-    "externalId": "external_id",
-    "objectId": "object_id",
+    item.leaf: python_name(item.name)
+    for layout in LAYOUTS.values()
+    if layout.python
+    for item in layout.fields
 }
 _PY_NAMES = {value: key for key, value in _C_NAMES.items()}
+#: Python class name -> {field: its enum type}.
+_ENUM_FIELDS: dict[str, dict[str, type[IntEnum]]] = {}
 
 
 def _from_dict(cls: type[T], data: Mapping[str, Any]) -> T:
@@ -86,13 +81,17 @@ def _from_dict(cls: type[T], data: Mapping[str, Any]) -> T:
             values["object_id"] = MsptiObjectId(**ids)
     elif isinstance(values.get("object_id"), Mapping):
         values["object_id"] = _from_dict(MsptiObjectId, values["object_id"])
-    hints = {f.name: f.type for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
-    for name, value in list(values.items()):
-        enum = _ENUM_FIELDS.get(str(hints.get(name)))
-        if enum is not None and isinstance(value, int) and not isinstance(value, enum):
+    for name, enum in _ENUM_FIELDS.get(cls.__name__, {}).items():
+        value = values.get(name)
+        if isinstance(value, int) and not isinstance(value, enum):
             with contextlib.suppress(ValueError):
                 values[name] = enum(value)
     return cls(**values)
+
+
+def c_field_name(name: str) -> str:
+    """The C record's name of a data class field: ``device_id`` -> ``deviceId``."""
+    return _PY_NAMES.get(name, name)
 
 
 def to_dict(record: Any, c_names: bool = False) -> dict[str, Any]:
@@ -105,96 +104,68 @@ def to_dict(record: Any, c_names: bool = False) -> dict[str, Any]:
     return result
 
 
-@dataclass(slots=True)
-class MsptiObjectId:
-    """Where a marker was taken: a process and thread (host) or a device and stream (device)."""
-
-    process_id: int = -1
-    thread_id: int = -1
-    device_id: int = -1
-    stream_id: int = -1
+def _record_kind(layout: RecordLayout) -> int:
+    """The first activity kind whose records have this layout (ApiData: API)."""
+    return min((kind for kind, name in KIND_RECORD.items() if name == layout.type_name), default=0)
 
 
-_OBJECT_ID_FIELDS = ("process_id", "thread_id", "device_id", "stream_id")
+def _data_class(layout: RecordLayout, classes: Mapping[str, type]) -> type:
+    """The slotted dataclass of ``layout``: one field per C field (a union's views each once)."""
+    specs: list[tuple[str, Any, Any]] = []
+    enums: dict[str, type[IntEnum]] = {}
+    kind = _record_kind(layout)
+    for item in layout.fields:
+        name = python_name(item.name)
+        if any(name == spec[0] for spec in specs):
+            continue
+        kind_type: Any
+        if item.type == "msptiObjectId":
+            nested = classes["MsptiObjectId"]
+            specs.append((name, nested, field(default_factory=nested)))
+            continue
+        if item.enum:
+            enum = BY_C_NAME[item.enum]
+            enums[name] = enum
+            kind_type = enum
+            default: Any = enum(kind) if name == "kind" else enum(0)
+        else:
+            kind_type = _FIELD_TYPES[item.type]
+            default = layout.python_default if item.type == "uint" else _FIELD_DEFAULTS[item.type]
+        specs.append((name, kind_type, field(default=default)))
+    cls = dataclasses.make_dataclass(
+        layout.python,
+        specs,
+        slots=True,
+        namespace={"from_dict": classmethod(_from_dict)},
+    )
+    cls.__module__ = __name__
+    cls.__doc__ = layout.doc
+    _ENUM_FIELDS[layout.python] = enums
+    return cls
 
 
-@dataclass(slots=True)
-class KernelData:
-    """A KERNEL record: one execution of a kernel on a device."""
-
-    kind: MsptiActivityKind = _Kind.MSPTI_ACTIVITY_KIND_KERNEL
-    start: int = 0
-    end: int = 0
-    device_id: int = 0
-    stream_id: int = 0
-    correlation_id: int = 0
-    type: str = ""
-    name: str = ""
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> KernelData:
-        return _from_dict(cls, data)
+def _data_classes() -> dict[str, type]:
+    classes: dict[str, type] = {}
+    # The object id first: records nest it.
+    for layout in sorted(LAYOUTS.values(), key=lambda layout: layout.type_name != "msptiObjectId"):
+        if layout.python:
+            classes[layout.python] = _data_class(layout, classes)
+    return classes
 
 
-@dataclass(slots=True)
-class HcclData:
-    """An HCCL record: one HCCL operation on its stream; bandwidth in GB/s."""
+_CLASSES = _data_classes()
+MsptiObjectId: Any = _CLASSES["MsptiObjectId"]
+KernelData: Any = _CLASSES["KernelData"]
+HcclData: Any = _CLASSES["HcclData"]
+CommunicationData: Any = _CLASSES["CommunicationData"]
+MarkerData: Any = _CLASSES["MarkerData"]
+ApiData: Any = _CLASSES["ApiData"]
+MemoryData: Any = _CLASSES["MemoryData"]
+MemsetData: Any = _CLASSES["MemsetData"]
+MemcpyData: Any = _CLASSES["MemcpyData"]
+ExternalCorrelationData: Any = _CLASSES["ExternalCorrelationData"]
 
-    kind: MsptiActivityKind = _Kind.MSPTI_ACTIVITY_KIND_HCCL
-    start: int = 0
-    end: int = 0
-    device_id: int = 0
-    stream_id: int = 0
-    bandwidth: float = 0.0
-    name: str = ""
-    comm_name: str = ""
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> HcclData:
-        return _from_dict(cls, data)
-
-
-@dataclass(slots=True)
-class CommunicationData:
-    """A COMMUNICATION record: one communication operator on a device.
-
-    ``data_type`` is a :class:`MsptiCommunicationDataType`, or the plain number for a value that is
-    not one of its members.
-    """
-
-    kind: MsptiActivityKind = _Kind.MSPTI_ACTIVITY_KIND_COMMUNICATION
-    data_type: MsptiCommunicationDataType | int = MsptiCommunicationDataType.MSPTI_ACTIVITY_COMMUNICATION_INT8
-    count: int = 0
-    device_id: int = 0
-    stream_id: int = 0
-    start: int = 0
-    end: int = 0
-    alg_type: str = ""
-    name: str = ""
-    comm_name: str = ""
-    correlation_id: int = 0
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> CommunicationData:
-        return _from_dict(cls, data)
-
-
-@dataclass(slots=True)
-class MarkerData:
-    """A MARKER record: an mstx mark or one end of a range, seen on the host or on a device."""
-
-    kind: MsptiActivityKind = _Kind.MSPTI_ACTIVITY_KIND_MARKER
-    flag: MsptiActivityFlag = MsptiActivityFlag.MSPTI_ACTIVITY_FLAG_NONE
-    source_kind: MsptiActivitySourceKind = MsptiActivitySourceKind.MSPTI_ACTIVITY_SOURCE_KIND_HOST
-    timestamp: int = 0
-    id: int = 0
-    object_id: MsptiObjectId = field(default_factory=MsptiObjectId)
-    name: str = ""
-    domain: str = ""
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> MarkerData:
-        return _from_dict(cls, data)
+_OBJECT_ID_FIELDS = tuple(f.name for f in dataclasses.fields(MsptiObjectId))
 
 
 @dataclass(slots=True)
@@ -204,7 +175,7 @@ class RangeMarkerData:
     ``object_id``, ``name`` and ``domain`` come from the START record.
     """
 
-    kind: MsptiActivityKind = _Kind.MSPTI_ACTIVITY_KIND_MARKER
+    kind: MsptiActivityKind = MsptiActivityKind.MSPTI_ACTIVITY_KIND_MARKER
     source_kind: MsptiActivitySourceKind = MsptiActivitySourceKind.MSPTI_ACTIVITY_SOURCE_KIND_HOST
     id: int = 0
     object_id: MsptiObjectId = field(default_factory=MsptiObjectId)
@@ -215,100 +186,6 @@ class RangeMarkerData:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RangeMarkerData:
-        return _from_dict(cls, data)
-
-
-@dataclass(slots=True)
-class ApiData:
-    """An API, ACL_API, NODE_API or RUNTIME_API record: one host API call."""
-
-    kind: MsptiActivityKind = _Kind.MSPTI_ACTIVITY_KIND_API
-    start: int = 0
-    end: int = 0
-    process_id: int = 0
-    thread_id: int = 0
-    correlation_id: int = 0
-    name: str = ""
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> ApiData:
-        return _from_dict(cls, data)
-
-
-@dataclass(slots=True)
-class MemoryData:
-    """A MEMORY record: a device memory allocation or release."""
-
-    kind: MsptiActivityKind = _Kind.MSPTI_ACTIVITY_KIND_MEMORY
-    memory_operation_type: MsptiActivityMemoryOperationType = (
-        MsptiActivityMemoryOperationType.MSPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION
-    )
-    memory_kind: MsptiActivityMemoryKind = MsptiActivityMemoryKind.MSPTI_ACTIVITY_MEMORY_UNKNOWN
-    correlation_id: int = 0
-    start: int = 0
-    end: int = 0
-    address: int = 0
-    bytes: int = 0
-    process_id: int = 0
-    device_id: int = 0
-    stream_id: int = 0
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> MemoryData:
-        return _from_dict(cls, data)
-
-
-@dataclass(slots=True)
-class MemsetData:
-    """A MEMSET record."""
-
-    kind: MsptiActivityKind = _Kind.MSPTI_ACTIVITY_KIND_MEMSET
-    value: int = 0
-    bytes: int = 0
-    start: int = 0
-    end: int = 0
-    device_id: int = 0
-    stream_id: int = 0
-    correlation_id: int = 0
-    is_async: bool = False
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> MemsetData:
-        return _from_dict(cls, data)
-
-
-@dataclass(slots=True)
-class MemcpyData:
-    """A MEMCPY record."""
-
-    kind: MsptiActivityKind = _Kind.MSPTI_ACTIVITY_KIND_MEMCPY
-    copy_kind: MsptiActivityMemcpyKind = MsptiActivityMemcpyKind.MSPTI_ACTIVITY_MEMCPY_KIND_UNKNOWN
-    bytes: int = 0
-    start: int = 0
-    end: int = 0
-    device_id: int = 0
-    stream_id: int = 0
-    correlation_id: int = 0
-    is_async: bool = False
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> MemcpyData:
-        return _from_dict(cls, data)
-
-
-@dataclass(slots=True)
-class ExternalCorrelationData:
-    """An EXTERNAL_CORRELATION record: links an msPTI correlation id to a client's id."""
-
-    kind: MsptiActivityKind = _Kind.MSPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION
-    external_kind: MsptiExternalCorrelationKind = (
-        MsptiExternalCorrelationKind.MSPTI_EXTERNAL_CORRELATION_KIND_INVALID
-    )
-    external_id: int = 0
-    correlation_id: int = 0
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> ExternalCorrelationData:
         return _from_dict(cls, data)
 
 
@@ -324,30 +201,8 @@ ActivityData = (
     | ExternalCorrelationData
 )
 
-_ENUM_FIELDS: dict[str, type] = {
-    "MsptiActivityKind": MsptiActivityKind,
-    "MsptiActivityFlag": MsptiActivityFlag,
-    "MsptiActivitySourceKind": MsptiActivitySourceKind,
-    "MsptiCommunicationDataType | int": MsptiCommunicationDataType,
-    "MsptiActivityMemoryOperationType": MsptiActivityMemoryOperationType,
-    "MsptiActivityMemoryKind": MsptiActivityMemoryKind,
-    "MsptiActivityMemcpyKind": MsptiActivityMemcpyKind,
-    "MsptiExternalCorrelationKind": MsptiExternalCorrelationKind,
-}
-
 _BY_KIND: dict[int, type] = {
-    _Kind.MSPTI_ACTIVITY_KIND_MARKER: MarkerData,
-    _Kind.MSPTI_ACTIVITY_KIND_KERNEL: KernelData,
-    _Kind.MSPTI_ACTIVITY_KIND_API: ApiData,
-    _Kind.MSPTI_ACTIVITY_KIND_HCCL: HcclData,
-    _Kind.MSPTI_ACTIVITY_KIND_MEMORY: MemoryData,
-    _Kind.MSPTI_ACTIVITY_KIND_MEMSET: MemsetData,
-    _Kind.MSPTI_ACTIVITY_KIND_MEMCPY: MemcpyData,
-    _Kind.MSPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: ExternalCorrelationData,
-    _Kind.MSPTI_ACTIVITY_KIND_COMMUNICATION: CommunicationData,
-    _Kind.MSPTI_ACTIVITY_KIND_ACL_API: ApiData,
-    _Kind.MSPTI_ACTIVITY_KIND_NODE_API: ApiData,
-    _Kind.MSPTI_ACTIVITY_KIND_RUNTIME_API: ApiData,
+    kind: _CLASSES[LAYOUTS[name].python] for kind, name in KIND_RECORD.items() if LAYOUTS[name].python
 }
 
 
@@ -357,25 +212,8 @@ def data_class_for(kind: int) -> type:
 
 
 def _native_types() -> dict[str, type]:
-    """What the delivery machinery builds records from (mspti_core._mspti.bind_types)."""
-    return {
-        "KernelData": KernelData,
-        "HcclData": HcclData,
-        "CommunicationData": CommunicationData,
-        "MarkerData": MarkerData,
-        "RangeMarkerData": RangeMarkerData,
-        "ApiData": ApiData,
-        "MemoryData": MemoryData,
-        "MemsetData": MemsetData,
-        "MemcpyData": MemcpyData,
-        "ExternalCorrelationData": ExternalCorrelationData,
-        "MsptiObjectId": MsptiObjectId,
-        "MsptiActivityKind": MsptiActivityKind,
-        "MsptiActivityFlag": MsptiActivityFlag,
-        "MsptiActivitySourceKind": MsptiActivitySourceKind,
-        "MsptiCommunicationDataType": MsptiCommunicationDataType,
-        "MsptiActivityMemoryOperationType": MsptiActivityMemoryOperationType,
-        "MsptiActivityMemoryKind": MsptiActivityMemoryKind,
-        "MsptiActivityMemcpyKind": MsptiActivityMemcpyKind,
-        "MsptiExternalCorrelationKind": MsptiExternalCorrelationKind,
-    }
+    """What the delivery machinery builds records from (mspti_core._mspti.bind_types): every data
+    class and enum type by name."""
+    types: dict[str, type] = {**_CLASSES, "RangeMarkerData": RangeMarkerData}
+    types.update({enum.__name__: enum for enum in BY_C_NAME.values()})
+    return types

@@ -1,140 +1,70 @@
-"""The msPTI enumerations, with the values of the C API (mspti_activity.h, mspti_result.h)."""
+"""The msPTI enumerations as :class:`enum.IntEnum` types, built from the record schema.
+
+Each type is named like its C enumeration with a capital first letter (``msptiActivityKind`` ->
+``MsptiActivityKind``) and has the C enumerators as members, with their values, in the order of the
+schema (``mspti_base/record_layouts.toml``, which tests check against the compiled C headers).
+"""
 
 from __future__ import annotations
 
 from enum import IntEnum
 
+from mspti_base.record_layouts import ENUMS
+
 __all__ = [
+    "MsptiActivityAttribute",
     "MsptiActivityFlag",
     "MsptiActivityKind",
     "MsptiActivityMemcpyKind",
     "MsptiActivityMemoryKind",
     "MsptiActivityMemoryOperationType",
+    "MsptiActivityObjectKind",
+    "MsptiActivityOverheadKind",
     "MsptiActivitySourceKind",
     "MsptiCommunicationDataType",
     "MsptiDropReason",
     "MsptiExternalCorrelationKind",
     "MsptiResult",
+    "python_enum_name",
+    "result",
 ]
 
 
-class MsptiResult(IntEnum):
-    MSPTI_SUCCESS = 0
-    MSPTI_ERROR_INVALID_PARAMETER = 1
-    MSPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED = 2
-    MSPTI_ERROR_MAX_LIMIT_REACHED = 3
-    MSPTI_ERROR_DEVICE_OFFLINE = 4
-    MSPTI_ERROR_QUEUE_EMPTY = 5
-    MSPTI_ERROR_WITHOUT_LD_PRELOAD = 6
-    MSPTI_ERROR_NOT_INITIALIZED = 7
-    MSPTI_ERROR_INVALID_KIND = 8
-    MSPTI_ERROR_PARAMETER_SIZE_NOT_SUFFICIENT = 9
-    MSPTI_ERROR_INNER = 999
-    MSPTI_ERROR_FORCE_INT = 0x7FFFFFFF
+def python_enum_name(c_name: str) -> str:
+    """``msptiActivityKind`` -> ``MsptiActivityKind``."""
+    return c_name[:1].upper() + c_name[1:]
 
 
-class MsptiActivityKind(IntEnum):
-    MSPTI_ACTIVITY_KIND_INVALID = 0
-    MSPTI_ACTIVITY_KIND_MARKER = 1
-    MSPTI_ACTIVITY_KIND_KERNEL = 2
-    MSPTI_ACTIVITY_KIND_API = 3
-    MSPTI_ACTIVITY_KIND_HCCL = 4
-    MSPTI_ACTIVITY_KIND_MEMORY = 5
-    MSPTI_ACTIVITY_KIND_MEMSET = 6
-    MSPTI_ACTIVITY_KIND_MEMCPY = 7
-    MSPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION = 8
-    MSPTI_ACTIVITY_KIND_COMMUNICATION = 9
-    MSPTI_ACTIVITY_KIND_ACL_API = 10
-    MSPTI_ACTIVITY_KIND_NODE_API = 11
-    MSPTI_ACTIVITY_KIND_RUNTIME_API = 12
-    MSPTI_ACTIVITY_KIND_OVERHEAD = 13
-    MSPTI_ACTIVITY_KIND_COUNT = 14
-    MSPTI_ACTIVITY_KIND_FORCE_INT = 0x7FFFFFFF
+def _int_enum(c_name: str) -> type[IntEnum]:
+    schema = ENUMS[c_name]
+    name = python_enum_name(c_name)
+    members = [(member.name, member.value) for member in schema.members]
+    enum = IntEnum(name, members, module=__name__, qualname=name)  # type: ignore[misc]
+    enum.__doc__ = f"``{c_name}`` of the C API" + (" (mspti_ext.h, an extension)." if schema.ext else ".")
+    return enum
 
 
-class MsptiActivityFlag(IntEnum):
-    """Marker flags; a record carries exactly one."""
+MsptiResult = _int_enum("msptiResult")
+MsptiActivityKind = _int_enum("msptiActivityKind")
+MsptiActivityFlag = _int_enum("msptiActivityFlag")
+MsptiActivitySourceKind = _int_enum("msptiActivitySourceKind")
+MsptiCommunicationDataType = _int_enum("msptiCommunicationDataType")
+MsptiDropReason = _int_enum("msptiDropReason")
+MsptiExternalCorrelationKind = _int_enum("msptiExternalCorrelationKind")
+MsptiActivityMemoryOperationType = _int_enum("msptiActivityMemoryOperationType")
+MsptiActivityMemoryKind = _int_enum("msptiActivityMemoryKind")
+MsptiActivityMemcpyKind = _int_enum("msptiActivityMemcpyKind")
+MsptiActivityOverheadKind = _int_enum("msptiActivityOverheadKind")
+MsptiActivityObjectKind = _int_enum("msptiActivityObjectKind")
+MsptiActivityAttribute = _int_enum("msptiActivityAttribute")
 
-    MSPTI_ACTIVITY_FLAG_NONE = 0
-    MSPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS = 1
-    MSPTI_ACTIVITY_FLAG_MARKER_START = 2
-    MSPTI_ACTIVITY_FLAG_MARKER_END = 4
-    MSPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS_WITH_DEVICE = 8
-    MSPTI_ACTIVITY_FLAG_MARKER_START_WITH_DEVICE = 16
-    MSPTI_ACTIVITY_FLAG_MARKER_END_WITH_DEVICE = 32
-
-
-class MsptiActivitySourceKind(IntEnum):
-    MSPTI_ACTIVITY_SOURCE_KIND_HOST = 0
-    MSPTI_ACTIVITY_SOURCE_KIND_DEVICE = 1
-
-
-class MsptiCommunicationDataType(IntEnum):
-    """Element types of communication operations (13 is unassigned)."""
-
-    MSPTI_ACTIVITY_COMMUNICATION_INT8 = 0
-    MSPTI_ACTIVITY_COMMUNICATION_INT16 = 1
-    MSPTI_ACTIVITY_COMMUNICATION_INT32 = 2
-    MSPTI_ACTIVITY_COMMUNICATION_FP16 = 3
-    MSPTI_ACTIVITY_COMMUNICATION_FP32 = 4
-    MSPTI_ACTIVITY_COMMUNICATION_INT64 = 5
-    MSPTI_ACTIVITY_COMMUNICATION_UINT64 = 6
-    MSPTI_ACTIVITY_COMMUNICATION_UINT8 = 7
-    MSPTI_ACTIVITY_COMMUNICATION_UINT16 = 8
-    MSPTI_ACTIVITY_COMMUNICATION_UINT32 = 9
-    MSPTI_ACTIVITY_COMMUNICATION_FP64 = 10
-    MSPTI_ACTIVITY_COMMUNICATION_BFP16 = 11
-    MSPTI_ACTIVITY_COMMUNICATION_INT128 = 12
-    MSPTI_ACTIVITY_COMMUNICATION_HIF8 = 14
-    MSPTI_ACTIVITY_COMMUNICATION_FP8E4M3 = 15
-    MSPTI_ACTIVITY_COMMUNICATION_FP8E5M2 = 16
-    MSPTI_ACTIVITY_COMMUNICATION_FP8E8M0 = 17
-    MSPTI_ACTIVITY_COMMUNICATION_INVALID_TYPE = 0xFFFF
+#: Every enum type above by its C name.
+BY_C_NAME: dict[str, type[IntEnum]] = {
+    c_name: globals()[python_enum_name(c_name)] for c_name in ENUMS if python_enum_name(c_name) in globals()
+}
 
 
-class MsptiDropReason(IntEnum):
-    """Why msPTI counted a record as dropped (``msptiDropReason``, mspti_ext.h; an extension of this
-    implementation). ``MSPTI_DROP_REASON_ANY`` asks for every reason."""
-
-    MSPTI_DROP_REASON_ANY = 0
-    MSPTI_DROP_REASON_NO_BUFFER = 1
-    MSPTI_DROP_REASON_BUFFER_TOO_SMALL = 2
-    MSPTI_DROP_REASON_DEVICE_HALF_LOST = 3
-    MSPTI_DROP_REASON_COLLECTION_FAILED = 4
-    MSPTI_DROP_REASON_BAD_ARGUMENT = 5
-    MSPTI_DROP_REASON_KIND_DISABLED = 6
-
-
-class MsptiExternalCorrelationKind(IntEnum):
-    MSPTI_EXTERNAL_CORRELATION_KIND_INVALID = 0
-    MSPTI_EXTERNAL_CORRELATION_KIND_UNKNOWN = 1
-    MSPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0 = 2
-    MSPTI_EXTERNAL_CORRELATION_KIND_CUSTOM1 = 3
-    MSPTI_EXTERNAL_CORRELATION_KIND_CUSTOM2 = 4
-    MSPTI_EXTERNAL_CORRELATION_KIND_SIZE = 5
-    MSPTI_EXTERNAL_CORRELATION_KIND_FORCE_INT = 0x7FFFFFFF
-
-
-class MsptiActivityMemoryOperationType(IntEnum):
-    MSPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION = 0
-    MSPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE = 1
-
-
-class MsptiActivityMemoryKind(IntEnum):
-    MSPTI_ACTIVITY_MEMORY_UNKNOWN = 0
-    MSPTI_ACTIVITY_MEMORY_DEVICE = 1
-
-
-class MsptiActivityMemcpyKind(IntEnum):
-    MSPTI_ACTIVITY_MEMCPY_KIND_UNKNOWN = 0
-    MSPTI_ACTIVITY_MEMCPY_KIND_HTOH = 1
-    MSPTI_ACTIVITY_MEMCPY_KIND_HTOD = 2
-    MSPTI_ACTIVITY_MEMCPY_KIND_DTOH = 3
-    MSPTI_ACTIVITY_MEMCPY_KIND_DTOD = 4
-    MSPTI_ACTIVITY_MEMCPY_KIND_DEFAULT = 5
-
-
-def result(code: int) -> MsptiResult | int:
+def result(code: int) -> IntEnum | int:
     """``code`` as an :class:`MsptiResult` member, or the plain number if it is none."""
     try:
         return MsptiResult(code)

@@ -8,12 +8,11 @@ string id instead of a pointer (0 = NULL), so those fields are read as ``uint64`
 from __future__ import annotations
 
 import enum
-import re
 from collections.abc import Mapping
 
 import numpy as np
 
-from mspti_base.record_layouts import KIND_RECORD, LAYOUTS, RecordLayout
+from mspti_base.record_layouts import ENUMS, KIND_RECORD, LAYOUTS, RecordLayout, python_name
 
 __all__ = [
     "API_KINDS",
@@ -29,36 +28,32 @@ __all__ = [
 ]
 
 
-class ActivityKind(enum.IntEnum):
-    MARKER = 1
-    KERNEL = 2
-    API = 3
-    HCCL = 4
-    MEMORY = 5
-    MEMSET = 6
-    MEMCPY = 7
-    EXTERNAL_CORRELATION = 8
-    COMMUNICATION = 9
-    ACL_API = 10
-    NODE_API = 11
-    RUNTIME_API = 12
+def _activity_kinds() -> list[tuple[str, int]]:
+    """The kinds with a record type that every msPTI has (OVERHEAD, of a newer API, is not traced)."""
+    return [
+        (member.name.removeprefix("MSPTI_ACTIVITY_KIND_"), member.value)
+        for member in ENUMS["msptiActivityKind"].members
+        if not member.since and member.value in KIND_RECORD
+    ]
 
 
-class MarkerFlag(enum.IntFlag):
-    INSTANTANEOUS = 1
-    START = 2
-    END = 4
-    INSTANTANEOUS_WITH_DEVICE = 8
-    START_WITH_DEVICE = 16
-    END_WITH_DEVICE = 32
+def _marker_flags() -> list[tuple[str, int]]:
+    return [
+        (member.name.removeprefix("MSPTI_ACTIVITY_FLAG_MARKER_"), member.value)
+        for member in ENUMS["msptiActivityFlag"].members
+        if member.value
+    ]
+
+
+#: The activity kinds, named without the MSPTI_ACTIVITY_KIND_ prefix (from the record schema).
+ActivityKind = enum.IntEnum("ActivityKind", _activity_kinds(), module=__name__)  # type: ignore[misc]
+#: The marker flags, named without the MSPTI_ACTIVITY_FLAG_MARKER_ prefix.
+MarkerFlag = enum.IntFlag("MarkerFlag", _marker_flags(), module=__name__)  # type: ignore[misc]
 
 
 #: The kinds that share the msptiActivityApi layout.
-API_KINDS: tuple[ActivityKind, ...] = (
-    ActivityKind.API,
-    ActivityKind.ACL_API,
-    ActivityKind.NODE_API,
-    ActivityKind.RUNTIME_API,
+API_KINDS: tuple[ActivityKind, ...] = tuple(
+    kind for kind in ActivityKind if KIND_RECORD[kind] == "msptiActivityApi"
 )
 #: Device-side operations that a host API launches (joined to it by correlation id).
 DEVICE_OP_KINDS: tuple[ActivityKind, ...] = (
@@ -81,8 +76,8 @@ def kind_from_name(name: str) -> ActivityKind:
         raise ValueError(f"unknown activity kind {name!r}; expected one of: {known}") from None
 
 
-#: Column names that are not the snake_case form of the C member name.
-_COLUMN_NAMES: Mapping[str, str] = {"bandWidth": "bandwidth", "memoryOperationType": "operation_type"}
+#: Column names that are not the Python name of the C member (mspti_base.record_layouts.python_name).
+_COLUMN_NAMES: Mapping[str, str] = {"memoryOperationType": "operation_type"}
 #: msptiObjectId is read as two columns: processId/deviceId, then threadId/streamId.
 _OBJECT_ID_COLUMNS = (("object_a", 0), ("object_b", 4))
 _FORMATS: Mapping[tuple[str, int], str] = {
@@ -97,8 +92,7 @@ _FORMATS: Mapping[tuple[str, int], str] = {
 
 
 def _column(c_name: str) -> str:
-    member = c_name.rsplit(".", 1)[-1]
-    return _COLUMN_NAMES.get(member) or re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", member).lower()
+    return _COLUMN_NAMES.get(c_name.rsplit(".", 1)[-1]) or python_name(c_name)
 
 
 def _dtype(layout: RecordLayout) -> np.dtype:

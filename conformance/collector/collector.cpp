@@ -1,5 +1,6 @@
 // The conformance collector (see collector.h for the log format and the policies).
 #include "collector.h"
+#include "mspti_schema/record_schema.h"
 
 #include <fcntl.h>
 #include <sys/syscall.h>
@@ -472,26 +473,7 @@ msptiCallbackFunc api_callback() { return &on_callback; }
 
 void* callback_userdata() { return &g_userdata_token; }
 
-size_t record_size(uint32_t kind) {
-    switch (kind) {
-        case MSPTI_ACTIVITY_KIND_MARKER: return sizeof(msptiActivityMarker);
-        case MSPTI_ACTIVITY_KIND_KERNEL: return sizeof(msptiActivityKernel);
-        case MSPTI_ACTIVITY_KIND_API:
-        case MSPTI_ACTIVITY_KIND_ACL_API:
-        case MSPTI_ACTIVITY_KIND_NODE_API:
-        case MSPTI_ACTIVITY_KIND_RUNTIME_API: return sizeof(msptiActivityApi);
-        case MSPTI_ACTIVITY_KIND_HCCL: return sizeof(msptiActivityHccl);
-        case MSPTI_ACTIVITY_KIND_MEMORY: return sizeof(msptiActivityMemory);
-        case MSPTI_ACTIVITY_KIND_MEMSET: return sizeof(msptiActivityMemset);
-        case MSPTI_ACTIVITY_KIND_MEMCPY: return sizeof(msptiActivityMemcpy);
-        case MSPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: return sizeof(msptiActivityExternalCorrelation);
-        case MSPTI_ACTIVITY_KIND_COMMUNICATION: return sizeof(msptiActivityCommunication);
-        // MSPTI_ACTIVITY_KIND_OVERHEAD, msptiActivityOverhead: spelled as numbers, since older targets'
-        // headers declare neither (record_layouts.toml has the layout).
-        case 13: return 56;
-        default: return 0;
-    }
-}
+size_t record_size(uint32_t kind) { return mspti_schema::RecordSize(kind); }
 
 void log_record(const msptiActivity* record, uint64_t completion, size_t offset) {
     const uint32_t kind = static_cast<uint32_t>(record->kind);

@@ -28,6 +28,7 @@
 
 #include "mspti/mspti.h"
 #include "mspti/mspti_ext.h"
+#include "mspti_schema/record_schema.h"
 
 namespace fuzz {
 
@@ -146,26 +147,9 @@ inline void EnsureEnvironment(char** argv) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Record sizes, from the public header (independent of msPTI's own table).
+// Record sizes, from the record schema (whose static_asserts check them against the public header).
 
-inline size_t RecordSize(int32_t kind) {
-    switch (kind) {
-        case MSPTI_ACTIVITY_KIND_MARKER: return sizeof(msptiActivityMarker);
-        case MSPTI_ACTIVITY_KIND_KERNEL: return sizeof(msptiActivityKernel);
-        case MSPTI_ACTIVITY_KIND_API:
-        case MSPTI_ACTIVITY_KIND_ACL_API:
-        case MSPTI_ACTIVITY_KIND_NODE_API:
-        case MSPTI_ACTIVITY_KIND_RUNTIME_API: return sizeof(msptiActivityApi);
-        case MSPTI_ACTIVITY_KIND_HCCL: return sizeof(msptiActivityHccl);
-        case MSPTI_ACTIVITY_KIND_MEMORY: return sizeof(msptiActivityMemory);
-        case MSPTI_ACTIVITY_KIND_MEMSET: return sizeof(msptiActivityMemset);
-        case MSPTI_ACTIVITY_KIND_MEMCPY: return sizeof(msptiActivityMemcpy);
-        case MSPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: return sizeof(msptiActivityExternalCorrelation);
-        case MSPTI_ACTIVITY_KIND_COMMUNICATION: return sizeof(msptiActivityCommunication);
-        case MSPTI_ACTIVITY_KIND_OVERHEAD: return sizeof(msptiActivityOverhead);
-        default: return 0;
-    }
-}
+inline size_t RecordSize(int32_t kind) { return mspti_schema::RecordSize(kind); }
 
 constexpr int kKinds = MSPTI_ACTIVITY_KIND_COUNT;  // slots 1..13 used
 

@@ -16,24 +16,16 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mspti_base.record_layouts import ENUMS, KIND_RECORD
 from support.native import NativeTree, ProgramBuilder, run_program
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 
+#: Activity kind short name -> value, every kind with a record (the record schema's).
 KIND = {
-    "MARKER": 1,
-    "KERNEL": 2,
-    "API": 3,
-    "HCCL": 4,
-    "MEMORY": 5,
-    "MEMSET": 6,
-    "MEMCPY": 7,
-    "EXTERNAL_CORRELATION": 8,
-    "COMMUNICATION": 9,
-    "ACL_API": 10,
-    "NODE_API": 11,
-    "RUNTIME_API": 12,
-    "OVERHEAD": 13,
+    member.name.removeprefix("MSPTI_ACTIVITY_KIND_"): member.value
+    for member in ENUMS["msptiActivityKind"].members
+    if member.value in KIND_RECORD
 }
 
 

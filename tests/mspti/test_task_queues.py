@@ -1,4 +1,4 @@
-"""The matchers' task table (csrc/mspti/src/seam/task_queues.h) against a plain model.
+"""The matchers' task table (csrc/mspti/src/device/task_queues.h) against a plain model.
 
 Bursts of keys grow the table far past the size it shrinks back from; draining them shrinks it
 again. Every key's queue must hold the model's values in order throughout.

@@ -24,25 +24,30 @@ except ModuleNotFoundError:  # Python 3.10
 
 from reliability_support import DROP_REASONS, ReliabilityPrograms
 
+from mspti_base.record_layouts import ENUMS
 from support.native import run_program
 
 EXPECTATIONS = Path(__file__).resolve().parent / "fault_matrix.toml"
 
-# The kinds the matrix checks: activity kind numbers (mspti_activity.h), MARKER split by source.
+# The kinds the matrix checks: activity kind numbers (the record schema's), MARKER split by source.
+_KIND_VALUES = ENUMS["msptiActivityKind"].values()
 KINDS = {
-    "KERNEL": 2,
-    "HOST_MARKER": 1,
-    "DEVICE_MARKER": 1,
-    "MEMORY": 5,
-    "MEMCPY": 7,
-    "MEMSET": 6,
-    "EXTERNAL_CORRELATION": 8,
-    "HCCL": 4,
-    "COMMUNICATION": 9,
-    "API": 3,
-    "ACL_API": 10,
-    "NODE_API": 11,
-    "RUNTIME_API": 12,
+    name: _KIND_VALUES[f"MSPTI_ACTIVITY_KIND_{name.removeprefix('HOST_').removeprefix('DEVICE_')}"]
+    for name in (
+        "KERNEL",
+        "HOST_MARKER",
+        "DEVICE_MARKER",
+        "MEMORY",
+        "MEMCPY",
+        "MEMSET",
+        "EXTERNAL_CORRELATION",
+        "HCCL",
+        "COMMUNICATION",
+        "API",
+        "ACL_API",
+        "NODE_API",
+        "RUNTIME_API",
+    )
 }
 # Made from CANN's API reports: produced is what reached msPTI, `made` what CANN reported.
 API_KINDS = ("API", "ACL_API", "NODE_API", "RUNTIME_API")

@@ -12,6 +12,7 @@ from types import ModuleType
 import pytest
 
 import mspti_trace as trace_api
+from mspti_base.record_layouts_cpp import header_text as schema_header_text
 from mspti_trace.capture import COLLECTOR_LIBRARY, find_collector
 from support.native import NativeTree
 from support.sibling import load_sibling
@@ -69,6 +70,9 @@ def collector(tree: NativeTree, tmp_path_factory: pytest.TempPathFactory) -> Pat
         pass
     # Not installed by the build yet: compile it from its sources against the msPTI under test.
     out = tmp_path_factory.mktemp("collector") / COLLECTOR_LIBRARY
+    schema = out.parent / "schema" / "mspti_schema" / "record_schema.h"
+    schema.parent.mkdir(parents=True)
+    schema.write_text(schema_header_text(), encoding="utf-8")
     compiler = shutil.which("g++") or "g++"
     command = [
         compiler,
@@ -83,6 +87,7 @@ def collector(tree: NativeTree, tmp_path_factory: pytest.TempPathFactory) -> Pat
         "-fvisibility=hidden",
         f"-I{REPO / 'csrc' / 'mspti' / 'include'}",
         f"-I{REPO / 'csrc' / 'text' / 'include'}",
+        f"-I{out.parent / 'schema'}",
         *(str(p) for p in sorted(COLLECTOR_SOURCES.glob("*.cpp"))),
         "-o",
         str(out),

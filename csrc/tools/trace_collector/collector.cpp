@@ -27,6 +27,7 @@
 
 #include "capture_files.h"
 #include "mspti/mspti.h"
+#include "mspti_schema/record_schema.h"
 #include "string_table.h"
 #include "text/json_string.h"
 
@@ -38,43 +39,24 @@ constexpr uint32_t kLastKind = MSPTI_ACTIVITY_KIND_RUNTIME_API;
 constexpr size_t kKindCount = kLastKind - kFirstKind + 1;
 constexpr size_t kDefaultBufferBytes = 4u << 20;
 
-// The layout facts of each kind, taken from the public record types. Trivially destructible on
-// purpose: buffers can still be delivered after this library's static objects were destroyed at exit.
+// The layout facts of each kind, from the record schema (whose static_asserts check them against the
+// public record types). Trivially destructible on purpose: buffers can still be delivered after this
+// library's static objects were destroyed at exit.
 struct KindInfo {
     const char* name;
     uint32_t size;
-    uint32_t string_offsets[3];  // offsets of the `const char*` fields
-    uint32_t string_count;
+    mspti_schema::StringFields strings;  // the `const char*` fields
 };
 
 const KindInfo& Info(uint32_t kind) {
     static constexpr KindInfo kinds[kKindCount] = {
-        {"marker", sizeof(msptiActivityMarker),
-         {offsetof(msptiActivityMarker, name), offsetof(msptiActivityMarker, domain)}, 2},
-        {"kernel", sizeof(msptiActivityKernel),
-         {offsetof(msptiActivityKernel, type), offsetof(msptiActivityKernel, name)}, 2},
-        {"api", sizeof(msptiActivityApi), {offsetof(msptiActivityApi, name)}, 1},
-        {"hccl", sizeof(msptiActivityHccl),
-         {offsetof(msptiActivityHccl, name), offsetof(msptiActivityHccl, commName)}, 2},
-        {"memory", sizeof(msptiActivityMemory), {}, 0},
-        {"memset", sizeof(msptiActivityMemset), {}, 0},
-        {"memcpy", sizeof(msptiActivityMemcpy), {}, 0},
-        {"external_correlation", sizeof(msptiActivityExternalCorrelation), {}, 0},
-        {"communication", sizeof(msptiActivityCommunication),
-         {offsetof(msptiActivityCommunication, algType), offsetof(msptiActivityCommunication, name),
-          offsetof(msptiActivityCommunication, commName)}, 3},
-        {"acl_api", sizeof(msptiActivityApi), {offsetof(msptiActivityApi, name)}, 1},
-        {"node_api", sizeof(msptiActivityApi), {offsetof(msptiActivityApi, name)}, 1},
-        {"runtime_api", sizeof(msptiActivityApi), {offsetof(msptiActivityApi, name)}, 1},
+#define NPUSIM_TRACE_KIND(value, name, type, size) \
+    {mspti_schema::KindName(value), size, mspti_schema::StringFieldsOf(value)},
+        MSPTI_SCHEMA_RECORD_KINDS(NPUSIM_TRACE_KIND)
+#undef NPUSIM_TRACE_KIND
     };
     return kinds[kind - kFirstKind];
 }
-
-static_assert(sizeof(msptiActivityMarker) == 56 && sizeof(msptiActivityKernel) == 56);
-static_assert(sizeof(msptiActivityApi) == 48 && sizeof(msptiActivityHccl) == 56);
-static_assert(sizeof(msptiActivityMemory) == 64 && sizeof(msptiActivityMemset) == 56);
-static_assert(sizeof(msptiActivityMemcpy) == 56 && sizeof(msptiActivityExternalCorrelation) == 24);
-static_assert(sizeof(msptiActivityCommunication) == 72);
 
 using DroppedFn = msptiResult (*)(msptiActivityKind, uint64_t*);
 using SubscribeFn = msptiResult (*)(msptiSubscriberHandle*, msptiCallbackFunc, void*);
@@ -306,8 +288,8 @@ void Collector::OnBuffer(uint8_t* buffer, size_t valid_size) {
         staged.resize(at + info.size);
         uint8_t* copy = staged.data() + at;
         std::memcpy(copy, record, info.size);
-        for (uint32_t field = 0; field < info.string_count; ++field) {
-            const uint32_t offset = info.string_offsets[field];
+        for (uint32_t field = 0; field < info.strings.count; ++field) {
+            const uint32_t offset = info.strings.offsets[field];
             const char* text = nullptr;
             std::memcpy(&text, copy + offset, sizeof(text));
             const uint64_t id = strings_.Intern(text);

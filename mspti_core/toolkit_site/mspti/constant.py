@@ -2,17 +2,17 @@
 
 Every enumeration here is a plain :class:`enum.Enum`, as in CANN's package: members do not compare
 equal to numbers (``MsptiResult.MSPTI_SUCCESS == 0`` is False) and ``int()`` of a member fails;
-``member.value`` is the number of the C API. ``mspti_core.enums`` holds the same values as
-:class:`enum.IntEnum` types.
-
-The values are those of CANN's package and of this project's C headers alike:
-``MsptiActivityKind`` has ``MSPTI_ACTIVITY_KIND_OVERHEAD = 13`` and ``MSPTI_ACTIVITY_KIND_COUNT =
-14``, and ``MsptiResult`` has the codes 7 to 9.
+``member.value`` is the number of the C API. Each is the plain-Enum view of the
+:mod:`mspti_core.enums` type of the same name (same members, same values, both from the record
+schema), so the two packages cannot disagree; ``to_core``/``from_core`` convert a member.
 """
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import Enum, IntEnum
+
+from mspti_core import enums as _core
+from mspti_core.constant import Constant as _CoreConstant
 
 __all__ = [
     "Constant",
@@ -21,84 +21,51 @@ __all__ = [
     "MsptiActivitySourceKind",
     "MsptiCommunicationDataType",
     "MsptiResult",
+    "from_core",
+    "to_core",
 ]
 
 
 class Constant:
     #: Largest buffer size set_buffer_size accepts, in MB.
-    MAX_BUFFER_SIZE = 256
+    MAX_BUFFER_SIZE = _CoreConstant.MAX_BUFFER_SIZE
     #: Seconds CANN's package waits after leaving the session before it flushes (see
     #: BaseMonitor.stop_monitor: here mspti_core decides whether the library needs that wait).
-    FLUSH_SLEEP_TIME = 0.05
+    FLUSH_SLEEP_TIME = _CoreConstant.FLUSH_SLEEP_TIME
 
 
-class MsptiResult(Enum):
-    MSPTI_SUCCESS = 0
-    MSPTI_ERROR_INVALID_PARAMETER = 1
-    MSPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED = 2
-    MSPTI_ERROR_MAX_LIMIT_REACHED = 3
-    MSPTI_ERROR_DEVICE_OFFLINE = 4
-    MSPTI_ERROR_QUEUE_EMPTY = 5
-    MSPTI_ERROR_WITHOUT_LD_PRELOAD = 6
-    MSPTI_ERROR_NOT_INITIALIZED = 7
-    MSPTI_ERROR_INVALID_KIND = 8
-    MSPTI_ERROR_PARAMETER_SIZE_NOT_SUFFICIENT = 9
-    MSPTI_ERROR_INNER = 999
-    MSPTI_ERROR_FORCE_INT = 0x7FFFFFFF
+def _plain(core: type[IntEnum]) -> type[Enum]:
+    """The plain-Enum view of an mspti_core enum type (CANN's package's type of that name)."""
+    name = core.__name__
+    enum = Enum(name, [(member.name, member.value) for member in core], module=__name__, qualname=name)  # type: ignore[misc]
+    enum.__doc__ = f"{core.__doc__} A plain Enum, as in CANN's package."
+    return enum
 
 
-class MsptiActivityKind(Enum):
-    MSPTI_ACTIVITY_KIND_INVALID = 0
-    MSPTI_ACTIVITY_KIND_MARKER = 1
-    MSPTI_ACTIVITY_KIND_KERNEL = 2
-    MSPTI_ACTIVITY_KIND_API = 3
-    MSPTI_ACTIVITY_KIND_HCCL = 4
-    MSPTI_ACTIVITY_KIND_MEMORY = 5
-    MSPTI_ACTIVITY_KIND_MEMSET = 6
-    MSPTI_ACTIVITY_KIND_MEMCPY = 7
-    MSPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION = 8
-    MSPTI_ACTIVITY_KIND_COMMUNICATION = 9
-    MSPTI_ACTIVITY_KIND_ACL_API = 10
-    MSPTI_ACTIVITY_KIND_NODE_API = 11
-    MSPTI_ACTIVITY_KIND_RUNTIME_API = 12
-    MSPTI_ACTIVITY_KIND_OVERHEAD = 13
-    MSPTI_ACTIVITY_KIND_COUNT = 14
-    MSPTI_ACTIVITY_KIND_FORCE_INT = 0x7FFFFFFF
+MsptiResult = _plain(_core.MsptiResult)
+MsptiActivityKind = _plain(_core.MsptiActivityKind)
+MsptiActivityFlag = _plain(_core.MsptiActivityFlag)
+MsptiActivitySourceKind = _plain(_core.MsptiActivitySourceKind)
+MsptiCommunicationDataType = _plain(_core.MsptiCommunicationDataType)
+
+_BY_NAME: dict[str, type[Enum]] = {
+    enum.__name__: enum
+    for enum in (
+        MsptiResult,
+        MsptiActivityKind,
+        MsptiActivityFlag,
+        MsptiActivitySourceKind,
+        MsptiCommunicationDataType,
+    )
+}
 
 
-class MsptiActivityFlag(Enum):
-    MSPTI_ACTIVITY_FLAG_NONE = 0
-    MSPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS = 1
-    MSPTI_ACTIVITY_FLAG_MARKER_START = 2
-    MSPTI_ACTIVITY_FLAG_MARKER_END = 4
-    MSPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS_WITH_DEVICE = 8
-    MSPTI_ACTIVITY_FLAG_MARKER_START_WITH_DEVICE = 16
-    MSPTI_ACTIVITY_FLAG_MARKER_END_WITH_DEVICE = 32
+def from_core(core_type: type[IntEnum]) -> type[Enum]:
+    """This package's enum type for an mspti_core enum type; KeyError for one it does not have."""
+    return _BY_NAME[core_type.__name__]
 
 
-class MsptiActivitySourceKind(Enum):
-    MSPTI_ACTIVITY_SOURCE_KIND_HOST = 0
-    MSPTI_ACTIVITY_SOURCE_KIND_DEVICE = 1
-
-
-class MsptiCommunicationDataType(Enum):
-    """Element types of communication operations (13 is unassigned)."""
-
-    MSPTI_ACTIVITY_COMMUNICATION_INT8 = 0
-    MSPTI_ACTIVITY_COMMUNICATION_INT16 = 1
-    MSPTI_ACTIVITY_COMMUNICATION_INT32 = 2
-    MSPTI_ACTIVITY_COMMUNICATION_FP16 = 3
-    MSPTI_ACTIVITY_COMMUNICATION_FP32 = 4
-    MSPTI_ACTIVITY_COMMUNICATION_INT64 = 5
-    MSPTI_ACTIVITY_COMMUNICATION_UINT64 = 6
-    MSPTI_ACTIVITY_COMMUNICATION_UINT8 = 7
-    MSPTI_ACTIVITY_COMMUNICATION_UINT16 = 8
-    MSPTI_ACTIVITY_COMMUNICATION_UINT32 = 9
-    MSPTI_ACTIVITY_COMMUNICATION_FP64 = 10
-    MSPTI_ACTIVITY_COMMUNICATION_BFP16 = 11
-    MSPTI_ACTIVITY_COMMUNICATION_INT128 = 12
-    MSPTI_ACTIVITY_COMMUNICATION_HIF8 = 14
-    MSPTI_ACTIVITY_COMMUNICATION_FP8E4M3 = 15
-    MSPTI_ACTIVITY_COMMUNICATION_FP8E5M2 = 16
-    MSPTI_ACTIVITY_COMMUNICATION_FP8E8M0 = 17
-    MSPTI_ACTIVITY_COMMUNICATION_INVALID_TYPE = 0xFFFF
+def to_core(member: Enum) -> IntEnum:
+    """The mspti_core member of ``member``."""
+    core: type[IntEnum] = getattr(_core, type(member).__name__)
+    return core(member.value)

@@ -1,4 +1,4 @@
-// TaskQueues (csrc/mspti/src/seam/task_queues.h) against a plain model: bursts of keys grow the
+// TaskQueues (csrc/mspti/src/device/task_queues.h) against a plain model: bursts of keys grow the
 // table far past its shrink threshold, draining them and then shrinking (as the matcher's sweep
 // does) brings it back, and through it all every
 // key's queue holds exactly the model's values in order. Prints "OK operations peak_keys" or the
@@ -8,7 +8,7 @@
 #include <deque>
 #include <map>
 
-#include "seam/task_queues.h"
+#include "device/task_queues.h"
 
 using mspti::seam::TaskQueues;
 

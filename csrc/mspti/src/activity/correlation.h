@@ -201,7 +201,7 @@ inline bool CurrentScopeTracked() { return detail::t_corr.scope_id == 0 || detai
     return detail::TrackCorrelation(cann_ts, true);
 }
 
-// The same rule for the task track of an asynchronous copy or fill (seam/copy_tasks.h); the call
+// The same rule for the task track of an asynchronous copy or fill (reports/copy_tasks.h); the call
 // does not count as one that launched a kernel.
 inline uint64_t CorrelationForCopyTrack(uint64_t cann_ts) { return detail::TrackCorrelation(cann_ts, false); }
 

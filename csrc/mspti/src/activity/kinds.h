@@ -8,6 +8,10 @@
 
 #include "common/call_gate.h"
 #include "mspti/mspti_activity.h"
+#include "mspti/mspti_callback.h"
+#define MSPTI_SCHEMA_CHECK_LAYOUTS
+#define MSPTI_SCHEMA_CHECK_OVERHEAD
+#include "mspti_schema/record_schema.h"
 
 namespace mspti::activity {
 
@@ -17,28 +21,10 @@ static_assert(kKindSlots <= 64, "KindSwitches keeps one bit per kind in a 64-bit
 constexpr bool IsValidKind(int64_t kind) { return kind > MSPTI_ACTIVITY_KIND_INVALID && kind < MSPTI_ACTIVITY_KIND_COUNT; }
 
 // The size of a record of `kind` in a buffer, 0 for an unknown kind (inline: a client's record walk
-// asks it twice per record).
-constexpr size_t RecordSize(int64_t kind) {
-    switch (kind) {
-        case MSPTI_ACTIVITY_KIND_MARKER: return sizeof(msptiActivityMarker);
-        case MSPTI_ACTIVITY_KIND_KERNEL: return sizeof(msptiActivityKernel);
-        case MSPTI_ACTIVITY_KIND_API:
-        case MSPTI_ACTIVITY_KIND_ACL_API:
-        case MSPTI_ACTIVITY_KIND_NODE_API:
-        case MSPTI_ACTIVITY_KIND_RUNTIME_API: return sizeof(msptiActivityApi);
-        case MSPTI_ACTIVITY_KIND_HCCL: return sizeof(msptiActivityHccl);
-        case MSPTI_ACTIVITY_KIND_MEMORY: return sizeof(msptiActivityMemory);
-        case MSPTI_ACTIVITY_KIND_MEMSET: return sizeof(msptiActivityMemset);
-        case MSPTI_ACTIVITY_KIND_MEMCPY: return sizeof(msptiActivityMemcpy);
-        case MSPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: return sizeof(msptiActivityExternalCorrelation);
-        case MSPTI_ACTIVITY_KIND_COMMUNICATION: return sizeof(msptiActivityCommunication);
-        case MSPTI_ACTIVITY_KIND_OVERHEAD: return sizeof(msptiActivityOverhead);
-        default: return 0;
-    }
-}
-
-// The largest record of any kind: what a buffer must at least hold to be useful.
-constexpr size_t kMaxRecordSize = sizeof(msptiActivityCommunication);
+// asks it twice per record), and the largest record: both from the record schema, whose static_asserts
+// check them against this header.
+constexpr size_t RecordSize(int64_t kind) { return mspti_schema::RecordSize(kind); }
+constexpr size_t kMaxRecordSize = mspti_schema::kMaxRecordSize;
 
 // Kinds whose records come only from interposed aclrt*/Hccl* functions.
 constexpr bool NeedsInterposition(msptiActivityKind kind) {

@@ -12,7 +12,7 @@
 #include "interpose/preload_check.h"
 #include "markers/domains.h"
 #include "mspti/mspti_activity.h"
-#include "seam/device_task_manager.h"
+#include "cann/device_task_manager.h"
 
 namespace {
 

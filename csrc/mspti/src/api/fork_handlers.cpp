@@ -26,8 +26,8 @@
 #include "common/log.h"
 #include "interpose/report_route.h"
 #include "markers/marker_ids.h"
-#include "seam/channel_reader.h"
-#include "seam/device_data.h"
+#include "device/channel_reader.h"
+#include "device/device_data.h"
 
 namespace mspti::lifecycle {
 namespace {

@@ -10,8 +10,8 @@
 #include "callback/subscriber.h"
 #include "common/host_clock.h"
 #include "common/log.h"
-#include "seam/device_task_manager.h"
-#include "seam/profapi_injection.h"
+#include "cann/device_task_manager.h"
+#include "cann/profapi_injection.h"
 
 namespace mspti::lifecycle {
 namespace {

@@ -2,8 +2,8 @@
 
 #include "callback/subscriber.h"
 #include "common/hot_tls.h"
-#include "seam/host_time.h"
-#include "seam/name_cache.h"
+#include "cann/host_time.h"
+#include "cann/name_cache.h"
 
 namespace mspti::callback {
 namespace {

@@ -36,7 +36,7 @@ private:
 };
 
 // Called when CANN reports a kernel launched inside the current instrumented call, with its name's
-// hash id (seam/name_cache.h): the name becomes the EXIT callback's symbolName.
+// hash id (cann/name_cache.h): the name becomes the EXIT callback's symbolName.
 void NoteKernelName(uint64_t name_hash);
 
 }  // namespace mspti::callback

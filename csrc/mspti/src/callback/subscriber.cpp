@@ -6,7 +6,7 @@
 #include "common/call_gate.h"
 #include "common/log.h"
 #include "common/no_destructor.h"
-#include "seam/profapi_injection.h"
+#include "cann/profapi_injection.h"
 
 namespace mspti::callback {
 

@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "common/thread_id.h"
-#include "seam/library_loader.h"
+#include "cann/library_loader.h"
 
 namespace mspti::log {
 namespace {

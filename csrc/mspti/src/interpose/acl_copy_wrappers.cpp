@@ -1,7 +1,7 @@
 // Interposed copies and fills. Synchronous calls: MEMCPY and MEMSET records
 // timed around the host call (the runtime's report of the call's task gives
 // no second record). Asynchronous calls: the record comes from the
-// copy's stream task with its device times (seam/copy_tasks.h), with the fields
+// copy's stream task with its device times (reports/copy_tasks.h), with the fields
 // of the call's arguments; only a call whose task track was not queued (no
 // subscriber, its device not collecting) gets a record timed around the call.
 #include "activity/kinds.h"
@@ -9,7 +9,7 @@
 #include "interpose/wrapper.h"
 #include "mspti/mspti_cbid.h"
 #include "mspti/mspti_ext.h"
-#include "seam/copy_tasks.h"
+#include "reports/copy_tasks.h"
 
 namespace {
 

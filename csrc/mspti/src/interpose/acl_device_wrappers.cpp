@@ -1,6 +1,6 @@
 // Interposed aclrt* device, context, stream and synchronisation functions:
 // callbacks and a correlation scope, no host record. A successful stream
-// synchronisation is noted (seam/stream_syncs.h): the device halves of what ran
+// synchronisation is noted (reports/stream_syncs.h): the device halves of what ran
 // before it are owed by the next flush. The other synchronisations
 // (aclrtSynchronizeStreamWithTimeout, aclrtSynchronizeDevice, aclrtSynchronizeEvent
 // with the aclrtRecordEvent it waits for) are interposed only to be noted the same
@@ -8,9 +8,9 @@
 #include "interpose/wrapper.h"
 #include "mspti/mspti_cbid.h"
 #include "mspti/mspti_ext.h"
-#include "seam/cann_api.h"
-#include "seam/device_task_manager.h"
-#include "seam/stream_syncs.h"
+#include "cann/cann_api.h"
+#include "cann/device_task_manager.h"
+#include "reports/stream_syncs.h"
 
 namespace {
 

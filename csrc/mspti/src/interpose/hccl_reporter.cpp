@@ -12,9 +12,9 @@
 #include "interpose/report_route.h"
 #include "markers/marker_ids.h"
 #include "markers/prof_trace.h"
-#include "seam/cann_api.h"
-#include "seam/device_registry.h"
-#include "seam/device_time.h"
+#include "cann/cann_api.h"
+#include "device/device_registry.h"
+#include "device/device_time.h"
 
 namespace mspti::interpose::hccl {
 namespace {

@@ -11,7 +11,7 @@
 #include "interpose/wrapper.h"
 #include "mspti/mspti_cbid.h"
 #include "mspti/mspti_ext.h"
-#include "seam/communication_tracker.h"
+#include "reports/communication_tracker.h"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include "activity/kinds.h"
 #include "common/no_destructor.h"
 #include "common/thread_id.h"
-#include "seam/cann_api.h"
+#include "cann/cann_api.h"
 
 namespace mspti::interpose::memory {
 namespace {

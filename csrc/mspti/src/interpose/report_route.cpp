@@ -8,7 +8,7 @@
 #include "activity/kinds.h"
 #include "common/log.h"
 #include "common/no_destructor.h"
-#include "seam/device_registry.h"
+#include "device/device_registry.h"
 
 namespace mspti::interpose::report_route {
 namespace {
@@ -130,7 +130,7 @@ void CountUnreportedLaunch() {
 }
 
 // Cold: reached only when a track went missing. The conditions are the task-track handler's for
-// making a record (seam/report_handlers.cpp): KERNEL on and the device collecting, or its
+// making a record (reports/report_handlers.cpp): KERNEL on and the device collecting, or its
 // collection failed (which that handler counts too).
 [[gnu::noinline, gnu::cold]] void CountUntrackedLaunch() {
     if (!activity::Enabled(MSPTI_ACTIVITY_KIND_KERNEL) || CurrentDeviceUnreported()) return;

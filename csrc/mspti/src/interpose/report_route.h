@@ -14,8 +14,8 @@
 
 #include <cstdint>
 
-#include "seam/cann_api.h"
-#include "seam/library_loader.h"
+#include "cann/cann_api.h"
+#include "cann/library_loader.h"
 
 namespace mspti::interpose::report_route {
 

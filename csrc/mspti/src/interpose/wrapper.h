@@ -15,7 +15,7 @@
 #include "common/call_gate.h"
 #include "common/host_clock.h"
 #include "common/log.h"
-#include "seam/library_loader.h"
+#include "cann/library_loader.h"
 
 namespace mspti::interpose {
 

@@ -11,10 +11,10 @@
 #include "common/no_destructor.h"
 #include "interpose/hccl_reporter.h"
 #include "markers/marker_ids.h"
-#include "seam/cann_api.h"
-#include "seam/device_registry.h"
-#include "seam/device_time.h"
-#include "seam/stream_syncs.h"
+#include "cann/cann_api.h"
+#include "device/device_registry.h"
+#include "device/device_time.h"
+#include "reports/stream_syncs.h"
 
 namespace mspti::markers {
 namespace {

@@ -1,7 +1,7 @@
 #include "markers/prof_trace.h"
 
 #include "common/log.h"
-#include "seam/cann_api.h"
+#include "cann/cann_api.h"
 #include "seam/device_log.h"
 
 namespace mspti::markers {

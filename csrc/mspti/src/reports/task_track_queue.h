@@ -13,7 +13,7 @@
 
 namespace mspti::seam {
 
-// The names stay ids here: the reader resolves them (seam/name_cache.h), not the launching thread.
+// The names stay ids here: the reader resolves them (cann/name_cache.h), not the launching thread.
 struct TrackEvent {
     uint64_t correlation_id;
     uint64_t host_ts;      // CANN host time of the track
@@ -25,7 +25,7 @@ struct TrackEvent {
     uint32_t aging;        // 0: graph task, executed again and again
 };
 
-// The track of an asynchronous copy or fill (seam/copy_tasks.h): the task's track and the fields
+// The track of an asynchronous copy or fill (reports/copy_tasks.h): the task's track and the fields
 // of its MEMCPY or MEMSET record. On rings of their own, so that a kernel's track stays as it is.
 struct CopyTrackEvent {
     TrackEvent track;          // name_hash unused

@@ -1,4 +1,4 @@
-#include "seam/host_time.h"
+#include "cann/host_time.h"
 
 #include <atomic>
 #include <mutex>
@@ -8,7 +8,7 @@
 #include "common/log.h"
 #include "common/no_destructor.h"
 #include "common/seqlock.h"
-#include "seam/cann_api.h"
+#include "cann/cann_api.h"
 
 namespace mspti::seam::host_time {
 namespace {

@@ -1,4 +1,4 @@
-#include "seam/report_handlers.h"
+#include "reports/report_handlers.h"
 
 #include <cstdint>
 #include <cstring>
@@ -10,15 +10,15 @@
 #include "activity/kinds.h"
 #include "callback/api_call.h"
 #include "common/thread_id.h"
-#include "seam/communication_tracker.h"
-#include "seam/copy_tasks.h"
-#include "seam/device_registry.h"
-#include "seam/device_task_manager.h"
-#include "seam/host_time.h"
-#include "seam/name_cache.h"
+#include "reports/communication_tracker.h"
+#include "reports/copy_tasks.h"
+#include "device/device_registry.h"
+#include "cann/device_task_manager.h"
+#include "cann/host_time.h"
+#include "cann/name_cache.h"
 #include "seam/profapi.h"
-#include "seam/stream_task_id.h"
-#include "seam/task_track_queue.h"
+#include "device/stream_task_id.h"
+#include "reports/task_track_queue.h"
 
 namespace mspti::seam::handlers {
 namespace {
@@ -45,7 +45,7 @@ template <typename Report, typename Handle>
 bool OnReportingThread(uint32_t thread_id) { return thread_id == CurrentThreadId(); }
 
 // A kernel's track, written in place in the thread's ring; the reader resolves the names
-// (seam/kernel_matcher.cpp).
+// (device/kernel_matcher.cpp).
 [[gnu::always_inline]] inline void FillTrack(TrackEvent& event, uint64_t correlation_id, uint32_t aging,
                                              const MsprofCompactInfo& info) {
     const MsprofRuntimeTrack& track = info.data.runtimeTrack;
@@ -66,7 +66,7 @@ void OnTaskTrack(uint32_t aging, const MsprofCompactInfo& info) {
     const NameCache& names = NameCache::Instance();
     const auto type_id = static_cast<uint32_t>(track.taskType);
     if (!names.IsKernelTask(type_id)) {
-        // Asynchronous copies and fills are stream tasks timed like kernels (seam/copy_tasks.h).
+        // Asynchronous copies and fills are stream tasks timed like kernels (reports/copy_tasks.h).
         copies::OnTaskTrack(aging, info, names.TypeName(MSPROF_REPORT_RUNTIME_LEVEL, type_id));
         return;
     }

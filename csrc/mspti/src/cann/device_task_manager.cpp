@@ -1,4 +1,4 @@
-#include "seam/device_task_manager.h"
+#include "cann/device_task_manager.h"
 
 #include <cstring>
 
@@ -7,13 +7,13 @@
 #include "common/log.h"
 #include "common/no_destructor.h"
 #include "interpose/report_route.h"
-#include "seam/cann_api.h"
-#include "seam/channel_reader.h"
-#include "seam/device_data.h"
-#include "seam/name_cache.h"
+#include "cann/cann_api.h"
+#include "device/channel_reader.h"
+#include "device/device_data.h"
+#include "cann/name_cache.h"
 #include "seam/device_log.h"
-#include "seam/device_registry.h"
-#include "seam/device_time.h"
+#include "device/device_registry.h"
+#include "device/device_time.h"
 
 namespace mspti::seam {
 namespace {
@@ -23,7 +23,7 @@ using activity::Enabled;
 // profSwitch bits each kind needs from CANN's host side.
 uint64_t DesiredBits() {
     uint64_t bits = 0;
-    // Asynchronous copies and fills are stream tasks timed like kernels (seam/copy_tasks.h).
+    // Asynchronous copies and fills are stream tasks timed like kernels (reports/copy_tasks.h).
     if (Enabled(MSPTI_ACTIVITY_KIND_KERNEL) || Enabled(MSPTI_ACTIVITY_KIND_MEMCPY) ||
         Enabled(MSPTI_ACTIVITY_KIND_MEMSET)) {
         bits |= PROF_TASK_TIME_MASK | PROF_RUNTIME_TRACE_MASK;

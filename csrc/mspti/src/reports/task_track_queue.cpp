@@ -1,4 +1,4 @@
-#include "seam/task_track_queue.h"
+#include "reports/task_track_queue.h"
 
 #include <algorithm>
 #include <atomic>
@@ -13,7 +13,7 @@
 #include "common/hot_tls.h"
 #include "common/no_destructor.h"
 #include "common/piecewise_copy.h"
-#include "seam/device_data.h"
+#include "device/device_data.h"
 
 namespace mspti::seam {
 namespace {

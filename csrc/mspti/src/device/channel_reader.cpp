@@ -1,4 +1,4 @@
-#include "seam/channel_reader.h"
+#include "device/channel_reader.h"
 
 #include <algorithm>
 #include <chrono>
@@ -10,12 +10,12 @@
 #include "common/log.h"
 #include "common/no_destructor.h"
 #include "common/thread_signals.h"
-#include "seam/cann_api.h"
-#include "seam/device_data.h"
+#include "cann/cann_api.h"
+#include "device/device_data.h"
 #include "seam/device_log.h"
-#include "seam/device_registry.h"
-#include "seam/device_time.h"
-#include "seam/host_time.h"
+#include "device/device_registry.h"
+#include "device/device_time.h"
+#include "cann/host_time.h"
 
 namespace mspti::seam {
 namespace {

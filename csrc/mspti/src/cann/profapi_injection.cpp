@@ -1,12 +1,12 @@
-#include "seam/profapi_injection.h"
+#include "cann/profapi_injection.h"
 
 #include "common/log.h"
 #include "interpose/report_route.h"
 #include "markers/mstx_functions.h"
-#include "seam/cann_api.h"
-#include "seam/device_task_manager.h"
-#include "seam/host_time.h"
-#include "seam/report_handlers.h"
+#include "cann/cann_api.h"
+#include "cann/device_task_manager.h"
+#include "cann/host_time.h"
+#include "reports/report_handlers.h"
 
 namespace mspti::seam::profapi {
 namespace {

@@ -1,4 +1,4 @@
-#include "seam/stream_task_id.h"
+#include "device/stream_task_id.h"
 
 namespace mspti::seam {
 

@@ -1,4 +1,4 @@
-#include "seam/library_loader.h"
+#include "cann/library_loader.h"
 
 #include <dlfcn.h>
 #include <limits.h>

@@ -1,4 +1,4 @@
-#include "seam/communication_tracker.h"
+#include "reports/communication_tracker.h"
 
 #include <atomic>
 #include <mutex>
@@ -11,9 +11,9 @@
 #include "common/log.h"
 #include "common/no_destructor.h"
 #include "interpose/report_route.h"
-#include "seam/cann_api.h"
-#include "seam/device_registry.h"
-#include "seam/name_cache.h"
+#include "cann/cann_api.h"
+#include "device/device_registry.h"
+#include "cann/name_cache.h"
 
 namespace mspti::seam::communication {
 namespace {

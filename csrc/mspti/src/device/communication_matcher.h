@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "activity/kinds.h"
-#include "seam/communication_tracker.h"
+#include "reports/communication_tracker.h"
 
 namespace mspti::seam {
 

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <mutex>
 
-#include "seam/communication_matcher.h"
-#include "seam/kernel_matcher.h"
+#include "device/communication_matcher.h"
+#include "device/kernel_matcher.h"
 
 namespace mspti::seam {
 

@@ -1,4 +1,4 @@
-#include "seam/name_cache.h"
+#include "cann/name_cache.h"
 
 #include <cstring>
 

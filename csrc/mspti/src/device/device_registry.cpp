@@ -1,4 +1,4 @@
-#include "seam/device_registry.h"
+#include "device/device_registry.h"
 
 #include <atomic>
 

@@ -2,7 +2,7 @@
 // when the kernel is launched: type, name, correlation id) with its device half
 // (the STARS start and end logs of the same task) by the task key. Asynchronous
 // copies and fills are stream tasks with STARS logs too: their tracks
-// (seam/copy_tasks.h) are joined the same way and give MEMCPY and MEMSET records;
+// (reports/copy_tasks.h) are joined the same way and give MEMCPY and MEMSET records;
 // everything said of kernels below holds for them, counted under their kind.
 //
 // Tracks wait per key in launch order. A device start or end that arrives
@@ -35,9 +35,9 @@
 #include <cstdint>
 
 #include "mspti/mspti_activity.h"
-#include "seam/stream_task_id.h"
-#include "seam/task_queues.h"
-#include "seam/task_track_queue.h"
+#include "device/stream_task_id.h"
+#include "device/task_queues.h"
+#include "reports/task_track_queue.h"
 
 namespace mspti::seam {
 

@@ -7,7 +7,7 @@
 #include <acl/acl_rt.h>
 
 #include "seam/hal.h"
-#include "seam/library_loader.h"
+#include "cann/library_loader.h"
 #include "seam/profapi.h"
 
 namespace mspti::seam::cann {

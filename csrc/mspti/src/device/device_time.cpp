@@ -1,4 +1,4 @@
-#include "seam/device_time.h"
+#include "device/device_time.h"
 
 #include <atomic>
 #include <mutex>
@@ -7,7 +7,7 @@
 #include "common/log.h"
 #include "common/no_destructor.h"
 #include "common/seqlock.h"
-#include "seam/cann_api.h"
+#include "cann/cann_api.h"
 
 namespace mspti::seam::device_time {
 namespace {

@@ -1,4 +1,4 @@
-#include "seam/stream_syncs.h"
+#include "reports/stream_syncs.h"
 
 #include <algorithm>
 #include <mutex>

@@ -1,4 +1,4 @@
-#include "seam/copy_tasks.h"
+#include "reports/copy_tasks.h"
 
 #include <cstring>
 
@@ -6,9 +6,9 @@
 #include "activity/drop_counter.h"
 #include "activity/kinds.h"
 #include "common/thread_id.h"
-#include "seam/device_registry.h"
-#include "seam/name_cache.h"
-#include "seam/task_track_queue.h"
+#include "device/device_registry.h"
+#include "cann/name_cache.h"
+#include "reports/task_track_queue.h"
 
 namespace mspti::seam::copies {
 namespace {

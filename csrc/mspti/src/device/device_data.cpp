@@ -1,4 +1,4 @@
-#include "seam/device_data.h"
+#include "device/device_data.h"
 
 #include <cstddef>
 #include <cstring>
@@ -8,10 +8,10 @@
 #include "interpose/hccl_reporter.h"
 #include "markers/device_markers.h"
 #include "seam/device_log.h"
-#include "seam/device_registry.h"
-#include "seam/stream_syncs.h"
-#include "seam/stream_task_id.h"
-#include "seam/task_track_queue.h"
+#include "device/device_registry.h"
+#include "reports/stream_syncs.h"
+#include "device/stream_task_id.h"
+#include "reports/task_track_queue.h"
 
 namespace mspti::seam {
 namespace {

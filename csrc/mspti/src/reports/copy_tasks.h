@@ -3,11 +3,11 @@
 // MEMSET_ASYNC) on the calling thread, for a copy preceded by the runtime's
 // memcpy info (5000/801: bytes and copy kind), and the device writes STARS
 // begin/end logs for it like for a kernel. msPTI joins the two halves with the
-// kernels' matcher (seam/kernel_matcher.h), so MEMCPY and MEMSET records of
+// kernels' matcher (device/kernel_matcher.h), so MEMCPY and MEMSET records of
 // asynchronous calls carry the device execution times of the stream task and
 // the correlation id of the call however the program reached it (the kernels'
 // rule, activity::CorrelationForCopyTrack). Their tracks travel on rings of their
-// own (seam/task_track_queue.h), so a kernel's launch pays nothing for them.
+// own (reports/task_track_queue.h), so a kernel's launch pays nothing for them.
 //
 // The fields of the record come from the program's own arguments when the call
 // went through msPTI's interposer (InterposedCall), else from CANN's reports:

@@ -1,16 +1,16 @@
-#include "seam/communication_matcher.h"
+#include "device/communication_matcher.h"
 
 #include <algorithm>
 
 #include "activity/buffer_manager.h"
 #include "activity/drop_counter.h"
 #include "activity/kinds.h"
-#include "seam/device_registry.h"
+#include "device/device_registry.h"
 #include "common/host_clock.h"
-#include "seam/device_time.h"
-#include "seam/host_time.h"
-#include "seam/stream_syncs.h"
-#include "seam/stream_task_id.h"
+#include "device/device_time.h"
+#include "cann/host_time.h"
+#include "reports/stream_syncs.h"
+#include "device/stream_task_id.h"
 
 namespace mspti::seam {
 namespace {

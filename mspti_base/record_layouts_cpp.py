@@ -1,0 +1,168 @@
+"""The record schema for C++: ``record_schema.h``, generated from ``record_layouts.toml``.
+
+The header gives every C++ reader of records one table of the activity kinds' record structs
+(``MSPTI_SCHEMA_RECORD_KINDS``), their sizes (``mspti_schema::RecordSize``) and, where the includer
+asks for them (``MSPTI_SCHEMA_CHECK_LAYOUTS``), ``static_assert``s that the compiled msPTI header lays
+out every struct as the schema states. It includes no msPTI header: the includer's own (ours, or a
+conformance target's) comes first.
+
+The CMake build writes it at configure time (``python -m mspti_base.record_layouts_cpp OUT``), and the
+conformance suite writes it beside the programs it compiles against a target.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from mspti_base.record_layouts import ENUMS, KIND_RECORD, LAYOUTS, RecordLayout
+
+__all__ = ["header_text", "main"]
+
+
+def _kind_suffix(value: int) -> str:
+    for member in ENUMS["msptiActivityKind"].members:
+        if member.value == value and member.name != "MSPTI_ACTIVITY_KIND_COUNT":
+            return member.name.removeprefix("MSPTI_ACTIVITY_KIND_")
+    raise ValueError(f"record_layouts.toml: kind {value} has a record type but no enumerator")
+
+
+def _kinds_macro(name: str, since: str) -> list[str]:
+    rows = [
+        f"    X({kind}, {_kind_suffix(kind)}, {struct}, {LAYOUTS[struct].size})"
+        for kind, struct in sorted(KIND_RECORD.items())
+        if LAYOUTS[struct].since == since
+    ]
+    return [f"#define {name}(X) \\", *(row + " \\" for row in rows[:-1]), rows[-1]]
+
+
+def _string_offsets(kind: int) -> list[int]:
+    return [f.offset for f in LAYOUTS[KIND_RECORD[kind]].fields if f.type == "string"]
+
+
+def _max_strings() -> int:
+    return max(len(_string_offsets(kind)) for kind in KIND_RECORD)
+
+
+def _string_cases() -> list[str]:
+    cases = []
+    for kind in sorted(KIND_RECORD):
+        offsets = _string_offsets(kind)
+        if offsets:
+            listed = ", ".join(str(offset) for offset in offsets)
+            cases.append(f"        case {kind}:\n            return {{{{{listed}}}, {len(offsets)}}};")
+    return cases
+
+
+def _asserts(layout: RecordLayout) -> list[str]:
+    t = layout.type_name
+    lines = [
+        f'static_assert(sizeof({t}) == {layout.size}, "{t}: sizeof differs from record_layouts.toml");',
+        f'static_assert(alignof({t}) == {layout.align}, "{t}: alignof differs from record_layouts.toml");',
+    ]
+    for field in layout.fields:
+        lines.append(
+            f"static_assert(offsetof({t}, {field.name}) == {field.offset}"
+            f" && sizeof(static_cast<{t}*>(nullptr)->{field.name}) == {field.size},"
+            f' "{t}.{field.name}: offset or size differs from record_layouts.toml");'
+        )
+    return lines
+
+
+def header_text() -> str:
+    """The text of record_schema.h."""
+    lines = [
+        "// Generated from mspti_base/record_layouts.toml by mspti_base/record_layouts_cpp.py: do not edit.",
+        "// The msPTI record schema for C++ (include the msPTI header first). X(kind value, kind enumerator",
+        "// without MSPTI_ACTIVITY_KIND_, record struct, its sizeof) for every activity kind with a record.",
+        "#pragma once",
+        "",
+        "#include <cstddef>",
+        "#include <cstdint>",
+        "",
+        "// The kinds every msPTI has.",
+        *_kinds_macro("MSPTI_SCHEMA_RECORD_KINDS", ""),
+        "// The kinds of CANN's newer API (MSPTI_ACTIVITY_KIND_OVERHEAD): older headers declare neither",
+        "// their enumerators nor their structs, so a reader of any target uses only the numbers.",
+        *_kinds_macro("MSPTI_SCHEMA_RECORD_KINDS_OVERHEAD", "overhead"),
+        "",
+        "namespace mspti_schema {",
+        "",
+        "// The size of a record of `kind` in a buffer, 0 for a kind without a record.",
+        "constexpr size_t RecordSize(int64_t kind) {",
+        "    switch (kind) {",
+        "#define MSPTI_SCHEMA_SIZE_CASE(value, name, type, size) \\",
+        "    case value:                                      \\",
+        "        return size;",
+        "        MSPTI_SCHEMA_RECORD_KINDS(MSPTI_SCHEMA_SIZE_CASE)",
+        "        MSPTI_SCHEMA_RECORD_KINDS_OVERHEAD(MSPTI_SCHEMA_SIZE_CASE)",
+        "#undef MSPTI_SCHEMA_SIZE_CASE",
+        "        default:",
+        "            return 0;",
+        "    }",
+        "}",
+        "",
+        "// The offsets of a record's `const char *` fields (the schema's string fields), in order.",
+        f"constexpr size_t kMaxStringFields = {_max_strings()};",
+        "struct StringFields {",
+        "    uint32_t offsets[kMaxStringFields];",
+        "    uint32_t count;",
+        "};",
+        "constexpr StringFields StringFieldsOf(int64_t kind) {",
+        "    switch (kind) {",
+        *_string_cases(),
+        "        default:",
+        "            return {{}, 0};",
+        "    }",
+        "}",
+        "",
+        '// The kind\'s name in lower case, without MSPTI_ACTIVITY_KIND_ ("external_correlation");',
+        "// nullptr for a kind without a record.",
+        "constexpr const char* KindName(int64_t kind) {",
+        "    switch (kind) {",
+        *(
+            f'        case {kind}:\n            return "{_kind_suffix(kind).lower()}";'
+            for kind in sorted(KIND_RECORD)
+        ),
+        "        default:",
+        "            return nullptr;",
+        "    }",
+        "}",
+        "",
+        "// The largest record of any kind: what a buffer must at least hold to be useful.",
+        f"constexpr size_t kMaxRecordSize = {max(LAYOUTS[s].size for s in KIND_RECORD.values())};",
+        "",
+        "}  // namespace mspti_schema",
+        "",
+        "#ifdef MSPTI_SCHEMA_CHECK_LAYOUTS",
+        "// The compiled header lays out every struct of every msPTI as the schema states.",
+    ]
+    for layout in LAYOUTS.values():
+        if not layout.since:
+            lines += _asserts(layout)
+    lines += [
+        "#ifdef MSPTI_SCHEMA_CHECK_OVERHEAD",
+        "// ... and the structs of the newer API, where the header declares them.",
+    ]
+    for layout in LAYOUTS.values():
+        if layout.since == "overhead":
+            lines += _asserts(layout)
+    lines += ["#endif", "#endif", ""]
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    """``python -m mspti_base.record_layouts_cpp OUT``: writes record_schema.h to OUT (if changed)."""
+    if len(argv) != 1:
+        print("usage: python -m mspti_base.record_layouts_cpp OUTPUT_HEADER", file=sys.stderr)
+        return 2
+    out = Path(argv[0])
+    text = header_text()
+    if not out.is_file() or out.read_text(encoding="utf-8") != text:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
