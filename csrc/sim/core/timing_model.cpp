@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "core/log.h"
-#include "core/toml_lite.h"
+#include "core/toml_document.h"
 
 namespace npusim {
 
