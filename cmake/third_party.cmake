@@ -15,8 +15,9 @@ option(NPU_SIM_FETCH_TOMLPP "Fetch toml++ (pip download of the pytomlpp sdist) w
 find_package(Python3 COMPONENTS Interpreter QUIET)
 
 # --- nlohmann/json ---
-# The wheel's folder is looked up at every configure and not cached: a wheel build's Python is a
-# temporary environment, gone by the next build.
+# The wheel's headers are copied into the build tree at every configure: a wheel build's Python is a
+# temporary environment, gone by the next build, and a stable folder keeps the units that include
+# them from recompiling at each `pip install .`.
 if(NPU_SIM_NLOHMANN_JSON_INCLUDE AND NOT EXISTS "${NPU_SIM_NLOHMANN_JSON_INCLUDE}/nlohmann/json.hpp")
   unset(NPU_SIM_NLOHMANN_JSON_INCLUDE CACHE)
 endif()
@@ -28,8 +29,10 @@ if(NOT NPU_SIM_NLOHMANN_JSON_INCLUDE AND Python3_Interpreter_FOUND)
             "import importlib.util, os; s = importlib.util.find_spec('nlohmann_json'); print(os.path.join(s.submodule_search_locations[0], 'include'))"
     OUTPUT_VARIABLE npu_json_dir OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE npu_json_rc ERROR_QUIET)
   if(npu_json_rc EQUAL 0 AND EXISTS "${npu_json_dir}/nlohmann/json.hpp")
+    set(npu_json_copy ${CMAKE_BINARY_DIR}/_deps/nlohmann_json/include)
+    file(COPY "${npu_json_dir}/nlohmann" DESTINATION ${npu_json_copy})
     unset(NPU_SIM_NLOHMANN_JSON_INCLUDE CACHE)
-    set(NPU_SIM_NLOHMANN_JSON_INCLUDE "${npu_json_dir}")
+    set(NPU_SIM_NLOHMANN_JSON_INCLUDE ${npu_json_copy})
   endif()
 endif()
 add_library(npu_nlohmann_json INTERFACE)
