@@ -182,6 +182,31 @@ def test_binary_config_file_fails_every_call_naming_the_file(
     ), result.stderr
 
 
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        # TOML the simulator reads through toml++: the message names the line and what is wrong.
+        ('soc = "Ascend910B3"\nclock = virtual\n', "line 2: "),
+        ('soc = "Ascend910B3"\nsoc = "Ascend910B4"\n', "line 2: "),
+        # Valid TOML of a kind no simulator file uses: refused by key and line.
+        ("devices = [1, 2]\n", "line 1: key 'devices': give a string, a number or a boolean"),
+        ('[faults]\nplan = "x"\n', "only top-level keys are allowed"),
+    ],
+)
+def test_malformed_config_file_fails_every_call_naming_the_file_and_line(
+    cases_exe: Path, native: NativeTree, tmp_path: Path, text: str, message: str
+) -> None:
+    config_file = tmp_path / "sim.toml"
+    config_file.write_text(text, encoding="utf-8")
+    result = run_program(cases_exe, native.env(NPU_SIM_CONFIG=str(config_file)), ["config_error"])
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.splitlines()[-1] == "ok"
+    assert (
+        f"aclInit: invalid simulator configuration: NPU_SIM_CONFIG '{config_file}': {message}"
+        in result.stderr
+    ), result.stderr
+
+
 def test_fault_plan_on_a_misspelt_function_fails_every_call_with_the_nearest_names(
     cases_exe: Path, native: NativeTree
 ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -79,6 +80,34 @@ def test_rank_table_communicators_are_the_world_group_unless_named(
         out[k] for k in ("init_cluster", "destroy_cluster", "init_cluster_config", "destroy_cluster_config")
     ] == ["0"] * 4
     assert (out["cluster_name"], out["cluster_config_name"]) == ("hccl_world_group", "table_group")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"server_list": [{"device": [}]}', r"not valid JSON: .*parse error at line 1, column 30"),
+        (
+            '{"server_list": [\n  {"device": [{"device_id": "0"}]}\n]}',
+            r"server_list\[0\]\.device\[0\]: rank_id missing",
+        ),
+        (
+            '{"server_list": [{"device": [{"rank_id": "0", "device_id": -1}]}]}',
+            r"server_list\[0\]\.device\[0\]: device_id missing or not an integer",
+        ),
+        ('{"server_list": [{"device": [{"rank_id": 1, "device_id": 0}]}]}', r"rank ids are not 0\.\.0$"),
+        ("[1, 2]", r"no server_list \(or group_list\) array"),
+    ],
+)
+def test_a_bad_rank_table_is_refused_naming_the_file_and_the_place(
+    exe: Path, native: NativeTree, tmp_path: Path, text: str, message: str
+) -> None:
+    table = tmp_path / "rank_table.json"
+    table.write_text(text, encoding="utf-8")
+    result = run_program(exe, native.env(NPU_SIM_DEVICES="8", RANK_TABLE_FILE=str(table)), ["cluster_names"])
+    assert result.returncode == 0, f"exit {result.returncode}\n{result.stdout}\n{result.stderr}"
+    out = dict(line.split("=", 1) for line in result.stdout.splitlines())
+    assert out["init_cluster"] == str(E_PARA)
+    assert re.search(rf"hccl: rank table: {re.escape(str(table))}: {message}", result.stderr), result.stderr
 
 
 @pytest.mark.parametrize(

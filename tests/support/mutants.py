@@ -32,7 +32,7 @@ MUTANTS_FILE = REPO / "tests" / "conformance" / "mutants" / "mutants.toml"
 #: Mutant edits name files relative to this directory.
 MSPTI_DIR = Path("csrc") / "mspti"
 #: What the scratch tree needs to configure the project (the simulator's CMake reads its data files).
-_TREE = (Path("CMakeLists.txt"), Path("csrc"), Path("sim_runtime") / "data")
+_TREE = (Path("CMakeLists.txt"), Path("cmake"), Path("csrc"), Path("sim_runtime") / "data")
 #: Fast, warning-tolerant flags: only the mspti target is compiled, and an edit may leave a warning. No
 #: link-time optimisation: each mutant relinks msPTI, and an LTO link recompiles every unit of it.
 _CMAKE_FLAGS = (
@@ -44,6 +44,7 @@ _CMAKE_FLAGS = (
     "-DNPU_SIM_WERROR=OFF",
     "-DNPU_SIM_PYTHON_BINDINGS=OFF",
     "-DNPU_SIM_SANITIZE=",
+    "-DNPU_SIM_FETCH_TOMLPP=OFF",  # only msPTI is built: no toml++ (nor nlohmann/json) is needed
 )
 #: Variables naming files or directories that the conformance run reads.
 _PATH_VARIABLES = ("NPU_SIM_BUILD_DIR", "NPU_SIM_CONFIG", "NPU_SIM_KERNEL_COSTS", "MSPTI_CONFORMANCE_CACHE")

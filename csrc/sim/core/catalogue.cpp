@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "core/immortal.h"
-#include "core/toml_lite.h"
+#include "core/toml_document.h"
 
 namespace npusim {
 

@@ -10,7 +10,7 @@
 #include "core/fault_plan.h"
 #include "core/immortal.h"
 #include "core/log.h"
-#include "core/toml_lite.h"
+#include "core/toml_document.h"
 
 extern char** environ;
 

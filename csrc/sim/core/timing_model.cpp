@@ -6,7 +6,7 @@
 
 #include "core/config.h"
 #include "core/log.h"
-#include "core/toml_lite.h"
+#include "core/toml_document.h"
 
 namespace npusim {
 

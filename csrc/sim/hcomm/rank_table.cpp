@@ -3,11 +3,16 @@
 #include <limits.h>
 #include <stdlib.h>
 
+#include <cerrno>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
 
-#include "json_lite.h"
+#ifdef NPU_SIM_NO_NLOHMANN_JSON
+#error "nlohmann/json was not found when the build was configured: see its warning (cmake/third_party.cmake)"
+#endif
+#include <nlohmann/json.hpp>
 
 namespace npusim::hcomm {
 
@@ -22,41 +27,70 @@ uint64_t fnv1a(const std::string& text) {
 
 namespace {
 
+using Json = nlohmann::json;
+
+const Json* member(const Json& object, const char* key) {
+    if (!object.is_object()) return nullptr;
+    const auto it = object.find(key);
+    return it == object.end() ? nullptr : &*it;
+}
+
+bool is_array(const Json* value) { return value != nullptr && value->is_array(); }
+
+// A string or number as its text (rank tables write ids either way); "" for anything else.
+std::string text_of(const Json& value) {
+    if (value.is_string()) return value.get<std::string>();
+    if (value.is_number()) return value.dump();
+    return {};
+}
+
+// A non-negative integer, written as a number or as a string of decimal digits.
+bool as_uint(const Json& value, unsigned long long& out) {
+    if (value.is_number_unsigned()) return out = value.get<unsigned long long>(), true;
+    if (!value.is_string()) return false;
+    const std::string& text = value.get_ref<const std::string&>();
+    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) return false;
+    errno = 0;
+    out = std::strtoull(text.c_str(), nullptr, 10);
+    return errno == 0;
+}
+
 struct Builder {
     RankTable& out;
     std::map<std::string, uint32_t> server_index;
     std::map<unsigned long long, RankTable::Rank> by_rank;
 
-    uint32_t server(const JsonValue& entry, size_t position) {
-        const JsonValue* id = entry.get("server_id");
-        const std::string name = id != nullptr ? id->text : std::to_string(position);
+    uint32_t server(const Json& entry, size_t position) {
+        const Json* id = member(entry, "server_id");
+        const std::string name = id != nullptr ? text_of(*id) : std::to_string(position);
         const auto [it, inserted] = server_index.emplace(name, uint32_t(out.server_ids.size()));
         if (inserted) {
-            const JsonValue* host_ip = entry.get("host_ip");
+            const Json* host_ip = member(entry, "host_ip");
+            const std::string address = host_ip != nullptr ? text_of(*host_ip) : std::string();
             out.server_ids.push_back(name);
-            out.server_addresses.push_back(host_ip != nullptr && !host_ip->text.empty() ? host_ip->text : name);
+            out.server_addresses.push_back(!address.empty() ? address : name);
         }
         return it->second;
     }
 
     // One device entry; `implicit_rank` for template 2 (no rank_id).
-    bool device(const JsonValue& dev, uint32_t server, const std::string& where,
+    bool device(const Json& dev, uint32_t server, const std::string& where,
                 const unsigned long long* implicit_rank, std::string& error) {
         unsigned long long rank = 0, device = 0, port = 0;
-        const JsonValue* r = dev.get("rank_id");
-        const JsonValue* did = dev.get("device_id");
-        const JsonValue* hp = dev.get("host_port");
+        const Json* r = member(dev, "rank_id");
+        const Json* did = member(dev, "device_id");
+        const Json* hp = member(dev, "host_port");
         if (implicit_rank != nullptr) {
             rank = *implicit_rank;
-        } else if (r == nullptr || !r->as_uint(rank)) {
+        } else if (r == nullptr || !as_uint(*r, rank)) {
             error = where + ": rank_id missing or not an integer";
             return false;
         }
-        if (did == nullptr || !did->as_uint(device)) {
+        if (did == nullptr || !as_uint(*did, device)) {
             error = where + ": device_id missing or not an integer";
             return false;
         }
-        if (hp != nullptr && (!hp->as_uint(port) || port == 0 || port > 65535)) {
+        if (hp != nullptr && (!as_uint(*hp, port) || port == 0 || port > 65535)) {
             error = where + ": host_port is not a port number";
             return false;
         }
@@ -68,45 +102,45 @@ struct Builder {
     }
 };
 
-bool from_server_list(const JsonValue& servers, Builder& b, std::string& error) {
-    for (size_t s = 0; s < servers.items.size(); ++s) {
-        const JsonValue& server = servers.items[s];
+bool from_server_list(const Json& servers, Builder& b, std::string& error) {
+    for (size_t s = 0; s < servers.size(); ++s) {
+        const Json& server = servers[s];
         const uint32_t index = b.server(server, s);
-        const JsonValue* devices = server.get("device");
-        if (devices == nullptr || devices->kind != JsonValue::Kind::Array) {
+        const Json* devices = member(server, "device");
+        if (!is_array(devices)) {
             error = "server_list[" + std::to_string(s) + "] has no device array";
             return false;
         }
-        for (size_t d = 0; d < devices->items.size(); ++d) {
+        for (size_t d = 0; d < devices->size(); ++d) {
             const std::string where = "server_list[" + std::to_string(s) + "].device[" + std::to_string(d) + "]";
-            if (!b.device(devices->items[d], index, where, nullptr, error)) return false;
+            if (!b.device((*devices)[d], index, where, nullptr, error)) return false;
         }
     }
     return true;
 }
 
-bool from_group_list(const JsonValue& groups, Builder& b, std::string& error) {
-    if (groups.items.size() != 1) {
+bool from_group_list(const Json& groups, Builder& b, std::string& error) {
+    if (groups.size() != 1) {
         error = "group_list must hold one group (hccl_world_group)";
         return false;
     }
-    const JsonValue* instances = groups.items[0].get("instance_list");
-    if (instances == nullptr || instances->kind != JsonValue::Kind::Array || instances->items.empty()) {
+    const Json* instances = member(groups[0], "instance_list");
+    if (!is_array(instances) || instances->empty()) {
         error = "group_list[0] has no instance_list array";
         return false;
     }
     unsigned long long next_rank = 0;
-    for (size_t i = 0; i < instances->items.size(); ++i) {
-        const JsonValue& instance = instances->items[i];
+    for (size_t i = 0; i < instances->size(); ++i) {
+        const Json& instance = (*instances)[i];
         const uint32_t index = b.server(instance, i);
-        const JsonValue* devices = instance.get("devices");
-        if (devices == nullptr || devices->kind != JsonValue::Kind::Array) {
+        const Json* devices = member(instance, "devices");
+        if (!is_array(devices)) {
             error = "instance_list[" + std::to_string(i) + "] has no devices array";
             return false;
         }
-        for (size_t d = 0; d < devices->items.size(); ++d) {
+        for (size_t d = 0; d < devices->size(); ++d) {
             const std::string where = "instance_list[" + std::to_string(i) + "].devices[" + std::to_string(d) + "]";
-            if (!b.device(devices->items[d], index, where, &next_rank, error)) return false;
+            if (!b.device((*devices)[d], index, where, &next_rank, error)) return false;
             ++next_rank;
         }
     }
@@ -116,15 +150,21 @@ bool from_group_list(const JsonValue& groups, Builder& b, std::string& error) {
 }  // namespace
 
 bool parse_rank_table(const std::string& json, RankTable& out, std::string& error) {
-    JsonValue doc;
-    if (!parse_json(json, doc, error)) return false;
+    Json doc;
+    try {
+        doc = Json::parse(json);
+    } catch (const Json::parse_error& e) {
+        // e.what() names the line and column: "[json.exception.parse_error.101] parse error at line 3, ...".
+        error = std::string("not valid JSON: ") + e.what();
+        return false;
+    }
     out = RankTable{};
     Builder b{out, {}, {}};
-    const JsonValue* servers = doc.get("server_list");
-    const JsonValue* groups = doc.get("group_list");
-    if (servers != nullptr && servers->kind == JsonValue::Kind::Array && !servers->items.empty()) {
+    const Json* servers = member(doc, "server_list");
+    const Json* groups = member(doc, "group_list");
+    if (is_array(servers) && !servers->empty()) {
         if (!from_server_list(*servers, b, error)) return false;
-    } else if (groups != nullptr && groups->kind == JsonValue::Kind::Array && !groups->items.empty()) {
+    } else if (is_array(groups) && !groups->empty()) {
         if (!from_group_list(*groups, b, error)) return false;
     } else {
         error = "no server_list (or group_list) array";

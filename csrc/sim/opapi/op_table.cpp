@@ -9,7 +9,7 @@
 #include "core/catalogue.h"
 #include "core/immortal.h"
 #include "core/log.h"
-#include "core/toml_lite.h"
+#include "core/toml_document.h"
 #include "nnopbase/dtype.h"
 
 namespace npusim::opapi {

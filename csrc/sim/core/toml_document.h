@@ -1,6 +1,6 @@
-// A parser for the TOML subset the simulator's data and config files use:
-// [table.name] / [table."quoted name"] headers, [[array]] tables, key = value with
-// strings, integers, floats and booleans, and # comments. Nothing else.
+// The simulator's view of a TOML file (its data files and NPU_SIM_CONFIG): every table by its dotted
+// path, every array of tables by its path, each with its scalar values. parse_toml reads TOML 1.0
+// with toml++ (cmake/third_party.cmake); toml_document.cpp is the one unit that includes it.
 #pragma once
 
 #include <cstdint>
@@ -28,9 +28,10 @@ struct NPUSIM_API TomlTable {
 };
 
 struct NPUSIM_API TomlDocument {
-    // Tables by dotted path of their header ("" is the root table). Parts are unquoted.
+    // Tables by path ("" is the root table), the parts of a path joined by '\x1f' and unquoted. A
+    // table that holds only sub-tables (the "soc" of [soc.X]) is here too, without values.
     std::map<std::string, TomlTable> tables;
-    // Arrays of tables by name, in file order.
+    // Arrays of tables by path, in file order.
     std::map<std::string, std::vector<TomlTable>> arrays;
 
     const TomlTable* table(const std::string& path) const;
@@ -38,7 +39,9 @@ struct NPUSIM_API TomlDocument {
     std::vector<std::pair<std::string, const TomlTable*>> children(const std::string& prefix) const;
 };
 
-// Parses `text`. On failure returns false and sets `error` to "line N: what is wrong".
+// Parses `text`. On failure returns false and sets `error` to "line N: what is wrong". Values other
+// than strings, integers, floats and booleans (arrays of values, dates and times) are refused there
+// too: no file of the simulator uses them.
 NPUSIM_API bool parse_toml(const std::string& text, TomlDocument& out, std::string& error);
 
 }  // namespace npusim
