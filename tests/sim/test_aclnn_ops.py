@@ -425,6 +425,21 @@ def test_batch_matmul(op: Op, dt: str) -> None:
     check(res, "out", a @ b, dt, scale=4)
 
 
+@pytest.mark.parametrize(("sa", "sb"), [((1, 4, 16), (3, 16, 6)), ((3, 4, 16), (1, 16, 6))])
+def test_batch_matmul_broadcasts_a_batch_of_one(op: Op, sa, sb) -> None:
+    # CANN's aclnnBatchMatMul.md: a batch of 1 on either side broadcasts (torch_npu's addbmm backward).
+    rng = np.random.default_rng(9)
+    a, b = rand(rng, sa, "f32"), rand(rng, sb, "f32")
+    res = op("BatchMatMul", [T("self", "f32", a), T("mat2", "f32", b), out("out", "f32", (3, 4, 6))])
+    check(res, "out", a @ b, "f32", scale=4)
+    res = op(
+        "BatchMatMul",
+        [T("self", "f32", rand(rng, (2, 4, 16), "f32")), T("mat2", "f32", rand(rng, (3, 16, 6), "f32")),
+         out("out", "f32", (3, 4, 6))],
+    )  # fmt: skip
+    assert res.phase1 == PARAM_INVALID and "batch sizes" in res.proc.stderr
+
+
 @pytest.mark.parametrize("dt", FLOATS)
 @pytest.mark.parametrize("dim", [-1, 0, 1])
 def test_softmax(op: Op, dt: str, dim: int) -> None:
