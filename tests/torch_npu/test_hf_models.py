@@ -22,6 +22,10 @@ pytestmark = pytest.mark.slow
 # accumulation rule).
 MISSING: dict[str, str] = {
     "gpt2": "logits outside rtol 1e-5 / atol 1e-6 on the OpenBLAS GEMM (another summation order)",
+    # BERT's activation "gelu" is F.gelu's erf form, which torch_npu sends to aclnnGelu: CANN's Gelu
+    # kernel computes the tanh form (docs/torch_npu.md), as the simulator does.
+    "bert": "F.gelu (erf form on the CPU) is CANN's tanh-form Gelu on npu: up to 4.7e-4 apart"
+    " (8.7e-4 in the derivative)",
 }
 # BERT's only difference is the attention key's bias, whose gradient is zero in exact arithmetic (a
 # constant added to every score of a row): AdamW turns its rounding noise into an update of about lr.
