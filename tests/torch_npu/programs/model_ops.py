@@ -11,6 +11,10 @@ Cases (each in a try, so that one failure names itself):
                        final parameters
   baddbmm / addbmm     torch.baddbmm / torch.addbmm (beta 0.5, alpha -1.5) and their backward
   gelu_none / gelu_tanh  F.gelu with approximate "none" / "tanh": output and input gradient
+  mha_key_padding      nn.MultiheadAttention(32, 4, batch_first) with a key_padding_mask (the last 3
+                       keys of the second sequence), training: output, input and parameter gradients
+  decoder              nn.TransformerDecoderLayer(32, 4, 64, dropout 0, batch_first) with a causal
+                       tgt_mask, training: output, input and parameter gradients
 Prints one JSON line: per case True, or a description of the mismatch or the error. Comparisons:
 fp32 within rtol 1e-5 / atol 1e-6.
 """
@@ -97,6 +101,32 @@ def training_case(build: Callable[[], nn.Module], shape: tuple[int, ...], steps:
     return verdict(list(zip(runs["npu"], runs["cpu"], strict=True)))
 
 
+class PaddedAttention(nn.Module):
+    """Self-attention over x with the last 3 keys of the second sequence padded out."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.attn = nn.MultiheadAttention(32, 4, batch_first=True)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        padding = torch.zeros(x.shape[0], x.shape[1], dtype=torch.bool)
+        padding[1, -3:] = True
+        return self.attn(x, x, x, key_padding_mask=padding.to(x.device))[0]
+
+
+class CausalDecoder(nn.Module):
+    """A decoder layer over x (target) and a fixed memory, with a causal target mask."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.layer = nn.TransformerDecoderLayer(32, 4, 64, dropout=0.0, batch_first=True)
+        self.register_buffer("memory", torch.randn(2, 8, 32, generator=torch.Generator().manual_seed(15)))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        mask = nn.Transformer.generate_square_subsequent_mask(x.shape[1]).to(x.device)
+        return self.layer(x, self.memory, tgt_mask=mask, tgt_is_causal=True)
+
+
 CASES: dict[str, Callable[[], object]] = {
     "conv_transpose1d": lambda: module_case(
         lambda: nn.ConvTranspose1d(4, 6, 3, stride=2, padding=1, output_padding=1, groups=2, dilation=2),
@@ -119,6 +149,8 @@ CASES: dict[str, Callable[[], object]] = {
     ),
     "gelu_none": lambda: function_case(lambda t: F.gelu(t, approximate="none"), (6, 40)),
     "gelu_tanh": lambda: function_case(lambda t: F.gelu(t, approximate="tanh"), (6, 40)),
+    "mha_key_padding": lambda: module_case(PaddedAttention, (2, 8, 32)),
+    "decoder": lambda: module_case(CausalDecoder, (2, 6, 32)),
 }
 
 
