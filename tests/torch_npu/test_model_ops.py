@@ -10,8 +10,8 @@ Skipped when `import torch, torch_npu` fails.
 GELU: torch_npu 2.13 (op-plugin 517f2e7, GeluOutKernelNpuOpApi.cpp / GeluBackwardKernelNpuOpApi.cpp)
 sends F.gelu of either approximation to aclnnGelu / aclnnGeluBackward, whose CANN kernels compute
 the tanh form; the compatible implementation sends aclnnGeluV2 / aclnnGeluBackwardV2 with the mode.
-So by default approximate="tanh" matches the CPU and approximate="none" is the tanh form (as on
-hardware), and under the compatible implementation both match."""
+So by default approximate="tanh" matches the CPU and approximate="none" is the tanh form (as
+CANN's kernel computes it), and under the compatible implementation both match."""
 
 from __future__ import annotations
 
