@@ -229,3 +229,37 @@ def test_legacy_runtime_and_tdt_channels_answer_not_supported(native: NativeTree
     }
     assert stderr.count("rtDevBinaryRegister is not supported") == 1  # one line per function and process
     assert "acltdtCreateChannel is not supported by the simulator" in stderr
+
+
+def test_primary_context_state_follows_set_and_reset_device(native: NativeTree) -> None:
+    # torch_npu's compatible implementation (TORCH_NPU_USE_COMPATIBLE_IMPL=1) asks it at start-up.
+    out, _ = run(
+        native,
+        """
+        acl = ctypes.CDLL(lib64 + "/libascendcl.so")
+        active = c_int32(-1)
+        state = lambda dev: [acl.aclrtGetPrimaryCtxState(dev, None, byref(active)), active.value]
+        r = {"init": acl.aclInit(None), "before": state(0)}
+        acl.aclrtSetDevice(0)
+        acl.aclrtSetDevice(0)
+        r["set_twice"] = state(0)
+        r["other_device"] = state(1)
+        acl.aclrtResetDevice(0)
+        r["one_reset"] = state(0)
+        acl.aclrtResetDevice(0)
+        r["both_reset"] = state(0)
+        ctx = c_void_p()
+        acl.aclrtCreateContext(byref(ctx), 0)  # a context of its own is not the primary one
+        r["own_context"] = state(0)
+        flags = c_uint32(0)
+        r["flags_not_null"] = acl.aclrtGetPrimaryCtxState(0, byref(flags), byref(active))
+        r["active_null"] = acl.aclrtGetPrimaryCtxState(0, None, None)
+        r["bad_device"] = acl.aclrtGetPrimaryCtxState(99, None, byref(active))
+        print(json.dumps(r))
+        """,
+    )
+    assert out == {
+        "init": 0, "before": [0, 0], "set_twice": [0, 1], "other_device": [0, 0], "one_reset": [0, 1],
+        "both_reset": [0, 0], "own_context": [0, 0], "flags_not_null": ACL_ERROR_INVALID_PARAM,
+        "active_null": ACL_ERROR_INVALID_PARAM, "bad_device": 107001,
+    }  # fmt: skip

@@ -319,7 +319,7 @@ def test_inplace_zero_writes_zeros_over_a_strided_view(op: Op, dt: str) -> None:
     [
         ("Relu", lambda x: np.maximum(x, 0)),
         ("Silu", lambda x: x / (1 + np.exp(-x))),
-        ("Gelu", lambda x: 0.5 * x * (1 + np.vectorize(math.erf)(x / math.sqrt(2)))),
+        ("Gelu", lambda x: 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x**3)))),
         ("Exp", np.exp),
         ("Neg", np.negative),
         ("Sigmoid", lambda x: 1 / (1 + np.exp(-x))),
@@ -332,11 +332,12 @@ def test_activations(op: Op, dt: str, name: str, fn) -> None:
     check(res, "out", fn(x), dt)
 
 
-def test_gelu_is_the_erf_form_torch_computes_by_default(op: Op) -> None:
-    # x * Phi(x): GELU(1) = 0.841345, GELU(2) = 1.954500; the tanh approximation gives 0.841192 and 1.954598.
+def test_gelu_is_the_tanh_form_cann_computes(op: Op) -> None:
+    # CANN's Gelu kernel computes the tanh approximation: GELU(1) = 0.841192, GELU(2) = 1.954598
+    # (the erf form x * Phi(x) gives 0.841345 and 1.954500).
     x = np.array([-1.0, 0.0, 1.0, 2.0])
     res = op("Gelu", [T("self", "f32", x), out("out", "f32", (4,))])
-    check(res, "out", np.array([-0.15865525393145707, 0.0, 0.8413447460685429, 1.9544997361036416]), "f32")
+    check(res, "out", np.array([-0.15880800939172324, 0.0, 0.8411919906082768, 1.954597694087775]), "f32")
 
 
 @pytest.mark.parametrize("name", ["Exp", "Neg", "Sigmoid", "Tanh"])
@@ -423,6 +424,21 @@ def test_batch_matmul(op: Op, dt: str) -> None:
     a, b = rand(rng, (3, 4, 32), dt), rand(rng, (3, 32, 6), dt)
     res = op("BatchMatMul", [T("self", dt, a), T("mat2", dt, b), out("out", dt, (3, 4, 6))])
     check(res, "out", a @ b, dt, scale=4)
+
+
+@pytest.mark.parametrize(("sa", "sb"), [((1, 4, 16), (3, 16, 6)), ((3, 4, 16), (1, 16, 6))])
+def test_batch_matmul_broadcasts_a_batch_of_one(op: Op, sa, sb) -> None:
+    # CANN's aclnnBatchMatMul.md: a batch of 1 on either side broadcasts (torch_npu's addbmm backward).
+    rng = np.random.default_rng(9)
+    a, b = rand(rng, sa, "f32"), rand(rng, sb, "f32")
+    res = op("BatchMatMul", [T("self", "f32", a), T("mat2", "f32", b), out("out", "f32", (3, 4, 6))])
+    check(res, "out", a @ b, "f32", scale=4)
+    res = op(
+        "BatchMatMul",
+        [T("self", "f32", rand(rng, (2, 4, 16), "f32")), T("mat2", "f32", rand(rng, (3, 16, 6), "f32")),
+         out("out", "f32", (3, 4, 6))],
+    )  # fmt: skip
+    assert res.phase1 == PARAM_INVALID and "batch sizes" in res.proc.stderr
 
 
 @pytest.mark.parametrize("dt", FLOATS)

@@ -17,11 +17,17 @@ from torch_npu_harness import PROGRAMS, run_on_simulator
 
 pytestmark = pytest.mark.slow
 
-# GPT-2 on the OpenBLAS GEMM: losses and the first step's gradients match, the logits leave the
-# fp32 tolerance (the products sum in another order than CPU torch's; not yet bounded per CANN's
-# accumulation rule).
+# GPT-2: losses and the first step's gradients match; the first step's logits match too (largest
+# |npu - cpu| - 1e-5 |cpu| 7.7e-8, every layer's output within the tolerance), those of steps 2 and 3
+# do not (2.7e-6 and 2.5e-6): they come from parameters AdamW has already moved apart (1.2e-5, near-zero
+# gradients it normalises, as below). With SGD instead of AdamW the logits of all three steps match
+# (1.1e-7) and so do the parameters (3.4e-9): not the GEMM's summation order (measured 2026-12-07).
 MISSING: dict[str, str] = {
-    "gpt2": "logits outside rtol 1e-5 / atol 1e-6 on the OpenBLAS GEMM (another summation order)",
+    "gpt2": "logits of steps 2 and 3 come from parameters AdamW moved apart (near-zero gradients normalised)",
+    # BERT's activation "gelu" is F.gelu's erf form, which torch_npu sends to aclnnGelu: CANN's Gelu
+    # kernel computes the tanh form (docs/torch_npu.md), as the simulator does.
+    "bert": "F.gelu (erf form on the CPU) is CANN's tanh-form Gelu on npu: up to 4.7e-4 apart"
+    " (8.7e-4 in the derivative)",
 }
 # BERT's only difference is the attention key's bias, whose gradient is zero in exact arithmetic (a
 # constant added to every score of a row): AdamW turns its rounding noise into an update of about lr.

@@ -45,9 +45,14 @@ def test_the_operators_that_run_match_the_cpu() -> None:
                "layer_norm": lambda t: torch.nn.functional.layer_norm(t, (3,)),
                "transpose_contiguous": lambda t: t.T.contiguous(), "exp": torch.exp, "neg": lambda t: -t,
                "sigmoid": torch.sigmoid, "tanh": torch.tanh, "div_scalar": lambda t: t / 2,
-               "gelu": torch.nn.functional.gelu, "pow": lambda t: t ** 2, "max": lambda t: t.max()}
+               "gelu": lambda t: torch.nn.functional.gelu(t, approximate="tanh"), "pow": lambda t: t ** 2,
+               "max": lambda t: t.max()}
         close = lambda f: torch.allclose(f(x.npu()).cpu(), f(x), rtol=1e-5, atol=1e-6)
         result = {name: close(f) for name, f in ops.items()}
+        # CANN's Gelu kernel is the tanh form, which torch_npu reaches for F.gelu's default as well
+        tanh_gelu = torch.nn.functional.gelu(x, approximate="tanh")
+        result["gelu_default_is_tanh_form"] = torch.allclose(
+            torch.nn.functional.gelu(x.npu()).cpu(), tanh_gelu, rtol=1e-5, atol=1e-6)
         result["zeros"] = torch.zeros(3, device="npu").cpu().tolist()
         result["full"] = torch.full((2,), 3.0, device="npu").cpu().tolist()
         print(json.dumps(result))
@@ -57,7 +62,7 @@ def test_the_operators_that_run_match_the_cpu() -> None:
         "mul": True, "sub_scalar": True, "mm": True, "sum": True, "mean": True, "relu": True, "softmax": True,
         "silu": True, "layer_norm": True, "transpose_contiguous": True, "exp": True, "neg": True,
         "sigmoid": True, "tanh": True, "div_scalar": True, "gelu": True, "pow": True, "max": True,
-        "zeros": [0.0, 0.0, 0.0],
+        "gelu_default_is_tanh_form": True, "zeros": [0.0, 0.0, 0.0],
         "full": [3.0, 3.0],
     }  # fmt: skip
 

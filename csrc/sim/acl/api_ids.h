@@ -91,6 +91,7 @@ enum class RtApi : uint16_t {
     X(aclrtDestroyContext, ContextDestroy)                          \
     X(aclrtSetCurrentContext, ContextSetCurrent)                    \
     X(aclrtGetCurrentContext, None)                                 \
+    X(aclrtGetPrimaryCtxState, None)                                \
     X(aclrtCreateStream, StreamCreate)                              \
     X(aclrtCreateStreamWithConfig, StreamCreate)                    \
     X(aclrtDestroyStream, StreamDestroy)                            \

@@ -43,10 +43,20 @@ ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId) {
     ACL_API_BEGIN(aclrtSetDevice);
     if (const aclError rc = check_device_id(deviceId); rc != ACL_SUCCESS) return rc;
     const uint32_t id = static_cast<uint32_t>(deviceId);
-    open_device(id);
+    open_device(id, true);
     ThreadState& ts = thread_state();
     ts.device = deviceId;
     ts.context = primary_context(id);
+    return ACL_SUCCESS;
+}
+
+// Active (1) while an aclrtSetDevice of the device has not been reset; flags is reserved (NULL).
+ACL_FUNC_VISIBILITY aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags, int32_t* active) {
+    NPUSIM_FAULT_RETURN("aclrtGetPrimaryCtxState", aclError);
+    ACL_API_BEGIN(aclrtGetPrimaryCtxState);
+    if (active == nullptr || flags != nullptr) return ACL_ERROR_INVALID_PARAM;
+    if (const aclError rc = check_device_id(deviceId); rc != ACL_SUCCESS) return rc;
+    *active = primary_context_active(static_cast<uint32_t>(deviceId)) ? 1 : 0;
     return ACL_SUCCESS;
 }
 
@@ -56,7 +66,7 @@ namespace {
 aclError reset_device(int32_t deviceId, bool all) {
     if (const aclError rc = check_device_id(deviceId); rc != ACL_SUCCESS) return rc;
     // Resetting a device that is not open is harmless, as in CANN.
-    (void)close_device(static_cast<uint32_t>(deviceId), all);
+    (void)close_device(static_cast<uint32_t>(deviceId), all, true);
     ThreadState& ts = thread_state();
     if (ts.device == deviceId) ts = ThreadState{};
     return ACL_SUCCESS;

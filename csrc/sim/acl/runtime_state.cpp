@@ -31,6 +31,7 @@ constexpr uint32_t kMaxDevices = 64;  // the configuration allows at most 64
 struct Devices {
     std::mutex mutex;
     std::array<uint32_t, kMaxDevices> open_count{};
+    std::array<uint32_t, kMaxDevices> primary_count{};  // the opens of aclrtSetDevice among them
     std::array<void*, kMaxDevices> primary{};
 };
 
@@ -75,17 +76,23 @@ aclError check_device_id(int64_t id) {
     return platform().device(id) != nullptr ? ACL_SUCCESS : ACL_ERROR_RT_INVALID_DEVICEID;
 }
 
-void open_device(uint32_t id) {
+void open_device(uint32_t id, bool primary) {
     Devices& d = devices();
     std::lock_guard<std::mutex> lock(d.mutex);
+    if (primary) ++d.primary_count[id];
     if (d.open_count[id]++ == 0) (void)MsprofNotifySetDevice(soc().chip_type, id, true);
 }
 
-bool close_device(uint32_t id, bool all) {
+bool close_device(uint32_t id, bool all, bool primary) {
     Devices& d = devices();
     std::lock_guard<std::mutex> lock(d.mutex);
     if (d.open_count[id] == 0) return false;
     d.open_count[id] = all ? 0 : d.open_count[id] - 1;
+    if (all) {
+        d.primary_count[id] = 0;
+    } else if (primary && d.primary_count[id] > 0) {
+        --d.primary_count[id];
+    }
     if (d.open_count[id] == 0) {
         // Closing a device waits for its work, as the runtime's reset does.
         (void)platform().device(id)->settle();
@@ -93,6 +100,12 @@ bool close_device(uint32_t id, bool all) {
         (void)MsprofNotifySetDevice(soc().chip_type, id, false);
     }
     return true;
+}
+
+bool primary_context_active(uint32_t id) {
+    Devices& d = devices();
+    std::lock_guard<std::mutex> lock(d.mutex);
+    return d.primary_count[id] > 0;
 }
 
 void* primary_context(uint32_t device) {

@@ -50,9 +50,12 @@ aclError current_device(npusim::Device*& out);
 aclError check_device_id(int64_t id);
 
 // Reference-counted device opens; the first open and the last close notify the profiler.
-void open_device(uint32_t id);
+// `primary`: the open is an aclrtSetDevice's, which holds the device's primary context (active
+// while at least one such open lasts: aclrtGetPrimaryCtxState).
+void open_device(uint32_t id, bool primary = false);
 // False when the device was not open. `all`: every open is closed at once (aclrtResetDeviceForce).
-bool close_device(uint32_t id, bool all = false);
+bool close_device(uint32_t id, bool all = false, bool primary = false);
+bool primary_context_active(uint32_t id);
 
 // Contexts.
 void* primary_context(uint32_t device);

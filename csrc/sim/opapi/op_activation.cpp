@@ -2,8 +2,8 @@
 // aclnnInplaceSqrt, aclnnRsqrt and aclnnInplaceRsqrt: element-wise unary
 // operators on the element-wise primitive (opapi/elementwise.h), one kernel each, run in self's
 // type; an output of another type gets a Cast launch.
-//   Gelu: x * Phi(x) = 0.5 x (1 + erf(x / sqrt(2))), the form CANN's aclnn_gelu.h documents
-//         and torch's default (approximate="none"); the tanh approximation is not offered
+//   Gelu: the tanh form 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))), as CANN's Gelu kernel
+//         computes it (opapi/gelu_forms.h); torch_npu sends F.gelu of either approximation here
 //   Silu: x / (1 + exp(-x));  Relu: max(x, 0);  Exp: exp(x);  Neg: -x;  Sigmoid: 1 / (1 + exp(-x));
 //   Tanh: tanh(x);  Sqrt: sqrt(x) (nan below 0);  Rsqrt: 1 / sqrt(x) (inf at 0, nan below 0)
 // Relu takes integer tensors as well; Sqrt and Rsqrt take integer and bool tensors, computed as float32.
@@ -20,13 +20,14 @@
 #include "aclnnop/aclnn_tanh.h"
 #include "core/fault_plan.h"
 #include "opapi/elementwise.h"
+#include "opapi/gelu_forms.h"
 #include "opapi/op_launcher.h"
 
 namespace npusim::opapi {
 
 namespace {
 
-double gelu(double x, double, double, double) { return 0.5 * x * (1.0 + std::erf(x * 0.7071067811865476)); }
+double gelu(double x, double, double, double) { return gelu_tanh_value(x); }
 double silu(double x, double, double, double) { return x / (1.0 + std::exp(-x)); }
 double relu(double x, double, double, double) { return x > 0.0 ? x : 0.0; }
 double exp_(double x, double, double, double) { return std::exp(x); }

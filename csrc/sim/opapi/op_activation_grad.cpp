@@ -1,7 +1,7 @@
 // The element-wise activation gradients: gradInput = gradOutput * f'(self), computed in double
 // and rounded once to gradInput's type; gradOutput, self and gradInput have one shape. One kernel.
-//   aclnnGeluBackward  f'(x) = Phi(x) + x phi(x), the derivative of the erf form aclnnGelu computes
-//                      (torch's approximate="none"); kernel GeluGrad.
+//   aclnnGeluBackward  the derivative of the tanh form aclnnGelu computes, as CANN's GeluGrad
+//                      (opapi/gelu_forms.h); kernel GeluGrad.
 //   aclnnSiluBackward  f'(x) = s(x) (1 + x (1 - s(x))), s the sigmoid; kernel SiluGrad.
 #include <cmath>
 #include <memory>
@@ -12,6 +12,7 @@
 #include "nnopbase/dtype.h"
 #include "nnopbase/tensor.h"
 #include "opapi/checks.h"
+#include "opapi/gelu_forms.h"
 #include "opapi/op_launcher.h"
 #include "opapi/registry.h"
 
@@ -23,12 +24,6 @@ namespace {
 [[maybe_unused]] const bool kRegistered =
     register_op({"aclnnGeluBackward", OpFamily::Unary, kFloatTypes, Kernel::GeluGrad}) &&
     register_op({"aclnnSiluBackward", OpFamily::Unary, kFloatTypes, Kernel::SiluGrad});
-
-double gelu_derivative(double x) {
-    constexpr double kInvSqrt2 = 0.7071067811865476, kInvSqrt2Pi = 0.3989422804014327;
-    const double cdf = 0.5 * (1.0 + std::erf(x * kInvSqrt2));
-    return cdf + x * kInvSqrt2Pi * std::exp(-0.5 * x * x);
-}
 
 double silu_derivative(double x) {
     const double s = 1.0 / (1.0 + std::exp(-x));
@@ -43,7 +38,7 @@ struct PointwiseGrad {
     double (*derivative)(double);
 };
 
-constexpr PointwiseGrad kGeluGrad{"aclnnGeluBackward", Kernel::GeluGrad, 12.0, gelu_derivative};
+constexpr PointwiseGrad kGeluGrad{"aclnnGeluBackward", Kernel::GeluGrad, 12.0, gelu_tanh_derivative};
 constexpr PointwiseGrad kSiluGrad{"aclnnSiluBackward", Kernel::SiluGrad, 8.0, silu_derivative};
 
 aclnnStatus prepare(const PointwiseGrad& op, const aclTensor* gradOutput, const aclTensor* self, aclTensor* gradInput,

@@ -8,7 +8,7 @@
 //   aclnnHardswishBackwardV2: the same derivative as aclnnHardswishBackward (torch_npu prefers V2)
 //   aclnnHardtanh clamp(x, min, max)                  backward: 1 strictly inside (min, max), else 0
 //   aclnnGeluV2 (approximate 0: the erf form, 1: the tanh form) and aclnnGeluBackwardV2 ("none" / "tanh"):
-//   torch's formulas; another approximation is ACLNN_ERR_PARAM_INVALID.
+//   torch's formulas (opapi/gelu_forms.h); another approximation is ACLNN_ERR_PARAM_INVALID.
 // The derivatives at the kinks are torch's CPU kernels' choices.
 #include <cmath>
 #include <cstring>
@@ -28,13 +28,11 @@
 #include "aclnnop/aclnn_gelu_backward_v2.h"
 #include "opapi/checks.h"
 #include "opapi/elementwise_entry.h"
+#include "opapi/gelu_forms.h"
 
 namespace npusim::opapi {
 
 namespace {
-
-constexpr double kSqrt2OverPi = 0.7978845608028654;  // sqrt(2 / pi)
-constexpr double kGeluKappa = 0.044715;
 
 double hardswish(double x, double, double, double) { return x * std::fmin(std::fmax(x + 3.0, 0.0), 6.0) / 6.0; }
 double hardswish_grad(double g, double x, double, double) {
@@ -50,20 +48,10 @@ double elu(double x, double alpha, double scale, double input_scale) {
 double celu(double x, double alpha, double, double) { return x > 0.0 ? x : alpha * std::expm1(x / alpha); }
 double hardtanh(double x, double lo, double hi, double) { return std::fmin(std::fmax(x, lo), hi); }
 double hardtanh_grad(double g, double x, double lo, double hi) { return x <= lo || x >= hi ? 0.0 : g; }
-double gelu_erf(double x, double, double, double) { return 0.5 * x * (1.0 + std::erf(x * M_SQRT1_2)); }
-double gelu_tanh(double x, double, double, double) {
-    return 0.5 * x * (1.0 + std::tanh(kSqrt2OverPi * (x + kGeluKappa * x * x * x)));
-}
-double gelu_erf_grad(double g, double x, double, double) {
-    const double cdf = 0.5 * (1.0 + std::erf(x * M_SQRT1_2));
-    const double pdf = std::exp(-0.5 * x * x) * 0.3989422804014327;  // 1 / sqrt(2 pi)
-    return g * (cdf + x * pdf);
-}
-double gelu_tanh_grad(double g, double x, double, double) {
-    const double t = std::tanh(kSqrt2OverPi * (x + kGeluKappa * x * x * x));
-    const double dt = (1.0 - t * t) * kSqrt2OverPi * (1.0 + 3.0 * kGeluKappa * x * x);
-    return g * (0.5 * (1.0 + t) + 0.5 * x * dt);
-}
+double gelu_erf(double x, double, double, double) { return gelu_erf_value(x); }
+double gelu_tanh(double x, double, double, double) { return gelu_tanh_value(x); }
+double gelu_erf_grad(double g, double x, double, double) { return g * gelu_erf_derivative(x); }
+double gelu_tanh_grad(double g, double x, double, double) { return g * gelu_tanh_derivative(x); }
 
 using P = Promotion;
 using F = OpFamily;

@@ -1,9 +1,10 @@
 // aclnnConvolution, forward: 1-D and 2-D convolution (stride, padding, dilation, groups, bias) as
 // im2col + the GEMM primitive (opapi/convolution.h, opapi/gemm.h): per sample and group, the
-// group's weight [O / groups, C / groups * kH * kW] times the sample's columns. Products accumulate
-// in float32 and the result is rounded once to the output type. One Conv2D launch on the cube cores
-// (a 1-D convolution is a 2-D one of height 1, as on CANN).
-#include <algorithm>
+// group's weight [O / groups, C / groups * kH * kW] times the sample's columns. Transposed
+// (ConvTranspose1d/2d: outputPadding as well) is the adjoint: per sample and group the weight^T
+// times the input, scattered by col2im. Products accumulate in float32 and the result is rounded
+// once to the output type. One Conv2D (transposed: Conv2DTranspose) launch on the cube cores (a 1-D
+// convolution is a 2-D one of height 1, as on CANN).
 #include <memory>
 
 #include "aclnnop/aclnn_convolution.h"
@@ -30,26 +31,17 @@ void compute(const Plan& p) {
     const ConvGeometry& g = p.g;
     const std::vector<float> x = read_floats(p.input);
     const std::vector<float> w = read_floats(p.weight);
-    const int64_t cols = g.col_cols(), rows = g.col_rows();
-    std::vector<float> out(static_cast<size_t>(g.n * g.o * cols), 0.0f);
-    const bool with_bias = p.bias.data != nullptr;
-    if (with_bias) {
+    const Dims result = g.result_dims();
+    const int64_t channels = g.result_channels();
+    std::vector<float> out(static_cast<size_t>(numel(result)), 0.0f);
+    if (p.bias.data != nullptr) {
         const std::vector<float> b = read_floats(p.bias);
-        for (int64_t s = 0; s < g.n; ++s) {
-            for (int64_t oc = 0; oc < g.o; ++oc) {
-                float* plane = out.data() + (s * g.o + oc) * cols;
-                std::fill(plane, plane + cols, b[size_t(oc)]);
-            }
-        }
+        fill_bias(b.data(), g.n, channels, numel(result) / (g.n * channels), out.data());
     }
-    std::vector<float> col(static_cast<size_t>(rows * cols));
-    for (int64_t s = 0; s < g.n; ++s) {
-        const float* sample = x.data() + s * g.c * g.h * g.w;
-        for (int64_t gi = 0; gi < g.groups; ++gi) {
-            im2col(sample, g, gi, col.data());
-            gemm(g.og(), cols, rows, 1.0f, {w.data() + gi * g.og() * rows, rows, false}, {col.data(), cols, false},
-                 with_bias ? 1.0f : 0.0f, out.data() + (s * g.o + gi * g.og()) * cols, cols);
-        }
+    if (g.transposed) {
+        conv_input_grad(x.data(), w.data(), g, out.data());
+    } else {
+        conv_forward(x.data(), w.data(), g, out.data());
     }
     write_floats(p.output, out);
 }
@@ -71,14 +63,15 @@ aclnnStatus prepare(const aclTensor* input, const aclTensor* weight, const aclTe
         OPAPI_CHECK(check_tensor(api, "bias", bias));
         p.bias = view_of(bias);
         OPAPI_CHECK(check_same_dtype(api, "bias", p.bias.dtype, p.input.dtype));
-        OPAPI_CHECK(check_same_dims(api, "bias", p.bias.dims, Dims{p.g.o}));
+        OPAPI_CHECK(check_same_dims(api, "bias", p.bias.dims, Dims{p.g.result_channels()}));
     }
     OPAPI_CHECK(check_same_dtype(api, "output", p.output.dtype, p.input.dtype));
-    OPAPI_CHECK(check_same_dims(api, "output", p.output.dims, p.g.output_dims()));
+    OPAPI_CHECK(check_same_dims(api, "output", p.output.dims, p.g.result_dims()));
     const ConvGeometry& g = p.g;
     const double bytes = double(p.input.bytes() + p.weight.bytes() + p.output.bytes() + (bias ? p.bias.bytes() : 0));
+    const Kernel kernel = g.transposed ? Kernel::Conv2DTranspose : Kernel::Conv2D;
     std::vector<KernelLaunch> launches{
-        {Kernel::Conv2D, p.input.dtype, cube_cost(g.n * g.groups, g.og(), g.col_cols(), g.col_rows(), bytes, p.input.dtype)}};
+        {kernel, p.input.dtype, cube_cost(g.n * g.groups, g.og(), g.col_cols(), g.col_rows(), bytes, p.input.dtype)}};
     std::vector<void*> args{p.input.data, p.weight.data};
     if (bias != nullptr) args.push_back(p.bias.data);
     args.push_back(p.output.data);

@@ -5,6 +5,9 @@
 //   gradWeight  summed over samples, gradOutput [O/g, oH*oW] times the input's columns^T
 //               (Conv2DBackpropFilter);
 //   gradBias    gradOutput summed over samples and positions (ReduceSum).
+// Transposed (the adjoint of the direct convolution of opapi/convolution.h): gradInput is the direct
+// forward of gradOutput (Conv2D), gradWeight the direct weight gradient with the input as the output
+// gradient and gradOutput as the input (Conv2DBackpropFilter), gradBias as above.
 // Every sum accumulates in float32; each result is rounded once to its output type.
 #include <memory>
 
@@ -33,42 +36,36 @@ struct Plan {
 void compute(const Plan& p) {
     const ConvGeometry& g = p.g;
     const std::vector<float> dy = read_floats(p.grad_out);
-    const int64_t cols = g.col_cols(), rows = g.col_rows(), og = g.og();
-    const int64_t sample_in = g.c * g.h * g.w;
-    std::vector<float> col(static_cast<size_t>(rows * cols));
-    auto dy_block = [&](int64_t s, int64_t gi) { return dy.data() + (s * g.o + gi * og) * cols; };
     if (p.want_input) {
         const std::vector<float> w = read_floats(p.weight);
-        std::vector<float> dx(static_cast<size_t>(g.n * sample_in), 0.0f);
-        for (int64_t s = 0; s < g.n; ++s) {
-            for (int64_t gi = 0; gi < g.groups; ++gi) {
-                gemm(rows, cols, og, 1.0f, {w.data() + gi * og * rows, rows, true}, {dy_block(s, gi), cols, false},
-                     0.0f, col.data(), cols);
-                col2im(col.data(), g, gi, dx.data() + s * sample_in);
-            }
+        std::vector<float> dx(static_cast<size_t>(numel(g.source_dims())), 0.0f);
+        if (g.transposed) {
+            conv_forward(dy.data(), w.data(), g, dx.data());
+        } else {
+            conv_input_grad(dy.data(), w.data(), g, dx.data());
         }
         write_floats(p.grad_input, dx);
     }
     if (p.want_weight) {
         const std::vector<float> x = read_floats(p.input);
-        std::vector<float> dw(static_cast<size_t>(g.o * rows), 0.0f);
-        for (int64_t s = 0; s < g.n; ++s) {
-            for (int64_t gi = 0; gi < g.groups; ++gi) {
-                im2col(x.data() + s * sample_in, g, gi, col.data());
-                gemm(og, rows, cols, 1.0f, {dy_block(s, gi), cols, false}, {col.data(), cols, true}, 1.0f,
-                     dw.data() + gi * og * rows, rows);
-            }
+        std::vector<float> dw(static_cast<size_t>(g.o * g.col_rows()));
+        if (g.transposed) {  // the input plays the direct convolution's output gradient
+            conv_weight_grad(x.data(), dy.data(), g, dw.data());
+        } else {
+            conv_weight_grad(dy.data(), x.data(), g, dw.data());
         }
         write_floats(p.grad_weight, dw);
     }
     if (p.want_bias) {
-        std::vector<float> db(static_cast<size_t>(g.o), 0.0f);
+        const int64_t channels = g.result_channels();
+        const int64_t plane = numel(g.result_dims()) / (g.n * channels);
+        std::vector<float> db(static_cast<size_t>(channels), 0.0f);
         for (int64_t s = 0; s < g.n; ++s) {
-            for (int64_t oc = 0; oc < g.o; ++oc) {
-                const float* plane = dy.data() + (s * g.o + oc) * cols;
+            for (int64_t ch = 0; ch < channels; ++ch) {
+                const float* values = dy.data() + (s * channels + ch) * plane;
                 float acc = 0.0f;
-                for (int64_t i = 0; i < cols; ++i) acc += plane[i];
-                db[size_t(oc)] += acc;
+                for (int64_t i = 0; i < plane; ++i) acc += values[i];
+                db[size_t(ch)] += acc;
             }
         }
         write_floats(p.grad_bias, db);
@@ -104,15 +101,17 @@ aclnnStatus prepare(const aclTensor* gradOutput, const aclTensor* input, const a
                                  p.g));
     const aclDataType dt = p.input.dtype;
     OPAPI_CHECK(check_same_dtype(api, "gradOutput", p.grad_out.dtype, dt));
-    OPAPI_CHECK(check_same_dims(api, "gradOutput", p.grad_out.dims, p.g.output_dims()));
+    OPAPI_CHECK(check_same_dims(api, "gradOutput", p.grad_out.dims, p.g.result_dims()));
     if (biasSizes != nullptr) {
         if (!nn::valid(biasSizes)) return invalid(api, "biasSizes is not a live aclIntArray");
-        OPAPI_CHECK(check_same_dims(api, "biasSizes", biasSizes->values, Dims{p.g.o}));
+        OPAPI_CHECK(check_same_dims(api, "biasSizes", biasSizes->values, Dims{p.g.result_channels()}));
     }
     p.want_input = outputMask->values[0], p.want_weight = outputMask->values[1], p.want_bias = outputMask->values[2];
     if (p.want_input) OPAPI_CHECK(check_output(api, "gradInput", gradInput, dt, p.input.dims, p.grad_input));
     if (p.want_weight) OPAPI_CHECK(check_output(api, "gradWeight", gradWeight, dt, p.weight.dims, p.grad_weight));
-    if (p.want_bias) OPAPI_CHECK(check_output(api, "gradBias", gradBias, dt, Dims{p.g.o}, p.grad_bias));
+    if (p.want_bias) {
+        OPAPI_CHECK(check_output(api, "gradBias", gradBias, dt, Dims{p.g.result_channels()}, p.grad_bias));
+    }
 
     const ConvGeometry& g = p.g;
     std::vector<KernelLaunch> launches;
@@ -120,7 +119,7 @@ aclnnStatus prepare(const aclTensor* gradOutput, const aclTensor* input, const a
     const double dy_bytes = double(p.grad_out.bytes());
     if (p.want_input) {
         const double bytes = dy_bytes + double(p.weight.bytes() + p.grad_input.bytes());
-        launches.push_back({Kernel::Conv2DBackpropInput, dt,
+        launches.push_back({g.transposed ? Kernel::Conv2D : Kernel::Conv2DBackpropInput, dt,
                             cube_cost(g.n * g.groups, g.col_rows(), g.col_cols(), g.og(), bytes, dt)});
         args.push_back(p.grad_input.data);
     }
@@ -132,7 +131,8 @@ aclnnStatus prepare(const aclTensor* gradOutput, const aclTensor* input, const a
     }
     if (p.want_bias) {
         launches.push_back({Kernel::ReduceSum, dt,
-                            vector_cost(double(p.grad_out.numel()), dy_bytes + double(p.grad_bias.bytes()), g.o, 1)});
+                            vector_cost(double(p.grad_out.numel()), dy_bytes + double(p.grad_bias.bytes()),
+                                        g.result_channels(), 1)});
         args.push_back(p.grad_bias.data);
     }
     auto run = [p]() { compute(p); };

@@ -1,5 +1,5 @@
 // aclnnMatmul (torch.matmul semantics for 1-D to 6-D operands, batch dimensions
-// broadcast) and aclnnBatchMatMul (3-D x 3-D with equal batch), on the GEMM primitive
+// broadcast) and aclnnBatchMatMul (3-D x 3-D with equal batch, or a batch of 1 broadcast), on the GEMM primitive
 // (opapi/gemm.h): products accumulate in float32; the result is rounded once to the output type. Runs on the cube cores:
 // MatMulV2 without batch dimensions, BatchMatMulV2 with them.
 #include <memory>
@@ -62,7 +62,11 @@ aclnnStatus prepare(const char* api, bool batch_only, const aclTensor* self, con
     if (batch_only) {
         OPAPI_CHECK(check_rank(api, "self", p.a.dims, 3, 3));
         OPAPI_CHECK(check_rank(api, "mat2", p.b.dims, 3, 3));
-        if (p.a.dims[0] != p.b.dims[0]) return invalid(api, "batch sizes %lld and %lld differ", (long long)p.a.dims[0], (long long)p.b.dims[0]);
+        // A batch of 1 on either side broadcasts (CANN's aclnnBatchMatMul.md, ops-nn e5c3fa9).
+        if (p.a.dims[0] != p.b.dims[0] && p.a.dims[0] != 1 && p.b.dims[0] != 1) {
+            return invalid(api, "batch sizes %lld and %lld differ (and neither is 1)", (long long)p.a.dims[0],
+                           (long long)p.b.dims[0]);
+        }
     } else {
         OPAPI_CHECK(check_rank(api, "self", p.a.dims, 1, kMaxMatmulDims));
         OPAPI_CHECK(check_rank(api, "mat2", p.b.dims, 1, kMaxMatmulDims));

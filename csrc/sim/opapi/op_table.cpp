@@ -151,6 +151,7 @@ constexpr std::array<KernelSpec, static_cast<size_t>(Kernel::Count)> kKernels = 
     {Kernel::Conv2D, "Conv2D", "Conv2DAiCore", 10000001, CoreType::AIC},
     {Kernel::Conv2DBackpropInput, "Conv2DBackpropInput", "Conv2DBackpropInputAiCore", 10000001, CoreType::AIC},
     {Kernel::Conv2DBackpropFilter, "Conv2DBackpropFilter", "Conv2DBackpropFilterAiCore", 10000001, CoreType::AIC},
+    {Kernel::Conv2DTranspose, "Conv2DTranspose", "Conv2DTransposeAiCore", 10000001, CoreType::AIC},
     {Kernel::PadV3, "PadV3", "PadV3AiCore", 1, CoreType::AIV},
     {Kernel::LpNormV2, "LpNormV2", "LpNormV2AiCore", 1, CoreType::AIV},
     {Kernel::ForeachNorm, "ForeachNorm", "ForeachNormAiCore", 1, CoreType::AIV},

@@ -43,6 +43,7 @@ enum class Kernel : uint8_t {
     MaxPoolWithArgmaxV1, MaxPoolGradWithArgmaxV1, AvgPoolV2, AvgPoolV2Grad, GatherElements, ScatterElements, Pack,
     Tile, Range, Sort, TopKV2, Index, IndexPutV2, StatelessRandomInt,
     Conv2D, Conv2DBackpropInput, Conv2DBackpropFilter,
+    Conv2DTranspose,
     PadV3, LpNormV2, ForeachNorm, ForeachNonFiniteCheckAndUnscale, AmpUpdateScale, BitwiseAnd, ReduceAny, TanhGrad,
     Count
 };

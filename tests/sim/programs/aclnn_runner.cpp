@@ -34,6 +34,8 @@
 #include "aclnnop/aclnn_tanh_backward.h"
 #include "aclnnop/aclnn_bitwise_not.h"
 #include "aclnnop/aclnn_addmm.h"
+#include "aclnnop/aclnn_addbmm.h"
+#include "aclnnop/aclnn_baddbmm.h"
 #include "aclnnop/aclnn_cat.h"
 #include "aclnnop/aclnn_amp_update_scale.h"
 #include "aclnnop/aclnn_bitwise_and_scalar.h"
@@ -490,6 +492,22 @@ bool select(const Spec& p, Phase1& first, Phase2& second) {
             return aclnnAddmmGetWorkspaceSize(p.t("self"), p.t("mat1"), p.t("mat2"), p.s("beta"), p.s("alpha"), p.t("out"), 1, w, e);
         };
         second = aclnnAddmm;
+    } else if (op == "Baddbmm" || op == "Addbmm") {
+        const bool sum = op == "Addbmm";
+        first = [&, sum](uint64_t* w, aclOpExecutor** e) {
+            return (sum ? aclnnAddbmmGetWorkspaceSize : aclnnBaddbmmGetWorkspaceSize)(
+                p.t("self"), p.t("batch1"), p.t("batch2"), p.s("beta"), p.s("alpha"), p.t("out"), 1, w, e);
+        };
+        second = sum ? aclnnAddbmm : aclnnBaddbmm;
+    } else if (op == "InplaceBaddbmm" || op == "InplaceAddbmm") {
+        const bool sum = op == "InplaceAddbmm";
+        first = [&, sum](uint64_t* w, aclOpExecutor** e) {
+            return sum ? aclnnInplaceAddbmmGetWorkspaceSize(p.t("selfRef"), p.t("batch1"), p.t("batch2"), p.s("beta"),
+                                                            p.s("alpha"), 1, w, e)
+                       : aclnnInplaceBaddbmmGetWorkspaceSize(p.t("selfRef"), p.t("batch1"), p.t("batch2"), p.s("beta"),
+                                                             p.s("alpha"), 1, w, e);
+        };
+        second = sum ? aclnnInplaceAddbmm : aclnnInplaceBaddbmm;
     } else if (op == "Mm") {
         first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnMmGetWorkspaceSize(p.t("self"), p.t("mat2"), p.t("out"), 1, w, e); };
         second = aclnnMm;

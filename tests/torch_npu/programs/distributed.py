@@ -68,7 +68,9 @@ def collectives() -> dict[str, bool]:
 def ddp_run(device: str, group: dist.ProcessGroup | None) -> dict[str, object]:
     """Three SGD steps of a DDP model on `device`; rank r trains on its own batch."""
     torch.manual_seed(0)
-    model = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.GELU(), torch.nn.Linear(32, 4)).to(device)
+    model = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.GELU("tanh"), torch.nn.Linear(32, 4)).to(
+        device
+    )
     ddp = DistributedDataParallel(model, process_group=group)
     opt = torch.optim.SGD(ddp.parameters(), lr=0.1, momentum=0.9)
     data = torch.Generator().manual_seed(100 + rank)

@@ -2,11 +2,11 @@
 
     npu-sim run -- python optimizers.py CASE [CASE ...]
 
-An MLP (32 -> 64 -> GELU -> 10, batch 16, MSE loss) trains three steps from the same seed on `npu`
-and on the CPU, with the optimiser and precision of each case (CASES below). Prints one JSON line,
-per case: whether losses, outputs, gradients and final parameters match within the case's
-tolerance, the largest |npu - cpu| - rtol * |cpu| over them, and the npu losses; or, when the npu run
-raises, the error's last line (`error`).
+An MLP (32 -> 64 -> GELU -> 10, GELU's tanh form as CANN computes it, batch 16, MSE loss) trains
+three steps from the same seed on `npu` and on the CPU, with the optimiser and precision of each
+case (CASES below). Prints one JSON line, per case: whether losses, outputs, gradients and final
+parameters match within the case's tolerance, the largest |npu - cpu| - rtol * |cpu| over them,
+and the npu losses; or, when the npu run raises, the error's last line (`error`).
 
 Tolerances: fp32 rtol 1e-5 / atol 1e-6. Under fp16 autocast the linear layers and the loss take fp16
 inputs; CANN's matmul accumulates in fp32 and rounds its output to fp16 once, as the CPU's does, so
@@ -71,7 +71,9 @@ CASES = {
 
 def train(case: Case, device: str) -> dict[str, list[torch.Tensor]]:
     torch.manual_seed(0)
-    model = torch.nn.Sequential(torch.nn.Linear(32, 64), torch.nn.GELU(), torch.nn.Linear(64, 10)).to(device)
+    model = torch.nn.Sequential(torch.nn.Linear(32, 64), torch.nn.GELU("tanh"), torch.nn.Linear(64, 10)).to(
+        device
+    )
     opt = case.make(list(model.parameters()))
     scheduler = torch.optim.lr_scheduler.StepLR(opt, step_size=1, gamma=0.5) if case.scheduler else None
     scaler = torch.amp.GradScaler(device, init_scale=1024.0) if case.scaler else None

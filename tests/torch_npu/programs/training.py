@@ -2,7 +2,8 @@
 
     npu-sim run -- python training.py mlp|mlp-ce|transformer|embedding|conv
 
-The MLP is 64 -> 128 -> 10 with GELU, batch 32; the transformer block has d_model 64, 4 heads,
+The MLP is 64 -> 128 -> 10 with GELU (its tanh form, which CANN's Gelu kernel computes whatever
+the approximation: docs/torch_npu.md), batch 32; the transformer block has d_model 64, 4 heads,
 sequence 16, batch 2 (pre-norm layer norms, softmax attention, a GELU MLP); the embedding model
 is Embedding(50, 16, padding_idx=0) -> 32 -> SiLU -> 10 over a batch of 4 x 8 token ids (repeated
 ids, and the padding id in every sequence); the convolutional model is Conv2d(3, 8, 3, padding 1) ->
@@ -43,12 +44,12 @@ class Block(torch.nn.Module):
         q, k, v = (t.reshape(b, s, self.heads, d // self.heads).transpose(1, 2) for t in (q, k, v))
         att = (q @ k.transpose(-2, -1) / math.sqrt(d // self.heads)).softmax(-1)
         x = x + self.proj((att @ v).transpose(1, 2).reshape(b, s, d))
-        return x + self.fc2(F.gelu(self.fc1(self.ln2(x))))
+        return x + self.fc2(F.gelu(self.fc1(self.ln2(x)), approximate="tanh"))
 
 
 def build(name: str) -> tuple[torch.nn.Module, tuple[int, ...], tuple[int, ...]]:
     if name in ("mlp", "mlp-ce"):
-        mlp = torch.nn.Sequential(torch.nn.Linear(64, 128), torch.nn.GELU(), torch.nn.Linear(128, 10))
+        mlp = torch.nn.Sequential(torch.nn.Linear(64, 128), torch.nn.GELU("tanh"), torch.nn.Linear(128, 10))
         return mlp, (32, 64), (32, 10)
     if name == "embedding":
         embedding = torch.nn.Sequential(

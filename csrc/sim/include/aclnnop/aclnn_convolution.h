@@ -11,8 +11,11 @@ extern "C" {
 /*
  * aclnnConvolution: output = conv(input, weight) + bias, input [N, C, L] or [N, C, H, W], weight
  * [O, C / groups, kL] or [O, C / groups, kH, kW], bias [O] or NULL; stride, padding and dilation hold
- * one value per spatial dimension (or one for all); transposed must be false in the simulator
- * (outputPadding is read by transposed convolution only); cubeMathType is accepted and ignored.
+ * one value per spatial dimension (or one for all); cubeMathType is accepted and ignored.
+ * transposed (ConvTranspose1d/2d): input [N, C_in, ...], weight [C_in, C_out / groups, kH, kW], bias
+ * [C_out]; outputPadding (one value per spatial dimension, each below the stride or the dilation) is
+ * added to one side of the output, whose size is (in - 1) * stride - 2 * padding + dilation * (k - 1)
+ * + outputPadding + 1.
  * Data types: float32, float16, bfloat16 (every tensor alike).
  */
 ACLNN_API aclnnStatus aclnnConvolutionGetWorkspaceSize(const aclTensor* input, const aclTensor* weight,

@@ -11,7 +11,7 @@ extern "C" {
 /*
  * aclnnConvolutionBackward: gradInput, gradWeight and gradBias of aclnnConvolution for gradOutput;
  * outputMask (3 values) selects which are computed (an output not selected may be NULL); biasSizes
- * ([O]) may be NULL. Attributes as aclnnConvolution's (transposed must be false).
+ * ([O]) may be NULL. Attributes as aclnnConvolution's (transposed included).
  * Data types: float32, float16, bfloat16 (every tensor alike).
  */
 ACLNN_API aclnnStatus aclnnConvolutionBackwardGetWorkspaceSize(
