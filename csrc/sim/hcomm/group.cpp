@@ -128,7 +128,7 @@ void Group::execute(std::vector<std::shared_ptr<CollectiveEntry>> entries) {
     CollectiveResult result;
     CollectiveExecutor ex = collective_executor();
     if (ex != nullptr) {
-        result = ex(inputs, false);
+        result = ex(inputs, false, Share{});
     } else {
         result.status = HCCL_E_NOT_SUPPORT;
     }
@@ -143,7 +143,7 @@ void Group::execute(std::vector<std::shared_ptr<CollectiveEntry>> entries) {
             }
         }
         if (move_data) {
-            result = ex(inputs, true);
+            result = ex(inputs, true, Share{});
             for (size_t r = 0; r < entries.size(); ++r) {
                 outcomes[r].status = result.status;
                 if (r < result.written.size()) outcomes[r].written = std::move(result.written[r]);
