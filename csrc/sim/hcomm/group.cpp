@@ -307,6 +307,11 @@ void Group::wait_remote_ranks_left(SteadyTimePoint deadline) {
     });
 }
 
+bool Group::all_local() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return complete_ && std::none_of(remote_.begin(), remote_.end(), [](bool remote) { return remote; });
+}
+
 void Group::on_complete(std::function<void()> fn) {
     {
         std::lock_guard<std::mutex> lock(mutex_);

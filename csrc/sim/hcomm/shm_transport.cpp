@@ -135,7 +135,7 @@ Outcome ShmTransport::collective(uint32_t rank, const CollectiveRequest& req, co
                                  Deadline deadline) {
     // Every rank takes the same branch (a rank whose buffers are empty still takes part in the step).
     if (req.data && state_ == State::Unknown) {
-        state_ = setup(rank, deadline) ? State::On : State::Off;
+        state_ = !control_->all_local() && setup(rank, deadline) ? State::On : State::Off;
         if (state_ == State::On) {
             log_message(LogLevel::Debug, "hccl: rank %u moves collective data through shared memory with %u peers",
                         rank, nranks_ - 1);

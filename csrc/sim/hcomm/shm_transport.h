@@ -18,7 +18,7 @@
 // transport's point-to-point path) their pid, segment descriptor and a random token, and
 // each opens every peer's segment; the path is used only when every rank could (all ranks
 // on one host, the same pid namespace) and the ranks are not all threads of one process
-// (those share memory already). Otherwise, and for point-to-point operations, the control
+// (those share memory already; they skip the exchange). Otherwise, and for point-to-point operations, the control
 // transport carries the data as before. HCCL_SIM_DATA_PATH=hub keeps the data on the hub.
 #pragma once
 
