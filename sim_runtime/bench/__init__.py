@@ -9,6 +9,7 @@ compiler is needed; ``launch_instructions`` also needs valgrind). Targets are in
 from __future__ import annotations
 
 from sim_runtime.bench import (
+    hccl_all_reduce,
     launch_instructions,
     launch_rate,
     record_delivery,
@@ -28,6 +29,7 @@ BENCHMARKS: dict[str, Benchmark] = {
         record_memory,
         trace_export,
         training_step,
+        hccl_all_reduce,
     )
 }
 

@@ -24,6 +24,7 @@ SHIPPED = (
     "record_memory",
     "trace_export",
     "training_step",
+    "hccl_all_reduce",
 )
 
 

@@ -652,3 +652,41 @@ def test_a_failed_synchronize_leaves_no_collective_reading_freed_memory(
     got = {k: int(v) for k, v in (item.split("=", 1) for item in line[2:].split())}
     print(f"\nfailed synchronize, freed buffers: {got}")
     assert got == {"sync0": 507000, "sync1": 0, "reused_intact": 1}
+
+
+@pytest.mark.parametrize("work", ["collective", "queued"])
+def test_a_failed_synchronize_leaves_no_collective_reading_freed_memory_across_processes(
+    reliability_programs: ReliabilityPrograms, work: str, tmp_path: Path
+) -> None:
+    """D3 with the ranks as processes, whose collective data moves peer to peer through shared
+    memory: rank 0's buffers, freed after its failed synchronize, are neither read nor written when
+    rank 1 arrives (the plan fails rank 0's first synchronize only)."""
+    exe = reliability_programs.build(
+        "freed_collective_buffers.cpp", ["hccl", "ascendcl", "opapi", "nnopbase"]
+    )
+    procs = []
+    for rank in (0, 1):
+        env = reliability_programs.native.env(
+            NPU_SIM_CLOCK="virtual",
+            NPU_SIM_LOG_LEVEL="debug",
+            NPU_SIM_DEVICES="2",
+            HCCL_CONNECT_TIMEOUT="30",
+            HCCL_EXEC_TIMEOUT="30",
+            FREED_RANK=str(rank),
+            FREED_DIR=str(tmp_path),
+        )
+        if rank == 0:
+            env["NPU_SIM_FAULTS"] = "aclrtSynchronizeStream:error=507000@1"
+        procs.append(
+            subprocess.Popen(
+                [str(exe), work], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+            )
+        )
+    outs = []
+    for proc in procs:
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, out[-3000:] + err[-3000:]
+        assert not [x for x in out.splitlines() if x.startswith("W ")], out
+        assert "moves collective data through shared memory" in err, err[-3000:]
+        outs.append(next(x for x in out.splitlines() if x.startswith("S ")))
+    assert outs == ["S sync0=507000 reused_intact=1", "S sync1=0"], outs

@@ -13,6 +13,7 @@ namespace hccl {
 using npusim::hcomm::CollectiveInput;
 using npusim::hcomm::CollectiveResult;
 using npusim::hcomm::Segment;
+using npusim::hcomm::Share;
 
 namespace {
 
@@ -137,14 +138,20 @@ bool consistent(const std::vector<OpDesc>& d, uint64_t& agreed) {
     return false;
 }
 
-void run_all_reduce(Buffers& b, const OpDesc& d, std::vector<std::vector<Segment>>& w, bool to_root_only) {
+bool mine(size_t index, Share share) { return index % share.parts == share.part; }
+
+void run_all_reduce(Buffers& b, const OpDesc& d, std::vector<std::vector<Segment>>& w, bool to_root_only,
+                    Share share) {
     const auto p = b.in.size();
     const uint64_t es = dtype_size(d.dtype), n = d.count * es;
     const uint64_t step = std::max<uint64_t>(es, kChunkBytes / es * es);
+    // This share's elements: [count * part / parts, count * (part + 1) / parts).
+    const uint64_t first = d.count * share.part / share.parts * es;
+    const uint64_t end = d.count * (share.part + 1) / share.parts * es;
     std::vector<uint8_t> acc;
     std::vector<uint64_t> offsets(p);
-    for (uint64_t off = 0; off < n; off += step) {
-        const uint64_t len = std::min(step, n - off);
+    for (uint64_t off = first; off < end; off += step) {
+        const uint64_t len = std::min(step, end - off);
         std::fill(offsets.begin(), offsets.end(), off);
         reduce_range(acc, b.in, offsets, len, d);
         for (size_t r = 0; r < p; ++r) {
@@ -158,7 +165,8 @@ void run_all_reduce(Buffers& b, const OpDesc& d, std::vector<std::vector<Segment
 }
 
 // Block j of every rank's input reduces into rank j's output.
-void run_reduce_scatter(Buffers& b, const std::vector<OpDesc>& d, std::vector<std::vector<Segment>>& w) {
+void run_reduce_scatter(Buffers& b, const std::vector<OpDesc>& d, std::vector<std::vector<Segment>>& w,
+                        Share share) {
     const auto p = b.in.size();
     const OpDesc& a = d[0];
     const uint64_t es = dtype_size(a.dtype);
@@ -168,7 +176,7 @@ void run_reduce_scatter(Buffers& b, const std::vector<OpDesc>& d, std::vector<st
     for (size_t j = 0; j < p; ++j) {
         const bool v = a.kind == OpKind::ReduceScatterV;
         const uint64_t block = (v ? a.send_counts[j] : a.count) * es;
-        for (uint64_t off = 0; off < block; off += step) {
+        for (uint64_t off = 0; off < block && mine(j, share); off += step) {
             const uint64_t len = std::min(step, block - off);
             for (size_t r = 0; r < p; ++r) offsets[r] = (v ? d[r].send_displs[j] * es : j * block) + off;
             reduce_range(acc, b.in, offsets, len, a);
@@ -178,12 +186,12 @@ void run_reduce_scatter(Buffers& b, const std::vector<OpDesc>& d, std::vector<st
     }
 }
 
-void move_blocks(Buffers& b, const std::vector<OpDesc>& d, std::vector<std::vector<Segment>>& w) {
+void move_blocks(Buffers& b, const std::vector<OpDesc>& d, std::vector<std::vector<Segment>>& w, Share share) {
     const auto p = static_cast<uint32_t>(b.in.size());
     const OpDesc& a = d[0];
     const uint64_t es = dtype_size(a.dtype);
     auto put = [&](uint32_t dst_rank, uint64_t dst_off, const uint8_t* src, uint64_t len) {
-        copy(b.out[dst_rank] + dst_off, src, len);
+        if (mine(dst_rank, share)) copy(b.out[dst_rank] + dst_off, src, len);
         if (len > 0) w[dst_rank].push_back(Segment{dst_off, len});
     };
     switch (a.kind) {
@@ -225,7 +233,7 @@ void move_blocks(Buffers& b, const std::vector<OpDesc>& d, std::vector<std::vect
 
 }  // namespace
 
-CollectiveResult execute_collective(const std::vector<CollectiveInput>& ranks, bool move_data) {
+CollectiveResult execute_collective(const std::vector<CollectiveInput>& ranks, bool move_data, Share share) {
     CollectiveResult result;
     const auto p = static_cast<uint32_t>(ranks.size());
     std::vector<OpDesc> d(p);
@@ -263,7 +271,7 @@ CollectiveResult execute_collective(const std::vector<CollectiveInput>& ranks, b
         case OpKind::Reduce:
             // Chunks are read from every rank before any is written: a rank may reduce in place.
             protect_inputs(b, [&](size_t i, size_t o) { return i == o && b.in[i] == b.out[o]; });
-            run_all_reduce(b, a, result.written, a.kind == OpKind::Reduce);
+            run_all_reduce(b, a, result.written, a.kind == OpKind::Reduce, share);
             break;
         case OpKind::ReduceScatter:
         case OpKind::ReduceScatterV:
@@ -272,20 +280,20 @@ CollectiveResult execute_collective(const std::vector<CollectiveInput>& ranks, b
                 const uint64_t off = a.kind == OpKind::ReduceScatterV ? d[i].send_displs[o] * es : o * a.count * es;
                 return i == o && b.out[o] == b.in[i] + off;
             });
-            run_reduce_scatter(b, d, result.written);
+            run_reduce_scatter(b, d, result.written, share);
             break;
         case OpKind::AllGather:
             // In place: a rank's input is its own slot of its output.
             protect_inputs(b, [&](size_t i, size_t o) { return i == o && b.in[i] == b.out[o] + i * a.count * es; });
-            move_blocks(b, d, result.written);
+            move_blocks(b, d, result.written, share);
             break;
         case OpKind::AllGatherV:
             protect_inputs(b, [&](size_t i, size_t o) { return i == o && b.in[i] == b.out[o] + d[o].recv_displs[i] * es; });
-            move_blocks(b, d, result.written);
+            move_blocks(b, d, result.written, share);
             break;
         default:
             protect_inputs(b, [](size_t, size_t) { return false; });
-            move_blocks(b, d, result.written);
+            move_blocks(b, d, result.written, share);
             break;
     }
     return result;

@@ -4,7 +4,11 @@
 // HCCL_E_PARA on every rank) and moves the data: every rank's output is computed from every
 // rank's input, in rank order (so reductions are deterministic), in chunks so that a rank
 // may use one buffer for input and output. Inputs that overlap another rank's output in any
-// other way are copied first.
+// other way are copied first. A share of the movement (`share`, see exchange.h) writes: for
+// all-reduce and reduce, its share of the elements (reduced over every input, written to
+// every output); for reduce-scatter, the blocks j with j % parts == part; for the other
+// operations, the outputs of the ranks r with r % parts == part. Shares run concurrently
+// only over buffers where no input overlaps an output (the peer-to-peer path's segments).
 #pragma once
 
 #include <vector>
@@ -14,6 +18,6 @@
 namespace hccl {
 
 npusim::hcomm::CollectiveResult execute_collective(const std::vector<npusim::hcomm::CollectiveInput>& ranks,
-                                                   bool move_data);
+                                                   bool move_data, npusim::hcomm::Share share);
 
 }  // namespace hccl

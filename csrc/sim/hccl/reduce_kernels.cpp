@@ -58,17 +58,38 @@ F apply_float(F a, F b, uint32_t op) {
     }
 }
 
+// The loops take the reduction as a constant, so that the compiler vectorises them.
+template <typename T, uint32_t Op>
+void reduce_int_op(uint8_t* acc, const uint8_t* x, uint64_t n) {
+    for (uint64_t i = 0; i < n; ++i, acc += sizeof(T), x += sizeof(T)) {
+        store<T>(acc, apply_int<T>(load<T>(acc), load<T>(x), Op));
+    }
+}
+
+template <typename F, uint32_t Op>
+void reduce_float_op(uint8_t* acc, const uint8_t* x, uint64_t n) {
+    for (uint64_t i = 0; i < n; ++i, acc += sizeof(F), x += sizeof(F)) {
+        store<F>(acc, apply_float<F>(load<F>(acc), load<F>(x), Op));
+    }
+}
+
 template <typename T>
 void reduce_int(uint8_t* acc, const uint8_t* x, uint64_t n, uint32_t op) {
-    for (uint64_t i = 0; i < n; ++i, acc += sizeof(T), x += sizeof(T)) {
-        store<T>(acc, apply_int<T>(load<T>(acc), load<T>(x), op));
+    switch (op) {
+        case HCCL_REDUCE_SUM: return reduce_int_op<T, HCCL_REDUCE_SUM>(acc, x, n);
+        case HCCL_REDUCE_PROD: return reduce_int_op<T, HCCL_REDUCE_PROD>(acc, x, n);
+        case HCCL_REDUCE_MAX: return reduce_int_op<T, HCCL_REDUCE_MAX>(acc, x, n);
+        default: return reduce_int_op<T, HCCL_REDUCE_MIN>(acc, x, n);
     }
 }
 
 template <typename F>
 void reduce_native_float(uint8_t* acc, const uint8_t* x, uint64_t n, uint32_t op) {
-    for (uint64_t i = 0; i < n; ++i, acc += sizeof(F), x += sizeof(F)) {
-        store<F>(acc, apply_float<F>(load<F>(acc), load<F>(x), op));
+    switch (op) {
+        case HCCL_REDUCE_SUM: return reduce_float_op<F, HCCL_REDUCE_SUM>(acc, x, n);
+        case HCCL_REDUCE_PROD: return reduce_float_op<F, HCCL_REDUCE_PROD>(acc, x, n);
+        case HCCL_REDUCE_MAX: return reduce_float_op<F, HCCL_REDUCE_MAX>(acc, x, n);
+        default: return reduce_float_op<F, HCCL_REDUCE_MIN>(acc, x, n);
     }
 }
 

@@ -6,6 +6,7 @@
 #include "core/immortal.h"
 #include "core/log.h"
 #include "settings.h"
+#include "shm_transport.h"
 #include "transport.h"
 
 namespace npusim::hcomm {
@@ -21,7 +22,7 @@ Communicator::Communicator(uint64_t uid, std::string name, uint32_t rank, uint32
       layout_(std::move(layout)),
       options_(std::move(options)),
       topology_(topology),
-      transport_(std::move(transport)) {}
+      transport_(with_data_path(std::move(transport), nranks)) {}
 
 Communicator::~Communicator() { leave(); }
 

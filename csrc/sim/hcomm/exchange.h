@@ -56,10 +56,20 @@ struct CollectiveResult {
     std::vector<std::vector<Segment>> written;  // per rank; empty when nothing was written
 };
 
-// Checks the ranks' descriptors and, when `move_data`, computes every rank's output. The
-// group calls it twice per collective: first to check (move_data false; the ranks then agree
-// and schedule their tasks), then to move the data.
-using CollectiveExecutor = CollectiveResult (*)(const std::vector<CollectiveInput>& ranks, bool move_data);
+// The part of a collective's data movement one caller does: `part` of `parts` equal shares
+// (the hub path runs the whole, {0, 1}; on the peer-to-peer path rank r runs share r of n).
+// Shares write disjoint output bytes and the written segments reported are the whole
+// operation's, whatever the share.
+struct Share {
+    uint32_t part = 0;
+    uint32_t parts = 1;
+};
+
+// Checks the ranks' descriptors and, when `move_data`, computes every rank's output (the
+// share `share` of it). The group calls it twice per collective: first to check (move_data
+// false; the ranks then agree and schedule their tasks), then to move the data.
+using CollectiveExecutor = CollectiveResult (*)(const std::vector<CollectiveInput>& ranks, bool move_data,
+                                                Share share);
 
 // A point-to-point item of one rank.
 struct P2PItem {

@@ -128,7 +128,7 @@ void Group::execute(std::vector<std::shared_ptr<CollectiveEntry>> entries) {
     CollectiveResult result;
     CollectiveExecutor ex = collective_executor();
     if (ex != nullptr) {
-        result = ex(inputs, false);
+        result = ex(inputs, false, Share{});
     } else {
         result.status = HCCL_E_NOT_SUPPORT;
     }
@@ -143,7 +143,7 @@ void Group::execute(std::vector<std::shared_ptr<CollectiveEntry>> entries) {
             }
         }
         if (move_data) {
-            result = ex(inputs, true);
+            result = ex(inputs, true, Share{});
             for (size_t r = 0; r < entries.size(); ++r) {
                 outcomes[r].status = result.status;
                 if (r < result.written.size()) outcomes[r].written = std::move(result.written[r]);
@@ -305,6 +305,11 @@ void Group::wait_remote_ranks_left(SteadyTimePoint deadline) {
         }
         return true;
     });
+}
+
+bool Group::all_local() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return complete_ && std::none_of(remote_.begin(), remote_.end(), [](bool remote) { return remote; });
 }
 
 void Group::on_complete(std::function<void()> fn) {

@@ -84,6 +84,8 @@ public:
     // Waits until every rank of another process has left (or the deadline passes): the
     // hosting process must outlive the ranks it serves.
     void wait_remote_ranks_left(SteadyTimePoint deadline);
+    // True once every rank has joined and all of them live in this process.
+    bool all_local();
     // Runs `fn` once every rank has joined (at once when that already happened).
     void on_complete(std::function<void()> fn);
 

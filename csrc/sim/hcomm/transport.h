@@ -39,6 +39,8 @@ public:
                         const AgreedFn& agreed, Deadline deadline) = 0;
     // The rank leaves the communicator (no operation may follow).
     virtual void leave(uint32_t rank) = 0;
+    // True when every rank of the communicator lives in this process (threads share memory).
+    virtual bool all_local() const { return false; }
 };
 
 class LocalTransport : public Transport {
@@ -51,6 +53,7 @@ public:
     // Leaves; a rank in the hosting process then waits (up to the connect timeout) until the
     // ranks of other processes have left, since they reach each other through this process.
     void leave(uint32_t rank) override;
+    bool all_local() const override { return group_->all_local(); }
     const std::shared_ptr<Group>& group() const { return group_; }
 
 private:

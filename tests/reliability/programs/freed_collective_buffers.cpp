@@ -12,13 +12,19 @@
 // With the argument "queued", rank 0 also issues an asynchronous copy, a fill and an aclnnAdd to the
 // stream behind the collective (queued behind its hold, stream_queue.h) and frees their buffers
 // too: the queued work must not touch them either when it runs, once the peer has come.
+// Ranks as processes (the peer-to-peer data path): run twice with FREED_RANK=0 and FREED_RANK=1,
+// FREED_DIR naming a directory both use for the root info and for rank 0's "freed" mark; rank 0
+// prints `S sync0=... reused_intact=...`, rank 1 `S sync1=...` (the fault plan goes to rank 0 only).
 #include <acl/acl.h>
 #include <aclnnop/aclnn_add.h>
 #include <hccl/hccl.h>
 
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -31,6 +37,14 @@ std::atomic<bool> g_freed{false};
 std::atomic<int> g_sync0{-1}, g_sync1{-1};
 std::atomic<bool> g_intact{false};
 bool g_queued = false;  // rank 0 also queues a copy and a fill behind the collective
+std::string g_dir;      // process mode: the directory of the root info and the "freed" mark
+
+void mark_freed() {
+    g_freed = true;
+    if (!g_dir.empty()) std::ofstream(g_dir + "/freed") << "1\n";
+}
+
+bool freed() { return g_freed || (!g_dir.empty() && std::ifstream(g_dir + "/freed").good()); }
 
 bool Ok(const char* what, int rc) {
     if (rc != 0) std::printf("W %s %d\n", what, rc);
@@ -95,7 +109,7 @@ void Rank(const HcclRootInfo* root, uint32_t r) {
                 reused.push_back(p);
             }
         }
-        g_freed = true;
+        mark_freed();
         // The application goes on with the stream; the collective completes with the peer's call.
         const aclError again = aclrtSynchronizeStream(stream);
         (void)again;
@@ -107,7 +121,7 @@ void Rank(const HcclRootInfo* root, uint32_t r) {
         }
         g_intact = intact;
     } else {
-        while (!g_freed) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        while (!freed()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
         (void)Ok("HcclAllReduce", HcclAllReduce(in, out, kCount, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, stream));
         g_sync1 = aclrtSynchronizeStream(stream);
         (void)Ok("aclrtFree", aclrtFree(in));
@@ -124,6 +138,28 @@ int main(int argc, char** argv) {
     g_queued = argc > 1 && std::strcmp(argv[1], "queued") == 0;
     if (!Ok("aclInit", aclInit(nullptr))) return 1;
     HcclRootInfo root;
+    if (const char* rank = std::getenv("FREED_RANK")) {
+        const char* dir = std::getenv("FREED_DIR");
+        if (dir == nullptr) return 2;
+        g_dir = dir;
+        const std::string path = g_dir + "/root_info";
+        const uint32_t r = std::strcmp(rank, "0") == 0 ? 0 : 1;
+        if (r == 0) {
+            if (!Ok("HcclGetRootInfo", HcclGetRootInfo(&root))) return 1;
+            std::ofstream(path + ".tmp", std::ios::binary).write(reinterpret_cast<const char*>(&root), sizeof root);
+            if (std::rename((path + ".tmp").c_str(), path.c_str()) != 0) return 1;
+        } else {
+            for (;;) {
+                std::ifstream in(path, std::ios::binary);
+                if (in.read(reinterpret_cast<char*>(&root), sizeof root)) break;
+                std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            }
+        }
+        Rank(&root, r);
+        if (r == 0) std::printf("S sync0=%d reused_intact=%d\n", g_sync0.load(), g_intact.load() ? 1 : 0);
+        else std::printf("S sync1=%d\n", g_sync1.load());
+        return 0;
+    }
     if (!Ok("HcclGetRootInfo", HcclGetRootInfo(&root))) return 1;
     std::thread r0(Rank, &root, 0u), r1(Rank, &root, 1u);
     r0.join();

@@ -1,0 +1,114 @@
+#include "shm_segment.h"
+
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <ctime>
+#include <new>
+#include <utility>
+
+namespace npusim::hcomm {
+
+namespace {
+
+constexpr uint64_t kPage = 4096;
+constexpr uint64_t kGrowStep = uint64_t(2) << 20;  // capacity grows in 2 MiB steps, at least doubling
+
+uint64_t align_page(uint64_t n) { return (n + kPage - 1) / kPage * kPage; }
+
+}  // namespace
+
+ShmMapping::ShmMapping(ShmMapping&& other) noexcept
+    : base_(std::exchange(other.base_, nullptr)), length_(std::exchange(other.length_, 0)) {}
+
+ShmMapping& ShmMapping::operator=(ShmMapping&& other) noexcept {
+    if (this != &other) {
+        unmap();
+        base_ = std::exchange(other.base_, nullptr);
+        length_ = std::exchange(other.length_, 0);
+    }
+    return *this;
+}
+
+bool ShmMapping::map(const Fd& fd, size_t length) {
+    unmap();
+    void* p = ::mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd.get(), 0);
+    if (p == MAP_FAILED) return false;
+    base_ = static_cast<uint8_t*>(p);
+    length_ = length;
+    return true;
+}
+
+void ShmMapping::unmap() {
+    if (base_ != nullptr) ::munmap(base_, length_);
+    base_ = nullptr;
+    length_ = 0;
+}
+
+bool OwnSegment::create(uint64_t token) {
+    fd_ = Fd(static_cast<int>(::syscall(SYS_memfd_create, "npusim-hccl", MFD_CLOEXEC)));
+    if (!fd_.valid() || ::ftruncate(fd_.get(), static_cast<off_t>(kPage)) != 0 || !map_.map(fd_, kPage)) return false;
+    ShmHeader* h = new (map_.base()) ShmHeader();
+    h->magic = kShmMagic;
+    h->token = token;
+    h->pid = static_cast<uint32_t>(::getpid());
+    h->capacity.store(kPage, std::memory_order_release);
+    return true;
+}
+
+bool OwnSegment::prepare(uint64_t desc_len, uint64_t in_len, uint64_t out_len) {
+    const uint64_t desc_off = sizeof(ShmHeader);
+    const uint64_t in_off = align_page(desc_off + desc_len);
+    const uint64_t out_off = align_page(in_off + in_len);
+    const uint64_t need = align_page(out_off + out_len);
+    uint64_t capacity = map_.length();
+    if (need > capacity) {
+        uint64_t grown = std::max(need, 2 * capacity);
+        grown = (grown + kGrowStep - 1) / kGrowStep * kGrowStep;
+        if (::ftruncate(fd_.get(), static_cast<off_t>(grown)) != 0) return false;
+        if (!map_.map(fd_, grown)) return false;
+        capacity = grown;
+        map_.header()->capacity.store(capacity, std::memory_order_release);
+    }
+    ShmHeader* h = map_.header();
+    h->desc_off = desc_off;
+    h->desc_len = desc_len;
+    h->in_off = in_off;
+    h->in_len = in_len;
+    h->out_off = out_off;
+    h->out_len = out_len;
+    return true;
+}
+
+bool PeerSegment::map(size_t length) {
+    const Fd fd(::open(path_.c_str(), O_RDWR | O_CLOEXEC));
+    return fd.valid() && map_.map(fd, length);
+}
+
+bool PeerSegment::open(uint32_t pid, int32_t fd, uint64_t token) {
+    path_ = "/proc/" + std::to_string(pid) + "/fd/" + std::to_string(fd);
+    if (!map(kPage)) return false;
+    const ShmHeader* h = map_.header();
+    return h->magic == kShmMagic && h->token == token && h->pid == pid;
+}
+
+bool PeerSegment::refresh() {
+    const uint64_t capacity = map_.header()->capacity.load(std::memory_order_acquire);
+    if (capacity <= map_.length()) return true;
+    return map(static_cast<size_t>(capacity));
+}
+
+void futex_wait_for(std::atomic<uint32_t>& word, uint32_t seen, int timeout_ms) {
+    timespec ts{timeout_ms / 1000, static_cast<long>(timeout_ms % 1000) * 1000000L};
+    ::syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), FUTEX_WAIT, seen, &ts, nullptr, 0);
+}
+
+void futex_wake_all(std::atomic<uint32_t>& word) {
+    ::syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), FUTEX_WAKE, INT32_MAX, nullptr, nullptr, 0);
+}
+
+}  // namespace npusim::hcomm
