@@ -62,7 +62,13 @@ COEFFICIENTS: Mapping[str, tuple[str, Callable[[Row], bool]]] = {
     "cube_wave_ns": ("soc", lambda r: r.cls in ("cube", "cube-small")),
     "cube_rate_fp32": ("soc", lambda r: r.cls in ("cube", "cube-small") and r.shape.get("dtype") == "fp32"),
     "cube_rate_hf32": ("soc", lambda r: r.cls in ("cube", "cube-small") and r.shape.get("dtype") == "hf32"),
-    "attention_efficiency": ("soc", lambda r: r.cls in ("attention", "attention-cross")),
+    # Up to head 128 an A2 tile is bound by its softmax (docs/timing.md): the cube efficiency shows only in
+    # rows of larger heads, the softmax time in every attention row.
+    "attention_efficiency": (
+        "soc",
+        lambda r: r.cls in ("attention", "attention-cross") and int(r.shape.get("d", 0)) > 128,
+    ),
+    "attention_vector_tile_ns": ("soc", lambda r: r.cls in ("attention", "attention-cross")),
     "attention_fill_tiles": ("soc", lambda r: r.cls in ("attention", "attention-cross")),
     "hixl_alpha_ns": ("soc", lambda r: r.cls == "hixl"),
     "hixl_gbps": (

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from sim_runtime import calibrate
 from support.native import NativeTree, python_subprocess_env
 
@@ -96,3 +98,19 @@ def test_added_rows_name_hardware_and_cann() -> None:
     assert len(added) >= 80
     for row in added:
         assert row["hardware"].strip() and row["cann"].strip(), row["id"]
+
+
+def test_attention_tile_is_bound_by_its_softmax_below_head_128(
+    calibrate_home: Path, native: NativeTree
+) -> None:
+    """One wave of row blocks over the same 64 key tiles: at head size 32 the cube work of a tile is a
+    quarter of that at 128, but its softmax is not, and the fused operator takes as long (pto-dsl#112
+    and #126 measured 178 and 176 us): the simulated times match and the head-32 row is within 2x."""
+    env = python_subprocess_env(native.env(HOME=str(calibrate_home)))
+    ids = ["fa-fwd-2048x8192-d32-ptodsl", "fa-fwd-3072x8192-d128-ptodsl"]
+    args = [sys.executable, "-m", "sim_runtime", "calibrate", "--json", *(f"--id={i}" for i in ids)]
+    done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr
+    head32, head128 = json.loads(done.stdout)["rows"]
+    assert head32["simulated_ns"] == pytest.approx(head128["simulated_ns"], rel=0.02)
+    assert 0.5 < head32["ratio"] < 2.0, head32

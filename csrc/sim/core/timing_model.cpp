@@ -32,6 +32,7 @@ const Fields<SocTiming>& soc_fields() {
         {"attention_floor_ns", &SocTiming::attention_floor_ns},
         {"attention_fill_tiles", &SocTiming::attention_fill_tiles},
         {"attention_kv_split", &SocTiming::attention_kv_split},
+        {"attention_vector_tile_ns", &SocTiming::attention_vector_tile_ns},
         {"vector_rate_fp16", &SocTiming::vector_rate_fp16},
         {"vector_rate_bf16", &SocTiming::vector_rate_bf16},
         {"vector_rate_fp32", &SocTiming::vector_rate_fp32},

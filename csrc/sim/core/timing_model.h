@@ -20,6 +20,9 @@ struct NPUSIM_API SocTiming {
     double cube_l2_spill = 1;
     // Attention (FlashAttentionScore).
     double attention_efficiency = 1, attention_floor_ns = 0, attention_fill_tiles = 0, attention_kv_split = 1024;
+    // Vector (softmax) time of one 128x128 score tile; the cube time of a tile grows with the head size,
+    // this does not, and the two pipelines overlap: a tile costs the larger (0: cube only).
+    double attention_vector_tile_ns = 0;
     // Vector: rates relative to the SoC's fp16 vector peak.
     double vector_rate_fp16 = 1, vector_rate_bf16 = 1, vector_rate_fp32 = 1, vector_rate_int8 = 1;
     // Host API cost per API class (ACL calls use the SoC's host_api_ns).

@@ -108,7 +108,10 @@ LaunchCost attention_cost(int64_t batch, int64_t heads, int64_t sq, int64_t skv,
     const double tiles = std::ceil(static_cast<double>(skv) / static_cast<double>(split) / kAttentionKeysPerTile);
     const double core_rate = soc->cube_flops_per_ns() / cores * cube_rate(t, dtype) * t.attention_efficiency;
     if (core_rate <= 0) return c;
-    const double tile_ns = 4.0 * kAttentionRowsPerBlock * kAttentionKeysPerTile * static_cast<double>(d) / core_rate;
+    // Cube (QK^T and PV, in the head size) and vector (softmax, not in it) overlap tile by tile.
+    const double tile_ns =
+        std::max(4.0 * kAttentionRowsPerBlock * kAttentionKeysPerTile * static_cast<double>(d) / core_rate,
+                 t.attention_vector_tile_ns);
     const double memory_ns = soc->hbm_gbps > 0 ? bytes / soc->hbm_gbps : 0;
     c.duration_ns = t.attention_floor_ns + std::max(waves * (tiles + t.attention_fill_tiles) * tile_ns, memory_ns);
     c.block_dim = clamp_blocks(blocks * split, CoreType::MIX);
