@@ -1,5 +1,5 @@
-"""aclnnAmax / Amin, aclnnProd / ProdDim, aclnnVar / VarCorrection / VarMean, aclnnStd / StdMeanCorrection and
-aclnnLogSumExp against numpy, and CANN's code for each class of bad input."""
+"""aclnnAmax / Amin, aclnnMaxDim / MinDim, aclnnProd / ProdDim, aclnnVar / VarCorrection / VarMean,
+aclnnStd / StdMeanCorrection and aclnnLogSumExp against numpy, and CANN's code for each class of bad input."""
 
 from __future__ import annotations
 
@@ -45,6 +45,34 @@ def test_amax_propagates_nan_and_refuses_an_empty_dimension(op: Op) -> None:
     assert np.isnan(res.outputs["out"][0]) and res.outputs["out"][1] == 6.0
     res = op("Amin", [T("self", "f32", np.zeros((2, 0))), out("out", "f32", (2,))], dim_attrs((1,), False))
     assert res.phase1 == PARAM_INVALID, res.proc.stderr
+
+
+@pytest.mark.parametrize(("dim", "keep"), [(0, False), (-1, True), (1, False)])
+@pytest.mark.parametrize(("name", "pick"), [("MaxDim", np.argmax), ("MinDim", np.argmin)])
+@pytest.mark.parametrize(("dt", "idt"), [("f32", "i64"), ("i32", "i32"), ("f16", "i64")])
+def test_max_min_over_one_dimension(op: Op, name: str, pick, dt: str, idt: str, dim: int, keep: bool) -> None:
+    rng = np.random.default_rng(13)
+    x = np.trunc(rand(rng, (3, 4, 5), "f32", -4, 4))  # few values: ties, where the first position wins
+    index = pick(x, axis=dim)  # numpy's argmax / argmin: the first position
+    values = np.take_along_axis(x, np.expand_dims(index, dim), dim)
+    shape = values.shape if keep else index.shape
+    res = op(
+        name,
+        [T("self", dt, x), out("out", dt, shape), out("indices", idt, shape)],
+        [f"int dim {dim}", f"int keepdim {int(keep)}"],
+    )
+    check(res, "out", values.reshape(shape), "f64")
+    check(res, "indices", index.reshape(shape).astype(np.float64), "f64")
+
+
+def test_max_dim_takes_the_first_nan(op: Op) -> None:
+    x = np.array([[1.0, np.nan, 5.0, np.nan], [2.0, 7.0, 3.0, 7.0]])
+    res = op(
+        "MaxDim", [T("self", "f32", x), out("out", "f32", (2,)), out("indices", "i64", (2,))], ["int dim 1"]
+    )
+    assert res.phase1 == 0, res.proc.stderr
+    assert np.isnan(res.outputs["out"][0]) and res.outputs["out"][1] == 7.0
+    np.testing.assert_array_equal(res.outputs["indices"], [1, 1])
 
 
 @pytest.mark.parametrize(("sdt", "odt"), [("f32", "f32"), ("i32", "i64"), ("f16", "f32")])
@@ -167,6 +195,18 @@ def test_null_arguments_are_nullptr(op: Op) -> None:
             "VarMean",
             [T("self", "f32", np.ones((2, 3))), out("varOut", "f32", (2,)), out("meanOut", "f32", (2, 1))],
             dim_attrs((1,), False, "keepdim"),
+        ),
+        # dtype: float indices
+        (
+            "MaxDim",
+            [T("self", "f32", np.ones((2, 3))), out("out", "f32", (2,)), out("indices", "f32", (2,))],
+            ["int dim 1"],
+        ),
+        # shape: indices of the wrong shape
+        (
+            "MinDim",
+            [T("self", "f32", np.ones((2, 3))), out("out", "f32", (2,)), out("indices", "i64", (3,))],
+            ["int dim 1"],
         ),
         # attribute: a dimension out of range, or named twice
         ("LogSumExp", [T("self", "f32", np.ones((2, 3))), out("out", "f32", (2,))], dim_attrs((2,), False)),

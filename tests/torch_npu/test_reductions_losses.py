@@ -1,11 +1,11 @@
-"""Reductions, data-dependent selections and losses on device `npu` against the CPU (fp32: rtol 1e-5,
-atol 1e-6), forward and backward: amax / amin, prod (all and over a dimension), var / std / var_mean /
-std_mean with a correction, logsumexp; x[mask], masked_select, nonzero (their shapes come back from the
-device after a synchronisation); smooth_l1, l1, binary_cross_entropy (with a weight),
-binary_cross_entropy_with_logits (with a pos_weight), kl_div (both target forms); index_select, index_add,
-index_fill, roll; trigonometric and hyperbolic functions, atan2, fmod / remainder / floor_divide, logaddexp,
-x ** y, softshrink / hardshrink, bitwise or / xor. One program runs them all, each in a try so that one
-failure names itself. Skipped when `import torch, torch_npu` fails."""
+"""Reductions, data-dependent selections and losses on device `npu` against the CPU (fp32: rtol 1e-5, atol
+1e-6), forward and backward: amax / amin, max / min with a dim (values and indices), prod (all and over a
+dimension), var / std / var_mean / std_mean with a correction, logsumexp; x[mask], masked_select, nonzero
+(their shapes come back from the device after a synchronisation); smooth_l1, l1, binary_cross_entropy (with
+a weight), binary_cross_entropy_with_logits (with a pos_weight), kl_div (both target forms); index_select,
+index_add, index_fill, roll; trigonometric and hyperbolic functions, atan2, fmod / remainder / floor_divide,
+logaddexp, x ** y, softshrink / hardshrink, bitwise or / xor. One program runs them all, each in a try so
+that one failure names itself. Skipped when `import torch, torch_npu` fails."""
 
 from __future__ import annotations
 
@@ -27,6 +27,8 @@ w = torch.rand(5, 6, generator=g) + 0.5
 close = lambda a, b: torch.allclose(a, b, rtol=1e-5, atol=1e-6, equal_nan=True)
 functions = {
     "amax_amin": lambda a: a.amax((0, 2)) + a.amin(-1, keepdim=True).sum() + a.amax(),
+    "max_min_dim": lambda a: a.max(1)[0] * 2 + a.min(-1, keepdim=True)[0].sum(1) + a.max(1)[1]
+    + a.min(0)[1].sum(),
     "prod": lambda a: a.prod(1) + (a * 0.5 + 1).prod() * 0.0 + a.prod(-1, keepdim=True).sum(),
     "var_std": lambda a: a.var(1) + a.std((0, 2), keepdim=True).sum() + a.var(correction=0) + a.std(),
     "var_mean_std_mean": lambda a: sum(v.sum() for v in torch.var_mean(a, 2) + torch.std_mean(a, (0, 1))),
@@ -79,7 +81,8 @@ print(json.dumps(r))
 """
 
 NAMES = [
-    "amax_amin", "prod", "var_std", "var_mean_std_mean", "logsumexp", "logsumexp_beyond_float_exp",
+    "amax_amin", "max_min_dim", "prod", "var_std", "var_mean_std_mean", "logsumexp",
+    "logsumexp_beyond_float_exp",
     "boolean_index", "masked_select",
     "nonzero", "smooth_l1", "l1", "bce", "bce_with_logits", "kl_div", "index_ops", "trigonometric",
     "division", "shrink", "bitwise",

@@ -10,6 +10,9 @@
 //   self's type; kernels ReduceVar and ReduceStdV2 (the mean is their second output);
 // - aclnnLogSumExp (torch.logsumexp): max + log(sum(exp(x - max))) (the max taken as 0 when it is
 //   infinite), self of any type, out a float type; kernel ReduceLogSumExp.
+// - aclnnMaxDim / aclnnMinDim (torch.max / min with a dim): the extremum over one dimension (out,
+//   self's type) and its position along it (indices, int32 or int64): the first one, or the first
+//   NaN; kernels ArgMaxWithValue / ArgMinWithValue.
 // Every value is accumulated in double and rounded once to the output's type.
 #include <algorithm>
 #include <cmath>
@@ -20,6 +23,8 @@
 #include "aclnnop/aclnn_amax.h"
 #include "aclnnop/aclnn_amin.h"
 #include "aclnnop/aclnn_logsumexp.h"
+#include "aclnnop/aclnn_max_dim.h"
+#include "aclnnop/aclnn_min_dim.h"
 #include "aclnnop/aclnn_prod.h"
 #include "aclnnop/aclnn_std.h"
 #include "aclnnop/aclnn_std_mean_correction.h"
@@ -48,7 +53,9 @@ namespace {
     register_op({"aclnnVarMean", OpFamily::Reduction, kFloatTypes, Kernel::ReduceVar}) &&
     register_op({"aclnnStd", OpFamily::Reduction, kFloatTypes, Kernel::ReduceStdV2}) &&
     register_op({"aclnnStdMeanCorrection", OpFamily::Reduction, kFloatTypes, Kernel::ReduceStdV2}) &&
-    register_op({"aclnnLogSumExp", OpFamily::Reduction, kAllTypes, Kernel::ReduceLogSumExp});
+    register_op({"aclnnLogSumExp", OpFamily::Reduction, kAllTypes, Kernel::ReduceLogSumExp}) &&
+    register_op({"aclnnMaxDim", OpFamily::Reduction, kAllTypes, Kernel::ArgMaxWithValue}) &&
+    register_op({"aclnnMinDim", OpFamily::Reduction, kAllTypes, Kernel::ArgMinWithValue});
 
 enum class Stat : uint8_t { Max, Min, Prod, Var, Std, LogSumExp };
 
@@ -212,6 +219,56 @@ aclnnStatus prepare_dims(StatArgs a, const aclIntArray* dim, uint64_t* workspace
     return prepare(a, workspaceSize, executor);
 }
 
+aclnnStatus prepare_extremum_dim(const char* api, bool max, const aclTensor* self, int64_t dim, bool keepdim,
+                                 aclTensor* out, aclTensor* indices, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    OPAPI_CHECK(check_not_null(api, {self, out, indices, workspaceSize, executor}));
+    OPAPI_CHECK(check_tensor(api, "self", self));
+    OPAPI_CHECK(check_tensor(api, "out", out));
+    OPAPI_CHECK(check_tensor(api, "indices", indices));
+    const TensorView x = view_of(self), y = view_of(out), ix = view_of(indices);
+    if (!kAllTypes.has(x.dtype)) return invalid(api, "self has data type %s", nn::dtype_name(x.dtype));
+    OPAPI_CHECK(check_same_dtype(api, "out", y.dtype, x.dtype));
+    if (ix.dtype != ACL_INT64 && ix.dtype != ACL_INT32) return invalid(api, "indices must be int32 or int64");
+    OPAPI_CHECK(check_rank(api, "self", x.dims, 0, nn::kMaxDims));
+    size_t axis = 0;
+    if (x.rank() > 0 && !normalize_dim(dim, x.rank(), axis)) {
+        return invalid(api, "dim %lld is out of range for self of rank %zu", static_cast<long long>(dim), x.rank());
+    }
+    if (x.rank() == 0 && dim != 0 && dim != -1) return invalid(api, "dim %lld is out of range for a 0-dimensional self", static_cast<long long>(dim));
+    std::vector<bool> reduced(x.rank(), false);
+    Dims expected;
+    for (size_t i = 0; i < x.rank(); ++i) {
+        reduced[i] = i == axis;
+        if (i != axis || keepdim) expected.push_back(i == axis ? 1 : x.dims[i]);
+    }
+    if (x.rank() > 0 && x.dims[axis] == 0) return invalid(api, "dimension %zu of self has size 0: it has no extremum", axis);
+    OPAPI_CHECK(check_same_dims(api, "out", y.dims, expected));
+    OPAPI_CHECK(check_same_dims(api, "indices", ix.dims, expected));
+    const int64_t n = x.numel();
+    std::vector<KernelLaunch> launches{{max ? Kernel::ArgMaxWithValue : Kernel::ArgMinWithValue, x.dtype,
+                                        vector_cost(double(n), double(x.bytes() + y.bytes() + ix.bytes()), y.numel(), 1)}};
+    auto compute = [x, y, ix, reduced, axis, max]() {
+        const std::vector<double> v = read_doubles(x);
+        const ReductionLayout layout = reduction_layout(x.dims, reduced);
+        int64_t inner = 1;  // elements between two steps along the axis
+        for (size_t i = axis + 1; i < x.rank(); ++i) inner *= x.dims[i];
+        const int64_t len = x.rank() > 0 ? x.dims[axis] : 1;
+        std::vector<double> best(static_cast<size_t>(layout.outputs), 0.0), where(best.size(), -1.0);
+        for (size_t e = 0; e < v.size(); ++e) {
+            const auto s = static_cast<size_t>(layout.slot[e]);
+            const bool take = where[s] < 0 || (!std::isnan(best[s]) && (std::isnan(v[e]) || (max ? v[e] > best[s] : v[e] < best[s])));
+            if (take) {
+                best[s] = v[e];
+                where[s] = double((int64_t(e) / inner) % len);
+            }
+        }
+        write_doubles(y, best);
+        write_doubles(ix, where);
+    };
+    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data, ix.data}),
+                     workspaceSize, executor);
+}
+
 }  // namespace
 
 }  // namespace npusim::opapi
@@ -313,3 +370,17 @@ NPUSIM_C_EXPORT aclnnStatus aclnnLogSumExpGetWorkspaceSize(const aclTensor* self
         executor);
 }
 OPAPI_DEFINE_RUN(aclnnLogSumExp)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnMaxDimGetWorkspaceSize(const aclTensor* self, int64_t dim, bool keepdim, aclTensor* out,
+                                                        aclTensor* indices, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnMaxDimGetWorkspaceSize", aclnnStatus);
+    return npusim::opapi::prepare_extremum_dim("aclnnMaxDim", true, self, dim, keepdim, out, indices, workspaceSize, executor);
+}
+OPAPI_DEFINE_RUN(aclnnMaxDim)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnMinDimGetWorkspaceSize(const aclTensor* self, int64_t dim, bool keepdim, aclTensor* out,
+                                                        aclTensor* indices, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnMinDimGetWorkspaceSize", aclnnStatus);
+    return npusim::opapi::prepare_extremum_dim("aclnnMinDim", false, self, dim, keepdim, out, indices, workspaceSize, executor);
+}
+OPAPI_DEFINE_RUN(aclnnMinDim)

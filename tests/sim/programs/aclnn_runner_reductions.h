@@ -19,6 +19,8 @@
 #include "aclnnop/aclnn_l1_loss_backward.h"
 #include "aclnnop/aclnn_logsumexp.h"
 #include "aclnnop/aclnn_masked_scatter.h"
+#include "aclnnop/aclnn_max_dim.h"
+#include "aclnnop/aclnn_min_dim.h"
 #include "aclnnop/aclnn_masked_select.h"
 #include "aclnnop/aclnn_nonzero.h"
 #include "aclnnop/aclnn_nonzero_v2.h"
@@ -125,6 +127,12 @@ bool select_reductions(const Spec& p, Phase1& first, Phase2& second) {
     } else if (op == "InplaceMaskedScatter") {
         first = [&p](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceMaskedScatterGetWorkspaceSize(p.t("selfRef"), p.t("mask"), p.t("source"), w, e); };
         second = aclnnInplaceMaskedScatter;
+    } else if (op == "MaxDim") {
+        first = [&p, i64, flag](uint64_t* w, aclOpExecutor** e) { return aclnnMaxDimGetWorkspaceSize(p.t("self"), i64("dim"), flag("keepdim"), p.t("out"), p.t("indices"), w, e); };
+        second = aclnnMaxDim;
+    } else if (op == "MinDim") {
+        first = [&p, i64, flag](uint64_t* w, aclOpExecutor** e) { return aclnnMinDimGetWorkspaceSize(p.t("self"), i64("dim"), flag("keepdim"), p.t("out"), p.t("indices"), w, e); };
+        second = aclnnMinDim;
     } else {
         return false;
     }
