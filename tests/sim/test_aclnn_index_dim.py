@@ -1,5 +1,5 @@
-"""aclnnIndexSelect, aclnnIndexAdd, aclnnIndexFillTensor (and in place) and aclnnRoll against numpy, and
-CANN's code for each class of bad input."""
+"""aclnnIndexSelect, aclnnIndexAdd, aclnnIndexFillTensor (and in place), aclnnRoll and aclnnOneHot against
+numpy, and CANN's code for each class of bad input."""
 
 from __future__ import annotations
 
@@ -86,6 +86,25 @@ def test_roll(op: Op, shifts: tuple[int, ...], dims: tuple[int, ...]) -> None:
     )
 
 
+@pytest.mark.parametrize(("axis", "sdt", "odt"), [(-1, "i64", "i64"), (0, "i32", "f32"), (1, "u8", "i32")])
+def test_one_hot(op: Op, axis: int, sdt: str, odt: str) -> None:
+    labels = np.array([[0, 3, 1], [4, 4, 2]])
+    classes = 5
+    ref = (labels[..., None] == np.arange(classes)).astype(np.float64) * 2.0 - 1.0  # on 1, off -1
+    ref = np.moveaxis(ref, -1, axis if axis != -1 else -1)
+    res = op(
+        "OneHot",
+        [
+            T("self", sdt, labels * 1.0),
+            T("onValue", odt, np.array([1.0])),
+            T("offValue", odt, np.array([-1.0])),
+            out("out", odt, ref.shape),
+        ],
+        [f"int numClasses {classes}", f"int axis {axis}"],
+    )
+    check(res, "out", ref, "f64")
+
+
 SELF, INDEX = T("self", "f32", np.ones((2, 3))), T("index", "i64", np.zeros(2))
 
 
@@ -116,6 +135,30 @@ SELF, INDEX = T("self", "f32", np.ones((2, 3))), T("index", "i64", np.zeros(2))
             "IndexFillTensor",
             [SELF, out("out", "f32", (2, 3))],
             ["int dim 1", "ints index 1 3", "scalar value 0 1"],
+            PARAM_INVALID,
+        ),
+        # dtype: float labels
+        (
+            "OneHot",
+            [
+                T("self", "f32", np.zeros(3)),
+                T("onValue", "i64", np.ones(1)),
+                T("offValue", "i64", np.zeros(1)),
+                out("out", "i64", (3, 4)),
+            ],
+            ["int numClasses 4", "int axis -1"],
+            PARAM_INVALID,
+        ),
+        # shape: out without the classes' dimension of numClasses
+        (
+            "OneHot",
+            [
+                T("self", "i64", np.zeros(3)),
+                T("onValue", "i64", np.ones(1)),
+                T("offValue", "i64", np.zeros(1)),
+                out("out", "i64", (3, 5)),
+            ],
+            ["int numClasses 4", "int axis -1"],
             PARAM_INVALID,
         ),
         # attribute: shifts and dims of different lengths

@@ -3,9 +3,9 @@
 dimension), var / std / var_mean / std_mean with a correction, logsumexp; x[mask], masked_select, nonzero
 (their shapes come back from the device after a synchronisation); smooth_l1, l1, binary_cross_entropy (with
 a weight), binary_cross_entropy_with_logits (with a pos_weight), kl_div (both target forms); index_select,
-index_add, index_fill, roll; trigonometric and hyperbolic functions, atan2, fmod / remainder / floor_divide,
-logaddexp, x ** y, softshrink / hardshrink, bitwise or / xor. One program runs them all, each in a try so
-that one failure names itself. Skipped when `import torch, torch_npu` fails."""
+index_add, index_fill, roll, one_hot; trigonometric and hyperbolic functions, atan2, fmod / remainder /
+floor_divide, logaddexp, x ** y, softshrink / hardshrink, bitwise or / xor. One program runs them all, each
+in a try so that one failure names itself. Skipped when `import torch, torch_npu` fails."""
 
 from __future__ import annotations
 
@@ -74,6 +74,10 @@ try:
 except RuntimeError as e:
     r["bitwise"] = str(e).splitlines()[0][:200]
 try:
+    r["one_hot"] = torch.equal(F.one_hot(rows.to("npu"), 6).cpu(), F.one_hot(rows, 6))
+except RuntimeError as e:
+    r["one_hot"] = str(e).splitlines()[0][:200]
+try:
     r["nonzero"] = torch.equal(torch.nonzero(x.to("npu") > 0.5).cpu(), torch.nonzero(x > 0.5))
 except RuntimeError as e:
     r["nonzero"] = str(e).splitlines()[0][:200]
@@ -85,7 +89,7 @@ NAMES = [
     "logsumexp_beyond_float_exp",
     "boolean_index", "masked_select",
     "nonzero", "smooth_l1", "l1", "bce", "bce_with_logits", "kl_div", "index_ops", "trigonometric",
-    "division", "shrink", "bitwise",
+    "division", "shrink", "bitwise", "one_hot",
 ]  # fmt: skip
 
 

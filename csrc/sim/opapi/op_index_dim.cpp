@@ -8,15 +8,21 @@
 //   (an aclIntArray) set to value; kernel IndexFillD;
 // - aclnnRoll (torch.roll): each dimension of dims rolled by its shift (the flattened tensor by
 //   shifts[0] when dims is empty); kernel Roll.
+// - aclnnOneHot (F.one_hot): out has self's shape with a dimension of numClasses inserted at axis
+//   (-1: last); an element is onValue where self's value equals its position along that dimension,
+//   offValue elsewhere (onValue / offValue: tensors of one element, read when the kernel runs); self
+//   int32, int64 or uint8; kernel OneHot.
 // self, source and out: every type, out of self's type; values pass through double (integers
 // beyond 2^53 round). An index outside [-n, n) of the dimension is skipped when the kernel runs
 // (the element keeps self's value, or 0 for index_select); the shapes, types and the dimension
 // are checked in the first phase (ACLNN_ERR_PARAM_INVALID; NULL: ACLNN_ERR_PARAM_NULLPTR).
+#include <cstddef>
 #include <memory>
 
 #include "aclnnop/aclnn_index_add.h"
 #include "aclnnop/aclnn_index_fill_tensor.h"
 #include "aclnnop/aclnn_index_select.h"
+#include "aclnnop/aclnn_one_hot.h"
 #include "aclnnop/aclnn_roll.h"
 #include "core/fault_plan.h"
 #include "nnopbase/dtype.h"
@@ -36,7 +42,8 @@ namespace {
     register_op({"aclnnIndexAdd", OpFamily::Index, kAllTypes, Kernel::InplaceIndexAdd}) &&
     register_op({"aclnnIndexFillTensor", OpFamily::Index, kAllTypes, Kernel::IndexFillD}) &&
     register_op({"aclnnInplaceIndexFillTensor", OpFamily::Index, kAllTypes, Kernel::IndexFillD}) &&
-    register_op({"aclnnRoll", OpFamily::Layout, kAllTypes, Kernel::Roll});
+    register_op({"aclnnRoll", OpFamily::Layout, kAllTypes, Kernel::Roll}) &&
+    register_op({"aclnnOneHot", OpFamily::Index, kNumericTypes, Kernel::OneHot});
 
 // self's dimension `dim` (0 for a 0-dimensional self, which takes dim 0 or -1).
 aclnnStatus axis_of(const char* api, int64_t dim, const TensorView& self, size_t& axis) {
@@ -229,6 +236,47 @@ aclnnStatus prepare_roll(const aclTensor* self, const aclIntArray* shifts, const
                      workspaceSize, executor);
 }
 
+aclnnStatus prepare_one_hot(const aclTensor* self, int numClasses, const aclTensor* onValue, const aclTensor* offValue,
+                            int64_t axis, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    const char* api = "aclnnOneHot";
+    OPAPI_CHECK(check_not_null(api, {self, onValue, offValue, out, workspaceSize, executor}));
+    OPAPI_CHECK(check_tensor(api, "self", self));
+    OPAPI_CHECK(check_tensor(api, "onValue", onValue));
+    OPAPI_CHECK(check_tensor(api, "offValue", offValue));
+    OPAPI_CHECK(check_tensor(api, "out", out));
+    const TensorView x = view_of(self), on = view_of(onValue), off = view_of(offValue), y = view_of(out);
+    if (x.dtype != ACL_INT32 && x.dtype != ACL_INT64 && x.dtype != ACL_UINT8) {
+        return invalid(api, "self has data type %s; int32, int64 or uint8 expected", nn::dtype_name(x.dtype));
+    }
+    if (!kNumericTypes.has(y.dtype)) return invalid(api, "out has data type %s", nn::dtype_name(y.dtype));
+    if (on.numel() != 1 || off.numel() != 1) return invalid(api, "onValue and offValue must hold one element each");
+    if (numClasses < 0) return invalid(api, "numClasses %d is negative", numClasses);
+    OPAPI_CHECK(check_rank(api, "self", x.dims, 0, nn::kMaxDims - 1));
+    const auto rank = static_cast<int64_t>(x.rank());
+    if (axis < -1 || axis > rank) return invalid(api, "axis %lld is out of range", static_cast<long long>(axis));
+    const auto at_axis = static_cast<size_t>(axis == -1 ? rank : axis);
+    Dims shape = x.dims;
+    shape.insert(shape.begin() + static_cast<std::ptrdiff_t>(at_axis), numClasses);
+    OPAPI_CHECK(check_same_dims(api, "out", y.dims, shape));
+    std::vector<KernelLaunch> launches{{Kernel::OneHot, y.dtype, vector_cost(double(y.numel()), double(x.bytes() + y.bytes()), y.numel(), 4096)}};
+    auto compute = [x, on, off, y, shape, at_axis]() {
+        const std::vector<double> v = read_doubles(x), hot = read_doubles(on), cold = read_doubles(off);
+        const Dims strides = row_major_strides(x.dims);
+        std::vector<double> r(static_cast<size_t>(numel(shape)));
+        walk_indices(shape, [&](int64_t e, const Dims& at) {
+            int64_t pos = 0;
+            for (size_t i = 0, k = 0; i < at.size(); ++i) {
+                if (i != at_axis) pos += at[i] * strides[k++];
+            }
+            r[static_cast<size_t>(e)] = v[static_cast<size_t>(pos)] == double(at[at_axis]) ? hot[0] : cold[0];
+        });
+        write_doubles(y, r);
+    };
+    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches),
+                                                  std::vector<void*>{x.data, on.data, off.data, y.data}),
+                     workspaceSize, executor);
+}
+
 }  // namespace
 
 }  // namespace npusim::opapi
@@ -272,3 +320,11 @@ NPUSIM_C_EXPORT aclnnStatus aclnnRollGetWorkspaceSize(const aclTensor* x, const 
     return npusim::opapi::prepare_roll(x, shifts, dims, out, workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnRoll)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnOneHotGetWorkspaceSize(const aclTensor* self, int numClasses, const aclTensor* onValue,
+                                                        const aclTensor* offValue, int64_t axis, aclTensor* out,
+                                                        uint64_t* workspaceSize, aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnOneHotGetWorkspaceSize", aclnnStatus);
+    return npusim::opapi::prepare_one_hot(self, numClasses, onValue, offValue, axis, out, workspaceSize, executor);
+}
+OPAPI_DEFINE_RUN(aclnnOneHot)

@@ -203,6 +203,7 @@ constexpr std::array<KernelSpec, static_cast<size_t>(Kernel::Count)> kKernels = 
     {Kernel::MaskedScatter, "MaskedScatter", "MaskedScatterAiCore", 1, CoreType::AIV},
     {Kernel::ArgMaxWithValue, "ArgMaxWithValue", "ArgMaxWithValueAiCore", 2100, CoreType::AIV},
     {Kernel::ArgMinWithValue, "ArgMinWithValue", "ArgMinWithValueAiCore", 2100, CoreType::AIV},
+    {Kernel::OneHot, "OneHot", "OneHotAiCore", 1, CoreType::AIV},
 }};
 
 // 64-bit FNV-1a with a seed, so that two seeds give a 128-bit digest.

@@ -50,7 +50,7 @@ enum class Kernel : uint8_t {
     SigmoidCrossEntropyWithLogitsV2, SigmoidCrossEntropyWithLogitsGradV2, KLDivV2, KlDivLossGrad,
     Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh, Acosh, Atanh, Atan2, Mod, FloorMod, FloorDiv, LogAddExp, BitwiseOr,
     BitwiseXor, SigmoidGrad, SoftShrink, SoftShrinkGrad, HardShrink, HardShrinkGrad,
-    InplaceIndexAdd, IndexFillD, Roll, MaskedScatter, ArgMaxWithValue, ArgMinWithValue,
+    InplaceIndexAdd, IndexFillD, Roll, MaskedScatter, ArgMaxWithValue, ArgMinWithValue, OneHot,
     Count
 };
 

@@ -24,6 +24,7 @@
 #include "aclnnop/aclnn_masked_select.h"
 #include "aclnnop/aclnn_nonzero.h"
 #include "aclnnop/aclnn_nonzero_v2.h"
+#include "aclnnop/aclnn_one_hot.h"
 #include "aclnnop/aclnn_prod.h"
 #include "aclnnop/aclnn_roll.h"
 #include "aclnnop/aclnn_smooth_l1_loss.h"
@@ -133,6 +134,9 @@ bool select_reductions(const Spec& p, Phase1& first, Phase2& second) {
     } else if (op == "MinDim") {
         first = [&p, i64, flag](uint64_t* w, aclOpExecutor** e) { return aclnnMinDimGetWorkspaceSize(p.t("self"), i64("dim"), flag("keepdim"), p.t("out"), p.t("indices"), w, e); };
         second = aclnnMinDim;
+    } else if (op == "OneHot") {
+        first = [&p, i64](uint64_t* w, aclOpExecutor** e) { return aclnnOneHotGetWorkspaceSize(p.t("self"), static_cast<int>(p.n("numClasses")), p.t("onValue"), p.t("offValue"), i64("axis"), p.t("out"), w, e); };
+        second = aclnnOneHot;
     } else {
         return false;
     }
