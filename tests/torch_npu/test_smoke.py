@@ -68,25 +68,25 @@ def test_the_operators_that_run_match_the_cpu() -> None:
 
 
 def test_an_operator_without_an_aclnn_kernel_fails_through_torch_npus_error_path() -> None:
-    # x.nonzero() needs aclnnNonzero, which libopapi lacks; torch_npu then takes its aclop path
-    # (operator NonZero), which the simulator does not support: a RuntimeError naming the operator,
+    # torch.erfinv needs aclnnErfinv, which libopapi lacks; torch_npu then takes its aclop path
+    # (operator Erfinv), which the simulator does not support: a RuntimeError naming the operator,
     # not a crash, and one log line.
     result = simulator_run(
         """
         import json, torch, torch_npu
         x = torch.ones(3).npu()
         try:
-            x.nonzero().cpu()
+            torch.erfinv(x * 0.5).cpu()
             print(json.dumps({"raised": None}))
         except RuntimeError as e:
             print(json.dumps({"raised": str(e).splitlines()[0]}))
         """
     )
     assert result.returncode == 0, result.stderr[-4000:]
-    assert "NonZero" in str(json.loads(result.stdout.splitlines()[-1])["raised"])
+    assert "Erfinv" in str(json.loads(result.stdout.splitlines()[-1])["raised"])
     assert (
         "aclopCompileAndExecute" in result.stderr
-        and '("NonZero") is not supported by the simulator' in result.stderr
+        and '("Erfinv") is not supported by the simulator' in result.stderr
     )
 
 

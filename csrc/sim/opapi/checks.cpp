@@ -105,4 +105,9 @@ aclnnStatus reduced_dims(const char* api, const Dims& dims, size_t rank, std::ve
     return ACLNN_SUCCESS;
 }
 
+aclnnStatus check_reduction(const char* api, int64_t reduction) {
+    if (reduction >= kReductionNone && reduction <= kReductionSum) return ACLNN_SUCCESS;
+    return invalid(api, "reduction %lld; 0 (none), 1 (mean) or 2 (sum) expected", static_cast<long long>(reduction));
+}
+
 }  // namespace npusim::opapi

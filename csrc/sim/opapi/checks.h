@@ -2,6 +2,7 @@
 // status (ACLNN_SUCCESS when the argument is acceptable) and logs what is wrong.
 #pragma once
 
+#include <cstdint>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -40,5 +41,10 @@ bool normalize_dim(int64_t dim, size_t rank, size_t& out);
 // The wider float type of two (float32 wins; float16 with bfloat16 gives float32).
 aclDataType promote_float(aclDataType a, aclDataType b);
 std::string dims_text(const Dims& dims);
+
+// A loss's reduction (torch's Reduction enum): 0 none (element-wise), 1 mean, 2 sum;
+// ACLNN_ERR_PARAM_INVALID for another value.
+inline constexpr int64_t kReductionNone = 0, kReductionMean = 1, kReductionSum = 2;
+aclnnStatus check_reduction(const char* api, int64_t reduction);
 
 }  // namespace npusim::opapi

@@ -20,6 +20,7 @@
 #include "aclnnop/aclnn_tanh.h"
 #include "core/fault_plan.h"
 #include "opapi/elementwise.h"
+#include "opapi/elementwise_entry.h"
 #include "opapi/gelu_forms.h"
 #include "opapi/op_launcher.h"
 
@@ -63,80 +64,48 @@ aclnnStatus unary(const ElementwiseOp& op, const aclTensor* self, const aclTenso
 
 using namespace npusim::opapi;
 
-NPUSIM_C_EXPORT aclnnStatus aclnnGeluGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
-                                                      aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnGeluGetWorkspaceSize", aclnnStatus);
-    return unary(kGelu, self, out, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnGelu)
+OPAPI_ELEMENTWISE_ENTRY(aclnnGelu,
+                        (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        unary(kGelu, self, out, workspaceSize, executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnSiluGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
-                                                      aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnSiluGetWorkspaceSize", aclnnStatus);
-    return unary(kSilu, self, out, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnSilu)
+OPAPI_ELEMENTWISE_ENTRY(aclnnSilu,
+                        (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        unary(kSilu, self, out, workspaceSize, executor))
 
 // CANN declares the output const (a handle of device memory the operator writes).
-NPUSIM_C_EXPORT aclnnStatus aclnnReluGetWorkspaceSize(const aclTensor* self, const aclTensor* out, uint64_t* workspaceSize,
-                                                      aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnReluGetWorkspaceSize", aclnnStatus);
-    return unary(kRelu, self, out, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnRelu)
+OPAPI_ELEMENTWISE_ENTRY(aclnnRelu,
+                        (const aclTensor* self, const aclTensor* out, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
+                        unary(kRelu, self, out, workspaceSize, executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnExpGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
-                                                     aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnExpGetWorkspaceSize", aclnnStatus);
-    return unary(kExp, self, out, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnExp)
+OPAPI_ELEMENTWISE_ENTRY(aclnnExp,
+                        (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        unary(kExp, self, out, workspaceSize, executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnNegGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
-                                                     aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnNegGetWorkspaceSize", aclnnStatus);
-    return unary(kNeg, self, out, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnNeg)
+OPAPI_ELEMENTWISE_ENTRY(aclnnNeg,
+                        (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        unary(kNeg, self, out, workspaceSize, executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnSigmoidGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
-                                                         aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnSigmoidGetWorkspaceSize", aclnnStatus);
-    return unary(kSigmoid, self, out, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnSigmoid)
+OPAPI_ELEMENTWISE_ENTRY(aclnnSigmoid,
+                        (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        unary(kSigmoid, self, out, workspaceSize, executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnTanhGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
-                                                      aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnTanhGetWorkspaceSize", aclnnStatus);
-    return unary(kTanh, self, out, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnTanh)
+OPAPI_ELEMENTWISE_ENTRY(aclnnTanh,
+                        (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        unary(kTanh, self, out, workspaceSize, executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnSqrtGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
-                                                      aclOpExecutor** opExecutor) {
-    NPUSIM_FAULT_RETURN("aclnnSqrtGetWorkspaceSize", aclnnStatus);
-    return unary(kSqrt, self, out, workspaceSize, opExecutor);
-}
-OPAPI_DEFINE_RUN(aclnnSqrt)
+OPAPI_ELEMENTWISE_ENTRY(aclnnSqrt,
+                        (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** opExecutor),
+                        unary(kSqrt, self, out, workspaceSize, opExecutor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnInplaceSqrtGetWorkspaceSize(aclTensor* self, uint64_t* workspaceSize,
-                                                             aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnInplaceSqrtGetWorkspaceSize", aclnnStatus);
-    return unary(kInplaceSqrt, self, self, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnInplaceSqrt)
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceSqrt,
+                        (aclTensor* self, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        unary(kInplaceSqrt, self, self, workspaceSize, executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnRsqrtGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
-                                                       aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnRsqrtGetWorkspaceSize", aclnnStatus);
-    return unary(kRsqrt, self, out, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnRsqrt)
+OPAPI_ELEMENTWISE_ENTRY(aclnnRsqrt,
+                        (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        unary(kRsqrt, self, out, workspaceSize, executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnInplaceRsqrtGetWorkspaceSize(aclTensor* selfRef, uint64_t* workspaceSize,
-                                                              aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnInplaceRsqrtGetWorkspaceSize", aclnnStatus);
-    return unary(kInplaceRsqrt, selfRef, selfRef, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnInplaceRsqrt)
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceRsqrt,
+                        (aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        unary(kInplaceRsqrt, selfRef, selfRef, workspaceSize, executor))

@@ -17,6 +17,7 @@
 #include "nnopbase/dtype.h"
 #include "nnopbase/tensor.h"
 #include "opapi/checks.h"
+#include "opapi/index_walk.h"
 #include "opapi/op_launcher.h"
 #include "opapi/registry.h"
 
@@ -181,10 +182,7 @@ aclnnStatus prepare_flip(const aclTensor* self, const aclIntArray* dims, const a
                 source = source * x.dims[i] + (flipped[i] ? x.dims[i] - 1 - index[i] : index[i]);
             }
             r[e] = v[static_cast<size_t>(source)];
-            for (size_t i = index.size(); i-- > 0;) {
-                if (++index[i] < x.dims[i]) break;
-                index[i] = 0;
-            }
+            next_index(index, x.dims);
         }
         write_doubles(y, r);
     };

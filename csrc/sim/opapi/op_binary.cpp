@@ -14,6 +14,7 @@
 #include "core/fault_plan.h"
 #include "nnopbase/tensor.h"
 #include "opapi/elementwise.h"
+#include "opapi/elementwise_entry.h"
 #include "opapi/op_launcher.h"
 
 namespace npusim::opapi {
@@ -64,123 +65,91 @@ aclnnStatus with_alpha(const ElementwiseOp& op, const aclTensor* self, Operand o
 
 using namespace npusim::opapi;
 
-NPUSIM_C_EXPORT aclnnStatus aclnnAddGetWorkspaceSize(const aclTensor* self, const aclTensor* other, const aclScalar* alpha,
-                                                     aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnAddGetWorkspaceSize", aclnnStatus);
-    return with_alpha(kAdd, self, tensor_in("other", other), alpha, out, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnAdd)
+OPAPI_ELEMENTWISE_ENTRY(aclnnAdd,
+                        (const aclTensor* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out,
+                         uint64_t* workspaceSize, aclOpExecutor** executor),
+                        with_alpha(kAdd, self, tensor_in("other", other), alpha, out, workspaceSize, executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnAddsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, const aclScalar* alpha,
-                                                      aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnAddsGetWorkspaceSize", aclnnStatus);
-    return with_alpha(kAdds, self, scalar_in("other", other), alpha, out, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnAdds)
+OPAPI_ELEMENTWISE_ENTRY(aclnnAdds,
+                        (const aclTensor* self, const aclScalar* other, const aclScalar* alpha, aclTensor* out,
+                         uint64_t* workspaceSize, aclOpExecutor** executor),
+                        with_alpha(kAdds, self, scalar_in("other", other), alpha, out, workspaceSize, executor))
 
 // CANN declares selfRef const (a handle of device memory the operator writes).
-NPUSIM_C_EXPORT aclnnStatus aclnnInplaceAddGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other,
-                                                            const aclScalar* alpha, uint64_t* workspaceSize,
-                                                            aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnInplaceAddGetWorkspaceSize", aclnnStatus);
-    return with_alpha(kInplaceAdd, selfRef, tensor_in("other", other), alpha, selfRef, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnInplaceAdd)
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceAdd,
+                        (const aclTensor* selfRef, const aclTensor* other, const aclScalar* alpha,
+                         uint64_t* workspaceSize, aclOpExecutor** executor),
+                        with_alpha(kInplaceAdd, selfRef, tensor_in("other", other), alpha, selfRef, workspaceSize,
+                                   executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnInplaceAddsGetWorkspaceSize(const aclTensor* selfRef, const aclScalar* other,
-                                                             const aclScalar* alpha, uint64_t* workspaceSize,
-                                                             aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnInplaceAddsGetWorkspaceSize", aclnnStatus);
-    return with_alpha(kInplaceAdds, selfRef, scalar_in("other", other), alpha, selfRef, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnInplaceAdds)
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceAdds,
+                        (const aclTensor* selfRef, const aclScalar* other, const aclScalar* alpha,
+                         uint64_t* workspaceSize, aclOpExecutor** executor),
+                        with_alpha(kInplaceAdds, selfRef, scalar_in("other", other), alpha, selfRef, workspaceSize,
+                                   executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnSubGetWorkspaceSize(const aclTensor* self, const aclTensor* other, const aclScalar* alpha,
-                                                     aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnSubGetWorkspaceSize", aclnnStatus);
-    return with_alpha(kSub, self, tensor_in("other", other), alpha, out, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnSub)
+OPAPI_ELEMENTWISE_ENTRY(aclnnSub,
+                        (const aclTensor* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out,
+                         uint64_t* workspaceSize, aclOpExecutor** executor),
+                        with_alpha(kSub, self, tensor_in("other", other), alpha, out, workspaceSize, executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnSubsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, const aclScalar* alpha,
-                                                      aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnSubsGetWorkspaceSize", aclnnStatus);
-    return with_alpha(kSubs, self, scalar_in("other", other), alpha, out, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnSubs)
+OPAPI_ELEMENTWISE_ENTRY(aclnnSubs,
+                        (const aclTensor* self, const aclScalar* other, const aclScalar* alpha, aclTensor* out,
+                         uint64_t* workspaceSize, aclOpExecutor** executor),
+                        with_alpha(kSubs, self, scalar_in("other", other), alpha, out, workspaceSize, executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnMulGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out,
-                                                     uint64_t* workspaceSize, aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnMulGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kMul, {tensor_in("self", self), tensor_in("other", other)}, out, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnMul)
+OPAPI_ELEMENTWISE_ENTRY(aclnnMul,
+                        (const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
+                        prepare_elementwise(kMul, {tensor_in("self", self), tensor_in("other", other)}, out,
+                                            workspaceSize, executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnMulsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out,
-                                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnMulsGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kMuls, {tensor_in("self", self), scalar_in("other", other)}, out, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnMuls)
+OPAPI_ELEMENTWISE_ENTRY(aclnnMuls,
+                        (const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
+                        prepare_elementwise(kMuls, {tensor_in("self", self), scalar_in("other", other)}, out,
+                                            workspaceSize, executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnInplaceMulGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other,
-                                                            uint64_t* workspaceSize, aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnInplaceMulGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kInplaceMul, {tensor_in("selfRef", selfRef), tensor_in("other", other)}, selfRef,
-                               workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnInplaceMul)
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceMul,
+                        (aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceMul, {tensor_in("selfRef", selfRef), tensor_in("other", other)},
+                                            selfRef, workspaceSize, executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnInplaceMulsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other,
-                                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnInplaceMulsGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kInplaceMuls, {tensor_in("selfRef", selfRef), scalar_in("other", other)}, selfRef,
-                               workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnInplaceMuls)
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceMuls,
+                        (aclTensor* selfRef, const aclScalar* other, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceMuls, {tensor_in("selfRef", selfRef), scalar_in("other", other)},
+                                            selfRef, workspaceSize, executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnDivGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out,
-                                                     uint64_t* workspaceSize, aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnDivGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kDiv, {tensor_in("self", self), tensor_in("other", other)}, out, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnDiv)
+OPAPI_ELEMENTWISE_ENTRY(aclnnDiv,
+                        (const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
+                        prepare_elementwise(kDiv, {tensor_in("self", self), tensor_in("other", other)}, out,
+                                            workspaceSize, executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnDivsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out,
-                                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnDivsGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kDivs, {tensor_in("self", self), scalar_in("other", other)}, out, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnDivs)
+OPAPI_ELEMENTWISE_ENTRY(aclnnDivs,
+                        (const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
+                        prepare_elementwise(kDivs, {tensor_in("self", self), scalar_in("other", other)}, out,
+                                            workspaceSize, executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnInplaceDivGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other,
-                                                            uint64_t* workspaceSize, aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnInplaceDivGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kInplaceDiv, {tensor_in("selfRef", selfRef), tensor_in("other", other)}, selfRef,
-                               workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnInplaceDiv)
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceDiv,
+                        (aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceDiv, {tensor_in("selfRef", selfRef), tensor_in("other", other)},
+                                            selfRef, workspaceSize, executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnInplaceDivsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other,
-                                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnInplaceDivsGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kInplaceDivs, {tensor_in("selfRef", selfRef), scalar_in("other", other)}, selfRef,
-                               workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnInplaceDivs)
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceDivs,
+                        (aclTensor* selfRef, const aclScalar* other, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceDivs, {tensor_in("selfRef", selfRef), scalar_in("other", other)},
+                                            selfRef, workspaceSize, executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnInplaceSubGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other,
-                                                            const aclScalar* alpha, uint64_t* workspaceSize,
-                                                            aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnInplaceSubGetWorkspaceSize", aclnnStatus);
-    return with_alpha(kInplaceSub, selfRef, tensor_in("other", other), alpha, selfRef, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnInplaceSub)
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceSub,
+                        (aclTensor* selfRef, const aclTensor* other, const aclScalar* alpha, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
+                        with_alpha(kInplaceSub, selfRef, tensor_in("other", other), alpha, selfRef, workspaceSize,
+                                   executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnInplaceSubsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other,
-                                                             const aclScalar* alpha, uint64_t* workspaceSize,
-                                                             aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnInplaceSubsGetWorkspaceSize", aclnnStatus);
-    return with_alpha(kInplaceSubs, selfRef, scalar_in("other", other), alpha, selfRef, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnInplaceSubs)
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceSubs,
+                        (aclTensor* selfRef, const aclScalar* other, const aclScalar* alpha, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
+                        with_alpha(kInplaceSubs, selfRef, scalar_in("other", other), alpha, selfRef, workspaceSize,
+                                   executor))

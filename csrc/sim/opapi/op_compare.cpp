@@ -14,6 +14,7 @@
 #include "core/fault_plan.h"
 #include "nnopbase/tensor.h"
 #include "opapi/elementwise.h"
+#include "opapi/elementwise_entry.h"
 #include "opapi/op_launcher.h"
 
 namespace npusim::opapi {
@@ -50,60 +51,43 @@ OPAPI_ELEMENTWISE(kThresholdBackward, "aclnnThresholdBackward", F::Binary, {Kern
 
 using namespace npusim::opapi;
 
-NPUSIM_C_EXPORT aclnnStatus aclnnNeScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out,
-                                                          uint64_t* workspaceSize, aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnNeScalarGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kNeScalar, {tensor_in("self", self), scalar_in("other", other)}, out, workspaceSize,
-                               executor);
-}
-OPAPI_DEFINE_RUN(aclnnNeScalar)
+OPAPI_ELEMENTWISE_ENTRY(aclnnNeScalar,
+                        (const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
+                        prepare_elementwise(kNeScalar, {tensor_in("self", self), scalar_in("other", other)}, out,
+                                            workspaceSize, executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnNeTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out,
-                                                          uint64_t* workspaceSize, aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnNeTensorGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kNeTensor, {tensor_in("self", self), tensor_in("other", other)}, out, workspaceSize,
-                               executor);
-}
-OPAPI_DEFINE_RUN(aclnnNeTensor)
+OPAPI_ELEMENTWISE_ENTRY(aclnnNeTensor,
+                        (const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
+                        prepare_elementwise(kNeTensor, {tensor_in("self", self), tensor_in("other", other)}, out,
+                                            workspaceSize, executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnEqScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out,
-                                                          uint64_t* workspaceSize, aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnEqScalarGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kEqScalar, {tensor_in("self", self), scalar_in("other", other)}, out, workspaceSize,
-                               executor);
-}
-OPAPI_DEFINE_RUN(aclnnEqScalar)
+OPAPI_ELEMENTWISE_ENTRY(aclnnEqScalar,
+                        (const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
+                        prepare_elementwise(kEqScalar, {tensor_in("self", self), scalar_in("other", other)}, out,
+                                            workspaceSize, executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnLogicalNotGetWorkspaceSize(const aclTensor* self, aclTensor* out,
-                                                            uint64_t* workspaceSize, aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnLogicalNotGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kLogicalNot, {tensor_in("self", self)}, out, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnLogicalNot)
+OPAPI_ELEMENTWISE_ENTRY(aclnnLogicalNot,
+                        (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kLogicalNot, {tensor_in("self", self)}, out, workspaceSize, executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnInplaceLogicalNotGetWorkspaceSize(aclTensor* selfRef, uint64_t* workspaceSize,
-                                                                   aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnInplaceLogicalNotGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kInplaceLogicalNot, {tensor_in("selfRef", selfRef)}, selfRef, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnInplaceLogicalNot)
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceLogicalNot,
+                        (aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceLogicalNot, {tensor_in("selfRef", selfRef)}, selfRef, workspaceSize,
+                                            executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnBitwiseNotGetWorkspaceSize(const aclTensor* self, aclTensor* out,
-                                                            uint64_t* workspaceSize, aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnBitwiseNotGetWorkspaceSize", aclnnStatus);
-    const bool is_bool = npusim::nn::valid(self) && self->dtype == ACL_BOOL;
-    return prepare_elementwise(is_bool ? kBitwiseNotBool : kBitwiseNot, {tensor_in("self", self)}, out, workspaceSize,
-                               executor);
-}
-OPAPI_DEFINE_RUN(aclnnBitwiseNot)
+// bool is negated logically (~True is False), integers bit by bit.
+OPAPI_ELEMENTWISE_ENTRY(aclnnBitwiseNot,
+                        (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(::npusim::nn::valid(self) && self->dtype == ACL_BOOL ? kBitwiseNotBool
+                                                                                                 : kBitwiseNot,
+                                            {tensor_in("self", self)}, out, workspaceSize, executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnThresholdBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
-                                                                   const aclScalar* threshold, aclTensor* out,
-                                                                   uint64_t* workspaceSize, aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnThresholdBackwardGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kThresholdBackward,
-                               {tensor_in("gradOutput", gradOutput), tensor_in("self", self),
-                                attribute("threshold", threshold)},
-                               out, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnThresholdBackward)
+OPAPI_ELEMENTWISE_ENTRY(aclnnThresholdBackward,
+                        (const aclTensor* gradOutput, const aclTensor* self, const aclScalar* threshold, aclTensor* out,
+                         uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kThresholdBackward, {tensor_in("gradOutput", gradOutput),
+                                            tensor_in("self", self), attribute("threshold", threshold)}, out,
+                                            workspaceSize, executor))

@@ -9,6 +9,7 @@
 #include "nnopbase/dtype.h"
 #include "nnopbase/tensor.h"
 #include "opapi/checks.h"
+#include "opapi/index_walk.h"
 #include "opapi/op_launcher.h"
 #include "opapi/registry.h"
 
@@ -65,10 +66,7 @@ aclnnStatus prepare(const aclTensor* self, const aclIntArray* pad, const aclScal
                 source = source * x.dims[d] + i;
             }
             if (inside) element = in[static_cast<size_t>(source)];
-            for (size_t d = rank; d-- > 0;) {
-                if (++at[d] < y.dims[d]) break;
-                at[d] = 0;
-            }
+            next_index(at, y.dims);
         }
         write_doubles(y, result);
     };

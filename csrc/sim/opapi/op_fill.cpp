@@ -8,6 +8,7 @@
 #include "aclnnop/aclnn_zero.h"
 #include "core/fault_plan.h"
 #include "opapi/elementwise.h"
+#include "opapi/elementwise_entry.h"
 #include "opapi/op_launcher.h"
 
 namespace npusim::opapi {
@@ -29,23 +30,14 @@ OPAPI_ELEMENTWISE(kFillScalar, "aclnnInplaceFillScalar", F::Fill, {Kernel::Fill,
 
 using namespace npusim::opapi;
 
-NPUSIM_C_EXPORT aclnnStatus aclnnInplaceZeroGetWorkspaceSize(aclTensor* selfRef, uint64_t* workspaceSize,
-                                                             aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnInplaceZeroGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kZero, {constant(0.0)}, selfRef, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnInplaceZero)
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceZero,
+                        (aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kZero, {constant(0.0)}, selfRef, workspaceSize, executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnInplaceFillScalarGetWorkspaceSize(aclTensor* selfRef, const aclScalar* value,
-                                                                   uint64_t* workspaceSize, aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnInplaceFillScalarGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kFillScalar, {attribute("value", value)}, selfRef, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnInplaceFillScalar)
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceFillScalar,
+                        (aclTensor* selfRef, const aclScalar* value, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kFillScalar, {attribute("value", value)}, selfRef, workspaceSize, executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnInplaceOneGetWorkspaceSize(aclTensor* selfRef, uint64_t* workspaceSize,
-                                                            aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnInplaceOneGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kOne, {constant(1.0)}, selfRef, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnInplaceOne)
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceOne,
+                        (aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kOne, {constant(1.0)}, selfRef, workspaceSize, executor))

@@ -15,6 +15,7 @@
 #include "nnopbase/dtype.h"
 #include "nnopbase/tensor.h"
 #include "opapi/checks.h"
+#include "opapi/index_walk.h"
 #include "opapi/op_launcher.h"
 #include "opapi/registry.h"
 
@@ -51,10 +52,7 @@ void walk(const Dims& index_dims, const Dims& target_dims, size_t axis, const st
             for (size_t i = 0; i < at.size(); ++i) t += (i == axis ? k : at[i]) * ts[i];
             f(e, static_cast<size_t>(t));
         }
-        for (size_t i = at.size(); i-- > 0;) {
-            if (++at[i] < index_dims[i]) break;
-            at[i] = 0;
-        }
+        next_index(at, index_dims);
     }
 }
 

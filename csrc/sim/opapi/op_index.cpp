@@ -16,6 +16,7 @@
 #include "nnopbase/dtype.h"
 #include "nnopbase/tensor.h"
 #include "opapi/checks.h"
+#include "opapi/index_walk.h"
 #include "opapi/op_launcher.h"
 #include "opapi/registry.h"
 
@@ -98,10 +99,7 @@ std::vector<int64_t> positions(const IndexPlan& p) {
             pos += c * self_strides[i];
         }
         out[e] = valid ? pos : -1;
-        for (size_t i = at.size(); i-- > 0;) {
-            if (++at[i] < p.result[i]) break;
-            at[i] = 0;
-        }
+        next_index(at, p.result);
     }
     return out;
 }

@@ -7,6 +7,7 @@
 #include "aclnnop/aclnn_masked_fill_tensor.h"
 #include "core/fault_plan.h"
 #include "opapi/elementwise.h"
+#include "opapi/elementwise_entry.h"
 #include "opapi/op_launcher.h"
 
 namespace npusim::opapi {
@@ -26,22 +27,14 @@ OPAPI_ELEMENTWISE(kMaskedFillTensor, "aclnnInplaceMaskedFillTensor", OpFamily::T
 
 using namespace npusim::opapi;
 
-NPUSIM_C_EXPORT aclnnStatus aclnnInplaceMaskedFillScalarGetWorkspaceSize(aclTensor* selfRef, const aclTensor* mask,
-                                                                         const aclScalar* value, uint64_t* workspaceSize,
-                                                                         aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnInplaceMaskedFillScalarGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kMaskedFillScalar,
-                               {tensor_in("selfRef", selfRef), tensor_in("mask", mask), attribute("value", value)},
-                               selfRef, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnInplaceMaskedFillScalar)
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceMaskedFillScalar,
+                        (aclTensor* selfRef, const aclTensor* mask, const aclScalar* value, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
+                        prepare_elementwise(kMaskedFillScalar, {tensor_in("selfRef", selfRef), tensor_in("mask", mask),
+                                            attribute("value", value)}, selfRef, workspaceSize, executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnInplaceMaskedFillTensorGetWorkspaceSize(aclTensor* selfRef, const aclTensor* mask,
-                                                                         const aclTensor* value, uint64_t* workspaceSize,
-                                                                         aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnInplaceMaskedFillTensorGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kMaskedFillTensor,
-                               {tensor_in("selfRef", selfRef), tensor_in("mask", mask), tensor_value("value", value)},
-                               selfRef, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnInplaceMaskedFillTensor)
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceMaskedFillTensor,
+                        (aclTensor* selfRef, const aclTensor* mask, const aclTensor* value, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
+                        prepare_elementwise(kMaskedFillTensor, {tensor_in("selfRef", selfRef), tensor_in("mask", mask),
+                                            tensor_value("value", value)}, selfRef, workspaceSize, executor))

@@ -28,8 +28,6 @@ namespace {
     register_op({"aclnnNLLLoss", OpFamily::Loss, kFloatTypes | DTypeSet{ACL_INT32, ACL_INT64}, Kernel::NLLLoss}) &&
     register_op({"aclnnNLLLossBackward", OpFamily::Loss, kFloatTypes | DTypeSet{ACL_INT32, ACL_INT64}, Kernel::NLLLossGrad});
 
-constexpr int64_t kReductionNone = 0, kReductionMean = 1, kReductionSum = 2;
-
 struct NllPlan {
     TensorView x, target, weight, out, total, grad;  // grad: the backward's gradOutput
     bool has_weight = false;
@@ -40,9 +38,7 @@ aclnnStatus check_common(const char* api, const aclTensor* self, const aclTensor
                          int64_t reduction, NllPlan& p) {
     OPAPI_CHECK(check_tensor(api, "self", self));
     OPAPI_CHECK(check_tensor(api, "target", target));
-    if (reduction < kReductionNone || reduction > kReductionSum) {
-        return invalid(api, "reduction %lld; 0 (none), 1 (mean) or 2 (sum) expected", static_cast<long long>(reduction));
-    }
+    OPAPI_CHECK(check_reduction(api, reduction));
     p.reduction = reduction;
     p.x = view_of(self);
     p.target = view_of(target);

@@ -17,6 +17,7 @@
 #include "nnopbase/dtype.h"
 #include "nnopbase/tensor.h"
 #include "opapi/checks.h"
+#include "opapi/index_walk.h"
 #include "opapi/op_launcher.h"
 #include "opapi/registry.h"
 
@@ -57,9 +58,8 @@ aclnnStatus prepare(const char* api, Reduce kind, const aclTensor* self, const a
     OPAPI_CHECK(check_rank(api, "self", x.dims, 0, nn::kMaxDims));
     std::vector<bool> reduced;
     OPAPI_CHECK(reduced_dims(api, dim->values, x.rank(), reduced));
-    Dims expected, kept = x.dims;  // kept: the output shape with reduced dimensions as 1
+    Dims expected;
     for (size_t i = 0; i < x.rank(); ++i) {
-        if (reduced[i]) kept[i] = 1;
         if (!reduced[i] || keepDim) expected.push_back(reduced[i] ? 1 : x.dims[i]);
     }
     OPAPI_CHECK(check_same_dims(api, "out", y.dims, expected));
@@ -71,30 +71,16 @@ aclnnStatus prepare(const char* api, Reduce kind, const aclTensor* self, const a
     const Kernel kernel = all ? Kernel::ReduceAll : any ? Kernel::ReduceAny : mean ? Kernel::ReduceMean : Kernel::ReduceSum;
     launches.push_back({kernel, dtype,
                         vector_cost(double(n + (mean ? outputs : 0)), double(n * nn::dtype_size(dtype) + y.bytes()), outputs, 1)});
-    auto compute = [x, y, kept, mean, all, any]() {
+    auto compute = [x, y, reduced, mean, all, any]() {
         const std::vector<double> v = read_doubles(x);
-        // Row-major strides of the kept shape; a reduced dimension contributes nothing.
-        Dims out_strides(kept.size(), 0);
-        int64_t stride = 1;
-        for (size_t i = kept.size(); i-- > 0;) {
-            out_strides[i] = kept[i] == 1 ? 0 : stride;
-            stride *= kept[i];
-        }
-        std::vector<double> acc(static_cast<size_t>(stride), all ? 1.0 : 0.0);
-        std::vector<int64_t> index(x.rank(), 0);
+        const ReductionLayout layout = reduction_layout(x.dims, reduced);
+        std::vector<double> acc(static_cast<size_t>(layout.outputs), all ? 1.0 : 0.0);
         for (size_t e = 0; e < v.size(); ++e) {
-            int64_t pos = 0;
-            for (size_t i = 0; i < index.size(); ++i) pos += index[i] * out_strides[i];
-            double& a = acc[static_cast<size_t>(pos)];
+            double& a = acc[static_cast<size_t>(layout.slot[e])];
             a = all ? double(a != 0.0 && v[e] != 0.0) : any ? double(a != 0.0 || v[e] != 0.0) : a + v[e];
-            for (size_t i = index.size(); i-- > 0;) {
-                if (++index[i] < x.dims[i]) break;
-                index[i] = 0;
-            }
         }
         if (mean && !acc.empty()) {
-            const double count = double(v.size()) / double(acc.size());
-            for (double& a : acc) a /= count;
+            for (double& a : acc) a /= double(layout.group);
         }
         write_doubles(y, acc);
     };

@@ -14,6 +14,7 @@
 #include "aclnnop/aclnn_softplus_backward.h"
 #include "core/fault_plan.h"
 #include "opapi/elementwise.h"
+#include "opapi/elementwise_entry.h"
 #include "opapi/op_launcher.h"
 
 namespace npusim::opapi {
@@ -52,46 +53,31 @@ OPAPI_ELEMENTWISE(kSoftplusBackward, "aclnnSoftplusBackward", F::Binary, {Kernel
 
 using namespace npusim::opapi;
 
-NPUSIM_C_EXPORT aclnnStatus aclnnMishGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
-                                                      aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnMishGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kMish, {tensor_in("self", self)}, out, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnMish)
+OPAPI_ELEMENTWISE_ENTRY(aclnnMish,
+                        (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kMish, {tensor_in("self", self)}, out, workspaceSize, executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnInplaceMishGetWorkspaceSize(aclTensor* selfRef, uint64_t* workspaceSize,
-                                                             aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnInplaceMishGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kInplaceMish, {tensor_in("selfRef", selfRef)}, selfRef, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnInplaceMish)
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceMish,
+                        (aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceMish, {tensor_in("selfRef", selfRef)}, selfRef, workspaceSize,
+                                            executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnMishBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
-                                                              aclTensor* gradInput, uint64_t* workspaceSize,
-                                                              aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnMishBackwardGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kMishBackward, {tensor_in("gradOutput", gradOutput), tensor_in("self", self)}, gradInput,
-                               workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnMishBackward)
+OPAPI_ELEMENTWISE_ENTRY(aclnnMishBackward,
+                        (const aclTensor* gradOutput, const aclTensor* self, aclTensor* gradInput,
+                         uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kMishBackward, {tensor_in("gradOutput", gradOutput),
+                                            tensor_in("self", self)}, gradInput, workspaceSize, executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnSoftplusGetWorkspaceSize(const aclTensor* self, const aclScalar* beta,
-                                                          const aclScalar* threshold, aclTensor* out,
-                                                          uint64_t* workspaceSize, aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnSoftplusGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kSoftplus, {tensor_in("self", self), attribute("beta", beta), attribute("threshold", threshold)},
-                               out, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnSoftplus)
+OPAPI_ELEMENTWISE_ENTRY(aclnnSoftplus,
+                        (const aclTensor* self, const aclScalar* beta, const aclScalar* threshold, aclTensor* out,
+                         uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kSoftplus, {tensor_in("self", self), attribute("beta", beta),
+                                            attribute("threshold", threshold)}, out, workspaceSize, executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnSoftplusBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
-                                                                  const aclScalar* beta, const aclScalar* threshold,
-                                                                  aclTensor* gradInput, uint64_t* workspaceSize,
-                                                                  aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnSoftplusBackwardGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kSoftplusBackward,
-                               {tensor_in("gradOutput", gradOutput), tensor_in("self", self), attribute("beta", beta),
-                                attribute("threshold", threshold)},
-                               gradInput, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnSoftplusBackward)
+OPAPI_ELEMENTWISE_ENTRY(aclnnSoftplusBackward,
+                        (const aclTensor* gradOutput, const aclTensor* self, const aclScalar* beta,
+                         const aclScalar* threshold, aclTensor* gradInput, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
+                        prepare_elementwise(kSoftplusBackward, {tensor_in("gradOutput", gradOutput),
+                                            tensor_in("self", self), attribute("beta", beta),
+                                            attribute("threshold", threshold)}, gradInput, workspaceSize, executor))

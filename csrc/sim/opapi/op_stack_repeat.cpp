@@ -9,6 +9,7 @@
 #include "nnopbase/dtype.h"
 #include "nnopbase/tensor.h"
 #include "opapi/checks.h"
+#include "opapi/index_walk.h"
 #include "opapi/op_launcher.h"
 #include "opapi/registry.h"
 
@@ -91,10 +92,7 @@ aclnnStatus prepare_repeat(const aclTensor* self, const aclIntArray* repeats, co
             int64_t source = 0;
             for (size_t i = 0; i < at.size(); ++i) source = source * in[i] + at[i] % in[i];
             r[e] = v[static_cast<size_t>(source)];
-            for (size_t i = at.size(); i-- > 0;) {
-                if (++at[i] < expected[i]) break;
-                at[i] = 0;
-            }
+            next_index(at, expected);
         }
         write_doubles(y, r);
     };

@@ -45,6 +45,13 @@ enum class Kernel : uint8_t {
     Conv2D, Conv2DBackpropInput, Conv2DBackpropFilter,
     Conv2DTranspose,
     PadV3, LpNormV2, ForeachNorm, ForeachNonFiniteCheckAndUnscale, AmpUpdateScale, BitwiseAnd, ReduceAny, TanhGrad,
+    ReduceMin, ReduceProd, ReduceVar, ReduceStdV2, ReduceLogSumExp,
+    NonZero, MaskedSelectV3,
+    LpLoss, L1LossGrad, SmoothL1LossV2, SmoothL1LossGradV2, BinaryCrossEntropy, BinaryCrossEntropyGrad,
+    SigmoidCrossEntropyWithLogitsV2, SigmoidCrossEntropyWithLogitsGradV2, KLDivV2, KlDivLossGrad,
+    Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh, Acosh, Atanh, Atan2, Mod, FloorMod, FloorDiv, LogAddExp, BitwiseOr,
+    BitwiseXor, SigmoidGrad, SoftShrink, SoftShrinkGrad, HardShrink, HardShrinkGrad,
+    InplaceIndexAdd, IndexFillD, Roll, MaskedScatter, ArgMaxWithValue, ArgMinWithValue, OneHot,
     Count
 };
 

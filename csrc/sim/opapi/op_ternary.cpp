@@ -13,6 +13,7 @@
 #include "aclnnop/aclnn_lerp_tensor.h"
 #include "core/fault_plan.h"
 #include "opapi/elementwise.h"
+#include "opapi/elementwise_entry.h"
 #include "opapi/op_launcher.h"
 
 namespace npusim::opapi {
@@ -43,86 +44,57 @@ OPAPI_ELEMENTWISE(kInplaceAddcdiv, "aclnnInplaceAddcdiv", F::Ternary, {Kernel::A
 
 using namespace npusim::opapi;
 
-NPUSIM_C_EXPORT aclnnStatus aclnnLerpGetWorkspaceSize(const aclTensor* self, const aclTensor* end, const aclTensor* weight,
-                                                      aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnLerpGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kLerp, {tensor_in("self", self), tensor_in("end", end), tensor_in("weight", weight)}, out,
-                               workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnLerp)
+OPAPI_ELEMENTWISE_ENTRY(aclnnLerp,
+                        (const aclTensor* self, const aclTensor* end, const aclTensor* weight, aclTensor* out,
+                         uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kLerp, {tensor_in("self", self), tensor_in("end", end),
+                                            tensor_in("weight", weight)}, out, workspaceSize, executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnInplaceLerpGetWorkspaceSize(aclTensor* selfRef, const aclTensor* end,
-                                                             const aclTensor* weight, uint64_t* workspaceSize,
-                                                             aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnInplaceLerpGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kInplaceLerp,
-                               {tensor_in("selfRef", selfRef), tensor_in("end", end), tensor_in("weight", weight)},
-                               selfRef, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnInplaceLerp)
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceLerp,
+                        (aclTensor* selfRef, const aclTensor* end, const aclTensor* weight, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceLerp, {tensor_in("selfRef", selfRef), tensor_in("end", end),
+                                            tensor_in("weight", weight)}, selfRef, workspaceSize, executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnLerpsGetWorkspaceSize(const aclTensor* self, const aclTensor* end,
-                                                       const aclScalar* weight, aclTensor* out, uint64_t* workspaceSize,
-                                                       aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnLerpsGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kLerps, {tensor_in("self", self), tensor_in("end", end), attribute("weight", weight)},
-                               out, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnLerps)
+OPAPI_ELEMENTWISE_ENTRY(aclnnLerps,
+                        (const aclTensor* self, const aclTensor* end, const aclScalar* weight, aclTensor* out,
+                         uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kLerps, {tensor_in("self", self), tensor_in("end", end),
+                                            attribute("weight", weight)}, out, workspaceSize, executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnInplaceLerpsGetWorkspaceSize(aclTensor* selfRef, const aclTensor* end,
-                                                              const aclScalar* weight, uint64_t* workspaceSize,
-                                                              aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnInplaceLerpsGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kInplaceLerps,
-                               {tensor_in("selfRef", selfRef), tensor_in("end", end), attribute("weight", weight)},
-                               selfRef, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnInplaceLerps)
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceLerps,
+                        (aclTensor* selfRef, const aclTensor* end, const aclScalar* weight, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceLerps, {tensor_in("selfRef", selfRef), tensor_in("end", end),
+                                            attribute("weight", weight)}, selfRef, workspaceSize, executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnAddcmulGetWorkspaceSize(const aclTensor* self, const aclTensor* tensor1,
-                                                         const aclTensor* tensor2, const aclScalar* value, aclTensor* out,
-                                                         uint64_t* workspaceSize, aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnAddcmulGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kAddcmul,
-                               {tensor_in("self", self), tensor_in("tensor1", tensor1), tensor_in("tensor2", tensor2),
-                                attribute("value", value)},
-                               out, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnAddcmul)
+OPAPI_ELEMENTWISE_ENTRY(aclnnAddcmul,
+                        (const aclTensor* self, const aclTensor* tensor1, const aclTensor* tensor2,
+                         const aclScalar* value, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kAddcmul, {tensor_in("self", self), tensor_in("tensor1", tensor1),
+                                            tensor_in("tensor2", tensor2), attribute("value", value)}, out,
+                                            workspaceSize, executor))
 
 // CANN declares selfRef const (a handle of device memory the operator writes).
-NPUSIM_C_EXPORT aclnnStatus aclnnInplaceAddcmulGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* tensor1,
-                                                                const aclTensor* tensor2, const aclScalar* value,
-                                                                uint64_t* workspaceSize, aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnInplaceAddcmulGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kInplaceAddcmul,
-                               {tensor_in("selfRef", selfRef), tensor_in("tensor1", tensor1),
-                                tensor_in("tensor2", tensor2), attribute("value", value)},
-                               selfRef, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnInplaceAddcmul)
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceAddcmul,
+                        (const aclTensor* selfRef, const aclTensor* tensor1, const aclTensor* tensor2,
+                         const aclScalar* value, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceAddcmul, {tensor_in("selfRef", selfRef),
+                                            tensor_in("tensor1", tensor1), tensor_in("tensor2", tensor2),
+                                            attribute("value", value)}, selfRef, workspaceSize, executor))
 
 // CANN declares out const (a handle of device memory the operator writes).
-NPUSIM_C_EXPORT aclnnStatus aclnnAddcdivGetWorkspaceSize(const aclTensor* self, const aclTensor* tensor1,
-                                                         const aclTensor* tensor2, const aclScalar* value,
-                                                         const aclTensor* out, uint64_t* workspaceSize,
-                                                         aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnAddcdivGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kAddcdiv,
-                               {tensor_in("self", self), tensor_in("tensor1", tensor1), tensor_in("tensor2", tensor2),
-                                attribute("value", value)},
-                               out, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnAddcdiv)
+OPAPI_ELEMENTWISE_ENTRY(aclnnAddcdiv,
+                        (const aclTensor* self, const aclTensor* tensor1, const aclTensor* tensor2,
+                         const aclScalar* value, const aclTensor* out, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
+                        prepare_elementwise(kAddcdiv, {tensor_in("self", self), tensor_in("tensor1", tensor1),
+                                            tensor_in("tensor2", tensor2), attribute("value", value)}, out,
+                                            workspaceSize, executor))
 
-NPUSIM_C_EXPORT aclnnStatus aclnnInplaceAddcdivGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* tensor1,
-                                                                const aclTensor* tensor2, const aclScalar* value,
-                                                                uint64_t* workspaceSize, aclOpExecutor** executor) {
-    NPUSIM_FAULT_RETURN("aclnnInplaceAddcdivGetWorkspaceSize", aclnnStatus);
-    return prepare_elementwise(kInplaceAddcdiv,
-                               {tensor_in("selfRef", selfRef), tensor_in("tensor1", tensor1),
-                                tensor_in("tensor2", tensor2), attribute("value", value)},
-                               selfRef, workspaceSize, executor);
-}
-OPAPI_DEFINE_RUN(aclnnInplaceAddcdiv)
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceAddcdiv,
+                        (const aclTensor* selfRef, const aclTensor* tensor1, const aclTensor* tensor2,
+                         const aclScalar* value, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceAddcdiv, {tensor_in("selfRef", selfRef),
+                                            tensor_in("tensor1", tensor1), tensor_in("tensor2", tensor2),
+                                            attribute("value", value)}, selfRef, workspaceSize, executor))

@@ -17,6 +17,7 @@
 #include "nnopbase/dtype.h"
 #include "nnopbase/tensor.h"
 #include "opapi/checks.h"
+#include "opapi/index_walk.h"
 #include "opapi/op_launcher.h"
 #include "opapi/registry.h"
 
@@ -84,24 +85,9 @@ aclnnStatus prepare_vector_norm(const aclTensor* self, const aclScalar* ord, con
         {Kernel::LpNormV2, dtype, vector_cost(3.0 * double(n), double(x.bytes() + y.bytes()), outputs, 1)}};
     auto compute = [x, y, reduced, p = ord->value]() {
         const std::vector<double> v = read_doubles(x);
-        // Row-major position of each element among the outputs; a reduced dimension adds nothing.
-        Dims out_strides(x.rank(), 0);
-        int64_t stride = 1;
-        for (size_t i = x.rank(); i-- > 0;) {
-            out_strides[i] = reduced[i] ? 0 : stride;
-            if (!reduced[i]) stride *= x.dims[i];
-        }
-        std::vector<NormAccumulator> acc(static_cast<size_t>(stride), NormAccumulator(p));
-        Dims index(x.rank(), 0);
-        for (double value : v) {
-            int64_t pos = 0;
-            for (size_t i = 0; i < index.size(); ++i) pos += index[i] * out_strides[i];
-            acc[static_cast<size_t>(pos)].add(value);
-            for (size_t i = index.size(); i-- > 0;) {
-                if (++index[i] < x.dims[i]) break;
-                index[i] = 0;
-            }
-        }
+        const ReductionLayout layout = reduction_layout(x.dims, reduced);
+        std::vector<NormAccumulator> acc(static_cast<size_t>(layout.outputs), NormAccumulator(p));
+        for (size_t e = 0; e < v.size(); ++e) acc[static_cast<size_t>(layout.slot[e])].add(v[e]);
         std::vector<double> r;
         r.reserve(acc.size());
         for (const NormAccumulator& a : acc) r.push_back(a.value());

@@ -14,7 +14,8 @@
 //                                  their views: a tensor may be in several lists, as torch_npu's are)
 //   wsdelta N                      pass the requested workspace size + N to the second phase
 //   runs N                         make the executor repeatable and run it N times
-// Prints "phase1 STATUS WORKSPACE" and one "phase2 STATUS" per run; exits 0 when every call succeeded.
+// Prints "phase1 STATUS WORKSPACE", one "phase2 STATUS" per run and "view NAME DIMS..." per output
+// tensor (its view shape after the run); exits 0 when every call succeeded.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -308,6 +309,8 @@ using Phase2 = aclnnStatus (*)(void*, uint64_t, aclOpExecutor*, aclrtStream);
 }  // namespace
 
 #include "aclnn_runner_by_name.h"
+#include "aclnn_runner_reductions.h"
+#include "aclnn_runner_elementwise_more.h"
 
 namespace {
 
@@ -728,7 +731,8 @@ bool select(const Spec& p, Phase1& first, Phase2& second) {
         first = [&](uint64_t* w, aclOpExecutor** e) { return aclnnForeachAddcdivScalarV2GetWorkspaceSize(p.l("x1"), p.l("x2"), p.l("x3"), p.s("scalar"), p.l("out"), w, e); };
         second = aclnnForeachAddcdivScalarV2;
     } else {
-        return select_by_name(p, first, second);
+        return select_by_name(p, first, second) || select_reductions(p, first, second) ||
+               select_elementwise_more(p, first, second);
     }
     return true;
 }
@@ -772,6 +776,15 @@ int main(int argc, char** argv) {
     if (!check(aclrtSynchronizeStream(stream), "aclrtSynchronizeStream")) return 3;
     for (auto& [name, dt] : spec.tensors) {
         if (!dt.out_file.empty()) {
+            // The view shape after the run (operators with data-dependent output shapes set it).
+            int64_t* view = nullptr;
+            uint64_t rank = 0;
+            if (aclGetViewShape(dt.tensor, &view, &rank) == ACLNN_SUCCESS) {
+                std::printf("view %s", name.c_str());
+                for (uint64_t i = 0; i < rank; ++i) std::printf(" %lld", static_cast<long long>(view[i]));
+                std::printf("\n");
+                std::free(view);
+            }
             std::vector<char> host(dt.bytes);
             if (dt.bytes && !check(aclrtMemcpy(host.data(), dt.bytes, dt.device, dt.bytes, ACL_MEMCPY_DEVICE_TO_HOST), "aclrtMemcpy")) return 3;
             std::ofstream(dt.out_file, std::ios::binary).write(host.data(), static_cast<std::streamsize>(host.size()));

@@ -1,0 +1,27 @@
+/*
+ * aclnnBitwiseOrTensor, aclnnInplaceBitwiseOrTensor: self | other (a tensor, broadcast); bool: logical.
+ * The signatures are CANN's.
+ */
+#ifndef NPU_SIM_ACLNNOP_ACLNN_BITWISE_OR_TENSOR_H
+#define NPU_SIM_ACLNNOP_ACLNN_BITWISE_OR_TENSOR_H
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACLNN_API aclnnStatus aclnnBitwiseOrTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* other,
+    aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ACLNN_API aclnnStatus aclnnBitwiseOrTensor(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+    aclrtStream stream);
+ACLNN_API aclnnStatus aclnnInplaceBitwiseOrTensorGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+ACLNN_API aclnnStatus aclnnInplaceBitwiseOrTensor(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+    aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NPU_SIM_ACLNNOP_ACLNN_BITWISE_OR_TENSOR_H */
