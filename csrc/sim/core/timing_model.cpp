@@ -99,15 +99,16 @@ bool TimingModel::overlay(const std::string& text, const TimingModel& base, Timi
     if (!parse_toml(text, doc, error)) return false;
     for (const auto& [path, table] : doc.tables) {
         // Header parts are joined by \x1f (toml_document.h); only [soc.<name>], [family.<name>],
-        // [hccl.<name>]. The document also lists "soc" itself (a table of sub-tables, no values).
+        // [hccl.<name>]. The document also lists each parent ("soc" of [soc.X]) as a table of its own.
         std::string shown = path;
         for (char& c : shown) c = c == '\x1f' ? '.' : c;
         const auto sep = path.find('\x1f');
         const std::string head = path.substr(0, sep);
-        const bool known_head = head == "soc" || head == "family" || head == "hccl";
-        const bool known = known_head && (sep == std::string::npos
-                                              ? table.values.empty()
-                                              : path.find('\x1f', sep + 1) == std::string::npos);
+        // A parent that only holds sub-tables is judged by them (so [kernel.x] is named whole).
+        if (!path.empty() && sep == std::string::npos && table.values.empty() && !doc.children(path).empty())
+            continue;
+        const bool known = sep != std::string::npos && path.find('\x1f', sep + 1) == std::string::npos &&
+                           (head == "soc" || head == "family" || head == "hccl");
         if (path.empty() ? !table.values.empty() : !known) {
             error = path.empty() ? "top-level keys are not allowed; put coefficients in [soc.<name>], "
                                    "[family.<name>] or [hccl.<topology>] tables"
