@@ -12,7 +12,9 @@
 namespace mspti::activity {
 namespace {
 
-void PutKind(std::vector<uint8_t>& buffer, size_t at, int32_t kind) { std::memcpy(buffer.data() + at, &kind, sizeof kind); }
+void PutKind(std::vector<uint8_t>& buffer, size_t at, int32_t kind) {
+    std::memcpy(buffer.data() + at, &kind, sizeof kind);
+}
 
 // A buffer of the given kinds back to back, each record its schema's size.
 std::vector<uint8_t> Records(std::initializer_list<msptiActivityKind> kinds, size_t* used) {
