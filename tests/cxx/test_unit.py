@@ -4,8 +4,9 @@ failing with every failing case by name.
 
 Without GoogleTest (Debian: libgtest-dev) they skip, unless ``NPU_SIM_REQUIRE_GTEST`` is set (the CI
 envs that install it). Under ``NPU_SIM_TEST_SANITIZE`` (tox -e asan / tsan) they are built with the
-same sanitizer. The TOML reader's tests need toml++: a system copy, or the folder holding
-``toml++/toml.hpp`` in ``NPU_SIM_TOMLPP_INCLUDE``; nothing is downloaded here.
+same sanitizer. The TOML reader's tests need toml++: a system copy, the folder holding
+``toml++/toml.hpp`` in ``NPU_SIM_TOMLPP_INCLUDE``, or the copy that the package's build from this
+checkout fetched into ``build/*/_deps`` (cmake/third_party.cmake); nothing is downloaded here.
 """
 
 from __future__ import annotations
@@ -27,6 +28,10 @@ REQUIRE = "NPU_SIM_REQUIRE_GTEST"
 _SANITIZERS = {"": "", "address,undefined": "address", "address": "address", "thread": "thread"}
 
 
+#: Where cmake/third_party.cmake unpacks toml++ in a build tree (the package's builds are under build/).
+_FETCHED_TOMLPP = "build/*/_deps/pytomlpp-*/third_party/tomlplusplus/include"
+
+
 @dataclass(frozen=True)
 class Failure:
     case: str
@@ -39,6 +44,14 @@ def _env() -> dict[str, str]:
     env = dict(os.environ)
     env.pop("LD_PRELOAD", None)
     return env
+
+
+def _tomlpp_include() -> str | None:
+    """A folder holding toml++/toml.hpp to build the TOML reader's tests with, if one is known."""
+    if os.environ.get("NPU_SIM_TOMLPP_INCLUDE"):
+        return os.environ["NPU_SIM_TOMLPP_INCLUDE"]
+    fetched = sorted(p for p in REPO.glob(_FETCHED_TOMLPP) if (p / "toml++" / "toml.hpp").is_file())
+    return str(fetched[0]) if fetched else None
 
 
 def _run(cmd: list[str], what: str) -> None:
@@ -72,8 +85,9 @@ def unit_test_programs() -> list[Path]:
     ]
     if shutil.which("ninja") and not (tree / "CMakeCache.txt").exists():
         cmd += ["-G", "Ninja"]
-    if os.environ.get("NPU_SIM_TOMLPP_INCLUDE"):
-        cmd.append(f"-DNPU_SIM_TOMLPP_INCLUDE={os.environ['NPU_SIM_TOMLPP_INCLUDE']}")
+    tomlpp = _tomlpp_include()
+    if tomlpp:
+        cmd.append(f"-DNPU_SIM_TOMLPP_INCLUDE={tomlpp}")
     _run(cmd, "configuring the unit tests")
     programs = [Path(line) for line in (tree / "unit_tests.txt").read_text().split() if line]
     if not programs:  # the configure found no GoogleTest
@@ -118,12 +132,14 @@ def test_unit_tests_pass(unit_test_programs: list[Path], tmp_path: Path) -> None
 
 
 def test_toml_reader_tests_are_built(unit_test_programs: list[Path]) -> None:
-    """The TOML reader's cases run where toml++ is found (in CI: Debian's libtomlplusplus-dev is not
-    enough, it names its header toml.h; see NPU_SIM_TOMLPP_INCLUDE)."""
+    """The TOML reader's cases run where toml++ is found: in CI the package's own build has fetched it
+    (Debian's libtomlplusplus-dev is not enough: it names its header toml.h)."""
     core = next((p for p in unit_test_programs if p.name == "npusim_core_unit_tests"), None)
     assert core is not None, f"npusim_core_unit_tests not among {[p.name for p in unit_test_programs]}"
     listing = subprocess.run(
         [str(core), "--gtest_list_tests"], env=_env(), capture_output=True, text=True, timeout=60, check=True
     ).stdout
     if "TomlDocument." not in listing:
-        pytest.skip("the TOML reader's unit tests are not built: no toml++ (set NPU_SIM_TOMLPP_INCLUDE)")
+        unavailable(
+            "the TOML reader's unit tests are not built: no toml++ (set NPU_SIM_TOMLPP_INCLUDE)", REQUIRE
+        )
