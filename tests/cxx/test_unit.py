@@ -147,3 +147,34 @@ def test_toml_reader_tests_are_built(unit_test_programs: list[Path]) -> None:
         unavailable(
             "the TOML reader's unit tests are not built: no toml++ (set NPU_SIM_TOMLPP_INCLUDE)", REQUIRE
         )
+
+
+def test_failures_name_each_failing_case(tmp_path: Path) -> None:
+    """The report of a gtest run (--gtest_output=json) becomes one line per failure, its case named."""
+    report = tmp_path / "report.json"
+    report.write_text(
+        json.dumps(
+            {
+                "testsuites": [
+                    {
+                        "name": "ByteFifo",
+                        "testsuite": [
+                            {"name": "Passes"},
+                            {
+                                "name": "Fails",
+                                "failures": [
+                                    {"failure": "byte_fifo_test.cpp:63\nExpected: a\n  Which is: 1\n"},
+                                    {"failure": "byte_fifo_test.cpp:64\nValue of: b\n"},
+                                ],
+                            },
+                        ],
+                    },
+                    {"name": "Empty", "testsuite": []},
+                ]
+            }
+        )
+    )
+    assert _failures(report) == [
+        Failure("ByteFifo.Fails", "byte_fifo_test.cpp:63 | Expected: a | Which is: 1"),
+        Failure("ByteFifo.Fails", "byte_fifo_test.cpp:64 | Value of: b"),
+    ]
