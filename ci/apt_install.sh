@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # apt_install.sh WHO PACKAGE...: installs Debian/Ubuntu packages with apt-get, as root or through
-# sudo; messages start with WHO. Shared by the setup scripts of ci/ (fuzz_setup.sh, valgrind_setup.sh, mpi_setup.sh).
+# sudo; messages start with WHO. Shared by the setup scripts of ci/ (fuzz_setup.sh, valgrind_setup.sh,
+# mpi_setup.sh, gtest_setup.sh).
 set -euo pipefail
 who=$1
 shift
