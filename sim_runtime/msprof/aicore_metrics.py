@@ -3,15 +3,14 @@
 On the device, each task's PMU counters reach the host on driver channel 53 (the FFTS profile
 channel; msprof's collector writes it as ``ffts_profile.data.<n>.slice_<m>``) as one 128-byte
 ContextPmu record per task: the stream and task id, the task's total cycles, eight PMU counters (the
-events the metric set programs, in that order) and two time stamps. The layout and the
-PipeUtilization formulas follow Ascend/msprof 9ba1ac7 (analysis/csrc/domain/services/parser/
-parser_item/chip4_pmu_parser_item.h; association/calculator/metric/metric_calculator.cpp and
-metric_calculator_group/pipeut_calculator.h; data_process/ai_task/metric_processor.cpp for the
-op_summary column names).
+events the metric set programs, in that order) and two time stamps. The layout and the formulas
+follow Ascend/msprof 9ba1ac7 (analysis/csrc/domain/services/: parser/parser_item/
+chip4_pmu_parser_item.h; association/calculator/metric/metric_calculator.cpp,
+metric_calculator_group/pipeut_calculator.h and pipeutext_calculator.h; and
+analysis/csrc/domain/data_process/ai_task/metric_processor.cpp for the op_summary column names).
 
-Partial: the simulator's device does not produce these records yet (docs/msprof.md, "AI Core
-metrics"), so the export writes no metric column; this module is the reader and calculator the export
-applies to them.
+Partial: the simulator's device does not produce these records yet and the export does not call this
+module yet, so op_summary has no metric column (docs/msprof.md, "AI Core metrics").
 """
 
 from __future__ import annotations
@@ -88,25 +87,44 @@ class PipeMetric:
     kind: str  # "ratio": sum(count) / total cycles; "time": total time * ratio; "division": first / rest
 
 
-# msprof's PipeUtilization set: the metrics in column order and the PMU events each reads.
-PIPE_UTILIZATION = (
-    PipeMetric("vec_time", (0x8,), "time"),
-    PipeMetric("vec_ratio", (0x8,), "ratio"),
-    PipeMetric("mac_time", (0xA,), "time"),
-    PipeMetric("mac_ratio", (0xA,), "ratio"),
-    PipeMetric("scalar_time", (0x9,), "time"),
-    PipeMetric("scalar_ratio", (0x9,), "ratio"),
-    PipeMetric("mte1_time", (0xB,), "time"),
-    PipeMetric("mte1_ratio", (0xB,), "ratio"),
-    PipeMetric("mte2_time", (0xC,), "time"),
-    PipeMetric("mte2_ratio", (0xC,), "ratio"),
-    PipeMetric("mte3_time", (0xD,), "time"),
-    PipeMetric("mte3_ratio", (0xD,), "ratio"),
-    PipeMetric("icache_miss_rate", (0x55, 0x54), "division"),
-)
-# The events the set programs, one per counter of the record.
-PIPE_UTILIZATION_EVENTS = (0x8, 0xA, 0x9, 0xB, 0xC, 0xD, 0x55, 0x54)
-assert len(PIPE_UTILIZATION_EVENTS) == PMU_COUNTERS
+@dataclass(frozen=True)
+class MetricSet:
+    name: str
+    metrics: tuple[PipeMetric, ...]  # in op_summary's column order
+    events: tuple[int, ...]  # the events the set programs, one per counter of the record
+
+
+def _pipe(name: str, *events: int) -> tuple[PipeMetric, PipeMetric]:
+    """A pipe's time and ratio columns, both read from `events`."""
+    return PipeMetric(name + "_time", events, "time"), PipeMetric(name + "_ratio", events, "ratio")
+
+
+_ICACHE = PipeMetric("icache_miss_rate", (0x55, 0x54), "division")
+
+# msprof's PipeUtilization set (PipeUtCalculator): the vector and cube pipes counted on every core.
+PIPE_UTILIZATION = MetricSet(
+    "PipeUtilization",
+    (*_pipe("vec", 0x8), *_pipe("mac", 0xA), *_pipe("scalar", 0x9), *_pipe("mte1", 0xB), *_pipe("mte2", 0xC),
+     *_pipe("mte3", 0xD), _ICACHE),
+    (0x8, 0xA, 0x9, 0xB, 0xC, 0xD, 0x55, 0x54),
+)  # fmt: skip
+# Its extended form for the cube cores of chips that count cube and vector cores apart
+# (PipeUtExtCalculator): mac and mte1 from other events (msprof names them *_ratio_extra and writes
+# them as *_ratio), fixpipe instead of vec and mte3.
+PIPE_UTILIZATION_EXCT = MetricSet(
+    "PipeUtilizationExct",
+    (PipeMetric("mac_time", (0x416, 0x417), "time"), PipeMetric("mac_ratio_extra", (0x416, 0x417), "ratio"),
+     *_pipe("scalar", 0x9),
+     PipeMetric("mte1_time", (0x302,), "time"), PipeMetric("mte1_ratio_extra", (0x302,), "ratio"),
+     *_pipe("mte2", 0xC), *_pipe("fixpipe", 0x303), _ICACHE),
+    (0x416, 0x417, 0x9, 0x302, 0xC, 0x303, 0x55, 0x54),
+)  # fmt: skip
+assert all(len(s.events) == PMU_COUNTERS for s in (PIPE_UTILIZATION, PIPE_UTILIZATION_EXCT))
+# The columns of these sets that msprof drops from op_summary (metric_processor.cpp's UNSUPPORTED_HEADER).
+UNSUPPORTED_COLUMNS = frozenset(
+    {"aic_vec_ratio", "aic_vec_time", "aiv_mac_ratio", "aiv_mac_time", "aiv_mte1_ratio", "aiv_mte1_time",
+     "aiv_fixpipe_ratio", "aiv_fixpipe_time"}
+)  # fmt: skip
 
 
 def total_time_us(total_cycles: int, block_num: int, core_num: int, freq_mhz: float) -> float:
@@ -119,21 +137,23 @@ def total_time_us(total_cycles: int, block_num: int, core_num: int, freq_mhz: fl
 
 def pipe_utilization(
     record: ContextPmu,
-    events: Sequence[int],
+    metric_set: MetricSet = PIPE_UTILIZATION,
+    events: Sequence[int] | None = None,
     *,
     block_num: int,
     core_num: int,
     freq_mhz: float,
 ) -> dict[str, float]:
-    """The PipeUtilization metrics of one record whose counters count `events` (in order), plus
-    total_cycles and total_time, as msprof computes them."""
+    """The metrics of `metric_set` of one record whose counters count `events` (in order; the set's
+    own by default), plus total_cycles and total_time, as msprof computes them."""
+    events = metric_set.events if events is None else events
     if len(events) != len(record.counters):
         raise PmuDataError(f"{len(events)} events for {len(record.counters)} PMU counters")
     count = dict(zip(events, record.counters, strict=True))
     cycles = record.total_cycles
     total = total_time_us(cycles, block_num, core_num, freq_mhz)
     out: dict[str, float] = {"total_cycles": float(cycles), "total_time": total}
-    for metric in PIPE_UTILIZATION:
+    for metric in metric_set.metrics:
         missing = [e for e in metric.events if e not in count]
         if missing:
             raise PmuDataError(f"{metric.name}: event {missing[0]:#x} is not among the record's events")
@@ -150,14 +170,16 @@ def pipe_utilization(
 
 def summary_header(name: str, prefix: str = "") -> str:
     """op_summary's column for a metric, as msprof's MetricProcessor names it: total_time is
-    aicore_time(us) (aiv_time(us) for the vector cores), other times get (us); `prefix` is aic_ or aiv_
-    on chips that count the cube and vector cores apart, "" otherwise."""
+    aicore_time(us) (aiv_time(us) for the vector cores), *_extra loses its suffix, other times get
+    (us); `prefix` is aic_ or aiv_ on chips that count cube and vector cores apart, "" otherwise."""
     if name == "total_time":
         return "aiv_time(us)" if prefix == "aiv_" else "aicore_time(us)"
-    full = prefix + name
+    full = prefix + name.removesuffix("_extra")
     return full + "(us)" if "time" in name else full
 
 
-def pipe_utilization_headers(prefix: str = "") -> list[str]:
-    names = ["total_time", "total_cycles"] + [m.name for m in PIPE_UTILIZATION]
-    return [summary_header(n, prefix) for n in names]
+def summary_headers(metric_set: MetricSet = PIPE_UTILIZATION, prefix: str = "") -> list[str]:
+    """op_summary's columns for one set on one kind of core, in msprof's order, without the columns
+    msprof drops."""
+    names = ["total_time", "total_cycles"] + [m.name for m in metric_set.metrics]
+    return [summary_header(n, prefix) for n in names if prefix + n not in UNSUPPORTED_COLUMNS]

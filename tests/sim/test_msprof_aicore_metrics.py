@@ -6,14 +6,15 @@ from __future__ import annotations
 import pytest
 
 from sim_runtime.msprof.aicore_metrics import (
-    PIPE_UTILIZATION_EVENTS,
+    PIPE_UTILIZATION,
+    PIPE_UTILIZATION_EXCT,
     RECORD_BYTES,
     ContextPmu,
     PmuDataError,
     decode,
     pipe_utilization,
-    pipe_utilization_headers,
     summary_header,
+    summary_headers,
     total_time_us,
 )
 
@@ -59,9 +60,9 @@ def test_total_time_follows_blocks_over_cores() -> None:
 
 
 def test_pipe_utilization_ratios_and_times() -> None:
-    # counters in PIPE_UTILIZATION_EVENTS order: vec, mac, scalar, mte1, mte2, mte3, icache miss, request
+    # counters in the set's event order: vec, mac, scalar, mte1, mte2, mte3, icache miss, request
     pmu = decode(record(1, 1, 2000, [100, 1500, 50, 200, 600, 300, 10, 40]))[0]
-    m = pipe_utilization(pmu, PIPE_UTILIZATION_EVENTS, block_num=1, core_num=24, freq_mhz=1000)
+    m = pipe_utilization(pmu, block_num=1, core_num=24, freq_mhz=1000)
     assert m["total_cycles"] == 2000 and m["total_time"] == pytest.approx(2.0)
     assert m["mac_ratio"] == pytest.approx(0.75) and m["mac_time"] == pytest.approx(1.5)
     assert m["vec_ratio"] == pytest.approx(0.05) and m["mte2_ratio"] == pytest.approx(0.3)
@@ -72,19 +73,49 @@ def test_pipe_utilization_ratios_and_times() -> None:
 
 def test_pipe_utilization_of_an_empty_task_and_wrong_events() -> None:
     pmu = decode(record(1, 1, 0, [5] * 8))[0]
-    m = pipe_utilization(pmu, PIPE_UTILIZATION_EVENTS, block_num=1, core_num=1, freq_mhz=1000)
+    m = pipe_utilization(pmu, block_num=1, core_num=1, freq_mhz=1000)
     assert m["vec_ratio"] == 0.0 and m["icache_miss_rate"] == 0.0
     with pytest.raises(PmuDataError, match="event 0xa"):
-        pipe_utilization(pmu, [0x8, 0x1, 0x9, 0xB, 0xC, 0xD, 0x55, 0x54], block_num=1, core_num=1, freq_mhz=1)
+        pipe_utilization(
+            pmu,
+            PIPE_UTILIZATION,
+            [0x8, 0x1, 0x9, 0xB, 0xC, 0xD, 0x55, 0x54],
+            block_num=1,
+            core_num=1,
+            freq_mhz=1,
+        )
     with pytest.raises(PmuDataError, match="7 events"):
-        pipe_utilization(pmu, PIPE_UTILIZATION_EVENTS[:7], block_num=1, core_num=1, freq_mhz=1)
+        pipe_utilization(
+            pmu, PIPE_UTILIZATION, PIPE_UTILIZATION.events[:7], block_num=1, core_num=1, freq_mhz=1
+        )
+
+
+def test_extended_set_reads_mac_from_two_events() -> None:
+    # counters: mac (0x416, 0x417), scalar, mte1 (0x302), mte2, fixpipe (0x303), icache miss, request
+    pmu = decode(record(1, 1, 1000, [300, 200, 10, 40, 100, 50, 1, 4]))[0]
+    m = pipe_utilization(pmu, PIPE_UTILIZATION_EXCT, block_num=2, core_num=24, freq_mhz=1000)
+    assert m["total_time"] == pytest.approx(0.5)  # 1000 cycles at 1 GHz over 2 blocks in one wave
+    assert m["mac_ratio_extra"] == pytest.approx(0.5) and m["mac_time"] == pytest.approx(0.25)
+    assert m["mte1_ratio_extra"] == pytest.approx(0.04) and m["fixpipe_ratio"] == pytest.approx(0.05)
 
 
 def test_op_summary_names_the_columns_as_msprof() -> None:
     assert summary_header("total_time") == "aicore_time(us)"
     assert summary_header("total_time", "aiv_") == "aiv_time(us)"
-    assert summary_header("mac_ratio", "aic_") == "aic_mac_ratio"
+    assert summary_header("mac_ratio_extra", "aic_") == "aic_mac_ratio"
     assert summary_header("mte2_time", "aic_") == "aic_mte2_time(us)"
-    headers = pipe_utilization_headers()
+    headers = summary_headers()
     assert headers[:4] == ["aicore_time(us)", "total_cycles", "vec_time(us)", "vec_ratio"]
     assert headers[-1] == "icache_miss_rate" and len(headers) == 15
+    # A chip with separate cube and vector cores: the extended set on the cube cores, the plain set
+    # without mac and mte1 on the vector cores.
+    assert summary_headers(PIPE_UTILIZATION_EXCT, "aic_") == [
+        "aicore_time(us)", "aic_total_cycles", "aic_mac_time(us)", "aic_mac_ratio", "aic_scalar_time(us)",
+        "aic_scalar_ratio", "aic_mte1_time(us)", "aic_mte1_ratio", "aic_mte2_time(us)", "aic_mte2_ratio",
+        "aic_fixpipe_time(us)", "aic_fixpipe_ratio", "aic_icache_miss_rate",
+    ]  # fmt: skip
+    assert summary_headers(PIPE_UTILIZATION, "aiv_") == [
+        "aiv_time(us)", "aiv_total_cycles", "aiv_vec_time(us)", "aiv_vec_ratio", "aiv_scalar_time(us)",
+        "aiv_scalar_ratio", "aiv_mte2_time(us)", "aiv_mte2_ratio", "aiv_mte3_time(us)", "aiv_mte3_ratio",
+        "aiv_icache_miss_rate",
+    ]  # fmt: skip
