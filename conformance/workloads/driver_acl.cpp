@@ -87,7 +87,7 @@ void cmd_sync_device(const Args& args) {
     call.emit();
 }
 
-void log_memory(Call& call, const std::string& var, void* pointer, size_t size) {
+static void log_memory(Call& call, const std::string& var, void* pointer, size_t size) {
     call.json().str("var", var).num("ptr", reinterpret_cast<uintptr_t>(pointer)).num("bytes", size);
 }
 
@@ -174,7 +174,7 @@ void cmd_mem_flush(const Args& args) {
     call.emit();
 }
 
-aclrtMemcpyKind copy_kind(const std::string& word) {
+static aclrtMemcpyKind copy_kind(const std::string& word) {
     static const std::map<std::string, aclrtMemcpyKind> kinds = {
         {"h2h", ACL_MEMCPY_HOST_TO_HOST}, {"h2d", ACL_MEMCPY_HOST_TO_DEVICE}, {"d2h", ACL_MEMCPY_DEVICE_TO_HOST},
         {"d2d", ACL_MEMCPY_DEVICE_TO_DEVICE}, {"default", ACL_MEMCPY_DEFAULT},
@@ -188,7 +188,7 @@ aclrtMemcpyKind copy_kind(const std::string& word) {
 
 // libascendcl's own `name`, as a program that opens the library itself gets it (ctypes, plugin
 // loaders): never a profiler's interposer. nullptr if the library or the function is missing.
-void* direct_function(const char* name) {
+static void* direct_function(const char* name) {
     static void* const acl = dlopen("libascendcl.so", RTLD_NOW | RTLD_LOCAL);
     return acl != nullptr ? dlsym(acl, name) : nullptr;
 }
@@ -301,7 +301,7 @@ void cmd_memset(const Args& args) {
     }
 }
 
-aclrtFuncHandle kernel_function(const std::string& name, const Args& launch_args) {
+static aclrtFuncHandle kernel_function(const std::string& name, const Args& launch_args) {
     Args args;  // the loading calls are logged without the launch's label
     args.line = launch_args.line;
     static std::mutex& mutex = *new std::mutex();

@@ -6,7 +6,7 @@ namespace conformance::driver {
 
 // ---------------------------------------------------------------- script
 
-std::vector<std::string> split(const std::string& line) {
+static std::vector<std::string> split(const std::string& line) {
     std::vector<std::string> words;
     std::istringstream stream(line);
     std::string word;
@@ -151,8 +151,8 @@ void missing(const char* function, const Args& args) {
 
 // Never destroyed, like every table a command reads: threads may still run commands while
 // another thread's exit() runs the static destructors (the exit command).
-std::mutex& g_vars_mutex = *new std::mutex();
-std::map<std::string, Value>& g_vars = *new std::map<std::string, Value>();
+static std::mutex& g_vars_mutex = *new std::mutex();
+static std::map<std::string, Value>& g_vars = *new std::map<std::string, Value>();
 std::atomic<uint64_t> g_launches{0};
 
 Value lookup(const std::string& name) {

@@ -7,18 +7,18 @@ namespace conformance::driver {
 // One communicator per rank of a single-process job (HcclCommInitAll over devices 0..N-1), and per
 // rank a pair of 1 MiB device buffers allocated on first use (on the calling thread's device).
 constexpr size_t kHcclBufferBytes = 1u << 20;
-std::mutex g_hccl_mutex;
-std::vector<HcclComm> g_comms;
-std::map<int, std::pair<void*, void*>> g_hccl_buffers;
+static std::mutex g_hccl_mutex;
+static std::vector<HcclComm> g_comms;
+static std::map<int, std::pair<void*, void*>> g_hccl_buffers;
 
 // NULL when there is no communicator for the rank (hccl_init_all failed or was not called).
-HcclComm comm_arg(const std::string& word) {
+static HcclComm comm_arg(const std::string& word) {
     std::lock_guard<std::mutex> lock(g_hccl_mutex);
     auto rank = static_cast<size_t>(to_int(word));
     return rank < g_comms.size() ? g_comms[rank] : nullptr;
 }
 
-bool have_comm(HcclComm comm, const char* function, const Args& args) {
+static bool have_comm(HcclComm comm, const char* function, const Args& args) {
     if (comm != nullptr) return true;
     Json event("call");
     event.str("fn", function).boolean("no_communicator", true).num("tid", conformance::thread_id());
@@ -27,7 +27,7 @@ bool have_comm(HcclComm comm, const char* function, const Args& args) {
     return false;
 }
 
-std::pair<void*, void*> hccl_buffers(int rank) {
+static std::pair<void*, void*> hccl_buffers(int rank) {
     std::lock_guard<std::mutex> lock(g_hccl_mutex);
     auto found = g_hccl_buffers.find(rank);
     if (found != g_hccl_buffers.end()) return found->second;
@@ -66,7 +66,7 @@ void cmd_hccl_comm_name(const Args& args) {
     call.emit();
 }
 
-void hccl_annotate(Call& call, const Args& args, uint64_t count) {
+static void hccl_annotate(Call& call, const Args& args, uint64_t count) {
     call.json().inum("rank", to_int(args.at(0))).str("stream", args.at(1)).inum("stream_id", stream_id_of(args.at(1)));
     call.json().num("count", count).num("dtype_bytes", 4);
 }

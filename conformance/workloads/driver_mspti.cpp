@@ -4,10 +4,10 @@
 
 namespace conformance::driver {
 
-msptiSubscriberHandle g_subscriber = nullptr;
-msptiSubscriberHandle g_stale = nullptr;
+static msptiSubscriberHandle g_subscriber = nullptr;
+static msptiSubscriberHandle g_stale = nullptr;
 
-int enum_value(const std::string& word, const std::map<std::string, int>& names) {
+static int enum_value(const std::string& word, const std::map<std::string, int>& names) {
     auto found = names.find(word);
     return found != names.end() ? found->second : static_cast<int>(to_int(word));
 }
@@ -23,7 +23,7 @@ const std::map<std::string, int> kExternalKinds = {
 };
 const std::map<std::string, int> kDomains = {{"INVALID", 0}, {"RUNTIME", 1}, {"HCCL", 2}, {"SIZE", 3}};
 
-msptiSubscriberHandle handle_arg(const std::string& word) {
+static msptiSubscriberHandle handle_arg(const std::string& word) {
     if (word == "current") return g_subscriber;
     if (word == "null") return nullptr;
     if (word == "stale") return g_stale;

@@ -4,7 +4,7 @@
 #ifdef CONFORMANCE_HAVE_MSTX
 namespace conformance::driver {
 
-void mstx_annotate(Call& call, const StringArg& message, const std::string& stream) {
+static void mstx_annotate(Call& call, const StringArg& message, const std::string& stream) {
     call.json().str("msg", message.pointer == nullptr ? nullptr : message.described.c_str());
     call.json().num("length", message.described.size()).str("stream", stream);
     call.json().inum("stream_id", stream_id_of(stream));
@@ -22,7 +22,7 @@ void cmd_mark(const Args& args) {
     call.emit();
 }
 
-uint64_t range_arg(const std::string& word) {
+static uint64_t range_arg(const std::string& word) {
     if (word.rfind("id:", 0) == 0) return static_cast<uint64_t>(to_int(word.substr(3)));
     return lookup(word).id;
 }
