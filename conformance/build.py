@@ -157,6 +157,9 @@ class Builder:
             digest.update(source.content().encode())
             digest.update(" ".join(self._compile_flags(source.language, program.defines)).encode())
         digest.update((COLLECTOR_DIR / "collector.h").read_bytes())
+        for header in sorted(WORKLOAD_DIR.glob("*.h")):  # included by workload sources
+            digest.update(header.name.encode())
+            digest.update(header.read_bytes())
         digest.update(" ".join(self._link_flags(program)).encode())
         return digest.hexdigest()[:20]
 

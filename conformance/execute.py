@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from conformance import abi_probe
-from conformance.build import Builder, BuildError, Program, collector, workload
+from conformance.build import Builder, BuildError, Program, Source, collector, workload
 from conformance.log import RunLog
 from conformance.target import Target
 
@@ -37,14 +37,30 @@ _POLL = 0.2
 
 #: Runtime libraries the driver links when the target has them (mstx and HCCL live in their own).
 _DRIVER_LIBRARIES = ("ascendcl", "ms_tools_ext", "hccl", "opapi", "nnopbase")
+#: The driver's translation units: the dispatch, what the command families share, one per family.
+_DRIVER_FILES = (
+    "driver.cpp",
+    "driver_common.cpp",
+    "driver_mspti.cpp",
+    "driver_acl.cpp",
+    "driver_aclnn.cpp",
+    "driver_hccl.cpp",
+    "driver_mstx.cpp",
+    "driver_process.cpp",
+)
+
+
+def _driver_sources() -> tuple[Source, ...]:
+    return (*(workload(name) for name in _DRIVER_FILES), collector())
+
 
 PROGRAMS: Mapping[str, Callable[[], Program]] = {
-    "driver": lambda: Program("driver", (workload("driver.cpp"), collector()), _DRIVER_LIBRARIES),
+    "driver": lambda: Program("driver", _driver_sources(), _DRIVER_LIBRARIES),
     "iterate": lambda: Program("iterate", (workload("iterate.cpp"), collector())),
     # The driver as a library, loaded by the Python scenario drivers (conformance/pydriver).
     "driver_library": lambda: Program(
         "conformance_driver.so",
-        (workload("driver.cpp"), collector()),
+        _driver_sources(),
         _DRIVER_LIBRARIES,
         extra_flags=("-shared",),
         defines=("CONFORMANCE_DRIVER_LIBRARY",),

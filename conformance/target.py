@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from mspti_base.preload import preload_value
+
 if TYPE_CHECKING:
     from sim_runtime.config import SimConfig
 
@@ -105,7 +107,7 @@ class Target:
         if preload:
             preloads.append(str(self.preload_path))
         if preloads:
-            env["LD_PRELOAD"] = " ".join(preloads)
+            env["LD_PRELOAD"] = preload_value("", first=preloads, separator=" ")
         else:
             env.pop("LD_PRELOAD", None)
         env["MSPTI_CONFORMANCE_LIBRARY"] = str(self.mspti)

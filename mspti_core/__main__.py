@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
 
+from mspti_base.preload import preload_value
 from mspti_core.constant import Constant
 
 PROG = "python -m mspti_core"
@@ -66,20 +67,9 @@ def _python_path(environ: dict[str, str]) -> str:
     return os.pathsep.join(ordered)
 
 
-#: Preloaded runtimes that must stay ahead of everything else (sanitizer runtimes check it).
-_FIRST_IN_PRELOAD = ("libasan", "libtsan", "libubsan", "libclang_rt.")
-
-
 def _prepend(entry: str, existing: str) -> str:
     parts = [p for p in existing.replace(" ", ":").split(":") if p and p != entry]
     return ":".join([entry, *parts])
-
-
-def _preload(value: str) -> str:
-    """``value`` with sanitizer runtimes moved to the front (they must be loaded first)."""
-    parts = [p for p in value.replace(" ", ":").split(":") if p]
-    first = [p for p in parts if Path(p).name.startswith(_FIRST_IN_PRELOAD)]
-    return ":".join([*first, *(p for p in parts if p not in first)])
 
 
 def cann_environment(mspti: Path | None, environ: dict[str, str]) -> dict[str, str]:
@@ -92,7 +82,7 @@ def cann_environment(mspti: Path | None, environ: dict[str, str]) -> dict[str, s
         raise LaunchError(f"msPTI library {library} does not exist; give one with --mspti PATH")
     library = library.resolve()
     env = dict(environ)
-    env["LD_PRELOAD"] = _prepend(str(library), environ.get("LD_PRELOAD", ""))
+    env["LD_PRELOAD"] = preload_value(environ.get("LD_PRELOAD", ""), first=[str(library)])
     env["LD_LIBRARY_PATH"] = _prepend(str(Path(home) / "lib64"), environ.get("LD_LIBRARY_PATH", ""))
     env[Constant.LIBRARY_ENV] = str(library)
     return env
@@ -136,7 +126,7 @@ def run(args: argparse.Namespace, environ: dict[str, str]) -> int:
     else:
         env = simulator_environment(args.mspti, args.soc, args.clock, environ)
     env["PYTHONPATH"] = _python_path(env)
-    env["LD_PRELOAD"] = _preload(env.get("LD_PRELOAD", ""))
+    env["LD_PRELOAD"] = preload_value(env.get("LD_PRELOAD", ""))  # sanitizer runtimes first
     if args.module is not None:
         argv = [sys.executable, "-m", args.module, *script]
     else:

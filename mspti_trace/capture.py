@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mspti_base.preload import preload_parts, preload_value
 from mspti_trace.capture_format import pids_in
 from mspti_trace.kinds import KIND_NAMES, kind_from_name
 from mspti_trace.reader import RUN_FILE
@@ -91,9 +92,12 @@ def preload_mspti(base: Mapping[str, str], library: Path) -> dict[str, str]:
     """``base`` with ``library`` (a libmspti.so) in LD_PRELOAD in place of any other libmspti.so,
     after what is already preloaded (a sanitizer runtime must stay first)."""
     env = dict(base)
-    preload = [part for part in env.get("LD_PRELOAD", "").replace(":", " ").split() if part]
-    preload = [part for part in preload if Path(part).name != MSPTI_LIBRARY]
-    env["LD_PRELOAD"] = " ".join([*preload, str(library)])
+    env["LD_PRELOAD"] = preload_value(
+        env.get("LD_PRELOAD", ""),
+        last=[str(library)],
+        drop=lambda part: Path(part).name == MSPTI_LIBRARY,
+        separator=" ",
+    )
     return env
 
 
@@ -119,8 +123,9 @@ def trace_environment(
     refusal caused by the collector's own subscription) and the capture settings."""
     env = dict(base)
     library = collector or find_collector(env)
-    preload = [part for part in env.get("LD_PRELOAD", "").replace(":", " ").split() if part]
-    preload = [part for part in preload if Path(part).name != COLLECTOR_LIBRARY]
+    preload = [
+        part for part in preload_parts(env.get("LD_PRELOAD", "")) if Path(part).name != COLLECTOR_LIBRARY
+    ]
     names = [Path(part).name for part in preload]
     if MSPTI_LIBRARY not in names:
         raise FileNotFoundError("the environment does not preload libmspti.so; the collector needs it")

@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mspti_base.preload import preload_parts
 from mspti_trace.ascend_pt import AscendPtOptions, export_ascend_pt
 from mspti_trace.ascend_pt_views import ASCEND_PT_FILES
 from mspti_trace.breakdown import (
@@ -260,7 +261,9 @@ def _capture(argv: list[str], launcher: Launcher) -> int:
     print(f"{launcher.prog}: captured {len(result.pids)} process(es) in {result.directory}", file=sys.stderr)
     crash = crash_signal(result.returncode)
     if crash is not None:
-        names = [part for part in environ.get("LD_PRELOAD", "").split() if Path(part).name == MSPTI_LIBRARY]
+        names = [
+            part for part in preload_parts(environ.get("LD_PRELOAD", "")) if Path(part).name == MSPTI_LIBRARY
+        ]
         library = (
             f" with the msPTI library {names[0]} preloaded (it may have crashed as it loaded)"
             if names

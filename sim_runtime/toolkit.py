@@ -34,7 +34,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import shutil
 import sys
 import tempfile
@@ -42,6 +41,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from mspti_base.preload import preload_value
 from sim_runtime import paths
 from sim_runtime.config import SimConfig
 from sim_runtime.toolkit_layout import msprof_script, set_env_script, toolkit_variables
@@ -125,22 +125,8 @@ class Toolkit:
         )
         result.update(config.to_env())
         if preload:
-            result["LD_PRELOAD"] = preload_list(str(self.mspti_link), base.get("LD_PRELOAD", ""))
+            result["LD_PRELOAD"] = preload_value(base.get("LD_PRELOAD", ""), first=[str(self.mspti_link)])
         return result
-
-
-_SANITIZER_RUNTIME = re.compile(r"^lib(a|t|ub|l|hwa)san\.so")
-
-
-def preload_list(entry: str, existing: str) -> str:
-    """``entry`` first in ``existing`` LD_PRELOAD list, except that sanitizer runtimes stay in front.
-
-    A sanitizer runtime must be the first library a process loads; everything else may follow it.
-    """
-    parts = [part for part in re.split(r"[: ]", existing) if part and part != entry]
-    runtimes = [part for part in parts if _SANITIZER_RUNTIME.match(Path(part).name)]
-    rest = [part for part in parts if part not in runtimes]
-    return ":".join([*runtimes, entry, *rest])
 
 
 def check_shared_object(path: Path) -> Path:

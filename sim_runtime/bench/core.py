@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mspti_base.preload import preload_value
 from sim_runtime.config import ENV_VARS, SimConfig
 from sim_runtime.native_build import build_program
 from sim_runtime.toolkit import Toolkit
@@ -163,9 +164,11 @@ def program_env(build: Build, *, clock: str, preload: bool, device_logs: str = "
     ``clock``, ``device_logs`` and log level ``error`` (the caller's NPU_SIM_* settings do not apply),
     msPTI preloaded only when ``preload`` (an msPTI the caller's LD_PRELOAD names is removed)."""
     base = {k: v for k, v in os.environ.items() if k not in ENV_VARS.values() and k != "NPU_SIM_CONFIG"}
-    kept = [p for p in re.split(r"[: ]", base.get("LD_PRELOAD", "")) if p and not _MSPTI_PRELOAD.search(p)]
+    kept = preload_value(
+        base.get("LD_PRELOAD", ""), drop=lambda part: _MSPTI_PRELOAD.search(part) is not None
+    )
     if kept:
-        base["LD_PRELOAD"] = ":".join(kept)
+        base["LD_PRELOAD"] = kept
     else:
         base.pop("LD_PRELOAD", None)
     config = SimConfig.defaults().replace(clock=clock, log_level="error", device_logs=device_logs)

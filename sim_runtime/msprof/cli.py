@@ -23,10 +23,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 # The summary columns torch_npu copies from msprof are written once, beside the ascend_pt writer.
+from mspti_base.preload import preload_value
 from mspti_trace.ascend_pt_views import API_STATISTIC_HEADERS, OP_STATISTIC_HEADERS, TASK_TIME_HEADERS
 from sim_runtime import paths
 from sim_runtime.msprof import communication, database, memory, raw, summaries, timeline
-from sim_runtime.toolkit import preload_list
 
 PROG = "msprof"
 EXIT_USAGE = 2
@@ -145,7 +145,7 @@ def application_env(args: argparse.Namespace, output: Path) -> dict[str, str]:
     preloaded = env.get("LD_PRELOAD", "")
     library = paths.mspti_tree(env).lib64 / paths.MSPTI_LIBRARY
     if paths.MSPTI_LIBRARY not in preloaded and library.is_file():  # none found: libmsprofiler says so
-        env["LD_PRELOAD"] = preload_list(str(library), preloaded)
+        env["LD_PRELOAD"] = preload_value(preloaded, first=[str(library)])
     return env
 
 
