@@ -6,6 +6,9 @@
 #ifndef NPU_SIM_ACLNNOP_ACLNN_BATCH_NORM_BACKWARD_H
 #define NPU_SIM_ACLNNOP_ACLNN_BATCH_NORM_BACKWARD_H
 
+#ifdef __cplusplus
+#include <array> /* as CANN's header (a C++ header there) */
+#endif
 #include "aclnn/aclnn_base.h"
 
 #ifdef __cplusplus
