@@ -396,7 +396,7 @@ __attribute__((visibility("default"))) void conformance_driver_run(const char* s
 // Logs {"ev": EVENT, FIELDS..., "seq": N}; FIELDS are JSON object members without the braces.
 __attribute__((visibility("default"))) void conformance_driver_emit(const char* event, const char* fields) {
     conformance_driver_init();
-    Json object(event);
+    conformance::Json object(event);
     object.raw(fields);
     conformance::emit(object);
 }
