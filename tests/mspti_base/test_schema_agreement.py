@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 import shutil
 import subprocess
-import sys
 import typing
 from enum import Enum, IntEnum
 from pathlib import Path
@@ -22,6 +21,7 @@ import pytest
 
 from mspti_base.record_layouts import ENUMS, KIND_RECORD, LAYOUTS, RecordLayout, python_name
 from mspti_base.record_layouts_cpp import header_text
+from support.vendor_mspti import imported_vendor_package
 
 REPO = Path(__file__).resolve().parents[2]
 INCLUDE = REPO / "csrc" / "mspti" / "include"
@@ -147,13 +147,8 @@ def test_mspti_core_data_classes_are_the_schemas(layout: RecordLayout) -> None:
 @pytest.fixture(scope="module")
 def vendor() -> typing.Any:
     """The vendor-compatible ``mspti`` package (on the path as the simulated toolkit puts it)."""
-    sys.path.insert(0, str(TOOLKIT_SITE))
-    try:
-        import mspti
-
-        yield mspti
-    finally:
-        sys.path.remove(str(TOOLKIT_SITE))
+    with imported_vendor_package(TOOLKIT_SITE) as package:
+        yield package
 
 
 def test_the_vendor_packages_enums_are_plain_views_of_mspti_core(vendor: typing.Any) -> None:

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import importlib
 import os
-import sys
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +21,7 @@ import pytest
 import mspti_core
 from conformance.pydriver.py_import import NAMES as VENDOR_NAMES
 from mspti_core import enums as core_enums
+from support.vendor_mspti import imported_vendor_package
 
 PRELUDE = """\
 import json, mspti
@@ -47,13 +46,8 @@ TOOLKIT_SITE = _toolkit_site()
 @pytest.fixture(scope="module")
 def mspti() -> Iterator[ModuleType]:
     """The package imported into this process (and forgotten afterwards)."""
-    sys.path.insert(0, str(TOOLKIT_SITE))
-    try:
-        yield importlib.import_module("mspti")
-    finally:
-        sys.path.remove(str(TOOLKIT_SITE))
-        for name in [n for n in sys.modules if n == "mspti" or n.startswith("mspti.")]:
-            del sys.modules[name]
+    with imported_vendor_package(TOOLKIT_SITE) as package:
+        yield package
 
 
 def _with_package(env: dict[str, str]) -> str:

@@ -195,7 +195,7 @@ static int faults(void) {
 /* A one-rank rank-table communicator, without and with a name in its configuration. */
 static int cluster_names(void) {
     const char* table = getenv("RANK_TABLE_FILE");
-    char name[COMM_NAME_MAX_LENGTH];
+    char name[COMM_NAME_MAX_LENGTH] = "";  /* printed empty when the communicator was not made */
     HcclComm c = NULL;
     aclrtSetDevice(0);
     printf("init_cluster=%d\n", HcclCommInitClusterInfo(table, 0, &c));
@@ -206,6 +206,7 @@ static int cluster_names(void) {
     HcclCommConfigInit(&config);
     strcpy(config.hcclCommName, "table_group");
     printf("init_cluster_config=%d\n", HcclCommInitClusterInfoConfig(table, 0, &config, &c));
+    name[0] = '\0';
     HcclGetCommName(c, name);
     printf("cluster_config_name=%s\n", name);
     printf("destroy_cluster_config=%d\n", HcclCommDestroy(c));
