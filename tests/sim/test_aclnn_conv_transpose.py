@@ -6,7 +6,7 @@ test_aclnn_ops.py."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import typing
 from pathlib import Path
 
 import numpy as np
@@ -21,57 +21,43 @@ runner, op = ops.runner, ops.op  # the fixtures
 Op = ops.Op
 
 
-@dataclass(frozen=True)
-class ConvT:
-    """One transposed convolution's attributes, per spatial dimension (height, width; 1-D: width)."""
-
-    stride: tuple[int, ...]
-    padding: tuple[int, ...]
-    dilation: tuple[int, ...]
-    output_padding: tuple[int, ...]
-    groups: int = 1
-
-    def attrs(self) -> list[str]:
-        def ints(name: str, v: tuple[int, ...]) -> str:
-            return f"ints {name} {len(v)} {' '.join(map(str, v))}"
-
-        return [
-            "int transposed 1",
-            ints("stride", self.stride),
-            ints("padding", self.padding),
-            ints("dilation", self.dilation),
-            ints("outputPadding", self.output_padding),
-            f"int groups {self.groups}",
-        ]
-
-    def pairs(self) -> tuple[tuple[int, int], ...]:
-        def hw(v: tuple[int, ...], fill: int) -> tuple[int, int]:
-            return (fill, v[0]) if len(v) == 1 else (v[0], v[1])
-
-        return hw(self.stride, 1), hw(self.padding, 0), hw(self.dilation, 1), hw(self.output_padding, 0)
+conv = load_sibling(Path(__file__).resolve().parent, "test_aclnn_convolution")
+as_2d = conv.as_2d
 
 
-def as_2d(x: np.ndarray) -> np.ndarray:
-    return x[:, :, None, :] if x.ndim == 3 else x
+def ConvT(
+    stride: tuple[int, ...],
+    padding: tuple[int, ...],
+    dilation: tuple[int, ...],
+    output_padding: tuple[int, ...],
+    groups: int = 1,
+) -> typing.Any:
+    """One transposed convolution's attributes, per spatial dimension (height, width; 1-D: width):
+    the direct convolution's record with the transposed flag and an output padding."""
+    return conv.Conv(stride, padding, dilation, groups, output_padding=output_padding, transposed=True)
 
 
-def out_hw(x: np.ndarray, w: np.ndarray, c: ConvT) -> tuple[int, int]:
-    (sh, sw), (ph, pw), (dh, dw), (oph, opw) = c.pairs()
+def pairs(c: typing.Any) -> tuple[tuple[int, int], ...]:
+    return c.hw(c.stride, 1), c.hw(c.padding, 0), c.hw(c.dilation, 1), c.hw(c.output_padding, 0)
+
+
+def out_hw(x: np.ndarray, w: np.ndarray, c: typing.Any) -> tuple[int, int]:
+    (sh, sw), (ph, pw), (dh, dw), (oph, opw) = pairs(c)
     (h, wd), (kh, kw) = x.shape[2:], w.shape[2:]
     return (h - 1) * sh - 2 * ph + dh * (kh - 1) + oph + 1, (wd - 1) * sw - 2 * pw + dw * (kw - 1) + opw + 1
 
 
-def positions(c: ConvT, h: int, wd: int, i: int, j: int) -> tuple[slice, slice]:
+def positions(c: typing.Any, h: int, wd: int, i: int, j: int) -> tuple[slice, slice]:
     """Where input positions land in the uncropped output for kernel tap (i, j)."""
-    (sh, sw), _, (dh, dw), _ = c.pairs()
+    (sh, sw), _, (dh, dw), _ = pairs(c)
     return slice(i * dh, i * dh + sh * (h - 1) + 1, sh), slice(j * dw, j * dw + sw * (wd - 1) + 1, sw)
 
 
-def conv_t_ref(x: np.ndarray, w: np.ndarray, b: np.ndarray | None, c: ConvT) -> np.ndarray:
+def conv_t_ref(x: np.ndarray, w: np.ndarray, b: np.ndarray | None, c: typing.Any) -> np.ndarray:
     """y[n, g*og + o, s*i - p + d*k] += x[n, g*cg + ci, i] * w[g*cg + ci, o, k] (cg = C_in / groups)."""
     spatial = x.ndim - 2
     x, w = as_2d(x), as_2d(w)
-    _, (ph, pw), _, _ = c.pairs()
+    _, (ph, pw), _, _ = pairs(c)
     oh, ow = out_hw(x, w, c)
     n, cin, h, wd = x.shape
     cg, og = cin // c.groups, w.shape[1]
@@ -89,11 +75,11 @@ def conv_t_ref(x: np.ndarray, w: np.ndarray, b: np.ndarray | None, c: ConvT) -> 
     return y[:, :, 0, :] if spatial == 1 else y
 
 
-def conv_t_grads(x: np.ndarray, w: np.ndarray, dy: np.ndarray, c: ConvT) -> tuple[np.ndarray, ...]:
+def conv_t_grads(x: np.ndarray, w: np.ndarray, dy: np.ndarray, c: typing.Any) -> tuple[np.ndarray, ...]:
     """The gradients of conv_t_ref's sum for the output gradient dy, read off the same scatter."""
     spatial = x.ndim - 2
     x2, w2, dy2 = as_2d(x), as_2d(w), as_2d(dy)
-    _, (ph, pw), _, _ = c.pairs()
+    _, (ph, pw), _, _ = pairs(c)
     n, cin, h, wd = x2.shape
     cg, og = cin // c.groups, w2.shape[1]
     oh, ow = dy2.shape[2:]

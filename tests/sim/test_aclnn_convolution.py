@@ -27,16 +27,20 @@ class Conv:
     padding: tuple[int, ...]
     dilation: tuple[int, ...]
     groups: int = 1
+    # A transposed convolution's (test_aclnn_conv_transpose.py); a direct one passes zeros.
+    output_padding: tuple[int, ...] | None = None
+    transposed: bool = False
 
     def attrs(self) -> list[str]:
         def ints(name: str, v: tuple[int, ...]) -> str:
             return f"ints {name} {len(v)} {' '.join(map(str, v))}"
 
         return [
+            *(["int transposed 1"] if self.transposed else []),
             ints("stride", self.stride),
             ints("padding", self.padding),
             ints("dilation", self.dilation),
-            ints("outputPadding", tuple(0 for _ in self.stride)),
+            ints("outputPadding", self.output_padding or tuple(0 for _ in self.stride)),
             f"int groups {self.groups}",
         ]
 
