@@ -216,7 +216,11 @@ void complete(char pair, uint8_t* buffer, size_t size, size_t valid) {
     }
     Json begin("complete");
     begin.str("pair", pair_name).num("cid", number).num("buf", reinterpret_cast<uintptr_t>(buffer)).num("size", size);
-    begin.num("valid", valid).num("tid", thread_id()).num("t", now_ns()).inum("inflight", inflight).boolean("known", known);
+    begin.num("valid", valid)
+        .num("tid", thread_id())
+        .num("t", now_ns())
+        .inum("inflight", inflight)
+        .boolean("known", known);
     emit(begin);
 
     int64_t status = -1;
@@ -517,7 +521,8 @@ void log_record(const msptiActivity* record, uint64_t completion, size_t offset)
         }
         case MSPTI_ACTIVITY_KIND_MEMORY: {
             auto* r = reinterpret_cast<const msptiActivityMemory*>(record);
-            event.num("op", static_cast<uint32_t>(r->memoryOperationType)).num("mkind", static_cast<uint32_t>(r->memoryKind));
+            event.num("op", static_cast<uint32_t>(r->memoryOperationType))
+                .num("mkind", static_cast<uint32_t>(r->memoryKind));
             event.num("corr", r->correlationId).num("start", r->start).num("end", r->end).num("address", r->address);
             event.num("bytes", r->bytes).num("pid", r->processId).num("device", r->deviceId).num("stream", r->streamId);
             break;
@@ -532,7 +537,10 @@ void log_record(const msptiActivity* record, uint64_t completion, size_t offset)
         case MSPTI_ACTIVITY_KIND_MEMCPY: {
             auto* r = reinterpret_cast<const msptiActivityMemcpy*>(record);
             event.num("copy", static_cast<uint32_t>(r->copyKind)).num("bytes", r->bytes).num("start", r->start);
-            event.num("end", r->end).num("device", r->deviceId).num("stream", r->streamId).num("corr", r->correlationId);
+            event.num("end", r->end)
+                .num("device", r->deviceId)
+                .num("stream", r->streamId)
+                .num("corr", r->correlationId);
             event.num("async", r->isAsync);
             break;
         }
@@ -552,8 +560,7 @@ void log_record(const msptiActivity* record, uint64_t completion, size_t offset)
             event.num("corr", r->correlationId);
             break;
         }
-        default:
-            break;
+        default: break;
     }
     emit(event);
 }

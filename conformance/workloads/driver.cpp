@@ -283,8 +283,7 @@ void run_command(const Command& command, Frame frame) {
         Json event("unsupported");
         event.str("command", name).inum("line", command.line);
         conformance::emit(event);
-        std::fprintf(stderr, "driver: line %d: unsupported command '%s' for this target\n", command.line,
-                     name.c_str());
+        std::fprintf(stderr, "driver: line %d: unsupported command '%s' for this target\n", command.line, name.c_str());
         std::exit(4);
     }
     Args args;

@@ -176,9 +176,13 @@ void cmd_mem_flush(const Args& args) {
 
 static aclrtMemcpyKind copy_kind(const std::string& word) {
     static const std::map<std::string, aclrtMemcpyKind> kinds = {
-        {"h2h", ACL_MEMCPY_HOST_TO_HOST}, {"h2d", ACL_MEMCPY_HOST_TO_DEVICE}, {"d2h", ACL_MEMCPY_DEVICE_TO_HOST},
-        {"d2d", ACL_MEMCPY_DEVICE_TO_DEVICE}, {"default", ACL_MEMCPY_DEFAULT},
-        {"h2b2d", ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE}, {"inner_d2d", ACL_MEMCPY_INNER_DEVICE_TO_DEVICE},
+        {"h2h", ACL_MEMCPY_HOST_TO_HOST},
+        {"h2d", ACL_MEMCPY_HOST_TO_DEVICE},
+        {"d2h", ACL_MEMCPY_DEVICE_TO_HOST},
+        {"d2d", ACL_MEMCPY_DEVICE_TO_DEVICE},
+        {"default", ACL_MEMCPY_DEFAULT},
+        {"h2b2d", ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE},
+        {"inner_d2d", ACL_MEMCPY_INNER_DEVICE_TO_DEVICE},
         {"inter_d2d", ACL_MEMCPY_INTER_DEVICE_TO_DEVICE},
     };
     auto found = kinds.find(word);
@@ -370,7 +374,8 @@ void cmd_launch(const Args& args) {
     } else if (variant == "config") {
         aclrtArgsHandle handle = nullptr;
         if (auto init = RESOLVE(aclrtKernelArgsInit); init != nullptr) init(function, &handle);
-        if (auto finalize = RESOLVE(aclrtKernelArgsFinalize); finalize != nullptr && handle != nullptr) finalize(handle);
+        if (auto finalize = RESOLVE(aclrtKernelArgsFinalize); finalize != nullptr && handle != nullptr)
+            finalize(handle);
         ACL_CALL(aclrtLaunchKernelWithConfig, args, function, blocks, stream, nullptr, handle, nullptr);
         annotate(call);
         call.emit();
@@ -403,17 +408,17 @@ using CaptureEndFn = aclError (*)(aclrtStream, void**);
 using ModelExecuteFn = aclError (*)(void*, aclrtStream);
 using ModelDestroyFn = aclError (*)(void*);
 
-#define ACL_CALL_AS(type, fn, args, ...)                                                                         \
-    auto api = []() {                                                                                           \
-        static auto pointer = reinterpret_cast<type>(dlsym(RTLD_DEFAULT, #fn));                                 \
-        return pointer;                                                                                         \
-    }();                                                                                                        \
-    if (api == nullptr) {                                                                                       \
-        missing(#fn, args);                                                                                     \
-        return;                                                                                                 \
-    }                                                                                                           \
-    Call call(#fn, args);                                                                                       \
-    aclError result = api(__VA_ARGS__);                                                                         \
+#define ACL_CALL_AS(type, fn, args, ...)                                        \
+    auto api = []() {                                                           \
+        static auto pointer = reinterpret_cast<type>(dlsym(RTLD_DEFAULT, #fn)); \
+        return pointer;                                                         \
+    }();                                                                        \
+    if (api == nullptr) {                                                       \
+        missing(#fn, args);                                                     \
+        return;                                                                 \
+    }                                                                           \
+    Call call(#fn, args);                                                       \
+    aclError result = api(__VA_ARGS__);                                         \
     call.end(result)
 
 void cmd_capture_begin(const Args& args) {

@@ -139,8 +139,11 @@ void missing(const char* function, const Args& args);
 
 // Resolves a function by name in the process's global scope (so an interposing msPTI is found
 // first), typed after the declaration in the target's headers. NULL when the target lacks it.
-#define RESOLVE(fn) \
-    ([]() { static auto pointer = reinterpret_cast<decltype(&fn)>(dlsym(RTLD_DEFAULT, #fn)); return pointer; }())
+#define RESOLVE(fn)                                                                      \
+    ([]() {                                                                              \
+        static auto pointer = reinterpret_cast<decltype(&fn)>(dlsym(RTLD_DEFAULT, #fn)); \
+        return pointer;                                                                  \
+    }())
 
 // ---------------------------------------------------------------- shared variables
 
@@ -161,14 +164,14 @@ void forget(const std::string& name);
 aclrtStream stream_arg(const std::string& word);
 int64_t stream_id_of(const std::string& word);
 
-#define ACL_CALL(fn, args, ...)                                            \
-    auto api = RESOLVE(fn);                                                \
-    if (api == nullptr) {                                                  \
-        missing(#fn, args);                                                \
-        return;                                                            \
-    }                                                                      \
-    Call call(#fn, args);                                                  \
-    aclError result = api(__VA_ARGS__);                                    \
+#define ACL_CALL(fn, args, ...)         \
+    auto api = RESOLVE(fn);             \
+    if (api == nullptr) {               \
+        missing(#fn, args);             \
+        return;                         \
+    }                                   \
+    Call call(#fn, args);               \
+    aclError result = api(__VA_ARGS__); \
     call.end(result)
 #endif
 

@@ -13,12 +13,19 @@ static int enum_value(const std::string& word, const std::map<std::string, int>&
 }
 
 const std::map<std::string, int> kKinds = {
-    {"INVALID", 0}, {"MARKER", 1}, {"KERNEL", 2}, {"API", 3}, {"HCCL", 4}, {"MEMORY", 5}, {"MEMSET", 6},
-    {"MEMCPY", 7}, {"EXTERNAL_CORRELATION", 8}, {"COMMUNICATION", 9}, {"ACL_API", 10}, {"NODE_API", 11},
-    {"RUNTIME_API", 12}, {"COUNT", 13}, {"FORCE_INT", 0x7fffffff},
+    {"INVALID", 0},       {"MARKER", 1},   {"KERNEL", 2},
+    {"API", 3},           {"HCCL", 4},     {"MEMORY", 5},
+    {"MEMSET", 6},        {"MEMCPY", 7},   {"EXTERNAL_CORRELATION", 8},
+    {"COMMUNICATION", 9}, {"ACL_API", 10}, {"NODE_API", 11},
+    {"RUNTIME_API", 12},  {"COUNT", 13},   {"FORCE_INT", 0x7fffffff},
 };
 const std::map<std::string, int> kExternalKinds = {
-    {"INVALID", 0}, {"UNKNOWN", 1}, {"CUSTOM0", 2}, {"CUSTOM1", 3}, {"CUSTOM2", 4}, {"SIZE", 5},
+    {"INVALID", 0},
+    {"UNKNOWN", 1},
+    {"CUSTOM0", 2},
+    {"CUSTOM1", 3},
+    {"CUSTOM2", 4},
+    {"SIZE", 5},
     {"FORCE_INT", 0x7fffffff},
 };
 const std::map<std::string, int> kDomains = {{"INVALID", 0}, {"RUNTIME", 1}, {"HCCL", 2}, {"SIZE", 3}};
@@ -36,9 +43,9 @@ void cmd_subscribe(const Args& args) {
     bool null_handle = args.opt(1, "") == "nullptr";
     msptiSubscriberHandle handle = nullptr;
     Call call("msptiSubscribe", args);
-    msptiResult result = msptiSubscribe(null_handle ? nullptr : &handle,
-                                        with_callback ? conformance::api_callback() : nullptr,
-                                        conformance::callback_userdata());
+    msptiResult result =
+        msptiSubscribe(null_handle ? nullptr : &handle, with_callback ? conformance::api_callback() : nullptr,
+                       conformance::callback_userdata());
     call.end(result).json().boolean("callback", with_callback).boolean("null_handle", null_handle);
     call.json().boolean("handle_set", handle != nullptr);
     if (result == MSPTI_SUCCESS && !null_handle) {
@@ -129,8 +136,8 @@ void cmd_pop(const Args& args) {
     const uint64_t sentinel = 0xC0FFEEC0FFEEull;
     uint64_t value = sentinel;
     Call call("msptiActivityPopExternalCorrelationId", args);
-    msptiResult result =
-        msptiActivityPopExternalCorrelationId(static_cast<msptiExternalCorrelationKind>(kind), null_out ? nullptr : &value);
+    msptiResult result = msptiActivityPopExternalCorrelationId(static_cast<msptiExternalCorrelationKind>(kind),
+                                                               null_out ? nullptr : &value);
     call.end(result).json().inum("ekind", kind).boolean("null_out", null_out);
     call.json().boolean("written", value != sentinel);
     if (value != sentinel) call.json().num("value", value);
@@ -143,8 +150,7 @@ void cmd_cb_enable(const Args& args) {
     auto cbid = static_cast<uint32_t>(to_int(args.at(2)));
     std::string which = args.opt(3, "current");
     Call call("msptiEnableCallback", args);
-    msptiResult result =
-        msptiEnableCallback(enable, handle_arg(which), static_cast<msptiCallbackDomain>(domain), cbid);
+    msptiResult result = msptiEnableCallback(enable, handle_arg(which), static_cast<msptiCallbackDomain>(domain), cbid);
     call.end(result).json().num("enable", enable).inum("domain", domain).num("cbid", cbid).str("handle", which);
     call.emit();
 }

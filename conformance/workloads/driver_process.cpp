@@ -11,9 +11,7 @@ void cmd_note(const Args& args) {
     conformance::emit(event);
 }
 
-void cmd_sleep(const Args& args) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(to_int(args.at(0))));
-}
+void cmd_sleep(const Args& args) { std::this_thread::sleep_for(std::chrono::milliseconds(to_int(args.at(0)))); }
 
 void cmd_wait_launches(const Args& args) {
     const auto wanted = static_cast<uint64_t>(to_int(args.at(0)));

@@ -20,21 +20,21 @@ namespace {
 
 int g_failures = 0;
 
-#define CHECK_ACL(call)                                                                \
-    do {                                                                               \
-        const aclError rc_ = (call);                                                   \
-        if (rc_ != ACL_SUCCESS) {                                                      \
+#define CHECK_ACL(call)                                                                             \
+    do {                                                                                            \
+        const aclError rc_ = (call);                                                                \
+        if (rc_ != ACL_SUCCESS) {                                                                   \
             std::fprintf(stderr, "acl_basic: %s failed with %d (line %d)\n", #call, rc_, __LINE__); \
-            return 1;                                                                  \
-        }                                                                              \
+            return 1;                                                                               \
+        }                                                                                           \
     } while (0)
 
-#define CHECK_TRUE(cond, what)                                                   \
-    do {                                                                         \
-        if (!(cond)) {                                                           \
+#define CHECK_TRUE(cond, what)                                                               \
+    do {                                                                                     \
+        if (!(cond)) {                                                                       \
             std::fprintf(stderr, "acl_basic: check failed: %s (line %d)\n", what, __LINE__); \
-            ++g_failures;                                                        \
-        }                                                                        \
+            ++g_failures;                                                                    \
+        }                                                                                    \
     } while (0)
 
 // Any bytes stand in for a compiled kernel binary here; a real program would read its .o file.

@@ -28,8 +28,7 @@ int rank_main(const HcclRootInfo* root, uint32_t rank, uint32_t ranks, bool* ok)
     if (HcclCommInitRootInfo(ranks, root, rank, &comm) != HCCL_SUCCESS) return 1;
     aclrtStream stream = nullptr;
     if (aclrtCreateStream(&stream) != ACL_SUCCESS) return 1;
-    if (HcclAllReduce(send, recv, kCount, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, stream) != HCCL_SUCCESS)
-        return 1;
+    if (HcclAllReduce(send, recv, kCount, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, stream) != HCCL_SUCCESS) return 1;
     if (aclrtSynchronizeStream(stream) != ACL_SUCCESS) return 1;
     aclrtStreamStatus status = ACL_STREAM_STATUS_RESERVED;
     if (aclrtStreamQuery(stream, &status) != ACL_SUCCESS || status != ACL_STREAM_STATUS_COMPLETE) return 1;

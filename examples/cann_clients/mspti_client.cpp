@@ -59,7 +59,8 @@ int main() {
     const size_t bytes = kLength * sizeof(float);
     aclrtStream stream = nullptr;
     void* dev[3] = {};
-    if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS || aclrtCreateStream(&stream) != ACL_SUCCESS) {
+    if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS ||
+        aclrtCreateStream(&stream) != ACL_SUCCESS) {
         printf("mspti_client: device set-up failed\n");
         return 1;
     }

@@ -10,12 +10,12 @@
 #include <cstdio>
 #include <vector>
 
-#define REQUIRE(cond)                                                               \
-    do {                                                                            \
-        if (!(cond)) {                                                              \
+#define REQUIRE(cond)                                                              \
+    do {                                                                           \
+        if (!(cond)) {                                                             \
             std::printf("runtime_client: FAILED %s (line %d)\n", #cond, __LINE__); \
-            return 1;                                                               \
-        }                                                                           \
+            return 1;                                                              \
+        }                                                                          \
     } while (0)
 
 #define ACL_OK(call) REQUIRE((call) == ACL_SUCCESS)
@@ -23,7 +23,9 @@
 namespace {
 
 const char* status_name(aclrtStreamStatus status) {
-    return status == ACL_STREAM_STATUS_COMPLETE ? "complete" : status == ACL_STREAM_STATUS_NOT_READY ? "not ready" : "?";
+    return status == ACL_STREAM_STATUS_COMPLETE    ? "complete"
+           : status == ACL_STREAM_STATUS_NOT_READY ? "not ready"
+                                                   : "?";
 }
 
 aclTensor* vector_tensor(int64_t length, void* device) {

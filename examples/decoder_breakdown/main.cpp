@@ -28,13 +28,13 @@
 
 namespace {
 
-#define CHECK(call)                                                                           \
-    do {                                                                                      \
-        const int rc_ = static_cast<int>(call);                                               \
-        if (rc_ != 0) {                                                                       \
-            std::fprintf(stderr, "%s:%d: %s returned %d\n", __FILE__, __LINE__, #call, rc_);  \
-            std::exit(1);                                                                     \
-        }                                                                                     \
+#define CHECK(call)                                                                          \
+    do {                                                                                     \
+        const int rc_ = static_cast<int>(call);                                              \
+        if (rc_ != 0) {                                                                      \
+            std::fprintf(stderr, "%s:%d: %s returned %d\n", __FILE__, __LINE__, #call, rc_); \
+            std::exit(1);                                                                    \
+        }                                                                                    \
     } while (0)
 
 struct Options {
@@ -100,26 +100,32 @@ public:
     }
 
     void matmul(const Tensor& a, const Tensor& b, Tensor& out) {
-        run([&](uint64_t* ws, aclOpExecutor** ex) { return aclnnMatmulGetWorkspaceSize(a.tensor, b.tensor, out.tensor, 0, ws, ex); },
+        run([&](uint64_t* ws,
+                aclOpExecutor** ex) { return aclnnMatmulGetWorkspaceSize(a.tensor, b.tensor, out.tensor, 0, ws, ex); },
             aclnnMatmul);
     }
     void add(const Tensor& a, const Tensor& b, Tensor& out) {
-        run([&](uint64_t* ws, aclOpExecutor** ex) { return aclnnAddGetWorkspaceSize(a.tensor, b.tensor, one_, out.tensor, ws, ex); },
+        run([&](uint64_t* ws,
+                aclOpExecutor** ex) { return aclnnAddGetWorkspaceSize(a.tensor, b.tensor, one_, out.tensor, ws, ex); },
             aclnnAdd);
     }
     void mul(const Tensor& a, const Tensor& b, Tensor& out) {
-        run([&](uint64_t* ws, aclOpExecutor** ex) { return aclnnMulGetWorkspaceSize(a.tensor, b.tensor, out.tensor, ws, ex); },
+        run([&](uint64_t* ws,
+                aclOpExecutor** ex) { return aclnnMulGetWorkspaceSize(a.tensor, b.tensor, out.tensor, ws, ex); },
             aclnnMul);
     }
     void silu(const Tensor& a, Tensor& out) {
-        run([&](uint64_t* ws, aclOpExecutor** ex) { return aclnnSiluGetWorkspaceSize(a.tensor, out.tensor, ws, ex); }, aclnnSilu);
+        run([&](uint64_t* ws, aclOpExecutor** ex) { return aclnnSiluGetWorkspaceSize(a.tensor, out.tensor, ws, ex); },
+            aclnnSilu);
     }
     void softmax(const Tensor& a, Tensor& out) {
-        run([&](uint64_t* ws, aclOpExecutor** ex) { return aclnnSoftmaxGetWorkspaceSize(a.tensor, -1, out.tensor, ws, ex); },
+        run([&](uint64_t* ws,
+                aclOpExecutor** ex) { return aclnnSoftmaxGetWorkspaceSize(a.tensor, -1, out.tensor, ws, ex); },
             aclnnSoftmax);
     }
     void rms_norm(const Tensor& x, const Tensor& gamma, Tensor& out, Tensor& rstd) {
-        run([&](uint64_t* ws, aclOpExecutor** ex) {
+        run(
+            [&](uint64_t* ws, aclOpExecutor** ex) {
                 return aclnnRmsNormGetWorkspaceSize(x.tensor, gamma.tensor, 1e-6, out.tensor, rstd.tensor, ws, ex);
             },
             aclnnRmsNorm);
@@ -182,7 +188,8 @@ Options parse(int argc, char** argv) {
         else if (arg == "--hidden") o.hidden = value();
         else if (arg == "--no-hccl") o.hccl = false;
         else {
-            std::fprintf(stderr, "usage: decoder_breakdown [--layers N] [--steps N] [--tokens N] [--hidden N] [--no-hccl]\n");
+            std::fprintf(stderr,
+                         "usage: decoder_breakdown [--layers N] [--steps N] [--tokens N] [--hidden N] [--no-hccl]\n");
             std::exit(2);
         }
     }
@@ -216,9 +223,11 @@ Hccl open_hccl(bool wanted) {
     }
     int32_t devices[1] = {0};
     if (hccl.init_all == nullptr || hccl.all_reduce == nullptr || hccl.destroy == nullptr) {
-        std::fprintf(stderr, "decoder_breakdown: libhccl.so lacks HcclCommInitAll/HcclAllReduce, skipping the all-reduce\n");
+        std::fprintf(stderr,
+                     "decoder_breakdown: libhccl.so lacks HcclCommInitAll/HcclAllReduce, skipping the all-reduce\n");
     } else if (const HcclResult rc = hccl.init_all(1, devices, &hccl.comm); rc != HCCL_SUCCESS) {
-        std::fprintf(stderr, "decoder_breakdown: HcclCommInitAll returned %d, skipping the all-reduce\n", static_cast<int>(rc));
+        std::fprintf(stderr, "decoder_breakdown: HcclCommInitAll returned %d, skipping the all-reduce\n",
+                     static_cast<int>(rc));
         hccl.comm = nullptr;
     }
     return hccl;
@@ -232,13 +241,34 @@ void decoder_layer(Runner& run, mstxDomainHandle_t layers, const Layer& w, Activ
     }
     {
         Range attention("attention");
-        { Range r("q_proj"); run.matmul(a.h, w.wq, a.q); }
-        { Range r("k_proj"); run.matmul(a.h, w.wk, a.k); }
-        { Range r("v_proj"); run.matmul(a.h, w.wv, a.v); }
-        { Range r("scores"); run.matmul(a.q, w.k_cache, a.scores); }
-        { Range r("softmax"); run.softmax(a.scores, a.probs); }
-        { Range r("context"); run.matmul(a.probs, a.v, a.ctx); }
-        { Range r("o_proj"); run.matmul(a.ctx, w.wo, a.attn); }
+        {
+            Range r("q_proj");
+            run.matmul(a.h, w.wq, a.q);
+        }
+        {
+            Range r("k_proj");
+            run.matmul(a.h, w.wk, a.k);
+        }
+        {
+            Range r("v_proj");
+            run.matmul(a.h, w.wv, a.v);
+        }
+        {
+            Range r("scores");
+            run.matmul(a.q, w.k_cache, a.scores);
+        }
+        {
+            Range r("softmax");
+            run.softmax(a.scores, a.probs);
+        }
+        {
+            Range r("context");
+            run.matmul(a.probs, a.v, a.ctx);
+        }
+        {
+            Range r("o_proj");
+            run.matmul(a.ctx, w.wo, a.attn);
+        }
     }
     {
         Range r("attention_residual");
@@ -250,11 +280,26 @@ void decoder_layer(Runner& run, mstxDomainHandle_t layers, const Layer& w, Activ
     }
     {
         Range mlp("mlp");
-        { Range r("gate_proj"); run.matmul(a.h, w.w_gate, a.gate); }
-        { Range r("up_proj"); run.matmul(a.h, w.w_up, a.up); }
-        { Range r("act"); run.silu(a.gate, a.act); }
-        { Range r("gate_mul"); run.mul(a.act, a.up, a.gated); }
-        { Range r("down_proj"); run.matmul(a.gated, w.w_down, a.mlp); }
+        {
+            Range r("gate_proj");
+            run.matmul(a.h, w.w_gate, a.gate);
+        }
+        {
+            Range r("up_proj");
+            run.matmul(a.h, w.w_up, a.up);
+        }
+        {
+            Range r("act");
+            run.silu(a.gate, a.act);
+        }
+        {
+            Range r("gate_mul");
+            run.mul(a.act, a.up, a.gated);
+        }
+        {
+            Range r("down_proj");
+            run.matmul(a.gated, w.w_down, a.mlp);
+        }
     }
     {
         Range r("mlp_residual");
@@ -333,7 +378,8 @@ int main(int argc, char** argv) {
 
     if (hccl.comm != nullptr) CHECK(hccl.destroy(hccl.comm));
     for (Layer& w : weights) {
-        for (Tensor* t : {&w.wq, &w.wk, &w.wv, &w.wo, &w.k_cache, &w.w_gate, &w.w_up, &w.w_down, &w.norm1, &w.norm2}) free_tensor(*t);
+        for (Tensor* t : {&w.wq, &w.wk, &w.wv, &w.wo, &w.k_cache, &w.w_gate, &w.w_up, &w.w_down, &w.norm1, &w.norm2})
+            free_tensor(*t);
     }
     for (Tensor* t : {&positions, &final_gamma, &lm_head, &logits, &a.x, &a.h, &a.rstd, &a.q, &a.k, &a.v, &a.scores,
                       &a.probs, &a.ctx, &a.attn, &a.gate, &a.up, &a.act, &a.gated, &a.mlp}) {

@@ -21,22 +21,22 @@
 #include "acl/acl.h"
 #include "hccl/hccl.h"
 
-#define CHECK_ACL(call)                                                              \
-    do {                                                                             \
-        const aclError rc_ = (call);                                                 \
-        if (rc_ != ACL_SUCCESS) {                                                    \
+#define CHECK_ACL(call)                                                                \
+    do {                                                                               \
+        const aclError rc_ = (call);                                                   \
+        if (rc_ != ACL_SUCCESS) {                                                      \
             std::fprintf(stderr, "%s failed with %d\n", #call, static_cast<int>(rc_)); \
-            return false;                                                            \
-        }                                                                            \
+            return false;                                                              \
+        }                                                                              \
     } while (0)
 
-#define CHECK_HCCL(call)                                                                                 \
-    do {                                                                                                 \
-        const HcclResult rc_ = (call);                                                                   \
-        if (rc_ != HCCL_SUCCESS) {                                                                       \
+#define CHECK_HCCL(call)                                                                                             \
+    do {                                                                                                             \
+        const HcclResult rc_ = (call);                                                                               \
+        if (rc_ != HCCL_SUCCESS) {                                                                                   \
             std::fprintf(stderr, "%s failed with %d (%s)\n", #call, static_cast<int>(rc_), HcclGetErrorString(rc_)); \
-            return false;                                                                                \
-        }                                                                                                \
+            return false;                                                                                            \
+        }                                                                                                            \
     } while (0)
 
 namespace {
@@ -67,7 +67,8 @@ bool run_rank(uint32_t rank, uint32_t ranks, const HcclRootInfo& root, uint64_t 
     for (uint64_t i = 0; i < count && ok; ++i) {
         const float want = ranks_sum * float(i % 7 + 1);
         if (std::fabs(host[i] - want) > 1e-3f * want) {
-            std::fprintf(stderr, "rank %u: element %llu is %f, expected %f\n", rank, (unsigned long long)i, host[i], want);
+            std::fprintf(stderr, "rank %u: element %llu is %f, expected %f\n", rank, (unsigned long long)i, host[i],
+                         want);
             ok = false;
         }
     }

@@ -7,8 +7,9 @@ int main() {
     sample::AclEnv env;
     if (sample::init_acl(env) != 0) return 1;  // the device is opened before msPTI is set up
     msptiSubscriberHandle subscriber = sample::init_mspti(nullptr, nullptr);
-    for (msptiActivityKind kind : {MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_ACTIVITY_KIND_API, MSPTI_ACTIVITY_KIND_MEMCPY,
-                                   MSPTI_ACTIVITY_KIND_MEMORY, MSPTI_ACTIVITY_KIND_MEMSET, MSPTI_ACTIVITY_KIND_RUNTIME_API}) {
+    for (msptiActivityKind kind :
+         {MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_ACTIVITY_KIND_API, MSPTI_ACTIVITY_KIND_MEMCPY, MSPTI_ACTIVITY_KIND_MEMORY,
+          MSPTI_ACTIVITY_KIND_MEMSET, MSPTI_ACTIVITY_KIND_RUNTIME_API}) {
         msptiActivityEnable(kind);
     }
     const int rc = sample::do_acl_add(env.stream);

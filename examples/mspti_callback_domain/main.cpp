@@ -10,7 +10,8 @@ namespace {
 void on_callback(void* userdata, msptiCallbackDomain domain, msptiCallbackId cbid, const msptiCallbackData* data) {
     (void)userdata, (void)domain, (void)cbid;
     if (data == nullptr) return;
-    std::printf("%s func %s\n", sample::text(data->functionName), data->callbackSite == MSPTI_API_ENTER ? "enter" : "exit");
+    std::printf("%s func %s\n", sample::text(data->functionName),
+                data->callbackSite == MSPTI_API_ENTER ? "enter" : "exit");
 }
 
 }  // namespace

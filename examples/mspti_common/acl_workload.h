@@ -12,13 +12,13 @@
 
 namespace sample {
 
-#define SAMPLE_CHECK(call)                                                              \
-    do {                                                                                \
-        const int sample_rc_ = (call);                                                  \
-        if (sample_rc_ != 0) {                                                          \
+#define SAMPLE_CHECK(call)                                                                          \
+    do {                                                                                            \
+        const int sample_rc_ = (call);                                                              \
+        if (sample_rc_ != 0) {                                                                      \
             std::fprintf(stderr, "%s:%d: %s returned %d\n", __FILE__, __LINE__, #call, sample_rc_); \
-            return sample_rc_;                                                          \
-        }                                                                               \
+            return sample_rc_;                                                                      \
+        }                                                                                           \
     } while (0)
 
 struct AclEnv {
@@ -67,8 +67,8 @@ inline int do_acl_add(aclrtStream stream, const AddPhases& phases = {}) {
     for (int i = 0; i < 3; ++i) {
         SAMPLE_CHECK(aclrtMalloc(&dev[i], bytes, ACL_MEM_MALLOC_HUGE_FIRST));
         SAMPLE_CHECK(aclrtMemcpy(dev[i], bytes, hosts[i], bytes, ACL_MEMCPY_HOST_TO_DEVICE));
-        tensors[i] = aclCreateTensor(shape.data(), shape.size(), ACL_FLOAT, strides.data(), 0, ACL_FORMAT_ND, shape.data(),
-                                     shape.size(), dev[i]);
+        tensors[i] = aclCreateTensor(shape.data(), shape.size(), ACL_FLOAT, strides.data(), 0, ACL_FORMAT_ND,
+                                     shape.data(), shape.size(), dev[i]);
     }
     float alpha_value = 1.2f;
     aclScalar* alpha = aclCreateScalar(&alpha_value, ACL_FLOAT);

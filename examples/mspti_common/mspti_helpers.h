@@ -49,9 +49,11 @@ inline void print_record(const msptiActivity* record) {
     switch (record->kind) {
         case MSPTI_ACTIVITY_KIND_KERNEL: {
             auto* k = reinterpret_cast<const msptiActivityKernel*>(record);
-            std::printf("[KERNEL] type: %s, name: %s, start: %llu, end: %llu, deviceId: %u, streamId: %u, correlationId: %llu\n",
-                        text(k->type), text(k->name), (unsigned long long)k->start, (unsigned long long)k->end,
-                        k->ds.deviceId, k->ds.streamId, (unsigned long long)k->correlationId);
+            std::printf(
+                "[KERNEL] type: %s, name: %s, start: %llu, end: %llu, deviceId: %u, streamId: %u, correlationId: "
+                "%llu\n",
+                text(k->type), text(k->name), (unsigned long long)k->start, (unsigned long long)k->end, k->ds.deviceId,
+                k->ds.streamId, (unsigned long long)k->correlationId);
             break;
         }
         case MSPTI_ACTIVITY_KIND_API:
@@ -60,48 +62,57 @@ inline void print_record(const msptiActivity* record) {
         case MSPTI_ACTIVITY_KIND_RUNTIME_API: {
             auto* a = reinterpret_cast<const msptiActivityApi*>(record);
             std::printf("[%s] name: %s, start: %llu, end: %llu, processId: %u, threadId: %u, correlationId: %llu\n",
-                        kind_name(record->kind), text(a->name), (unsigned long long)a->start, (unsigned long long)a->end,
-                        a->pt.processId, a->pt.threadId, (unsigned long long)a->correlationId);
+                        kind_name(record->kind), text(a->name), (unsigned long long)a->start,
+                        (unsigned long long)a->end, a->pt.processId, a->pt.threadId,
+                        (unsigned long long)a->correlationId);
             break;
         }
         case MSPTI_ACTIVITY_KIND_MARKER: {
             auto* m = reinterpret_cast<const msptiActivityMarker*>(record);
             const bool host = m->sourceKind == MSPTI_ACTIVITY_SOURCE_KIND_HOST;
-            std::printf("[MARKER] flag: %d, sourceKind: %s, timestamp: %llu, id: %llu, %s: %u, %s: %u, name: %s, domain: %s\n",
-                        (int)m->flag, host ? "HOST_DATA" : "DEVICE_DATA", (unsigned long long)m->timestamp,
-                        (unsigned long long)m->id, host ? "processId" : "deviceId",
-                        host ? m->objectId.pt.processId : m->objectId.ds.deviceId, host ? "threadId" : "streamId",
-                        host ? m->objectId.pt.threadId : m->objectId.ds.streamId, text(m->name), text(m->domain));
+            std::printf(
+                "[MARKER] flag: %d, sourceKind: %s, timestamp: %llu, id: %llu, %s: %u, %s: %u, name: %s, domain: %s\n",
+                (int)m->flag, host ? "HOST_DATA" : "DEVICE_DATA", (unsigned long long)m->timestamp,
+                (unsigned long long)m->id, host ? "processId" : "deviceId",
+                host ? m->objectId.pt.processId : m->objectId.ds.deviceId, host ? "threadId" : "streamId",
+                host ? m->objectId.pt.threadId : m->objectId.ds.streamId, text(m->name), text(m->domain));
             break;
         }
         case MSPTI_ACTIVITY_KIND_MEMCPY: {
             auto* c = reinterpret_cast<const msptiActivityMemcpy*>(record);
-            std::printf("[MEMCPY] copyKind: %s, bytes: %llu, start: %llu, end: %llu, deviceId: %u, streamId: %u, correlationId: %llu, isAsync: %u\n",
-                        copy_kind_name(c->copyKind), (unsigned long long)c->bytes, (unsigned long long)c->start,
-                        (unsigned long long)c->end, c->deviceId, c->streamId, (unsigned long long)c->correlationId, c->isAsync);
+            std::printf(
+                "[MEMCPY] copyKind: %s, bytes: %llu, start: %llu, end: %llu, deviceId: %u, streamId: %u, "
+                "correlationId: %llu, isAsync: %u\n",
+                copy_kind_name(c->copyKind), (unsigned long long)c->bytes, (unsigned long long)c->start,
+                (unsigned long long)c->end, c->deviceId, c->streamId, (unsigned long long)c->correlationId, c->isAsync);
             break;
         }
         case MSPTI_ACTIVITY_KIND_MEMORY: {
             auto* m = reinterpret_cast<const msptiActivityMemory*>(record);
-            std::printf("[MEMORY] operationType: %s, memoryKind: %s, correlationId: %llu, start: %llu, end: %llu, address: %llu, bytes: %llu, processId: %u, deviceId: %u, streamId: %u\n",
-                        m->memoryOperationType == MSPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION ? "ALLOCATION" : "RELEASE",
-                        m->memoryKind == MSPTI_ACTIVITY_MEMORY_DEVICE ? "MEMORY_DEVICE" : "MEMORY_UNKNOWN",
-                        (unsigned long long)m->correlationId, (unsigned long long)m->start, (unsigned long long)m->end,
-                        (unsigned long long)m->address, (unsigned long long)m->bytes, m->processId, m->deviceId, m->streamId);
+            std::printf(
+                "[MEMORY] operationType: %s, memoryKind: %s, correlationId: %llu, start: %llu, end: %llu, address: "
+                "%llu, bytes: %llu, processId: %u, deviceId: %u, streamId: %u\n",
+                m->memoryOperationType == MSPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION ? "ALLOCATION" : "RELEASE",
+                m->memoryKind == MSPTI_ACTIVITY_MEMORY_DEVICE ? "MEMORY_DEVICE" : "MEMORY_UNKNOWN",
+                (unsigned long long)m->correlationId, (unsigned long long)m->start, (unsigned long long)m->end,
+                (unsigned long long)m->address, (unsigned long long)m->bytes, m->processId, m->deviceId, m->streamId);
             break;
         }
         case MSPTI_ACTIVITY_KIND_MEMSET: {
             auto* s = reinterpret_cast<const msptiActivityMemset*>(record);
-            std::printf("[MEMSET] value: %u, bytes: %llu, start: %llu, end: %llu, deviceId: %u, streamId: %u, correlationId: %llu, isAsync: %u\n",
-                        s->value, (unsigned long long)s->bytes, (unsigned long long)s->start, (unsigned long long)s->end,
-                        s->deviceId, s->streamId, (unsigned long long)s->correlationId, s->isAsync);
+            std::printf(
+                "[MEMSET] value: %u, bytes: %llu, start: %llu, end: %llu, deviceId: %u, streamId: %u, correlationId: "
+                "%llu, isAsync: %u\n",
+                s->value, (unsigned long long)s->bytes, (unsigned long long)s->start, (unsigned long long)s->end,
+                s->deviceId, s->streamId, (unsigned long long)s->correlationId, s->isAsync);
             break;
         }
         case MSPTI_ACTIVITY_KIND_HCCL: {
             auto* h = reinterpret_cast<const msptiActivityHccl*>(record);
-            std::printf("[HCCL] start: %llu, end: %llu, deviceId: %u, streamId: %u, bandWidth: %f, name: %s, commName: %s\n",
-                        (unsigned long long)h->start, (unsigned long long)h->end, h->ds.deviceId, h->ds.streamId,
-                        h->bandWidth, text(h->name), text(h->commName));
+            std::printf(
+                "[HCCL] start: %llu, end: %llu, deviceId: %u, streamId: %u, bandWidth: %f, name: %s, commName: %s\n",
+                (unsigned long long)h->start, (unsigned long long)h->end, h->ds.deviceId, h->ds.streamId, h->bandWidth,
+                text(h->name), text(h->commName));
             break;
         }
         case MSPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: {

@@ -49,7 +49,8 @@ int main() {
     sample::deinit_mspti(subscriber);
     std::printf("========== PrintCorrelation ============\n");
     for (const auto& [external, ids] : g_external) {
-        std::printf("External id : %llu: %s\n", (unsigned long long)external, external < 3 ? kPhaseNames[external] : "?");
+        std::printf("External id : %llu: %s\n", (unsigned long long)external,
+                    external < 3 ? kPhaseNames[external] : "?");
         for (uint64_t id : ids) std::printf("%llu, ", (unsigned long long)id);
         std::printf("\n");
     }

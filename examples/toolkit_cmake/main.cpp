@@ -22,12 +22,12 @@ namespace {
 constexpr size_t kBufferSize = 1 << 20;
 std::map<std::string, int> g_records;
 
-#define CHECK(cond, what)                                                          \
-    do {                                                                           \
-        if (!(cond)) {                                                             \
+#define CHECK(cond, what)                                                                 \
+    do {                                                                                  \
+        if (!(cond)) {                                                                    \
             std::fprintf(stderr, "toolkit_cmake: %s failed (line %d)\n", what, __LINE__); \
-            return 1;                                                              \
-        }                                                                          \
+            return 1;                                                                     \
+        }                                                                                 \
     } while (0)
 
 const char* kind_name(msptiActivityKind kind) {

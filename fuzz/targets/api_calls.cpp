@@ -194,7 +194,8 @@ struct ThreadState {
     uint64_t produced[kKinds] = {};  // records this thread caused, counted only while the model knows
     uint64_t non_empty_external() const {
         uint64_t n = 0;
-        for (int k = MSPTI_EXTERNAL_CORRELATION_KIND_UNKNOWN; k < MSPTI_EXTERNAL_CORRELATION_KIND_SIZE; ++k) n += !external[k].empty();
+        for (int k = MSPTI_EXTERNAL_CORRELATION_KIND_UNKNOWN; k < MSPTI_EXTERNAL_CORRELATION_KIND_SIZE; ++k)
+            n += !external[k].empty();
         return n;
     }
 };
@@ -230,24 +231,25 @@ bool Exact() { return !g_model.threaded; }
 // A result returned as int by the C wrappers, as the msptiResult it is.
 msptiResult R(int result) { return static_cast<msptiResult>(result); }
 
-#define EXPECT_ONE_OF(call, ...)                                                                           \
-    do {                                                                                                   \
-        const msptiResult got_ = (call);                                                                   \
-        const msptiResult allowed_[] = {__VA_ARGS__};                                                      \
-        bool ok_ = false;                                                                                  \
-        for (msptiResult r_ : allowed_) ok_ = ok_ || r_ == got_;                                           \
-        if (!ok_) fuzz::Fail("%s:%d: %s returned %d (%s), not a documented result", __FILE__, __LINE__, #call, \
-                             static_cast<int>(got_), msptiResultGetString(got_));                          \
+#define EXPECT_ONE_OF(call, ...)                                                                         \
+    do {                                                                                                 \
+        const msptiResult got_ = (call);                                                                 \
+        const msptiResult allowed_[] = {__VA_ARGS__};                                                    \
+        bool ok_ = false;                                                                                \
+        for (msptiResult r_ : allowed_) ok_ = ok_ || r_ == got_;                                         \
+        if (!ok_)                                                                                        \
+            fuzz::Fail("%s:%d: %s returned %d (%s), not a documented result", __FILE__, __LINE__, #call, \
+                       static_cast<int>(got_), msptiResultGetString(got_));                              \
     } while (0)
 
 // Runs `call` and checks it against `want` (exact, single thread) or any of the documented results.
-#define CHECKED(call, want, ...)                              \
-    do {                                                      \
-        if (Exact()) {                                        \
-            FUZZ_EXPECT_RESULT(call, want);                   \
-        } else {                                              \
-            EXPECT_ONE_OF(call, __VA_ARGS__);                 \
-        }                                                     \
+#define CHECKED(call, want, ...)              \
+    do {                                      \
+        if (Exact()) {                        \
+            FUZZ_EXPECT_RESULT(call, want);   \
+        } else {                              \
+            EXPECT_ONE_OF(call, __VA_ARGS__); \
+        }                                     \
     } while (0)
 
 void SetPolicyFrom(uint32_t v) {
@@ -260,7 +262,9 @@ void RecordIfOn(ThreadState& ts, int kind, uint64_t n = 1) {
 }
 
 // The external-correlation links an interposed call makes (one per non-empty stack).
-void InterposedCall(ThreadState& ts) { RecordIfOn(ts, MSPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION, ts.non_empty_external()); }
+void InterposedCall(ThreadState& ts) {
+    RecordIfOn(ts, MSPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION, ts.non_empty_external());
+}
 
 void HostMark(ThreadState& ts, const std::string& domain, const std::string& message) {
     if (message.empty() || message.size() >= kMaxNameLength) return;  // such messages are ignored
@@ -278,7 +282,7 @@ void Execute(const Operation& o, ThreadState& ts) {
             const bool null_out = (o.sel & 3) == 3;
             msptiCallbackFunc cb = (o.sel & 4) ? nullptr : OnCallback;
             std::unique_lock<std::mutex> lock(g_model.mutex);
-            const msptiResult want = null_out ? MSPTI_ERROR_INVALID_PARAMETER
+            const msptiResult want = null_out             ? MSPTI_ERROR_INVALID_PARAMETER
                                      : g_model.subscribed ? MSPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED
                                                           : MSPTI_SUCCESS;
             if (Exact()) lock.unlock();  // single thread: nothing races; two threads: keep the model in step
@@ -309,7 +313,9 @@ void Execute(const Operation& o, ThreadState& ts) {
             switch (o.sel & 3) {
                 case 0: h = g_model.current; break;
                 case 1: h = nullptr; break;
-                case 2: h = g_model.stale.empty() ? g_model.current : g_model.stale[o.sel % g_model.stale.size()]; break;
+                case 2:
+                    h = g_model.stale.empty() ? g_model.current : g_model.stale[o.sel % g_model.stale.size()];
+                    break;
                 default: h = reinterpret_cast<msptiSubscriberHandle>(&g_model); break;  // never a handle
             }
             const bool match = g_model.subscribed && h == g_model.current && h != nullptr;
@@ -319,7 +325,9 @@ void Execute(const Operation& o, ThreadState& ts) {
                 FUZZ_CHECK(got == (match ? MSPTI_SUCCESS : MSPTI_ERROR_INVALID_PARAMETER),
                            "msptiUnsubscribe returned %d, documented %d (handle %s)", got,
                            match ? MSPTI_SUCCESS : MSPTI_ERROR_INVALID_PARAMETER,
-                           (o.sel & 3) == 2 ? "stale" : (o.sel & 3) == 3 ? "foreign" : "current/NULL");
+                           (o.sel & 3) == 2   ? "stale"
+                           : (o.sel & 3) == 3 ? "foreign"
+                                              : "current/NULL");
                 lock.lock();
             } else {
                 FUZZ_CHECK(got == MSPTI_SUCCESS || got == MSPTI_ERROR_INVALID_PARAMETER, "msptiUnsubscribe returned %d",
@@ -420,23 +428,26 @@ void Execute(const Operation& o, ThreadState& ts) {
         case kFlushAll: FUZZ_EXPECT_RESULT(msptiActivityFlushAll(o.c), MSPTI_SUCCESS); break;
         case kFlushPeriod: FUZZ_EXPECT_RESULT(msptiActivityFlushPeriod(o.c), MSPTI_SUCCESS); break;
         case kPushExternal: {
-            const bool valid = o.a >= MSPTI_EXTERNAL_CORRELATION_KIND_UNKNOWN && o.a < MSPTI_EXTERNAL_CORRELATION_KIND_SIZE;
+            const bool valid =
+                o.a >= MSPTI_EXTERNAL_CORRELATION_KIND_UNKNOWN && o.a < MSPTI_EXTERNAL_CORRELATION_KIND_SIZE;
             FUZZ_EXPECT_RESULT(R(fz_push_external(o.a, o.d)), valid ? MSPTI_SUCCESS : MSPTI_ERROR_INVALID_PARAMETER);
             if (valid) ts.external[o.a].push_back(o.d);
             break;
         }
         case kPopExternal: {
-            const bool valid = o.a >= MSPTI_EXTERNAL_CORRELATION_KIND_UNKNOWN && o.a < MSPTI_EXTERNAL_CORRELATION_KIND_SIZE;
+            const bool valid =
+                o.a >= MSPTI_EXTERNAL_CORRELATION_KIND_UNKNOWN && o.a < MSPTI_EXTERNAL_CORRELATION_KIND_SIZE;
             uint64_t last = 0xDEADBEEF;
             const bool null_out = (o.sel & 3) == 3;
-            const msptiResult want = !valid                  ? MSPTI_ERROR_INVALID_PARAMETER
+            const msptiResult want = !valid                     ? MSPTI_ERROR_INVALID_PARAMETER
                                      : ts.external[o.a].empty() ? MSPTI_ERROR_QUEUE_EMPTY
                                                                 : MSPTI_SUCCESS;
             FUZZ_EXPECT_RESULT(R(fz_pop_external(o.a, null_out ? nullptr : &last)), want);
             if (want == MSPTI_SUCCESS) {
-                if (!null_out) FUZZ_CHECK(last == ts.external[o.a].back(), "popped %llu, pushed %llu",
-                                          static_cast<unsigned long long>(last),
-                                          static_cast<unsigned long long>(ts.external[o.a].back()));
+                if (!null_out)
+                    FUZZ_CHECK(last == ts.external[o.a].back(), "popped %llu, pushed %llu",
+                               static_cast<unsigned long long>(last),
+                               static_cast<unsigned long long>(ts.external[o.a].back()));
                 ts.external[o.a].pop_back();
             }
             break;
@@ -571,8 +582,9 @@ void Cleanup(ThreadState& ts) {
     for (int k = MSPTI_EXTERNAL_CORRELATION_KIND_UNKNOWN; k < MSPTI_EXTERNAL_CORRELATION_KIND_SIZE; ++k) {
         while (!ts.external[k].empty()) {
             uint64_t last = 0;
-            FUZZ_EXPECT_RESULT(msptiActivityPopExternalCorrelationId(static_cast<msptiExternalCorrelationKind>(k), &last),
-                               MSPTI_SUCCESS);
+            FUZZ_EXPECT_RESULT(
+                msptiActivityPopExternalCorrelationId(static_cast<msptiExternalCorrelationKind>(k), &last),
+                MSPTI_SUCCESS);
             FUZZ_CHECK(last == ts.external[k].back(), "external id stack out of order");
             ts.external[k].pop_back();
         }

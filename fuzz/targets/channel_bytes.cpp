@@ -66,7 +66,8 @@ extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** argv) {
     std::atexit(fuzz::Stats::Print);
     Runtime::Instance();
     FUZZ_EXPECT_RESULT(msptiActivityRegisterCallbacks(Collector::Request, Collector::Complete), MSPTI_SUCCESS);
-    for (int k = 1; k < kKinds; ++k) FUZZ_EXPECT_RESULT(msptiActivityEnable(static_cast<msptiActivityKind>(k)), MSPTI_SUCCESS);
+    for (int k = 1; k < kKinds; ++k)
+        FUZZ_EXPECT_RESULT(msptiActivityEnable(static_cast<msptiActivityKind>(k)), MSPTI_SUCCESS);
     npusim::Device* dev = npusim::Platform::instance().device(0);
     FUZZ_CHECK(dev != nullptr, "no device 0");
     if (dev->soc().chip_type == SEAM_CHIP_TYPE_950) g_stars_record = sizeof(StarsSocLogV6);

@@ -47,20 +47,20 @@ inline void Fail(const char* fmt, ...) {
     std::abort();
 }
 
-#define FUZZ_CHECK(cond, fmt, ...)                                                          \
-    do {                                                                                    \
+#define FUZZ_CHECK(cond, fmt, ...)                                                              \
+    do {                                                                                        \
         if (!(cond)) ::fuzz::Fail("%s:%d: %s: " fmt, __FILE__, __LINE__, #cond, ##__VA_ARGS__); \
     } while (0)
 
 // Checks that an msPTI call returned the documented result.
-#define FUZZ_EXPECT_RESULT(call, expected)                                                        \
-    do {                                                                                          \
-        const msptiResult fuzz_got_ = (call);                                                     \
-        const msptiResult fuzz_want_ = (expected);                                                \
-        if (fuzz_got_ != fuzz_want_)                                                              \
-            ::fuzz::Fail("%s:%d: %s returned %d (%s), documented %d (%s)", __FILE__, __LINE__, #call, \
-                         static_cast<int>(fuzz_got_), msptiResultGetString(fuzz_got_),           \
-                         static_cast<int>(fuzz_want_), msptiResultGetString(fuzz_want_));        \
+#define FUZZ_EXPECT_RESULT(call, expected)                                                                           \
+    do {                                                                                                             \
+        const msptiResult fuzz_got_ = (call);                                                                        \
+        const msptiResult fuzz_want_ = (expected);                                                                   \
+        if (fuzz_got_ != fuzz_want_)                                                                                 \
+            ::fuzz::Fail("%s:%d: %s returned %d (%s), documented %d (%s)", __FILE__, __LINE__, #call,                \
+                         static_cast<int>(fuzz_got_), msptiResultGetString(fuzz_got_), static_cast<int>(fuzz_want_), \
+                         msptiResultGetString(fuzz_want_));                                                          \
     } while (0)
 
 // ---------------------------------------------------------------------------------------------
@@ -177,7 +177,9 @@ public:
         return *c;
     }
 
-    static void Request(uint8_t** buffer, size_t* size, size_t* max_records) { Instance().OnRequest(buffer, size, max_records); }
+    static void Request(uint8_t** buffer, size_t* size, size_t* max_records) {
+        Instance().OnRequest(buffer, size, max_records);
+    }
     static void Complete(uint8_t* buffer, size_t size, size_t valid) { Instance().OnComplete(buffer, size, valid); }
 
     void SetPolicy(BufferPolicy p, size_t param = 0) {
@@ -196,7 +198,8 @@ public:
 
 private:
     void OnRequest(uint8_t** buffer, size_t* size, size_t* max_records) {
-        FUZZ_CHECK(buffer != nullptr && size != nullptr && max_records != nullptr, "RequestFunc got a NULL out-pointer");
+        FUZZ_CHECK(buffer != nullptr && size != nullptr && max_records != nullptr,
+                   "RequestFunc got a NULL out-pointer");
         requests_.fetch_add(1);
         std::lock_guard<std::mutex> lock(mutex_);
         *buffer = nullptr;
@@ -305,9 +308,11 @@ inline Counts Dropped() {
 }
 
 inline const char* KindName(int kind) {
-    static const char* const kNames[] = {"INVALID", "MARKER", "KERNEL", "API", "HCCL", "MEMORY", "MEMSET",
-                                         "MEMCPY", "EXTERNAL_CORRELATION", "COMMUNICATION", "ACL_API",
-                                         "NODE_API", "RUNTIME_API"};
+    static const char* const kNames[] = {"INVALID",       "MARKER",  "KERNEL",
+                                         "API",           "HCCL",    "MEMORY",
+                                         "MEMSET",        "MEMCPY",  "EXTERNAL_CORRELATION",
+                                         "COMMUNICATION", "ACL_API", "NODE_API",
+                                         "RUNTIME_API"};
     return kind >= 0 && kind < kKinds ? kNames[kind] : "?";
 }
 
@@ -366,22 +371,23 @@ struct Stats {
             msptiActivityGetDroppedRecords(static_cast<msptiActivityKind>(k), &n);
             if (n != 0) by_kind += (by_kind.empty() ? "" : ",") + std::string(KindName(k)) + ":" + std::to_string(n);
         }
-        std::fprintf(stderr,
-                     "FUZZ-STATS inputs=%llu api_calls=%llu threaded_inputs=%llu records_expected=%llu "
-                     "records_accounted=%llu records_delivered=%llu records_dropped=%llu buffers_requested=%llu "
-                     "buffers_completed=%llu bytes_injected=%llu reports_sent=%llu callbacks_paired=%llu exits_withheld=%llu "
-                     "late_flushes=%llu dropped_by_kind=%s\n",
-                     static_cast<unsigned long long>(s.inputs.load()), static_cast<unsigned long long>(s.api_calls.load()),
-                     static_cast<unsigned long long>(s.threaded_inputs.load()),
-                     static_cast<unsigned long long>(s.records_expected.load()),
-                     static_cast<unsigned long long>(s.records_accounted.load()),
-                     static_cast<unsigned long long>(c.DeliveredTotal()), static_cast<unsigned long long>(dropped),
-                     static_cast<unsigned long long>(c.Requests()), static_cast<unsigned long long>(c.Completes()),
-                     static_cast<unsigned long long>(s.bytes_injected.load()),
-                     static_cast<unsigned long long>(s.reports_sent.load()),
-                     static_cast<unsigned long long>(s.callbacks_paired.load()),
-                     static_cast<unsigned long long>(s.exits_withheld.load()),
-                     static_cast<unsigned long long>(s.late_flushes.load()), by_kind.empty() ? "-" : by_kind.c_str());
+        std::fprintf(
+            stderr,
+            "FUZZ-STATS inputs=%llu api_calls=%llu threaded_inputs=%llu records_expected=%llu "
+            "records_accounted=%llu records_delivered=%llu records_dropped=%llu buffers_requested=%llu "
+            "buffers_completed=%llu bytes_injected=%llu reports_sent=%llu callbacks_paired=%llu exits_withheld=%llu "
+            "late_flushes=%llu dropped_by_kind=%s\n",
+            static_cast<unsigned long long>(s.inputs.load()), static_cast<unsigned long long>(s.api_calls.load()),
+            static_cast<unsigned long long>(s.threaded_inputs.load()),
+            static_cast<unsigned long long>(s.records_expected.load()),
+            static_cast<unsigned long long>(s.records_accounted.load()),
+            static_cast<unsigned long long>(c.DeliveredTotal()), static_cast<unsigned long long>(dropped),
+            static_cast<unsigned long long>(c.Requests()), static_cast<unsigned long long>(c.Completes()),
+            static_cast<unsigned long long>(s.bytes_injected.load()),
+            static_cast<unsigned long long>(s.reports_sent.load()),
+            static_cast<unsigned long long>(s.callbacks_paired.load()),
+            static_cast<unsigned long long>(s.exits_withheld.load()),
+            static_cast<unsigned long long>(s.late_flushes.load()), by_kind.empty() ? "-" : by_kind.c_str());
     }
 };
 

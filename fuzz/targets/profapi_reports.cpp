@@ -48,9 +48,14 @@ uint32_t Type(Input& in) {
         std::lock_guard<std::mutex> lock(g_ids_mutex);
         if (!g_types.empty()) return g_types[sel % g_types.size()];
     }
-    static const uint32_t kTypes[] = {MSPROF_REPORT_RUNTIME_TASK_TRACK_TYPE, MSPROF_REPORT_NODE_LAUNCH_TYPE,
-                                      MSPROF_REPORT_NODE_HCCL_OP_INFO_TYPE, MSPROF_REPORT_RUNTIME_EXPAND_SPEC_TYPE,
-                                      MSPROF_REPORT_RUNTIME_MEMCPY_INFO_TYPE, MSPROF_REPORT_HCCL_MASTER_TYPE, 0, 1};
+    static const uint32_t kTypes[] = {MSPROF_REPORT_RUNTIME_TASK_TRACK_TYPE,
+                                      MSPROF_REPORT_NODE_LAUNCH_TYPE,
+                                      MSPROF_REPORT_NODE_HCCL_OP_INFO_TYPE,
+                                      MSPROF_REPORT_RUNTIME_EXPAND_SPEC_TYPE,
+                                      MSPROF_REPORT_RUNTIME_MEMCPY_INFO_TYPE,
+                                      MSPROF_REPORT_HCCL_MASTER_TYPE,
+                                      0,
+                                      1};
     return sel < 0xF0 ? kTypes[sel % 8] : in.u32();
 }
 
@@ -64,8 +69,8 @@ uint64_t HashId(Input& in) {
 }
 
 std::string Name(Input& in) {
-    static const char* const kNames[] = {"KERNEL_AICORE", "KERNEL_AIVEC", "KERNEL_MIX_AIC", "KERNEL", "aclnnAdd",
-                                         "HcclAllReduce", "RING-1", ""};
+    static const char* const kNames[] = {"KERNEL_AICORE", "KERNEL_AIVEC",  "KERNEL_MIX_AIC", "KERNEL",
+                                         "aclnnAdd",      "HcclAllReduce", "RING-1",         ""};
     const uint8_t sel = in.u8();
     return sel < 0x80 ? std::string(kNames[sel % 8]) : in.text();
 }
@@ -130,10 +135,16 @@ void Execute(Input& in, uint8_t op, Produced& produced) {
             info.magicNumber = MSPROF_REPORT_DATA_MAGIC_NUM;
             const uint8_t shape = in.u8();
             switch (shape % 5) {
-                case 0: info.level = MSPROF_REPORT_RUNTIME_LEVEL, info.type = MSPROF_REPORT_RUNTIME_TASK_TRACK_TYPE; break;
+                case 0:
+                    info.level = MSPROF_REPORT_RUNTIME_LEVEL, info.type = MSPROF_REPORT_RUNTIME_TASK_TRACK_TYPE;
+                    break;
                 case 1: info.level = MSPROF_REPORT_NODE_LEVEL, info.type = MSPROF_REPORT_NODE_HCCL_OP_INFO_TYPE; break;
-                case 2: info.level = MSPROF_REPORT_RUNTIME_LEVEL, info.type = MSPROF_REPORT_RUNTIME_EXPAND_SPEC_TYPE; break;
-                case 3: info.level = MSPROF_REPORT_RUNTIME_LEVEL, info.type = MSPROF_REPORT_RUNTIME_MEMCPY_INFO_TYPE; break;
+                case 2:
+                    info.level = MSPROF_REPORT_RUNTIME_LEVEL, info.type = MSPROF_REPORT_RUNTIME_EXPAND_SPEC_TYPE;
+                    break;
+                case 3:
+                    info.level = MSPROF_REPORT_RUNTIME_LEVEL, info.type = MSPROF_REPORT_RUNTIME_MEMCPY_INFO_TYPE;
+                    break;
                 default: info.level = Level(in), info.type = Type(in); break;
             }
             info.threadId = in.u8() < 0xE0 ? Tid() : in.u32();
@@ -208,7 +219,8 @@ extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** argv) {
     std::atexit(fuzz::Stats::Print);
     Runtime::Instance();
     FUZZ_EXPECT_RESULT(msptiActivityRegisterCallbacks(Collector::Request, Collector::Complete), MSPTI_SUCCESS);
-    for (int k = 1; k < kKinds; ++k) FUZZ_EXPECT_RESULT(msptiActivityEnable(static_cast<msptiActivityKind>(k)), MSPTI_SUCCESS);
+    for (int k = 1; k < kKinds; ++k)
+        FUZZ_EXPECT_RESULT(msptiActivityEnable(static_cast<msptiActivityKind>(k)), MSPTI_SUCCESS);
     int64_t version = 0;
     if (halGetDeviceInfo(0, 0, 1, &version) == 0) g_chip = static_cast<uint32_t>((version >> 8) & 0xFF);
     g_hash_ids.push_back(0x1234567890ABCDEFULL);  // never handed out

@@ -55,10 +55,10 @@ std::string sarg(const char* key, const char* fallback = "") {
     std::exit(2);
 }
 
-#define CHECK(call)                              \
-    do {                                         \
+#define CHECK(call)                               \
+    do {                                          \
         const long rc_ = static_cast<long>(call); \
-        if (rc_ != 0) fail(#call, rc_);          \
+        if (rc_ != 0) fail(#call, rc_);           \
     } while (0)
 
 aclDataType acl_dtype(const std::string& name) {
@@ -168,17 +168,21 @@ Op kernel_op(const std::string& op, aclrtStream) {
     }
     if (op == "flash_attention") {
         const int64_t b = arg("batch", 1), n = arg("heads", 1), sq = arg("sq"), skv = arg("skv"), d = arg("d", 128);
-        auto* ctx = new FaCtx{Tensor({b, n, sq, d}, dt).t, Tensor({b, n, skv, d}, dt).t, Tensor({b, n, skv, d}, dt).t,
-                              Tensor({b, n, sq, 8}, ACL_FLOAT).t, Tensor({b, n, sq, 8}, ACL_FLOAT).t,
-                              Tensor({b, n, sq, d}, dt).t, n, 1.0 / 11.3137};
+        auto* ctx = new FaCtx{Tensor({b, n, sq, d}, dt).t,
+                              Tensor({b, n, skv, d}, dt).t,
+                              Tensor({b, n, skv, d}, dt).t,
+                              Tensor({b, n, sq, 8}, ACL_FLOAT).t,
+                              Tensor({b, n, sq, 8}, ACL_FLOAT).t,
+                              Tensor({b, n, sq, d}, dt).t,
+                              n,
+                              1.0 / 11.3137};
         return [ctx](aclrtStream s) {
             uint64_t ws_size = 0;
             aclOpExecutor* ex = nullptr;
             char layout[] = "BNSD";
-            CHECK(aclnnFlashAttentionScoreGetWorkspaceSize(ctx->q, ctx->k, ctx->v, nullptr, nullptr, nullptr, nullptr,
-                                                           nullptr, ctx->scale, 1.0, 2147483647, 2147483647, ctx->heads,
-                                                           layout, 0, 0, ctx->smax, ctx->ssum, nullptr, ctx->out,
-                                                           &ws_size, &ex));
+            CHECK(aclnnFlashAttentionScoreGetWorkspaceSize(
+                ctx->q, ctx->k, ctx->v, nullptr, nullptr, nullptr, nullptr, nullptr, ctx->scale, 1.0, 2147483647,
+                2147483647, ctx->heads, layout, 0, 0, ctx->smax, ctx->ssum, nullptr, ctx->out, &ws_size, &ex));
             void* ws = nullptr;
             if (ws_size > 0) CHECK(aclrtMalloc(&ws, ws_size, ACL_MEM_MALLOC_HUGE_FIRST));
             CHECK(aclnnFlashAttentionScore(ws, ws_size, ex, s));

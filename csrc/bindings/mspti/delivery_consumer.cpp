@@ -218,9 +218,7 @@ void Delivery::ConvertRecord(const msptiActivity* record, Batch& batch) {
             r.correlation = e->correlationId;
             break;
         }
-        default:
-            records_skipped_.fetch_add(1, std::memory_order_relaxed);
-            return;
+        default: records_skipped_.fetch_add(1, std::memory_order_relaxed); return;
     }
     batch.records.push_back(r);
 }

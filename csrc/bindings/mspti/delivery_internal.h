@@ -23,7 +23,8 @@ constexpr uint32_t kWantInstant = 1U << 20;
 constexpr uint32_t kWantRanges = 1U << 21;
 
 inline bool IsInstant(uint32_t flag) {
-    return flag == MSPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS || flag == MSPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS_WITH_DEVICE;
+    return flag == MSPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS ||
+           flag == MSPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS_WITH_DEVICE;
 }
 inline bool IsRangeStart(uint32_t flag) {
     return flag == MSPTI_ACTIVITY_FLAG_MARKER_START || flag == MSPTI_ACTIVITY_FLAG_MARKER_START_WITH_DEVICE;

@@ -8,11 +8,14 @@ namespace py = pybind11;
 void bind_faults(py::module_& m) {
     // Returns the error ("" on success) rather than throwing: a C++ exception cannot cross a Python
     // interpreter that runs with a sanitizer runtime preloaded. sim_runtime.control raises it.
-    m.def("try_set_fault_plan", [](const std::string& text) {
-        std::string error;
-        npusim::set_fault_plan(text, error);
-        return error;
-    }, py::arg("plan"), "Replaces the process's fault plan (grammar of NPU_SIM_FAULTS); returns the error or ''");
+    m.def(
+        "try_set_fault_plan",
+        [](const std::string& text) {
+            std::string error;
+            npusim::set_fault_plan(text, error);
+            return error;
+        },
+        py::arg("plan"), "Replaces the process's fault plan (grammar of NPU_SIM_FAULTS); returns the error or ''");
     m.def("clear_fault_plan", &npusim::clear_fault_plan);
     m.def("fault_plan", &npusim::current_fault_plan);
     m.def("call_count", &npusim::fault_site_calls, py::arg("function"),

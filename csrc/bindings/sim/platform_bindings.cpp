@@ -9,29 +9,35 @@ namespace py = pybind11;
 using npusim::Platform;
 
 void bind_platform(py::module_& m) {
-    m.def("config", [] {
-        const npusim::SimConfig& c = Platform::instance().config();
-        py::dict d;
-        d["soc"] = c.soc->name;
-        d["devices"] = c.devices;
-        d["clock"] = c.clock == npusim::ClockMode::Virtual ? "virtual" : "wall";
-        d["seed"] = c.seed;
-        d["faults"] = c.faults;
-        d["kernel_costs"] = c.kernel_costs_path;
-        d["error"] = c.error;
-        return d;
-    }, "The configuration this process runs with (read once from NPU_SIM_* variables)");
+    m.def(
+        "config",
+        [] {
+            const npusim::SimConfig& c = Platform::instance().config();
+            py::dict d;
+            d["soc"] = c.soc->name;
+            d["devices"] = c.devices;
+            d["clock"] = c.clock == npusim::ClockMode::Virtual ? "virtual" : "wall";
+            d["seed"] = c.seed;
+            d["faults"] = c.faults;
+            d["kernel_costs"] = c.kernel_costs_path;
+            d["error"] = c.error;
+            return d;
+        },
+        "The configuration this process runs with (read once from NPU_SIM_* variables)");
 
-    m.def("load_config", [](const std::map<std::string, std::string>& env) {
-        const npusim::SimConfig c = npusim::load_sim_config(env);
-        py::dict d;
-        d["soc"] = c.soc->name;
-        d["devices"] = c.devices;
-        d["clock"] = c.clock == npusim::ClockMode::Virtual ? "virtual" : "wall";
-        d["seed"] = c.seed;
-        d["error"] = c.error;
-        return d;
-    }, py::arg("env"), "Parses a configuration from the given variables, as a child process would");
+    m.def(
+        "load_config",
+        [](const std::map<std::string, std::string>& env) {
+            const npusim::SimConfig c = npusim::load_sim_config(env);
+            py::dict d;
+            d["soc"] = c.soc->name;
+            d["devices"] = c.devices;
+            d["clock"] = c.clock == npusim::ClockMode::Virtual ? "virtual" : "wall";
+            d["seed"] = c.seed;
+            d["error"] = c.error;
+            return d;
+        },
+        py::arg("env"), "Parses a configuration from the given variables, as a child process would");
 
     m.def("soc_table", [] {
         // The catalogue as the C++ core parsed it, to compare with the Python loader.
@@ -58,20 +64,25 @@ void bind_platform(py::module_& m) {
         return out;
     });
 
-    m.def("kernel_cost", [](const std::string& name) {
-        const npusim::KernelCost& k = Platform::instance().config().kernel_costs.lookup(name);
-        py::dict d;
-        d["pattern"] = k.pattern;
-        d["duration_ns"] = k.duration_ns;
-        d["flops"] = k.flops;
-        d["bytes"] = k.bytes;
-        d["per_block"] = k.per_block;
-        d["core"] = npusim::core_type_name(k.core);
-        return d;
-    }, py::arg("kernel_name"));
+    m.def(
+        "kernel_cost",
+        [](const std::string& name) {
+            const npusim::KernelCost& k = Platform::instance().config().kernel_costs.lookup(name);
+            py::dict d;
+            d["pattern"] = k.pattern;
+            d["duration_ns"] = k.duration_ns;
+            d["flops"] = k.flops;
+            d["bytes"] = k.bytes;
+            d["per_block"] = k.per_block;
+            d["core"] = npusim::core_type_name(k.core);
+            return d;
+        },
+        py::arg("kernel_name"));
 
     m.def("now_ns", [] { return Platform::instance().clock().now(); }, "The simulator's host time (ns)");
 
-    m.def("channel_pending_bytes", [](uint32_t dev, uint32_t ch) { return Platform::instance().channels().pending_bytes(dev, ch); });
-    m.def("channel_dropped_bytes", [](uint32_t dev, uint32_t ch) { return Platform::instance().channels().dropped_bytes(dev, ch); });
+    m.def("channel_pending_bytes",
+          [](uint32_t dev, uint32_t ch) { return Platform::instance().channels().pending_bytes(dev, ch); });
+    m.def("channel_dropped_bytes",
+          [](uint32_t dev, uint32_t ch) { return Platform::instance().channels().dropped_bytes(dev, ch); });
 }

@@ -9,10 +9,9 @@ struct AclApiInfo {
     RtApi runtime;
 };
 
-constexpr AclApiInfo kAclApis[] = {
-    {"", RtApi::None},
+constexpr AclApiInfo kAclApis[] = {{"", RtApi::None},
 #define ACL_X(fn, rt) {#fn, RtApi::rt},
-    ACL_API_LIST(ACL_X)
+                                   ACL_API_LIST(ACL_X)
 #undef ACL_X
 };
 static_assert(sizeof kAclApis / sizeof kAclApis[0] == static_cast<size_t>(AclApi::Count), "one entry per API");

@@ -168,9 +168,8 @@ aclError check_unsafe_call() {
         const bool mine = c.thread == me;
         // A global-mode thread is stopped by any global capture and by its own thread-local ones;
         // a thread-local-mode thread only by its own captures.
-        const bool forbidden = t_mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL
-                                   ? (c.mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL || mine)
-                                   : mine;
+        const bool forbidden =
+            t_mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL ? (c.mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL || mine) : mine;
         if (forbidden) return ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT;
     }
     return ACL_SUCCESS;

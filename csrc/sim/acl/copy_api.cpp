@@ -64,7 +64,8 @@ aclError sync_copy(void* dst, size_t dpitch, const void* src, size_t spitch, siz
     npusim::Device* current = nullptr;
     if (const aclError rc = current_device(current); rc != ACL_SUCCESS) return rc;
     size_t dst_span = 0, src_span = 0;
-    if (!span_2d(dpitch, width, height, dst_span) || !span_2d(spitch, width, height, src_span)) return ACL_ERROR_INVALID_PARAM;
+    if (!span_2d(dpitch, width, height, dst_span) || !span_2d(spitch, width, height, src_span))
+        return ACL_ERROR_INVALID_PARAM;
     Copy copy;
     if (const aclError rc = validate(dst, dst_span, src, src_span, kind, copy); rc != ACL_SUCCESS) return rc;
     if (const aclError rc = capture::check_unsafe_call(); rc != ACL_SUCCESS) return rc;
@@ -90,13 +91,14 @@ bool pageable(Side side, const void* ptr) {
     return side == Side::Host && !platform().memory().find(ptr, 1, &a);
 }
 
-aclError async_copy(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
-                    int32_t kind, aclrtStream stream) {
+aclError async_copy(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, int32_t kind,
+                    aclrtStream stream) {
     npusim::Stream* s = nullptr;
     npusim::Device* device = nullptr;
     if (const aclError rc = resolve_stream(stream, s, device); rc != ACL_SUCCESS) return rc;
     size_t dst_span = 0, src_span = 0;
-    if (!span_2d(dpitch, width, height, dst_span) || !span_2d(spitch, width, height, src_span)) return ACL_ERROR_INVALID_PARAM;
+    if (!span_2d(dpitch, width, height, dst_span) || !span_2d(spitch, width, height, src_span))
+        return ACL_ERROR_INVALID_PARAM;
     Copy copy;
     if (const aclError rc = validate(dst, dst_span, src, src_span, kind, copy); rc != ACL_SUCCESS) return rc;
     if (capture::any_capturing() && (pageable(copy.plan.src, src) || pageable(copy.plan.dst, dst))) {
@@ -104,9 +106,9 @@ aclError async_copy(void* dst, size_t dpitch, const void* src, size_t spitch, si
     }
     const uint64_t duration = copy_duration_ns(*device, copy.plan.path, uint64_t(width) * height, true);
     prof::report_memcpy_info(device->id(), uint64_t(width) * height, runtime_direction(kind));
-    return issue_task(*device, *s, plain_task(npusim::TaskKind::Memcpy, duration, stars::kSdma), TaskType::MemcpyAsync,
-                      [] { return uint64_t(0); },
-                      [=] { copy_rows(dst, dpitch, src, spitch, width, height); }, {dst, src});
+    return issue_task(
+        *device, *s, plain_task(npusim::TaskKind::Memcpy, duration, stars::kSdma), TaskType::MemcpyAsync,
+        [] { return uint64_t(0); }, [=] { copy_rows(dst, dpitch, src, spitch, width, height); }, {dst, src});
 }
 
 aclError check_1d(void* dst, size_t destMax, const void* src, size_t count) {
@@ -128,7 +130,8 @@ aclError empty_copy(const void* dst, const void* src, int32_t kind) {
 
 }  // namespace
 
-ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
+                                         aclrtMemcpyKind kind) {
     NPUSIM_FAULT_RETURN_ARGS("aclrtMemcpy", aclError, dst, destMax, src, count, kind);
     ACL_API_BEGIN(aclrtMemcpy);
     if (const aclError rc = check_1d(dst, destMax, src, count); rc != ACL_SUCCESS) return rc;

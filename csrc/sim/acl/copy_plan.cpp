@@ -54,7 +54,8 @@ aclError check_side(const void* ptr, size_t count, Side side, int64_t* device) {
         // Pageable host memory: nothing to check it against, except reserved address ranges.
         return touches_unmapped_reservation(ptr, count) ? ACL_ERROR_RT_PARAM_INVALID : ACL_SUCCESS;
     }
-    if (a.kind == MemoryKind::Reserved || !platform().memory().find(ptr, count, nullptr)) return ACL_ERROR_RT_PARAM_INVALID;
+    if (a.kind == MemoryKind::Reserved || !platform().memory().find(ptr, count, nullptr))
+        return ACL_ERROR_RT_PARAM_INVALID;
     return ACL_SUCCESS;
 }
 

@@ -181,11 +181,13 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent
         const uint64_t ticket = s->queue().hold();
         auto time_ns = std::make_shared<std::atomic<uint64_t>>(0);
         npusim::TaskDesc desc = plain_task(npusim::TaskKind::EventWait, soc().event_task_ns, stars::kEventWait);
-        defer_task(*device, *s, desc, TaskType::EventWait, no_hash, [](const npusim::TaskRecord&) {},
-                   [time_ns](npusim::TaskDesc& d) { d.not_before_ns = time_ns->load(std::memory_order_acquire); });
+        defer_task(
+            *device, *s, desc, TaskType::EventWait, no_hash, [](const npusim::TaskRecord&) {},
+            [time_ns](npusim::TaskDesc& d) { d.not_before_ns = time_ns->load(std::memory_order_acquire); });
         auto signal = [event, time_ns, s, ticket] {
             npusim::Event now;
-            if (read_event(event, now) && now.recorded && !now.pending) time_ns->store(now.time_ns, std::memory_order_release);
+            if (read_event(event, now) && now.recorded && !now.pending)
+                time_ns->store(now.time_ns, std::memory_order_release);
             s->queue().release(ticket, 0);
         };
         if (!from->queue().defer(signal)) signal();  // placed meanwhile
@@ -225,7 +227,7 @@ ACL_FUNC_VISIBILITY aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus*
     if (!read_event(event, state)) return event == nullptr ? ACL_ERROR_INVALID_PARAM : ACL_ERROR_RT_PARAM_INVALID;
     // An event nobody recorded has nothing left to do.
     *status = state.recorded && (state.pending || state.time_ns > sim_clock().now()) ? ACL_EVENT_STATUS_NOT_READY
-                                                                                    : ACL_EVENT_STATUS_COMPLETE;
+                                                                                     : ACL_EVENT_STATUS_COMPLETE;
     return ACL_SUCCESS;
 }
 
@@ -235,8 +237,9 @@ ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventR
     if (status == nullptr) return ACL_ERROR_INVALID_PARAM;
     npusim::Event state;
     if (!read_event(event, state)) return event == nullptr ? ACL_ERROR_INVALID_PARAM : ACL_ERROR_RT_PARAM_INVALID;
-    *status = state.recorded && !state.pending && state.time_ns <= sim_clock().now() ? ACL_EVENT_RECORDED_STATUS_COMPLETE
-                                                                     : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    *status = state.recorded && !state.pending && state.time_ns <= sim_clock().now()
+                  ? ACL_EVENT_RECORDED_STATUS_COMPLETE
+                  : ACL_EVENT_RECORDED_STATUS_NOT_READY;
     return ACL_SUCCESS;
 }
 

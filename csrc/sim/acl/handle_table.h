@@ -87,7 +87,9 @@ private:
         std::array<Slot, kChunkSize> slots;
     };
 
-    Slot& slot_at(uint32_t index) { return chunks_[index >> kChunkBits].load(std::memory_order_relaxed)->slots[index & (kChunkSize - 1)]; }
+    Slot& slot_at(uint32_t index) {
+        return chunks_[index >> kChunkBits].load(std::memory_order_relaxed)->slots[index & (kChunkSize - 1)];
+    }
 
     const uintptr_t tag_;
     std::mutex mutex_;

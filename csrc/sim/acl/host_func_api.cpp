@@ -21,8 +21,9 @@ aclError launch_host_work(aclrtStream stream, void (*fn)(void*), void* arg) {
     if (const aclError rc = resolve_stream(stream, s, device); rc != ACL_SUCCESS) return rc;
     // The device's part is a placeholder task that hands control to the host and back. On a
     // capturing stream the function is recorded and runs at each execution of the model.
-    return issue_task(*device, *s, plain_task(npusim::TaskKind::HostFunc, soc().task_overhead_ns, stars::kPlaceHolder),
-                      TaskType::HostFunc, [] { return uint64_t(0); }, [fn, arg] { fn(arg); });
+    return issue_task(
+        *device, *s, plain_task(npusim::TaskKind::HostFunc, soc().task_overhead_ns, stars::kPlaceHolder),
+        TaskType::HostFunc, [] { return uint64_t(0); }, [fn, arg] { fn(arg); });
 }
 
 }  // namespace
@@ -31,7 +32,8 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchCallback(aclrtCallback fn, void* userDat
                                                  aclrtStream stream) {
     NPUSIM_FAULT_RETURN("aclrtLaunchCallback", aclError);
     ACL_API_BEGIN(aclrtLaunchCallback);
-    if (fn == nullptr || (raw_value(blockType) != ACL_CALLBACK_NO_BLOCK && raw_value(blockType) != ACL_CALLBACK_BLOCK)) return ACL_ERROR_INVALID_PARAM;
+    if (fn == nullptr || (raw_value(blockType) != ACL_CALLBACK_NO_BLOCK && raw_value(blockType) != ACL_CALLBACK_BLOCK))
+        return ACL_ERROR_INVALID_PARAM;
     return launch_host_work(stream, fn, userData);
 }
 

@@ -16,7 +16,7 @@ using namespace acl;
 namespace {
 
 bool readable_file(const char* path) {
-    struct stat st {};
+    struct stat st{};
     return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, R_OK) == 0;
 }
 

@@ -70,7 +70,7 @@ aclError load_binary(size_t size, const aclrtBinaryLoadOptions* options, aclrtBi
 // The size of a readable regular file; false when there is none.
 bool regular_file_size(const char* path, size_t& size) {
     UniqueFd fd(open(path, O_RDONLY | O_CLOEXEC));
-    struct stat st {};
+    struct stat st{};
     if (fd.get() < 0 || fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
     size = static_cast<size_t>(st.st_size);
     return true;
@@ -98,8 +98,8 @@ ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromFile(const char* binPath, aclrtB
     return load_binary(size, options, binHandle);
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromData(const void* data, size_t length, const aclrtBinaryLoadOptions* options,
-                                                     aclrtBinHandle* binHandle) {
+ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromData(const void* data, size_t length,
+                                                     const aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle) {
     NPUSIM_FAULT_RETURN("aclrtBinaryLoadFromData", aclError);
     ACL_API_BEGIN(aclrtBinaryLoadFromData);
     if (data == nullptr || length == 0 || binHandle == nullptr) return ACL_ERROR_INVALID_PARAM;
@@ -153,7 +153,8 @@ ACL_FUNC_VISIBILITY aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, v
                                                    aclrtParamHandle* paramHandle) {
     NPUSIM_FAULT_RETURN("aclrtKernelArgsAppend", aclError);
     ACL_API_BEGIN(aclrtKernelArgsAppend);
-    if (argsHandle == nullptr || paramHandle == nullptr || (param == nullptr && paramSize > 0)) return ACL_ERROR_INVALID_PARAM;
+    if (argsHandle == nullptr || paramHandle == nullptr || (param == nullptr && paramSize > 0))
+        return ACL_ERROR_INVALID_PARAM;
     KernelArgs* args = kernel_args().find(argsHandle);
     if (args == nullptr) return ACL_ERROR_INVALID_RESOURCE_HANDLE;
     if (args->finalized) return ACL_ERROR_INVALID_PARAM;
@@ -161,8 +162,8 @@ ACL_FUNC_VISIBILITY aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, v
     const auto* bytes = static_cast<const unsigned char*>(param);
     args->data.insert(args->data.end(), bytes, bytes + paramSize);
     const uint32_t ordinal = args->params++;
-    *paramHandle = reinterpret_cast<void*>((uintptr_t(kParamTag) << 48) | (uintptr_t(ordinal & 0xFFFF) << 32) |
-                                           uint32_t(offset));
+    *paramHandle =
+        reinterpret_cast<void*>((uintptr_t(kParamTag) << 48) | (uintptr_t(ordinal & 0xFFFF) << 32) | uint32_t(offset));
     return ACL_SUCCESS;
 }
 

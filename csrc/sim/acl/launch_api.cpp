@@ -93,9 +93,11 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uin
     return launch(funcHandle, numBlocks, stream, cfg);
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
-                                                         aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle, void* reserve) {
-    NPUSIM_FAULT_RETURN_ARGS("aclrtLaunchKernelWithConfig", aclError, funcHandle, numBlocks, stream, cfg, argsHandle, reserve);
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+                                                         aclrtStream stream, aclrtLaunchKernelCfg* cfg,
+                                                         aclrtArgsHandle argsHandle, void* reserve) {
+    NPUSIM_FAULT_RETURN_ARGS("aclrtLaunchKernelWithConfig", aclError, funcHandle, numBlocks, stream, cfg, argsHandle,
+                             reserve);
     ACL_API_BEGIN(aclrtLaunchKernelWithConfig);
     if (argsHandle == nullptr) return ACL_ERROR_INVALID_PARAM;
     const KernelArgs* args = kernel_args().find(argsHandle);
@@ -105,10 +107,13 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHan
     return launch(funcHandle, numBlocks, stream, cfg);
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
-                                                           aclrtLaunchKernelCfg* cfg, void* hostArgs, size_t argsSize,
-                                                           aclrtPlaceHolderInfo* placeHolderArray, size_t placeHolderNum) {
-    NPUSIM_FAULT_RETURN_ARGS("aclrtLaunchKernelWithHostArgs", aclError, funcHandle, numBlocks, stream, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+                                                           aclrtStream stream, aclrtLaunchKernelCfg* cfg,
+                                                           void* hostArgs, size_t argsSize,
+                                                           aclrtPlaceHolderInfo* placeHolderArray,
+                                                           size_t placeHolderNum) {
+    NPUSIM_FAULT_RETURN_ARGS("aclrtLaunchKernelWithHostArgs", aclError, funcHandle, numBlocks, stream, cfg, hostArgs,
+                             argsSize, placeHolderArray, placeHolderNum);
     ACL_API_BEGIN(aclrtLaunchKernelWithHostArgs);
     if ((hostArgs == nullptr && argsSize > 0) || (placeHolderArray == nullptr && placeHolderNum > 0))
         return ACL_ERROR_INVALID_PARAM;

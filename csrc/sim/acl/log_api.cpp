@@ -32,8 +32,8 @@ ACL_FUNC_VISIBILITY void aclAppLog(aclLogLevel logLevel, const char* func, const
     va_start(args, fmt);
     std::vsnprintf(text, sizeof text, fmt, args);
     va_end(args);
-    npusim::log_message(level, "[app] %s:%u %s: %s", file == nullptr ? "?" : file, line,
-                        func == nullptr ? "?" : func, text);
+    npusim::log_message(level, "[app] %s:%u %s: %s", file == nullptr ? "?" : file, line, func == nullptr ? "?" : func,
+                        text);
 }
 
 // The simulator keeps no per-thread error message: a failing call's log line (NPU_SIM_LOG_LEVEL)

@@ -22,7 +22,8 @@ bool valid_policy(int32_t policy) {
     const uint32_t p = static_cast<uint32_t>(policy);
     const uint32_t base = p & 0xFFu;
     const uint32_t flags = p & ~0xFFu;
-    const uint32_t known_flags = ACL_MEM_TYPE_LOW_BAND_WIDTH | ACL_MEM_TYPE_HIGH_BAND_WIDTH | ACL_MEM_ACCESS_USER_SPACE_READONLY;
+    const uint32_t known_flags =
+        ACL_MEM_TYPE_LOW_BAND_WIDTH | ACL_MEM_TYPE_HIGH_BAND_WIDTH | ACL_MEM_ACCESS_USER_SPACE_READONLY;
     return base <= ACL_MEM_MALLOC_HUGE1G_ONLY_P2P && (flags & ~known_flags) == 0;
 }
 
@@ -91,7 +92,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMallocAlign32(void** devPtr, size_t size, aclr
     return device_malloc(devPtr, size, raw_value(policy), kAlign32);
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtMallocWithCfg(void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg) {
+ACL_FUNC_VISIBILITY aclError aclrtMallocWithCfg(void** devPtr, size_t size, aclrtMemMallocPolicy policy,
+                                                aclrtMallocConfig* cfg) {
     NPUSIM_FAULT_RETURN_ARGS("aclrtMallocWithCfg", aclError, devPtr, size, policy, cfg);
     ACL_API_BEGIN(aclrtMallocWithCfg);
     return device_malloc(devPtr, size, raw_value(policy), kDeviceAlign, cfg);

@@ -42,7 +42,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t 
     return ACL_SUCCESS;
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
+ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count,
+                                              aclrtStream stream) {
     NPUSIM_FAULT_RETURN_ARGS("aclrtMemsetAsync", aclError, devPtr, maxCount, value, count, stream);
     ACL_API_BEGIN(aclrtMemsetAsync);
     if (const aclError rc = check_fill(devPtr, maxCount, count); rc != ACL_SUCCESS) return rc;
@@ -50,7 +51,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int
     npusim::Device* device = nullptr;
     if (const aclError rc = resolve_stream(stream, s, device); rc != ACL_SUCCESS) return rc;
     if (count == 0) return ACL_SUCCESS;
-    return issue_task(*device, *s, plain_task(npusim::TaskKind::Memset, device->memset_ns(count), stars::kSdma),
-                      TaskType::MemsetAsync, [] { return uint64_t(0); },
-                      [devPtr, value, count] { std::memset(devPtr, value & 0xFF, count); }, {devPtr});
+    return issue_task(
+        *device, *s, plain_task(npusim::TaskKind::Memset, device->memset_ns(count), stars::kSdma),
+        TaskType::MemsetAsync, [] { return uint64_t(0); },
+        [devPtr, value, count] { std::memset(devPtr, value & 0xFF, count); }, {devPtr});
 }

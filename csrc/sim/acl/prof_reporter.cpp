@@ -57,7 +57,8 @@ int32_t handle_command(uint32_t type, void* data, uint32_t len, void (*register_
         switch (cmd->type) {
             case PROF_COMMANDHANDLE_TYPE_START:
                 for (uint32_t i = 0; i < cmd->devNums; ++i) {
-                    if (cmd->devIdList[i] < PROF_MAX_DEV_NUM) g_device_switch[cmd->devIdList[i]].fetch_or(cmd->profSwitch);
+                    if (cmd->devIdList[i] < PROF_MAX_DEV_NUM)
+                        g_device_switch[cmd->devIdList[i]].fetch_or(cmd->profSwitch);
                 }
                 switched_on = cmd->profSwitch != 0;
                 break;

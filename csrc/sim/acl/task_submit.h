@@ -49,7 +49,8 @@ void defer_task(npusim::Device& device, npusim::Stream& stream, const npusim::Ta
         track.submit_ns = res.submit_ns;
         prof::report_task_track(track, type, kernel_hash());
     }
-    auto place = [&device, &stream, desc = npusim::TaskDesc(desc), res, placed = std::forward<Placed>(placed), adjust]() mutable {
+    auto place = [&device, &stream, desc = npusim::TaskDesc(desc), res, placed = std::forward<Placed>(placed),
+                  adjust]() mutable {
         adjust(desc);
         const npusim::TaskRecord rec = device.schedule_reserved(stream, desc, res);
         device.emit_task_logs(rec, desc.stars_task_type, ffts_subtasks(desc));

@@ -43,7 +43,8 @@ bool is_power_of_two(size_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
 // Restores the reservation's inaccessible placeholder over an unmapped range.
 bool restore_placeholder(uintptr_t base, size_t size) {
-    void* p = mmap(reinterpret_cast<void*>(base), size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+    void* p = mmap(reinterpret_cast<void*>(base), size, PROT_NONE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
     return p != MAP_FAILED;
 }
 
@@ -53,7 +54,8 @@ ACL_FUNC_VISIBILITY aclError aclrtReserveMemAddress(void** virPtr, size_t size, 
                                                     uint64_t flags) {
     NPUSIM_FAULT_RETURN("aclrtReserveMemAddress", aclError);
     ACL_API_BEGIN(aclrtReserveMemAddress);
-    if (virPtr == nullptr || size == 0 || (alignment != 0 && !is_power_of_two(alignment))) return ACL_ERROR_INVALID_PARAM;
+    if (virPtr == nullptr || size == 0 || (alignment != 0 && !is_power_of_two(alignment)))
+        return ACL_ERROR_INVALID_PARAM;
     const size_t page = page_size();
     const size_t align = alignment > page ? alignment : page;
     size_t length = 0, padded = 0;
@@ -65,7 +67,8 @@ ACL_FUNC_VISIBILITY aclError aclrtReserveMemAddress(void** virPtr, size_t size, 
     const uintptr_t start = reinterpret_cast<uintptr_t>(raw);
     const uintptr_t base = (start + align - 1) / align * align;
     if (base > start) munmap(raw, base - start);
-    if (start + padded > base + length) munmap(reinterpret_cast<void*>(base + length), start + padded - (base + length));
+    if (start + padded > base + length)
+        munmap(reinterpret_cast<void*>(base + length), start + padded - (base + length));
     const int32_t current = thread_state().device;
     const uint32_t device = current < 0 ? 0 : uint32_t(current);
     {
@@ -98,8 +101,8 @@ ACL_FUNC_VISIBILITY aclError aclrtReleaseMemAddress(void* virPtr) {
     return ACL_SUCCESS;
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size, const aclrtPhysicalMemProp* prop,
-                                                 uint64_t flags) {
+ACL_FUNC_VISIBILITY aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size,
+                                                 const aclrtPhysicalMemProp* prop, uint64_t flags) {
     NPUSIM_FAULT_RETURN_ARGS("aclrtMallocPhysical", aclError, handle, size, prop, flags);
     ACL_API_BEGIN(aclrtMallocPhysical);
     if (handle == nullptr || prop == nullptr || size == 0) return ACL_ERROR_INVALID_PARAM;
@@ -140,7 +143,8 @@ ACL_FUNC_VISIBILITY aclError aclrtFreePhysical(aclrtDrvMemHandle handle) {
     return physical_handles().erase(handle) ? ACL_SUCCESS : ACL_ERROR_INVALID_RESOURCE_HANDLE;
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
+ACL_FUNC_VISIBILITY aclError aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle,
+                                         uint64_t flags) {
     NPUSIM_FAULT_RETURN("aclrtMapMem", aclError);
     ACL_API_BEGIN(aclrtMapMem);
     if (virPtr == nullptr || size == 0 || handle == nullptr) return ACL_ERROR_INVALID_PARAM;
@@ -162,7 +166,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMapMem(void* virPtr, size_t size, size_t offse
     for (const auto& [mbase, m] : s.mappings) {
         if (mbase < base + size && base < mbase + m.size) return ACL_ERROR_RT_PARAM_INVALID;
     }
-    void* p = mmap(virPtr, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, memory->fd.get(), static_cast<off_t>(offset));
+    void* p = mmap(virPtr, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, memory->fd.get(),
+                   static_cast<off_t>(offset));
     if (p == MAP_FAILED) {
         restore_placeholder(base, size);
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
@@ -227,7 +232,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMemImportFromShareableHandle(uint64_t shareabl
         auto it = s.shareables.find(shareableHandle);
         if (it == s.shareables.end()) {
             // Memory of another process cannot be reached from this one.
-            return (shareableHandle >> 32) == uint32_t(getpid()) ? ACL_ERROR_RT_PARAM_INVALID : ACL_ERROR_FEATURE_UNSUPPORTED;
+            return (shareableHandle >> 32) == uint32_t(getpid()) ? ACL_ERROR_RT_PARAM_INVALID
+                                                                 : ACL_ERROR_FEATURE_UNSUPPORTED;
         }
         memory = it->second.memory.lock();
     }

@@ -29,10 +29,8 @@ void ByteFifo::lock_producers_contended() {
 
 ByteFifo::Chunk* ByteFifo::take_chunk() {
     Chunk* top = free_.load(std::memory_order_acquire);
-    while (top != nullptr &&
-           !free_.compare_exchange_weak(top, top->next.load(std::memory_order_relaxed), std::memory_order_acquire,
-                                        std::memory_order_acquire)) {
-    }
+    while (top != nullptr && !free_.compare_exchange_weak(top, top->next.load(std::memory_order_relaxed),
+                                                          std::memory_order_acquire, std::memory_order_acquire)) {}
     Chunk* chunk = top != nullptr ? top : new Chunk;  // grows only while the backlog grows
     chunk->next.store(nullptr, std::memory_order_relaxed);
     return chunk;

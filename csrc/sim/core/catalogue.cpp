@@ -53,7 +53,7 @@ private:
 
 bool parse_core(const std::string& name, CoreType& out) {
     static const std::pair<const char*, CoreType> kNames[] = {
-        {"inherit", CoreType::Inherit}, {"AIC", CoreType::AIC}, {"AIV", CoreType::AIV},
+        {"inherit", CoreType::Inherit}, {"AIC", CoreType::AIC},     {"AIV", CoreType::AIV},
         {"MIX", CoreType::MIX},         {"AICPU", CoreType::AICPU},
     };
     for (const auto& [text, type] : kNames) {
@@ -210,7 +210,8 @@ bool KernelCostTable::parse(const std::string& text, KernelCostTable& out, std::
     size_t index = 0;
     for (const auto& table : it->second) {
         KernelCost k;
-        const std::string where = "[[kernel]] #" + std::to_string(index++) + " (line " + std::to_string(table.line) + ")";
+        const std::string where =
+            "[[kernel]] #" + std::to_string(index++) + " (line " + std::to_string(table.line) + ")";
         auto pattern = table.get_string("pattern");
         if (!pattern || pattern->empty()) return error = where + ": 'pattern' must be a non-empty string", false;
         k.pattern = *pattern;

@@ -250,21 +250,18 @@ bool ChannelHub::released_unread_locked() {
     return false;
 }
 
-void ChannelHub::park(std::unique_lock<std::mutex>& lock, std::chrono::steady_clock::time_point until,
-                      uint64_t seen) {
+void ChannelHub::park(std::unique_lock<std::mutex>& lock, std::chrono::steady_clock::time_point until, uint64_t seen) {
     ++parked_pollers_;
     if (release_ == DeviceLogRelease::Sync) handed_cv_.notify_all();  // a synchronisation may wait for this
-    poll_cv_.wait_until(lock, until, [&] {
-        return shutdown_.load() || wake_seq_.load(std::memory_order_relaxed) != seen;
-    });
+    poll_cv_.wait_until(lock, until,
+                        [&] { return shutdown_.load() || wake_seq_.load(std::memory_order_relaxed) != seen; });
     --parked_pollers_;
 }
 
 void ChannelHub::synchronised(uint64_t t) {
     std::unique_lock<std::mutex> lock(poll_mutex_);
     uint64_t cur = released_until_.load(std::memory_order_relaxed);
-    while (cur < t && !released_until_.compare_exchange_weak(cur, t, std::memory_order_acq_rel)) {
-    }
+    while (cur < t && !released_until_.compare_exchange_weak(cur, t, std::memory_order_acq_rel)) {}
     wake_seq_.fetch_add(1, std::memory_order_relaxed);
     poll_cv_.notify_all();
     if (!polled_.load(std::memory_order_acquire)) return;

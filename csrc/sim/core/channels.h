@@ -120,7 +120,8 @@ private:
     // Records taken out of the byte FIFO, not yet readable: a ring in device-time order, records
     // packed at the channel's record size so that records move in and out in bulk copies.
     struct Staged {
-        std::unique_ptr<char[]> ring;  // `capacity` records; capacity a power of two, grows only while the backlog grows
+        std::unique_ptr<char[]>
+            ring;  // `capacity` records; capacity a power of two, grows only while the backlog grows
         size_t capacity = 0, head = 0, count = 0;
         char carry[kMaxRecordBytes];  // the rest of a record a short read cut
         uint32_t carry_pos = 0, carry_len = 0;

@@ -29,8 +29,7 @@ uint64_t Clock::spend(uint64_t ns) {
 void Clock::wait_until(uint64_t t) {
     if (mode_ == ClockMode::Virtual) {
         uint64_t cur = virtual_now_.load(std::memory_order_relaxed);
-        while (cur < t && !virtual_now_.compare_exchange_weak(cur, t, std::memory_order_relaxed)) {
-        }
+        while (cur < t && !virtual_now_.compare_exchange_weak(cur, t, std::memory_order_relaxed)) {}
         note_waited(t);
         return;
     }

@@ -101,7 +101,8 @@ bool read_config_file(const std::string& path, Overrides& o, std::string& error)
         }
         std::string text_value;
         if (std::holds_alternative<std::string>(value)) text_value = std::get<std::string>(value);
-        else if (std::holds_alternative<int64_t>(value)) text_value = std::to_string(static_cast<uint64_t>(std::get<int64_t>(value)));
+        else if (std::holds_alternative<int64_t>(value))
+            text_value = std::to_string(static_cast<uint64_t>(std::get<int64_t>(value)));
         else return error = "NPU_SIM_CONFIG '" + path + "': key '" + key + "' must be a string or an integer", false;
         // A relative timing profile is relative to the config file that names it (as in sim_runtime.config).
         if (key == "timing" && !text_value.empty() && text_value[0] != '/') {
@@ -120,12 +121,14 @@ bool apply(SimConfig& cfg, const Overrides& o, std::string& error) {
     if (o.values.count("soc")) {
         const std::string& name = o.values.at("soc");
         cfg.soc = cat.soc(name);
-        if (!cfg.soc) return error = where("soc") + ": unknown SoC '" + name + "'; choose one of: " + cat.soc_names(), false;
+        if (!cfg.soc)
+            return error = where("soc") + ": unknown SoC '" + name + "'; choose one of: " + cat.soc_names(), false;
     }
     if (o.values.count("devices")) {
         uint64_t n = 0;
         if (!parse_u64(o.values.at("devices"), n) || n < 1 || n > 64)
-            return error = where("devices") + ": '" + o.values.at("devices") + "' must be an integer from 1 to 64", false;
+            return error = where("devices") + ": '" + o.values.at("devices") + "' must be an integer from 1 to 64",
+                   false;
         cfg.devices = static_cast<uint32_t>(n);
     }
     if (o.values.count("clock")) {
@@ -147,25 +150,32 @@ bool apply(SimConfig& cfg, const Overrides& o, std::string& error) {
     if (o.values.count("faults")) {
         std::vector<FaultRule> rules;
         std::string fault_error;
-        if (!parse_fault_plan(o.values.at("faults"), rules, fault_error)) return error = where("faults") + ": " + fault_error, false;
+        if (!parse_fault_plan(o.values.at("faults"), rules, fault_error))
+            return error = where("faults") + ": " + fault_error, false;
         cfg.faults = o.values.at("faults");
     }
     if (o.values.count("log_level")) {
-        static const std::pair<const char*, LogLevel> kLevels[] = {{"debug", LogLevel::Debug}, {"info", LogLevel::Info},
-                                                                   {"warn", LogLevel::Warn},   {"error", LogLevel::Error},
+        static const std::pair<const char*, LogLevel> kLevels[] = {{"debug", LogLevel::Debug},
+                                                                   {"info", LogLevel::Info},
+                                                                   {"warn", LogLevel::Warn},
+                                                                   {"error", LogLevel::Error},
                                                                    {"off", LogLevel::Off}};
         bool found = false;
         for (const auto& [name, level] : kLevels) {
             if (o.values.at("log_level") == name) cfg.log_level = level, found = true;
         }
-        if (!found) return error = where("log_level") + ": '" + o.values.at("log_level") + "' must be debug, info, warn, error or off", false;
+        if (!found)
+            return error = where("log_level") + ": '" + o.values.at("log_level") +
+                           "' must be debug, info, warn, error or off",
+                   false;
     }
     if (o.values.count("kernel_costs") && !o.values.at("kernel_costs").empty()) {
         const std::string& path = o.values.at("kernel_costs");
         std::string text, table_error;
         if (!read_file(path, text)) return error = where("kernel_costs") + ": cannot read '" + path + "'", false;
         KernelCostTable table;
-        if (!KernelCostTable::parse(text, table, table_error)) return error = where("kernel_costs") + " '" + path + "': " + table_error, false;
+        if (!KernelCostTable::parse(text, table, table_error))
+            return error = where("kernel_costs") + " '" + path + "': " + table_error, false;
         cfg.kernel_costs = std::move(table);
         cfg.kernel_costs_path = path;
     }
@@ -219,9 +229,15 @@ SimConfig load_sim_config(const std::map<std::string, std::string>& env) {
         return cfg;
     }
     static const std::pair<const char*, const char*> kVars[] = {
-        {"NPU_SIM_SOC", "soc"},         {"NPU_SIM_DEVICES", "devices"},           {"NPU_SIM_CLOCK", "clock"},
-        {"NPU_SIM_SEED", "seed"},       {"NPU_SIM_FAULTS", "faults"},             {"NPU_SIM_KERNEL_COSTS", "kernel_costs"},
-        {"NPU_SIM_LOG_LEVEL", "log_level"}, {"NPU_SIM_DEVICE_LOGS", "device_logs"}, {"NPU_SIM_TIMING", "timing"},
+        {"NPU_SIM_SOC", "soc"},
+        {"NPU_SIM_DEVICES", "devices"},
+        {"NPU_SIM_CLOCK", "clock"},
+        {"NPU_SIM_SEED", "seed"},
+        {"NPU_SIM_FAULTS", "faults"},
+        {"NPU_SIM_KERNEL_COSTS", "kernel_costs"},
+        {"NPU_SIM_LOG_LEVEL", "log_level"},
+        {"NPU_SIM_DEVICE_LOGS", "device_logs"},
+        {"NPU_SIM_TIMING", "timing"},
     };
     for (const auto& [var, key] : kVars) {
         auto v = env.find(var);

@@ -141,8 +141,7 @@ uint64_t Device::acquire_cores(std::vector<uint64_t>& cores, uint32_t count, uin
     const uint64_t start = std::max(ready, cores[static_cast<size_t>(k - 1)]);
     const uint64_t free_at = start + duration;
     const auto first = cores.begin();
-    const auto place =
-        cores.back() <= free_at ? cores.end() : std::upper_bound(first + k, cores.end(), free_at);
+    const auto place = cores.back() <= free_at ? cores.end() : std::upper_bound(first + k, cores.end(), free_at);
     std::copy(first + k, place, first);
     std::fill(place - k, place, free_at);
     return start;
@@ -159,7 +158,8 @@ uint64_t Device::earliest_start(const Stream& stream, uint64_t submit_ns) const 
 }
 
 // Under mutex_. Inlined into schedule(): it is on every launch.
-[[gnu::always_inline]] inline TaskRecord Device::place(Stream& stream, const TaskDesc& desc, uint64_t submit_ns, uint64_t duration, uint32_t task_id) {
+[[gnu::always_inline]] inline TaskRecord Device::place(Stream& stream, const TaskDesc& desc, uint64_t submit_ns,
+                                                       uint64_t duration, uint32_t task_id) {
     TaskRecord rec;
     rec.device = id_;
     rec.stream_id = stream.id();
@@ -219,7 +219,6 @@ TaskRecord Device::schedule_reserved(Stream& stream, const TaskDesc& desc, const
     return place(stream, desc, reservation.submit_ns, apply_jitter(desc.duration_ns, reservation.jitter_u),
                  reservation.task_id);
 }
-
 
 uint32_t Device::reserve_task_id(Stream& stream) {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -314,7 +313,9 @@ uint64_t Device::kernel_duration_ns(const KernelCost& cost, CoreType core, uint3
     switch (core) {
         case CoreType::AIC:
         case CoreType::MIX: peak = soc_.cube_flops_per_ns() * std::min(blocks, double(soc_.aic)) / soc_.aic; break;
-        case CoreType::AICPU: peak = std::min(blocks, double(std::max<uint32_t>(soc_.aicpu, 1))); break;  // ~1 GFLOP/s each
+        case CoreType::AICPU:
+            peak = std::min(blocks, double(std::max<uint32_t>(soc_.aicpu, 1)));
+            break;  // ~1 GFLOP/s each
         case CoreType::AIV:
         case CoreType::Inherit:
             peak = soc_.vector_flops_per_ns() * std::min(blocks, double(std::max<uint32_t>(soc_.aiv, 1))) /
@@ -326,7 +327,9 @@ uint64_t Device::kernel_duration_ns(const KernelCost& cost, CoreType core, uint3
     return static_cast<uint64_t>(std::ceil(std::max(compute_ns, memory_ns))) + soc_.task_overhead_ns;
 }
 
-uint64_t Device::host_link_ns(uint64_t bytes) const { return soc_.memcpy_fixed_ns + ns_for_bytes(bytes, soc_.host_link_gbps); }
+uint64_t Device::host_link_ns(uint64_t bytes) const {
+    return soc_.memcpy_fixed_ns + ns_for_bytes(bytes, soc_.host_link_gbps);
+}
 
 uint64_t Device::device_copy_ns(uint64_t bytes) const {
     // A copy reads and writes device memory.

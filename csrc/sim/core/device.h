@@ -20,7 +20,17 @@ namespace npusim {
 class ChannelHub;
 class Clock;
 
-enum class TaskKind : uint8_t { Kernel, Memcpy, Memset, EventRecord, EventWait, ProfTrace, HostFunc, Notify, Collective };
+enum class TaskKind : uint8_t {
+    Kernel,
+    Memcpy,
+    Memset,
+    EventRecord,
+    EventWait,
+    ProfTrace,
+    HostFunc,
+    Notify,
+    Collective
+};
 
 // What the runtime asks the device to run.
 struct TaskDesc {

@@ -59,7 +59,8 @@ bool parse_count(const std::string& s, uint64_t& out) {
 }
 
 bool parse_duration(const std::string& s, int64_t& ns) {
-    static const std::pair<const char*, int64_t> kUnits[] = {{"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}};
+    static const std::pair<const char*, int64_t> kUnits[] = {
+        {"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}};
     for (const auto& [unit, scale] : kUnits) {
         const size_t n = std::char_traits<char>::length(unit);
         if (s.size() > n && s.compare(s.size() - n, n, unit) == 0) {
@@ -75,12 +76,14 @@ bool parse_duration(const std::string& s, int64_t& ns) {
 }
 
 bool parse_rule(const std::string& raw, FaultRule& rule, std::string& error) {
-    const std::string form = "expected FUNCTION:ACTION[@WHEN] with ACTION error=INT|delay=DURATION|short=INT|garble|stall "
-                             "and WHEN N|N+|N-M|every=K";
+    const std::string form =
+        "expected FUNCTION:ACTION[@WHEN] with ACTION error=INT|delay=DURATION|short=INT|garble|stall "
+        "and WHEN N|N+|N-M|every=K";
     const size_t colon = raw.find(':');
     if (colon == std::string::npos) return error = "fault rule '" + raw + "': " + form, false;
     rule.function = trim(raw.substr(0, colon));
-    if (rule.function.empty() || !(std::isalpha(static_cast<unsigned char>(rule.function[0])) || rule.function[0] == '_'))
+    if (rule.function.empty() ||
+        !(std::isalpha(static_cast<unsigned char>(rule.function[0])) || rule.function[0] == '_'))
         return error = "fault rule '" + raw + "': function must be a C identifier; " + form, false;
     for (char c : rule.function) {
         if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_'))

@@ -134,12 +134,12 @@ inline uint64_t fake_word(T value) {
 
 // Declares the fault site of the enclosing exported function and evaluates it. While fault points
 // are idle this is one relaxed load: the site is neither constructed nor counted.
-#define NPUSIM_FAULT(function_name)                                             \
-    (::npusim::fault_points_idle() ? ::npusim::FaultDecision{}                  \
-                                   : []() -> ::npusim::FaultSite& {             \
-                                         static ::npusim::FaultSite site_(function_name); \
-                                         return site_;                          \
-                                     }().hit())
+#define NPUSIM_FAULT(function_name)                                                             \
+    (::npusim::fault_points_idle() ? ::npusim::FaultDecision{} : []() -> ::npusim::FaultSite& { \
+        static ::npusim::FaultSite site_(function_name);                                        \
+        return site_;                                                                           \
+    }()                                                                                         \
+                                                                             .hit())
 
 // Whether a call fails and with which code: small enough to come back in registers.
 namespace npusim {
@@ -152,42 +152,40 @@ struct FaultError {
 // Returns the planned error code from the enclosing function when the plan says this call fails.
 // The evaluation is out of line and returns in registers, so that while fault points are idle the
 // enclosing function needs no stack frame for it (it runs on every report of a traced launch).
-#define NPUSIM_FAULT_RETURN(function_name, return_type)                                          \
-    do {                                                                                         \
-        if (!::npusim::fault_points_idle()) {                                                    \
-            const ::npusim::FaultError npusim_fault_ =                                           \
-                []() __attribute__((noinline)) -> ::npusim::FaultError {                         \
-                    const ::npusim::FaultDecision decision = NPUSIM_FAULT(function_name);         \
-                    return {decision.fail, decision.error};                                      \
-                }();                                                                             \
-            if (npusim_fault_.fail) return static_cast<return_type>(npusim_fault_.error);        \
-        }                                                                                        \
+#define NPUSIM_FAULT_RETURN(function_name, return_type)                                                         \
+    do {                                                                                                        \
+        if (!::npusim::fault_points_idle()) {                                                                   \
+            const ::npusim::FaultError npusim_fault_ = []() __attribute__((noinline)) -> ::npusim::FaultError { \
+                const ::npusim::FaultDecision decision = NPUSIM_FAULT(function_name);                           \
+                return {decision.fail, decision.error};                                                         \
+            }();                                                                                                \
+            if (npusim_fault_.fail) return static_cast<return_type>(npusim_fault_.error);                       \
+        }                                                                                                       \
     } while (0)
 
 // The fault point of a decoded function (its arguments reach a fake as words, see fake_word):
 // the same fast path as NPUSIM_FAULT_RETURN, one relaxed load and a branch while fault points are
 // idle; the arguments go by value, in registers, to the out-of-line slow path.
-#define NPUSIM_FAULT_RETURN_ARGS(function_name, return_type, ...)                                \
-    do {                                                                                         \
-        if (!::npusim::fault_points_idle()) {                                                    \
-            const ::npusim::FaultError npusim_fault_ =                                           \
-                [](auto... npusim_args_) __attribute__((noinline)) -> ::npusim::FaultError {     \
-                    static ::npusim::FaultSite site_(function_name);                             \
-                    const uint64_t words_[] = {::npusim::fake_word(npusim_args_)...};            \
-                    const ::npusim::FaultDecision decision = site_.hit(words_, sizeof...(npusim_args_)); \
-                    return {decision.fail, decision.error};                                      \
-                }(__VA_ARGS__);                                                                  \
-            if (npusim_fault_.fail) return static_cast<return_type>(npusim_fault_.error);        \
-        }                                                                                        \
+#define NPUSIM_FAULT_RETURN_ARGS(function_name, return_type, ...)                                              \
+    do {                                                                                                       \
+        if (!::npusim::fault_points_idle()) {                                                                  \
+            const ::npusim::FaultError npusim_fault_ = [](auto... npusim_args_)                                \
+                                                           __attribute__((noinline)) -> ::npusim::FaultError { \
+                static ::npusim::FaultSite site_(function_name);                                               \
+                const uint64_t words_[] = {::npusim::fake_word(npusim_args_)...};                              \
+                const ::npusim::FaultDecision decision = site_.hit(words_, sizeof...(npusim_args_));           \
+                return {decision.fail, decision.error};                                                        \
+            }(__VA_ARGS__);                                                                                    \
+            if (npusim_fault_.fail) return static_cast<return_type>(npusim_fault_.error);                      \
+        }                                                                                                      \
     } while (0)
 
 // The same for a function that returns no code (void, or a pointer): the decision, with the
 // arguments passed to a fake; `.fail` tells the function to return its failure value.
-#define NPUSIM_FAULT_ARGS(function_name, ...)                                                    \
-    (::npusim::fault_points_idle()                                                               \
-         ? ::npusim::FaultDecision{}                                                             \
-         : [](auto... npusim_args_) __attribute__((noinline)) -> ::npusim::FaultDecision {       \
-               static ::npusim::FaultSite site_(function_name);                                  \
-               const uint64_t words_[] = {::npusim::fake_word(npusim_args_)...};                 \
-               return site_.hit(words_, sizeof...(npusim_args_));                                \
-           }(__VA_ARGS__))
+#define NPUSIM_FAULT_ARGS(function_name, ...)                                                                        \
+    (::npusim::fault_points_idle() ? ::npusim::FaultDecision{}                                                       \
+                                   : [](auto... npusim_args_) __attribute__((noinline)) -> ::npusim::FaultDecision { \
+        static ::npusim::FaultSite site_(function_name);                                                             \
+        const uint64_t words_[] = {::npusim::fake_word(npusim_args_)...};                                            \
+        return site_.hit(words_, sizeof...(npusim_args_));                                                           \
+    }(__VA_ARGS__))

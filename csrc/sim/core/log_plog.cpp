@@ -109,8 +109,8 @@ void plog_write(int level, const char* module, const char* message) {
     char line[1400];
     int n = std::snprintf(line, sizeof line, "[%s] %s(%d,%s):%04d-%02d-%02d-%02d:%02d:%02d.%03ld.%03ld %s",
                           level_name(level), module, static_cast<int>(::getpid()), file.process.c_str(),
-                          t.tm_year + 1900, t.tm_mon + 1, t.tm_mday, t.tm_hour, t.tm_min, t.tm_sec,
-                          now.usec / 1000, now.usec % 1000, message);
+                          t.tm_year + 1900, t.tm_mon + 1, t.tm_mday, t.tm_hour, t.tm_min, t.tm_sec, now.usec / 1000,
+                          now.usec % 1000, message);
     if (n < 0) return;
     size_t length = std::min(static_cast<size_t>(n), sizeof line - 2);
     line[length++] = '\n';

@@ -12,7 +12,7 @@ namespace npusim {
 namespace {
 // Large blocks come from mmap so that untouched pages cost nothing, as device memory costs the host nothing.
 constexpr size_t kMmapThreshold = 1u << 20;
-}
+}  // namespace
 
 void* MemoryRegistry::allocate(size_t size, size_t align, uint32_t device, MemoryKind kind) {
     if (size == 0) size = 1;

@@ -31,7 +31,8 @@ Platform::Platform()
                                  &channels_);
     }
     for (uint32_t d = 0; d < config_.devices; ++d) {
-        devices_.push_back(std::make_unique<Device>(d, *config_.soc, config_.seed, config_.jitter_pct, clock_, channels_));
+        devices_.push_back(
+            std::make_unique<Device>(d, *config_.soc, config_.seed, config_.jitter_pct, clock_, channels_));
     }
     // CANN's runtime writes an EVENT line when it starts, so every process that uses it has a plog.
     const std::string event = "npu-sim: runtime started, " + std::to_string(config_.devices) + " device(s)";

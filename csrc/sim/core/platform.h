@@ -39,7 +39,9 @@ public:
     const SimConfig& config() const { return config_; }
     bool ok() const { return config_.error.empty(); }
     uint32_t device_count() const { return static_cast<uint32_t>(devices_.size()); }
-    Device* device(int64_t id) { return id >= 0 && id < int64_t(devices_.size()) ? devices_[size_t(id)].get() : nullptr; }
+    Device* device(int64_t id) {
+        return id >= 0 && id < int64_t(devices_.size()) ? devices_[size_t(id)].get() : nullptr;
+    }
     Clock& clock() { return clock_; }
     ChannelHub& channels() { return channels_; }
     MemoryRegistry& memory() { return memory_; }

@@ -105,8 +105,7 @@ bool TimingModel::overlay(const std::string& text, const TimingModel& base, Timi
         const auto sep = path.find('\x1f');
         const std::string head = path.substr(0, sep);
         // A parent that only holds sub-tables is judged by them (so [kernel.x] is named whole).
-        if (!path.empty() && sep == std::string::npos && table.values.empty() && !doc.children(path).empty())
-            continue;
+        if (!path.empty() && sep == std::string::npos && table.values.empty() && !doc.children(path).empty()) continue;
         const bool known = sep != std::string::npos && path.find('\x1f', sep + 1) == std::string::npos &&
                            (head == "soc" || head == "family" || head == "hccl");
         if (path.empty() ? !table.values.empty() : !known) {

@@ -75,7 +75,8 @@ bool take(const std::string& key, const toml::node& node, const std::string& pat
         TomlTable& out = doc.tables[sub_path];
         out.line = static_cast<int>(sub->source().begin.line);
         return fill(*sub, sub_path, out, doc, error);
-    } else if (const auto* array = node.as_array(); array != nullptr && array->is_array_of_tables() && !array->empty()) {
+    } else if (const auto* array = node.as_array();
+               array != nullptr && array->is_array_of_tables() && !array->empty()) {
         const std::string sub_path = join(path, key);
         auto& tables = doc.arrays[sub_path];
         for (const toml::node& element : *array) {

@@ -16,8 +16,8 @@ Code unsupported(std::atomic<bool>& once, const char* function, const char* reas
         if constexpr (std::is_pointer_v<Code>) {
             log_message(LogLevel::Warn, "%s is not supported by the simulator (%s); it returns NULL", function, reason);
         } else {
-            log_message(LogLevel::Warn, "%s is not supported by the simulator (%s); it returns %lld", function,
-                        reason, static_cast<long long>(code));
+            log_message(LogLevel::Warn, "%s is not supported by the simulator (%s); it returns %lld", function, reason,
+                        static_cast<long long>(code));
         }
     }
     return code;
@@ -26,8 +26,8 @@ Code unsupported(std::atomic<bool>& once, const char* function, const char* reas
 }  // namespace npusim
 
 // Returns `code` from the enclosing function, logging once per process for this call site.
-#define NPUSIM_RETURN_UNSUPPORTED(reason, code)                          \
-    do {                                                                 \
-        static std::atomic<bool> npusim_unsupported_once_{false};        \
+#define NPUSIM_RETURN_UNSUPPORTED(reason, code)                                         \
+    do {                                                                                \
+        static std::atomic<bool> npusim_unsupported_once_{false};                       \
         return ::npusim::unsupported(npusim_unsupported_once_, __func__, reason, code); \
     } while (0)

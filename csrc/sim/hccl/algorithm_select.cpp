@@ -44,7 +44,8 @@ const npusim::HcclTiming* timing_of(const Topology& t) { return npusim::TimingMo
 // when it has one for the topology, else the topology's own link figures.
 LinkParams intra_link(const Topology& t) {
     if (const npusim::HcclTiming* h = timing_of(t); h != nullptr && h->collective_link_gbps > 0)
-        return {h->collective_alpha_ns, h->collective_link_gbps, std::max(h->collective_aggregate_gbps, h->collective_link_gbps)};
+        return {h->collective_alpha_ns, h->collective_link_gbps,
+                std::max(h->collective_aggregate_gbps, h->collective_link_gbps)};
     return {t.alpha_ns, t.link_gbps, t.aggregate_gbps};
 }
 

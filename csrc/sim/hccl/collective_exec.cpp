@@ -83,19 +83,20 @@ bool consistent(const std::vector<OpDesc>& d, uint64_t& agreed) {
     switch (a.kind) {
         case OpKind::AllReduce:
         case OpKind::ReduceScatter:
-            return same_everywhere(d, [](auto& x, auto& y) { return x.count == y.count && x.reduce_op == y.reduce_op; });
+            return same_everywhere(d,
+                                   [](auto& x, auto& y) { return x.count == y.count && x.reduce_op == y.reduce_op; });
         case OpKind::Reduce:
-            return a.root < p && same_everywhere(d, [](auto& x, auto& y) {
-                       return x.count == y.count && x.reduce_op == y.reduce_op && x.root == y.root;
-                   });
+            return a.root < p &&
+                   same_everywhere(
+                       d, [](auto& x,
+                             auto& y) { return x.count == y.count && x.reduce_op == y.reduce_op && x.root == y.root; });
         case OpKind::Broadcast:
         case OpKind::Scatter:
             return a.root < p &&
                    same_everywhere(d, [](auto& x, auto& y) { return x.count == y.count && x.root == y.root; });
         case OpKind::AllGather: return same_everywhere(d, [](auto& x, auto& y) { return x.count == y.count; });
         case OpKind::AlltoAll:
-            return a.count == a.recv_count && a.dtype == a.recv_dtype &&
-                   same_everywhere(d, [](auto& x, auto& y) {
+            return a.count == a.recv_count && a.dtype == a.recv_dtype && same_everywhere(d, [](auto& x, auto& y) {
                        return x.count == y.count && x.recv_count == y.recv_count && x.recv_dtype == y.recv_dtype;
                    });
         case OpKind::AllGatherV:
@@ -140,8 +141,7 @@ bool consistent(const std::vector<OpDesc>& d, uint64_t& agreed) {
 
 bool mine(size_t index, Share share) { return index % share.parts == share.part; }
 
-void run_all_reduce(Buffers& b, const OpDesc& d, std::vector<std::vector<Segment>>& w, bool to_root_only,
-                    Share share) {
+void run_all_reduce(Buffers& b, const OpDesc& d, std::vector<std::vector<Segment>>& w, bool to_root_only, Share share) {
     const auto p = b.in.size();
     const uint64_t es = dtype_size(d.dtype), n = d.count * es;
     const uint64_t step = std::max<uint64_t>(es, kChunkBytes / es * es);
@@ -165,8 +165,7 @@ void run_all_reduce(Buffers& b, const OpDesc& d, std::vector<std::vector<Segment
 }
 
 // Block j of every rank's input reduces into rank j's output.
-void run_reduce_scatter(Buffers& b, const std::vector<OpDesc>& d, std::vector<std::vector<Segment>>& w,
-                        Share share) {
+void run_reduce_scatter(Buffers& b, const std::vector<OpDesc>& d, std::vector<std::vector<Segment>>& w, Share share) {
     const auto p = b.in.size();
     const OpDesc& a = d[0];
     const uint64_t es = dtype_size(a.dtype);
@@ -288,7 +287,8 @@ CollectiveResult execute_collective(const std::vector<CollectiveInput>& ranks, b
             move_blocks(b, d, result.written, share);
             break;
         case OpKind::AllGatherV:
-            protect_inputs(b, [&](size_t i, size_t o) { return i == o && b.in[i] == b.out[o] + d[o].recv_displs[i] * es; });
+            protect_inputs(
+                b, [&](size_t i, size_t o) { return i == o && b.in[i] == b.out[o] + d[o].recv_displs[i] * es; });
             move_blocks(b, d, result.written, share);
             break;
         default:

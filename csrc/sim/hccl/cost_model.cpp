@@ -101,6 +101,8 @@ double primitive_ns(Prim prim, Algo algo, uint32_t p, double n, const LinkParams
     return 0;
 }
 
-double point_to_point_ns(double bytes, const LinkParams& link) { return link.alpha_ns + bytes * per_byte(link.link_gbps); }
+double point_to_point_ns(double bytes, const LinkParams& link) {
+    return link.alpha_ns + bytes * per_byte(link.link_gbps);
+}
 
 }  // namespace hccl

@@ -134,8 +134,8 @@ void report_op(const OpReport& op, const npusim::TaskRecord& task) {
         (void)MsprofReportCompactInfo(kAgingFlag, &c, sizeof c);
     }
     if (hccl_trace) {
-        const MsprofApi master = api(MSPROF_REPORT_HCCL_NODE_LEVEL, MSPROF_REPORT_HCCL_MASTER_TYPE, tid, api_begin,
-                                     api_end, item);
+        const MsprofApi master =
+            api(MSPROF_REPORT_HCCL_NODE_LEVEL, MSPROF_REPORT_HCCL_MASTER_TYPE, tid, api_begin, api_end, item);
         (void)MsprofReportApi(kAgingFlag, &master);
         MsprofCompactInfo c = compact(MSPROF_REPORT_NODE_LEVEL, MSPROF_REPORT_NODE_HCCL_OP_INFO_TYPE, tid, info_time,
                                       sizeof(MsprofHcclOpInfo));

@@ -216,8 +216,8 @@ HcclResult run_collective(HcclComm comm, aclrtStream stream, const CollectiveCal
             schedule(ctx, o.start_ns, duration);
         };
         const uint64_t ready = earliest(ctx);
-        const Outcome o = ctx.comm->collective(encode(desc), ready, in, desc.input_bytes(r, p), out,
-                                               desc.output_bytes(r, p), agreed);
+        const Outcome o =
+            ctx.comm->collective(encode(desc), ready, in, desc.input_bytes(r, p), out, desc.output_bytes(r, p), agreed);
         finish(ctx, o.status);
         pins.clear();
     });

@@ -10,9 +10,8 @@
 
 using namespace hccl;
 
-HCCL_EXPORT HcclResult HcclAlltoAll(const void* sendBuf, uint64_t sendCount, HcclDataType sendType,
-                                    const void* recvBuf, uint64_t recvCount, HcclDataType recvType, HcclComm comm,
-                                    aclrtStream stream) {
+HCCL_EXPORT HcclResult HcclAlltoAll(const void* sendBuf, uint64_t sendCount, HcclDataType sendType, const void* recvBuf,
+                                    uint64_t recvCount, HcclDataType recvType, HcclComm comm, aclrtStream stream) {
     NPUSIM_FAULT_RETURN("HcclAlltoAll", HcclResult);
     if (HcclResult st = check_buffer(sendBuf, sendCount, sendType); st != HCCL_SUCCESS) return st;
     if (HcclResult st = check_buffer(recvBuf, recvCount, recvType); st != HCCL_SUCCESS) return st;

@@ -37,8 +37,8 @@ HCCL_EXPORT HcclResult HcclAllReduce(void* sendBuf, void* recvBuf, uint64_t coun
     return run_collective(comm, stream, call);
 }
 
-HCCL_EXPORT HcclResult HcclReduce(void* sendBuf, void* recvBuf, uint64_t count, HcclDataType dataType,
-                                  HcclReduceOp op, uint32_t root, HcclComm comm, aclrtStream stream) {
+HCCL_EXPORT HcclResult HcclReduce(void* sendBuf, void* recvBuf, uint64_t count, HcclDataType dataType, HcclReduceOp op,
+                                  uint32_t root, HcclComm comm, aclrtStream stream) {
     NPUSIM_FAULT_RETURN("HcclReduce", HcclResult);
     const uint32_t p = comm_size(comm);
     const bool is_root = p > 0 && comm_rank(comm) == root;
@@ -77,9 +77,9 @@ HCCL_EXPORT HcclResult HcclReduceScatter(void* sendBuf, void* recvBuf, uint64_t 
     return run_collective(comm, stream, call);
 }
 
-HCCL_EXPORT HcclResult HcclReduceScatterV(void* sendBuf, const void* sendCounts, const void* sendDispls,
-                                          void* recvBuf, uint64_t recvCount, HcclDataType dataType, HcclReduceOp op,
-                                          HcclComm comm, aclrtStream stream) {
+HCCL_EXPORT HcclResult HcclReduceScatterV(void* sendBuf, const void* sendCounts, const void* sendDispls, void* recvBuf,
+                                          uint64_t recvCount, HcclDataType dataType, HcclReduceOp op, HcclComm comm,
+                                          aclrtStream stream) {
     NPUSIM_FAULT_RETURN("HcclReduceScatterV", HcclResult);
     const uint32_t p = comm_size(comm);
     if (p == 0) return comm == nullptr ? HCCL_E_PTR : HCCL_E_PARA;

@@ -98,8 +98,9 @@ HcclResult via_table(const RankTable& table, uint32_t rank, uint32_t device, Dea
     }
     plan.system_fallback = false;  // the other ranks must find the port
     if (plan.ports == std::vector<uint16_t>{0}) {
-        log_message(LogLevel::Error, "hccl: a rank table needs known ports: HCCL_HOST_SOCKET_PORT_RANGE=auto "
-                                     "does not apply to it; set host_port or HCCL_IF_BASE_PORT");
+        log_message(LogLevel::Error,
+                    "hccl: a rank table needs known ports: HCCL_HOST_SOCKET_PORT_RANGE=auto "
+                    "does not apply to it; set host_port or HCCL_IF_BASE_PORT");
         return HCCL_E_PARA;
     }
     // Ranks of one machine's table also share its file: its path tells two such jobs apart.

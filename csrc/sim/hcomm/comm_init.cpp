@@ -40,7 +40,8 @@ CommOptions options_from(const HcclCommConfig* config, std::string& name) {
         config->hcclBufferSize != HCCL_COMM_BUFFSIZE_CONFIG_NOT_SET) {
         o.buffer_mb = config->hcclBufferSize;
     }
-    if (covers(offsetof(HcclCommConfig, hcclCommName), sizeof config->hcclCommName) && config->hcclCommName[0] != '\0') {
+    if (covers(offsetof(HcclCommConfig, hcclCommName), sizeof config->hcclCommName) &&
+        config->hcclCommName[0] != '\0') {
         name.assign(config->hcclCommName, strnlen(config->hcclCommName, COMM_NAME_MAX_LENGTH - 1));
     }
     if (covers(offsetof(HcclCommConfig, hcclExecTimeOut), sizeof config->hcclExecTimeOut) &&
@@ -145,8 +146,8 @@ HcclResult get_root_info(HcclRootInfo* root_info) {
     return HCCL_SUCCESS;
 }
 
-HcclResult init_root_info(uint32_t nranks, const HcclRootInfo* root_info, uint32_t rank,
-                          const HcclCommConfig* config, HcclComm* comm) {
+HcclResult init_root_info(uint32_t nranks, const HcclRootInfo* root_info, uint32_t rank, const HcclCommConfig* config,
+                          HcclComm* comm) {
     if (root_info == nullptr || comm == nullptr) return HCCL_E_PTR;
     if (nranks == 0 || rank >= nranks) return HCCL_E_PARA;
     if (HcclResult st = check_socket_family(); st != HCCL_SUCCESS) return st;

@@ -50,8 +50,8 @@ Outcome report_missing(Outcome o, const std::string& name, uint32_t rank, const 
 
 }  // namespace
 
-Outcome Communicator::collective(const std::vector<uint8_t>& desc, uint64_t earliest, const void* in,
-                                 uint64_t in_len, void* out, uint64_t out_len, const AgreedFn& agreed) {
+Outcome Communicator::collective(const std::vector<uint8_t>& desc, uint64_t earliest, const void* in, uint64_t in_len,
+                                 void* out, uint64_t out_len, const AgreedFn& agreed) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (left_) {
         Outcome o;

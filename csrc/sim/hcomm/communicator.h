@@ -65,8 +65,8 @@ public:
 
     // Runs this rank's part of the next collective (operations are numbered per rank in call order).
     // `agreed` runs once the ranks agree, before this returns (see AgreedFn).
-    Outcome collective(const std::vector<uint8_t>& desc, uint64_t earliest, const void* in, uint64_t in_len,
-                       void* out, uint64_t out_len, const AgreedFn& agreed);
+    Outcome collective(const std::vector<uint8_t>& desc, uint64_t earliest, const void* in, uint64_t in_len, void* out,
+                       uint64_t out_len, const AgreedFn& agreed);
     Outcome p2p(uint64_t earliest, const std::vector<P2PItem>& items, const AgreedFn& agreed);
     // Leaves the communicator; later operations fail.
     void leave();

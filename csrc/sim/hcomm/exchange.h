@@ -68,8 +68,7 @@ struct Share {
 // Checks the ranks' descriptors and, when `move_data`, computes every rank's output (the
 // share `share` of it). The group calls it twice per collective: first to check (move_data
 // false; the ranks then agree and schedule their tasks), then to move the data.
-using CollectiveExecutor = CollectiveResult (*)(const std::vector<CollectiveInput>& ranks, bool move_data,
-                                                Share share);
+using CollectiveExecutor = CollectiveResult (*)(const std::vector<CollectiveInput>& ranks, bool move_data, Share share);
 
 // A point-to-point item of one rank.
 struct P2PItem {

@@ -11,7 +11,12 @@ uint64_t channel_key(uint32_t sender, uint32_t receiver) { return uint64_t(sende
 }  // namespace
 
 Group::Group(uint64_t uid, uint32_t nranks)
-    : uid_(uid), nranks_(nranks), joined_(nranks, false), left_(nranks, false), remote_(nranks, false), ready_(nranks) {}
+    : uid_(uid),
+      nranks_(nranks),
+      joined_(nranks, false),
+      left_(nranks, false),
+      remote_(nranks, false),
+      ready_(nranks) {}
 
 void Group::run(Deferred& deferred) {
     for (auto& fn : deferred.early) fn();

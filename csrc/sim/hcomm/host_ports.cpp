@@ -96,8 +96,8 @@ std::shared_ptr<HubServer> start_hub(const std::string& host, const PortPlan& pl
         int error_number = 0;
         if (auto hub = HubServer::start(listen_host, ports[i], uid, key, &error, &error_number)) {
             if (ports[i] == 0 && plan.system_fallback) {
-                log_message(LogLevel::Warn, "hccl: ports %s are taken; listening on port %u",
-                            plan.describe().c_str(), unsigned(hub->port()));
+                log_message(LogLevel::Warn, "hccl: ports %s are taken; listening on port %u", plan.describe().c_str(),
+                            unsigned(hub->port()));
             }
             return hub;
         }

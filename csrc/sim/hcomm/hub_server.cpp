@@ -61,7 +61,8 @@ bool handle_collective(RemoteRank& rr, const Incoming& msg) {
     auto staging = std::make_shared<CollectiveStaging>();
     if (data) {
         staging->in.resize(static_cast<size_t>(in_len));
-        if (in_len > 0 && read_all(rr.channel->fd(), staging->in.data(), staging->in.size()) != IoStatus::Ok) return false;
+        if (in_len > 0 && read_all(rr.channel->fd(), staging->in.data(), staging->in.size()) != IoStatus::Ok)
+            return false;
         staging->out.resize(static_cast<size_t>(out_len));
     }
     auto entry = std::make_shared<Group::CollectiveEntry>();
@@ -140,8 +141,8 @@ bool handle_p2p(RemoteRank& rr, const Incoming& msg) {
     req->agreed = [channel = rr.channel, request = msg.request](const Outcome& o) {
         send_agreed(*channel, request, o);
     };
-    req->done = [channel = rr.channel, request = msg.request, staging, req_weak = std::weak_ptr<Group::P2PRequest>(req)](
-                    const Outcome& o) {
+    req->done = [channel = rr.channel, request = msg.request, staging,
+                 req_weak = std::weak_ptr<Group::P2PRequest>(req)](const Outcome& o) {
         std::vector<Piece> pieces;
         std::vector<Segment> segments;
         if (auto r = req_weak.lock(); r && o.status == HCCL_SUCCESS && r->data) {
@@ -235,12 +236,15 @@ void HubServer::serve(std::shared_ptr<Channel> channel) {
     if (nranks > 0) {
         rr->group = group(nranks);
         std::weak_ptr<RemoteRank> weak = rr;
-        st = rr->group->join(rank, nranks, [weak, channel, uid = uid_](HcclResult status) {
-            if (auto r = weak.lock()) r->ready = status == HCCL_SUCCESS;
-            Writer w;
-            w.put<int32_t>(status).put<uint64_t>(uid);
-            (void)channel->send(MsgType::Ready, 0, w);
-        }, /*local=*/false);
+        st = rr->group->join(
+            rank, nranks,
+            [weak, channel, uid = uid_](HcclResult status) {
+                if (auto r = weak.lock()) r->ready = status == HCCL_SUCCESS;
+                Writer w;
+                w.put<int32_t>(status).put<uint64_t>(uid);
+                (void)channel->send(MsgType::Ready, 0, w);
+            },
+            /*local=*/false);
     }
     log_message(LogLevel::Debug, "hccl hub %016llx: rank %u of %u (pid %u, device %u) joins from %s: %d",
                 static_cast<unsigned long long>(uid_), rank, nranks, pid, device, peer_address(channel->fd()).c_str(),

@@ -74,8 +74,8 @@ struct Builder {
     }
 
     // One device entry; `implicit_rank` for template 2 (no rank_id).
-    bool device(const Json& dev, uint32_t server, const std::string& where,
-                const unsigned long long* implicit_rank, std::string& error) {
+    bool device(const Json& dev, uint32_t server, const std::string& where, const unsigned long long* implicit_rank,
+                std::string& error) {
         unsigned long long rank = 0, device = 0, port = 0;
         const Json* r = member(dev, "rank_id");
         const Json* did = member(dev, "device_id");

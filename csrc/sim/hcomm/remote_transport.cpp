@@ -79,7 +79,8 @@ bool RemoteTransport::await_reply(uint64_t request, Deadline deadline, const Agr
         IoStatus st = IoStatus::Timeout;
         if (agreed_called || cancelled || wait_readable(channel_->fd(), deadline)) {
             // Once the ranks agreed the operation runs: wait for its end without a deadline.
-            st = channel_->receive(reply, cancelled && !agreed_called ? Deadline::after(kCancelGrace) : Deadline::never());
+            st = channel_->receive(reply,
+                                   cancelled && !agreed_called ? Deadline::after(kCancelGrace) : Deadline::never());
         } else {
             // Withdraw; the hub answers with the operation's result (a timeout, or the real result
             // when it began meanwhile).

@@ -114,9 +114,8 @@ bool ShmTransport::barrier(uint32_t rank, Deadline deadline, int32_t& missing) {
             if (static_cast<int32_t>(seen - steps_) >= 0) break;
             const bool alive = slices == 0 || process_alive(pids_[r]);
             if (deadline.passed() || !alive) {
-                log_message(LogLevel::Error, "hccl: rank %u: rank %u %s during the data step of collective %u", rank,
-                            r, alive ? "did not finish within HCCL_EXEC_TIMEOUT" : "is gone (its process ended)",
-                            steps_);
+                log_message(LogLevel::Error, "hccl: rank %u: rank %u %s during the data step of collective %u", rank, r,
+                            alive ? "did not finish within HCCL_EXEC_TIMEOUT" : "is gone (its process ended)", steps_);
                 missing = static_cast<int32_t>(r);
                 return false;
             }
@@ -176,8 +175,12 @@ Outcome ShmTransport::collective(uint32_t rank, const CollectiveRequest& req, co
             peer = peers_[r].header();
         }
         descs[r].assign(b + peer->desc_off, b + peer->desc_off + peer->desc_len);
-        inputs[r] = CollectiveInput{r, &descs[r], peer->in_len > 0 ? b + peer->in_off : nullptr, peer->in_len,
-                                    peer->out_len > 0 ? b + peer->out_off : nullptr, peer->out_len};
+        inputs[r] = CollectiveInput{r,
+                                    &descs[r],
+                                    peer->in_len > 0 ? b + peer->in_off : nullptr,
+                                    peer->in_len,
+                                    peer->out_len > 0 ? b + peer->out_off : nullptr,
+                                    peer->out_len};
     }
     CollectiveExecutor ex = collective_executor();
     (void)NPUSIM_FAULT("HcclShmDataStep");  // a delay here holds this rank inside its data step

@@ -34,10 +34,9 @@ namespace npusim::hcomm {
 class ShmTransport : public Transport {
 public:
     ShmTransport(std::unique_ptr<Transport> control, uint32_t nranks);
-    Outcome collective(uint32_t rank, const CollectiveRequest& req, const AgreedFn& agreed,
-                       Deadline deadline) override;
-    Outcome p2p(uint32_t rank, uint64_t earliest, const std::vector<P2PItem>& items, bool data,
-                const AgreedFn& agreed, Deadline deadline) override;
+    Outcome collective(uint32_t rank, const CollectiveRequest& req, const AgreedFn& agreed, Deadline deadline) override;
+    Outcome p2p(uint32_t rank, uint64_t earliest, const std::vector<P2PItem>& items, bool data, const AgreedFn& agreed,
+                Deadline deadline) override;
     void leave(uint32_t rank) override;
 
 private:

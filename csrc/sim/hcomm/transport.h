@@ -46,10 +46,9 @@ public:
 class LocalTransport : public Transport {
 public:
     explicit LocalTransport(std::shared_ptr<Group> group) : group_(std::move(group)) {}
-    Outcome collective(uint32_t rank, const CollectiveRequest& req, const AgreedFn& agreed,
-                       Deadline deadline) override;
-    Outcome p2p(uint32_t rank, uint64_t earliest, const std::vector<P2PItem>& items, bool data,
-                const AgreedFn& agreed, Deadline deadline) override;
+    Outcome collective(uint32_t rank, const CollectiveRequest& req, const AgreedFn& agreed, Deadline deadline) override;
+    Outcome p2p(uint32_t rank, uint64_t earliest, const std::vector<P2PItem>& items, bool data, const AgreedFn& agreed,
+                Deadline deadline) override;
     // Leaves; a rank in the hosting process then waits (up to the connect timeout) until the
     // ranks of other processes have left, since they reach each other through this process.
     void leave(uint32_t rank) override;
@@ -67,10 +66,9 @@ class RemoteTransport : public Transport {
 public:
     explicit RemoteTransport(std::shared_ptr<Channel> channel) : channel_(std::move(channel)) {}
     ~RemoteTransport() override;
-    Outcome collective(uint32_t rank, const CollectiveRequest& req, const AgreedFn& agreed,
-                       Deadline deadline) override;
-    Outcome p2p(uint32_t rank, uint64_t earliest, const std::vector<P2PItem>& items, bool data,
-                const AgreedFn& agreed, Deadline deadline) override;
+    Outcome collective(uint32_t rank, const CollectiveRequest& req, const AgreedFn& agreed, Deadline deadline) override;
+    Outcome p2p(uint32_t rank, uint64_t earliest, const std::vector<P2PItem>& items, bool data, const AgreedFn& agreed,
+                Deadline deadline) override;
     void leave(uint32_t rank) override;
 
 private:

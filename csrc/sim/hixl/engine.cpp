@@ -35,8 +35,9 @@ Status check_batch(const char* api, TransferOp op, const std::vector<TransferOpD
     for (const TransferOpDesc& d : descs) {
         if (d.len == 0 || d.local_addr == 0 || d.remote_addr == 0 || d.local_addr + d.len < d.local_addr ||
             d.remote_addr + d.len < d.remote_addr || total + d.len < total) {
-            npusim::log_message(npusim::LogLevel::Error, "HIXL %s: invalid op desc (local 0x%zx, remote 0x%zx, len %zu)",
-                                api, static_cast<size_t>(d.local_addr), static_cast<size_t>(d.remote_addr), d.len);
+            npusim::log_message(npusim::LogLevel::Error,
+                                "HIXL %s: invalid op desc (local 0x%zx, remote 0x%zx, len %zu)", api,
+                                static_cast<size_t>(d.local_addr), static_cast<size_t>(d.remote_addr), d.len);
             return PARAM_INVALID;
         }
         total += d.len;
@@ -59,7 +60,8 @@ Status Engine::initialize(const std::string& local_engine) {
     }
     Endpoint ep;
     if (!parse_endpoint(local_engine, ep)) {
-        npusim::log_message(npusim::LogLevel::Error, "HIXL Initialize: '%s' is not ip or ip:port", local_engine.c_str());
+        npusim::log_message(npusim::LogLevel::Error, "HIXL Initialize: '%s' is not ip or ip:port",
+                            local_engine.c_str());
         return PARAM_INVALID;
     }
     name_ = local_engine;
@@ -235,7 +237,8 @@ Status Engine::transfer_status(const TransferReq& req, TransferStatus& status) {
         case RequestTable::Poll::Unknown:
             status = TransferStatus::FAILED;
             npusim::log_message(npusim::LogLevel::Error,
-                                "HIXL GetTransferStatus: request %p not found: it has completed or does not exist", req);
+                                "HIXL GetTransferStatus: request %p not found: it has completed or does not exist",
+                                req);
             return PARAM_INVALID;
         case RequestTable::Poll::Waiting: status = TransferStatus::WAITING; return SUCCESS;
         case RequestTable::Poll::Finished: break;

@@ -21,7 +21,8 @@ bool range_ok(uintptr_t addr, size_t len) { return addr != 0 && len != 0 && addr
 // checked in general, but it must not be device memory.
 bool backing_ok(const MemDesc& desc, MemType type) {
     npusim::Allocation a;
-    const bool known = npusim::Platform::instance().memory().find(reinterpret_cast<const void*>(desc.addr), desc.len, &a);
+    const bool known =
+        npusim::Platform::instance().memory().find(reinterpret_cast<const void*>(desc.addr), desc.len, &a);
     if (type == MEM_DEVICE) return known && a.kind == npusim::MemoryKind::Device;
     return !known || a.kind != npusim::MemoryKind::Device;
 }
@@ -42,7 +43,8 @@ Status MemRegistry::add(const MemDesc& desc, MemType type, MemHandle& handle) {
     std::unique_lock<std::shared_mutex> lock(mutex_);
     auto next = regions_.lower_bound(desc.addr);
     const bool overlaps_next = next != regions_.end() && next->first < desc.addr + desc.len;
-    const bool overlaps_prev = next != regions_.begin() && std::prev(next)->first + std::prev(next)->second.len > desc.addr;
+    const bool overlaps_prev =
+        next != regions_.begin() && std::prev(next)->first + std::prev(next)->second.len > desc.addr;
     if (overlaps_next || overlaps_prev) {
         npusim::log_message(npusim::LogLevel::Error, "HIXL RegisterMem: [0x%zx, +%zu) overlaps registered memory",
                             static_cast<size_t>(desc.addr), desc.len);

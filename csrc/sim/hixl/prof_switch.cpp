@@ -27,7 +27,9 @@ std::set<uint32_t>& devices() {
     return *d;
 }
 
-uint32_t listed(const MsprofCommandHandle& cmd) { return cmd.devNums < PROF_MAX_DEV_NUM ? cmd.devNums : PROF_MAX_DEV_NUM; }
+uint32_t listed(const MsprofCommandHandle& cmd) {
+    return cmd.devNums < PROF_MAX_DEV_NUM ? cmd.devNums : PROF_MAX_DEV_NUM;
+}
 
 Status prof_inner_start(const MsprofCommandHandle& cmd) {
     const Status st = register_prof_types();
@@ -72,7 +74,8 @@ struct RegisterAtLoad {
     RegisterAtLoad() {
         const int32_t rc = MsprofRegisterCallback(SEAM_MODULE_HIXL, &HixlProfCtrlHandle);
         if (rc != PROFAPI_SUCCESS) {
-            npusim::log_message(npusim::LogLevel::Error, "HIXL profiling: registering the command handle failed: %d", rc);
+            npusim::log_message(npusim::LogLevel::Error, "HIXL profiling: registering the command handle failed: %d",
+                                rc);
         }
     }
 };

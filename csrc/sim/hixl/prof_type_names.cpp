@@ -56,7 +56,8 @@ Status register_prof_types() {
         const uint32_t id = type_id(api, scheme);
         const int32_t rc = MsprofRegTypeInfo(MSPROF_REPORT_ACL_LEVEL, id, type_name(api, scheme));
         if (rc != PROFAPI_SUCCESS) {
-            npusim::log_message(npusim::LogLevel::Error, "HIXL profiling: registering api type 0x%x failed: %d", id, rc);
+            npusim::log_message(npusim::LogLevel::Error, "HIXL profiling: registering api type 0x%x failed: %d", id,
+                                rc);
             return FAILED;
         }
     }

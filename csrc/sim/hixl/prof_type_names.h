@@ -15,12 +15,7 @@
 
 namespace hixl {
 
-enum HixlProfType : uint32_t {
-    kProfTypeStart = 0x10000000U,
-    HixlProfTypeRead,
-    HixlProfTypeWrite,
-    kProfTypeEnd
-};
+enum HixlProfType : uint32_t { kProfTypeStart = 0x10000000U, HixlProfTypeRead, HixlProfTypeWrite, kProfTypeEnd };
 
 inline HixlProfType prof_type_of(TransferOp op) { return op == READ ? HixlProfTypeRead : HixlProfTypeWrite; }
 

@@ -31,8 +31,8 @@ RequestTable::Poll RequestTable::poll(TransferReq req, uint64_t now, FinishedTra
     return Poll::Finished;
 }
 
-void RequestTable::poll_all(uint32_t max_count, bool skip_waiting, uint64_t now,
-                            std::vector<TransferResult>& results, std::vector<FinishedTransfer>& finished) {
+void RequestTable::poll_all(uint32_t max_count, bool skip_waiting, uint64_t now, std::vector<TransferResult>& results,
+                            std::vector<FinishedTransfer>& finished) {
     std::lock_guard<std::mutex> lock(mutex_);
     for (auto it = req_map_.begin(); it != req_map_.end() && results.size() < max_count;) {
         TransferResult result;

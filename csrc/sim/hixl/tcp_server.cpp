@@ -43,8 +43,7 @@ Status TcpServer::start(const Endpoint& ep, uint16_t& bound_port) {
     listen_fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     wake_fd_ = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     const int one = 1;
-    if (listen_fd_ < 0 || wake_fd_ < 0 ||
-        ::setsockopt(listen_fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
+    if (listen_fd_ < 0 || wake_fd_ < 0 || ::setsockopt(listen_fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
         ::bind(listen_fd_, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0 ||
         ::listen(listen_fd_, kBacklog) != 0) {
         npusim::log_message(npusim::LogLevel::Error, "HIXL Initialize: cannot listen on %s: %s", ep.name().c_str(),

@@ -74,7 +74,8 @@ Status TcpTransport::exchange(TransferOp op, const std::vector<TransferOpDesc>& 
     if (r == IoResult::Ok) r = wire::recv_header(fd_, h, deadline);
     if (r != IoResult::Ok) return io_failure(r);
     wire::AckHead ack;
-    if (h.kind != static_cast<uint32_t>(wire::Kind::TransferAck) || h.length < sizeof ack) return io_failure(IoResult::Closed);
+    if (h.kind != static_cast<uint32_t>(wire::Kind::TransferAck) || h.length < sizeof ack)
+        return io_failure(IoResult::Closed);
     r = wire::recv_all(fd_, &ack, sizeof ack, deadline);
     if (r != IoResult::Ok) return io_failure(r);
     const uint64_t data_len = h.length - sizeof ack;

@@ -26,8 +26,8 @@ public:
 
 private:
     explicit TcpTransport(int fd) : fd_(fd) {}
-    Status exchange(TransferOp op, const std::vector<TransferOpDesc>& descs, const char* write_data,
-                    uint64_t total, char* read_data, wire::Deadline deadline);
+    Status exchange(TransferOp op, const std::vector<TransferOpDesc>& descs, const char* write_data, uint64_t total,
+                    char* read_data, wire::Deadline deadline);
     Status io_failure(wire::IoResult r);
 
     std::mutex mutex_;

@@ -79,7 +79,8 @@ void complete_buffer(uint8_t* buffer, size_t /*size*/, size_t valid_size) {
 // The msPTI kinds a KindSet enables, in the order they are enabled.
 std::vector<msptiActivityKind> kinds_of(const KindSet& kinds) {
     std::vector<msptiActivityKind> out;
-    if (kinds.kernel) out.insert(out.end(), {MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_ACTIVITY_KIND_MEMCPY, MSPTI_ACTIVITY_KIND_MEMSET});
+    if (kinds.kernel)
+        out.insert(out.end(), {MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_ACTIVITY_KIND_MEMCPY, MSPTI_ACTIVITY_KIND_MEMSET});
     if (kinds.communication) out.insert(out.end(), {MSPTI_ACTIVITY_KIND_HCCL, MSPTI_ACTIVITY_KIND_COMMUNICATION});
     if (kinds.acl_api) out.push_back(MSPTI_ACTIVITY_KIND_ACL_API);
     if (kinds.node_api) out.push_back(MSPTI_ACTIVITY_KIND_NODE_API);
@@ -105,7 +106,8 @@ const char* kind_name(msptiActivityKind kind) {
 void enable_kinds(const KindSet& kinds, msptiResult (*enable)(msptiActivityKind)) {
     std::string refused;
     for (const msptiActivityKind kind : kinds_of(kinds)) {
-        if (enable(kind) == MSPTI_ERROR_WITHOUT_LD_PRELOAD) refused += std::string(refused.empty() ? "" : ", ") + kind_name(kind);
+        if (enable(kind) == MSPTI_ERROR_WITHOUT_LD_PRELOAD)
+            refused += std::string(refused.empty() ? "" : ", ") + kind_name(kind);
     }
     if (!refused.empty()) {
         npusim::log_message(npusim::LogLevel::Warn,
@@ -118,8 +120,8 @@ void enable_kinds(const KindSet& kinds, msptiResult (*enable)(msptiActivityKind)
 }  // namespace
 
 KindSet kinds_for(uint64_t data_types) {
-    constexpr uint64_t kTaskTime = ACL_PROF_TASK_TIME | ACL_PROF_TASK_TIME_L0 | ACL_PROF_TASK_TIME_L2 |
-                                   ACL_PROF_TASK_TIME_L3;
+    constexpr uint64_t kTaskTime =
+        ACL_PROF_TASK_TIME | ACL_PROF_TASK_TIME_L0 | ACL_PROF_TASK_TIME_L2 | ACL_PROF_TASK_TIME_L3;
     KindSet kinds;
     kinds.kernel = (data_types & kTaskTime) != 0;
     kinds.communication = (data_types & (kTaskTime | ACL_PROF_HCCL_TRACE)) != 0;
@@ -150,14 +152,13 @@ bool load_mspti(std::string* error) {
         return false;
     }
     MsptiFunctions loaded;
-    const bool ok = bind(handle, "msptiSubscribe", &loaded.subscribe) &&
-                    bind(handle, "msptiUnsubscribe", &loaded.unsubscribe) &&
-                    bind(handle, "msptiActivityRegisterCallbacks", &loaded.register_callbacks) &&
-                    bind(handle, "msptiActivityEnable", &loaded.enable) &&
-                    bind(handle, "msptiActivityDisable", &loaded.disable) &&
-                    bind(handle, "msptiActivityFlushAll", &loaded.flush_all) &&
-                    bind(handle, "msptiActivityGetNextRecord", &loaded.next_record) &&
-                    bind(handle, "msptiGetTimestamp", &loaded.timestamp);
+    const bool ok =
+        bind(handle, "msptiSubscribe", &loaded.subscribe) && bind(handle, "msptiUnsubscribe", &loaded.unsubscribe) &&
+        bind(handle, "msptiActivityRegisterCallbacks", &loaded.register_callbacks) &&
+        bind(handle, "msptiActivityEnable", &loaded.enable) && bind(handle, "msptiActivityDisable", &loaded.disable) &&
+        bind(handle, "msptiActivityFlushAll", &loaded.flush_all) &&
+        bind(handle, "msptiActivityGetNextRecord", &loaded.next_record) &&
+        bind(handle, "msptiGetTimestamp", &loaded.timestamp);
     if (!ok) {
         *error = "libmspti.so lacks an msPTI activity function";
         return false;
@@ -176,7 +177,7 @@ int start_collection(const KindSet& kinds, RecordSink sink, std::string* error) 
         *error = "msptiSubscribe returned " + std::to_string(rc) +
                  " (another profiler, e.g. an msPTI subscriber or npu-sim trace, holds the profiling seam)";
         return rc == MSPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED ? ACL_ERROR_PROF_API_CONFLICT
-                                                                   : ACL_ERROR_PROFILING_FAILURE;
+                                                                    : ACL_ERROR_PROFILING_FAILURE;
     }
     if (!fns.callbacks_registered) {
         rc = fns.register_callbacks(&request_buffer, &complete_buffer);

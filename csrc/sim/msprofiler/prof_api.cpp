@@ -74,8 +74,8 @@ void write_memory_in_use(const ProfilerState& s) {
     if (s.running == nullptr || !npusim::msprof::kinds_for(s.running->data_types).memory) return;
     const uint64_t now = npusim::msprof::mspti_now();
     for (const uint32_t device : s.running->devices) {
-        s.dir->write_memory_in_use(device, now,
-                                   npusim::Platform::instance().memory().bytes_in_use(device, npusim::MemoryKind::Device));
+        s.dir->write_memory_in_use(
+            device, now, npusim::Platform::instance().memory().bytes_in_use(device, npusim::MemoryKind::Device));
     }
 }
 
@@ -101,7 +101,8 @@ aclError aclprofInit(const char* profilerResultPath, size_t length) {
     if (s.initialised && s.application) {
         return fail(ACL_ERROR_PROF_API_CONFLICT, "aclprofInit: msprof --application is collecting this process");
     }
-    if (s.initialised) return fail(ACL_ERROR_REPEAT_INITIALIZE, "aclprofInit: already initialised; call aclprofFinalize first");
+    if (s.initialised)
+        return fail(ACL_ERROR_REPEAT_INITIALIZE, "aclprofInit: already initialised; call aclprofFinalize first");
     if (profilerResultPath == nullptr || length == 0 || length > kMaxPathLength ||
         ::strnlen(profilerResultPath, length + 1) != length) {
         return fail(ACL_ERROR_INVALID_PARAM,
@@ -157,8 +158,11 @@ aclError aclprofDestroyConfig(const aclprofConfig* profilerConfig) {
     ProfilerState& s = state();
     std::lock_guard<std::mutex> lock(s.mutex);
     auto it = s.configs.find(profilerConfig);
-    if (it == s.configs.end()) return fail(ACL_ERROR_INVALID_PARAM, "aclprofDestroyConfig: not a config of aclprofCreateConfig");
-    if (s.running == profilerConfig) return fail(ACL_ERROR_PROF_ALREADY_RUN, "aclprofDestroyConfig: the config is collecting; call aclprofStop first");
+    if (it == s.configs.end())
+        return fail(ACL_ERROR_INVALID_PARAM, "aclprofDestroyConfig: not a config of aclprofCreateConfig");
+    if (s.running == profilerConfig)
+        return fail(ACL_ERROR_PROF_ALREADY_RUN,
+                    "aclprofDestroyConfig: the config is collecting; call aclprofStop first");
     s.configs.erase(it);
     return ACL_SUCCESS;
 }
@@ -167,9 +171,10 @@ aclError aclprofSetConfig(aclprofConfigType configType, const char* config, size
     NPUSIM_FAULT_RETURN("aclprofSetConfig", aclError);
     ProfilerState& s = state();
     std::lock_guard<std::mutex> lock(s.mutex);
-    if (configType <= ACL_PROF_ARGS_MIN || configType >= ACL_PROF_ARGS_MAX || config == nullptr ||
-        configLength == 0 || configLength > kMaxPathLength || ::strnlen(config, configLength + 1) != configLength) {
-        return fail(ACL_ERROR_INVALID_PARAM, "aclprofSetConfig: unknown option or value not a string of the given length");
+    if (configType <= ACL_PROF_ARGS_MIN || configType >= ACL_PROF_ARGS_MAX || config == nullptr || configLength == 0 ||
+        configLength > kMaxPathLength || ::strnlen(config, configLength + 1) != configLength) {
+        return fail(ACL_ERROR_INVALID_PARAM,
+                    "aclprofSetConfig: unknown option or value not a string of the given length");
     }
     s.options[static_cast<int>(configType)] = std::string(config, configLength);
     return ACL_SUCCESS;
@@ -191,7 +196,8 @@ aclError aclprofStart(const aclprofConfig* profilerConfig) {
         return fail(ACL_ERROR_PROFILING_FAILURE, "aclprofStart: " + error);
     }
     g_dir.store(dir.get(), std::memory_order_release);
-    const int rc = npusim::msprof::start_collection(npusim::msprof::kinds_for(profilerConfig->data_types), &sink, &error);
+    const int rc =
+        npusim::msprof::start_collection(npusim::msprof::kinds_for(profilerConfig->data_types), &sink, &error);
     if (rc != ACL_SUCCESS) {
         g_dir.store(nullptr, std::memory_order_release);
         return fail(rc, "aclprofStart: " + error);
@@ -251,8 +257,8 @@ void npusim_msprof_on_acl_init(void) {
     std::vector<uint32_t> devices(npusim::Platform::instance().device_count());
     for (uint32_t i = 0; i < devices.size(); ++i) devices[i] = i;
     if (aclprofInit(output, std::strlen(output)) != ACL_SUCCESS) return;
-    aclprofConfig* config = aclprofCreateConfig(devices.data(), static_cast<uint32_t>(devices.size()),
-                                                ACL_AICORE_NONE, nullptr, data_types);
+    aclprofConfig* config = aclprofCreateConfig(devices.data(), static_cast<uint32_t>(devices.size()), ACL_AICORE_NONE,
+                                                nullptr, data_types);
     if (config == nullptr || aclprofStart(config) != ACL_SUCCESS) {
         if (config != nullptr) aclprofDestroyConfig(config);
         aclprofFinalize();

@@ -37,7 +37,8 @@ Moment now_moment() {
     timespec wall{};
     ::clock_gettime(CLOCK_REALTIME, &wall);
     Moment moment{static_cast<uint64_t>(wall.tv_sec) * 1000000u + static_cast<uint64_t>(wall.tv_nsec) / 1000u,
-                  Clock::instance().now(), {}};
+                  Clock::instance().now(),
+                  {}};
     tm local{};
     ::localtime_r(&wall.tv_sec, &local);
     char date[64];
@@ -65,8 +66,8 @@ std::string directory_name() {
         letters.push_back(static_cast<char>('A' + (seed >> 33) % 26));
     }
     char name[96];
-    std::snprintf(name, sizeof(name), "PROF_%06u_%s%03ld_%s", id, stamp, static_cast<long>(wall.tv_nsec / 1000000) % 1000,
-                  letters.c_str());
+    std::snprintf(name, sizeof(name), "PROF_%06u_%s%03ld_%s", id, stamp,
+                  static_cast<long>(wall.tv_nsec / 1000000) % 1000, letters.c_str());
     return name;
 }
 
@@ -86,7 +87,8 @@ std::string record_line(const void* data) {
         case MSPTI_ACTIVITY_KIND_KERNEL: {
             const auto* r = static_cast<const msptiActivityKernel*>(data);
             std::snprintf(head, sizeof(head),
-                          "{\"kind\":\"kernel\",\"start\":%" PRIu64 ",\"end\":%" PRIu64 ",\"device\":%u,\"stream\":%u,"
+                          "{\"kind\":\"kernel\",\"start\":%" PRIu64 ",\"end\":%" PRIu64
+                          ",\"device\":%u,\"stream\":%u,"
                           "\"correlation\":%" PRIu64 ",\"type\":",
                           r->start, r->end, r->ds.deviceId, r->ds.streamId, r->correlationId);
             return head + json_string(r->type) + ",\"name\":" + json_string(r->name) + "}\n";
@@ -97,7 +99,8 @@ std::string record_line(const void* data) {
         case MSPTI_ACTIVITY_KIND_RUNTIME_API: {
             const auto* r = static_cast<const msptiActivityApi*>(data);
             std::snprintf(head, sizeof(head),
-                          "{\"kind\":\"%s\",\"start\":%" PRIu64 ",\"end\":%" PRIu64 ",\"pid\":%u,\"tid\":%u,"
+                          "{\"kind\":\"%s\",\"start\":%" PRIu64 ",\"end\":%" PRIu64
+                          ",\"pid\":%u,\"tid\":%u,"
                           "\"correlation\":%" PRIu64 ",\"name\":",
                           api_kind_name(kind), r->start, r->end, r->pt.processId, r->pt.threadId, r->correlationId);
             return head + json_string(r->name) + "}\n";
@@ -105,7 +108,8 @@ std::string record_line(const void* data) {
         case MSPTI_ACTIVITY_KIND_MEMCPY: {
             const auto* r = static_cast<const msptiActivityMemcpy*>(data);
             std::snprintf(head, sizeof(head),
-                          "{\"kind\":\"memcpy\",\"start\":%" PRIu64 ",\"end\":%" PRIu64 ",\"device\":%u,\"stream\":%u,"
+                          "{\"kind\":\"memcpy\",\"start\":%" PRIu64 ",\"end\":%" PRIu64
+                          ",\"device\":%u,\"stream\":%u,"
                           "\"correlation\":%" PRIu64 ",\"copy_kind\":%d,\"bytes\":%" PRIu64 ",\"async\":%u}\n",
                           r->start, r->end, r->deviceId, r->streamId, r->correlationId, static_cast<int>(r->copyKind),
                           r->bytes, static_cast<unsigned>(r->isAsync));
@@ -114,7 +118,8 @@ std::string record_line(const void* data) {
         case MSPTI_ACTIVITY_KIND_MEMSET: {
             const auto* r = static_cast<const msptiActivityMemset*>(data);
             std::snprintf(head, sizeof(head),
-                          "{\"kind\":\"memset\",\"start\":%" PRIu64 ",\"end\":%" PRIu64 ",\"device\":%u,\"stream\":%u,"
+                          "{\"kind\":\"memset\",\"start\":%" PRIu64 ",\"end\":%" PRIu64
+                          ",\"device\":%u,\"stream\":%u,"
                           "\"correlation\":%" PRIu64 ",\"value\":%u,\"bytes\":%" PRIu64 ",\"async\":%u}\n",
                           r->start, r->end, r->deviceId, r->streamId, r->correlationId, r->value, r->bytes,
                           static_cast<unsigned>(r->isAsync));
@@ -123,7 +128,8 @@ std::string record_line(const void* data) {
         case MSPTI_ACTIVITY_KIND_MEMORY: {
             const auto* r = static_cast<const msptiActivityMemory*>(data);
             std::snprintf(head, sizeof(head),
-                          "{\"kind\":\"memory\",\"start\":%" PRIu64 ",\"end\":%" PRIu64 ",\"device\":%u,\"stream\":%u,"
+                          "{\"kind\":\"memory\",\"start\":%" PRIu64 ",\"end\":%" PRIu64
+                          ",\"device\":%u,\"stream\":%u,"
                           "\"correlation\":%" PRIu64 ",\"operation\":%d,\"memory_kind\":%d,\"address\":%" PRIu64
                           ",\"bytes\":%" PRIu64 ",\"pid\":%u}\n",
                           r->start, r->end, r->deviceId, r->streamId, r->correlationId,
@@ -134,7 +140,8 @@ std::string record_line(const void* data) {
         case MSPTI_ACTIVITY_KIND_HCCL: {
             const auto* r = static_cast<const msptiActivityHccl*>(data);
             std::snprintf(head, sizeof(head),
-                          "{\"kind\":\"hccl\",\"start\":%" PRIu64 ",\"end\":%" PRIu64 ",\"device\":%u,\"stream\":%u,"
+                          "{\"kind\":\"hccl\",\"start\":%" PRIu64 ",\"end\":%" PRIu64
+                          ",\"device\":%u,\"stream\":%u,"
                           "\"bandwidth\":%.6f,\"name\":",
                           r->start, r->end, r->ds.deviceId, r->ds.streamId, r->bandWidth);
             return head + json_string(r->name) + ",\"comm\":" + json_string(r->commName) + "}\n";
@@ -142,15 +149,15 @@ std::string record_line(const void* data) {
         case MSPTI_ACTIVITY_KIND_COMMUNICATION: {
             const auto* r = static_cast<const msptiActivityCommunication*>(data);
             std::snprintf(head, sizeof(head),
-                          "{\"kind\":\"communication\",\"start\":%" PRIu64 ",\"end\":%" PRIu64 ",\"device\":%u,"
+                          "{\"kind\":\"communication\",\"start\":%" PRIu64 ",\"end\":%" PRIu64
+                          ",\"device\":%u,"
                           "\"stream\":%u,\"correlation\":%" PRIu64 ",\"data_type\":%d,\"count\":%" PRIu64 ",\"alg\":",
                           r->start, r->end, r->ds.deviceId, r->ds.streamId, r->correlationId,
                           static_cast<int>(r->dataType), r->count);
             return head + json_string(r->algType) + ",\"name\":" + json_string(r->name) +
                    ",\"comm\":" + json_string(r->commName) + "}\n";
         }
-        default:
-            return {};
+        default: return {};
     }
 }
 
@@ -230,13 +237,14 @@ bool ProfDir::write_device_info(std::string* error) const {
             *error = "cannot write " + file + ": " + std::strerror(errno);
             return false;
         }
-        std::fprintf(out.get(),
-                     "{\"jobInfo\": \"NA\", \"devices\": \"%u\", \"DeviceInfo\": [{\"id\": %u, \"ai_cpu_core_num\": %u, "
-                     "\"ai_core_num\": %u, \"aiv_num\": %u, \"hwts_frequency\": \"%" PRId64
-                     "\", \"aic_frequency\": \"%u\", \"aiv_frequency\": \"%u\"}], \"platform_version\": \"%u\", "
-                     "\"pid\": \"%d\"}\n",
-                     device, device, soc.aicpu, soc.aic, soc.aiv, soc.dev_osc_khz / 1000, soc.cube_mhz, soc.cube_mhz,
-                     soc.chip_type, static_cast<int>(::getpid()));
+        std::fprintf(
+            out.get(),
+            "{\"jobInfo\": \"NA\", \"devices\": \"%u\", \"DeviceInfo\": [{\"id\": %u, \"ai_cpu_core_num\": %u, "
+            "\"ai_core_num\": %u, \"aiv_num\": %u, \"hwts_frequency\": \"%" PRId64
+            "\", \"aic_frequency\": \"%u\", \"aiv_frequency\": \"%u\"}], \"platform_version\": \"%u\", "
+            "\"pid\": \"%d\"}\n",
+            device, device, soc.aicpu, soc.aic, soc.aiv, soc.dev_osc_khz / 1000, soc.cube_mhz, soc.cube_mhz,
+            soc.chip_type, static_cast<int>(::getpid()));
     }
     return true;
 }
@@ -246,8 +254,8 @@ void ProfDir::write_times(const std::string& name) const {
     const bool start = name == "start";
     char text[256];
     std::snprintf(text, sizeof(text),
-                  "{\"collectionDate%s\": \"%s\", \"collectionTime%s\": \"%" PRIu64 "\", \"clockMonotonicRaw\": \"%" PRIu64
-                  "\"}\n",
+                  "{\"collectionDate%s\": \"%s\", \"collectionTime%s\": \"%" PRIu64
+                  "\", \"clockMonotonicRaw\": \"%" PRIu64 "\"}\n",
                   start ? "Begin" : "End", moment.date.c_str(), start ? "Begin" : "End", moment.wall_us,
                   moment.clock_ns);
     std::vector<std::string> files{path_ + "/host/" + name + "_info"};

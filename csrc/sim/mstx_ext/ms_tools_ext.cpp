@@ -41,6 +41,4 @@ MSTX_EXPORT void mstxDomainMarkA(mstxDomainHandle_t domain, const char* message,
 MSTX_EXPORT mstxRangeId mstxDomainRangeStartA(mstxDomainHandle_t domain, const char* message, aclrtStream stream) {
     return mstxInlineDomainRangeStartA(domain, message, stream);
 }
-MSTX_EXPORT void mstxDomainRangeEnd(mstxDomainHandle_t domain, mstxRangeId id) {
-    mstxInlineDomainRangeEnd(domain, id);
-}
+MSTX_EXPORT void mstxDomainRangeEnd(mstxDomainHandle_t domain, mstxRangeId id) { mstxInlineDomainRangeEnd(domain, id); }

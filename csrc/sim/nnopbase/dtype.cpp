@@ -7,10 +7,19 @@ namespace npusim::nn {
 
 size_t dtype_size(aclDataType type) {
     switch (type) {
-        case ACL_FLOAT: case ACL_INT32: case ACL_UINT32: return 4;
-        case ACL_FLOAT16: case ACL_BF16: case ACL_INT16: case ACL_UINT16: return 2;
-        case ACL_INT8: case ACL_UINT8: case ACL_BOOL: return 1;
-        case ACL_INT64: case ACL_UINT64: case ACL_DOUBLE: return 8;
+        case ACL_FLOAT:
+        case ACL_INT32:
+        case ACL_UINT32: return 4;
+        case ACL_FLOAT16:
+        case ACL_BF16:
+        case ACL_INT16:
+        case ACL_UINT16: return 2;
+        case ACL_INT8:
+        case ACL_UINT8:
+        case ACL_BOOL: return 1;
+        case ACL_INT64:
+        case ACL_UINT64:
+        case ACL_DOUBLE: return 8;
         default: return 0;
     }
 }

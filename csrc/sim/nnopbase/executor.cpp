@@ -106,7 +106,8 @@ aclnnStatus run_executor(const char* api, aclOpExecutor* executor, void* workspa
     }
     if (workspace_size < held->workspace()) {
         log_message(LogLevel::Error, "%s: workspace of %llu bytes, %llu needed", api,
-                    static_cast<unsigned long long>(workspace_size), static_cast<unsigned long long>(held->workspace()));
+                    static_cast<unsigned long long>(workspace_size),
+                    static_cast<unsigned long long>(held->workspace()));
         return ACLNN_ERR_INNER;
     }
     if (!registry().claim(executor)) {

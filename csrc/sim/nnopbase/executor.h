@@ -38,8 +38,8 @@ NPUSIM_API aclOpExecutor* adopt_executor(std::unique_ptr<aclOpExecutor> executor
 // Codes: NULL executor, or NULL workspace when one is needed -> ACLNN_ERR_PARAM_NULLPTR;
 // an unknown (consumed or destroyed) executor, one made for another operator, or a
 // workspace smaller than requested -> ACLNN_ERR_INNER.
-NPUSIM_API aclnnStatus run_executor(const char* api, aclOpExecutor* executor, void* workspace,
-                                    uint64_t workspace_size, aclrtStream stream);
+NPUSIM_API aclnnStatus run_executor(const char* api, aclOpExecutor* executor, void* workspace, uint64_t workspace_size,
+                                    aclrtStream stream);
 
 // Number of registered executors (tests and leak checks).
 NPUSIM_API size_t live_executors();

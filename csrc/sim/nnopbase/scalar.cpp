@@ -10,7 +10,8 @@
 NPUSIM_C_EXPORT aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
     if (NPUSIM_FAULT("aclCreateScalar").fail) return nullptr;
     if (value == nullptr || npusim::nn::dtype_size(dataType) == 0) {
-        npusim::log_message(npusim::LogLevel::Error, "aclCreateScalar: %s", value == nullptr ? "no value" : "unsupported type");
+        npusim::log_message(npusim::LogLevel::Error, "aclCreateScalar: %s",
+                            value == nullptr ? "no value" : "unsupported type");
         return nullptr;
     }
     auto scalar = std::make_unique<aclScalar>();

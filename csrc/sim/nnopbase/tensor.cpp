@@ -12,8 +12,8 @@
 
 namespace {
 
-using npusim::LogLevel;
 using npusim::log_message;
+using npusim::LogLevel;
 
 // Strides of a row-major contiguous tensor.
 std::vector<int64_t> contiguous_strides(const std::vector<int64_t>& dims) {
@@ -46,8 +46,8 @@ NPUSIM_C_EXPORT aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t vie
                                            const int64_t* stride, int64_t offset, aclFormat format,
                                            const int64_t* storageDims, uint64_t storageDimsNum, void* tensorData) {
     if (NPUSIM_FAULT("aclCreateTensor").fail) return nullptr;
-    if (!dims_ok(viewDims, viewDimsNum) || !dims_ok(storageDims, storageDimsNum) || offset < 0 ||
-        viewDimsNum > 64 || storageDimsNum > 64) {
+    if (!dims_ok(viewDims, viewDimsNum) || !dims_ok(storageDims, storageDimsNum) || offset < 0 || viewDimsNum > 64 ||
+        storageDimsNum > 64) {
         log_message(LogLevel::Error, "aclCreateTensor: invalid dims, storage dims or offset");
         return nullptr;
     }
@@ -112,7 +112,8 @@ NPUSIM_C_EXPORT aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** v
     return hand_out(tensor->view, viewDims, viewDimsNum);
 }
 
-NPUSIM_C_EXPORT aclnnStatus aclGetStorageShape(const aclTensor* tensor, int64_t** storageDims, uint64_t* storageDimsNum) {
+NPUSIM_C_EXPORT aclnnStatus aclGetStorageShape(const aclTensor* tensor, int64_t** storageDims,
+                                               uint64_t* storageDimsNum) {
     NPUSIM_FAULT_RETURN("aclGetStorageShape", aclnnStatus);
     if (tensor == nullptr) return ACLNN_ERR_PARAM_NULLPTR;
     if (!npusim::nn::valid(tensor)) return ACLNN_ERR_PARAM_INVALID;

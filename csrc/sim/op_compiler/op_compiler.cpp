@@ -67,9 +67,9 @@ bool operands(int count, const aclTensorDesc* const descs[], const aclDataBuffer
 }
 
 aclError compile_and_execute(const char* function, const char* opType, int numInputs,
-                             const aclTensorDesc* const inputDesc[], const aclDataBuffer* const inputs[], int numOutputs,
-                             const aclTensorDesc* const outputDesc[], const aclDataBuffer* const outputs[],
-                             aclrtStream stream) {
+                             const aclTensorDesc* const inputDesc[], const aclDataBuffer* const inputs[],
+                             int numOutputs, const aclTensorDesc* const outputDesc[],
+                             const aclDataBuffer* const outputs[], aclrtStream stream) {
     if (opType == nullptr) return ACL_ERROR_INVALID_PARAM;
     if (!npusim::opapi::is_aclop_type(opType)) return compile_and_execute_unsupported(function, opType);
     std::vector<npusim::opapi::AclopOperand> in, out;
@@ -98,8 +98,8 @@ ACL_FUNC_VISIBILITY aclError aclopCompileAndExecute(const char* opType, int numI
 
 ACL_FUNC_VISIBILITY aclError aclopCompileAndExecuteV2(const char* opType, int numInputs, aclTensorDesc* inputDesc[],
                                                       aclDataBuffer* inputs[], int numOutputs,
-                                                      aclTensorDesc* outputDesc[], aclDataBuffer* outputs[],
-                                                      aclopAttr*, aclopEngineType, aclopCompileType, const char*,
+                                                      aclTensorDesc* outputDesc[], aclDataBuffer* outputs[], aclopAttr*,
+                                                      aclopEngineType, aclopCompileType, const char*,
                                                       aclrtStream stream) {
     NPUSIM_FAULT_RETURN("aclopCompileAndExecuteV2", aclError);
     return compile_and_execute(__func__, opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, stream);

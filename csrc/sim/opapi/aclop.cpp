@@ -139,20 +139,22 @@ aclError gen_mask(const std::vector<AclopOperand>& in, const std::vector<AclopOp
     std::vector<KernelLaunch> launches{
         {Kernel::StatelessDropOutGenMask, in[1].dtype, vector_cost(10.0 * double(n), double(bytes), n, 4096)}};
     return launch(type, std::make_unique<OpExecutor>(type, 0, compute, std::move(launches), std::vector<void*>{data}),
-                        stream);
+                  stream);
 }
 
 aclError do_mask(const std::vector<AclopOperand>& in, const std::vector<AclopOperand>& out, aclrtStream stream) {
     const char* type = "DropOutDoMask";
     if (in.size() != 3 || out.size() != 1) return bad(type, "3 inputs (x, mask, keep_prob) and 1 output expected");
-    if (!is_float_type(in[0].dtype) || out[0].dtype != in[0].dtype) return bad(type, "x and y must be of one float type");
+    if (!is_float_type(in[0].dtype) || out[0].dtype != in[0].dtype)
+        return bad(type, "x and y must be of one float type");
     if (in[0].dims != out[0].dims || !fits(in[0]) || !fits(out[0])) return bad(type, "y must have x's shape");
     const int64_t n = numel(in[0].dims);
     if (in[1].dtype != ACL_UINT8 || numel(in[1].dims) * 8 < n || !fits(in[1])) {
         return bad(type, "mask must be uint8 with a bit per element of x");
     }
     const std::vector<double> prob = values(in[2]);
-    if (prob.size() != 1 || !(prob[0] > 0.0 && prob[0] <= 1.0)) return bad(type, "keep_prob must be one value in (0, 1]");
+    if (prob.size() != 1 || !(prob[0] > 0.0 && prob[0] <= 1.0))
+        return bad(type, "keep_prob must be one value in (0, 1]");
     const TensorView x = contiguous_view(in[0]), y = contiguous_view(out[0]);
     const auto* bits = static_cast<const uint8_t*>(in[1].data);
     const float scale = static_cast<float>(1.0 / prob[0]);
@@ -166,9 +168,9 @@ aclError do_mask(const std::vector<AclopOperand>& in, const std::vector<AclopOpe
     const double bytes = double(x.bytes() + y.bytes() + in[1].bytes);
     std::vector<KernelLaunch> launches{{Kernel::DropOutDoMask, x.dtype, vector_cost(2.0 * double(n), bytes, n, 4096)}};
     return launch(type,
-                        std::make_unique<OpExecutor>(type, 0, compute, std::move(launches),
-                                                     std::vector<void*>{x.data, in[1].data, y.data}),
-                        stream);
+                  std::make_unique<OpExecutor>(type, 0, compute, std::move(launches),
+                                               std::vector<void*>{x.data, in[1].data, y.data}),
+                  stream);
 }
 
 using Handler = aclError (*)(const std::vector<AclopOperand>&, const std::vector<AclopOperand>&, aclrtStream);

@@ -52,12 +52,13 @@ aclnnStatus plan_mask(const char* api, const AttentionArgs& a, AttentionPlan& p)
     if (a.atten_mask == nullptr) return ACLNN_SUCCESS;
     OPAPI_CHECK(check_tensor(api, "attenMaskOptional", a.atten_mask));
     p.mask = view_of(a.atten_mask);
-    if (p.mask.dtype != ACL_BOOL && p.mask.dtype != ACL_UINT8) return invalid(api, "attenMaskOptional must be bool or uint8");
+    if (p.mask.dtype != ACL_BOOL && p.mask.dtype != ACL_UINT8)
+        return invalid(api, "attenMaskOptional must be bool or uint8");
     const Dims& m = p.mask.dims;
     if (p.sparse >= 2) {
         if (m.size() != 2) {
-            return invalid(api, "attenMaskOptional %s: sparseMode %lld takes a 2-D (compressed) mask", dims_text(m).c_str(),
-                           (long long)p.sparse);
+            return invalid(api, "attenMaskOptional %s: sparseMode %lld takes a 2-D (compressed) mask",
+                           dims_text(m).c_str(), (long long)p.sparse);
         }
         p.mask_dims = {1, 1, m[0], m[1]};
     } else if (m.size() == 2 && m[0] == p.gq.s && m[1] == p.gk.s) {
@@ -125,7 +126,8 @@ aclnnStatus plan_attention(const char* api, const AttentionArgs& a, AttentionPla
         return invalid(api, "sparseMode %lld: 0 to 3 are supported", (long long)a.sparse_mode);
     }
     if (a.sparse_mode == 0 && (a.pre_tokens < kTokenMax || a.next_tokens < kTokenMax)) {
-        return invalid(api, "preTokens %lld / nextTokens %lld: only the full range (%lld) is supported with sparseMode 0",
+        return invalid(api,
+                       "preTokens %lld / nextTokens %lld: only the full range (%lld) is supported with sparseMode 0",
                        (long long)a.pre_tokens, (long long)a.next_tokens, (long long)kTokenMax);
     }
     if (a.head_num <= 0) return invalid(api, "headNum %lld must be positive", (long long)a.head_num);
@@ -145,7 +147,8 @@ aclnnStatus plan_attention(const char* api, const AttentionArgs& a, AttentionPla
     int64_t head_dim = 0;
     if (layout == AttentionLayout::BSH) {
         if (p.q.rank() != 3 || p.q.dims[2] % a.head_num != 0) {
-            return invalid(api, "query %s does not hold %lld heads", dims_text(p.q.dims).c_str(), (long long)a.head_num);
+            return invalid(api, "query %s does not hold %lld heads", dims_text(p.q.dims).c_str(),
+                           (long long)a.head_num);
         }
         head_dim = p.q.dims[2] / a.head_num;
     }

@@ -13,10 +13,10 @@
 namespace npusim::opapi {
 
 // Propagates a failed check from the enclosing function.
-#define OPAPI_CHECK(expr)                                                   \
-    do {                                                                    \
-        const aclnnStatus opapi_status_ = (expr);                           \
-        if (opapi_status_ != ACLNN_SUCCESS) return opapi_status_;           \
+#define OPAPI_CHECK(expr)                                         \
+    do {                                                          \
+        const aclnnStatus opapi_status_ = (expr);                 \
+        if (opapi_status_ != ACLNN_SUCCESS) return opapi_status_; \
     } while (0)
 
 // Every pointer in the list is non-NULL (ACLNN_ERR_PARAM_NULLPTR otherwise).

@@ -47,7 +47,8 @@ aclnnStatus plan_convolution(const char* api, const TensorView& input, const Ten
     g.groups = groups;
     if (!expand(stride, g.spatial, 1, g.sh, g.sw)) return invalid(api, "stride must hold 1 or %d values", g.spatial);
     if (!expand(padding, g.spatial, 0, g.ph, g.pw)) return invalid(api, "padding must hold 1 or %d values", g.spatial);
-    if (!expand(dilation, g.spatial, 1, g.dh, g.dw)) return invalid(api, "dilation must hold 1 or %d values", g.spatial);
+    if (!expand(dilation, g.spatial, 1, g.dh, g.dw))
+        return invalid(api, "dilation must hold 1 or %d values", g.spatial);
     if (g.sh < 1 || g.sw < 1) return invalid(api, "stride must be positive");
     if (g.dh < 1 || g.dw < 1) return invalid(api, "dilation must be positive");
     if (g.ph < 0 || g.pw < 0) return invalid(api, "padding must not be negative");

@@ -23,5 +23,4 @@ std::array<uint32_t, 4> rng_block(const RngStream& stream, uint64_t block);
 // The top 24 bits of an element, as a float in [0, 1).
 inline float rng_to_uniform(uint32_t word) { return static_cast<float>(word >> 8) * (1.0f / 16777216.0f); }
 
-
 }  // namespace npusim::opapi

@@ -126,7 +126,8 @@ void compute_item(ElementFn fn, const Item& item) {
 }
 
 // The working type of an item: its tensors' promoted type, lifted by promoting scalars.
-aclDataType working_type(const ElementwiseOp& op, const Item& item, const std::array<aclDataType, kMaxInputs>& scalar_types) {
+aclDataType working_type(const ElementwiseOp& op, const Item& item,
+                         const std::array<aclDataType, kMaxInputs>& scalar_types) {
     bool any = false;
     aclDataType work = item.out.dtype;
     for (size_t k = 0; k < item.count; ++k) {
@@ -291,10 +292,11 @@ aclnnStatus prepare_elementwise(const ElementwiseOp& op, std::initializer_list<O
         read += double(b.view.numel());
         args.push_back(b.view.data);
     }
-    launches.push_back({choice.kernel, item.work, vector_cost(choice.flops * double(n), elem * (read + double(n)), n, 4096)});
+    launches.push_back(
+        {choice.kernel, item.work, vector_cost(choice.flops * double(n), elem * (read + double(n)), n, 4096)});
     if (item.out.dtype != item.work && op.promotion != Promotion::Predicate) {  // a predicate writes out's type
-        launches.push_back(
-            {Kernel::Cast, item.out.dtype, vector_cost(double(n), elem * double(n) + double(item.out.bytes()), n, 4096)});
+        launches.push_back({Kernel::Cast, item.out.dtype,
+                            vector_cost(double(n), elem * double(n) + double(item.out.bytes()), n, 4096)});
     }
     args.push_back(item.out.data);
     const ElementFn fn = op.fn;

@@ -58,8 +58,8 @@ struct ElementwiseOp {
 };
 
 // Declares an element-wise operator named `var` and registers it.
-#define OPAPI_ELEMENTWISE(var, ...)                                  \
-    const ::npusim::opapi::ElementwiseOp var{__VA_ARGS__};           \
+#define OPAPI_ELEMENTWISE(var, ...)                        \
+    const ::npusim::opapi::ElementwiseOp var{__VA_ARGS__}; \
     [[maybe_unused]] const bool var##_registered = ::npusim::opapi::register_op(var.info())
 
 // One input of an element-wise operator.
@@ -82,7 +82,9 @@ inline Operand tensor_in(const char* name, const aclTensor* t) { return {Operand
 inline Operand list_in(const char* name, const aclTensorList* l) { return {Operand::Kind::List, name, l}; }
 inline Operand scalar_in(const char* name, const aclScalar* s) { return {Operand::Kind::Scalar, name, s}; }
 inline Operand attribute(const char* name, const aclScalar* s) { return {Operand::Kind::Scalar, name, s, 0, false}; }
-inline Operand tensor_value(const char* name, const aclTensor* t) { return {Operand::Kind::TensorValue, name, t, 0, false}; }
+inline Operand tensor_value(const char* name, const aclTensor* t) {
+    return {Operand::Kind::TensorValue, name, t, 0, false};
+}
 inline Operand constant(double value) { return {Operand::Kind::Constant, "constant", nullptr, value, false}; }
 
 // The first phase of an element-wise operator writing `out`; `kernel` replaces the declared one

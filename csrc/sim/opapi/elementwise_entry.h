@@ -13,10 +13,10 @@
 #include "opapi/elementwise.h"
 #include "opapi/op_launcher.h"
 
-#define OPAPI_ELEMENTWISE_ENTRY(Api, Params, ...)                         \
-    NPUSIM_C_EXPORT aclnnStatus Api##GetWorkspaceSize Params {            \
-        NPUSIM_FAULT_RETURN(#Api "GetWorkspaceSize", aclnnStatus);        \
-        using namespace ::npusim::opapi;                                  \
-        return __VA_ARGS__;                                               \
-    }                                                                     \
+#define OPAPI_ELEMENTWISE_ENTRY(Api, Params, ...)                  \
+    NPUSIM_C_EXPORT aclnnStatus Api##GetWorkspaceSize Params {     \
+        NPUSIM_FAULT_RETURN(#Api "GetWorkspaceSize", aclnnStatus); \
+        using namespace ::npusim::opapi;                           \
+        return __VA_ARGS__;                                        \
+    }                                                              \
     OPAPI_DEFINE_RUN(Api)

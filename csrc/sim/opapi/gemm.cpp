@@ -118,8 +118,8 @@ void batched_matmul(const TensorView& a, const TensorView& b, const TensorView& 
     const int64_t total = batches * m * n;
     if (total == 0) return;
     const MatrixOperand ma(a, batch, m, k), mb(b, batch, k, n);
-    const bool direct_out = y.dtype == ACL_FLOAT && y.data != nullptr && is_contiguous(y) && !views_overlap(y, a) &&
-                            !views_overlap(y, b);
+    const bool direct_out =
+        y.dtype == ACL_FLOAT && y.data != nullptr && is_contiguous(y) && !views_overlap(y, a) && !views_overlap(y, b);
     std::vector<float> buffer;
     float* c = nullptr;
     if (direct_out) {

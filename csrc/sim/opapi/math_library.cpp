@@ -126,7 +126,8 @@ int physical_cores() {
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator("/sys/devices/system/cpu", ec)) {
         const std::string name = entry.path().filename().string();
-        if (name.size() < 4 || name.compare(0, 3, "cpu") != 0 || name.find_first_not_of("0123456789", 3) != std::string::npos) {
+        if (name.size() < 4 || name.compare(0, 3, "cpu") != 0 ||
+            name.find_first_not_of("0123456789", 3) != std::string::npos) {
             continue;
         }
         std::ifstream package(entry.path() / "topology" / "physical_package_id");

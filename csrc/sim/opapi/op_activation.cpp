@@ -98,14 +98,12 @@ OPAPI_ELEMENTWISE_ENTRY(aclnnSqrt,
                         (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** opExecutor),
                         unary(kSqrt, self, out, workspaceSize, opExecutor))
 
-OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceSqrt,
-                        (aclTensor* self, uint64_t* workspaceSize, aclOpExecutor** executor),
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceSqrt, (aclTensor * self, uint64_t* workspaceSize, aclOpExecutor** executor),
                         unary(kInplaceSqrt, self, self, workspaceSize, executor))
 
 OPAPI_ELEMENTWISE_ENTRY(aclnnRsqrt,
                         (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
                         unary(kRsqrt, self, out, workspaceSize, executor))
 
-OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceRsqrt,
-                        (aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceRsqrt, (aclTensor * selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
                         unary(kInplaceRsqrt, selfRef, selfRef, workspaceSize, executor))

@@ -56,18 +56,18 @@ aclnnStatus prepare(const PointwiseGrad& op, const aclTensor* gradOutput, const 
     OPAPI_CHECK(check_same_dims(api, "gradOutput", g.dims, x.dims));
     OPAPI_CHECK(check_same_dims(api, "gradInput", y.dims, x.dims));
     const int64_t n = x.numel();
-    std::vector<KernelLaunch> launches{{op.kernel, y.dtype,
-                                        vector_cost(op.flops_per_element * double(n),
-                                                    double(g.bytes() + x.bytes() + y.bytes()), n, 4096)}};
+    std::vector<KernelLaunch> launches{
+        {op.kernel, y.dtype,
+         vector_cost(op.flops_per_element * double(n), double(g.bytes() + x.bytes() + y.bytes()), n, 4096)}};
     auto compute = [g, x, y, derivative = op.derivative]() {
         const std::vector<double> d = read_doubles(g), v = read_doubles(x);
         std::vector<double> r(v.size());
         for (size_t i = 0; i < v.size(); ++i) r[i] = d[i] * derivative(v[i]);
         write_doubles(y, r);
     };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches),
-                                                  std::vector<void*>{g.data, x.data, y.data}),
-                     workspaceSize, executor);
+    return hand_over(
+        std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{g.data, x.data, y.data}),
+        workspaceSize, executor);
 }
 
 }  // namespace

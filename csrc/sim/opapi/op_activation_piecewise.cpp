@@ -57,7 +57,8 @@ using P = Promotion;
 using F = OpFamily;
 
 OPAPI_ELEMENTWISE(kHardswish, "aclnnHardswish", F::Unary, {Kernel::HardSwish, 4}, kFloatTypes, P::Common, hardswish);
-OPAPI_ELEMENTWISE(kInplaceHardswish, "aclnnInplaceHardswish", F::Unary, {Kernel::HardSwish, 4}, kFloatTypes, P::Common, hardswish);
+OPAPI_ELEMENTWISE(kInplaceHardswish, "aclnnInplaceHardswish", F::Unary, {Kernel::HardSwish, 4}, kFloatTypes, P::Common,
+                  hardswish);
 OPAPI_ELEMENTWISE(kHardswishBackward, "aclnnHardswishBackward", F::Binary, {Kernel::HardSwishGrad, 3}, kFloatTypes,
                   P::Common, hardswish_grad);
 OPAPI_ELEMENTWISE(kHardswishBackwardV2, "aclnnHardswishBackwardV2", F::Binary, {Kernel::HardSwishGrad, 3}, kFloatTypes,
@@ -66,68 +67,136 @@ OPAPI_ELEMENTWISE(kCelu, "aclnnCelu", F::Unary, {Kernel::CeluV2, 5}, kFloatTypes
 OPAPI_ELEMENTWISE(kInplaceCelu, "aclnnInplaceCelu", F::Unary, {Kernel::CeluV2, 5}, kFloatTypes, P::Common, celu);
 OPAPI_ELEMENTWISE(kHardsigmoid, "aclnnHardsigmoid", F::Unary, {Kernel::HardSigmoid, 3}, kFloatTypes, P::Common,
                   hardsigmoid);
-OPAPI_ELEMENTWISE(kInplaceHardsigmoid, "aclnnInplaceHardsigmoid", F::Unary, {Kernel::HardSigmoid, 3}, kFloatTypes, P::Common, hardsigmoid);
+OPAPI_ELEMENTWISE(kInplaceHardsigmoid, "aclnnInplaceHardsigmoid", F::Unary, {Kernel::HardSigmoid, 3}, kFloatTypes,
+                  P::Common, hardsigmoid);
 OPAPI_ELEMENTWISE(kHardsigmoidBackward, "aclnnHardsigmoidBackward", F::Binary, {Kernel::HardSigmoidGrad, 2},
                   kFloatTypes, P::Common, hardsigmoid_grad);
 OPAPI_ELEMENTWISE(kLeakyRelu, "aclnnLeakyRelu", F::Unary, {Kernel::LeakyRelu, 2}, kFloatTypes, P::Common, leaky_relu);
-OPAPI_ELEMENTWISE(kInplaceLeakyRelu, "aclnnInplaceLeakyRelu", F::Unary, {Kernel::LeakyRelu, 2}, kFloatTypes, P::Common, leaky_relu);
+OPAPI_ELEMENTWISE(kInplaceLeakyRelu, "aclnnInplaceLeakyRelu", F::Unary, {Kernel::LeakyRelu, 2}, kFloatTypes, P::Common,
+                  leaky_relu);
 OPAPI_ELEMENTWISE(kLeakyReluBackward, "aclnnLeakyReluBackward", F::Binary, {Kernel::LeakyReluGrad, 2}, kFloatTypes,
                   P::Common, leaky_relu_grad);
 OPAPI_ELEMENTWISE(kElu, "aclnnElu", F::Unary, {Kernel::Elu, 5}, kFloatTypes, P::Common, elu);
 OPAPI_ELEMENTWISE(kInplaceElu, "aclnnInplaceElu", F::Unary, {Kernel::Elu, 5}, kFloatTypes, P::Common, elu);
 OPAPI_ELEMENTWISE(kHardtanh, "aclnnHardtanh", F::Unary, {Kernel::ClipByValueV2, 2}, kFloatTypes, P::Common, hardtanh);
-OPAPI_ELEMENTWISE(kInplaceHardtanh, "aclnnInplaceHardtanh", F::Unary, {Kernel::ClipByValueV2, 2}, kFloatTypes, P::Common, hardtanh);
+OPAPI_ELEMENTWISE(kInplaceHardtanh, "aclnnInplaceHardtanh", F::Unary, {Kernel::ClipByValueV2, 2}, kFloatTypes,
+                  P::Common, hardtanh);
 OPAPI_ELEMENTWISE(kHardtanhBackward, "aclnnHardtanhBackward", F::Binary, {Kernel::HardtanhGrad, 2}, kFloatTypes,
                   P::Common, hardtanh_grad);
 OPAPI_ELEMENTWISE(kGeluV2, "aclnnGeluV2", F::Unary, {Kernel::GeluV2, 8}, kFloatTypes, P::Common, gelu_erf);
 const ElementwiseOp kGeluV2Tanh{"aclnnGeluV2", F::Unary, {Kernel::GeluV2, 10}, kFloatTypes, P::Common, gelu_tanh};
 OPAPI_ELEMENTWISE(kGeluBackwardV2, "aclnnGeluBackwardV2", F::Binary, {Kernel::GeluGradV2, 12}, kFloatTypes, P::Common,
                   gelu_erf_grad);
-const ElementwiseOp kGeluBackwardV2Tanh{"aclnnGeluBackwardV2", F::Binary, {Kernel::GeluGradV2, 14}, kFloatTypes,
-                                        P::Common, gelu_tanh_grad};
+const ElementwiseOp kGeluBackwardV2Tanh{"aclnnGeluBackwardV2", F::Binary, {Kernel::GeluGradV2, 14},
+                                        kFloatTypes,           P::Common, gelu_tanh_grad};
 
 }  // namespace
 
 }  // namespace npusim::opapi
 
-OPAPI_ELEMENTWISE_ENTRY(aclnnHardswish, (const aclTensor* self, const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
+OPAPI_ELEMENTWISE_ENTRY(aclnnHardswish,
+                        (const aclTensor* self, const aclTensor* out, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
                         prepare_elementwise(kHardswish, {tensor_in("self", self)}, out, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceHardswish, (const aclTensor* self, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kInplaceHardswish, {tensor_in("self", self)}, self, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnHardswishBackward, (const aclTensor* gradOutput, const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kHardswishBackward, {tensor_in("gradOutput", gradOutput), tensor_in("self", self)}, out, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnHardsigmoid, (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceHardswish,
+                        (const aclTensor* self, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceHardswish, {tensor_in("self", self)}, self, workspaceSize,
+                                            executor))
+OPAPI_ELEMENTWISE_ENTRY(aclnnHardswishBackward,
+                        (const aclTensor* gradOutput, const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
+                        prepare_elementwise(kHardswishBackward,
+                                            {tensor_in("gradOutput", gradOutput), tensor_in("self", self)}, out,
+                                            workspaceSize, executor))
+OPAPI_ELEMENTWISE_ENTRY(aclnnHardsigmoid,
+                        (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kHardsigmoid, {tensor_in("self", self)}, out, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceHardsigmoid, (const aclTensor* self, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kInplaceHardsigmoid, {tensor_in("self", self)}, self, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnHardsigmoidBackward, (const aclTensor* gradOutput, const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kHardsigmoidBackward, {tensor_in("gradOutput", gradOutput), tensor_in("self", self)}, out, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnLeakyRelu, (const aclTensor* self, const aclScalar* negativeSlope, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kLeakyRelu, {tensor_in("self", self), attribute("negativeSlope", negativeSlope)}, out, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceLeakyRelu, (aclTensor* selfRef, const aclScalar* negativeSlope, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kInplaceLeakyRelu, {tensor_in("selfRef", selfRef), attribute("negativeSlope", negativeSlope)}, selfRef, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnLeakyReluBackward, (const aclTensor* gradOutput, const aclTensor* self, const aclScalar* negativeSlope, bool selfIsResult, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kLeakyReluBackward, {tensor_in("gradOutput", gradOutput), tensor_in("self", self), attribute("negativeSlope", negativeSlope)}, out, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnElu, (const aclTensor* self, const aclScalar* alpha, const aclScalar* scale, const aclScalar* inputScale, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kElu, {tensor_in("self", self), attribute("alpha", alpha), attribute("scale", scale), attribute("inputScale", inputScale)}, out, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceElu, (aclTensor* selfRef, const aclScalar* alpha, const aclScalar* scale, const aclScalar* inputScale, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kInplaceElu, {tensor_in("selfRef", selfRef), attribute("alpha", alpha), attribute("scale", scale), attribute("inputScale", inputScale)}, selfRef, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnHardtanh, (const aclTensor* self, const aclScalar* clipValueMin, const aclScalar* clipValueMax, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kHardtanh, {tensor_in("self", self), attribute("clipValueMin", clipValueMin), attribute("clipValueMax", clipValueMax)}, out, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceHardtanh, (aclTensor* selfRef, const aclScalar* clipValueMin, const aclScalar* clipValueMax, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kInplaceHardtanh, {tensor_in("selfRef", selfRef), attribute("clipValueMin", clipValueMin), attribute("clipValueMax", clipValueMax)}, selfRef, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnHardtanhBackward, (const aclTensor* gradOutput, const aclTensor* self, const aclScalar* min, const aclScalar* max, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kHardtanhBackward, {tensor_in("gradOutput", gradOutput), tensor_in("self", self), attribute("min", min), attribute("max", max)}, out, workspaceSize, executor))
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceHardsigmoid,
+                        (const aclTensor* self, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceHardsigmoid, {tensor_in("self", self)}, self, workspaceSize,
+                                            executor))
+OPAPI_ELEMENTWISE_ENTRY(aclnnHardsigmoidBackward,
+                        (const aclTensor* gradOutput, const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
+                        prepare_elementwise(kHardsigmoidBackward,
+                                            {tensor_in("gradOutput", gradOutput), tensor_in("self", self)}, out,
+                                            workspaceSize, executor))
+OPAPI_ELEMENTWISE_ENTRY(aclnnLeakyRelu,
+                        (const aclTensor* self, const aclScalar* negativeSlope, aclTensor* out, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
+                        prepare_elementwise(kLeakyRelu,
+                                            {tensor_in("self", self), attribute("negativeSlope", negativeSlope)}, out,
+                                            workspaceSize, executor))
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceLeakyRelu,
+                        (aclTensor * selfRef, const aclScalar* negativeSlope, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceLeakyRelu,
+                                            {tensor_in("selfRef", selfRef), attribute("negativeSlope", negativeSlope)},
+                                            selfRef, workspaceSize, executor))
+OPAPI_ELEMENTWISE_ENTRY(aclnnLeakyReluBackward,
+                        (const aclTensor* gradOutput, const aclTensor* self, const aclScalar* negativeSlope,
+                         bool selfIsResult, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kLeakyReluBackward,
+                                            {tensor_in("gradOutput", gradOutput), tensor_in("self", self),
+                                             attribute("negativeSlope", negativeSlope)},
+                                            out, workspaceSize, executor))
+OPAPI_ELEMENTWISE_ENTRY(aclnnElu,
+                        (const aclTensor* self, const aclScalar* alpha, const aclScalar* scale,
+                         const aclScalar* inputScale, aclTensor* out, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
+                        prepare_elementwise(kElu,
+                                            {tensor_in("self", self), attribute("alpha", alpha),
+                                             attribute("scale", scale), attribute("inputScale", inputScale)},
+                                            out, workspaceSize, executor))
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceElu,
+                        (aclTensor * selfRef, const aclScalar* alpha, const aclScalar* scale,
+                         const aclScalar* inputScale, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceElu,
+                                            {tensor_in("selfRef", selfRef), attribute("alpha", alpha),
+                                             attribute("scale", scale), attribute("inputScale", inputScale)},
+                                            selfRef, workspaceSize, executor))
+OPAPI_ELEMENTWISE_ENTRY(aclnnHardtanh,
+                        (const aclTensor* self, const aclScalar* clipValueMin, const aclScalar* clipValueMax,
+                         aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kHardtanh,
+                                            {tensor_in("self", self), attribute("clipValueMin", clipValueMin),
+                                             attribute("clipValueMax", clipValueMax)},
+                                            out, workspaceSize, executor))
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceHardtanh,
+                        (aclTensor * selfRef, const aclScalar* clipValueMin, const aclScalar* clipValueMax,
+                         uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceHardtanh,
+                                            {tensor_in("selfRef", selfRef), attribute("clipValueMin", clipValueMin),
+                                             attribute("clipValueMax", clipValueMax)},
+                                            selfRef, workspaceSize, executor))
+OPAPI_ELEMENTWISE_ENTRY(aclnnHardtanhBackward,
+                        (const aclTensor* gradOutput, const aclTensor* self, const aclScalar* min, const aclScalar* max,
+                         aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kHardtanhBackward,
+                                            {tensor_in("gradOutput", gradOutput), tensor_in("self", self),
+                                             attribute("min", min), attribute("max", max)},
+                                            out, workspaceSize, executor))
 
-OPAPI_ELEMENTWISE_ENTRY(aclnnHardswishBackwardV2, (const aclTensor* gradOutput, const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kHardswishBackwardV2, {tensor_in("gradOutput", gradOutput), tensor_in("self", self)}, out, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnCelu, (const aclTensor* self, const aclScalar* alpha, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kCelu, {tensor_in("self", self), attribute("alpha", alpha)}, out, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceCelu, (aclTensor* selfRef, const aclScalar* alpha, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kInplaceCelu, {tensor_in("selfRef", selfRef), attribute("alpha", alpha)}, selfRef, workspaceSize, executor))
+OPAPI_ELEMENTWISE_ENTRY(aclnnHardswishBackwardV2,
+                        (const aclTensor* gradOutput, const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
+                        prepare_elementwise(kHardswishBackwardV2,
+                                            {tensor_in("gradOutput", gradOutput), tensor_in("self", self)}, out,
+                                            workspaceSize, executor))
+OPAPI_ELEMENTWISE_ENTRY(aclnnCelu,
+                        (const aclTensor* self, const aclScalar* alpha, aclTensor* out, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
+                        prepare_elementwise(kCelu, {tensor_in("self", self), attribute("alpha", alpha)}, out,
+                                            workspaceSize, executor))
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceCelu,
+                        (aclTensor * selfRef, const aclScalar* alpha, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceCelu, {tensor_in("selfRef", selfRef), attribute("alpha", alpha)},
+                                            selfRef, workspaceSize, executor))
 
-OPAPI_ELEMENTWISE_ENTRY(aclnnGeluV2, (const aclTensor* x, int64_t approximate, aclTensor* y, uint64_t* workspaceSize,
-                                     aclOpExecutor** executor),
+OPAPI_ELEMENTWISE_ENTRY(aclnnGeluV2,
+                        (const aclTensor* x, int64_t approximate, aclTensor* y, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
                         approximate != 0 && approximate != 1
                             ? invalid("aclnnGeluV2", "approximate is %lld; 0 (none) or 1 (tanh) expected",
                                       static_cast<long long>(approximate))
@@ -142,8 +211,9 @@ int gelu_mode(const char* approximate) {
 }
 }  // namespace
 
-OPAPI_ELEMENTWISE_ENTRY(aclnnGeluBackwardV2, (const aclTensor* gradOutput, const aclTensor* self, char* approximate,
-                                             aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor),
+OPAPI_ELEMENTWISE_ENTRY(aclnnGeluBackwardV2,
+                        (const aclTensor* gradOutput, const aclTensor* self, char* approximate, aclTensor* gradInput,
+                         uint64_t* workspaceSize, aclOpExecutor** executor),
                         gelu_mode(approximate) < 0
                             ? invalid("aclnnGeluBackwardV2", "approximate is \"%s\"; \"none\" or \"tanh\" expected",
                                       approximate)

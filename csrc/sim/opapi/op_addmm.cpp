@@ -107,6 +107,7 @@ NPUSIM_C_EXPORT aclnnStatus aclnnMmGetWorkspaceSize(const aclTensor* self, const
                                                     aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnMmGetWorkspaceSize", aclnnStatus);
     (void)cubeMathType;
-    return npusim::opapi::prepare("aclnnMm", false, nullptr, self, mat2, nullptr, nullptr, out, workspaceSize, executor);
+    return npusim::opapi::prepare("aclnnMm", false, nullptr, self, mat2, nullptr, nullptr, out, workspaceSize,
+                                  executor);
 }
 OPAPI_DEFINE_RUN(aclnnMm)

@@ -101,8 +101,9 @@ aclnnStatus prepare_cumsum(const char* api, const aclTensor* self, int64_t dim, 
         }
         write_doubles(y, r);
     };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
-                     workspaceSize, executor);
+    return hand_over(
+        std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
+        workspaceSize, executor);
 }
 
 aclnnStatus prepare_arg(const char* api, bool largest, const aclTensor* self, int64_t dim, bool keepdim,
@@ -146,8 +147,9 @@ aclnnStatus prepare_arg(const char* api, bool largest, const aclTensor* self, in
         }
         write_doubles(y, r);
     };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
-                     workspaceSize, executor);
+    return hand_over(
+        std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
+        workspaceSize, executor);
 }
 
 aclnnStatus prepare_flip(const aclTensor* self, const aclIntArray* dims, const aclTensor* out, uint64_t* workspaceSize,
@@ -186,8 +188,9 @@ aclnnStatus prepare_flip(const aclTensor* self, const aclIntArray* dims, const a
         }
         write_doubles(y, r);
     };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
-                     workspaceSize, executor);
+    return hand_over(
+        std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
+        workspaceSize, executor);
 }
 
 }  // namespace
@@ -214,15 +217,17 @@ NPUSIM_C_EXPORT aclnnStatus aclnnCumsumV2GetWorkspaceSize(const aclTensor* self,
 }
 OPAPI_DEFINE_RUN(aclnnCumsumV2)
 
-NPUSIM_C_EXPORT aclnnStatus aclnnArgMaxGetWorkspaceSize(const aclTensor* self, int64_t dim, bool keepdim, aclTensor* out,
-                                                        uint64_t* workspaceSize, aclOpExecutor** executor) {
+NPUSIM_C_EXPORT aclnnStatus aclnnArgMaxGetWorkspaceSize(const aclTensor* self, int64_t dim, bool keepdim,
+                                                        aclTensor* out, uint64_t* workspaceSize,
+                                                        aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnArgMaxGetWorkspaceSize", aclnnStatus);
     return npusim::opapi::prepare_arg("aclnnArgMax", true, self, dim, keepdim, out, workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnArgMax)
 
-NPUSIM_C_EXPORT aclnnStatus aclnnArgMinGetWorkspaceSize(const aclTensor* self, int64_t dim, bool keepdim, aclTensor* out,
-                                                        uint64_t* workspaceSize, aclOpExecutor** executor) {
+NPUSIM_C_EXPORT aclnnStatus aclnnArgMinGetWorkspaceSize(const aclTensor* self, int64_t dim, bool keepdim,
+                                                        aclTensor* out, uint64_t* workspaceSize,
+                                                        aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnArgMinGetWorkspaceSize", aclnnStatus);
     return npusim::opapi::prepare_arg("aclnnArgMin", false, self, dim, keepdim, out, workspaceSize, executor);
 }

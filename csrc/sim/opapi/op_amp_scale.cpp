@@ -88,15 +88,16 @@ aclnnStatus prepare_update(const aclTensor* currentScale, const aclTensor* growt
                            const aclTensor* updatedScale, const aclTensor* updatedGrowthTracker,
                            uint64_t* workspaceSize, aclOpExecutor** executor) {
     const char* api = "aclnnAmpUpdateScale";
-    OPAPI_CHECK(check_not_null(api, {currentScale, growthTracker, foundInf, updatedScale, updatedGrowthTracker,
-                                     workspaceSize, executor}));
+    OPAPI_CHECK(check_not_null(
+        api, {currentScale, growthTracker, foundInf, updatedScale, updatedGrowthTracker, workspaceSize, executor}));
     TensorView scale, tracker, found, new_scale, new_tracker;
     OPAPI_CHECK(check_single(api, "currentScale", currentScale, ACL_FLOAT, scale));
     OPAPI_CHECK(check_single(api, "growthTracker", growthTracker, ACL_INT32, tracker));
     OPAPI_CHECK(check_single(api, "foundInf", foundInf, ACL_FLOAT, found));
     OPAPI_CHECK(check_single(api, "updatedScale", updatedScale, ACL_FLOAT, new_scale));
     OPAPI_CHECK(check_single(api, "updatedGrowthTracker", updatedGrowthTracker, ACL_INT32, new_tracker));
-    if (growthInterval <= 0) return invalid(api, "growthInterval is %lld; a positive count expected", (long long)growthInterval);
+    if (growthInterval <= 0)
+        return invalid(api, "growthInterval is %lld; a positive count expected", (long long)growthInterval);
     std::vector<KernelLaunch> launches{{Kernel::AmpUpdateScale, ACL_FLOAT, vector_cost(4.0, 20.0, 1, 1)}};
     auto compute = [=]() {
         double s = read_doubles(scale).front();
@@ -114,9 +115,9 @@ aclnnStatus prepare_update(const aclTensor* currentScale, const aclTensor* growt
         write_doubles(new_scale, {s});
         write_doubles(new_tracker, {t});
     };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches),
-                                                  std::vector<void*>{scale.data, tracker.data, found.data,
-                                                                     new_scale.data, new_tracker.data}),
+    return hand_over(std::make_unique<OpExecutor>(
+                         api, 0, compute, std::move(launches),
+                         std::vector<void*>{scale.data, tracker.data, found.data, new_scale.data, new_tracker.data}),
                      workspaceSize, executor);
 }
 
@@ -134,13 +135,10 @@ NPUSIM_C_EXPORT aclnnStatus aclnnForeachNonFiniteCheckAndUnscaleGetWorkspaceSize
 }
 OPAPI_DEFINE_RUN(aclnnForeachNonFiniteCheckAndUnscale)
 
-NPUSIM_C_EXPORT aclnnStatus aclnnAmpUpdateScaleGetWorkspaceSize(const aclTensor* currentScale,
-                                                                const aclTensor* growthTracker,
-                                                                const aclTensor* foundInf, double growthFactor,
-                                                                double backoffFactor, int64_t growthInterval,
-                                                                const aclTensor* updatedScale,
-                                                                const aclTensor* updatedGrowthTracker,
-                                                                uint64_t* workspaceSize, aclOpExecutor** executor) {
+NPUSIM_C_EXPORT aclnnStatus aclnnAmpUpdateScaleGetWorkspaceSize(
+    const aclTensor* currentScale, const aclTensor* growthTracker, const aclTensor* foundInf, double growthFactor,
+    double backoffFactor, int64_t growthInterval, const aclTensor* updatedScale, const aclTensor* updatedGrowthTracker,
+    uint64_t* workspaceSize, aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnAmpUpdateScaleGetWorkspaceSize", aclnnStatus);
     return npusim::opapi::prepare_update(currentScale, growthTracker, foundInf, growthFactor, backoffFactor,
                                          growthInterval, updatedScale, updatedGrowthTracker, workspaceSize, executor);

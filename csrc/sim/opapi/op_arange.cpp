@@ -22,7 +22,8 @@ aclnnStatus prepare(const aclScalar* start, const aclScalar* end, const aclScala
     const char* api = "aclnnArange";
     OPAPI_CHECK(check_not_null(api, {start, end, step, out, workspaceSize, executor}));
     OPAPI_CHECK(check_tensor(api, "out", out));
-    if (!nn::valid(start) || !nn::valid(end) || !nn::valid(step)) return invalid(api, "start, end and step must be live aclScalars");
+    if (!nn::valid(start) || !nn::valid(end) || !nn::valid(step))
+        return invalid(api, "start, end and step must be live aclScalars");
     const TensorView y = view_of(out);
     if (!kNumericTypes.has(y.dtype)) return invalid(api, "out has data type %s", nn::dtype_name(y.dtype));
     const double a = start->value, b = end->value, d = step->value;
@@ -45,8 +46,8 @@ aclnnStatus prepare(const aclScalar* start, const aclScalar* end, const aclScala
 
 }  // namespace npusim::opapi
 
-NPUSIM_C_EXPORT aclnnStatus aclnnArangeGetWorkspaceSize(const aclScalar* start, const aclScalar* end, const aclScalar* step,
-                                                        aclTensor* out, uint64_t* workspaceSize,
+NPUSIM_C_EXPORT aclnnStatus aclnnArangeGetWorkspaceSize(const aclScalar* start, const aclScalar* end,
+                                                        const aclScalar* step, aclTensor* out, uint64_t* workspaceSize,
                                                         aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnArangeGetWorkspaceSize", aclnnStatus);
     return npusim::opapi::prepare(start, end, step, out, workspaceSize, executor);

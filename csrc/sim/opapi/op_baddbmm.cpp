@@ -51,8 +51,8 @@ void compute_addbmm(const Plan& p) {
         c = read_floats(p.self, Dims{p.m, p.n});
         for (float& v : c) v *= p.beta;
     }
-    gemm(p.m, p.n, bk, p.alpha, {packed.data(), bk, false}, {b.data(), p.n, false}, with_self ? 1.0f : 0.0f,
-         c.data(), p.n);
+    gemm(p.m, p.n, bk, p.alpha, {packed.data(), bk, false}, {b.data(), p.n, false}, with_self ? 1.0f : 0.0f, c.data(),
+         p.n);
     write_floats(p.y, c);
 }
 
@@ -143,8 +143,7 @@ NPUSIM_C_EXPORT aclnnStatus aclnnAddbmmGetWorkspaceSize(const aclTensor* self, c
                                                         uint64_t* workspaceSize, aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnAddbmmGetWorkspaceSize", aclnnStatus);
     (void)cubeMathType;
-    return npusim::opapi::prepare("aclnnAddbmm", true, self, batch1, batch2, beta, alpha, out, workspaceSize,
-                                  executor);
+    return npusim::opapi::prepare("aclnnAddbmm", true, self, batch1, batch2, beta, alpha, out, workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnAddbmm)
 

@@ -83,7 +83,8 @@ aclnnStatus prepare_forward(const aclTensor* input, const aclTensor* weight, con
     OPAPI_CHECK(check_channel(api, "runningVar", runningVar, l.c, training, rv));
     OPAPI_CHECK(check_channel(api, "saveMean", saveMean, l.c, false, mean_out));
     OPAPI_CHECK(check_channel(api, "saveInvstd", saveInvstd, l.c, false, invstd_out));
-    if ((runningMean == nullptr) != (runningVar == nullptr)) return invalid(api, "runningMean and runningVar go together");
+    if ((runningMean == nullptr) != (runningVar == nullptr))
+        return invalid(api, "runningMean and runningVar go together");
     if (training && l.per_channel() < 2 && runningVar != nullptr) {
         return invalid(api, "training needs more than one value per channel (input %s)", dims_text(x.dims).c_str());
     }
@@ -110,7 +111,8 @@ aclnnStatus prepare_forward(const aclTensor* input, const aclTensor* weight, con
                 mean[k] = m > 0 ? sum / m : 0.0;
                 double sq = 0;
                 for (int64_t bi = 0; bi < l.n; ++bi)
-                    for (int64_t i = 0; i < l.hw; ++i) sq += (v[l.at(bi, ch, i)] - mean[k]) * (v[l.at(bi, ch, i)] - mean[k]);
+                    for (int64_t i = 0; i < l.hw; ++i)
+                        sq += (v[l.at(bi, ch, i)] - mean[k]) * (v[l.at(bi, ch, i)] - mean[k]);
                 const double var = m > 0 ? sq / m : 0.0;
                 invstd[k] = 1.0 / std::sqrt(var + eps);
                 if (!run_mean.empty()) {
@@ -135,8 +137,9 @@ aclnnStatus prepare_forward(const aclTensor* input, const aclTensor* weight, con
             write_doubles(rv, run_var);
         }
     };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
-                     workspaceSize, executor);
+    return hand_over(
+        std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
+        workspaceSize, executor);
 }
 
 aclnnStatus prepare_backward(const aclTensor* gradOut, const aclTensor* input, const aclTensor* weight,
@@ -206,8 +209,9 @@ aclnnStatus prepare_backward(const aclTensor* gradOut, const aclTensor* input, c
         if (want_dw) write_doubles(dw, gw);
         if (want_db) write_doubles(db, gb);
     };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, g.data}),
-                     workspaceSize, executor);
+    return hand_over(
+        std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, g.data}),
+        workspaceSize, executor);
 }
 
 }  // namespace

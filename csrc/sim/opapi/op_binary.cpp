@@ -111,12 +111,14 @@ OPAPI_ELEMENTWISE_ENTRY(aclnnMuls,
                                             workspaceSize, executor))
 
 OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceMul,
-                        (aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        (aclTensor * selfRef, const aclTensor* other, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
                         prepare_elementwise(kInplaceMul, {tensor_in("selfRef", selfRef), tensor_in("other", other)},
                                             selfRef, workspaceSize, executor))
 
 OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceMuls,
-                        (aclTensor* selfRef, const aclScalar* other, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        (aclTensor * selfRef, const aclScalar* other, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
                         prepare_elementwise(kInplaceMuls, {tensor_in("selfRef", selfRef), scalar_in("other", other)},
                                             selfRef, workspaceSize, executor))
 
@@ -133,23 +135,25 @@ OPAPI_ELEMENTWISE_ENTRY(aclnnDivs,
                                             workspaceSize, executor))
 
 OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceDiv,
-                        (aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        (aclTensor * selfRef, const aclTensor* other, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
                         prepare_elementwise(kInplaceDiv, {tensor_in("selfRef", selfRef), tensor_in("other", other)},
                                             selfRef, workspaceSize, executor))
 
 OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceDivs,
-                        (aclTensor* selfRef, const aclScalar* other, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        (aclTensor * selfRef, const aclScalar* other, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
                         prepare_elementwise(kInplaceDivs, {tensor_in("selfRef", selfRef), scalar_in("other", other)},
                                             selfRef, workspaceSize, executor))
 
 OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceSub,
-                        (aclTensor* selfRef, const aclTensor* other, const aclScalar* alpha, uint64_t* workspaceSize,
+                        (aclTensor * selfRef, const aclTensor* other, const aclScalar* alpha, uint64_t* workspaceSize,
                          aclOpExecutor** executor),
                         with_alpha(kInplaceSub, selfRef, tensor_in("other", other), alpha, selfRef, workspaceSize,
                                    executor))
 
 OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceSubs,
-                        (aclTensor* selfRef, const aclScalar* other, const aclScalar* alpha, uint64_t* workspaceSize,
+                        (aclTensor * selfRef, const aclScalar* other, const aclScalar* alpha, uint64_t* workspaceSize,
                          aclOpExecutor** executor),
                         with_alpha(kInplaceSubs, selfRef, scalar_in("other", other), alpha, selfRef, workspaceSize,
                                    executor))

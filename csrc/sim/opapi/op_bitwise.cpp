@@ -39,8 +39,9 @@ OPAPI_ELEMENTWISE_ENTRY(aclnnBitwiseAndScalar,
 OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceBitwiseAndScalar,
                         (const aclTensor* selfRef, const aclScalar* other, uint64_t* workspaceSize,
                          aclOpExecutor** executor),
-                        prepare_elementwise(kInplaceAndScalar, {tensor_in("selfRef", selfRef), scalar_in("other", other)},
-                                            selfRef, workspaceSize, executor))
+                        prepare_elementwise(kInplaceAndScalar,
+                                            {tensor_in("selfRef", selfRef), scalar_in("other", other)}, selfRef,
+                                            workspaceSize, executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnBitwiseAndTensor,
                         (const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize,
                          aclOpExecutor** executor),
@@ -49,5 +50,6 @@ OPAPI_ELEMENTWISE_ENTRY(aclnnBitwiseAndTensor,
 OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceBitwiseAndTensor,
                         (const aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize,
                          aclOpExecutor** executor),
-                        prepare_elementwise(kInplaceAndTensor, {tensor_in("selfRef", selfRef), tensor_in("other", other)},
-                                            selfRef, workspaceSize, executor))
+                        prepare_elementwise(kInplaceAndTensor,
+                                            {tensor_in("selfRef", selfRef), tensor_in("other", other)}, selfRef,
+                                            workspaceSize, executor))

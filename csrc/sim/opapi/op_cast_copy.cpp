@@ -18,8 +18,10 @@ namespace {
 
 // Declared in the operator registry (hand-written: its own checks and compute).
 [[maybe_unused]] const bool kRegistered =
-    register_op({"aclnnCast", OpFamily::Layout, kAllTypes | DTypeSet{ACL_DOUBLE, ACL_UINT16, ACL_UINT32, ACL_UINT64}, Kernel::Cast}) &&
-    register_op({"aclnnInplaceCopy", OpFamily::Layout, kAllTypes | DTypeSet{ACL_DOUBLE, ACL_UINT16, ACL_UINT32, ACL_UINT64}, Kernel::ViewCopy});
+    register_op({"aclnnCast", OpFamily::Layout, kAllTypes | DTypeSet{ACL_DOUBLE, ACL_UINT16, ACL_UINT32, ACL_UINT64},
+                 Kernel::Cast}) &&
+    register_op({"aclnnInplaceCopy", OpFamily::Layout,
+                 kAllTypes | DTypeSet{ACL_DOUBLE, ACL_UINT16, ACL_UINT32, ACL_UINT64}, Kernel::ViewCopy});
 
 aclnnStatus check_supported(const char* api, const char* what, aclDataType type) {
     if (nn::dtype_size(type) != 0) return ACLNN_SUCCESS;
@@ -39,10 +41,12 @@ aclnnStatus prepare_cast(const aclTensor* self, aclDataType dtype, aclTensor* ou
     OPAPI_CHECK(check_rank(api, "self", x.dims, 0, nn::kMaxDims));
     OPAPI_CHECK(check_same_dims(api, "out", y.dims, x.dims));
     const int64_t n = x.numel();
-    std::vector<KernelLaunch> launches{{Kernel::Cast, dtype, vector_cost(double(n), double(x.bytes() + y.bytes()), n, 4096)}};
+    std::vector<KernelLaunch> launches{
+        {Kernel::Cast, dtype, vector_cost(double(n), double(x.bytes() + y.bytes()), n, 4096)}};
     auto compute = [x, y]() { write_doubles(y, read_doubles(x)); };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
-                     workspaceSize, executor);
+    return hand_over(
+        std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
+        workspaceSize, executor);
 }
 
 aclnnStatus prepare_copy(aclTensor* selfRef, const aclTensor* src, uint64_t* workspaceSize, aclOpExecutor** executor) {
@@ -56,20 +60,24 @@ aclnnStatus prepare_copy(aclTensor* selfRef, const aclTensor* src, uint64_t* wor
     OPAPI_CHECK(check_rank(api, "selfRef", dst.dims, 0, nn::kMaxDims));
     Dims shape;
     if (!broadcast_dims(s.dims, dst.dims, shape) || shape != dst.dims) {
-        return invalid(api, "src %s does not broadcast to selfRef %s", dims_text(s.dims).c_str(), dims_text(dst.dims).c_str());
+        return invalid(api, "src %s does not broadcast to selfRef %s", dims_text(s.dims).c_str(),
+                       dims_text(dst.dims).c_str());
     }
     const int64_t n = dst.numel();
     std::vector<KernelLaunch> launches;
     if (s.dtype != dst.dtype) {
-        launches.push_back({Kernel::Cast, dst.dtype, vector_cost(double(s.numel()), double(s.bytes()) + double(s.numel()) *
-                                                                 double(nn::dtype_size(dst.dtype)), s.numel(), 4096)});
+        launches.push_back(
+            {Kernel::Cast, dst.dtype,
+             vector_cost(double(s.numel()), double(s.bytes()) + double(s.numel()) * double(nn::dtype_size(dst.dtype)),
+                         s.numel(), 4096)});
     }
     launches.push_back({Kernel::ViewCopy, dst.dtype, vector_cost(double(n), 2.0 * double(dst.bytes()), n, 4096)});
     auto compute = [dst, s]() {
         if (!copy_same_type(s, dst)) write_doubles(dst, read_doubles(s, dst.dims));
     };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{s.data, dst.data}),
-                     workspaceSize, executor);
+    return hand_over(
+        std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{s.data, dst.data}),
+        workspaceSize, executor);
 }
 
 }  // namespace

@@ -18,7 +18,8 @@ namespace {
 
 // Declared in the operator registry (hand-written: its own checks and compute).
 [[maybe_unused]] const bool kRegistered =
-    register_op({"aclnnCat", OpFamily::Layout, kAllTypes | DTypeSet{ACL_DOUBLE, ACL_UINT16, ACL_UINT32, ACL_UINT64}, Kernel::ConcatD});
+    register_op({"aclnnCat", OpFamily::Layout, kAllTypes | DTypeSet{ACL_DOUBLE, ACL_UINT16, ACL_UINT32, ACL_UINT64},
+                 Kernel::ConcatD});
 
 aclnnStatus prepare(const aclTensorList* tensors, int64_t dim, aclTensor* out, uint64_t* workspaceSize,
                     aclOpExecutor** executor) {
@@ -32,14 +33,16 @@ aclnnStatus prepare(const aclTensorList* tensors, int64_t dim, aclTensor* out, u
     OPAPI_CHECK(check_rank(api, "out", y.dims, 1, nn::kMaxDims));
     if (nn::dtype_size(y.dtype) == 0) return invalid(api, "out has an unsupported data type (%d)", int(y.dtype));
     size_t d = 0;
-    if (!normalize_dim(dim, y.rank(), d)) return invalid(api, "dim %lld is out of range for %zu dimensions", (long long)dim, y.rank());
+    if (!normalize_dim(dim, y.rank(), d))
+        return invalid(api, "dim %lld is out of range for %zu dimensions", (long long)dim, y.rank());
     std::vector<TensorView> parts;
     int64_t along = 0;
     double bytes = double(y.bytes());
     for (const aclTensor* t : tensors->tensors) {
         OPAPI_CHECK(check_tensor(api, "tensors", t));
         TensorView v = view_of(t);
-        if (nn::dtype_size(v.dtype) == 0) return invalid(api, "a tensor has an unsupported data type (%d)", int(v.dtype));
+        if (nn::dtype_size(v.dtype) == 0)
+            return invalid(api, "a tensor has an unsupported data type (%d)", int(v.dtype));
         Dims expected = y.dims;
         if (v.rank() == y.rank()) expected[d] = v.dims[d];
         OPAPI_CHECK(check_same_dims(api, "a tensor of the list", v.dims, expected));
@@ -47,7 +50,9 @@ aclnnStatus prepare(const aclTensorList* tensors, int64_t dim, aclTensor* out, u
         bytes += double(v.bytes());
         parts.push_back(std::move(v));
     }
-    if (along != y.dims[d]) return invalid(api, "the tensors add up to %lld along dim %zu; out has %lld", (long long)along, d, (long long)y.dims[d]);
+    if (along != y.dims[d])
+        return invalid(api, "the tensors add up to %lld along dim %zu; out has %lld", (long long)along, d,
+                       (long long)y.dims[d]);
     const int64_t n = y.numel();
     std::vector<KernelLaunch> launches{{Kernel::ConcatD, y.dtype, vector_cost(0.0, bytes, n, 4096)}};
     std::vector<void*> args;

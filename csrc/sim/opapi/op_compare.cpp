@@ -38,12 +38,12 @@ OPAPI_ELEMENTWISE(kLogicalNot, "aclnnLogicalNot", F::Unary, {Kernel::LogicalNot,
 constexpr DTypeSet kBitwiseTypes = kIntegerTypes | DTypeSet{ACL_BOOL};
 OPAPI_ELEMENTWISE(kBitwiseNot, "aclnnBitwiseNot", F::Unary, {Kernel::Invert, 1}, kBitwiseTypes, P::Common, bitwise_not);
 // The same operator on bool: its negation (not registered again).
-const ElementwiseOp kBitwiseNotBool{"aclnnBitwiseNot", F::Unary, {Kernel::Invert, 1}, kBitwiseTypes, P::Common,
-                                    logical_not};
+const ElementwiseOp kBitwiseNotBool{"aclnnBitwiseNot", F::Unary,  {Kernel::Invert, 1},
+                                    kBitwiseTypes,     P::Common, logical_not};
 OPAPI_ELEMENTWISE(kInplaceLogicalNot, "aclnnInplaceLogicalNot", F::Unary, {Kernel::LogicalNot, 1}, kAllTypes,
                   P::Predicate, logical_not);
-OPAPI_ELEMENTWISE(kThresholdBackward, "aclnnThresholdBackward", F::Binary, {Kernel::ThresholdGradV2D, 1},
-                  kNumericTypes, P::Common, threshold_backward);
+OPAPI_ELEMENTWISE(kThresholdBackward, "aclnnThresholdBackward", F::Binary, {Kernel::ThresholdGradV2D, 1}, kNumericTypes,
+                  P::Common, threshold_backward);
 
 }  // namespace
 
@@ -74,7 +74,7 @@ OPAPI_ELEMENTWISE_ENTRY(aclnnLogicalNot,
                         prepare_elementwise(kLogicalNot, {tensor_in("self", self)}, out, workspaceSize, executor))
 
 OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceLogicalNot,
-                        (aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        (aclTensor * selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kInplaceLogicalNot, {tensor_in("selfRef", selfRef)}, selfRef, workspaceSize,
                                             executor))
 
@@ -88,6 +88,7 @@ OPAPI_ELEMENTWISE_ENTRY(aclnnBitwiseNot,
 OPAPI_ELEMENTWISE_ENTRY(aclnnThresholdBackward,
                         (const aclTensor* gradOutput, const aclTensor* self, const aclScalar* threshold, aclTensor* out,
                          uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kThresholdBackward, {tensor_in("gradOutput", gradOutput),
-                                            tensor_in("self", self), attribute("threshold", threshold)}, out,
-                                            workspaceSize, executor))
+                        prepare_elementwise(kThresholdBackward,
+                                            {tensor_in("gradOutput", gradOutput), tensor_in("self", self),
+                                             attribute("threshold", threshold)},
+                                            out, workspaceSize, executor))

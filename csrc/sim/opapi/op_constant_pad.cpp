@@ -51,7 +51,8 @@ aclnnStatus prepare(const aclTensor* self, const aclIntArray* pad, const aclScal
     }
     OPAPI_CHECK(check_same_dims(api, "out", y.dims, padded));
     const int64_t n = y.numel();
-    std::vector<KernelLaunch> launches{{Kernel::PadV3, x.dtype, vector_cost(0, double(x.bytes() + y.bytes()), n, 4096)}};
+    std::vector<KernelLaunch> launches{
+        {Kernel::PadV3, x.dtype, vector_cost(0, double(x.bytes() + y.bytes()), n, 4096)}};
     auto compute = [x, y, before, fill = value->value]() {
         const std::vector<double> in = read_doubles(x);
         std::vector<double> result(static_cast<size_t>(numel(y.dims)), fill);
@@ -70,8 +71,9 @@ aclnnStatus prepare(const aclTensor* self, const aclIntArray* pad, const aclScal
         }
         write_doubles(y, result);
     };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
-                     workspaceSize, executor);
+    return hand_over(
+        std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
+        workspaceSize, executor);
 }
 
 }  // namespace

@@ -57,8 +57,8 @@ aclnnStatus prepare(const aclTensor* input, const aclTensor* weight, const aclTe
     OPAPI_CHECK(check_tensor(api, "output", output));
     Plan p;
     p.input = view_of(input), p.weight = view_of(weight), p.output = view_of(output);
-    OPAPI_CHECK(plan_convolution(api, p.input, p.weight, stride, padding, dilation, transposed, outputPadding, groups,
-                                 p.g));
+    OPAPI_CHECK(
+        plan_convolution(api, p.input, p.weight, stride, padding, dilation, transposed, outputPadding, groups, p.g));
     if (bias != nullptr) {
         OPAPI_CHECK(check_tensor(api, "bias", bias));
         p.bias = view_of(bias);
@@ -84,13 +84,10 @@ aclnnStatus prepare(const aclTensor* input, const aclTensor* weight, const aclTe
 
 }  // namespace npusim::opapi
 
-NPUSIM_C_EXPORT aclnnStatus aclnnConvolutionGetWorkspaceSize(const aclTensor* input, const aclTensor* weight,
-                                                             const aclTensor* bias, const aclIntArray* stride,
-                                                             const aclIntArray* padding, const aclIntArray* dilation,
-                                                             bool transposed, const aclIntArray* outputPadding,
-                                                             const int64_t groups, aclTensor* output,
-                                                             int8_t cubeMathType, uint64_t* workspaceSize,
-                                                             aclOpExecutor** executor) {
+NPUSIM_C_EXPORT aclnnStatus aclnnConvolutionGetWorkspaceSize(
+    const aclTensor* input, const aclTensor* weight, const aclTensor* bias, const aclIntArray* stride,
+    const aclIntArray* padding, const aclIntArray* dilation, bool transposed, const aclIntArray* outputPadding,
+    const int64_t groups, aclTensor* output, int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnConvolutionGetWorkspaceSize", aclnnStatus);
     (void)cubeMathType;
     return npusim::opapi::prepare(input, weight, bias, stride, padding, dilation, transposed, outputPadding, groups,

@@ -87,8 +87,8 @@ aclnnStatus prepare(const aclTensor* gradOutput, const aclTensor* input, const a
                     const aclBoolArray* outputMask, aclTensor* gradInput, aclTensor* gradWeight, aclTensor* gradBias,
                     uint64_t* workspaceSize, aclOpExecutor** executor) {
     const char* api = "aclnnConvolutionBackward";
-    OPAPI_CHECK(check_not_null(api, {gradOutput, input, weight, stride, padding, dilation, outputMask, workspaceSize,
-                                     executor}));
+    OPAPI_CHECK(check_not_null(
+        api, {gradOutput, input, weight, stride, padding, dilation, outputMask, workspaceSize, executor}));
     OPAPI_CHECK(check_tensor(api, "gradOutput", gradOutput));
     OPAPI_CHECK(check_tensor(api, "input", input));
     OPAPI_CHECK(check_tensor(api, "weight", weight));
@@ -97,8 +97,8 @@ aclnnStatus prepare(const aclTensor* gradOutput, const aclTensor* input, const a
     }
     Plan p;
     p.grad_out = view_of(gradOutput), p.input = view_of(input), p.weight = view_of(weight);
-    OPAPI_CHECK(plan_convolution(api, p.input, p.weight, stride, padding, dilation, transposed, outputPadding, groups,
-                                 p.g));
+    OPAPI_CHECK(
+        plan_convolution(api, p.input, p.weight, stride, padding, dilation, transposed, outputPadding, groups, p.g));
     const aclDataType dt = p.input.dtype;
     OPAPI_CHECK(check_same_dtype(api, "gradOutput", p.grad_out.dtype, dt));
     OPAPI_CHECK(check_same_dims(api, "gradOutput", p.grad_out.dims, p.g.result_dims()));
@@ -130,9 +130,9 @@ aclnnStatus prepare(const aclTensor* gradOutput, const aclTensor* input, const a
         args.push_back(p.grad_weight.data);
     }
     if (p.want_bias) {
-        launches.push_back({Kernel::ReduceSum, dt,
-                            vector_cost(double(p.grad_out.numel()), dy_bytes + double(p.grad_bias.bytes()),
-                                        g.result_channels(), 1)});
+        launches.push_back(
+            {Kernel::ReduceSum, dt,
+             vector_cost(double(p.grad_out.numel()), dy_bytes + double(p.grad_bias.bytes()), g.result_channels(), 1)});
         args.push_back(p.grad_bias.data);
     }
     auto run = [p]() { compute(p); };

@@ -62,14 +62,16 @@ LaunchCost vector_cost(double flops, double bytes, int64_t parallel_items, int64
 
 LaunchCost cube_cost(int64_t batch, int64_t m, int64_t n, int64_t k, double bytes, aclDataType dtype) {
     LaunchCost c;
-    c.flops = 2.0 * static_cast<double>(batch) * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+    c.flops =
+        2.0 * static_cast<double>(batch) * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
     c.bytes = bytes;
     c.block_dim = clamp_blocks(batch * ceil_div(m, kCubeTileM) * ceil_div(n, kCubeTileN), CoreType::AIC);
     const SocSpec* soc = sim_config().soc;
     if (soc == nullptr || soc->aic == 0 || c.flops <= 0) return c;
     const SocTiming& t = TimingModel::active().soc(soc->name);
     // Tile quantisation: output tiles run in waves over the cube cores; the last wave may be partial.
-    const int64_t tm = std::max<int64_t>(1, std::llround(t.cube_tile_m)), tn = std::max<int64_t>(1, std::llround(t.cube_tile_n));
+    const int64_t tm = std::max<int64_t>(1, std::llround(t.cube_tile_m)),
+                  tn = std::max<int64_t>(1, std::llround(t.cube_tile_n));
     const double blocks = static_cast<double>(std::max<int64_t>(1, batch * ceil_div(m, tm) * ceil_div(n, tn)));
     const double cores = soc->aic;
     const double waves = std::ceil(blocks / cores);

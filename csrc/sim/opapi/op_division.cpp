@@ -23,12 +23,8 @@ namespace npusim::opapi {
 
 namespace {
 
-double frac_(double a, double, double, double) {
-    return a - std::trunc(a);
-}
-double fmod_(double a, double b, double, double) {
-    return std::fmod(a, b);
-}
+double frac_(double a, double, double, double) { return a - std::trunc(a); }
+double fmod_(double a, double b, double, double) { return std::fmod(a, b); }
 double remainder_(double a, double b, double, double) {
     double r = std::fmod(a, b);
     if (r != 0.0 && (r < 0.0) != (b < 0.0)) r += b;
@@ -50,18 +46,29 @@ using F = OpFamily;
 OPAPI_ELEMENTWISE(kFrac, "aclnnFrac", F::Unary, {Kernel::Sub, 2}, kNumericTypes, P::Common, frac_);
 OPAPI_ELEMENTWISE(kInplaceFrac, "aclnnInplaceFrac", F::Unary, {Kernel::Sub, 2}, kNumericTypes, P::Common, frac_);
 OPAPI_ELEMENTWISE(kFmodScalar, "aclnnFmodScalar", F::Binary, {Kernel::Mod, 2}, kNumericTypes, P::Common, fmod_);
-OPAPI_ELEMENTWISE(kInplaceFmodScalar, "aclnnInplaceFmodScalar", F::Binary, {Kernel::Mod, 2}, kNumericTypes, P::Common, fmod_);
+OPAPI_ELEMENTWISE(kInplaceFmodScalar, "aclnnInplaceFmodScalar", F::Binary, {Kernel::Mod, 2}, kNumericTypes, P::Common,
+                  fmod_);
 OPAPI_ELEMENTWISE(kFmodTensor, "aclnnFmodTensor", F::Binary, {Kernel::Mod, 2}, kNumericTypes, P::Common, fmod_);
-OPAPI_ELEMENTWISE(kInplaceFmodTensor, "aclnnInplaceFmodTensor", F::Binary, {Kernel::Mod, 2}, kNumericTypes, P::Common, fmod_);
-OPAPI_ELEMENTWISE(kRemainderTensorTensor, "aclnnRemainderTensorTensor", F::Binary, {Kernel::FloorMod, 3}, kNumericTypes, P::Common, remainder_);
-OPAPI_ELEMENTWISE(kRemainderTensorScalar, "aclnnRemainderTensorScalar", F::Binary, {Kernel::FloorMod, 3}, kNumericTypes, P::Common, remainder_);
-OPAPI_ELEMENTWISE(kRemainderScalarTensor, "aclnnRemainderScalarTensor", F::Binary, {Kernel::FloorMod, 3}, kNumericTypes, P::Common, remainder_);
-OPAPI_ELEMENTWISE(kInplaceRemainderTensorTensor, "aclnnInplaceRemainderTensorTensor", F::Binary, {Kernel::FloorMod, 3}, kNumericTypes, P::Common, remainder_);
-OPAPI_ELEMENTWISE(kInplaceRemainderTensorScalar, "aclnnInplaceRemainderTensorScalar", F::Binary, {Kernel::FloorMod, 3}, kNumericTypes, P::Common, remainder_);
-OPAPI_ELEMENTWISE(kFloorDivide, "aclnnFloorDivide", F::Binary, {Kernel::FloorDiv, 2}, kNumericTypes, P::Common, floor_divide);
-OPAPI_ELEMENTWISE(kFloorDivides, "aclnnFloorDivides", F::Binary, {Kernel::FloorDiv, 2}, kNumericTypes, P::Common, floor_divide);
-OPAPI_ELEMENTWISE(kInplaceFloorDivide, "aclnnInplaceFloorDivide", F::Binary, {Kernel::FloorDiv, 2}, kNumericTypes, P::Common, floor_divide);
-OPAPI_ELEMENTWISE(kInplaceFloorDivides, "aclnnInplaceFloorDivides", F::Binary, {Kernel::FloorDiv, 2}, kNumericTypes, P::Common, floor_divide);
+OPAPI_ELEMENTWISE(kInplaceFmodTensor, "aclnnInplaceFmodTensor", F::Binary, {Kernel::Mod, 2}, kNumericTypes, P::Common,
+                  fmod_);
+OPAPI_ELEMENTWISE(kRemainderTensorTensor, "aclnnRemainderTensorTensor", F::Binary, {Kernel::FloorMod, 3}, kNumericTypes,
+                  P::Common, remainder_);
+OPAPI_ELEMENTWISE(kRemainderTensorScalar, "aclnnRemainderTensorScalar", F::Binary, {Kernel::FloorMod, 3}, kNumericTypes,
+                  P::Common, remainder_);
+OPAPI_ELEMENTWISE(kRemainderScalarTensor, "aclnnRemainderScalarTensor", F::Binary, {Kernel::FloorMod, 3}, kNumericTypes,
+                  P::Common, remainder_);
+OPAPI_ELEMENTWISE(kInplaceRemainderTensorTensor, "aclnnInplaceRemainderTensorTensor", F::Binary, {Kernel::FloorMod, 3},
+                  kNumericTypes, P::Common, remainder_);
+OPAPI_ELEMENTWISE(kInplaceRemainderTensorScalar, "aclnnInplaceRemainderTensorScalar", F::Binary, {Kernel::FloorMod, 3},
+                  kNumericTypes, P::Common, remainder_);
+OPAPI_ELEMENTWISE(kFloorDivide, "aclnnFloorDivide", F::Binary, {Kernel::FloorDiv, 2}, kNumericTypes, P::Common,
+                  floor_divide);
+OPAPI_ELEMENTWISE(kFloorDivides, "aclnnFloorDivides", F::Binary, {Kernel::FloorDiv, 2}, kNumericTypes, P::Common,
+                  floor_divide);
+OPAPI_ELEMENTWISE(kInplaceFloorDivide, "aclnnInplaceFloorDivide", F::Binary, {Kernel::FloorDiv, 2}, kNumericTypes,
+                  P::Common, floor_divide);
+OPAPI_ELEMENTWISE(kInplaceFloorDivides, "aclnnInplaceFloorDivides", F::Binary, {Kernel::FloorDiv, 2}, kNumericTypes,
+                  P::Common, floor_divide);
 
 }  // namespace
 
@@ -70,8 +77,7 @@ OPAPI_ELEMENTWISE(kInplaceFloorDivides, "aclnnInplaceFloorDivides", F::Binary, {
 OPAPI_ELEMENTWISE_ENTRY(aclnnFrac,
                         (const aclTensor* input, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kFrac, {tensor_in("input", input)}, out, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceFrac,
-                        (aclTensor* inputRef, uint64_t* workspaceSize, aclOpExecutor** executor),
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceFrac, (aclTensor * inputRef, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kInplaceFrac, {tensor_in("inputRef", inputRef)}, inputRef, workspaceSize,
                                             executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnFmodScalar,
@@ -80,41 +86,52 @@ OPAPI_ELEMENTWISE_ENTRY(aclnnFmodScalar,
                         prepare_elementwise(kFmodScalar, {tensor_in("self", self), scalar_in("other", other)}, out,
                                             workspaceSize, executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceFmodScalar,
-                        (aclTensor* selfRef, const aclScalar* other, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kInplaceFmodScalar, {tensor_in("selfRef", selfRef),
-                                            scalar_in("other", other)}, selfRef, workspaceSize, executor))
+                        (aclTensor * selfRef, const aclScalar* other, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceFmodScalar,
+                                            {tensor_in("selfRef", selfRef), scalar_in("other", other)}, selfRef,
+                                            workspaceSize, executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnFmodTensor,
                         (const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize,
                          aclOpExecutor** executor),
                         prepare_elementwise(kFmodTensor, {tensor_in("self", self), tensor_in("other", other)}, out,
                                             workspaceSize, executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceFmodTensor,
-                        (aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kInplaceFmodTensor, {tensor_in("selfRef", selfRef),
-                                            tensor_in("other", other)}, selfRef, workspaceSize, executor))
+                        (aclTensor * selfRef, const aclTensor* other, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceFmodTensor,
+                                            {tensor_in("selfRef", selfRef), tensor_in("other", other)}, selfRef,
+                                            workspaceSize, executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnRemainderTensorTensor,
                         (const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize,
                          aclOpExecutor** executor),
-                        prepare_elementwise(kRemainderTensorTensor, {tensor_in("self", self),
-                                            tensor_in("other", other)}, out, workspaceSize, executor))
+                        prepare_elementwise(kRemainderTensorTensor,
+                                            {tensor_in("self", self), tensor_in("other", other)}, out, workspaceSize,
+                                            executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnRemainderTensorScalar,
                         (const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* workspaceSize,
                          aclOpExecutor** executor),
-                        prepare_elementwise(kRemainderTensorScalar, {tensor_in("self", self),
-                                            scalar_in("other", other)}, out, workspaceSize, executor))
+                        prepare_elementwise(kRemainderTensorScalar,
+                                            {tensor_in("self", self), scalar_in("other", other)}, out, workspaceSize,
+                                            executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnRemainderScalarTensor,
                         (const aclScalar* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize,
                          aclOpExecutor** executor),
-                        prepare_elementwise(kRemainderScalarTensor, {scalar_in("self", self),
-                                            tensor_in("other", other)}, out, workspaceSize, executor))
+                        prepare_elementwise(kRemainderScalarTensor,
+                                            {scalar_in("self", self), tensor_in("other", other)}, out, workspaceSize,
+                                            executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceRemainderTensorTensor,
-                        (aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kInplaceRemainderTensorTensor, {tensor_in("selfRef", selfRef),
-                                            tensor_in("other", other)}, selfRef, workspaceSize, executor))
+                        (aclTensor * selfRef, const aclTensor* other, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceRemainderTensorTensor,
+                                            {tensor_in("selfRef", selfRef), tensor_in("other", other)}, selfRef,
+                                            workspaceSize, executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceRemainderTensorScalar,
-                        (aclTensor* selfRef, const aclScalar* other, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kInplaceRemainderTensorScalar, {tensor_in("selfRef", selfRef),
-                                            scalar_in("other", other)}, selfRef, workspaceSize, executor))
+                        (aclTensor * selfRef, const aclScalar* other, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceRemainderTensorScalar,
+                                            {tensor_in("selfRef", selfRef), scalar_in("other", other)}, selfRef,
+                                            workspaceSize, executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnFloorDivide,
                         (const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize,
                          aclOpExecutor** executor),
@@ -126,10 +143,14 @@ OPAPI_ELEMENTWISE_ENTRY(aclnnFloorDivides,
                         prepare_elementwise(kFloorDivides, {tensor_in("self", self), scalar_in("other", other)}, out,
                                             workspaceSize, executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceFloorDivide,
-                        (aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kInplaceFloorDivide, {tensor_in("selfRef", selfRef),
-                                            tensor_in("other", other)}, selfRef, workspaceSize, executor))
+                        (aclTensor * selfRef, const aclTensor* other, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceFloorDivide,
+                                            {tensor_in("selfRef", selfRef), tensor_in("other", other)}, selfRef,
+                                            workspaceSize, executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceFloorDivides,
-                        (aclTensor* selfRef, const aclScalar* other, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kInplaceFloorDivides, {tensor_in("selfRef", selfRef),
-                                            scalar_in("other", other)}, selfRef, workspaceSize, executor))
+                        (aclTensor * selfRef, const aclScalar* other, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceFloorDivides,
+                                            {tensor_in("selfRef", selfRef), scalar_in("other", other)}, selfRef,
+                                            workspaceSize, executor))

@@ -26,8 +26,8 @@ aclnnStatus prepare(const aclTensor* gradOutput, const aclScalar* alpha, const a
                     const aclScalar* inputScale, bool isResult, const aclTensor* selfOrResult,
                     const aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor) {
     const char* api = "aclnnEluBackward";
-    OPAPI_CHECK(check_not_null(api, {gradOutput, alpha, scale, inputScale, selfOrResult, gradInput, workspaceSize,
-                                     executor}));
+    OPAPI_CHECK(
+        check_not_null(api, {gradOutput, alpha, scale, inputScale, selfOrResult, gradInput, workspaceSize, executor}));
     OPAPI_CHECK(check_tensor(api, "gradOutput", gradOutput));
     OPAPI_CHECK(check_tensor(api, "selfOrResult", selfOrResult));
     OPAPI_CHECK(check_tensor(api, "gradInput", gradInput));
@@ -43,7 +43,8 @@ aclnnStatus prepare(const aclTensor* gradOutput, const aclScalar* alpha, const a
     OPAPI_CHECK(check_same_dims(api, "gradInput", dx.dims, g.dims));
     const double a = alpha->value, s = scale->value, in = inputScale->value;
     const int64_t n = g.numel();
-    std::vector<KernelLaunch> launches{{Kernel::EluGradV2, g.dtype, vector_cost(double(n) * 5.0, double(3 * g.bytes()), n, 4096)}};
+    std::vector<KernelLaunch> launches{
+        {Kernel::EluGradV2, g.dtype, vector_cost(double(n) * 5.0, double(3 * g.bytes()), n, 4096)}};
     auto compute = [g, x, dx, a, s, in, isResult]() {
         const std::vector<double> gv = read_doubles(g), xv = read_doubles(x);
         std::vector<double> r(gv.size());
@@ -54,8 +55,9 @@ aclnnStatus prepare(const aclTensor* gradOutput, const aclScalar* alpha, const a
         }
         write_doubles(dx, r);
     };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{g.data, dx.data}),
-                     workspaceSize, executor);
+    return hand_over(
+        std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{g.data, dx.data}),
+        workspaceSize, executor);
 }
 
 }  // namespace

@@ -48,14 +48,17 @@ aclnnStatus prepare(const aclTensor* weight, const aclTensor* indices, const acl
         for (size_t i = 0; i < index.size(); ++i) {
             const int64_t row = static_cast<int64_t>(index[i]);
             if (row < 0 || row >= vocab) {
-                log_message(LogLevel::Warn, "aclnnEmbedding: index %lld is outside [0, %lld)", (long long)row, (long long)vocab);
+                log_message(LogLevel::Warn, "aclnnEmbedding: index %lld is outside [0, %lld)", (long long)row,
+                            (long long)vocab);
                 continue;
             }
-            std::copy(table.begin() + row * dim, table.begin() + (row + 1) * dim, r.begin() + static_cast<long>(i) * dim);
+            std::copy(table.begin() + row * dim, table.begin() + (row + 1) * dim,
+                      r.begin() + static_cast<long>(i) * dim);
         }
         write_floats(y, r);
     };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{w.data, idx.data, y.data}),
+    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches),
+                                                  std::vector<void*>{w.data, idx.data, y.data}),
                      workspaceSize, executor);
 }
 

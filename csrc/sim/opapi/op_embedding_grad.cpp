@@ -24,13 +24,21 @@ namespace {
 
 // Declared in the operator registry (hand-written: its own checks and compute).
 [[maybe_unused]] const bool kRegistered =
-    register_op({"aclnnEmbeddingDenseBackward", OpFamily::Index, kFloatTypes | DTypeSet{ACL_INT32, ACL_INT64}, Kernel::EmbeddingDenseGrad});
+    register_op({"aclnnEmbeddingDenseBackward", OpFamily::Index, kFloatTypes | DTypeSet{ACL_INT32, ACL_INT64},
+                 Kernel::EmbeddingDenseGrad});
 
 // The index types CANN's documentation lists (bfloat16 is not among them).
 bool is_index_type(aclDataType type) {
     switch (type) {
-        case ACL_FLOAT: case ACL_FLOAT16: case ACL_DOUBLE: case ACL_INT32: case ACL_INT64:
-        case ACL_INT16: case ACL_INT8: case ACL_UINT8: case ACL_BOOL: return true;
+        case ACL_FLOAT:
+        case ACL_FLOAT16:
+        case ACL_DOUBLE:
+        case ACL_INT32:
+        case ACL_INT64:
+        case ACL_INT16:
+        case ACL_INT8:
+        case ACL_UINT8:
+        case ACL_BOOL: return true;
         default: return false;
     }
 }
@@ -62,7 +70,8 @@ void accumulate(const DensePlan& p) {
         for (int64_t d = 0; d < p.dim; ++d) dst[d] += src[d];
     }
     if (skipped > 0) {
-        log_message(LogLevel::Warn, "aclnnEmbeddingDenseBackward: %lld index(es) outside [0, %lld) skipped (the first %g)",
+        log_message(LogLevel::Warn,
+                    "aclnnEmbeddingDenseBackward: %lld index(es) outside [0, %lld) skipped (the first %g)",
                     (long long)skipped, (long long)p.weights, first_bad);
     }
     if (p.scale) {
@@ -88,7 +97,8 @@ aclnnStatus prepare(const aclTensor* grad, const aclTensor* indices, uint64_t nu
     OPAPI_CHECK(check_float_type(api, "grad", p.grad.dtype));
     OPAPI_CHECK(check_same_dtype(api, "out", p.out.dtype, p.grad.dtype));
     if (!is_index_type(p.indices.dtype)) {
-        return invalid(api, "indices has data type %s; a float, integer or bool type expected", nn::dtype_name(p.indices.dtype));
+        return invalid(api, "indices has data type %s; a float, integer or bool type expected",
+                       nn::dtype_name(p.indices.dtype));
     }
     OPAPI_CHECK(check_rank(api, "grad", p.grad.dims, 2, nn::kMaxDims));
     OPAPI_CHECK(check_rank(api, "indices", p.indices.dims, 1, nn::kMaxDims));
@@ -98,16 +108,19 @@ aclnnStatus prepare(const aclTensor* grad, const aclTensor* indices, uint64_t nu
         return invalid(api, "grad %s holds %lld rows; indices %s has %lld elements", dims_text(p.grad.dims).c_str(),
                        (long long)rows, dims_text(p.indices.dims).c_str(), (long long)p.indices.numel());
     }
-    if (numWeights > uint64_t(INT64_MAX)) return invalid(api, "numWeights %llu is too large", (unsigned long long)numWeights);
+    if (numWeights > uint64_t(INT64_MAX))
+        return invalid(api, "numWeights %llu is too large", (unsigned long long)numWeights);
     p.weights = static_cast<int64_t>(numWeights);
     OPAPI_CHECK(check_same_dims(api, "out", p.out.dims, Dims{p.weights, p.dim}));
     p.padding = paddingIdx < numWeights ? static_cast<int64_t>(paddingIdx) : -1;
     p.scale = scaleGradByFreq;
     const double flops = double(p.grad.numel()) + (p.scale ? double(p.out.numel()) : 0.0);
     const double bytes = double(p.grad.bytes() + p.indices.bytes() + p.out.bytes());
-    std::vector<KernelLaunch> launches{{Kernel::EmbeddingDenseGrad, p.out.dtype, vector_cost(flops, bytes, p.out.numel(), 4096)}};
+    std::vector<KernelLaunch> launches{
+        {Kernel::EmbeddingDenseGrad, p.out.dtype, vector_cost(flops, bytes, p.out.numel(), 4096)}};
     std::vector<void*> args{p.grad.data, p.indices.data, p.out.data};
-    return hand_over(std::make_unique<OpExecutor>(api, 0, [p]() { accumulate(p); }, std::move(launches), std::move(args)),
+    return hand_over(std::make_unique<OpExecutor>(
+                         api, 0, [p]() { accumulate(p); }, std::move(launches), std::move(args)),
                      workspaceSize, executor);
 }
 
@@ -118,7 +131,8 @@ aclnnStatus prepare(const aclTensor* grad, const aclTensor* indices, uint64_t nu
 NPUSIM_C_EXPORT aclnnStatus aclnnEmbeddingDenseBackwardGetWorkspaceSize(const aclTensor* grad, const aclTensor* indices,
                                                                         uint64_t numWeights, uint64_t paddingIdx,
                                                                         bool scaleGradByFreq, const aclTensor* out,
-                                                                        uint64_t* workspaceSize, aclOpExecutor** executor) {
+                                                                        uint64_t* workspaceSize,
+                                                                        aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnEmbeddingDenseBackwardGetWorkspaceSize", aclnnStatus);
     return npusim::opapi::prepare(grad, indices, numWeights, paddingIdx, scaleGradByFreq, out, workspaceSize, executor);
 }

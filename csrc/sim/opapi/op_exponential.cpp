@@ -17,9 +17,7 @@ namespace npusim::opapi {
 
 namespace {
 
-double exp2_(double a, double, double, double) {
-    return std::exp2(a);
-}
+double exp2_(double a, double, double, double) { return std::exp2(a); }
 double logaddexp_(double a, double b, double, double) {
     if (a == b && std::isinf(a)) return a;
     return std::max(a, b) + std::log1p(std::exp(-std::fabs(a - b)));
@@ -28,9 +26,7 @@ double logaddexp2_(double a, double b, double, double) {
     if (a == b && std::isinf(a)) return a;
     return std::max(a, b) + std::log1p(std::exp2(-std::fabs(a - b))) / std::log(2.0);
 }
-double pow_(double a, double b, double, double) {
-    return std::pow(a, b);
-}
+double pow_(double a, double b, double, double) { return std::pow(a, b); }
 
 using P = Promotion;
 using F = OpFamily;
@@ -38,9 +34,12 @@ using F = OpFamily;
 OPAPI_ELEMENTWISE(kExp2, "aclnnExp2", F::Unary, {Kernel::Pow, 4}, kAllTypes, P::ToFloat, exp2_);
 OPAPI_ELEMENTWISE(kInplaceExp2, "aclnnInplaceExp2", F::Unary, {Kernel::Pow, 4}, kFloatTypes, P::Common, exp2_);
 OPAPI_ELEMENTWISE(kLogAddExp, "aclnnLogAddExp", F::Binary, {Kernel::LogAddExp, 6}, kFloatTypes, P::Common, logaddexp_);
-OPAPI_ELEMENTWISE(kLogAddExp2, "aclnnLogAddExp2", F::Binary, {Kernel::LogAddExp, 6}, kFloatTypes, P::Common, logaddexp2_);
-OPAPI_ELEMENTWISE(kPowTensorTensor, "aclnnPowTensorTensor", F::Binary, {Kernel::Pow, 4}, kNumericTypes, P::Common, pow_);
-OPAPI_ELEMENTWISE(kInplacePowTensorTensor, "aclnnInplacePowTensorTensor", F::Binary, {Kernel::Pow, 4}, kNumericTypes, P::Common, pow_);
+OPAPI_ELEMENTWISE(kLogAddExp2, "aclnnLogAddExp2", F::Binary, {Kernel::LogAddExp, 6}, kFloatTypes, P::Common,
+                  logaddexp2_);
+OPAPI_ELEMENTWISE(kPowTensorTensor, "aclnnPowTensorTensor", F::Binary, {Kernel::Pow, 4}, kNumericTypes, P::Common,
+                  pow_);
+OPAPI_ELEMENTWISE(kInplacePowTensorTensor, "aclnnInplacePowTensorTensor", F::Binary, {Kernel::Pow, 4}, kNumericTypes,
+                  P::Common, pow_);
 
 }  // namespace
 
@@ -49,8 +48,7 @@ OPAPI_ELEMENTWISE(kInplacePowTensorTensor, "aclnnInplacePowTensorTensor", F::Bin
 OPAPI_ELEMENTWISE_ENTRY(aclnnExp2,
                         (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kExp2, {tensor_in("self", self)}, out, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceExp2,
-                        (aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceExp2, (aclTensor * selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kInplaceExp2, {tensor_in("selfRef", selfRef)}, selfRef, workspaceSize,
                                             executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnLogAddExp,
@@ -66,10 +64,12 @@ OPAPI_ELEMENTWISE_ENTRY(aclnnLogAddExp2,
 OPAPI_ELEMENTWISE_ENTRY(aclnnPowTensorTensor,
                         (const aclTensor* self, const aclTensor* exponent, aclTensor* out, uint64_t* workspaceSize,
                          aclOpExecutor** executor),
-                        prepare_elementwise(kPowTensorTensor, {tensor_in("self", self),
-                                            tensor_in("exponent", exponent)}, out, workspaceSize, executor))
+                        prepare_elementwise(kPowTensorTensor,
+                                            {tensor_in("self", self), tensor_in("exponent", exponent)}, out,
+                                            workspaceSize, executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnInplacePowTensorTensor,
                         (const aclTensor* self, const aclTensor* exponent, uint64_t* workspaceSize,
                          aclOpExecutor** executor),
-                        prepare_elementwise(kInplacePowTensorTensor, {tensor_in("self", self),
-                                            tensor_in("exponent", exponent)}, self, workspaceSize, executor))
+                        prepare_elementwise(kInplacePowTensorTensor,
+                                            {tensor_in("self", self), tensor_in("exponent", exponent)}, self,
+                                            workspaceSize, executor))

@@ -30,14 +30,13 @@ OPAPI_ELEMENTWISE(kFillScalar, "aclnnInplaceFillScalar", F::Fill, {Kernel::Fill,
 
 using namespace npusim::opapi;
 
-OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceZero,
-                        (aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceZero, (aclTensor * selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kZero, {constant(0.0)}, selfRef, workspaceSize, executor))
 
 OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceFillScalar,
-                        (aclTensor* selfRef, const aclScalar* value, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        (aclTensor * selfRef, const aclScalar* value, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
                         prepare_elementwise(kFillScalar, {attribute("value", value)}, selfRef, workspaceSize, executor))
 
-OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceOne,
-                        (aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceOne, (aclTensor * selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kOne, {constant(1.0)}, selfRef, workspaceSize, executor))

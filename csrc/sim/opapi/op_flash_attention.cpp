@@ -63,7 +63,8 @@ void compute(const Plan& plan) {
                     }
                 }
                 float* o = out.data() + gq.index(b, n, 0, 0);
-                gemm(gq.s, gq.d, gk.s, 1.0f, {probs.data(), gk.s, false}, head_matrix(gk, in.v.data(), b, kn), 0.0f, o, ld);
+                gemm(gq.s, gq.d, gk.s, 1.0f, {probs.data(), gk.s, false}, head_matrix(gk, in.v.data(), b, kn), 0.0f, o,
+                     ld);
                 for (int64_t i = 0; i < gq.s; ++i) {
                     const SoftmaxRow& row = rows[size_t(i)];
                     float* orow = o + i * ld;
@@ -110,8 +111,8 @@ aclnnStatus prepare(const AttentionArgs& args, const aclTensor* paddingMask, con
     plan.has_max = softmaxMaxOut != nullptr, plan.has_sum = softmaxSumOut != nullptr;
     const double bytes = p.input_bytes() + double(plan.out.bytes() + (plan.has_max ? plan.smax.bytes() : 0) +
                                                   (plan.has_sum ? plan.ssum.bytes() : 0));
-    std::vector<KernelLaunch> launches{
-        {Kernel::FlashAttentionScore, p.q.dtype, attention_cost(p.gq.b, p.gq.n, p.gq.s, p.gk.s, p.gq.d, bytes, p.q.dtype)}};
+    std::vector<KernelLaunch> launches{{Kernel::FlashAttentionScore, p.q.dtype,
+                                        attention_cost(p.gq.b, p.gq.n, p.gq.s, p.gk.s, p.gq.d, bytes, p.q.dtype)}};
     auto run = [plan]() { compute(plan); };
     return hand_over(std::make_unique<OpExecutor>(api, kWorkspaceBytes, run, std::move(launches),
                                                   std::vector<void*>{p.q.data, p.k.data, p.v.data, p.mask.data,
@@ -132,9 +133,9 @@ NPUSIM_C_EXPORT aclnnStatus aclnnFlashAttentionScoreGetWorkspaceSize(
     uint64_t* workspaceSize, aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnFlashAttentionScoreGetWorkspaceSize", aclnnStatus);
     (void)innerPrecise, (void)softmaxOutOut;
-    const npusim::opapi::AttentionArgs args{query,      key,       value,     realShiftOptional, dropMaskOptional,
-                                            attenMaskOptional, prefixOptional, scaleValue, keepProb, preTokens,
-                                            nextTokens, headNum,   sparseMode, inputLayout};
+    const npusim::opapi::AttentionArgs args{
+        query,      key,      value,     realShiftOptional, dropMaskOptional, attenMaskOptional, prefixOptional,
+        scaleValue, keepProb, preTokens, nextTokens,        headNum,          sparseMode,        inputLayout};
     return npusim::opapi::prepare(args, paddingMaskOptional, softmaxMaxOut, softmaxSumOut, attentionOutOut,
                                   workspaceSize, executor);
 }

@@ -22,8 +22,8 @@ namespace npusim::opapi {
 
 namespace {
 
-[[maybe_unused]] const bool kRegistered = register_op(
-    {"aclnnFlashAttentionScoreGrad", OpFamily::Attention, kFloatTypes, Kernel::FlashAttentionScoreGrad});
+[[maybe_unused]] const bool kRegistered =
+    register_op({"aclnnFlashAttentionScoreGrad", OpFamily::Attention, kFloatTypes, Kernel::FlashAttentionScoreGrad});
 
 constexpr uint64_t kWorkspaceBytes = 16 * 1024;
 
@@ -126,16 +126,16 @@ aclnnStatus prepare(const AttentionArgs& args, const aclTensor* dy, const aclTen
         OPAPI_CHECK(check_tensor(api, "dpseOut", dpseOut));
         if (view_of(dpseOut).numel() != 0) return invalid(api, "dpseOut must be empty without pseShiftOptional");
     }
-    const double bytes = p.input_bytes() + double(plan.dy.bytes() + plan.dq.bytes() + plan.dk.bytes() + plan.dv.bytes() +
-                                                  (plan.has_dpse ? plan.dpse.bytes() : 0));
+    const double bytes = p.input_bytes() + double(plan.dy.bytes() + plan.dq.bytes() + plan.dk.bytes() +
+                                                  plan.dv.bytes() + (plan.has_dpse ? plan.dpse.bytes() : 0));
     std::vector<KernelLaunch> launches{{Kernel::FlashAttentionScoreGrad, p.q.dtype,
                                         attention_grad_cost(p.gq.b, p.gq.n, p.gq.s, p.gk.s, p.gq.d, bytes, p.q.dtype)}};
     auto run = [plan]() { compute(plan); };
-    return hand_over(std::make_unique<OpExecutor>(api, kWorkspaceBytes, run, std::move(launches),
-                                                  std::vector<void*>{p.q.data, p.k.data, p.v.data, plan.dy.data,
-                                                                     p.mask.data, plan.dq.data, plan.dk.data,
-                                                                     plan.dv.data}),
-                     workspaceSize, executor);
+    return hand_over(
+        std::make_unique<OpExecutor>(api, kWorkspaceBytes, run, std::move(launches),
+                                     std::vector<void*>{p.q.data, p.k.data, p.v.data, plan.dy.data, p.mask.data,
+                                                        plan.dq.data, plan.dk.data, plan.dv.data}),
+        workspaceSize, executor);
 }
 
 }  // namespace
@@ -154,9 +154,9 @@ NPUSIM_C_EXPORT aclnnStatus aclnnFlashAttentionScoreGradGetWorkspaceSize(
     // Recomputed from query, key, the masks and the pse instead (see the header); paddingMask is reserved.
     (void)paddingMaskOptional, (void)softmaxMaxOptional, (void)softmaxSumOptional, (void)softmaxInOptional;
     (void)attentionInOptional, (void)innerPrecise;
-    const npusim::opapi::AttentionArgs args{query,      keyIn,     value,     pseShiftOptional, dropMaskOptional,
-                                            attenMaskOptional, prefixOptional, scaleValue, keepProb, preTokens,
-                                            nextTokens, headNum,   sparseMode, inputLayout};
+    const npusim::opapi::AttentionArgs args{
+        query,      keyIn,    value,     pseShiftOptional, dropMaskOptional, attenMaskOptional, prefixOptional,
+        scaleValue, keepProb, preTokens, nextTokens,       headNum,          sparseMode,        inputLayout};
     return npusim::opapi::prepare(args, dy, dqOut, dkOut, dvOut, dpseOut, workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnFlashAttentionScoreGrad)

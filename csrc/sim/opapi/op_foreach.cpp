@@ -40,7 +40,8 @@ double addcdiv(double a, double b, double c, double s) { return a + s * b / c; }
 using P = Promotion;
 using F = OpFamily;
 
-OPAPI_ELEMENTWISE(kAddList, "aclnnForeachAddList", F::Foreach, {Kernel::ForeachAddList, 2}, kFloatTypes, P::Common, add);
+OPAPI_ELEMENTWISE(kAddList, "aclnnForeachAddList", F::Foreach, {Kernel::ForeachAddList, 2}, kFloatTypes, P::Common,
+                  add);
 OPAPI_ELEMENTWISE(kAddListV2, "aclnnForeachAddListV2", F::Foreach, {Kernel::ForeachAddList, 2}, kFloatTypes, P::Common,
                   add);
 OPAPI_ELEMENTWISE(kAddScalar, "aclnnForeachAddScalarV2", F::Foreach, {Kernel::ForeachAddScalar, 1}, kFloatTypes,
@@ -121,10 +122,9 @@ NPUSIM_C_EXPORT aclnnStatus aclnnForeachLerpScalarGetWorkspaceSize(const aclTens
 }
 OPAPI_DEFINE_RUN(aclnnForeachLerpScalar)
 
-NPUSIM_C_EXPORT aclnnStatus aclnnForeachAddcmulScalarV2GetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2,
-                                                                        const aclTensorList* x3, const aclScalar* scalar,
-                                                                        aclTensorList* out, uint64_t* workspaceSize,
-                                                                        aclOpExecutor** executor) {
+NPUSIM_C_EXPORT aclnnStatus aclnnForeachAddcmulScalarV2GetWorkspaceSize(
+    const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const aclScalar* scalar,
+    aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnForeachAddcmulScalarV2GetWorkspaceSize", aclnnStatus);
     return prepare_foreach(kAddcmulScalar,
                            {list_in("x1", x1), list_in("x2", x2), list_in("x3", x3), attribute("scalar", scalar)}, out,
@@ -132,10 +132,9 @@ NPUSIM_C_EXPORT aclnnStatus aclnnForeachAddcmulScalarV2GetWorkspaceSize(const ac
 }
 OPAPI_DEFINE_RUN(aclnnForeachAddcmulScalarV2)
 
-NPUSIM_C_EXPORT aclnnStatus aclnnForeachAddcdivScalarV2GetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2,
-                                                                        const aclTensorList* x3, const aclScalar* scalar,
-                                                                        aclTensorList* out, uint64_t* workspaceSize,
-                                                                        aclOpExecutor** executor) {
+NPUSIM_C_EXPORT aclnnStatus aclnnForeachAddcdivScalarV2GetWorkspaceSize(
+    const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const aclScalar* scalar,
+    aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnForeachAddcdivScalarV2GetWorkspaceSize", aclnnStatus);
     return prepare_foreach(kAddcdivScalar,
                            {list_in("x1", x1), list_in("x2", x2), list_in("x3", x3), attribute("scalar", scalar)}, out,

@@ -64,7 +64,8 @@ aclnnStatus check_index(const char* api, const TensorView& self, const TensorVie
         if (dim != 0 && dim != -1) return invalid(api, "dim %lld is out of range", static_cast<long long>(dim));
         return ACLNN_SUCCESS;
     }
-    if (!normalize_dim(dim, self.rank(), axis)) return invalid(api, "dim %lld is out of range", static_cast<long long>(dim));
+    if (!normalize_dim(dim, self.rank(), axis))
+        return invalid(api, "dim %lld is out of range", static_cast<long long>(dim));
     return ACLNN_SUCCESS;
 }
 
@@ -82,12 +83,13 @@ aclnnStatus prepare_gather(const aclTensor* self, int64_t dim, const aclTensor* 
     size_t axis = 0;
     OPAPI_CHECK(check_index(api, x, ind, dim, axis));
     for (size_t i = 0; i < x.rank(); ++i) {
-        if (i != axis && ind.dims[i] > x.dims[i]) return invalid(api, "index %s is larger than self %s",
-                                                                 dims_text(ind.dims).c_str(), dims_text(x.dims).c_str());
+        if (i != axis && ind.dims[i] > x.dims[i])
+            return invalid(api, "index %s is larger than self %s", dims_text(ind.dims).c_str(),
+                           dims_text(x.dims).c_str());
     }
     OPAPI_CHECK(check_same_dims(api, "out", y.dims, ind.dims));
-    std::vector<KernelLaunch> launches{{Kernel::GatherElements, x.dtype,
-                                        vector_cost(0.0, double(y.bytes() * 2 + ind.bytes()), y.numel(), 4096)}};
+    std::vector<KernelLaunch> launches{
+        {Kernel::GatherElements, x.dtype, vector_cost(0.0, double(y.bytes() * 2 + ind.bytes()), y.numel(), 4096)}};
     auto compute = [x, ind, y, axis]() {
         // self read at the positions of index's shape with dim replaced: a gather of x's full layout.
         const std::vector<double> v = read_doubles(x), iv = read_doubles(ind);
@@ -95,12 +97,14 @@ aclnnStatus prepare_gather(const aclTensor* self, int64_t dim, const aclTensor* 
         walk(ind.dims, x.dims, axis, iv, [&](size_t e, size_t t) { r[e] = v[t]; });
         write_doubles(y, r);
     };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
-                     workspaceSize, executor);
+    return hand_over(
+        std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
+        workspaceSize, executor);
 }
 
 aclnnStatus prepare_scatter(const char* api, Reduce reduce, const aclTensor* self, int64_t dim, const aclTensor* index,
-                            const aclTensor* src, const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+                            const aclTensor* src, const aclTensor* out, uint64_t* workspaceSize,
+                            aclOpExecutor** executor) {
     OPAPI_CHECK(check_not_null(api, {self, index, src, out, workspaceSize, executor}));
     OPAPI_CHECK(check_tensor(api, "self", self));
     OPAPI_CHECK(check_tensor(api, "index", index));
@@ -121,9 +125,9 @@ aclnnStatus prepare_scatter(const char* api, Reduce reduce, const aclTensor* sel
                            dims_text(s.dims).c_str(), dims_text(x.dims).c_str());
         }
     }
-    std::vector<KernelLaunch> launches{{Kernel::ScatterElements, x.dtype,
-                                        vector_cost(double(ind.numel()), double(x.bytes() + y.bytes() + ind.bytes()),
-                                                    ind.numel(), 4096)}};
+    std::vector<KernelLaunch> launches{
+        {Kernel::ScatterElements, x.dtype,
+         vector_cost(double(ind.numel()), double(x.bytes() + y.bytes() + ind.bytes()), ind.numel(), 4096)}};
     auto compute = [x, ind, s, y, axis, reduce]() {
         std::vector<double> r = read_doubles(x);
         const std::vector<double> iv = read_doubles(ind), sv = read_doubles(s);
@@ -140,16 +144,17 @@ aclnnStatus prepare_scatter(const char* api, Reduce reduce, const aclTensor* sel
         });
         write_doubles(y, r);
     };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
-                     workspaceSize, executor);
+    return hand_over(
+        std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
+        workspaceSize, executor);
 }
 
 }  // namespace
 
 }  // namespace npusim::opapi
 
-NPUSIM_C_EXPORT aclnnStatus aclnnGatherGetWorkspaceSize(const aclTensor* self, const int64_t dim, const aclTensor* index,
-                                                        aclTensor* out, uint64_t* workspaceSize,
+NPUSIM_C_EXPORT aclnnStatus aclnnGatherGetWorkspaceSize(const aclTensor* self, const int64_t dim,
+                                                        const aclTensor* index, aclTensor* out, uint64_t* workspaceSize,
                                                         aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnGatherGetWorkspaceSize", aclnnStatus);
     return npusim::opapi::prepare_gather(self, dim, index, out, workspaceSize, executor);
@@ -161,7 +166,7 @@ NPUSIM_C_EXPORT aclnnStatus aclnnScatterAddGetWorkspaceSize(const aclTensor* sel
                                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnScatterAddGetWorkspaceSize", aclnnStatus);
     return npusim::opapi::prepare_scatter("aclnnScatterAdd", npusim::opapi::Reduce::Add, self, dim, index, src, out,
-                                         workspaceSize, executor);
+                                          workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnScatterAdd)
 
@@ -169,9 +174,10 @@ NPUSIM_C_EXPORT aclnnStatus aclnnScatterGetWorkspaceSize(const aclTensor* self, 
                                                          const aclTensor* src, int64_t reduce, aclTensor* out,
                                                          uint64_t* workspaceSize, aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnScatterGetWorkspaceSize", aclnnStatus);
-    if (reduce < 0 || reduce > 2) return npusim::opapi::invalid("aclnnScatter", "reduce %lld is not 0, 1 or 2", static_cast<long long>(reduce));
+    if (reduce < 0 || reduce > 2)
+        return npusim::opapi::invalid("aclnnScatter", "reduce %lld is not 0, 1 or 2", static_cast<long long>(reduce));
     return npusim::opapi::prepare_scatter("aclnnScatter", static_cast<npusim::opapi::Reduce>(reduce), self, dim, index,
-                                         src, out, workspaceSize, executor);
+                                          src, out, workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnScatter)
 
@@ -180,9 +186,10 @@ NPUSIM_C_EXPORT aclnnStatus aclnnInplaceScatterGetWorkspaceSize(aclTensor* selfR
                                                                 uint64_t* workspaceSize, aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnInplaceScatterGetWorkspaceSize", aclnnStatus);
     if (reduce < 0 || reduce > 2) {
-        return npusim::opapi::invalid("aclnnInplaceScatter", "reduce %lld is not 0, 1 or 2", static_cast<long long>(reduce));
+        return npusim::opapi::invalid("aclnnInplaceScatter", "reduce %lld is not 0, 1 or 2",
+                                      static_cast<long long>(reduce));
     }
-    return npusim::opapi::prepare_scatter("aclnnInplaceScatter", static_cast<npusim::opapi::Reduce>(reduce), selfRef, dim,
-                                         index, src, selfRef, workspaceSize, executor);
+    return npusim::opapi::prepare_scatter("aclnnInplaceScatter", static_cast<npusim::opapi::Reduce>(reduce), selfRef,
+                                          dim, index, src, selfRef, workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnInplaceScatter)

@@ -190,13 +190,13 @@ aclnnStatus prepare_backward(const aclTensor* gradOut, const aclTensor* input, c
     if (p.want_dx) OPAPI_CHECK(check_operand(api, "gradInput", gradInput, p.x.dims, p.x.dtype, p.dx));
     if (p.want_dgamma) OPAPI_CHECK(check_operand(api, "gradGammaOut", gradGammaOut, channels, p.x.dtype, p.dgamma));
     if (p.want_dbeta) OPAPI_CHECK(check_operand(api, "gradBetaOut", gradBetaOut, channels, p.x.dtype, p.dbeta));
-    const double bytes = double(p.dy.bytes() + p.x.bytes() + p.mean.bytes() + p.rstd.bytes() +
-                                p.gamma.bytes() * p.has_gamma + p.dx.bytes() * p.want_dx +
-                                p.dgamma.bytes() * p.want_dgamma + p.dbeta.bytes() * p.want_dbeta);
+    const double bytes =
+        double(p.dy.bytes() + p.x.bytes() + p.mean.bytes() + p.rstd.bytes() + p.gamma.bytes() * p.has_gamma +
+               p.dx.bytes() * p.want_dx + p.dgamma.bytes() * p.want_dgamma + p.dbeta.bytes() * p.want_dbeta);
     std::vector<KernelLaunch> launches{
         {Kernel::GroupNormGrad, p.x.dtype, vector_cost(12.0 * double(p.x.numel()), bytes, n * group, 1)}};
-    std::vector<void*> args{p.dy.data, p.x.data, p.mean.data, p.rstd.data, p.gamma.data, p.dx.data, p.dgamma.data,
-                            p.dbeta.data};
+    std::vector<void*> args{p.dy.data,    p.x.data,  p.mean.data,   p.rstd.data,
+                            p.gamma.data, p.dx.data, p.dgamma.data, p.dbeta.data};
     auto run = [p]() { backward(p); };
     return hand_over(std::make_unique<OpExecutor>(api, 0, run, std::move(launches), std::move(args)), workspaceSize,
                      executor);
@@ -217,11 +217,13 @@ NPUSIM_C_EXPORT aclnnStatus aclnnGroupNormGetWorkspaceSize(const aclTensor* self
 }
 OPAPI_DEFINE_RUN(aclnnGroupNorm)
 
-NPUSIM_C_EXPORT aclnnStatus aclnnGroupNormBackwardGetWorkspaceSize(
-    const aclTensor* gradOut, const aclTensor* input, const aclTensor* mean, const aclTensor* rstd,
-    const aclTensor* gamma, int64_t N, int64_t C, int64_t HxW, int64_t group, const aclBoolArray* outputMask,
-    aclTensor* gradInput, aclTensor* gradGammaOut, aclTensor* gradBetaOut, uint64_t* workspaceSize,
-    aclOpExecutor** executor) {
+NPUSIM_C_EXPORT aclnnStatus aclnnGroupNormBackwardGetWorkspaceSize(const aclTensor* gradOut, const aclTensor* input,
+                                                                   const aclTensor* mean, const aclTensor* rstd,
+                                                                   const aclTensor* gamma, int64_t N, int64_t C,
+                                                                   int64_t HxW, int64_t group,
+                                                                   const aclBoolArray* outputMask, aclTensor* gradInput,
+                                                                   aclTensor* gradGammaOut, aclTensor* gradBetaOut,
+                                                                   uint64_t* workspaceSize, aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnGroupNormBackwardGetWorkspaceSize", aclnnStatus);
     return npusim::opapi::prepare_backward(gradOut, input, mean, rstd, gamma, N, C, HxW, group, outputMask, gradInput,
                                            gradGammaOut, gradBetaOut, workspaceSize, executor);

@@ -116,7 +116,8 @@ aclnnStatus prepare_index(const aclTensor* self, const aclTensorList* indices, c
     IndexPlan p;
     OPAPI_CHECK(plan_index(api, x, indices, p));
     OPAPI_CHECK(check_same_dims(api, "out", y.dims, p.result));
-    std::vector<KernelLaunch> launches{{Kernel::Index, x.dtype, vector_cost(0.0, double(2 * y.bytes()), y.numel(), 4096)}};
+    std::vector<KernelLaunch> launches{
+        {Kernel::Index, x.dtype, vector_cost(0.0, double(2 * y.bytes()), y.numel(), 4096)}};
     auto compute = [p, y]() {
         const std::vector<double> v = read_doubles(p.self);
         const std::vector<int64_t> at = positions(p);
@@ -126,8 +127,9 @@ aclnnStatus prepare_index(const aclTensor* self, const aclTensorList* indices, c
         }
         write_doubles(y, r);
     };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
-                     workspaceSize, executor);
+    return hand_over(
+        std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
+        workspaceSize, executor);
 }
 
 aclnnStatus prepare_index_put(const aclTensor* selfRef, const aclTensorList* indices, const aclTensor* values,
@@ -143,11 +145,12 @@ aclnnStatus prepare_index_put(const aclTensor* selfRef, const aclTensorList* ind
     OPAPI_CHECK(plan_index(api, x, indices, p));
     Dims shape;
     if (!broadcast_dims(p.result, v.dims, shape) || shape != p.result) {
-        return invalid(api, "values %s does not broadcast to %s", dims_text(v.dims).c_str(), dims_text(p.result).c_str());
+        return invalid(api, "values %s does not broadcast to %s", dims_text(v.dims).c_str(),
+                       dims_text(p.result).c_str());
     }
-    std::vector<KernelLaunch> launches{{Kernel::IndexPutV2, x.dtype,
-                                        vector_cost(double(numel(p.result)), double(x.bytes() + v.bytes()), numel(p.result),
-                                                    4096)}};
+    std::vector<KernelLaunch> launches{
+        {Kernel::IndexPutV2, x.dtype,
+         vector_cost(double(numel(p.result)), double(x.bytes() + v.bytes()), numel(p.result), 4096)}};
     auto compute = [p, v, accumulate]() {
         std::vector<double> r = read_doubles(p.self);
         const std::vector<double> given = read_doubles(v, p.result);
@@ -159,16 +162,18 @@ aclnnStatus prepare_index_put(const aclTensor* selfRef, const aclTensorList* ind
         }
         write_doubles(p.self, r);
     };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, v.data}),
-                     workspaceSize, executor);
+    return hand_over(
+        std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, v.data}),
+        workspaceSize, executor);
 }
 
 }  // namespace
 
 }  // namespace npusim::opapi
 
-NPUSIM_C_EXPORT aclnnStatus aclnnIndexGetWorkspaceSize(const aclTensor* self, const aclTensorList* indices, aclTensor* out,
-                                                       uint64_t* workspaceSize, aclOpExecutor** executor) {
+NPUSIM_C_EXPORT aclnnStatus aclnnIndexGetWorkspaceSize(const aclTensor* self, const aclTensorList* indices,
+                                                       aclTensor* out, uint64_t* workspaceSize,
+                                                       aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnIndexGetWorkspaceSize", aclnnStatus);
     return npusim::opapi::prepare_index(self, indices, out, workspaceSize, executor);
 }

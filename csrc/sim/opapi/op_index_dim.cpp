@@ -110,13 +110,14 @@ aclnnStatus prepare_index_select(const aclTensor* self, int64_t dim, const aclTe
         });
         write_doubles(y, r);
     };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches),
-                                                  std::vector<void*>{x.data, ix.data, y.data}),
-                     workspaceSize, executor);
+    return hand_over(
+        std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, ix.data, y.data}),
+        workspaceSize, executor);
 }
 
 aclnnStatus prepare_index_add(const aclTensor* self, int64_t dim, const aclTensor* index, const aclTensor* source,
-                              const aclScalar* alpha, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+                              const aclScalar* alpha, aclTensor* out, uint64_t* workspaceSize,
+                              aclOpExecutor** executor) {
     const char* api = "aclnnIndexAdd";
     OPAPI_CHECK(check_not_null(api, {self, index, source, alpha, out, workspaceSize, executor}));
     OPAPI_CHECK(check_tensor(api, "self", self));
@@ -134,10 +135,10 @@ aclnnStatus prepare_index_add(const aclTensor* self, int64_t dim, const aclTenso
     OPAPI_CHECK(axis_of(api, dim, x, axis));
     OPAPI_CHECK(check_same_dims(api, "source", s.dims, with_axis(x, axis, ix.numel())));
     OPAPI_CHECK(check_same_dims(api, "out", y.dims, x.dims));
-    std::vector<KernelLaunch> launches{{Kernel::InplaceIndexAdd, x.dtype,
-                                        vector_cost(2.0 * double(s.numel()),
-                                                    double(x.bytes() + s.bytes() + ix.bytes() + y.bytes()), y.numel(),
-                                                    4096)}};
+    std::vector<KernelLaunch> launches{
+        {Kernel::InplaceIndexAdd, x.dtype,
+         vector_cost(2.0 * double(s.numel()), double(x.bytes() + s.bytes() + ix.bytes() + y.bytes()), y.numel(),
+                     4096)}};
     auto compute = [x, ix, s, y, axis, a = alpha->value]() {
         std::vector<double> r = read_doubles(x);
         const std::vector<double> add = read_doubles(s), picks = read_doubles(ix);
@@ -176,10 +177,13 @@ aclnnStatus prepare_index_fill(const char* api, const aclTensor* self, int64_t d
     std::vector<bool> filled(static_cast<size_t>(n), false);
     for (int64_t i : index->values) {
         int64_t k = 0;
-        if (!in_range(double(i), n, k)) return invalid(api, "index %lld is out of range for a dimension of %lld", static_cast<long long>(i), static_cast<long long>(n));
+        if (!in_range(double(i), n, k))
+            return invalid(api, "index %lld is out of range for a dimension of %lld", static_cast<long long>(i),
+                           static_cast<long long>(n));
         filled[static_cast<size_t>(k)] = true;
     }
-    std::vector<KernelLaunch> launches{{Kernel::IndexFillD, x.dtype, vector_cost(0.0, double(x.bytes() + y.bytes()), y.numel(), 4096)}};
+    std::vector<KernelLaunch> launches{
+        {Kernel::IndexFillD, x.dtype, vector_cost(0.0, double(x.bytes() + y.bytes()), y.numel(), 4096)}};
     auto compute = [x, y, axis, filled, fill = value->value]() {
         std::vector<double> r = read_doubles(x);
         walk_indices(x.dims, [&](int64_t e, const Dims& at) {
@@ -187,8 +191,9 @@ aclnnStatus prepare_index_fill(const char* api, const aclTensor* self, int64_t d
         });
         write_doubles(y, r);
     };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
-                     workspaceSize, executor);
+    return hand_over(
+        std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
+        workspaceSize, executor);
 }
 
 aclnnStatus prepare_roll(const aclTensor* self, const aclIntArray* shifts, const aclIntArray* dims, aclTensor* out,
@@ -217,7 +222,8 @@ aclnnStatus prepare_roll(const aclTensor* self, const aclIntArray* shifts, const
         }
         shift[axis] += shifts->values[i];
     }
-    std::vector<KernelLaunch> launches{{Kernel::Roll, x.dtype, vector_cost(0.0, double(x.bytes() + y.bytes()), y.numel(), 4096)}};
+    std::vector<KernelLaunch> launches{
+        {Kernel::Roll, x.dtype, vector_cost(0.0, double(x.bytes() + y.bytes()), y.numel(), 4096)}};
     auto compute = [x, y, shape, shift]() {
         const std::vector<double> v = read_doubles(x);
         std::vector<double> r(v.size());
@@ -232,8 +238,9 @@ aclnnStatus prepare_roll(const aclTensor* self, const aclIntArray* shifts, const
         });
         write_doubles(y, r);
     };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
-                     workspaceSize, executor);
+    return hand_over(
+        std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
+        workspaceSize, executor);
 }
 
 aclnnStatus prepare_one_hot(const aclTensor* self, int numClasses, const aclTensor* onValue, const aclTensor* offValue,
@@ -258,7 +265,8 @@ aclnnStatus prepare_one_hot(const aclTensor* self, int numClasses, const aclTens
     Dims shape = x.dims;
     shape.insert(shape.begin() + static_cast<std::ptrdiff_t>(at_axis), numClasses);
     OPAPI_CHECK(check_same_dims(api, "out", y.dims, shape));
-    std::vector<KernelLaunch> launches{{Kernel::OneHot, y.dtype, vector_cost(double(y.numel()), double(x.bytes() + y.bytes()), y.numel(), 4096)}};
+    std::vector<KernelLaunch> launches{
+        {Kernel::OneHot, y.dtype, vector_cost(double(y.numel()), double(x.bytes() + y.bytes()), y.numel(), 4096)}};
     auto compute = [x, on, off, y, shape, at_axis]() {
         const std::vector<double> v = read_doubles(x), hot = read_doubles(on), cold = read_doubles(off);
         const Dims strides = row_major_strides(x.dims);
@@ -289,33 +297,38 @@ NPUSIM_C_EXPORT aclnnStatus aclnnIndexSelectGetWorkspaceSize(const aclTensor* se
 }
 OPAPI_DEFINE_RUN(aclnnIndexSelect)
 
-NPUSIM_C_EXPORT aclnnStatus aclnnIndexAddGetWorkspaceSize(const aclTensor* self, const int64_t dim, const aclTensor* index,
-                                                          const aclTensor* source, const aclScalar* alpha, aclTensor* out,
+NPUSIM_C_EXPORT aclnnStatus aclnnIndexAddGetWorkspaceSize(const aclTensor* self, const int64_t dim,
+                                                          const aclTensor* index, const aclTensor* source,
+                                                          const aclScalar* alpha, aclTensor* out,
                                                           uint64_t* workspaceSize, aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnIndexAddGetWorkspaceSize", aclnnStatus);
     return npusim::opapi::prepare_index_add(self, dim, index, source, alpha, out, workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnIndexAdd)
 
-NPUSIM_C_EXPORT aclnnStatus aclnnIndexFillTensorGetWorkspaceSize(const aclTensor* self, int64_t dim, const aclIntArray* index,
-                                                                 const aclScalar* value, aclTensor* out,
-                                                                 uint64_t* workspaceSize, aclOpExecutor** executor) {
+NPUSIM_C_EXPORT aclnnStatus aclnnIndexFillTensorGetWorkspaceSize(const aclTensor* self, int64_t dim,
+                                                                 const aclIntArray* index, const aclScalar* value,
+                                                                 aclTensor* out, uint64_t* workspaceSize,
+                                                                 aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnIndexFillTensorGetWorkspaceSize", aclnnStatus);
-    return npusim::opapi::prepare_index_fill("aclnnIndexFillTensor", self, dim, index, value, out, workspaceSize, executor);
+    return npusim::opapi::prepare_index_fill("aclnnIndexFillTensor", self, dim, index, value, out, workspaceSize,
+                                             executor);
 }
 OPAPI_DEFINE_RUN(aclnnIndexFillTensor)
 
 NPUSIM_C_EXPORT aclnnStatus aclnnInplaceIndexFillTensorGetWorkspaceSize(aclTensor* selfRef, int64_t dim,
-                                                                        const aclIntArray* index, const aclScalar* value,
-                                                                        uint64_t* workspaceSize, aclOpExecutor** executor) {
+                                                                        const aclIntArray* index,
+                                                                        const aclScalar* value, uint64_t* workspaceSize,
+                                                                        aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnInplaceIndexFillTensorGetWorkspaceSize", aclnnStatus);
     return npusim::opapi::prepare_index_fill("aclnnInplaceIndexFillTensor", selfRef, dim, index, value, selfRef,
                                              workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnInplaceIndexFillTensor)
 
-NPUSIM_C_EXPORT aclnnStatus aclnnRollGetWorkspaceSize(const aclTensor* x, const aclIntArray* shifts, const aclIntArray* dims,
-                                                      aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+NPUSIM_C_EXPORT aclnnStatus aclnnRollGetWorkspaceSize(const aclTensor* x, const aclIntArray* shifts,
+                                                      const aclIntArray* dims, aclTensor* out, uint64_t* workspaceSize,
+                                                      aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnRollGetWorkspaceSize", aclnnStatus);
     return npusim::opapi::prepare_roll(x, shifts, dims, out, workspaceSize, executor);
 }

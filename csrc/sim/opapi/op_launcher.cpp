@@ -45,7 +45,8 @@ public:
 private:
     static bool load(const KernelSpec& spec, void*& binary) {
         // The simulated runtime takes any bytes; ours name the kernel type and where it runs.
-        const std::string image = std::string("npusim-opapi-kernel\n") + spec.type + "\n" + std::to_string(binary_magic(spec.core)) + "\n";
+        const std::string image =
+            std::string("npusim-opapi-kernel\n") + spec.type + "\n" + std::to_string(binary_magic(spec.core)) + "\n";
         aclrtBinaryLoadOption option{};
         option.type = ACL_RT_BINARY_LOAD_OPT_MAGIC;
         option.value.magic = binary_magic(spec.core);
@@ -116,7 +117,8 @@ aclnnStatus OpExecutor::run(void* workspace, uint64_t workspace_size, aclrtStrea
         if (rc != ACL_SUCCESS) {
             LaunchHint unused;
             (void)take_launch_hint(unused);  // a failed launch must not leave its hint to the next one
-            log_message(LogLevel::Error, "%s: aclrtLaunchKernelWithHostArgs(%s) failed with %d", api().c_str(), spec.type, rc);
+            log_message(LogLevel::Error, "%s: aclrtLaunchKernelWithHostArgs(%s) failed with %d", api().c_str(),
+                        spec.type, rc);
             return ACLNN_ERR_RUNTIME_ERROR;
         }
         if (node_reports_on()) {
@@ -137,7 +139,8 @@ aclnnStatus OpExecutor::run(void* workspace, uint64_t workspace_size, aclrtStrea
         if (held == nullptr) {
             compute_();
         } else {
-            std::vector<MemoryPin> pins = Platform::instance().memory().pin_all(kernel_args_.data(), kernel_args_.size());
+            std::vector<MemoryPin> pins =
+                Platform::instance().memory().pin_all(kernel_args_.data(), kernel_args_.size());
             if (!held->queue().defer([compute = compute_, pins = std::move(pins)]() mutable {
                     compute();
                     pins.clear();  // the memory of a buffer freed meanwhile goes back now

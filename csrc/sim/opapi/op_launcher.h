@@ -49,9 +49,9 @@ aclnnStatus run_op(const char* api, void* workspace, uint64_t workspace_size, ac
 }  // namespace npusim::opapi
 
 // Defines the exported second-phase function of an operator.
-#define OPAPI_DEFINE_RUN(Api)                                                                             \
-    NPUSIM_C_EXPORT aclnnStatus Api(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,    \
-                                    aclrtStream stream) {                                                 \
-        NPUSIM_FAULT_RETURN(#Api, aclnnStatus);                                                           \
-        return ::npusim::opapi::run_op(#Api, workspace, workspaceSize, executor, stream);                 \
+#define OPAPI_DEFINE_RUN(Api)                                                                         \
+    NPUSIM_C_EXPORT aclnnStatus Api(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, \
+                                    aclrtStream stream) {                                             \
+        NPUSIM_FAULT_RETURN(#Api, aclnnStatus);                                                       \
+        return ::npusim::opapi::run_op(#Api, workspace, workspaceSize, executor, stream);             \
     }

@@ -53,7 +53,8 @@ aclnnStatus prepare(const char* api, const aclTensor* grad, const aclTensor* sel
     OPAPI_CHECK(check_rank(api, backward ? "output" : "self", x.dims, 1, nn::kMaxDims));
     OPAPI_CHECK(check_same_dims(api, "out", y.dims, x.dims));
     size_t d = 0;
-    if (!normalize_dim(dim, x.rank(), d)) return invalid(api, "dim %lld is out of range for %zu dimensions", (long long)dim, x.rank());
+    if (!normalize_dim(dim, x.rank(), d))
+        return invalid(api, "dim %lld is out of range for %zu dimensions", (long long)dim, x.rank());
     int64_t outer = 1, inner = 1;
     for (size_t i = 0; i < d; ++i) outer *= x.dims[i];
     for (size_t i = d + 1; i < x.rank(); ++i) inner *= x.dims[i];
@@ -100,8 +101,9 @@ NPUSIM_C_EXPORT aclnnStatus aclnnLogSoftmaxGetWorkspaceSize(const aclTensor* sel
 }
 OPAPI_DEFINE_RUN(aclnnLogSoftmax)
 
-NPUSIM_C_EXPORT aclnnStatus aclnnLogSoftmaxBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* output,
-                                                                    int64_t dim, aclTensor* out, uint64_t* workspaceSize,
+NPUSIM_C_EXPORT aclnnStatus aclnnLogSoftmaxBackwardGetWorkspaceSize(const aclTensor* gradOutput,
+                                                                    const aclTensor* output, int64_t dim,
+                                                                    aclTensor* out, uint64_t* workspaceSize,
                                                                     aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnLogSoftmaxBackwardGetWorkspaceSize", aclnnStatus);
     if (gradOutput == nullptr) return npusim::opapi::check_not_null("aclnnLogSoftmaxBackward", {gradOutput});

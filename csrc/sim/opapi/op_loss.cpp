@@ -139,7 +139,8 @@ aclnnStatus prepare_loss(const LossCall& c, uint64_t* workspaceSize, aclOpExecut
     OPAPI_CHECK(check_float_tensor(api, "out", c.out, y));
     Dims shape;
     if (!broadcast_dims(x.dims, t.dims, shape)) {
-        return invalid(api, "self %s and target %s do not broadcast", dims_text(x.dims).c_str(), dims_text(t.dims).c_str());
+        return invalid(api, "self %s and target %s do not broadcast", dims_text(x.dims).c_str(),
+                       dims_text(t.dims).c_str());
     }
     // The optional tensors broadcast to the pair's shape without widening it.
     const auto fits = [&](const char* what, const aclTensor* handle, TensorView& view) -> aclnnStatus {
@@ -147,7 +148,8 @@ aclnnStatus prepare_loss(const LossCall& c, uint64_t* workspaceSize, aclOpExecut
         OPAPI_CHECK(check_float_tensor(api, what, handle, view));
         Dims joint;
         if (!broadcast_dims(view.dims, shape, joint) || joint != shape) {
-            return invalid(api, "%s %s does not broadcast to %s", what, dims_text(view.dims).c_str(), dims_text(shape).c_str());
+            return invalid(api, "%s %s does not broadcast to %s", what, dims_text(view.dims).c_str(),
+                           dims_text(shape).c_str());
         }
         return ACLNN_SUCCESS;
     };
@@ -159,8 +161,9 @@ aclnnStatus prepare_loss(const LossCall& c, uint64_t* workspaceSize, aclOpExecut
     const int64_t n = numel(shape);
     const double bytes = double(x.bytes() + t.bytes() + y.bytes() + (c.grad ? g.bytes() : 0) +
                                 (c.weight ? w.bytes() : 0) + (c.pos_weight ? pw.bytes() : 0));
-    std::vector<KernelLaunch> launches{{c.backward ? kind.grad_kernel : kind.kernel, y.dtype,
-                                        vector_cost((c.backward ? kind.grad_flops : kind.flops) * double(n), bytes, n, 4096)}};
+    std::vector<KernelLaunch> launches{
+        {c.backward ? kind.grad_kernel : kind.kernel, y.dtype,
+         vector_cost((c.backward ? kind.grad_flops : kind.flops) * double(n), bytes, n, 4096)}};
     std::vector<void*> args{x.data, t.data, y.data};
     for (const TensorView* v : {&g, &w, &pw}) {
         if (v->data) args.push_back(v->data);
@@ -198,62 +201,68 @@ OPAPI_ELEMENTWISE_ENTRY(aclnnMseLoss,
                         (const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out,
                          uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_loss({kMse, false, nullptr, self, target, nullptr, nullptr, reduction, 0, out},
-                            workspaceSize, executor))
+                                     workspaceSize, executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnMseLossBackward,
                         (const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target, int64_t reduction,
                          aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_loss({kMse, true, gradOutput, self, target, nullptr, nullptr, reduction, 0, gradInput},
-                            workspaceSize, executor))
+                                     workspaceSize, executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnL1Loss,
                         (const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out,
                          uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_loss({kL1, false, nullptr, self, target, nullptr, nullptr, reduction, 0, out},
-                            workspaceSize, executor))
+                                     workspaceSize, executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnL1LossBackward,
                         (const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target, int64_t reduction,
                          aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_loss({kL1, true, gradOutput, self, target, nullptr, nullptr, reduction, 0, gradInput},
-                            workspaceSize, executor))
+                                     workspaceSize, executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnSmoothL1Loss,
                         (const aclTensor* self, const aclTensor* target, int64_t reduction, float beta,
                          aclTensor* result, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_loss({kSmoothL1, false, nullptr, self, target, nullptr, nullptr, reduction, beta,
-                            result}, workspaceSize, executor))
+                                      result},
+                                     workspaceSize, executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnSmoothL1LossBackward,
                         (const aclTensor* gradOut, const aclTensor* self, const aclTensor* target, int64_t reduction,
                          float beta, aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_loss({kSmoothL1, true, gradOut, self, target, nullptr, nullptr, reduction, beta,
-                            gradInput}, workspaceSize, executor))
+                                      gradInput},
+                                     workspaceSize, executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnBinaryCrossEntropy,
                         (const aclTensor* self, const aclTensor* target, const aclTensor* weight, int64_t reduction,
                          aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_loss({kBce, false, nullptr, self, target, weight, nullptr, reduction, 0, out},
-                            workspaceSize, executor))
+                                     workspaceSize, executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnBinaryCrossEntropyBackward,
                         (const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target,
                          const aclTensor* weightOptional, int64_t reduction, aclTensor* out, uint64_t* workspaceSize,
                          aclOpExecutor** executor),
                         prepare_loss({kBce, true, gradOutput, self, target, weightOptional, nullptr, reduction, 0, out},
-                            workspaceSize, executor))
+                                     workspaceSize, executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnBinaryCrossEntropyWithLogits,
                         (const aclTensor* self, const aclTensor* target, const aclTensor* weightOptional,
                          const aclTensor* posWeightOptional, int64_t reduction, aclTensor* out, uint64_t* workspaceSize,
                          aclOpExecutor** executor),
                         prepare_loss({kBceLogits, false, nullptr, self, target, weightOptional, posWeightOptional,
-                            reduction, 0, out}, workspaceSize, executor))
+                                      reduction, 0, out},
+                                     workspaceSize, executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnBinaryCrossEntropyWithLogitsBackward,
                         (const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target,
                          const aclTensor* weightOptional, const aclTensor* posWeightOptional, int64_t reduction,
                          aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_loss({kBceLogits, true, gradOutput, self, target, weightOptional, posWeightOptional,
-                            reduction, 0, out}, workspaceSize, executor))
+                                      reduction, 0, out},
+                                     workspaceSize, executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnKlDiv,
                         (const aclTensor* self, const aclTensor* target, int64_t reduction, bool logTarget,
                          aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_loss({kKlDiv, false, nullptr, self, target, nullptr, nullptr, reduction,
-                            logTarget ? 1.0 : 0.0, out}, workspaceSize, executor))
+                                      logTarget ? 1.0 : 0.0, out},
+                                     workspaceSize, executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnKlDivBackward,
                         (const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target, int64_t reduction,
                          bool logTarget, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_loss({kKlDiv, true, gradOutput, self, target, nullptr, nullptr, reduction,
-                            logTarget ? 1.0 : 0.0, out}, workspaceSize, executor))
+                                      logTarget ? 1.0 : 0.0, out},
+                                     workspaceSize, executor))

@@ -28,13 +28,17 @@ OPAPI_ELEMENTWISE(kMaskedFillTensor, "aclnnInplaceMaskedFillTensor", OpFamily::T
 using namespace npusim::opapi;
 
 OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceMaskedFillScalar,
-                        (aclTensor* selfRef, const aclTensor* mask, const aclScalar* value, uint64_t* workspaceSize,
+                        (aclTensor * selfRef, const aclTensor* mask, const aclScalar* value, uint64_t* workspaceSize,
                          aclOpExecutor** executor),
-                        prepare_elementwise(kMaskedFillScalar, {tensor_in("selfRef", selfRef), tensor_in("mask", mask),
-                                            attribute("value", value)}, selfRef, workspaceSize, executor))
+                        prepare_elementwise(kMaskedFillScalar,
+                                            {tensor_in("selfRef", selfRef), tensor_in("mask", mask),
+                                             attribute("value", value)},
+                                            selfRef, workspaceSize, executor))
 
 OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceMaskedFillTensor,
-                        (aclTensor* selfRef, const aclTensor* mask, const aclTensor* value, uint64_t* workspaceSize,
+                        (aclTensor * selfRef, const aclTensor* mask, const aclTensor* value, uint64_t* workspaceSize,
                          aclOpExecutor** executor),
-                        prepare_elementwise(kMaskedFillTensor, {tensor_in("selfRef", selfRef), tensor_in("mask", mask),
-                                            tensor_value("value", value)}, selfRef, workspaceSize, executor))
+                        prepare_elementwise(kMaskedFillTensor,
+                                            {tensor_in("selfRef", selfRef), tensor_in("mask", mask),
+                                             tensor_value("value", value)},
+                                            selfRef, workspaceSize, executor))

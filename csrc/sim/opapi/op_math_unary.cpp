@@ -72,7 +72,8 @@ OPAPI_ELEMENTWISE(kInplaceCos, "aclnnInplaceCos", F::Unary, {Kernel::Cos, 4}, kF
 OPAPI_ELEMENTWISE(kErf, "aclnnErf", F::Unary, {Kernel::Erf, 6}, kAllTypes, P::ToFloat, erf_);
 OPAPI_ELEMENTWISE(kInplaceErf, "aclnnInplaceErf", F::Unary, {Kernel::Erf, 6}, kFloatTypes, P::Common, erf_);
 OPAPI_ELEMENTWISE(kReciprocal, "aclnnReciprocal", F::Unary, {Kernel::Reciprocal, 1}, kAllTypes, P::ToFloat, reciprocal);
-OPAPI_ELEMENTWISE(kInplaceReciprocal, "aclnnInplaceReciprocal", F::Unary, {Kernel::Reciprocal, 1}, kFloatTypes, P::Common, reciprocal);
+OPAPI_ELEMENTWISE(kInplaceReciprocal, "aclnnInplaceReciprocal", F::Unary, {Kernel::Reciprocal, 1}, kFloatTypes,
+                  P::Common, reciprocal);
 OPAPI_ELEMENTWISE(kFloor, "aclnnFloor", F::Unary, {Kernel::Floor, 1}, kNumericTypes, P::Common, floor_);
 OPAPI_ELEMENTWISE(kInplaceFloor, "aclnnInplaceFloor", F::Unary, {Kernel::Floor, 1}, kNumericTypes, P::Common, floor_);
 OPAPI_ELEMENTWISE(kCeil, "aclnnCeil", F::Unary, {Kernel::Ceil, 1}, kNumericTypes, P::Common, ceil_);
@@ -81,71 +82,110 @@ OPAPI_ELEMENTWISE(kRound, "aclnnRound", F::Unary, {Kernel::Round, 1}, kNumericTy
 OPAPI_ELEMENTWISE(kInplaceRound, "aclnnInplaceRound", F::Unary, {Kernel::Round, 1}, kNumericTypes, P::Common, round_);
 OPAPI_ELEMENTWISE(kTrunc, "aclnnTrunc", F::Unary, {Kernel::Trunc, 1}, kNumericTypes, P::Common, trunc_);
 OPAPI_ELEMENTWISE(kInplaceTrunc, "aclnnInplaceTrunc", F::Unary, {Kernel::Trunc, 1}, kNumericTypes, P::Common, trunc_);
-OPAPI_ELEMENTWISE(kRoundDecimals, "aclnnRoundDecimals", F::Unary, {Kernel::Round, 3}, kNumericTypes, P::Common, round_decimals);
-OPAPI_ELEMENTWISE(kInplaceRoundDecimals, "aclnnInplaceRoundDecimals", F::Unary, {Kernel::Round, 3}, kNumericTypes, P::Common,
+OPAPI_ELEMENTWISE(kRoundDecimals, "aclnnRoundDecimals", F::Unary, {Kernel::Round, 3}, kNumericTypes, P::Common,
                   round_decimals);
+OPAPI_ELEMENTWISE(kInplaceRoundDecimals, "aclnnInplaceRoundDecimals", F::Unary, {Kernel::Round, 3}, kNumericTypes,
+                  P::Common, round_decimals);
 
 }  // namespace
 
 }  // namespace npusim::opapi
 
-OPAPI_ELEMENTWISE_ENTRY(aclnnAbs, (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
+OPAPI_ELEMENTWISE_ENTRY(aclnnAbs,
+                        (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kAbs, {tensor_in("self", self)}, out, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnLog, (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
+OPAPI_ELEMENTWISE_ENTRY(aclnnLog,
+                        (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kLog, {tensor_in("self", self)}, out, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceLog, (aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kInplaceLog, {tensor_in("selfRef", selfRef)}, selfRef, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnLog2, (const aclTensor* self, const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceLog, (aclTensor * selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceLog, {tensor_in("selfRef", selfRef)}, selfRef, workspaceSize,
+                                            executor))
+OPAPI_ELEMENTWISE_ENTRY(aclnnLog2,
+                        (const aclTensor* self, const aclTensor* out, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
                         prepare_elementwise(kLog2, {tensor_in("self", self)}, out, workspaceSize, executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceLog2, (const aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kInplaceLog2, {tensor_in("selfRef", selfRef)}, selfRef, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnLog10, (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceLog2, {tensor_in("selfRef", selfRef)}, selfRef, workspaceSize,
+                                            executor))
+OPAPI_ELEMENTWISE_ENTRY(aclnnLog10,
+                        (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kLog10, {tensor_in("self", self)}, out, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceLog10, (aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kInplaceLog10, {tensor_in("selfRef", selfRef)}, selfRef, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnLog1p, (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceLog10, (aclTensor * selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceLog10, {tensor_in("selfRef", selfRef)}, selfRef, workspaceSize,
+                                            executor))
+OPAPI_ELEMENTWISE_ENTRY(aclnnLog1p,
+                        (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kLog1p, {tensor_in("self", self)}, out, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceLog1p, (aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kInplaceLog1p, {tensor_in("selfRef", selfRef)}, selfRef, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnExpm1, (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceLog1p, (aclTensor * selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceLog1p, {tensor_in("selfRef", selfRef)}, selfRef, workspaceSize,
+                                            executor))
+OPAPI_ELEMENTWISE_ENTRY(aclnnExpm1,
+                        (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kExpm1, {tensor_in("self", self)}, out, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceExpm1, (aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kInplaceExpm1, {tensor_in("selfRef", selfRef)}, selfRef, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnSin, (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceExpm1, (aclTensor * selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceExpm1, {tensor_in("selfRef", selfRef)}, selfRef, workspaceSize,
+                                            executor))
+OPAPI_ELEMENTWISE_ENTRY(aclnnSin,
+                        (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kSin, {tensor_in("self", self)}, out, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceSin, (aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kInplaceSin, {tensor_in("selfRef", selfRef)}, selfRef, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnCos, (const aclTensor* input, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceSin, (aclTensor * selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceSin, {tensor_in("selfRef", selfRef)}, selfRef, workspaceSize,
+                                            executor))
+OPAPI_ELEMENTWISE_ENTRY(aclnnCos,
+                        (const aclTensor* input, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kCos, {tensor_in("self", input)}, out, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceCos, (aclTensor* inputRef, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kInplaceCos, {tensor_in("selfRef", inputRef)}, inputRef, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnErf, (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceCos, (aclTensor * inputRef, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceCos, {tensor_in("selfRef", inputRef)}, inputRef, workspaceSize,
+                                            executor))
+OPAPI_ELEMENTWISE_ENTRY(aclnnErf,
+                        (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kErf, {tensor_in("self", self)}, out, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceErf, (aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kInplaceErf, {tensor_in("selfRef", selfRef)}, selfRef, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnFloor, (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceErf, (aclTensor * selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceErf, {tensor_in("selfRef", selfRef)}, selfRef, workspaceSize,
+                                            executor))
+OPAPI_ELEMENTWISE_ENTRY(aclnnFloor,
+                        (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kFloor, {tensor_in("self", self)}, out, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceFloor, (aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kInplaceFloor, {tensor_in("selfRef", selfRef)}, selfRef, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnCeil, (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceFloor, (aclTensor * selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceFloor, {tensor_in("selfRef", selfRef)}, selfRef, workspaceSize,
+                                            executor))
+OPAPI_ELEMENTWISE_ENTRY(aclnnCeil,
+                        (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kCeil, {tensor_in("self", self)}, out, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceCeil, (aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kInplaceCeil, {tensor_in("selfRef", selfRef)}, selfRef, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnRound, (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceCeil, (aclTensor * selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceCeil, {tensor_in("selfRef", selfRef)}, selfRef, workspaceSize,
+                                            executor))
+OPAPI_ELEMENTWISE_ENTRY(aclnnRound,
+                        (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kRound, {tensor_in("self", self)}, out, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceRound, (const aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kInplaceRound, {tensor_in("selfRef", selfRef)}, selfRef, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnRoundDecimals, (const aclTensor* self, int64_t decimals, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kRoundDecimals, {tensor_in("self", self), constant(static_cast<double>(decimals))}, out, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceRoundDecimals, (aclTensor* selfRef, int64_t decimals, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kInplaceRoundDecimals, {tensor_in("selfRef", selfRef), constant(static_cast<double>(decimals))}, selfRef, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnTrunc, (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceRound,
+                        (const aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceRound, {tensor_in("selfRef", selfRef)}, selfRef, workspaceSize,
+                                            executor))
+OPAPI_ELEMENTWISE_ENTRY(aclnnRoundDecimals,
+                        (const aclTensor* self, int64_t decimals, aclTensor* out, uint64_t* workspaceSize,
+                         aclOpExecutor** executor),
+                        prepare_elementwise(kRoundDecimals,
+                                            {tensor_in("self", self), constant(static_cast<double>(decimals))}, out,
+                                            workspaceSize, executor))
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceRoundDecimals,
+                        (aclTensor * selfRef, int64_t decimals, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceRoundDecimals,
+                                            {tensor_in("selfRef", selfRef), constant(static_cast<double>(decimals))},
+                                            selfRef, workspaceSize, executor))
+OPAPI_ELEMENTWISE_ENTRY(aclnnTrunc,
+                        (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kTrunc, {tensor_in("self", self)}, out, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceTrunc, (aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kInplaceTrunc, {tensor_in("selfRef", selfRef)}, selfRef, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnSign, (const aclTensor* self, aclTensor* result, uint64_t* workspaceSize, aclOpExecutor** executor),
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceTrunc, (aclTensor * selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceTrunc, {tensor_in("selfRef", selfRef)}, selfRef, workspaceSize,
+                                            executor))
+OPAPI_ELEMENTWISE_ENTRY(aclnnSign,
+                        (const aclTensor* self, aclTensor* result, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kSign, {tensor_in("self", self)}, result, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnReciprocal, (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
+OPAPI_ELEMENTWISE_ENTRY(aclnnReciprocal,
+                        (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kReciprocal, {tensor_in("self", self)}, out, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceReciprocal, (const aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kInplaceReciprocal, {tensor_in("selfRef", selfRef)}, selfRef, workspaceSize, executor))
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceReciprocal,
+                        (const aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        prepare_elementwise(kInplaceReciprocal, {tensor_in("selfRef", selfRef)}, selfRef, workspaceSize,
+                                            executor))

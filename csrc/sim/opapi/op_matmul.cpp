@@ -27,7 +27,7 @@ constexpr size_t kMaxMatmulDims = 6;
 
 struct MatmulPlan {
     TensorView a, b, y;
-    Dims batch;          // broadcast batch dimensions
+    Dims batch;  // broadcast batch dimensions
     Dims a_full, b_full;  // the dims of a and b with 1-D operands made 2-D
     int64_t m = 1, n = 1, k = 1;
 };
@@ -79,7 +79,8 @@ aclnnStatus prepare(const char* api, bool batch_only, const aclTensor* self, con
     p.k = p.a_full.back();
     p.n = p.b_full.back();
     if (p.b_full[p.b_full.size() - 2] != p.k) {
-        return invalid(api, "self %s and mat2 %s: inner dimensions differ", dims_text(p.a.dims).c_str(), dims_text(p.b.dims).c_str());
+        return invalid(api, "self %s and mat2 %s: inner dimensions differ", dims_text(p.a.dims).c_str(),
+                       dims_text(p.b.dims).c_str());
     }
     const Dims a_batch(p.a_full.begin(), p.a_full.end() - 2), b_batch(p.b_full.begin(), p.b_full.end() - 2);
     if (!broadcast_dims(a_batch, b_batch, p.batch)) return invalid(api, "batch dimensions do not broadcast");
@@ -94,7 +95,8 @@ aclnnStatus prepare(const char* api, bool batch_only, const aclTensor* self, con
     std::vector<KernelLaunch> launches{{kernel, p.a.dtype, cube_cost(batches, p.m, p.n, p.k, bytes, p.a.dtype)}};
     std::vector<void*> args{p.a.data, p.b.data, p.y.data};
     auto run = [p]() { compute(p); };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, run, std::move(launches), std::move(args)), workspaceSize, executor);
+    return hand_over(std::make_unique<OpExecutor>(api, 0, run, std::move(launches), std::move(args)), workspaceSize,
+                     executor);
 }
 
 }  // namespace
@@ -110,9 +112,9 @@ NPUSIM_C_EXPORT aclnnStatus aclnnMatmulGetWorkspaceSize(const aclTensor* self, c
 }
 OPAPI_DEFINE_RUN(aclnnMatmul)
 
-NPUSIM_C_EXPORT aclnnStatus aclnnBatchMatMulGetWorkspaceSize(const aclTensor* self, const aclTensor* mat2, aclTensor* out,
-                                                             int8_t cubeMathType, uint64_t* workspaceSize,
-                                                             aclOpExecutor** executor) {
+NPUSIM_C_EXPORT aclnnStatus aclnnBatchMatMulGetWorkspaceSize(const aclTensor* self, const aclTensor* mat2,
+                                                             aclTensor* out, int8_t cubeMathType,
+                                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnBatchMatMulGetWorkspaceSize", aclnnStatus);
     (void)cubeMathType;
     return npusim::opapi::prepare("aclnnBatchMatMul", true, self, mat2, out, workspaceSize, executor);

@@ -26,7 +26,8 @@ namespace {
 // Declared in the operator registry (hand-written: its own checks and compute).
 [[maybe_unused]] const bool kRegistered =
     register_op({"aclnnNLLLoss", OpFamily::Loss, kFloatTypes | DTypeSet{ACL_INT32, ACL_INT64}, Kernel::NLLLoss}) &&
-    register_op({"aclnnNLLLossBackward", OpFamily::Loss, kFloatTypes | DTypeSet{ACL_INT32, ACL_INT64}, Kernel::NLLLossGrad});
+    register_op(
+        {"aclnnNLLLossBackward", OpFamily::Loss, kFloatTypes | DTypeSet{ACL_INT32, ACL_INT64}, Kernel::NLLLossGrad});
 
 struct NllPlan {
     TensorView x, target, weight, out, total, grad;  // grad: the backward's gradOutput
@@ -72,7 +73,9 @@ void sample_weights(const char* api, const NllPlan& p, std::vector<int64_t>& cls
         const int64_t c = static_cast<int64_t>(t[n]);
         if (c == p.ignore) continue;
         if (c < 0 || c >= p.classes) {
-            if (!reported) log_message(LogLevel::Error, "%s: target %lld is outside [0, %lld)", api, (long long)c, (long long)p.classes);
+            if (!reported)
+                log_message(LogLevel::Error, "%s: target %lld is outside [0, %lld)", api, (long long)c,
+                            (long long)p.classes);
             reported = true;
             continue;
         }
@@ -97,10 +100,12 @@ aclnnStatus prepare_forward(const aclTensor* self, const aclTensor* target, cons
     OPAPI_CHECK(check_float_type(api, "totalWeightOut", p.total.dtype));
     const Dims per_sample = p.x.rank() == 2 ? Dims{p.batch} : Dims{};
     OPAPI_CHECK(check_same_dims(api, "out", p.out.dims, reduction == kReductionNone ? per_sample : Dims{}));
-    if (p.total.numel() != 1) return invalid(api, "totalWeightOut has %lld elements; 1 expected", (long long)p.total.numel());
+    if (p.total.numel() != 1)
+        return invalid(api, "totalWeightOut has %lld elements; 1 expected", (long long)p.total.numel());
     const double bytes = double(p.batch) * double(nn::dtype_size(p.x.dtype) + nn::dtype_size(p.target.dtype)) +
                          double(p.out.bytes() + p.total.bytes());
-    std::vector<KernelLaunch> launches{{Kernel::NLLLoss, p.out.dtype, vector_cost(2.0 * double(p.batch), bytes, p.batch, 4096)}};
+    std::vector<KernelLaunch> launches{
+        {Kernel::NLLLoss, p.out.dtype, vector_cost(2.0 * double(p.batch), bytes, p.batch, 4096)}};
     std::vector<void*> args{p.x.data, p.target.data, p.weight.data, p.out.data, p.total.data};
     auto compute = [p]() {
         std::vector<int64_t> cls;
@@ -144,11 +149,14 @@ aclnnStatus prepare_backward(const aclTensor* gradOutput, const aclTensor* self,
     OPAPI_CHECK(check_float_type(api, "gradOutput", p.grad.dtype));
     OPAPI_CHECK(check_float_type(api, "out", p.out.dtype));
     OPAPI_CHECK(check_same_dims(api, "out", p.out.dims, p.x.dims));
-    if (p.total.numel() != 1) return invalid(api, "totalWeight has %lld elements; 1 expected", (long long)p.total.numel());
+    if (p.total.numel() != 1)
+        return invalid(api, "totalWeight has %lld elements; 1 expected", (long long)p.total.numel());
     const int64_t grads = reduction == kReductionNone ? p.batch : 1;
-    if (p.grad.numel() != grads) return invalid(api, "gradOutput has %lld elements; %lld expected", (long long)p.grad.numel(), (long long)grads);
+    if (p.grad.numel() != grads)
+        return invalid(api, "gradOutput has %lld elements; %lld expected", (long long)p.grad.numel(), (long long)grads);
     std::vector<KernelLaunch> launches{
-        {Kernel::NLLLossGrad, p.out.dtype, vector_cost(2.0 * double(p.batch), double(p.out.bytes() + p.grad.bytes()), p.out.numel(), 4096)}};
+        {Kernel::NLLLossGrad, p.out.dtype,
+         vector_cost(2.0 * double(p.batch), double(p.out.bytes() + p.grad.bytes()), p.out.numel(), 4096)}};
     std::vector<void*> args{p.grad.data, p.x.data, p.target.data, p.weight.data, p.total.data, p.out.data};
     auto compute = [p]() {
         std::vector<int64_t> cls;
@@ -174,8 +182,8 @@ aclnnStatus prepare_backward(const aclTensor* gradOutput, const aclTensor* self,
 }  // namespace npusim::opapi
 
 NPUSIM_C_EXPORT aclnnStatus aclnnNLLLossGetWorkspaceSize(const aclTensor* self, const aclTensor* target,
-                                                         const aclTensor* weight, int64_t reduction, int64_t ignoreIndex,
-                                                         aclTensor* out, aclTensor* totalWeightOut,
+                                                         const aclTensor* weight, int64_t reduction,
+                                                         int64_t ignoreIndex, aclTensor* out, aclTensor* totalWeightOut,
                                                          uint64_t* workspaceSize, aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnNLLLossGetWorkspaceSize", aclnnStatus);
     return npusim::opapi::prepare_forward(self, target, weight, reduction, ignoreIndex, out, totalWeightOut,

@@ -61,9 +61,10 @@ aclnnStatus prepare_nonzero(const char* api, bool transposed, const aclTensor* s
     const auto rank = static_cast<int64_t>(x.rank());
     const int64_t rows = transposed ? y.dims[1] : y.dims[0], width = transposed ? y.dims[0] : y.dims[1];
     if (width != rank || rows < x.numel() || !is_contiguous(y)) {
-        return invalid(api, "out has shape %s; it must be contiguous with %s %lld and %s at least %lld", dims_text(y.dims).c_str(),
-                       transposed ? "dimension 0" : "dimension 1", static_cast<long long>(rank),
-                       transposed ? "dimension 1" : "dimension 0", static_cast<long long>(x.numel()));
+        return invalid(api, "out has shape %s; it must be contiguous with %s %lld and %s at least %lld",
+                       dims_text(y.dims).c_str(), transposed ? "dimension 0" : "dimension 1",
+                       static_cast<long long>(rank), transposed ? "dimension 1" : "dimension 0",
+                       static_cast<long long>(x.numel()));
     }
     const int64_t n = x.numel();
     std::vector<KernelLaunch> launches{
@@ -80,15 +81,17 @@ aclnnStatus prepare_nonzero(const char* api, bool transposed, const aclTensor* s
         std::vector<double> values(coords.size());
         for (int64_t i = 0; i < count; ++i) {
             for (int64_t d = 0; d < rank; ++d) {
-                values[static_cast<size_t>(transposed ? d * count + i : i * rank + d)] = coords[static_cast<size_t>(i * rank + d)];
+                values[static_cast<size_t>(transposed ? d * count + i : i * rank + d)] =
+                    coords[static_cast<size_t>(i * rank + d)];
             }
         }
         set_view(out, result.dims);
         result.strides = out->strides;
         write_doubles(result, values);
     };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
-                     workspaceSize, executor);
+    return hand_over(
+        std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
+        workspaceSize, executor);
 }
 
 // The tensor a mask selects from (any type) and the mask (bool or uint8), up to 8 dimensions each.
@@ -114,12 +117,13 @@ aclnnStatus prepare_masked_select(const aclTensor* self, const aclTensor* mask, 
     OPAPI_CHECK(check_rank(api, "out", y.dims, 1, 1));
     Dims shape;
     if (!broadcast_dims(x.dims, m.dims, shape)) {
-        return invalid(api, "self %s and mask %s do not broadcast", dims_text(x.dims).c_str(), dims_text(m.dims).c_str());
+        return invalid(api, "self %s and mask %s do not broadcast", dims_text(x.dims).c_str(),
+                       dims_text(m.dims).c_str());
     }
     const int64_t n = numel(shape);
     if (y.dims[0] < n || !is_contiguous(y)) {
-        return invalid(api, "out has shape %s; it must be contiguous with at least %lld elements", dims_text(y.dims).c_str(),
-                       static_cast<long long>(n));
+        return invalid(api, "out has shape %s; it must be contiguous with at least %lld elements",
+                       dims_text(y.dims).c_str(), static_cast<long long>(n));
     }
     std::vector<KernelLaunch> launches{
         {Kernel::MaskedSelectV3, x.dtype, vector_cost(double(n), double(x.bytes() + m.bytes() + y.bytes()), n, 4096)}};
@@ -134,8 +138,9 @@ aclnnStatus prepare_masked_select(const aclTensor* self, const aclTensor* mask, 
         set_view(out, result.dims);
         write_doubles(result, picked);
     };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, m.data, y.data}),
-                     workspaceSize, executor);
+    return hand_over(
+        std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, m.data, y.data}),
+        workspaceSize, executor);
 }
 
 aclnnStatus prepare_masked_scatter(aclTensor* selfRef, const aclTensor* mask, const aclTensor* source,
@@ -151,11 +156,13 @@ aclnnStatus prepare_masked_scatter(aclTensor* selfRef, const aclTensor* mask, co
     OPAPI_CHECK(check_rank(api, "source", s.dims, 0, nn::kMaxDims));
     Dims shape;
     if (!broadcast_dims(x.dims, m.dims, shape) || shape != x.dims) {
-        return invalid(api, "mask %s does not broadcast to selfRef %s", dims_text(m.dims).c_str(), dims_text(x.dims).c_str());
+        return invalid(api, "mask %s does not broadcast to selfRef %s", dims_text(m.dims).c_str(),
+                       dims_text(x.dims).c_str());
     }
     const int64_t n = x.numel();
     std::vector<KernelLaunch> launches{
-        {Kernel::MaskedScatter, x.dtype, vector_cost(double(n), double(2 * x.bytes() + m.bytes() + s.bytes()), n, 4096)}};
+        {Kernel::MaskedScatter, x.dtype,
+         vector_cost(double(n), double(2 * x.bytes() + m.bytes() + s.bytes()), n, 4096)}};
     auto compute = [x, m, s]() {
         std::vector<double> r = read_doubles(x);
         const std::vector<double> keep = read_doubles(m, x.dims), from = read_doubles(s);
@@ -165,8 +172,9 @@ aclnnStatus prepare_masked_scatter(aclTensor* selfRef, const aclTensor* mask, co
         }
         write_doubles(x, r);
     };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, m.data, s.data}),
-                     workspaceSize, executor);
+    return hand_over(
+        std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, m.data, s.data}),
+        workspaceSize, executor);
 }
 
 }  // namespace
@@ -180,15 +188,16 @@ NPUSIM_C_EXPORT aclnnStatus aclnnNonzeroGetWorkspaceSize(const aclTensor* self, 
 }
 OPAPI_DEFINE_RUN(aclnnNonzero)
 
-NPUSIM_C_EXPORT aclnnStatus aclnnNonzeroV2GetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
-                                                           aclOpExecutor** executor) {
+NPUSIM_C_EXPORT aclnnStatus aclnnNonzeroV2GetWorkspaceSize(const aclTensor* self, aclTensor* out,
+                                                           uint64_t* workspaceSize, aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnNonzeroV2GetWorkspaceSize", aclnnStatus);
     return npusim::opapi::prepare_nonzero("aclnnNonzeroV2", true, self, out, workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnNonzeroV2)
 
-NPUSIM_C_EXPORT aclnnStatus aclnnMaskedSelectGetWorkspaceSize(const aclTensor* self, const aclTensor* mask, aclTensor* out,
-                                                              uint64_t* workspaceSize, aclOpExecutor** executor) {
+NPUSIM_C_EXPORT aclnnStatus aclnnMaskedSelectGetWorkspaceSize(const aclTensor* self, const aclTensor* mask,
+                                                              aclTensor* out, uint64_t* workspaceSize,
+                                                              aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnMaskedSelectGetWorkspaceSize", aclnnStatus);
     return npusim::opapi::prepare_masked_select(self, mask, out, workspaceSize, executor);
 }

@@ -50,8 +50,8 @@ Dims stat_dims(const Dims& x, size_t normalized) {
 }
 
 aclnnStatus prepare_layer_norm(const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* weight,
-                               const aclTensor* bias, double eps, aclTensor* out, aclTensor* meanOut, aclTensor* rstdOut,
-                               uint64_t* workspaceSize, aclOpExecutor** executor) {
+                               const aclTensor* bias, double eps, aclTensor* out, aclTensor* meanOut,
+                               aclTensor* rstdOut, uint64_t* workspaceSize, aclOpExecutor** executor) {
     const char* api = "aclnnLayerNorm";
     OPAPI_CHECK(check_not_null(api, {input, normalizedShape, out, workspaceSize, executor}));
     OPAPI_CHECK(check_tensor(api, "input", input));
@@ -63,7 +63,9 @@ aclnnStatus prepare_layer_norm(const aclTensor* input, const aclIntArray* normal
     OPAPI_CHECK(check_rank(api, "input", x.dims, 1, nn::kMaxDims));
     OPAPI_CHECK(check_same_dims(api, "out", y.dims, x.dims));
     const Dims ns = normalizedShape->values;
-    if (!has_tail(x.dims, ns)) return invalid(api, "normalizedShape %s is not the tail of input %s", dims_text(ns).c_str(), dims_text(x.dims).c_str());
+    if (!has_tail(x.dims, ns))
+        return invalid(api, "normalizedShape %s is not the tail of input %s", dims_text(ns).c_str(),
+                       dims_text(x.dims).c_str());
     TensorView w, b;
     for (auto [t, what, view] : {std::tuple{weight, "weight", &w}, std::tuple{bias, "bias", &b}}) {
         if (t == nullptr) continue;
@@ -76,12 +78,14 @@ aclnnStatus prepare_layer_norm(const aclTensor* input, const aclIntArray* normal
     OPAPI_CHECK(check_stat(api, "meanOut", meanOut, sd));
     OPAPI_CHECK(check_stat(api, "rstdOut", rstdOut, sd));
     const TensorView mean = view_of(meanOut), rstd = view_of(rstdOut);
-    const bool has_w = weight != nullptr, has_b = bias != nullptr, has_mean = meanOut != nullptr, has_rstd = rstdOut != nullptr;
+    const bool has_w = weight != nullptr, has_b = bias != nullptr, has_mean = meanOut != nullptr,
+               has_rstd = rstdOut != nullptr;
 
     const int64_t len = numel(ns), rows = len == 0 ? 0 : x.numel() / len, n = x.numel();
-    const double bytes = double(x.bytes() + y.bytes() + w.bytes() * has_w + b.bytes() * has_b + mean.bytes() * has_mean +
-                                rstd.bytes() * has_rstd);
-    std::vector<KernelLaunch> launches{{Kernel::LayerNormV4, x.dtype, vector_cost(8.0 * n, bytes, rows, kRowsPerBlock)}};
+    const double bytes = double(x.bytes() + y.bytes() + w.bytes() * has_w + b.bytes() * has_b +
+                                mean.bytes() * has_mean + rstd.bytes() * has_rstd);
+    std::vector<KernelLaunch> launches{
+        {Kernel::LayerNormV4, x.dtype, vector_cost(8.0 * n, bytes, rows, kRowsPerBlock)}};
     auto compute = [=]() {
         const std::vector<float> v = read_floats(x);
         const std::vector<float> gw = has_w ? read_floats(w) : std::vector<float>();
@@ -107,9 +111,10 @@ aclnnStatus prepare_layer_norm(const aclTensor* input, const aclIntArray* normal
         if (has_mean) write_floats(mean, m);
         if (has_rstd) write_floats(rstd, s);
     };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches),
-                                                  std::vector<void*>{x.data, w.data, b.data, y.data, mean.data, rstd.data}),
-                     workspaceSize, executor);
+    return hand_over(
+        std::make_unique<OpExecutor>(api, 0, compute, std::move(launches),
+                                     std::vector<void*>{x.data, w.data, b.data, y.data, mean.data, rstd.data}),
+        workspaceSize, executor);
 }
 
 aclnnStatus prepare_rms_norm(const aclTensor* xt, const aclTensor* gamma, double epsilon, const aclTensor* yOut,
@@ -125,7 +130,8 @@ aclnnStatus prepare_rms_norm(const aclTensor* xt, const aclTensor* gamma, double
     OPAPI_CHECK(check_same_dtype(api, "yOut", y.dtype, x.dtype));
     OPAPI_CHECK(check_rank(api, "x", x.dims, 1, nn::kMaxDims));
     OPAPI_CHECK(check_same_dims(api, "yOut", y.dims, x.dims));
-    if (!has_tail(x.dims, g.dims)) return invalid(api, "gamma %s is not the tail of x %s", dims_text(g.dims).c_str(), dims_text(x.dims).c_str());
+    if (!has_tail(x.dims, g.dims))
+        return invalid(api, "gamma %s is not the tail of x %s", dims_text(g.dims).c_str(), dims_text(x.dims).c_str());
     OPAPI_CHECK(check_stat(api, "rstdOut", rstdOut, stat_dims(x.dims, g.rank())));
     const TensorView rstd = view_of(rstdOut);
     const bool has_rstd = rstdOut != nullptr;
@@ -140,7 +146,8 @@ aclnnStatus prepare_rms_norm(const aclTensor* xt, const aclTensor* gamma, double
             double sq = 0;
             for (int64_t i = 0; i < len; ++i) sq += double(in[i]) * in[i];
             const double inv = 1.0 / std::sqrt(sq / double(len) + epsilon);
-            for (int64_t i = 0; i < len; ++i) r[size_t(row * len + i)] = static_cast<float>(in[i] * inv * gw[size_t(i)]);
+            for (int64_t i = 0; i < len; ++i)
+                r[size_t(row * len + i)] = static_cast<float>(in[i] * inv * gw[size_t(i)]);
             s[size_t(row)] = static_cast<float>(inv);
         }
         write_floats(y, r);
@@ -156,13 +163,13 @@ aclnnStatus prepare_rms_norm(const aclTensor* xt, const aclTensor* gamma, double
 }  // namespace npusim::opapi
 
 NPUSIM_C_EXPORT aclnnStatus aclnnLayerNormGetWorkspaceSize(const aclTensor* input, const aclIntArray* normalizedShape,
-                                                           const aclTensor* weightOptional, const aclTensor* biasOptional,
-                                                           double eps, aclTensor* out, aclTensor* meanOutOptional,
-                                                           aclTensor* rstdOutOptional, uint64_t* workspaceSize,
-                                                           aclOpExecutor** executor) {
+                                                           const aclTensor* weightOptional,
+                                                           const aclTensor* biasOptional, double eps, aclTensor* out,
+                                                           aclTensor* meanOutOptional, aclTensor* rstdOutOptional,
+                                                           uint64_t* workspaceSize, aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnLayerNormGetWorkspaceSize", aclnnStatus);
-    return npusim::opapi::prepare_layer_norm(input, normalizedShape, weightOptional, biasOptional, eps, out, meanOutOptional,
-                                             rstdOutOptional, workspaceSize, executor);
+    return npusim::opapi::prepare_layer_norm(input, normalizedShape, weightOptional, biasOptional, eps, out,
+                                             meanOutOptional, rstdOutOptional, workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnLayerNorm)
 

@@ -74,7 +74,8 @@ aclnnStatus prepare(const aclTensor* gradOut, const aclTensor* input, const aclI
                     uint64_t* workspaceSize, aclOpExecutor** executor) {
     const char* api = "aclnnLayerNormBackward";
     (void)bias;  // the gradients do not depend on the bias
-    OPAPI_CHECK(check_not_null(api, {gradOut, input, normalizedShape, mean, rstd, outputMask, workspaceSize, executor}));
+    OPAPI_CHECK(
+        check_not_null(api, {gradOut, input, normalizedShape, mean, rstd, outputMask, workspaceSize, executor}));
     OPAPI_CHECK(check_tensor(api, "input", input));
     if (!nn::valid(normalizedShape)) return invalid(api, "normalizedShape is not a live aclIntArray");
     if (outputMask->magic != nn::kArrayMagic || outputMask->values.size() != 3) {
@@ -86,7 +87,8 @@ aclnnStatus prepare(const aclTensor* gradOut, const aclTensor* input, const aclI
     OPAPI_CHECK(check_rank(api, "input", p.x.dims, 1, nn::kMaxDims));
     const Dims ns = normalizedShape->values;
     if (ns.empty() || ns.size() > p.x.rank() || !std::equal(ns.begin(), ns.end(), p.x.dims.end() - long(ns.size()))) {
-        return invalid(api, "normalizedShape %s is not the tail of input %s", dims_text(ns).c_str(), dims_text(p.x.dims).c_str());
+        return invalid(api, "normalizedShape %s is not the tail of input %s", dims_text(ns).c_str(),
+                       dims_text(p.x.dims).c_str());
     }
     Dims stat = p.x.dims;
     for (size_t i = p.x.rank() - ns.size(); i < p.x.rank(); ++i) stat[i] = 1;

@@ -18,8 +18,10 @@ namespace {
 
 // Declared in the operator registry (hand-written: its own checks and compute).
 [[maybe_unused]] const bool kRegistered =
-    register_op({"aclnnPermute", OpFamily::Layout, kAllTypes | DTypeSet{ACL_DOUBLE, ACL_UINT16, ACL_UINT32, ACL_UINT64}, Kernel::Transpose}) &&
-    register_op({"aclnnTranspose", OpFamily::Layout, kAllTypes | DTypeSet{ACL_DOUBLE, ACL_UINT16, ACL_UINT32, ACL_UINT64}, Kernel::Transpose});
+    register_op({"aclnnPermute", OpFamily::Layout, kAllTypes | DTypeSet{ACL_DOUBLE, ACL_UINT16, ACL_UINT32, ACL_UINT64},
+                 Kernel::Transpose}) &&
+    register_op({"aclnnTranspose", OpFamily::Layout,
+                 kAllTypes | DTypeSet{ACL_DOUBLE, ACL_UINT16, ACL_UINT32, ACL_UINT64}, Kernel::Transpose});
 
 aclnnStatus prepare(const char* api, const aclTensor* self, const Dims& order, aclTensor* out, uint64_t* workspaceSize,
                     aclOpExecutor** executor) {
@@ -31,7 +33,8 @@ aclnnStatus prepare(const char* api, const aclTensor* self, const Dims& order, a
     std::vector<size_t> perm(order.size());
     std::vector<bool> seen(order.size(), false);
     for (size_t i = 0; i < order.size(); ++i) {
-        if (!normalize_dim(order[i], x.rank(), perm[i]) || seen[perm[i]]) return invalid(api, "dims %s is not a permutation", dims_text(order).c_str());
+        if (!normalize_dim(order[i], x.rank(), perm[i]) || seen[perm[i]])
+            return invalid(api, "dims %s is not a permutation", dims_text(order).c_str());
         seen[perm[i]] = true;
     }
     // The input seen through the permutation: dims and strides reordered.
@@ -42,10 +45,12 @@ aclnnStatus prepare(const char* api, const aclTensor* self, const Dims& order, a
     }
     OPAPI_CHECK(check_same_dims(api, "out", y.dims, permuted.dims));
     const int64_t n = x.numel();
-    std::vector<KernelLaunch> launches{{Kernel::Transpose, x.dtype, vector_cost(0, double(x.bytes() + y.bytes()), n, 4096)}};
+    std::vector<KernelLaunch> launches{
+        {Kernel::Transpose, x.dtype, vector_cost(0, double(x.bytes() + y.bytes()), n, 4096)}};
     auto compute = [permuted, y]() { write_doubles(y, read_doubles(permuted)); };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
-                     workspaceSize, executor);
+    return hand_over(
+        std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
+        workspaceSize, executor);
 }
 
 aclnnStatus prepare_permute(const aclTensor* self, const aclIntArray* dims, aclTensor* out, uint64_t* workspaceSize,
@@ -58,8 +63,8 @@ aclnnStatus prepare_permute(const aclTensor* self, const aclIntArray* dims, aclT
     return prepare(api, self, dims->values, out, workspaceSize, executor);
 }
 
-aclnnStatus prepare_transpose(const aclTensor* self, int64_t dim0, int64_t dim1, aclTensor* out, uint64_t* workspaceSize,
-                              aclOpExecutor** executor) {
+aclnnStatus prepare_transpose(const aclTensor* self, int64_t dim0, int64_t dim1, aclTensor* out,
+                              uint64_t* workspaceSize, aclOpExecutor** executor) {
     const char* api = "aclnnTranspose";
     OPAPI_CHECK(check_not_null(api, {self, out, workspaceSize, executor}));
     OPAPI_CHECK(check_tensor(api, "self", self));
@@ -67,7 +72,8 @@ aclnnStatus prepare_transpose(const aclTensor* self, int64_t dim0, int64_t dim1,
     const size_t rank = self->view.size();
     size_t a = 0, b = 0;
     if (!normalize_dim(dim0, rank, a) || !normalize_dim(dim1, rank, b)) {
-        return invalid(api, "dims %lld, %lld are out of range for %zu dimensions", (long long)dim0, (long long)dim1, rank);
+        return invalid(api, "dims %lld, %lld are out of range for %zu dimensions", (long long)dim0, (long long)dim1,
+                       rank);
     }
     Dims order(rank);
     for (size_t i = 0; i < rank; ++i) order[i] = static_cast<int64_t>(i);

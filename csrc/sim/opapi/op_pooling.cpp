@@ -29,9 +29,10 @@ namespace {
 [[maybe_unused]] const bool kRegistered =
     register_op({"aclnnMaxPool2dWithMask", OpFamily::Reduction, kFloatTypes, Kernel::MaxPoolWithArgmaxV1}) &&
     register_op({"aclnnMaxPool2dWithIndices", OpFamily::Reduction, kFloatTypes, Kernel::MaxPoolWithArgmaxV1}) &&
-    register_op({"aclnnMaxPool2dWithMaskBackward", OpFamily::Reduction, kFloatTypes, Kernel::MaxPoolGradWithArgmaxV1}) &&
-    register_op({"aclnnMaxPool2dWithIndicesBackward", OpFamily::Reduction, kFloatTypes,
-                 Kernel::MaxPoolGradWithArgmaxV1}) &&
+    register_op(
+        {"aclnnMaxPool2dWithMaskBackward", OpFamily::Reduction, kFloatTypes, Kernel::MaxPoolGradWithArgmaxV1}) &&
+    register_op(
+        {"aclnnMaxPool2dWithIndicesBackward", OpFamily::Reduction, kFloatTypes, Kernel::MaxPoolGradWithArgmaxV1}) &&
     register_op({"aclnnAvgPool2d", OpFamily::Reduction, kFloatTypes, Kernel::AvgPoolV2}) &&
     register_op({"aclnnAvgPool2dBackward", OpFamily::Reduction, kFloatTypes, Kernel::AvgPoolV2Grad});
 
@@ -67,18 +68,21 @@ aclnnStatus plan(const char* api, const TensorView& x, const aclIntArray* kernel
     p.h = x.dims[r - 2];
     p.w = x.dims[r - 1];
     p.planes = x.numel() / std::max<int64_t>(p.h * p.w, 1);
-    if (!pair_of(kernel, 1, p.kh, p.kw) || kernel->values.empty()) return invalid(api, "kernelSize must hold 1 or 2 values");
+    if (!pair_of(kernel, 1, p.kh, p.kw) || kernel->values.empty())
+        return invalid(api, "kernelSize must hold 1 or 2 values");
     if (!pair_of(stride, p.kh, p.sh, p.sw)) return invalid(api, "stride must hold 0 to 2 values");
     if (stride->values.empty()) p.sw = p.kw;
     if (!pair_of(padding, 0, p.ph, p.pw)) return invalid(api, "padding must hold 0 to 2 values");
-    if (dilation != nullptr && !pair_of(dilation, 1, p.dh, p.dw)) return invalid(api, "dilation must hold 0 to 2 values");
+    if (dilation != nullptr && !pair_of(dilation, 1, p.dh, p.dw))
+        return invalid(api, "dilation must hold 0 to 2 values");
     p.ceil = ceil;
     if (p.kh <= 0 || p.kw <= 0 || p.sh <= 0 || p.sw <= 0 || p.dh <= 0 || p.dw <= 0 || p.ph < 0 || p.pw < 0 ||
         2 * p.ph > p.kh || 2 * p.pw > p.kw) {
-        return invalid(api, "kernel %lldx%lld, stride %lldx%lld, padding %lldx%lld: sizes must be positive and padding "
-                       "at most half the kernel", static_cast<long long>(p.kh), static_cast<long long>(p.kw),
-                       static_cast<long long>(p.sh), static_cast<long long>(p.sw), static_cast<long long>(p.ph),
-                       static_cast<long long>(p.pw));
+        return invalid(api,
+                       "kernel %lldx%lld, stride %lldx%lld, padding %lldx%lld: sizes must be positive and padding "
+                       "at most half the kernel",
+                       static_cast<long long>(p.kh), static_cast<long long>(p.kw), static_cast<long long>(p.sh),
+                       static_cast<long long>(p.sw), static_cast<long long>(p.ph), static_cast<long long>(p.pw));
     }
     if (p.h + 2 * p.ph < p.dh * (p.kh - 1) + 1 || p.w + 2 * p.pw < p.dw * (p.kw - 1) + 1) {
         return invalid(api, "the window is larger than the padded input %s", dims_text(x.dims).c_str());
@@ -130,7 +134,8 @@ aclnnStatus prepare_max(const char* api, Record record, const aclTensor* self, c
                         const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation,
                         bool ceilMode, const aclTensor* out, const aclTensor* indices, uint64_t* workspaceSize,
                         aclOpExecutor** executor) {
-    OPAPI_CHECK(check_not_null(api, {self, kernelSize, stride, padding, dilation, out, indices, workspaceSize, executor}));
+    OPAPI_CHECK(
+        check_not_null(api, {self, kernelSize, stride, padding, dilation, out, indices, workspaceSize, executor}));
     OPAPI_CHECK(check_tensor(api, "self", self));
     OPAPI_CHECK(check_tensor(api, "out", out));
     OPAPI_CHECK(check_tensor(api, "indices", indices));
@@ -144,16 +149,16 @@ aclnnStatus prepare_max(const char* api, Record record, const aclTensor* self, c
         OPAPI_CHECK(check_same_dims(api, "indices", ind.dims, pooled_dims(x, p)));
     } else {
         if (ind.dtype != ACL_INT8 && ind.dtype != ACL_UINT8) return invalid(api, "the mask (indices) must be int8");
-        if (ind.rank() != x.rank() || ind.dims[ind.rank() - 2] != p.window() || ind.dims[ind.rank() - 1] < p.oh * p.ow ||
-            ind.numel() != p.planes * p.window() * ind.dims[ind.rank() - 1]) {
+        if (ind.rank() != x.rank() || ind.dims[ind.rank() - 2] != p.window() ||
+            ind.dims[ind.rank() - 1] < p.oh * p.ow || ind.numel() != p.planes * p.window() * ind.dims[ind.rank() - 1]) {
             return invalid(api, "the mask %s must be [N, C, %lld, >= %lld]", dims_text(ind.dims).c_str(),
                            static_cast<long long>(p.window()), static_cast<long long>(p.oh * p.ow));
         }
     }
     const int64_t row = record == Record::Mask ? ind.dims[ind.rank() - 1] : 0;
-    std::vector<KernelLaunch> launches{{Kernel::MaxPoolWithArgmaxV1, x.dtype,
-                                        vector_cost(double(y.numel() * p.window()), double(x.bytes() + y.bytes() + ind.bytes()),
-                                                    p.planes, 1)}};
+    std::vector<KernelLaunch> launches{
+        {Kernel::MaxPoolWithArgmaxV1, x.dtype,
+         vector_cost(double(y.numel() * p.window()), double(x.bytes() + y.bytes() + ind.bytes()), p.planes, 1)}};
     auto compute = [x, y, ind, p, record, row]() {
         std::vector<double> pooled(static_cast<size_t>(p.planes * p.oh * p.ow));
         const Argmax a = argmax(p, read_doubles(x), &pooled);
@@ -170,16 +175,17 @@ aclnnStatus prepare_max(const char* api, Record record, const aclTensor* self, c
             }
         write_doubles(ind, mask);
     };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
-                     workspaceSize, executor);
+    return hand_over(
+        std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
+        workspaceSize, executor);
 }
 
 aclnnStatus prepare_max_backward(const char* api, Record record, const aclTensor* gradOutput, const aclTensor* self,
                                  const aclTensor* indices, const aclIntArray* kernelSize, const aclIntArray* stride,
                                  const aclIntArray* padding, const aclIntArray* dilation, bool ceilMode,
                                  const aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor) {
-    OPAPI_CHECK(check_not_null(api, {gradOutput, self, indices, kernelSize, stride, padding, dilation, gradInput,
-                                     workspaceSize, executor}));
+    OPAPI_CHECK(check_not_null(
+        api, {gradOutput, self, indices, kernelSize, stride, padding, dilation, gradInput, workspaceSize, executor}));
     OPAPI_CHECK(check_tensor(api, "gradOutput", gradOutput));
     OPAPI_CHECK(check_tensor(api, "self", self));
     OPAPI_CHECK(check_tensor(api, "indices", indices));
@@ -200,9 +206,9 @@ aclnnStatus prepare_max_backward(const char* api, Record record, const aclTensor
                        static_cast<long long>(p.window()), static_cast<long long>(p.oh * p.ow));
     }
     const int64_t row = record == Record::Mask ? ind.dims[ind.rank() - 1] : 0;
-    std::vector<KernelLaunch> launches{{Kernel::MaxPoolGradWithArgmaxV1, x.dtype,
-                                        vector_cost(double(g.numel()), double(g.bytes() + dx.bytes() + ind.bytes()),
-                                                    p.planes, 1)}};
+    std::vector<KernelLaunch> launches{
+        {Kernel::MaxPoolGradWithArgmaxV1, x.dtype,
+         vector_cost(double(g.numel()), double(g.bytes() + dx.bytes() + ind.bytes()), p.planes, 1)}};
     auto compute = [g, ind, dx, p, record, row]() {
         const std::vector<double> gv = read_doubles(g), iv = read_doubles(ind);
         std::vector<double> r(static_cast<size_t>(p.planes * p.h * p.w), 0.0);
@@ -216,7 +222,8 @@ aclnnStatus prepare_max_backward(const char* api, Record record, const aclTensor
                     } else {
                         for (int64_t k = 0; k < p.window() && position < 0; ++k) {
                             if (iv[static_cast<size_t>((c * p.window() + k) * row + o)] == 0.0) continue;
-                            const int64_t y = i * p.sh - p.ph + (k / p.kw) * p.dh, x = j * p.sw - p.pw + (k % p.kw) * p.dw;
+                            const int64_t y = i * p.sh - p.ph + (k / p.kw) * p.dh,
+                                          x = j * p.sw - p.pw + (k % p.kw) * p.dw;
                             position = y * p.w + x;
                         }
                     }
@@ -225,8 +232,9 @@ aclnnStatus prepare_max_backward(const char* api, Record record, const aclTensor
                 }
         write_doubles(dx, r);
     };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{g.data, dx.data}),
-                     workspaceSize, executor);
+    return hand_over(
+        std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{g.data, dx.data}),
+        workspaceSize, executor);
 }
 
 // The divisor and bounds of avg-pool window (i, j), torch's avg_pool2d.
@@ -243,8 +251,8 @@ Window avg_window(const Pool& p, int64_t i, int64_t j, bool count_include_pad, i
     x0 = std::max<int64_t>(x0, 0);
     y1 = std::min(y1, p.h);
     x1 = std::min(x1, p.w);
-    const double divisor = divisor_override != 0 ? double(divisor_override)
-                                                 : double(count_include_pad ? padded : (y1 - y0) * (x1 - x0));
+    const double divisor =
+        divisor_override != 0 ? double(divisor_override) : double(count_include_pad ? padded : (y1 - y0) * (x1 - x0));
     return {y0, y1, x0, x1, divisor};
 }
 
@@ -268,9 +276,9 @@ aclnnStatus prepare_avg(const char* api, bool backward, const aclTensor* gradOut
         OPAPI_CHECK(check_same_dtype(api, "gradOutput", g.dtype, x.dtype));
         OPAPI_CHECK(check_same_dims(api, "gradOutput", g.dims, pooled_dims(x, p)));
     }
-    std::vector<KernelLaunch> launches{{backward ? Kernel::AvgPoolV2Grad : Kernel::AvgPoolV2, x.dtype,
-                                        vector_cost(double(p.planes * p.oh * p.ow * p.window()),
-                                                    double(x.bytes() + y.bytes()), p.planes, 1)}};
+    std::vector<KernelLaunch> launches{
+        {backward ? Kernel::AvgPoolV2Grad : Kernel::AvgPoolV2, x.dtype,
+         vector_cost(double(p.planes * p.oh * p.ow * p.window()), double(x.bytes() + y.bytes()), p.planes, 1)}};
     auto compute = [x, y, g, p, backward, countIncludePad, divisorOverride]() {
         const std::vector<double> v = read_doubles(backward ? g : x);
         std::vector<double> r(static_cast<size_t>(backward ? p.planes * p.h * p.w : p.planes * p.oh * p.ow), 0.0);
@@ -290,8 +298,9 @@ aclnnStatus prepare_avg(const char* api, bool backward, const aclTensor* gradOut
                 }
         write_doubles(y, r);
     };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
-                     workspaceSize, executor);
+    return hand_over(
+        std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
+        workspaceSize, executor);
 }
 
 }  // namespace
@@ -301,13 +310,14 @@ aclnnStatus prepare_avg(const char* api, bool backward, const aclTensor* gradOut
 using npusim::opapi::Record;
 
 NPUSIM_C_EXPORT aclnnStatus aclnnMaxPool2dWithMaskGetWorkspaceSize(const aclTensor* self, const aclIntArray* kernelSize,
-                                                                   const aclIntArray* stride, const aclIntArray* padding,
+                                                                   const aclIntArray* stride,
+                                                                   const aclIntArray* padding,
                                                                    const aclIntArray* dilation, bool ceilMode,
                                                                    aclTensor* out, aclTensor* indices,
                                                                    uint64_t* workspaceSize, aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnMaxPool2dWithMaskGetWorkspaceSize", aclnnStatus);
-    return npusim::opapi::prepare_max("aclnnMaxPool2dWithMask", Record::Mask, self, kernelSize, stride, padding, dilation,
-                                      ceilMode, out, indices, workspaceSize, executor);
+    return npusim::opapi::prepare_max("aclnnMaxPool2dWithMask", Record::Mask, self, kernelSize, stride, padding,
+                                      dilation, ceilMode, out, indices, workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnMaxPool2dWithMask)
 
@@ -326,8 +336,8 @@ NPUSIM_C_EXPORT aclnnStatus aclnnMaxPool2dWithMaskBackwardGetWorkspaceSize(
     const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation, bool ceilMode,
     aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnMaxPool2dWithMaskBackwardGetWorkspaceSize", aclnnStatus);
-    return npusim::opapi::prepare_max_backward("aclnnMaxPool2dWithMaskBackward", Record::Mask, gradOutput, self, indices,
-                                               kernelSize, stride, padding, dilation, ceilMode, gradInput,
+    return npusim::opapi::prepare_max_backward("aclnnMaxPool2dWithMaskBackward", Record::Mask, gradOutput, self,
+                                               indices, kernelSize, stride, padding, dilation, ceilMode, gradInput,
                                                workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnMaxPool2dWithMaskBackward)

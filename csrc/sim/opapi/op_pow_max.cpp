@@ -36,15 +36,17 @@ aclnnStatus prepare_pow(const aclTensor* self, const aclScalar* exponent, aclTen
     OPAPI_CHECK(check_rank(api, "self", x.dims, 0, nn::kMaxDims));
     OPAPI_CHECK(check_same_dims(api, "out", y.dims, x.dims));
     const int64_t n = x.numel();
-    std::vector<KernelLaunch> launches{{Kernel::Pow, y.dtype, vector_cost(4.0 * n, double(x.bytes() + y.bytes()), n, 4096)}};
+    std::vector<KernelLaunch> launches{
+        {Kernel::Pow, y.dtype, vector_cost(4.0 * n, double(x.bytes() + y.bytes()), n, 4096)}};
     const double e = exponent->value;
     auto compute = [x, y, e]() {
         std::vector<double> v = read_doubles(x);
         for (double& a : v) a = std::pow(static_cast<double>(round_to(x.dtype, static_cast<float>(a))), e);
         write_doubles(y, v);
     };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
-                     workspaceSize, executor);
+    return hand_over(
+        std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
+        workspaceSize, executor);
 }
 
 aclnnStatus prepare_max(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
@@ -59,7 +61,8 @@ aclnnStatus prepare_max(const aclTensor* self, aclTensor* out, uint64_t* workspa
     if (x.numel() == 0) return invalid(api, "self is empty: the maximum of no elements is undefined");
     if (y.numel() != 1) return invalid(api, "out has %lld elements; 1 expected", static_cast<long long>(y.numel()));
     const int64_t n = x.numel();
-    std::vector<KernelLaunch> launches{{Kernel::ReduceMax, x.dtype, vector_cost(double(n), double(x.bytes() + y.bytes()), 1, 1)}};
+    std::vector<KernelLaunch> launches{
+        {Kernel::ReduceMax, x.dtype, vector_cost(double(n), double(x.bytes() + y.bytes()), 1, 1)}};
     auto compute = [x, y]() {
         const std::vector<double> v = read_doubles(x);
         double best = v.front();
@@ -72,8 +75,9 @@ aclnnStatus prepare_max(const aclTensor* self, aclTensor* out, uint64_t* workspa
         }
         write_doubles(y, {best});
     };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
-                     workspaceSize, executor);
+    return hand_over(
+        std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
+        workspaceSize, executor);
 }
 
 }  // namespace

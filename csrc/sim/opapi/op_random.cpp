@@ -51,7 +51,7 @@ aclnnStatus prepare(const char* api, Distribution kind, const aclTensor* selfRef
     }
     if (kind == Distribution::Normal && !(b >= 0)) return invalid(api, "std %g is negative", b);
     const int64_t n = y.numel();
-    const Kernel kernel = kind == Distribution::Uniform   ? Kernel::StatelessRandomUniformV2
+    const Kernel kernel = kind == Distribution::Uniform  ? Kernel::StatelessRandomUniformV2
                           : kind == Distribution::Normal ? Kernel::StatelessRandomNormalV2
                                                          : Kernel::StatelessRandomInt;
     std::vector<KernelLaunch> launches{{kernel, y.dtype, vector_cost(double(n) * 12.0, double(y.bytes()), n, 4096)}};

@@ -66,11 +66,16 @@ aclnnStatus prepare(const char* api, Reduce kind, const aclTensor* self, const a
     const int64_t n = x.numel(), outputs = y.numel();
     std::vector<KernelLaunch> launches;
     if (x.dtype != dtype) {
-        launches.push_back({Kernel::Cast, dtype, vector_cost(double(n), double(x.bytes()) + double(n * nn::dtype_size(dtype)), n, 4096)});
+        launches.push_back({Kernel::Cast, dtype,
+                            vector_cost(double(n), double(x.bytes()) + double(n * nn::dtype_size(dtype)), n, 4096)});
     }
-    const Kernel kernel = all ? Kernel::ReduceAll : any ? Kernel::ReduceAny : mean ? Kernel::ReduceMean : Kernel::ReduceSum;
-    launches.push_back({kernel, dtype,
-                        vector_cost(double(n + (mean ? outputs : 0)), double(n * nn::dtype_size(dtype) + y.bytes()), outputs, 1)});
+    const Kernel kernel = all    ? Kernel::ReduceAll
+                          : any  ? Kernel::ReduceAny
+                          : mean ? Kernel::ReduceMean
+                                 : Kernel::ReduceSum;
+    launches.push_back(
+        {kernel, dtype,
+         vector_cost(double(n + (mean ? outputs : 0)), double(n * nn::dtype_size(dtype) + y.bytes()), outputs, 1)});
     auto compute = [x, y, reduced, mean, all, any]() {
         const std::vector<double> v = read_doubles(x);
         const ReductionLayout layout = reduction_layout(x.dims, reduced);
@@ -84,8 +89,9 @@ aclnnStatus prepare(const char* api, Reduce kind, const aclTensor* self, const a
         }
         write_doubles(y, acc);
     };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
-                     workspaceSize, executor);
+    return hand_over(
+        std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
+        workspaceSize, executor);
 }
 
 }  // namespace
@@ -96,7 +102,8 @@ NPUSIM_C_EXPORT aclnnStatus aclnnReduceSumGetWorkspaceSize(const aclTensor* self
                                                            aclDataType dtype, aclTensor* out, uint64_t* workspaceSize,
                                                            aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnReduceSumGetWorkspaceSize", aclnnStatus);
-    return npusim::opapi::prepare("aclnnReduceSum", npusim::opapi::Reduce::Sum, self, dim, keepDim, dtype, out, workspaceSize, executor);
+    return npusim::opapi::prepare("aclnnReduceSum", npusim::opapi::Reduce::Sum, self, dim, keepDim, dtype, out,
+                                  workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnReduceSum)
 
@@ -104,12 +111,14 @@ NPUSIM_C_EXPORT aclnnStatus aclnnMeanGetWorkspaceSize(const aclTensor* self, con
                                                       aclDataType dtype, aclTensor* out, uint64_t* workspaceSize,
                                                       aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnMeanGetWorkspaceSize", aclnnStatus);
-    return npusim::opapi::prepare("aclnnMean", npusim::opapi::Reduce::Mean, self, dim, keepDim, dtype, out, workspaceSize, executor);
+    return npusim::opapi::prepare("aclnnMean", npusim::opapi::Reduce::Mean, self, dim, keepDim, dtype, out,
+                                  workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnMean)
 
 NPUSIM_C_EXPORT aclnnStatus aclnnAllGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepdim,
-                                                     aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+                                                     aclTensor* out, uint64_t* workspaceSize,
+                                                     aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnAllGetWorkspaceSize", aclnnStatus);
     return npusim::opapi::prepare("aclnnAll", npusim::opapi::Reduce::All, self, dim, keepdim, ACL_BOOL, out,
                                   workspaceSize, executor);
@@ -117,7 +126,8 @@ NPUSIM_C_EXPORT aclnnStatus aclnnAllGetWorkspaceSize(const aclTensor* self, cons
 OPAPI_DEFINE_RUN(aclnnAll)
 
 NPUSIM_C_EXPORT aclnnStatus aclnnAnyGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepdim,
-                                                     aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+                                                     aclTensor* out, uint64_t* workspaceSize,
+                                                     aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnAnyGetWorkspaceSize", aclnnStatus);
     return npusim::opapi::prepare("aclnnAny", npusim::opapi::Reduce::Any, self, dim, keepdim, ACL_BOOL, out,
                                   workspaceSize, executor);

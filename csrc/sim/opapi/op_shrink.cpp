@@ -19,27 +19,24 @@ namespace npusim::opapi {
 
 namespace {
 
-double sigmoid_grad(double a, double b, double, double) {
-    return a * (1.0 - b) * b;
-}
-double softshrink(double a, double b, double, double) {
-    return a > b ? a - b : a < -b ? a + b : 0.0;
-}
-double shrink_grad(double a, double b, double c, double) {
-    return b >= -c && b <= c ? 0.0 : a;
-}
-double hardshrink(double a, double b, double, double) {
-    return a >= -b && a <= b ? 0.0 : a;
-}
+double sigmoid_grad(double a, double b, double, double) { return a * (1.0 - b) * b; }
+double softshrink(double a, double b, double, double) { return a > b ? a - b : a < -b ? a + b : 0.0; }
+double shrink_grad(double a, double b, double c, double) { return b >= -c && b <= c ? 0.0 : a; }
+double hardshrink(double a, double b, double, double) { return a >= -b && a <= b ? 0.0 : a; }
 
 using P = Promotion;
 using F = OpFamily;
 
-OPAPI_ELEMENTWISE(kSigmoidBackward, "aclnnSigmoidBackward", F::Binary, {Kernel::SigmoidGrad, 3}, kFloatTypes, P::Common, sigmoid_grad);
-OPAPI_ELEMENTWISE(kSoftshrink, "aclnnSoftshrink", F::Binary, {Kernel::SoftShrink, 2}, kFloatTypes, P::Common, softshrink);
-OPAPI_ELEMENTWISE(kSoftshrinkBackward, "aclnnSoftshrinkBackward", F::Ternary, {Kernel::SoftShrinkGrad, 1}, kFloatTypes, P::Common, shrink_grad);
-OPAPI_ELEMENTWISE(kHardshrink, "aclnnHardshrink", F::Binary, {Kernel::HardShrink, 1}, kFloatTypes, P::Common, hardshrink);
-OPAPI_ELEMENTWISE(kHardshrinkBackward, "aclnnHardshrinkBackward", F::Ternary, {Kernel::HardShrinkGrad, 1}, kFloatTypes, P::Common, shrink_grad);
+OPAPI_ELEMENTWISE(kSigmoidBackward, "aclnnSigmoidBackward", F::Binary, {Kernel::SigmoidGrad, 3}, kFloatTypes, P::Common,
+                  sigmoid_grad);
+OPAPI_ELEMENTWISE(kSoftshrink, "aclnnSoftshrink", F::Binary, {Kernel::SoftShrink, 2}, kFloatTypes, P::Common,
+                  softshrink);
+OPAPI_ELEMENTWISE(kSoftshrinkBackward, "aclnnSoftshrinkBackward", F::Ternary, {Kernel::SoftShrinkGrad, 1}, kFloatTypes,
+                  P::Common, shrink_grad);
+OPAPI_ELEMENTWISE(kHardshrink, "aclnnHardshrink", F::Binary, {Kernel::HardShrink, 1}, kFloatTypes, P::Common,
+                  hardshrink);
+OPAPI_ELEMENTWISE(kHardshrinkBackward, "aclnnHardshrinkBackward", F::Ternary, {Kernel::HardShrinkGrad, 1}, kFloatTypes,
+                  P::Common, shrink_grad);
 
 }  // namespace
 
@@ -48,8 +45,9 @@ OPAPI_ELEMENTWISE(kHardshrinkBackward, "aclnnHardshrinkBackward", F::Ternary, {K
 OPAPI_ELEMENTWISE_ENTRY(aclnnSigmoidBackward,
                         (const aclTensor* gradOutput, const aclTensor* output, aclTensor* gradInput,
                          uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kSigmoidBackward, {tensor_in("gradOutput", gradOutput),
-                                            tensor_in("output", output)}, gradInput, workspaceSize, executor))
+                        prepare_elementwise(kSigmoidBackward,
+                                            {tensor_in("gradOutput", gradOutput), tensor_in("output", output)},
+                                            gradInput, workspaceSize, executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnSoftshrink,
                         (const aclTensor* self, const aclScalar* lambd, aclTensor* out, uint64_t* workspaceSize,
                          aclOpExecutor** executor),
@@ -58,9 +56,10 @@ OPAPI_ELEMENTWISE_ENTRY(aclnnSoftshrink,
 OPAPI_ELEMENTWISE_ENTRY(aclnnSoftshrinkBackward,
                         (const aclTensor* gradOutput, const aclTensor* self, const aclScalar* lambda,
                          aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kSoftshrinkBackward, {tensor_in("gradOutput", gradOutput),
-                                            tensor_in("self", self), attribute("lambda", lambda)}, gradInput,
-                                            workspaceSize, executor))
+                        prepare_elementwise(kSoftshrinkBackward,
+                                            {tensor_in("gradOutput", gradOutput), tensor_in("self", self),
+                                             attribute("lambda", lambda)},
+                                            gradInput, workspaceSize, executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnHardshrink,
                         (const aclTensor* self, const aclScalar* lambd, aclTensor* out, uint64_t* workspaceSize,
                          aclOpExecutor** executor),
@@ -69,6 +68,7 @@ OPAPI_ELEMENTWISE_ENTRY(aclnnHardshrink,
 OPAPI_ELEMENTWISE_ENTRY(aclnnHardshrinkBackward,
                         (const aclTensor* gradOutput, const aclTensor* self, const aclScalar* lambd,
                          aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kHardshrinkBackward, {tensor_in("gradOutput", gradOutput),
-                                            tensor_in("self", self), attribute("lambd", lambd)}, gradInput,
-                                            workspaceSize, executor))
+                        prepare_elementwise(kHardshrinkBackward,
+                                            {tensor_in("gradOutput", gradOutput), tensor_in("self", self),
+                                             attribute("lambd", lambd)},
+                                            gradInput, workspaceSize, executor))

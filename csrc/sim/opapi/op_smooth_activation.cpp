@@ -57,27 +57,30 @@ OPAPI_ELEMENTWISE_ENTRY(aclnnMish,
                         (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kMish, {tensor_in("self", self)}, out, workspaceSize, executor))
 
-OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceMish,
-                        (aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceMish, (aclTensor * selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kInplaceMish, {tensor_in("selfRef", selfRef)}, selfRef, workspaceSize,
                                             executor))
 
 OPAPI_ELEMENTWISE_ENTRY(aclnnMishBackward,
                         (const aclTensor* gradOutput, const aclTensor* self, aclTensor* gradInput,
                          uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kMishBackward, {tensor_in("gradOutput", gradOutput),
-                                            tensor_in("self", self)}, gradInput, workspaceSize, executor))
+                        prepare_elementwise(kMishBackward,
+                                            {tensor_in("gradOutput", gradOutput), tensor_in("self", self)}, gradInput,
+                                            workspaceSize, executor))
 
 OPAPI_ELEMENTWISE_ENTRY(aclnnSoftplus,
                         (const aclTensor* self, const aclScalar* beta, const aclScalar* threshold, aclTensor* out,
                          uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kSoftplus, {tensor_in("self", self), attribute("beta", beta),
-                                            attribute("threshold", threshold)}, out, workspaceSize, executor))
+                        prepare_elementwise(kSoftplus,
+                                            {tensor_in("self", self), attribute("beta", beta),
+                                             attribute("threshold", threshold)},
+                                            out, workspaceSize, executor))
 
 OPAPI_ELEMENTWISE_ENTRY(aclnnSoftplusBackward,
                         (const aclTensor* gradOutput, const aclTensor* self, const aclScalar* beta,
                          const aclScalar* threshold, aclTensor* gradInput, uint64_t* workspaceSize,
                          aclOpExecutor** executor),
-                        prepare_elementwise(kSoftplusBackward, {tensor_in("gradOutput", gradOutput),
-                                            tensor_in("self", self), attribute("beta", beta),
-                                            attribute("threshold", threshold)}, gradInput, workspaceSize, executor))
+                        prepare_elementwise(kSoftplusBackward,
+                                            {tensor_in("gradOutput", gradOutput), tensor_in("self", self),
+                                             attribute("beta", beta), attribute("threshold", threshold)},
+                                            gradInput, workspaceSize, executor))

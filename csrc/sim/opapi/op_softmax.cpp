@@ -21,7 +21,8 @@ namespace {
 
 constexpr int64_t kRowsPerBlock = 64;
 
-aclnnStatus prepare(const aclTensor* self, int64_t dim, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+aclnnStatus prepare(const aclTensor* self, int64_t dim, aclTensor* out, uint64_t* workspaceSize,
+                    aclOpExecutor** executor) {
     const char* api = "aclnnSoftmax";
     OPAPI_CHECK(check_not_null(api, {self, out, workspaceSize, executor}));
     OPAPI_CHECK(check_tensor(api, "self", self));
@@ -32,15 +33,18 @@ aclnnStatus prepare(const aclTensor* self, int64_t dim, aclTensor* out, uint64_t
     OPAPI_CHECK(check_rank(api, "self", x.dims, 1, nn::kMaxDims));
     OPAPI_CHECK(check_same_dims(api, "out", y.dims, x.dims));
     size_t d = 0;
-    if (!normalize_dim(dim, x.rank(), d)) return invalid(api, "dim %lld is out of range for %zu dimensions", (long long)dim, x.rank());
+    if (!normalize_dim(dim, x.rank(), d))
+        return invalid(api, "dim %lld is out of range for %zu dimensions", (long long)dim, x.rank());
     int64_t outer = 1, inner = 1;
     for (size_t i = 0; i < d; ++i) outer *= x.dims[i];
     for (size_t i = d + 1; i < x.rank(); ++i) inner *= x.dims[i];
     const int64_t len = x.dims[d];
     const int64_t n = x.numel();
     const double elem = static_cast<double>(nn::dtype_size(x.dtype));
-    std::vector<KernelLaunch> launches{{Kernel::SoftmaxV2, x.dtype, vector_cost(5.0 * n, 2 * elem * n, outer * inner, kRowsPerBlock)}};
-    if (y.dtype != x.dtype) launches.push_back({Kernel::Cast, y.dtype, vector_cost(double(n), elem * n + double(y.bytes()), n, 4096)});
+    std::vector<KernelLaunch> launches{
+        {Kernel::SoftmaxV2, x.dtype, vector_cost(5.0 * n, 2 * elem * n, outer * inner, kRowsPerBlock)}};
+    if (y.dtype != x.dtype)
+        launches.push_back({Kernel::Cast, y.dtype, vector_cost(double(n), elem * n + double(y.bytes()), n, 4096)});
     auto compute = [x, y, outer, inner, len]() {
         std::vector<float> v = read_floats(x);
         for (int64_t o = 0; o < outer; ++o) {
@@ -58,8 +62,9 @@ aclnnStatus prepare(const aclTensor* self, int64_t dim, aclTensor* out, uint64_t
         }
         write_floats(y, v);
     };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
-                     workspaceSize, executor);
+    return hand_over(
+        std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
+        workspaceSize, executor);
 }
 
 }  // namespace

@@ -36,13 +36,15 @@ aclnnStatus prepare(const aclTensor* gradOutput, const aclTensor* output, int64_
     OPAPI_CHECK(check_same_dims(api, "gradOutput", g.dims, y.dims));
     OPAPI_CHECK(check_same_dims(api, "out", r.dims, y.dims));
     size_t d = 0;
-    if (!normalize_dim(dim, y.rank(), d)) return invalid(api, "dim %lld is out of range for %zu dimensions", (long long)dim, y.rank());
+    if (!normalize_dim(dim, y.rank(), d))
+        return invalid(api, "dim %lld is out of range for %zu dimensions", (long long)dim, y.rank());
     int64_t outer = 1, inner = 1;
     for (size_t i = 0; i < d; ++i) outer *= y.dims[i];
     for (size_t i = d + 1; i < y.rank(); ++i) inner *= y.dims[i];
     const int64_t len = y.dims[d], n = y.numel();
-    std::vector<KernelLaunch> launches{{Kernel::SoftmaxGrad, r.dtype,
-                                        vector_cost(4.0 * n, double(g.bytes() + y.bytes() + r.bytes()), outer * inner, kRowsPerBlock)}};
+    std::vector<KernelLaunch> launches{
+        {Kernel::SoftmaxGrad, r.dtype,
+         vector_cost(4.0 * n, double(g.bytes() + y.bytes() + r.bytes()), outer * inner, kRowsPerBlock)}};
     auto compute = [g, y, r, outer, inner, len]() {
         const std::vector<double> dy = read_doubles(g), v = read_doubles(y);
         std::vector<double> res(v.size());
@@ -59,9 +61,9 @@ aclnnStatus prepare(const aclTensor* gradOutput, const aclTensor* output, int64_
         }
         write_doubles(r, res);
     };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches),
-                                                  std::vector<void*>{g.data, y.data, r.data}),
-                     workspaceSize, executor);
+    return hand_over(
+        std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{g.data, y.data, r.data}),
+        workspaceSize, executor);
 }
 
 }  // namespace

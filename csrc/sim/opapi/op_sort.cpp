@@ -37,7 +37,8 @@ aclnnStatus prepare(const char* api, Kernel kernel, const aclTensor* self, int64
     const TensorView x = view_of(self), values = view_of(valuesOut), indices = view_of(indicesOut);
     if (!kNumericTypes.has(x.dtype)) return invalid(api, "self has data type %s", nn::dtype_name(x.dtype));
     OPAPI_CHECK(check_same_dtype(api, "valuesOut", values.dtype, x.dtype));
-    if (indices.dtype != ACL_INT64 && indices.dtype != ACL_INT32) return invalid(api, "indicesOut must be int64 or int32");
+    if (indices.dtype != ACL_INT64 && indices.dtype != ACL_INT32)
+        return invalid(api, "indicesOut must be int64 or int32");
     OPAPI_CHECK(check_rank(api, "self", x.dims, 0, nn::kMaxDims));
     size_t axis = 0;
     if (x.rank() == 0 ? (dim != 0 && dim != -1) : !normalize_dim(dim, x.rank(), axis)) {
@@ -45,15 +46,17 @@ aclnnStatus prepare(const char* api, Kernel kernel, const aclTensor* self, int64
     }
     int64_t outer = 1, length = 1, inner = 1;
     for (size_t i = 0; i < x.rank(); ++i) (i < axis ? outer : i == axis ? length : inner) *= x.dims[i];
-    if (k < 0 || k > length) return invalid(api, "k %lld is outside [0, %lld]", static_cast<long long>(k), static_cast<long long>(length));
+    if (k < 0 || k > length)
+        return invalid(api, "k %lld is outside [0, %lld]", static_cast<long long>(k), static_cast<long long>(length));
     Dims expected = x.dims;
     if (x.rank() > 0) expected[axis] = k;
     OPAPI_CHECK(check_same_dims(api, "valuesOut", values.dims, expected));
     OPAPI_CHECK(check_same_dims(api, "indicesOut", indices.dims, expected));
     const int64_t n = x.numel();
-    std::vector<KernelLaunch> launches{{kernel, x.dtype,
-                                        vector_cost(double(n) * std::log2(double(std::max<int64_t>(length, 2))),
-                                                    double(x.bytes() + values.bytes() + indices.bytes()), outer * inner, 1)}};
+    std::vector<KernelLaunch> launches{
+        {kernel, x.dtype,
+         vector_cost(double(n) * std::log2(double(std::max<int64_t>(length, 2))),
+                     double(x.bytes() + values.bytes() + indices.bytes()), outer * inner, 1)}};
     auto compute = [x, values, indices, outer, length, inner, k, descending]() {
         const std::vector<double> v = read_doubles(x);
         std::vector<double> rv(static_cast<size_t>(outer * k * inner)), ri(rv.size());
@@ -93,8 +96,8 @@ NPUSIM_C_EXPORT aclnnStatus aclnnSortGetWorkspaceSize(const aclTensor* self, boo
         size_t axis = 0;
         if (npusim::opapi::normalize_dim(dim, self->view.size(), axis)) length = self->view[axis];
     }
-    return npusim::opapi::prepare("aclnnSort", npusim::opapi::Kernel::Sort, self, dim, descending, length, valuesOut, indicesOut, workspaceSize,
-                                  executor);
+    return npusim::opapi::prepare("aclnnSort", npusim::opapi::Kernel::Sort, self, dim, descending, length, valuesOut,
+                                  indicesOut, workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnSort)
 
@@ -102,6 +105,7 @@ NPUSIM_C_EXPORT aclnnStatus aclnnTopkGetWorkspaceSize(const aclTensor* self, int
                                                       bool sorted, aclTensor* valuesOut, aclTensor* indicesOut,
                                                       uint64_t* workspaceSize, aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnTopkGetWorkspaceSize", aclnnStatus);
-    return npusim::opapi::prepare("aclnnTopk", npusim::opapi::Kernel::TopKV2, self, dim, largest, k, valuesOut, indicesOut, workspaceSize, executor);
+    return npusim::opapi::prepare("aclnnTopk", npusim::opapi::Kernel::TopKV2, self, dim, largest, k, valuesOut,
+                                  indicesOut, workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnTopk)

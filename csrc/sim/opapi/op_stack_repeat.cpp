@@ -17,16 +17,16 @@ namespace npusim::opapi {
 
 namespace {
 
-[[maybe_unused]] const bool kRegistered =
-    register_op({"aclnnStack", OpFamily::Layout, kAllTypes, Kernel::Pack}) &&
-    register_op({"aclnnRepeat", OpFamily::Layout, kAllTypes, Kernel::Tile});
+[[maybe_unused]] const bool kRegistered = register_op({"aclnnStack", OpFamily::Layout, kAllTypes, Kernel::Pack}) &&
+                                          register_op({"aclnnRepeat", OpFamily::Layout, kAllTypes, Kernel::Tile});
 
 aclnnStatus prepare_stack(const aclTensorList* tensors, int64_t dim, const aclTensor* out, uint64_t* workspaceSize,
                           aclOpExecutor** executor) {
     const char* api = "aclnnStack";
     OPAPI_CHECK(check_not_null(api, {tensors, out, workspaceSize, executor}));
     OPAPI_CHECK(check_tensor(api, "out", out));
-    if (tensors->magic != nn::kArrayMagic || tensors->tensors.empty()) return invalid(api, "tensors is not a live, non-empty list");
+    if (tensors->magic != nn::kArrayMagic || tensors->tensors.empty())
+        return invalid(api, "tensors is not a live, non-empty list");
     std::vector<TensorView> items;
     for (const aclTensor* t : tensors->tensors) {
         OPAPI_CHECK(check_tensor(api, "tensors[i]", t));
@@ -39,21 +39,24 @@ aclnnStatus prepare_stack(const aclTensorList* tensors, int64_t dim, const aclTe
     OPAPI_CHECK(check_same_dtype(api, "out", y.dtype, items[0].dtype));
     OPAPI_CHECK(check_rank(api, "tensors[0]", items[0].dims, 0, nn::kMaxDims - 1));
     size_t axis = 0;
-    if (!normalize_dim(dim, items[0].rank() + 1, axis)) return invalid(api, "dim %lld is out of range", static_cast<long long>(dim));
+    if (!normalize_dim(dim, items[0].rank() + 1, axis))
+        return invalid(api, "dim %lld is out of range", static_cast<long long>(dim));
     Dims expected = items[0].dims;
     expected.insert(expected.begin() + static_cast<std::ptrdiff_t>(axis), static_cast<int64_t>(items.size()));
     OPAPI_CHECK(check_same_dims(api, "out", y.dims, expected));
     int64_t outer = 1;
     for (size_t i = 0; i < axis; ++i) outer *= items[0].dims[i];
     const int64_t inner = outer > 0 ? items[0].numel() / std::max<int64_t>(outer, 1) : 0;
-    std::vector<KernelLaunch> launches{{Kernel::Pack, y.dtype, vector_cost(0.0, double(2 * y.bytes()), y.numel(), 4096)}};
+    std::vector<KernelLaunch> launches{
+        {Kernel::Pack, y.dtype, vector_cost(0.0, double(2 * y.bytes()), y.numel(), 4096)}};
     auto compute = [items, y, outer, inner]() {
         std::vector<double> r(static_cast<size_t>(y.numel()));
         const int64_t count = static_cast<int64_t>(items.size());
         for (int64_t k = 0; k < count; ++k) {
             const std::vector<double> v = read_doubles(items[static_cast<size_t>(k)]);
             for (int64_t o = 0; o < outer; ++o)
-                for (int64_t i = 0; i < inner; ++i) r[static_cast<size_t>((o * count + k) * inner + i)] = v[static_cast<size_t>(o * inner + i)];
+                for (int64_t i = 0; i < inner; ++i)
+                    r[static_cast<size_t>((o * count + k) * inner + i)] = v[static_cast<size_t>(o * inner + i)];
         }
         write_doubles(y, r);
     };
@@ -83,7 +86,8 @@ aclnnStatus prepare_repeat(const aclTensor* self, const aclIntArray* repeats, co
         expected[i] = in[i] * reps[i];
     }
     OPAPI_CHECK(check_same_dims(api, "out", y.dims, expected));
-    std::vector<KernelLaunch> launches{{Kernel::Tile, y.dtype, vector_cost(0.0, double(x.bytes() + y.bytes()), y.numel(), 4096)}};
+    std::vector<KernelLaunch> launches{
+        {Kernel::Tile, y.dtype, vector_cost(0.0, double(x.bytes() + y.bytes()), y.numel(), 4096)}};
     auto compute = [x, y, in, expected]() {
         const std::vector<double> v = read_doubles(x);
         std::vector<double> r(static_cast<size_t>(numel(expected)));
@@ -96,8 +100,9 @@ aclnnStatus prepare_repeat(const aclTensor* self, const aclIntArray* repeats, co
         }
         write_doubles(y, r);
     };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
-                     workspaceSize, executor);
+    return hand_over(
+        std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
+        workspaceSize, executor);
 }
 
 }  // namespace
@@ -111,8 +116,9 @@ NPUSIM_C_EXPORT aclnnStatus aclnnStackGetWorkspaceSize(const aclTensorList* tens
 }
 OPAPI_DEFINE_RUN(aclnnStack)
 
-NPUSIM_C_EXPORT aclnnStatus aclnnRepeatGetWorkspaceSize(const aclTensor* self, const aclIntArray* repeats, aclTensor* out,
-                                                        uint64_t* workspaceSize, aclOpExecutor** executor) {
+NPUSIM_C_EXPORT aclnnStatus aclnnRepeatGetWorkspaceSize(const aclTensor* self, const aclIntArray* repeats,
+                                                        aclTensor* out, uint64_t* workspaceSize,
+                                                        aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnRepeatGetWorkspaceSize", aclnnStatus);
     return npusim::opapi::prepare_repeat(self, repeats, out, workspaceSize, executor);
 }

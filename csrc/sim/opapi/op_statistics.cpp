@@ -169,7 +169,8 @@ aclnnStatus prepare(const StatArgs& a, uint64_t* workspaceSize, aclOpExecutor** 
     std::vector<bool> reduced(x.rank(), true);
     if (a.dim && x.rank() == 0) {
         for (int64_t d : *a.dim) {
-            if (d != 0 && d != -1) return invalid(api, "dim %s is out of range for a 0-dimensional self", dims_text(*a.dim).c_str());
+            if (d != 0 && d != -1)
+                return invalid(api, "dim %s is out of range for a 0-dimensional self", dims_text(*a.dim).c_str());
         }
     } else if (a.dim) {
         OPAPI_CHECK(reduced_dims(api, *a.dim, x.rank(), reduced));
@@ -178,7 +179,8 @@ aclnnStatus prepare(const StatArgs& a, uint64_t* workspaceSize, aclOpExecutor** 
     for (size_t i = 0; i < x.rank(); ++i) {
         if (!reduced[i] || a.keep) expected.push_back(reduced[i] ? 1 : x.dims[i]);
         if (reduced[i] && x.dims[i] == 0 && (a.stat == Stat::Max || a.stat == Stat::Min)) {
-            return invalid(api, "dimension %zu of self has size 0: it has no %s", i, a.stat == Stat::Max ? "maximum" : "minimum");
+            return invalid(api, "dimension %zu of self has size 0: it has no %s", i,
+                           a.stat == Stat::Max ? "maximum" : "minimum");
         }
     }
     OPAPI_CHECK(check_same_dims(api, "out", y.dims, expected));
@@ -220,7 +222,8 @@ aclnnStatus prepare_dims(StatArgs a, const aclIntArray* dim, uint64_t* workspace
 }
 
 aclnnStatus prepare_extremum_dim(const char* api, bool max, const aclTensor* self, int64_t dim, bool keepdim,
-                                 aclTensor* out, aclTensor* indices, uint64_t* workspaceSize, aclOpExecutor** executor) {
+                                 aclTensor* out, aclTensor* indices, uint64_t* workspaceSize,
+                                 aclOpExecutor** executor) {
     OPAPI_CHECK(check_not_null(api, {self, out, indices, workspaceSize, executor}));
     OPAPI_CHECK(check_tensor(api, "self", self));
     OPAPI_CHECK(check_tensor(api, "out", out));
@@ -234,19 +237,22 @@ aclnnStatus prepare_extremum_dim(const char* api, bool max, const aclTensor* sel
     if (x.rank() > 0 && !normalize_dim(dim, x.rank(), axis)) {
         return invalid(api, "dim %lld is out of range for self of rank %zu", static_cast<long long>(dim), x.rank());
     }
-    if (x.rank() == 0 && dim != 0 && dim != -1) return invalid(api, "dim %lld is out of range for a 0-dimensional self", static_cast<long long>(dim));
+    if (x.rank() == 0 && dim != 0 && dim != -1)
+        return invalid(api, "dim %lld is out of range for a 0-dimensional self", static_cast<long long>(dim));
     std::vector<bool> reduced(x.rank(), false);
     Dims expected;
     for (size_t i = 0; i < x.rank(); ++i) {
         reduced[i] = i == axis;
         if (i != axis || keepdim) expected.push_back(i == axis ? 1 : x.dims[i]);
     }
-    if (x.rank() > 0 && x.dims[axis] == 0) return invalid(api, "dimension %zu of self has size 0: it has no extremum", axis);
+    if (x.rank() > 0 && x.dims[axis] == 0)
+        return invalid(api, "dimension %zu of self has size 0: it has no extremum", axis);
     OPAPI_CHECK(check_same_dims(api, "out", y.dims, expected));
     OPAPI_CHECK(check_same_dims(api, "indices", ix.dims, expected));
     const int64_t n = x.numel();
-    std::vector<KernelLaunch> launches{{max ? Kernel::ArgMaxWithValue : Kernel::ArgMinWithValue, x.dtype,
-                                        vector_cost(double(n), double(x.bytes() + y.bytes() + ix.bytes()), y.numel(), 1)}};
+    std::vector<KernelLaunch> launches{
+        {max ? Kernel::ArgMaxWithValue : Kernel::ArgMinWithValue, x.dtype,
+         vector_cost(double(n), double(x.bytes() + y.bytes() + ix.bytes()), y.numel(), 1)}};
     auto compute = [x, y, ix, reduced, axis, max]() {
         const std::vector<double> v = read_doubles(x);
         const ReductionLayout layout = reduction_layout(x.dims, reduced);
@@ -256,7 +262,8 @@ aclnnStatus prepare_extremum_dim(const char* api, bool max, const aclTensor* sel
         std::vector<double> best(static_cast<size_t>(layout.outputs), 0.0), where(best.size(), -1.0);
         for (size_t e = 0; e < v.size(); ++e) {
             const auto s = static_cast<size_t>(layout.slot[e]);
-            const bool take = where[s] < 0 || (!std::isnan(best[s]) && (std::isnan(v[e]) || (max ? v[e] > best[s] : v[e] < best[s])));
+            const bool take =
+                where[s] < 0 || (!std::isnan(best[s]) && (std::isnan(v[e]) || (max ? v[e] > best[s] : v[e] < best[s])));
             if (take) {
                 best[s] = v[e];
                 where[s] = double((int64_t(e) / inner) % len);
@@ -265,8 +272,9 @@ aclnnStatus prepare_extremum_dim(const char* api, bool max, const aclTensor* sel
         write_doubles(y, best);
         write_doubles(ix, where);
     };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data, ix.data}),
-                     workspaceSize, executor);
+    return hand_over(
+        std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data, ix.data}),
+        workspaceSize, executor);
 }
 
 }  // namespace
@@ -277,32 +285,34 @@ using npusim::opapi::Stat;
 using npusim::opapi::StatArgs;
 
 NPUSIM_C_EXPORT aclnnStatus aclnnAmaxGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepDim,
-                                                      aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+                                                      aclTensor* out, uint64_t* workspaceSize,
+                                                      aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnAmaxGetWorkspaceSize", aclnnStatus);
-    return npusim::opapi::prepare_dims({"aclnnAmax", Stat::Max, self, nullptr, keepDim, 0, ACL_FLOAT, out, nullptr}, dim,
-                                       workspaceSize, executor);
+    return npusim::opapi::prepare_dims({"aclnnAmax", Stat::Max, self, nullptr, keepDim, 0, ACL_FLOAT, out, nullptr},
+                                       dim, workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnAmax)
 
 NPUSIM_C_EXPORT aclnnStatus aclnnAminGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepDim,
-                                                      aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+                                                      aclTensor* out, uint64_t* workspaceSize,
+                                                      aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnAminGetWorkspaceSize", aclnnStatus);
-    return npusim::opapi::prepare_dims({"aclnnAmin", Stat::Min, self, nullptr, keepDim, 0, ACL_FLOAT, out, nullptr}, dim,
-                                       workspaceSize, executor);
+    return npusim::opapi::prepare_dims({"aclnnAmin", Stat::Min, self, nullptr, keepDim, 0, ACL_FLOAT, out, nullptr},
+                                       dim, workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnAmin)
 
 NPUSIM_C_EXPORT aclnnStatus aclnnProdGetWorkspaceSize(const aclTensor* self, const aclDataType dtype, aclTensor* out,
                                                       uint64_t* workspaceSize, aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnProdGetWorkspaceSize", aclnnStatus);
-    return npusim::opapi::prepare({"aclnnProd", Stat::Prod, self, nullptr, false, 0, dtype, out, nullptr}, workspaceSize,
-                                  executor);
+    return npusim::opapi::prepare({"aclnnProd", Stat::Prod, self, nullptr, false, 0, dtype, out, nullptr},
+                                  workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnProd)
 
 NPUSIM_C_EXPORT aclnnStatus aclnnProdDimGetWorkspaceSize(const aclTensor* self, int64_t dim, bool keepDim,
-                                                         const aclDataType dtype, aclTensor* out, uint64_t* workspaceSize,
-                                                         aclOpExecutor** executor) {
+                                                         const aclDataType dtype, aclTensor* out,
+                                                         uint64_t* workspaceSize, aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnProdDimGetWorkspaceSize", aclnnStatus);
     const npusim::opapi::Dims dims{dim};
     return npusim::opapi::prepare({"aclnnProdDim", Stat::Prod, self, &dims, keepDim, 0, dtype, out, nullptr},
@@ -314,9 +324,9 @@ NPUSIM_C_EXPORT aclnnStatus aclnnVarGetWorkspaceSize(const aclTensor* self, cons
                                                      bool keepdim, aclTensor* out, uint64_t* workspaceSize,
                                                      aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnVarGetWorkspaceSize", aclnnStatus);
-    return npusim::opapi::prepare_dims({"aclnnVar", Stat::Var, self, nullptr, keepdim, unbiased ? 1 : 0, ACL_FLOAT, out,
-                                        nullptr},
-                                       dim, workspaceSize, executor);
+    return npusim::opapi::prepare_dims(
+        {"aclnnVar", Stat::Var, self, nullptr, keepdim, unbiased ? 1 : 0, ACL_FLOAT, out, nullptr}, dim, workspaceSize,
+        executor);
 }
 OPAPI_DEFINE_RUN(aclnnVar)
 
@@ -330,9 +340,10 @@ NPUSIM_C_EXPORT aclnnStatus aclnnVarCorrectionGetWorkspaceSize(const aclTensor* 
 }
 OPAPI_DEFINE_RUN(aclnnVarCorrection)
 
-NPUSIM_C_EXPORT aclnnStatus aclnnVarMeanGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, int64_t correction,
-                                                         bool keepdim, aclTensor* varOut, aclTensor* meanOut,
-                                                         uint64_t* workspaceSize, aclOpExecutor** executor) {
+NPUSIM_C_EXPORT aclnnStatus aclnnVarMeanGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim,
+                                                         int64_t correction, bool keepdim, aclTensor* varOut,
+                                                         aclTensor* meanOut, uint64_t* workspaceSize,
+                                                         aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnVarMeanGetWorkspaceSize", aclnnStatus);
     OPAPI_CHECK(npusim::opapi::check_not_null("aclnnVarMean", {meanOut}));
     return npusim::opapi::prepare_dims(
@@ -341,12 +352,13 @@ NPUSIM_C_EXPORT aclnnStatus aclnnVarMeanGetWorkspaceSize(const aclTensor* self, 
 }
 OPAPI_DEFINE_RUN(aclnnVarMean)
 
-NPUSIM_C_EXPORT aclnnStatus aclnnStdGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, const int64_t correction,
-                                                     bool keepdim, aclTensor* out, uint64_t* workspaceSize,
-                                                     aclOpExecutor** executor) {
+NPUSIM_C_EXPORT aclnnStatus aclnnStdGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim,
+                                                     const int64_t correction, bool keepdim, aclTensor* out,
+                                                     uint64_t* workspaceSize, aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnStdGetWorkspaceSize", aclnnStatus);
-    return npusim::opapi::prepare_dims({"aclnnStd", Stat::Std, self, nullptr, keepdim, correction, ACL_FLOAT, out, nullptr},
-                                       dim, workspaceSize, executor);
+    return npusim::opapi::prepare_dims(
+        {"aclnnStd", Stat::Std, self, nullptr, keepdim, correction, ACL_FLOAT, out, nullptr}, dim, workspaceSize,
+        executor);
 }
 OPAPI_DEFINE_RUN(aclnnStd)
 
@@ -363,7 +375,8 @@ NPUSIM_C_EXPORT aclnnStatus aclnnStdMeanCorrectionGetWorkspaceSize(const aclTens
 OPAPI_DEFINE_RUN(aclnnStdMeanCorrection)
 
 NPUSIM_C_EXPORT aclnnStatus aclnnLogSumExpGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepDim,
-                                                           aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+                                                           aclTensor* out, uint64_t* workspaceSize,
+                                                           aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnLogSumExpGetWorkspaceSize", aclnnStatus);
     return npusim::opapi::prepare_dims(
         {"aclnnLogSumExp", Stat::LogSumExp, self, nullptr, keepDim, 0, ACL_FLOAT, out, nullptr}, dim, workspaceSize,
@@ -371,16 +384,20 @@ NPUSIM_C_EXPORT aclnnStatus aclnnLogSumExpGetWorkspaceSize(const aclTensor* self
 }
 OPAPI_DEFINE_RUN(aclnnLogSumExp)
 
-NPUSIM_C_EXPORT aclnnStatus aclnnMaxDimGetWorkspaceSize(const aclTensor* self, int64_t dim, bool keepdim, aclTensor* out,
-                                                        aclTensor* indices, uint64_t* workspaceSize, aclOpExecutor** executor) {
+NPUSIM_C_EXPORT aclnnStatus aclnnMaxDimGetWorkspaceSize(const aclTensor* self, int64_t dim, bool keepdim,
+                                                        aclTensor* out, aclTensor* indices, uint64_t* workspaceSize,
+                                                        aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnMaxDimGetWorkspaceSize", aclnnStatus);
-    return npusim::opapi::prepare_extremum_dim("aclnnMaxDim", true, self, dim, keepdim, out, indices, workspaceSize, executor);
+    return npusim::opapi::prepare_extremum_dim("aclnnMaxDim", true, self, dim, keepdim, out, indices, workspaceSize,
+                                               executor);
 }
 OPAPI_DEFINE_RUN(aclnnMaxDim)
 
-NPUSIM_C_EXPORT aclnnStatus aclnnMinDimGetWorkspaceSize(const aclTensor* self, int64_t dim, bool keepdim, aclTensor* out,
-                                                        aclTensor* indices, uint64_t* workspaceSize, aclOpExecutor** executor) {
+NPUSIM_C_EXPORT aclnnStatus aclnnMinDimGetWorkspaceSize(const aclTensor* self, int64_t dim, bool keepdim,
+                                                        aclTensor* out, aclTensor* indices, uint64_t* workspaceSize,
+                                                        aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnMinDimGetWorkspaceSize", aclnnStatus);
-    return npusim::opapi::prepare_extremum_dim("aclnnMinDim", false, self, dim, keepdim, out, indices, workspaceSize, executor);
+    return npusim::opapi::prepare_extremum_dim("aclnnMinDim", false, self, dim, keepdim, out, indices, workspaceSize,
+                                               executor);
 }
 OPAPI_DEFINE_RUN(aclnnMinDim)

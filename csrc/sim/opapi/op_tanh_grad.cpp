@@ -20,5 +20,6 @@ OPAPI_ELEMENTWISE(kTanhBackward, "aclnnTanhBackward", OpFamily::Binary, {Kernel:
 OPAPI_ELEMENTWISE_ENTRY(aclnnTanhBackward,
                         (const aclTensor* gradOutput, const aclTensor* output, aclTensor* gradInput,
                          uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kTanhBackward, {tensor_in("gradOutput", gradOutput), tensor_in("output", output)},
+                        prepare_elementwise(kTanhBackward,
+                                            {tensor_in("gradOutput", gradOutput), tensor_in("output", output)},
                                             gradInput, workspaceSize, executor))

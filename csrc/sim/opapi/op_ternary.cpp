@@ -44,57 +44,67 @@ OPAPI_ELEMENTWISE(kInplaceAddcdiv, "aclnnInplaceAddcdiv", F::Ternary, {Kernel::A
 
 using namespace npusim::opapi;
 
-OPAPI_ELEMENTWISE_ENTRY(aclnnLerp,
-                        (const aclTensor* self, const aclTensor* end, const aclTensor* weight, aclTensor* out,
-                         uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kLerp, {tensor_in("self", self), tensor_in("end", end),
-                                            tensor_in("weight", weight)}, out, workspaceSize, executor))
+OPAPI_ELEMENTWISE_ENTRY(
+    aclnnLerp,
+    (const aclTensor* self, const aclTensor* end, const aclTensor* weight, aclTensor* out, uint64_t* workspaceSize,
+     aclOpExecutor** executor),
+    prepare_elementwise(kLerp, {tensor_in("self", self), tensor_in("end", end), tensor_in("weight", weight)}, out,
+                        workspaceSize, executor))
 
 OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceLerp,
-                        (aclTensor* selfRef, const aclTensor* end, const aclTensor* weight, uint64_t* workspaceSize,
+                        (aclTensor * selfRef, const aclTensor* end, const aclTensor* weight, uint64_t* workspaceSize,
                          aclOpExecutor** executor),
-                        prepare_elementwise(kInplaceLerp, {tensor_in("selfRef", selfRef), tensor_in("end", end),
-                                            tensor_in("weight", weight)}, selfRef, workspaceSize, executor))
+                        prepare_elementwise(kInplaceLerp,
+                                            {tensor_in("selfRef", selfRef), tensor_in("end", end),
+                                             tensor_in("weight", weight)},
+                                            selfRef, workspaceSize, executor))
 
-OPAPI_ELEMENTWISE_ENTRY(aclnnLerps,
-                        (const aclTensor* self, const aclTensor* end, const aclScalar* weight, aclTensor* out,
-                         uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kLerps, {tensor_in("self", self), tensor_in("end", end),
-                                            attribute("weight", weight)}, out, workspaceSize, executor))
+OPAPI_ELEMENTWISE_ENTRY(
+    aclnnLerps,
+    (const aclTensor* self, const aclTensor* end, const aclScalar* weight, aclTensor* out, uint64_t* workspaceSize,
+     aclOpExecutor** executor),
+    prepare_elementwise(kLerps, {tensor_in("self", self), tensor_in("end", end), attribute("weight", weight)}, out,
+                        workspaceSize, executor))
 
 OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceLerps,
-                        (aclTensor* selfRef, const aclTensor* end, const aclScalar* weight, uint64_t* workspaceSize,
+                        (aclTensor * selfRef, const aclTensor* end, const aclScalar* weight, uint64_t* workspaceSize,
                          aclOpExecutor** executor),
-                        prepare_elementwise(kInplaceLerps, {tensor_in("selfRef", selfRef), tensor_in("end", end),
-                                            attribute("weight", weight)}, selfRef, workspaceSize, executor))
+                        prepare_elementwise(kInplaceLerps,
+                                            {tensor_in("selfRef", selfRef), tensor_in("end", end),
+                                             attribute("weight", weight)},
+                                            selfRef, workspaceSize, executor))
 
 OPAPI_ELEMENTWISE_ENTRY(aclnnAddcmul,
                         (const aclTensor* self, const aclTensor* tensor1, const aclTensor* tensor2,
                          const aclScalar* value, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kAddcmul, {tensor_in("self", self), tensor_in("tensor1", tensor1),
-                                            tensor_in("tensor2", tensor2), attribute("value", value)}, out,
-                                            workspaceSize, executor))
+                        prepare_elementwise(kAddcmul,
+                                            {tensor_in("self", self), tensor_in("tensor1", tensor1),
+                                             tensor_in("tensor2", tensor2), attribute("value", value)},
+                                            out, workspaceSize, executor))
 
 // CANN declares selfRef const (a handle of device memory the operator writes).
 OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceAddcmul,
                         (const aclTensor* selfRef, const aclTensor* tensor1, const aclTensor* tensor2,
                          const aclScalar* value, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kInplaceAddcmul, {tensor_in("selfRef", selfRef),
-                                            tensor_in("tensor1", tensor1), tensor_in("tensor2", tensor2),
-                                            attribute("value", value)}, selfRef, workspaceSize, executor))
+                        prepare_elementwise(kInplaceAddcmul,
+                                            {tensor_in("selfRef", selfRef), tensor_in("tensor1", tensor1),
+                                             tensor_in("tensor2", tensor2), attribute("value", value)},
+                                            selfRef, workspaceSize, executor))
 
 // CANN declares out const (a handle of device memory the operator writes).
 OPAPI_ELEMENTWISE_ENTRY(aclnnAddcdiv,
                         (const aclTensor* self, const aclTensor* tensor1, const aclTensor* tensor2,
                          const aclScalar* value, const aclTensor* out, uint64_t* workspaceSize,
                          aclOpExecutor** executor),
-                        prepare_elementwise(kAddcdiv, {tensor_in("self", self), tensor_in("tensor1", tensor1),
-                                            tensor_in("tensor2", tensor2), attribute("value", value)}, out,
-                                            workspaceSize, executor))
+                        prepare_elementwise(kAddcdiv,
+                                            {tensor_in("self", self), tensor_in("tensor1", tensor1),
+                                             tensor_in("tensor2", tensor2), attribute("value", value)},
+                                            out, workspaceSize, executor))
 
 OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceAddcdiv,
                         (const aclTensor* selfRef, const aclTensor* tensor1, const aclTensor* tensor2,
                          const aclScalar* value, uint64_t* workspaceSize, aclOpExecutor** executor),
-                        prepare_elementwise(kInplaceAddcdiv, {tensor_in("selfRef", selfRef),
-                                            tensor_in("tensor1", tensor1), tensor_in("tensor2", tensor2),
-                                            attribute("value", value)}, selfRef, workspaceSize, executor))
+                        prepare_elementwise(kInplaceAddcdiv,
+                                            {tensor_in("selfRef", selfRef), tensor_in("tensor1", tensor1),
+                                             tensor_in("tensor2", tensor2), attribute("value", value)},
+                                            selfRef, workspaceSize, executor))

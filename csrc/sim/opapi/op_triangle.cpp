@@ -47,8 +47,9 @@ aclnnStatus prepare(const char* api, bool upper, const aclTensor* self, int64_t 
         }
         write_doubles(y, v);
     };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
-                     workspaceSize, executor);
+    return hand_over(
+        std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
+        workspaceSize, executor);
 }
 
 }  // namespace

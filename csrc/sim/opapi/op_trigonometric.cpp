@@ -22,36 +22,16 @@ namespace npusim::opapi {
 
 namespace {
 
-double tan_(double a, double, double, double) {
-    return std::tan(a);
-}
-double asin_(double a, double, double, double) {
-    return std::asin(a);
-}
-double acos_(double a, double, double, double) {
-    return std::acos(a);
-}
-double atan_(double a, double, double, double) {
-    return std::atan(a);
-}
-double sinh_(double a, double, double, double) {
-    return std::sinh(a);
-}
-double cosh_(double a, double, double, double) {
-    return std::cosh(a);
-}
-double asinh_(double a, double, double, double) {
-    return std::asinh(a);
-}
-double acosh_(double a, double, double, double) {
-    return std::acosh(a);
-}
-double atanh_(double a, double, double, double) {
-    return std::atanh(a);
-}
-double atan2_(double a, double b, double, double) {
-    return std::atan2(a, b);
-}
+double tan_(double a, double, double, double) { return std::tan(a); }
+double asin_(double a, double, double, double) { return std::asin(a); }
+double acos_(double a, double, double, double) { return std::acos(a); }
+double atan_(double a, double, double, double) { return std::atan(a); }
+double sinh_(double a, double, double, double) { return std::sinh(a); }
+double cosh_(double a, double, double, double) { return std::cosh(a); }
+double asinh_(double a, double, double, double) { return std::asinh(a); }
+double acosh_(double a, double, double, double) { return std::acosh(a); }
+double atanh_(double a, double, double, double) { return std::atanh(a); }
+double atan2_(double a, double b, double, double) { return std::atan2(a, b); }
 
 using P = Promotion;
 using F = OpFamily;
@@ -84,64 +64,55 @@ OPAPI_ELEMENTWISE(kInplaceAtan2, "aclnnInplaceAtan2", F::Binary, {Kernel::Atan2,
 OPAPI_ELEMENTWISE_ENTRY(aclnnTan,
                         (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kTan, {tensor_in("self", self)}, out, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceTan,
-                        (const aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceTan, (const aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kInplaceTan, {tensor_in("selfRef", selfRef)}, selfRef, workspaceSize,
                                             executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnAsin,
                         (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kAsin, {tensor_in("self", self)}, out, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceAsin,
-                        (aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceAsin, (aclTensor * selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kInplaceAsin, {tensor_in("selfRef", selfRef)}, selfRef, workspaceSize,
                                             executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnAcos,
                         (const aclTensor* input, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kAcos, {tensor_in("input", input)}, out, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceAcos,
-                        (aclTensor* inputRef, uint64_t* workspaceSize, aclOpExecutor** executor),
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceAcos, (aclTensor * inputRef, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kInplaceAcos, {tensor_in("inputRef", inputRef)}, inputRef, workspaceSize,
                                             executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnAtan,
                         (const aclTensor* input, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kAtan, {tensor_in("input", input)}, out, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceAtan,
-                        (aclTensor* inputRef, uint64_t* workspaceSize, aclOpExecutor** executor),
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceAtan, (aclTensor * inputRef, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kInplaceAtan, {tensor_in("inputRef", inputRef)}, inputRef, workspaceSize,
                                             executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnSinh,
                         (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kSinh, {tensor_in("self", self)}, out, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceSinh,
-                        (aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceSinh, (aclTensor * selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kInplaceSinh, {tensor_in("selfRef", selfRef)}, selfRef, workspaceSize,
                                             executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnCosh,
                         (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kCosh, {tensor_in("self", self)}, out, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceCosh,
-                        (aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceCosh, (aclTensor * selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kInplaceCosh, {tensor_in("selfRef", selfRef)}, selfRef, workspaceSize,
                                             executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnAsinh,
                         (const aclTensor* input, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kAsinh, {tensor_in("input", input)}, out, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceAsinh,
-                        (aclTensor* inputRef, uint64_t* workspaceSize, aclOpExecutor** executor),
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceAsinh, (aclTensor * inputRef, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kInplaceAsinh, {tensor_in("inputRef", inputRef)}, inputRef, workspaceSize,
                                             executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnAcosh,
                         (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kAcosh, {tensor_in("self", self)}, out, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceAcosh,
-                        (aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceAcosh, (aclTensor * selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kInplaceAcosh, {tensor_in("selfRef", selfRef)}, selfRef, workspaceSize,
                                             executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnAtanh,
                         (const aclTensor* input, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kAtanh, {tensor_in("input", input)}, out, workspaceSize, executor))
-OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceAtanh,
-                        (aclTensor* inputRef, uint64_t* workspaceSize, aclOpExecutor** executor),
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceAtanh, (aclTensor * inputRef, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kInplaceAtanh, {tensor_in("inputRef", inputRef)}, inputRef, workspaceSize,
                                             executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnAtan2,
@@ -150,6 +121,6 @@ OPAPI_ELEMENTWISE_ENTRY(aclnnAtan2,
                         prepare_elementwise(kAtan2, {tensor_in("self", self), tensor_in("other", other)}, out,
                                             workspaceSize, executor))
 OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceAtan2,
-                        (aclTensor* selfRef, aclTensor* other, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        (aclTensor * selfRef, aclTensor* other, uint64_t* workspaceSize, aclOpExecutor** executor),
                         prepare_elementwise(kInplaceAtan2, {tensor_in("selfRef", selfRef), tensor_in("other", other)},
                                             selfRef, workspaceSize, executor))

@@ -32,9 +32,8 @@ namespace {
 // Accumulates the p-norm of a sequence of values.
 class NormAccumulator {
 public:
-    explicit NormAccumulator(double p) : p_(p), acc_(p == -std::numeric_limits<double>::infinity()
-                                                         ? std::numeric_limits<double>::infinity()
-                                                         : 0.0) {}
+    explicit NormAccumulator(double p)
+        : p_(p), acc_(p == -std::numeric_limits<double>::infinity() ? std::numeric_limits<double>::infinity() : 0.0) {}
     void add(double x) {
         const double a = std::fabs(x);
         if (std::isnan(x)) {
@@ -93,15 +92,17 @@ aclnnStatus prepare_vector_norm(const aclTensor* self, const aclScalar* ord, con
         for (const NormAccumulator& a : acc) r.push_back(a.value());
         write_doubles(y, r);
     };
-    return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
-                     workspaceSize, executor);
+    return hand_over(
+        std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::vector<void*>{x.data, y.data}),
+        workspaceSize, executor);
 }
 
 aclnnStatus prepare_foreach_norm(const aclTensorList* x, const aclScalar* scalar, const aclTensorList* out,
                                  uint64_t* workspaceSize, aclOpExecutor** executor) {
     const char* api = "aclnnForeachNorm";
     OPAPI_CHECK(check_not_null(api, {x, scalar, out, workspaceSize, executor}));
-    if (x->magic != nn::kArrayMagic || x->tensors.empty()) return invalid(api, "x is not a live, non-empty aclTensorList");
+    if (x->magic != nn::kArrayMagic || x->tensors.empty())
+        return invalid(api, "x is not a live, non-empty aclTensorList");
     if (out->magic != nn::kArrayMagic) return invalid(api, "out is not a live aclTensorList");
     if (!nn::valid(scalar)) return invalid(api, "scalar is not a live aclScalar");
     if (out->tensors.size() != x->tensors.size()) {
@@ -116,7 +117,8 @@ aclnnStatus prepare_foreach_norm(const aclTensorList* x, const aclScalar* scalar
         TensorView a = view_of(x->tensors[i]), b = view_of(out->tensors[i]);
         OPAPI_CHECK(check_float_type(api, "x", a.dtype));
         OPAPI_CHECK(check_same_dtype(api, "out", b.dtype, a.dtype));
-        if (b.numel() != 1) return invalid(api, "out tensor %zu has %lld elements; 1 expected", i, (long long)b.numel());
+        if (b.numel() != 1)
+            return invalid(api, "out tensor %zu has %lld elements; 1 expected", i, (long long)b.numel());
         bytes += double(a.bytes() + b.bytes());
         elements += double(a.numel());
         args.push_back(a.data);
@@ -124,8 +126,8 @@ aclnnStatus prepare_foreach_norm(const aclTensorList* x, const aclScalar* scalar
         outs.push_back(std::move(b));
     }
     for (const TensorView& b : outs) args.push_back(b.data);
-    std::vector<KernelLaunch> launches{{Kernel::ForeachNorm, ins.front().dtype,
-                                        vector_cost(3.0 * elements, bytes, int64_t(ins.size()), 1)}};
+    std::vector<KernelLaunch> launches{
+        {Kernel::ForeachNorm, ins.front().dtype, vector_cost(3.0 * elements, bytes, int64_t(ins.size()), 1)}};
     auto compute = [ins, outs, p = scalar->value]() {
         for (size_t i = 0; i < ins.size(); ++i) {
             NormAccumulator acc(p);

@@ -48,8 +48,20 @@ inline constexpr DTypeSet kAllTypes = kNumericTypes | DTypeSet{ACL_BOOL};
 
 // How an operator is computed: the shared primitive it is assembled from, or a hand-written body.
 enum class OpFamily : uint8_t {
-    Unary, Binary, Ternary, Fill, Foreach, Reduction, Matmul, Normalization, Softmax, Index, Loss,
-    Attention, Layout, Random,
+    Unary,
+    Binary,
+    Ternary,
+    Fill,
+    Foreach,
+    Reduction,
+    Matmul,
+    Normalization,
+    Softmax,
+    Index,
+    Loss,
+    Attention,
+    Layout,
+    Random,
     Convolution
 };
 const char* family_name(OpFamily family);

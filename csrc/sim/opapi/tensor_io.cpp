@@ -133,8 +133,8 @@ bool views_overlap(const TensorView& a, const TensorView& b) {
 
 bool copy_same_type(const TensorView& src, const TensorView& dst) {
     if (src.dtype != dst.dtype || src.data == nullptr || dst.data == nullptr) return false;
-    const bool same_view = src.data == dst.data && src.offset == dst.offset && src.dims == dst.dims &&
-                           src.strides == dst.strides;
+    const bool same_view =
+        src.data == dst.data && src.offset == dst.offset && src.dims == dst.dims && src.strides == dst.strides;
     if (same_view) return true;
     if (views_overlap(src, dst)) return false;
     const Dims strides = broadcast_strides(src, dst.dims);

@@ -64,7 +64,8 @@ mstxDomainHandle_t domain_create_a(const char* name) {
     const uint32_t module = mstx_tools().current();
     void* tool_handle = nullptr;
     const bool known = translate(hub_handle, module, tool_handle);
-    const bool tool_creates = mstx_tools().domain<MstxDomainCreateAFn>(module, MSTX_API_CORE2_DOMAIN_CREATE_A) != nullptr;
+    const bool tool_creates =
+        mstx_tools().domain<MstxDomainCreateAFn>(module, MSTX_API_CORE2_DOMAIN_CREATE_A) != nullptr;
     if (known && tool_creates && tool_handle == nullptr) {
         mstx_domains().destroy(hub_handle);
         return nullptr;

@@ -32,9 +32,7 @@ using MstxDomainRangeEndFn = void (*)(mstxDomainHandle_t domain, mstxRangeId id)
 
 constexpr uint32_t kMstxModuleSlots = 3;  // indexed by PROF_MODULE_*; 0 (invalid) stays empty
 
-inline bool valid_mstx_module(uint32_t module) {
-    return module == PROF_MODULE_MSPROF || module == PROF_MODULE_MSPTI;
-}
+inline bool valid_mstx_module(uint32_t module) { return module == PROF_MODULE_MSPROF || module == PROF_MODULE_MSPTI; }
 
 class MstxTools {
 public:

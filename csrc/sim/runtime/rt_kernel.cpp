@@ -62,7 +62,8 @@ RTS_API rtError_t rtGetC2cCtrlAddr(uint64_t* addr, uint32_t* len) {
     NPUSIM_FAULT_RETURN("rtGetC2cCtrlAddr", rtError_t);
     (void)addr;
     (void)len;
-    NPUSIM_RETURN_UNSUPPORTED("no chip-to-chip control window is modelled", rtError_t{ACL_ERROR_RT_FEATURE_NOT_SUPPORT});
+    NPUSIM_RETURN_UNSUPPORTED("no chip-to-chip control window is modelled",
+                              rtError_t{ACL_ERROR_RT_FEATURE_NOT_SUPPORT});
 }
 
 }  // extern "C"

@@ -34,7 +34,7 @@ bool MakeDirectories(const std::string& dir) {
             if (::mkdir(path.c_str(), 0777) != 0 && errno != EEXIST) return false;
         }
     }
-    struct stat info {};
+    struct stat info{};
     return ::stat(dir.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
 }
 

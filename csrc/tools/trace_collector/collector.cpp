@@ -257,8 +257,9 @@ void Collector::OnProgramSubscribe(msptiResult rc) {
     if (rc != MSPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED || subscriber_ == nullptr) return;
     std::lock_guard<std::mutex> lock(mutex_);
     if (refused_subscriptions_++ == 0) {
-        Warn("the program's msptiSubscribe failed (MSPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED): the trace "
-             "collector holds msPTI's only subscriber slot; capture this program with NPU_SIM_TRACE_SUBSCRIBE=0");
+        Warn(
+            "the program's msptiSubscribe failed (MSPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED): the trace "
+            "collector holds msPTI's only subscriber slot; capture this program with NPU_SIM_TRACE_SUBSCRIBE=0");
     }
 }
 

@@ -18,7 +18,7 @@
     } while (0)
 
 /* Loads IMAGE (size bytes) as a vector-core binary and returns its add_custom function in *fn. */
-static inline aclError bench_load_kernel(const char *image, size_t size, aclrtFuncHandle *fn) {
+static inline aclError bench_load_kernel(const char* image, size_t size, aclrtFuncHandle* fn) {
     aclrtBinaryLoadOption opt = {.type = ACL_RT_BINARY_LOAD_OPT_MAGIC,
                                  .value = {.magic = ACL_RT_BINARY_MAGIC_ELF_VECTOR_CORE}};
     aclrtBinaryLoadOptions opts = {&opt, 1};

@@ -20,7 +20,7 @@
 static struct {
     pthread_mutex_t mutex;
     pthread_cond_t returned;
-    uint8_t *buffers[POOL_MAX];
+    uint8_t* buffers[POOL_MAX];
     unsigned free_count;
     size_t buffer_bytes;
     atomic_ullong records;
@@ -40,7 +40,7 @@ static int pool_init(unsigned count, size_t bytes) {
     return 1;
 }
 
-static void pool_request(uint8_t **buffer, size_t *size, size_t *max_records) {
+static void pool_request(uint8_t** buffer, size_t* size, size_t* max_records) {
     pthread_mutex_lock(&g_pool.mutex);
     while (g_pool.free_count == 0) pthread_cond_wait(&g_pool.returned, &g_pool.mutex);
     *buffer = g_pool.buffers[--g_pool.free_count];
@@ -49,9 +49,9 @@ static void pool_request(uint8_t **buffer, size_t *size, size_t *max_records) {
     *max_records = 0;
 }
 
-static void pool_complete(uint8_t *buffer, size_t size, size_t valid) {
+static void pool_complete(uint8_t* buffer, size_t size, size_t valid) {
     (void)size;
-    msptiActivity *rec = NULL;
+    msptiActivity* rec = NULL;
     unsigned long long n = 0;
     while (msptiActivityGetNextRecord(buffer, valid, &rec) == MSPTI_SUCCESS) ++n;
     atomic_fetch_add(&g_pool.records, n);

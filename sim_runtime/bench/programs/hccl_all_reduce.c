@@ -28,24 +28,24 @@ static double now_s(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int fail(const char *what, int code) {
+static int fail(const char* what, int code) {
     fprintf(stderr, "hccl_all_reduce: %s failed (%d)\n", what, code);
     return 1;
 }
 
-static int share_root_info(uint32_t rank, const char *path, HcclRootInfo *info) {
+static int share_root_info(uint32_t rank, const char* path, HcclRootInfo* info) {
     if (rank == 0) {
         HcclResult st = HcclGetRootInfo(info);
         if (st != HCCL_SUCCESS) return fail("HcclGetRootInfo", st);
         char tmp[4096];
         snprintf(tmp, sizeof tmp, "%s.tmp", path);
-        FILE *f = fopen(tmp, "wb");
+        FILE* f = fopen(tmp, "wb");
         if (f == NULL || fwrite(info, sizeof *info, 1, f) != 1) return fail("writing the root info", 0);
         fclose(f);
         return rename(tmp, path) == 0 ? 0 : fail("renaming the root info", 0);
     }
     for (int tries = 0; tries < 60000; ++tries) {
-        FILE *f = fopen(path, "rb");
+        FILE* f = fopen(path, "rb");
         if (f != NULL) {
             size_t got = fread(info, sizeof *info, 1, f);
             fclose(f);
@@ -56,7 +56,7 @@ static int share_root_info(uint32_t rank, const char *path, HcclRootInfo *info) 
     return fail("waiting for the root info", 0);
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
     if (argc != 5 || getenv("RANK") == NULL) {
         fprintf(stderr, "usage: RANK=r %s RANKS BYTES COUNT ROOT_FILE\n", argv[0]);
         return 2;
@@ -79,15 +79,15 @@ int main(int argc, char **argv) {
     void *in = NULL, *out = NULL;
     if ((ae = aclrtMalloc(&in, bytes, ACL_MEM_MALLOC_HUGE_FIRST)) != ACL_SUCCESS) return fail("aclrtMalloc", ae);
     if ((ae = aclrtMalloc(&out, bytes, ACL_MEM_MALLOC_HUGE_FIRST)) != ACL_SUCCESS) return fail("aclrtMalloc", ae);
-    float *host = malloc(bytes);
+    float* host = malloc(bytes);
     if (host == NULL) return fail("malloc", 0);
     for (uint64_t i = 0; i < n; ++i) host[i] = (float)(i % 251 + rank);
     if ((ae = aclrtMemcpy(in, bytes, host, bytes, ACL_MEMCPY_HOST_TO_DEVICE)) != ACL_SUCCESS) {
         return fail("aclrtMemcpy", ae);
     }
     const float base = (float)ranks * (float)(ranks - 1) / 2.0f;
-    double *seconds = calloc((size_t)count + 1, sizeof(double));
-    float *device_ms = calloc((size_t)count + 1, sizeof(float));
+    double* seconds = calloc((size_t)count + 1, sizeof(double));
+    float* device_ms = calloc((size_t)count + 1, sizeof(float));
     aclrtEvent before = NULL, after = NULL;
     if (seconds == NULL || device_ms == NULL) return fail("calloc", 0);
     if ((ae = aclrtCreateEvent(&before)) != ACL_SUCCESS || (ae = aclrtCreateEvent(&after)) != ACL_SUCCESS) {

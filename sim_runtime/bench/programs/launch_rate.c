@@ -33,19 +33,19 @@ static _Alignas(8) uint8_t g_pool[POOL][BUFFER_BYTES];
 static atomic_uint g_next;
 static atomic_ullong g_records;
 
-typedef msptiResult (*next_record_fn)(uint8_t *, size_t, msptiActivity **);
+typedef msptiResult (*next_record_fn)(uint8_t*, size_t, msptiActivity**);
 static next_record_fn g_next_record;
 
-static void request(uint8_t **buffer, size_t *size, size_t *max_records) {
+static void request(uint8_t** buffer, size_t* size, size_t* max_records) {
     unsigned i = atomic_fetch_add(&g_next, 1) % POOL;
     *buffer = g_pool[i];
     *size = BUFFER_BYTES;
     *max_records = 0;
 }
 
-static void complete(uint8_t *buffer, size_t size, size_t valid) {
+static void complete(uint8_t* buffer, size_t size, size_t valid) {
     (void)size;
-    msptiActivity *rec = NULL;
+    msptiActivity* rec = NULL;
     unsigned long long n = 0;
     while (g_next_record(buffer, valid, &rec) == MSPTI_SUCCESS) ++n;
     atomic_fetch_add(&g_records, n);
@@ -53,7 +53,7 @@ static void complete(uint8_t *buffer, size_t size, size_t valid) {
 
 // One launch, kept out of line so that callgrind can count the instructions spent inside the call
 // (`--toggle-collect=launch_once`): the launching thread's synchronous cost, whatever other threads do.
-__attribute__((noinline)) aclError launch_once(aclrtFuncHandle fn, void *args, size_t size, aclrtStream stream) {
+__attribute__((noinline)) aclError launch_once(aclrtFuncHandle fn, void* args, size_t size, aclrtStream stream) {
     return aclrtLaunchKernel(fn, 8, args, size, stream);
 }
 
@@ -67,24 +67,24 @@ static double now_s(void) { return clock_s(CLOCK_MONOTONIC); }
 
 #define LOOKUP(type, name) ((type)dlsym(RTLD_DEFAULT, name))
 
-static int run(int argc, char **argv);
+static int run(int argc, char** argv);
 
 /* The program's frames start at the same offset in a 4 KiB page whatever the size of the environment
  * and the arguments above them: glibc's copies and fills take alignment-dependent paths, so without
  * this the instruction counts of launch_instructions moved with the environment (529 to 597 inside
  * the launch call, one build, different shells). */
-int main(int argc, char **argv) {
-    volatile char *pad = alloca(((uintptr_t)__builtin_frame_address(0) & 4095) + 16);
+int main(int argc, char** argv) {
+    volatile char* pad = alloca(((uintptr_t)__builtin_frame_address(0) & 4095) + 16);
     pad[0] = 0;
     return run(argc, argv);
 }
 
-__attribute__((noinline)) static int run(int argc, char **argv) {
+__attribute__((noinline)) static int run(int argc, char** argv) {
     if (argc != 3 && argc != 4) {
         fprintf(stderr, "usage: %s off|idle|traced COUNT [CHUNK]\n", argv[0]);
         return 2;
     }
-    const char *mode = argv[1];
+    const char* mode = argv[1];
     const long count = atol(argv[2]);
     const long chunk = argc == 4 ? atol(argv[3]) : 0;
     const int use_mspti = strcmp(mode, "off") != 0;
@@ -100,7 +100,7 @@ __attribute__((noinline)) static int run(int argc, char **argv) {
             fprintf(stderr, "msPTI is not loaded: run with LD_PRELOAD=libmspti.so\n");
             return 2;
         }
-        LOOKUP(msptiResult (*)(msptiSubscriberHandle *, msptiCallbackFunc, void *), "msptiSubscribe")(&sub, NULL, NULL);
+        LOOKUP(msptiResult (*)(msptiSubscriberHandle*, msptiCallbackFunc, void*), "msptiSubscribe")(&sub, NULL, NULL);
         LOOKUP(msptiResult (*)(msptiBuffersCallbackRequestFunc, msptiBuffersCallbackCompleteFunc),
                "msptiActivityRegisterCallbacks")(request, complete);
     }
@@ -139,8 +139,8 @@ __attribute__((noinline)) static int run(int argc, char **argv) {
     int dropped_taken = 1;
     if (use_mspti) {
         LOOKUP(msptiResult (*)(uint32_t), "msptiActivityFlushAll")(1);
-        msptiResult (*get_dropped)(msptiActivityKind, uint64_t *) =
-            LOOKUP(msptiResult (*)(msptiActivityKind, uint64_t *), "msptiActivityGetDroppedRecords");
+        msptiResult (*get_dropped)(msptiActivityKind, uint64_t*) =
+            LOOKUP(msptiResult (*)(msptiActivityKind, uint64_t*), "msptiActivityGetDroppedRecords");
         uint64_t d = 0;
         if (get_dropped && get_dropped(MSPTI_ACTIVITY_KIND_INVALID, &d) == MSPTI_SUCCESS) dropped = d;
         else dropped_taken = 0; /* not in this libmspti (mspti_ext.h): printed as null */
@@ -148,11 +148,12 @@ __attribute__((noinline)) static int run(int argc, char **argv) {
     }
     CHECK(aclrtDestroyStream(stream));
     CHECK(aclrtResetDevice(0));
-    printf("{\"mode\": \"%s\", \"launches\": %ld, \"seconds\": %.6f, \"ns_per_launch\": %.1f, "
-           "\"thread_cpu_ns_per_launch\": %.1f, \"process_cpu_ns_per_launch\": %.1f, "
-           "\"records\": %llu, \"dropped\": ",
-           mode, count, seconds, seconds * 1e9 / (double)count, thread_cpu * 1e9 / (double)count,
-           process_cpu * 1e9 / (double)count, (unsigned long long)atomic_load(&g_records));
+    printf(
+        "{\"mode\": \"%s\", \"launches\": %ld, \"seconds\": %.6f, \"ns_per_launch\": %.1f, "
+        "\"thread_cpu_ns_per_launch\": %.1f, \"process_cpu_ns_per_launch\": %.1f, "
+        "\"records\": %llu, \"dropped\": ",
+        mode, count, seconds, seconds * 1e9 / (double)count, thread_cpu * 1e9 / (double)count,
+        process_cpu * 1e9 / (double)count, (unsigned long long)atomic_load(&g_records));
     if (dropped_taken) printf("%llu}\n", dropped);
     else printf("null}\n");
     return 0;

@@ -15,8 +15,8 @@
 
 /* The records dropped so far (all kinds) into *dropped; 0 when the library has no
  * msptiActivityGetDroppedRecords (or it fails), 1 when *dropped was set. */
-static int optional_dropped_records(uint64_t *dropped) {
-    typedef msptiResult (*get_dropped_fn)(msptiActivityKind, uint64_t *);
+static int optional_dropped_records(uint64_t* dropped) {
+    typedef msptiResult (*get_dropped_fn)(msptiActivityKind, uint64_t*);
     get_dropped_fn get_dropped = (get_dropped_fn)dlsym(RTLD_DEFAULT, "msptiActivityGetDroppedRecords");
     return get_dropped != NULL && get_dropped(MSPTI_ACTIVITY_KIND_INVALID, dropped) == MSPTI_SUCCESS;
 }

@@ -26,7 +26,7 @@ static double clock_s(clockid_t id) {
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static void *produce(void *arg) {
+static void* produce(void* arg) {
     (void)arg;
     for (long i = 0; i < g_per_thread; ++i) mstxMarkA("delivery-benchmark", NULL);
     return NULL;
@@ -41,7 +41,7 @@ static int run_producers(int threads) {
     return 1;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
     if (argc != 3) {
         fprintf(stderr, "usage: %s THREADS RECORDS_PER_THREAD\n", argv[0]);
         return 2;
@@ -75,8 +75,8 @@ int main(int argc, char **argv) {
     uint64_t dropped = 0;
     const int have_dropped = optional_dropped_records(&dropped);
     msptiUnsubscribe(sub);
-    printf("{\"threads\": %d, \"produced\": %ld, \"delivered\": %llu, \"dropped\": ", threads,
-           per_thread * threads, delivered);
+    printf("{\"threads\": %d, \"produced\": %ld, \"delivered\": %llu, \"dropped\": ", threads, per_thread * threads,
+           delivered);
     print_optional_count(have_dropped, dropped);
     printf(", \"seconds\": %.6f, \"records_per_second\": %.0f, \"process_cpu_ns_per_record\": ", seconds,
            (double)delivered / seconds);

@@ -23,7 +23,7 @@
 #define MAX_SAMPLES 100
 
 static long rss_bytes(void) {
-    FILE *f = fopen("/proc/self/statm", "r");
+    FILE* f = fopen("/proc/self/statm", "r");
     long size = 0, resident = 0;
     if (f == NULL) return -1;
     if (fscanf(f, "%ld %ld", &size, &resident) != 2) resident = -1;
@@ -31,7 +31,7 @@ static long rss_bytes(void) {
     return resident < 0 ? -1 : resident * sysconf(_SC_PAGESIZE);
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
     if (argc != 3) {
         fprintf(stderr, "usage: %s LAUNCHES SAMPLES\n", argv[0]);
         return 2;

@@ -35,7 +35,7 @@ static struct {
 } g_mspti;
 
 static int load_mspti(void) {
-    void *lib = dlopen("libmspti.so", RTLD_NOW | RTLD_LOCAL);
+    void* lib = dlopen("libmspti.so", RTLD_NOW | RTLD_LOCAL);
     if (lib == NULL) return 0;
     g_mspti.register_callbacks = (__typeof__(g_mspti.register_callbacks))dlsym(lib, "msptiActivityRegisterCallbacks");
     g_mspti.get_next_record = (__typeof__(g_mspti.get_next_record))dlsym(lib, "msptiActivityGetNextRecord");
@@ -61,8 +61,8 @@ static int load_mspti(void) {
 #include "collector.h"
 
 typedef struct {
-    void *dev;
-    aclTensor *tensor;
+    void* dev;
+    aclTensor* tensor;
 } Tensor;
 
 static Tensor make_tensor(int64_t rows, int64_t cols, aclDataType dtype) {
@@ -71,12 +71,12 @@ static Tensor make_tensor(int64_t rows, int64_t cols, aclDataType dtype) {
     const size_t n = (size_t)(rows * cols);
     const size_t bytes = n * (dtype == ACL_FLOAT16 ? 2 : sizeof(float));
     Tensor t = {NULL, NULL};
-    void *host = calloc(1, bytes);
+    void* host = calloc(1, bytes);
     if (host == NULL) abort();
     if (dtype == ACL_FLOAT) {
-        for (size_t i = 0; i < n; ++i) ((float *)host)[i] = 0.5f * (float)(i % 7);
+        for (size_t i = 0; i < n; ++i) ((float*)host)[i] = 0.5f * (float)(i % 7);
     } else {
-        for (size_t i = 0; i < n; ++i) ((uint16_t *)host)[i] = 0x3C00; /* 1.0 in IEEE half precision */
+        for (size_t i = 0; i < n; ++i) ((uint16_t*)host)[i] = 0x3C00; /* 1.0 in IEEE half precision */
     }
     CHECK_EQ(aclrtMalloc(&t.dev, bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     CHECK_EQ(aclrtMemcpy(t.dev, bytes, host, bytes, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
@@ -86,18 +86,18 @@ static Tensor make_tensor(int64_t rows, int64_t cols, aclDataType dtype) {
     return t;
 }
 
-static void free_tensor(Tensor *t) {
+static void free_tensor(Tensor* t) {
     aclDestroyTensor(t->tensor);
     CHECK_EQ(aclrtFree(t->dev), ACL_SUCCESS);
 }
 
 typedef struct {
     Tensor a, b, sum, w, prod, half, half_out;
-    aclScalar *alpha;
+    aclScalar* alpha;
     aclrtStream stream;
 } Workload;
 
-static void workload_init(Workload *w) {
+static void workload_init(Workload* w) {
     CHECK_EQ(aclrtSetDevice(0), ACL_SUCCESS);
     CHECK_EQ(aclrtCreateStream(&w->stream), ACL_SUCCESS);
     w->a = make_tensor(16, 32, ACL_FLOAT);
@@ -108,11 +108,11 @@ static void workload_init(Workload *w) {
     w->half = make_tensor(16, 32, ACL_FLOAT16);
     w->half_out = make_tensor(16, 32, ACL_FLOAT16);
     const float alpha = 1.0f;
-    w->alpha = aclCreateScalar((void *)&alpha, ACL_FLOAT);
+    w->alpha = aclCreateScalar((void*)&alpha, ACL_FLOAT);
     CHECK(w->alpha != NULL);
 }
 
-static void workload_fini(Workload *w) {
+static void workload_fini(Workload* w) {
     CHECK_EQ(aclrtSynchronizeStream(w->stream), ACL_SUCCESS);
     free_tensor(&w->a);
     free_tensor(&w->b);
@@ -128,10 +128,10 @@ static void workload_fini(Workload *w) {
 /* One aclnnAdd, one aclnnMatmul (one kernel each) and one aclnnAdd of a float16 and a float32 tensor
  * into a float16 one (three kernels: Cast, Add, Cast, each with its own node report); the workspace
  * (if any) is allocated between the two phases. */
-static void run_ops(Workload *w) {
+static void run_ops(Workload* w) {
     uint64_t size = 0;
-    aclOpExecutor *exec = NULL;
-    void *ws = NULL;
+    aclOpExecutor* exec = NULL;
+    void* ws = NULL;
     CHECK_EQ(aclnnAddGetWorkspaceSize(w->a.tensor, w->b.tensor, w->alpha, w->sum.tensor, &size, &exec), 0);
     if (size > 0) CHECK_EQ(aclrtMalloc(&ws, size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     CHECK_EQ(aclnnAdd(ws, size, exec, w->stream), 0);
@@ -151,13 +151,13 @@ static void run_ops(Workload *w) {
 /* Whether the process resolves aclrtLaunchKernelWithHostArgs to msPTI's wrapper. */
 static int launch_interposed(void) {
     Dl_info info;
-    void *fn = dlsym(RTLD_DEFAULT, "aclrtLaunchKernelWithHostArgs");
+    void* fn = dlsym(RTLD_DEFAULT, "aclrtLaunchKernelWithHostArgs");
     return fn != NULL && dladdr(fn, &info) != 0 && info.dli_fname != NULL && strstr(info.dli_fname, "libmspti") != NULL;
 }
 
 static int g_iterations = 8;
 
-static void *worker(void *arg) {
+static void* worker(void* arg) {
     (void)arg;
     Workload w;
     workload_init(&w);
@@ -166,7 +166,7 @@ static void *worker(void *arg) {
     return NULL;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
     g_iterations = argc > 1 ? atoi(argv[1]) : 8;
     const int threads = argc > 2 ? atoi(argv[2]) : 1;
     const int warm = argc > 3 && strcmp(argv[3], "warm") == 0;
@@ -176,7 +176,7 @@ int main(int argc, char **argv) {
     }
 #ifdef MSPTI_DLOPEN
     if (!load_mspti()) {
-        const char *error = dlerror();
+        const char* error = dlerror();
         printf("E cannot load libmspti.so: %s\n", error != NULL ? error : "a function is missing");
         return 1;
     }

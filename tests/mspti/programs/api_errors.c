@@ -8,18 +8,18 @@
 #include <acl/acl.h>
 #endif
 
-static void request(uint8_t **b, size_t *s, size_t *m) {
+static void request(uint8_t** b, size_t* s, size_t* m) {
     *b = NULL;
     *s = 0;
     *m = 0;
 }
-static void complete(uint8_t *b, size_t s, size_t v) {
+static void complete(uint8_t* b, size_t s, size_t v) {
     (void)b;
     (void)s;
     (void)v;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
     const int interposed = argc > 1 && strcmp(argv[1], "interposed") == 0;
     const int hccl_interposed = argc > 2 ? strcmp(argv[2], "interposed") == 0 : interposed;
     const msptiResult preload_rc = interposed ? MSPTI_SUCCESS : MSPTI_ERROR_WITHOUT_LD_PRELOAD;
@@ -47,10 +47,11 @@ int main(int argc, char **argv) {
         CHECK_EQ(msptiActivityDisable((msptiActivityKind)bad_kinds[i]), MSPTI_ERROR_INVALID_PARAMETER);
     }
     for (int k = 1; k <= 12; ++k) {
-        const int needs_preload = k == MSPTI_ACTIVITY_KIND_MEMORY || k == MSPTI_ACTIVITY_KIND_MEMSET ||
-                                  k == MSPTI_ACTIVITY_KIND_MEMCPY;
-        const msptiResult expected =
-            k == MSPTI_ACTIVITY_KIND_HCCL ? hccl_rc : needs_preload ? preload_rc : MSPTI_SUCCESS;
+        const int needs_preload =
+            k == MSPTI_ACTIVITY_KIND_MEMORY || k == MSPTI_ACTIVITY_KIND_MEMSET || k == MSPTI_ACTIVITY_KIND_MEMCPY;
+        const msptiResult expected = k == MSPTI_ACTIVITY_KIND_HCCL ? hccl_rc
+                                     : needs_preload               ? preload_rc
+                                                                   : MSPTI_SUCCESS;
         CHECK_EQ(msptiActivityEnable((msptiActivityKind)k), expected);
         CHECK_EQ(msptiActivityEnable((msptiActivityKind)k), expected);
         CHECK_EQ(msptiActivityIsEnabled((msptiActivityKind)k), expected == MSPTI_SUCCESS);
@@ -78,7 +79,7 @@ int main(int argc, char **argv) {
 
     /* GetNextRecord */
     uint8_t buffer[64] = {0};
-    msptiActivity *rec = NULL;
+    msptiActivity* rec = NULL;
     CHECK_EQ(msptiActivityGetNextRecord(NULL, 64, &rec), MSPTI_ERROR_INVALID_PARAMETER);
     CHECK_EQ(msptiActivityGetNextRecord(NULL, 0, &rec), MSPTI_ERROR_INVALID_PARAMETER);
     CHECK_EQ(msptiActivityGetNextRecord(buffer, 64, NULL), MSPTI_ERROR_INVALID_PARAMETER);
@@ -102,19 +103,22 @@ int main(int argc, char **argv) {
                  MSPTI_ERROR_INVALID_PARAMETER);
     }
     for (int k = 1; k <= 4; ++k) {
-        CHECK_EQ(msptiActivityPopExternalCorrelationId((msptiExternalCorrelationKind)k, &last), MSPTI_ERROR_QUEUE_EMPTY);
+        CHECK_EQ(msptiActivityPopExternalCorrelationId((msptiExternalCorrelationKind)k, &last),
+                 MSPTI_ERROR_QUEUE_EMPTY);
         CHECK_EQ(last, 77);
     }
     CHECK_EQ(msptiActivityPushExternalCorrelationId(MSPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, 10), MSPTI_SUCCESS);
     CHECK_EQ(msptiActivityPushExternalCorrelationId(MSPTI_EXTERNAL_CORRELATION_KIND_CUSTOM1, 20), MSPTI_SUCCESS);
     CHECK_EQ(msptiActivityPushExternalCorrelationId(MSPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, 11), MSPTI_SUCCESS);
-    CHECK_EQ(msptiActivityPushExternalCorrelationId(MSPTI_EXTERNAL_CORRELATION_KIND_UNKNOWN, UINT64_MAX), MSPTI_SUCCESS);
+    CHECK_EQ(msptiActivityPushExternalCorrelationId(MSPTI_EXTERNAL_CORRELATION_KIND_UNKNOWN, UINT64_MAX),
+             MSPTI_SUCCESS);
     CHECK_EQ(msptiActivityPopExternalCorrelationId(MSPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, &last), MSPTI_SUCCESS);
     CHECK_EQ(last, 11);
     CHECK_EQ(msptiActivityPopExternalCorrelationId(MSPTI_EXTERNAL_CORRELATION_KIND_CUSTOM1, &last), MSPTI_SUCCESS);
     CHECK_EQ(last, 20);
     CHECK_EQ(msptiActivityPopExternalCorrelationId(MSPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, NULL), MSPTI_SUCCESS);
-    CHECK_EQ(msptiActivityPopExternalCorrelationId(MSPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, &last), MSPTI_ERROR_QUEUE_EMPTY);
+    CHECK_EQ(msptiActivityPopExternalCorrelationId(MSPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, &last),
+             MSPTI_ERROR_QUEUE_EMPTY);
     CHECK(msptiActivityPopExternalCorrelationId(MSPTI_EXTERNAL_CORRELATION_KIND_UNKNOWN, &last) == MSPTI_SUCCESS &&
           last == UINT64_MAX);
 

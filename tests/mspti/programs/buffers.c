@@ -24,7 +24,7 @@ static void sleep_ms(int ms) {
     nanosleep(&ts, NULL);
 }
 
-static void marks(int n, const char *what) {
+static void marks(int n, const char* what) {
     char msg[64];
     for (int i = 0; i < n; ++i) {
         snprintf(msg, sizeof msg, "%s-%d", what, i);
@@ -32,7 +32,7 @@ static void marks(int n, const char *what) {
     }
 }
 
-static void *thread_marks(void *arg) {
+static void* thread_marks(void* arg) {
     marks((int)(intptr_t)arg, "thread");
     return NULL;
 }
@@ -41,8 +41,8 @@ static int g_atexit_marks;
 
 static void atexit_marks(void) { marks(g_atexit_marks, "atexit"); }
 
-int main(int argc, char **argv) {
-    const char *mode = argc > 1 ? argv[1] : "full";
+int main(int argc, char** argv) {
+    const char* mode = argc > 1 ? argv[1] : "full";
     const int n = argc > 2 ? atoi(argv[2]) : 100;
     msptiSubscriberHandle sub = NULL;
     CHECK_EQ(msptiSubscribe(&sub, NULL, NULL), MSPTI_SUCCESS);
@@ -76,7 +76,7 @@ int main(int argc, char **argv) {
         CHECK_EQ(msptiActivityFlushPeriod(0), MSPTI_SUCCESS);
     } else if (strcmp(mode, "exit") == 0) {
         pthread_t t;
-        pthread_create(&t, NULL, thread_marks, (void *)(intptr_t)n);
+        pthread_create(&t, NULL, thread_marks, (void*)(intptr_t)n);
         pthread_join(t, NULL);
         marks(n, "main");
         /* No FlushAll, no unsubscribe: everything arrives through the exit flush. */

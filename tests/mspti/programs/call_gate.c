@@ -32,7 +32,7 @@ int main(void) {
     CHECK_EQ(aclrtBinaryGetFunction(bin, "gate_kernel", &g_fn), ACL_SUCCESS);
 
     msptiSubscriberHandle sub = NULL;
-    CHECK_EQ(msptiSubscribe(&sub, callback_log, (void *)0x1234), MSPTI_SUCCESS);
+    CHECK_EQ(msptiSubscribe(&sub, callback_log, (void*)0x1234), MSPTI_SUCCESS);
     /* 0: subscribed, nothing enabled. */
     launch_and_mark(0);
     /* 1: the launch callback on. */

@@ -28,7 +28,7 @@ static struct {
     long decline_remaining; /* requests answered with NULL before buffers are handed out */
     int decline_all;
     int quiet;              /* count records without printing them */
-    uint8_t *outstanding[COLLECTOR_MAX_BUFFERS];
+    uint8_t* outstanding[COLLECTOR_MAX_BUFFERS];
     size_t outstanding_size[COLLECTOR_MAX_BUFFERS];
     unsigned long requests;
     unsigned long completes;
@@ -38,7 +38,7 @@ static struct {
     int request_in_flight;
 } g_collector = {PTHREAD_MUTEX_INITIALIZER, 1 << 20, 0, 0, 0, 0, {0}, {0}, 0, 0, 0, {0}, 0, 0};
 
-static inline void collector_violation(const char *fmt, ...) {
+static inline void collector_violation(const char* fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     printf("E ");
@@ -69,7 +69,7 @@ static inline size_t collector_record_size(int kind) {
 }
 
 /* Prints a C string as a JSON string (or null). */
-static inline void collector_json_string(FILE *f, const char *s) {
+static inline void collector_json_string(FILE* f, const char* s) {
     if (s == NULL) {
         fputs("null", f);
         return;
@@ -89,12 +89,13 @@ static inline void collector_json_string(FILE *f, const char *s) {
     fputc('"', f);
 }
 
-static inline void collector_print_record(FILE *f, const msptiActivity *record) {
+static inline void collector_print_record(FILE* f, const msptiActivity* record) {
     switch (record->kind) {
         case MSPTI_ACTIVITY_KIND_MARKER: {
-            const msptiActivityMarker *m = (const msptiActivityMarker *)record;
-            fprintf(f, "{\"kind\":%d,\"flag\":%d,\"sourceKind\":%d,\"timestamp\":%" PRIu64 ",\"id\":%" PRIu64
-                       ",\"a\":%u,\"b\":%u,\"name\":",
+            const msptiActivityMarker* m = (const msptiActivityMarker*)record;
+            fprintf(f,
+                    "{\"kind\":%d,\"flag\":%d,\"sourceKind\":%d,\"timestamp\":%" PRIu64 ",\"id\":%" PRIu64
+                    ",\"a\":%u,\"b\":%u,\"name\":",
                     m->kind, m->flag, m->sourceKind, m->timestamp, m->id, m->objectId.pt.processId,
                     m->objectId.pt.threadId);
             collector_json_string(f, m->name);
@@ -104,9 +105,11 @@ static inline void collector_print_record(FILE *f, const msptiActivity *record) 
             break;
         }
         case MSPTI_ACTIVITY_KIND_KERNEL: {
-            const msptiActivityKernel *k = (const msptiActivityKernel *)record;
-            fprintf(f, "{\"kind\":%d,\"start\":%" PRIu64 ",\"end\":%" PRIu64 ",\"deviceId\":%u,\"streamId\":%u,"
-                       "\"correlationId\":%" PRIu64 ",\"type\":",
+            const msptiActivityKernel* k = (const msptiActivityKernel*)record;
+            fprintf(f,
+                    "{\"kind\":%d,\"start\":%" PRIu64 ",\"end\":%" PRIu64
+                    ",\"deviceId\":%u,\"streamId\":%u,"
+                    "\"correlationId\":%" PRIu64 ",\"type\":",
                     k->kind, k->start, k->end, k->ds.deviceId, k->ds.streamId, k->correlationId);
             collector_json_string(f, k->type);
             fputs(",\"name\":", f);
@@ -118,18 +121,22 @@ static inline void collector_print_record(FILE *f, const msptiActivity *record) 
         case MSPTI_ACTIVITY_KIND_ACL_API:
         case MSPTI_ACTIVITY_KIND_NODE_API:
         case MSPTI_ACTIVITY_KIND_RUNTIME_API: {
-            const msptiActivityApi *a = (const msptiActivityApi *)record;
-            fprintf(f, "{\"kind\":%d,\"start\":%" PRIu64 ",\"end\":%" PRIu64 ",\"processId\":%u,\"threadId\":%u,"
-                       "\"correlationId\":%" PRIu64 ",\"name\":",
+            const msptiActivityApi* a = (const msptiActivityApi*)record;
+            fprintf(f,
+                    "{\"kind\":%d,\"start\":%" PRIu64 ",\"end\":%" PRIu64
+                    ",\"processId\":%u,\"threadId\":%u,"
+                    "\"correlationId\":%" PRIu64 ",\"name\":",
                     a->kind, a->start, a->end, a->pt.processId, a->pt.threadId, a->correlationId);
             collector_json_string(f, a->name);
             fputs("}", f);
             break;
         }
         case MSPTI_ACTIVITY_KIND_HCCL: {
-            const msptiActivityHccl *h = (const msptiActivityHccl *)record;
-            fprintf(f, "{\"kind\":%d,\"start\":%" PRIu64 ",\"end\":%" PRIu64 ",\"deviceId\":%u,\"streamId\":%u,"
-                       "\"bandWidth\":%.9g,\"name\":",
+            const msptiActivityHccl* h = (const msptiActivityHccl*)record;
+            fprintf(f,
+                    "{\"kind\":%d,\"start\":%" PRIu64 ",\"end\":%" PRIu64
+                    ",\"deviceId\":%u,\"streamId\":%u,"
+                    "\"bandWidth\":%.9g,\"name\":",
                     h->kind, h->start, h->end, h->ds.deviceId, h->ds.streamId, h->bandWidth);
             collector_json_string(f, h->name);
             fputs(",\"commName\":", f);
@@ -138,42 +145,46 @@ static inline void collector_print_record(FILE *f, const msptiActivity *record) 
             break;
         }
         case MSPTI_ACTIVITY_KIND_MEMORY: {
-            const msptiActivityMemory *m = (const msptiActivityMemory *)record;
-            fprintf(f, "{\"kind\":%d,\"memoryOperationType\":%d,\"memoryKind\":%d,\"correlationId\":%" PRIu64
-                       ",\"start\":%" PRIu64 ",\"end\":%" PRIu64 ",\"address\":%" PRIu64 ",\"bytes\":%" PRIu64
-                       ",\"processId\":%u,\"deviceId\":%u,\"streamId\":%u}",
+            const msptiActivityMemory* m = (const msptiActivityMemory*)record;
+            fprintf(f,
+                    "{\"kind\":%d,\"memoryOperationType\":%d,\"memoryKind\":%d,\"correlationId\":%" PRIu64
+                    ",\"start\":%" PRIu64 ",\"end\":%" PRIu64 ",\"address\":%" PRIu64 ",\"bytes\":%" PRIu64
+                    ",\"processId\":%u,\"deviceId\":%u,\"streamId\":%u}",
                     m->kind, m->memoryOperationType, m->memoryKind, m->correlationId, m->start, m->end, m->address,
                     m->bytes, m->processId, m->deviceId, m->streamId);
             break;
         }
         case MSPTI_ACTIVITY_KIND_MEMSET: {
-            const msptiActivityMemset *m = (const msptiActivityMemset *)record;
-            fprintf(f, "{\"kind\":%d,\"value\":%u,\"bytes\":%" PRIu64 ",\"start\":%" PRIu64 ",\"end\":%" PRIu64
-                       ",\"deviceId\":%u,\"streamId\":%u,\"correlationId\":%" PRIu64 ",\"isAsync\":%u}",
+            const msptiActivityMemset* m = (const msptiActivityMemset*)record;
+            fprintf(f,
+                    "{\"kind\":%d,\"value\":%u,\"bytes\":%" PRIu64 ",\"start\":%" PRIu64 ",\"end\":%" PRIu64
+                    ",\"deviceId\":%u,\"streamId\":%u,\"correlationId\":%" PRIu64 ",\"isAsync\":%u}",
                     m->kind, m->value, m->bytes, m->start, m->end, m->deviceId, m->streamId, m->correlationId,
                     m->isAsync);
             break;
         }
         case MSPTI_ACTIVITY_KIND_MEMCPY: {
-            const msptiActivityMemcpy *m = (const msptiActivityMemcpy *)record;
-            fprintf(f, "{\"kind\":%d,\"copyKind\":%d,\"bytes\":%" PRIu64 ",\"start\":%" PRIu64 ",\"end\":%" PRIu64
-                       ",\"deviceId\":%u,\"streamId\":%u,\"correlationId\":%" PRIu64 ",\"isAsync\":%u}",
+            const msptiActivityMemcpy* m = (const msptiActivityMemcpy*)record;
+            fprintf(f,
+                    "{\"kind\":%d,\"copyKind\":%d,\"bytes\":%" PRIu64 ",\"start\":%" PRIu64 ",\"end\":%" PRIu64
+                    ",\"deviceId\":%u,\"streamId\":%u,\"correlationId\":%" PRIu64 ",\"isAsync\":%u}",
                     m->kind, m->copyKind, m->bytes, m->start, m->end, m->deviceId, m->streamId, m->correlationId,
                     m->isAsync);
             break;
         }
         case MSPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: {
-            const msptiActivityExternalCorrelation *e = (const msptiActivityExternalCorrelation *)record;
+            const msptiActivityExternalCorrelation* e = (const msptiActivityExternalCorrelation*)record;
             fprintf(f, "{\"kind\":%d,\"externalKind\":%d,\"externalId\":%" PRIu64 ",\"correlationId\":%" PRIu64 "}",
                     e->kind, e->externalKind, e->externalId, e->correlationId);
             break;
         }
         case MSPTI_ACTIVITY_KIND_COMMUNICATION: {
-            const msptiActivityCommunication *c = (const msptiActivityCommunication *)record;
-            fprintf(f, "{\"kind\":%d,\"dataType\":%d,\"count\":%" PRIu64 ",\"deviceId\":%u,\"streamId\":%u,"
-                       "\"start\":%" PRIu64 ",\"end\":%" PRIu64 ",\"correlationId\":%" PRIu64 ",\"algType\":",
-                    c->kind, c->dataType, c->count, c->ds.deviceId, c->ds.streamId, c->start, c->end,
-                    c->correlationId);
+            const msptiActivityCommunication* c = (const msptiActivityCommunication*)record;
+            fprintf(f,
+                    "{\"kind\":%d,\"dataType\":%d,\"count\":%" PRIu64
+                    ",\"deviceId\":%u,\"streamId\":%u,"
+                    "\"start\":%" PRIu64 ",\"end\":%" PRIu64 ",\"correlationId\":%" PRIu64 ",\"algType\":",
+                    c->kind, c->dataType, c->count, c->ds.deviceId, c->ds.streamId, c->start, c->end, c->correlationId);
             collector_json_string(f, c->algType);
             fputs(",\"name\":", f);
             collector_json_string(f, c->name);
@@ -183,9 +194,10 @@ static inline void collector_print_record(FILE *f, const msptiActivity *record) 
             break;
         }
         case MSPTI_ACTIVITY_KIND_OVERHEAD: {
-            const msptiActivityOverhead *o = (const msptiActivityOverhead *)record;
-            fprintf(f, "{\"kind\":%d,\"overheadKind\":%d,\"objectKind\":%d,\"a\":%u,\"b\":%u,\"start\":%" PRIu64
-                       ",\"end\":%" PRIu64 ",\"correlationId\":%" PRIu64 ",\"overheadData\":%d}",
+            const msptiActivityOverhead* o = (const msptiActivityOverhead*)record;
+            fprintf(f,
+                    "{\"kind\":%d,\"overheadKind\":%d,\"objectKind\":%d,\"a\":%u,\"b\":%u,\"start\":%" PRIu64
+                    ",\"end\":%" PRIu64 ",\"correlationId\":%" PRIu64 ",\"overheadData\":%d}",
                     o->kind, o->overheadKind, o->objectKind, o->objectId.pt.processId, o->objectId.pt.threadId,
                     o->start, o->end, o->correlationId, o->overheadData != NULL);
             break;
@@ -194,7 +206,7 @@ static inline void collector_print_record(FILE *f, const msptiActivity *record) 
     }
 }
 
-static inline void collector_request(uint8_t **buffer, size_t *size, size_t *max_records) {
+static inline void collector_request(uint8_t** buffer, size_t* size, size_t* max_records) {
     pthread_mutex_lock(&g_collector.lock);
     if (g_collector.request_in_flight) collector_violation("overlapping buffer requests");
     g_collector.request_in_flight = 1;
@@ -205,7 +217,7 @@ static inline void collector_request(uint8_t **buffer, size_t *size, size_t *max
     if (g_collector.decline_all || g_collector.decline_remaining > 0) {
         if (g_collector.decline_remaining > 0) g_collector.decline_remaining--;
     } else {
-        uint8_t *b = (uint8_t *)aligned_alloc(8, (g_collector.buffer_size + 7) / 8 * 8);
+        uint8_t* b = (uint8_t*)aligned_alloc(8, (g_collector.buffer_size + 7) / 8 * 8);
         int stored = 0;
         for (int i = 0; i < COLLECTOR_MAX_BUFFERS && b != NULL; ++i) {
             if (g_collector.outstanding[i] == NULL) {
@@ -226,7 +238,7 @@ static inline void collector_request(uint8_t **buffer, size_t *size, size_t *max
     pthread_mutex_unlock(&g_collector.lock);
 }
 
-static inline void collector_complete(uint8_t *buffer, size_t size, size_t valid) {
+static inline void collector_complete(uint8_t* buffer, size_t size, size_t valid) {
     pthread_mutex_lock(&g_collector.lock);
     g_collector.completes++;
     int slot = -1;
@@ -237,18 +249,18 @@ static inline void collector_complete(uint8_t *buffer, size_t size, size_t valid
         }
     }
     if (slot < 0) {
-        collector_violation("completed a buffer that is not outstanding (%p)", (void *)buffer);
+        collector_violation("completed a buffer that is not outstanding (%p)", (void*)buffer);
         pthread_mutex_unlock(&g_collector.lock);
         return;
     }
     if (g_collector.outstanding_size[slot] != size) collector_violation("size %zu differs from the request", size);
     if (valid > size) collector_violation("validSize %zu > size %zu", valid, size);
     g_collector.outstanding[slot] = NULL;
-    msptiActivity *record = NULL;
+    msptiActivity* record = NULL;
     size_t walked = 0;
     msptiResult rc;
     while ((rc = msptiActivityGetNextRecord(buffer, valid, &record)) == MSPTI_SUCCESS) {
-        const size_t offset = (size_t)((uint8_t *)record - buffer);
+        const size_t offset = (size_t)((uint8_t*)record - buffer);
         if (offset != walked) collector_violation("record at %zu, expected %zu", offset, walked);
         if (offset % 8 != 0) collector_violation("record at unaligned offset %zu", offset);
         const size_t rs = collector_record_size(record->kind);
@@ -257,9 +269,9 @@ static inline void collector_complete(uint8_t *buffer, size_t size, size_t valid
         if (record->kind > 0 && record->kind < MSPTI_ACTIVITY_KIND_COUNT) g_collector.records_by_kind[record->kind]++;
         if (!g_collector.quiet) {
             /* One write per line: other threads print too (stdio locks per call, not per line). */
-            char *line = NULL;
+            char* line = NULL;
             size_t length = 0;
-            FILE *f = open_memstream(&line, &length);
+            FILE* f = open_memstream(&line, &length);
             fputs("R ", f);
             collector_print_record(f, record);
             fputc('\n', f);
@@ -291,21 +303,21 @@ static inline void collector_summary(void) {
     pthread_mutex_unlock(&g_collector.lock);
 }
 
-#define CHECK(cond)                                                              \
-    do {                                                                         \
-        if (!(cond)) {                                                           \
+#define CHECK(cond)                                                             \
+    do {                                                                        \
+        if (!(cond)) {                                                          \
             printf("E check failed at %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-            fflush(stdout);                                                      \
-        }                                                                        \
+            fflush(stdout);                                                     \
+        }                                                                       \
     } while (0)
 
-#define CHECK_EQ(a, b)                                                                                       \
-    do {                                                                                                     \
-        long long _a = (long long)(a), _b = (long long)(b);                                                 \
-        if (_a != _b) {                                                                                      \
+#define CHECK_EQ(a, b)                                                                                        \
+    do {                                                                                                      \
+        long long _a = (long long)(a), _b = (long long)(b);                                                   \
+        if (_a != _b) {                                                                                       \
             printf("E check failed at %s:%d: %s == %s (%lld vs %lld)\n", __FILE__, __LINE__, #a, #b, _a, _b); \
-            fflush(stdout);                                                                                  \
-        }                                                                                                    \
+            fflush(stdout);                                                                                   \
+        }                                                                                                     \
     } while (0)
 
 #endif /* MSPTI_TEST_COLLECTOR_H */

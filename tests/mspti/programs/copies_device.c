@@ -13,16 +13,16 @@
 
 #include "callback_log.h"
 
-typedef aclError (*copy_fn)(void *, size_t, const void *, size_t, aclrtMemcpyKind, aclrtStream);
-typedef aclError (*fill_fn)(void *, size_t, int32_t, size_t, aclrtStream);
+typedef aclError (*copy_fn)(void*, size_t, const void*, size_t, aclrtMemcpyKind, aclrtStream);
+typedef aclError (*fill_fn)(void*, size_t, int32_t, size_t, aclrtStream);
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
     const int rounds = argc > 1 ? atoi(argv[1]) : 4;
     const int via_dlsym = argc > 2 && strcmp(argv[2], "dlsym") == 0;
     copy_fn copy = aclrtMemcpyAsync;
     fill_fn fill = aclrtMemsetAsync;
     if (via_dlsym) {
-        void *acl = dlopen("libascendcl.so", RTLD_NOW | RTLD_LOCAL);
+        void* acl = dlopen("libascendcl.so", RTLD_NOW | RTLD_LOCAL);
         CHECK(acl != NULL);
         copy = (copy_fn)dlsym(acl, "aclrtMemcpyAsync");
         fill = (fill_fn)dlsym(acl, "aclrtMemsetAsync");
@@ -30,7 +30,7 @@ int main(int argc, char **argv) {
     }
     CHECK_EQ(aclInit(NULL), ACL_SUCCESS);
     msptiSubscriberHandle sub = NULL;
-    CHECK_EQ(msptiSubscribe(&sub, callback_log, (void *)0x1234), MSPTI_SUCCESS);
+    CHECK_EQ(msptiSubscribe(&sub, callback_log, (void*)0x1234), MSPTI_SUCCESS);
     CHECK_EQ(msptiEnableDomain(1, sub, MSPTI_CB_DOMAIN_RUNTIME), MSPTI_SUCCESS);
     CHECK(collector_register());
     CHECK_EQ(msptiActivityEnable(MSPTI_ACTIVITY_KIND_KERNEL), MSPTI_SUCCESS);
@@ -46,7 +46,7 @@ int main(int argc, char **argv) {
     CHECK_EQ(aclrtBinaryLoadFromData(image, sizeof image, NULL, &bin), ACL_SUCCESS);
     CHECK_EQ(aclrtBinaryGetFunction(bin, "add_custom", &fn), ACL_SUCCESS);
     enum { kCopyBytes = 1 << 20, kFillBytes = 4096 };
-    void *dev = NULL;
+    void* dev = NULL;
     CHECK_EQ(aclrtMalloc(&dev, kCopyBytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     static unsigned char host[kCopyBytes];
 
@@ -60,7 +60,7 @@ int main(int argc, char **argv) {
         CHECK_EQ(aclrtMemcpy(host, kCopyBytes, dev, 2048, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
         CHECK_EQ(msptiGetTimestamp(&after), MSPTI_SUCCESS);
         printf("P sync%d=%" PRIu64 ",%" PRIu64 "\n", i, before, after);
-        void *scratch = NULL;
+        void* scratch = NULL;
         CHECK_EQ(aclrtMalloc(&scratch, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
         CHECK_EQ(aclrtFree(scratch), ACL_SUCCESS);
         CHECK_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);

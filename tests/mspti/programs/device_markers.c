@@ -4,7 +4,7 @@
 #include "collector.h"
 #include "mstx/ms_tools_ext.h"
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
     const int disable_instead_of_flush = argc > 1 && atoi(argv[1]) == 1;
     CHECK_EQ(aclInit(NULL), ACL_SUCCESS);
     msptiSubscriberHandle sub = NULL;

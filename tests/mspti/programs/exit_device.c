@@ -10,7 +10,7 @@
 #include "collector.h"
 #include "mstx/ms_tools_ext.h"
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
     const int flushed = argc > 1 && strcmp(argv[1], "flushed") == 0;
     CHECK_EQ(aclInit(NULL), ACL_SUCCESS);
     msptiSubscriberHandle sub = NULL;

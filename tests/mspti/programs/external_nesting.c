@@ -4,7 +4,7 @@
 #include "collector.h"
 
 static uint64_t alloc_and_free(void) {
-    void *p = NULL;
+    void* p = NULL;
     CHECK_EQ(aclrtMalloc(&p, 16, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     CHECK_EQ(aclrtFree(p), ACL_SUCCESS);
     return (uint64_t)(uintptr_t)p;

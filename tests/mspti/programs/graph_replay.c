@@ -13,13 +13,13 @@
 
 #include "callback_log.h"
 
-static aclrtFuncHandle load_function(aclrtBinHandle bin, const char *name) {
+static aclrtFuncHandle load_function(aclrtBinHandle bin, const char* name) {
     aclrtFuncHandle fn = NULL;
     CHECK_EQ(aclrtBinaryGetFunction(bin, name, &fn), ACL_SUCCESS);
     return fn;
 }
 
-static void subscribe(msptiSubscriberHandle *sub) {
+static void subscribe(msptiSubscriberHandle* sub) {
     CHECK_EQ(msptiSubscribe(sub, callback_log, NULL), MSPTI_SUCCESS);
     CHECK_EQ(msptiEnableDomain(1, *sub, MSPTI_CB_DOMAIN_RUNTIME), MSPTI_SUCCESS);
     CHECK(collector_register());
@@ -27,7 +27,7 @@ static void subscribe(msptiSubscriberHandle *sub) {
     CHECK_EQ(msptiActivityEnable(MSPTI_ACTIVITY_KIND_ACL_API), MSPTI_SUCCESS);
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
     const int executions = argc > 1 ? atoi(argv[1]) : 3;
     const int late = argc > 2 && strcmp(argv[2], "late") == 0;
     CHECK_EQ(aclInit(NULL), ACL_SUCCESS);

@@ -16,7 +16,7 @@
 
 static void print_drops(void) {
     const msptiActivityKind kinds[2] = {MSPTI_ACTIVITY_KIND_HCCL, MSPTI_ACTIVITY_KIND_COMMUNICATION};
-    const char *names[2] = {"hccl", "communication"};
+    const char* names[2] = {"hccl", "communication"};
     for (int k = 0; k < 2; ++k) {
         for (int reason = 1; reason < MSPTI_DROP_REASON_COUNT; ++reason) {
             uint64_t n = 0;
@@ -26,7 +26,7 @@ static void print_drops(void) {
     }
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     const int timeout = argc > 1 && strcmp(argv[1], "timeout") == 0;
     CHECK_EQ(aclInit(NULL), ACL_SUCCESS);
@@ -39,7 +39,7 @@ int main(int argc, char **argv) {
     HcclComm comms[2] = {NULL, NULL};
     CHECK_EQ(HcclCommInitAll(2, devices, comms), HCCL_SUCCESS);
     aclrtStream streams[2] = {NULL, NULL};
-    void *buf[2] = {NULL, NULL};
+    void* buf[2] = {NULL, NULL};
     for (int r = 0; r < 2; ++r) {
         CHECK_EQ(aclrtSetDevice(r), ACL_SUCCESS);
         CHECK_EQ(aclrtCreateStream(&streams[r]), ACL_SUCCESS);

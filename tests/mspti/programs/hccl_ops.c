@@ -10,7 +10,7 @@
 int main(void) {
     CHECK_EQ(aclInit(NULL), ACL_SUCCESS);
     msptiSubscriberHandle sub = NULL;
-    CHECK_EQ(msptiSubscribe(&sub, callback_log, (void *)0x1234), MSPTI_SUCCESS);
+    CHECK_EQ(msptiSubscribe(&sub, callback_log, (void*)0x1234), MSPTI_SUCCESS);
     CHECK_EQ(msptiEnableDomain(1, sub, MSPTI_CB_DOMAIN_HCCL), MSPTI_SUCCESS);
     CHECK(collector_register());
     CHECK_EQ(msptiActivityEnable(MSPTI_ACTIVITY_KIND_HCCL), MSPTI_SUCCESS);
@@ -23,7 +23,8 @@ int main(void) {
     uint64_t counts[4] = {10, 20, 30, 40};   /* sum 100 */
     uint64_t rcounts[4] = {5, 5, 5, 5};      /* sum 20 */
     uint64_t displs[4] = {0, 0, 0, 0};
-    HcclSendRecvItem items[2] = {{HCCL_SEND, buf, 8, HCCL_DATA_TYPE_INT64, 1}, {HCCL_RECV, buf, 16, HCCL_DATA_TYPE_FP16, 2}};
+    HcclSendRecvItem items[2] = {{HCCL_SEND, buf, 8, HCCL_DATA_TYPE_INT64, 1},
+                                 {HCCL_RECV, buf, 16, HCCL_DATA_TYPE_FP16, 2}};
 
     CHECK_EQ(HcclAllReduce(buf, buf, 1000, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, stream), HCCL_SUCCESS);
     CHECK_EQ(HcclBroadcast(buf, 1000, HCCL_DATA_TYPE_INT8, 0, comm, stream), HCCL_SUCCESS);

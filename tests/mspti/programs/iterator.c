@@ -1,7 +1,7 @@
 /* msptiActivityGetNextRecord over hand-built buffers: cursor from the record pointer, bounds, kinds. */
 #include "collector.h"
 
-static size_t put(uint8_t *buffer, size_t offset, int kind) {
+static size_t put(uint8_t* buffer, size_t offset, int kind) {
     const size_t size = collector_record_size(kind);
     memset(buffer + offset, 0, size);
     memcpy(buffer + offset, &kind, sizeof kind);
@@ -18,11 +18,11 @@ int main(void) {
     nb = put(b, nb, MSPTI_ACTIVITY_KIND_MARKER);
 
     /* Walk A fully: strides follow each kind's size, the end is MAX_LIMIT_REACHED. */
-    msptiActivity *r = NULL;
+    msptiActivity* r = NULL;
     size_t expected = 0;
     for (int k = 1; k <= 12; ++k) {
         CHECK_EQ(msptiActivityGetNextRecord(a, na, &r), MSPTI_SUCCESS);
-        CHECK_EQ((uint8_t *)r - a, expected);
+        CHECK_EQ((uint8_t*)r - a, expected);
         CHECK_EQ(r->kind, k);
         expected += collector_record_size(k);
     }
@@ -33,16 +33,16 @@ int main(void) {
     r = NULL;
     CHECK_EQ(msptiActivityGetNextRecord(a, na, &r), MSPTI_SUCCESS);
     CHECK_EQ(msptiActivityGetNextRecord(a, na, &r), MSPTI_SUCCESS);
-    msptiActivity *rb = NULL;
+    msptiActivity* rb = NULL;
     CHECK_EQ(msptiActivityGetNextRecord(b, nb, &rb), MSPTI_SUCCESS);
-    CHECK(rb == (msptiActivity *)b && rb->kind == MSPTI_ACTIVITY_KIND_MEMCPY);
+    CHECK(rb == (msptiActivity*)b && rb->kind == MSPTI_ACTIVITY_KIND_MEMCPY);
     /* ...and continue A where it was. */
     CHECK_EQ(msptiActivityGetNextRecord(a, na, &r), MSPTI_SUCCESS);
     CHECK_EQ(r->kind, MSPTI_ACTIVITY_KIND_API);
     /* NULL restarts at the first record. */
     r = NULL;
     CHECK_EQ(msptiActivityGetNextRecord(a, na, &r), MSPTI_SUCCESS);
-    CHECK(r == (msptiActivity *)a);
+    CHECK(r == (msptiActivity*)a);
 
     /* A valid size ending inside a record: only whole records are returned. */
     r = NULL;
@@ -62,7 +62,7 @@ int main(void) {
     nc += 64;
     r = NULL;
     CHECK_EQ(msptiActivityGetNextRecord(c, nc, &r), MSPTI_SUCCESS);
-    msptiActivity *before = r;
+    msptiActivity* before = r;
     CHECK_EQ(msptiActivityGetNextRecord(c, nc, &r), MSPTI_ERROR_INNER);
     CHECK(r == before);
     const int invalid = 0;
@@ -71,9 +71,9 @@ int main(void) {
     CHECK_EQ(msptiActivityGetNextRecord(c, nc, &r), MSPTI_ERROR_INNER);
 
     /* A record pointer outside the buffer is refused. */
-    r = (msptiActivity *)(b + 512);
+    r = (msptiActivity*)(b + 512);
     CHECK_EQ(msptiActivityGetNextRecord(b, nb, &r), MSPTI_ERROR_INVALID_PARAMETER);
-    r = (msptiActivity *)(a + 0) - 1;
+    r = (msptiActivity*)(a + 0) - 1;
     CHECK_EQ(msptiActivityGetNextRecord(a, na, &r), MSPTI_ERROR_INVALID_PARAMETER);
     printf("P done=1\n");
     return 0;

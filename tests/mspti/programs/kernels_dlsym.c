@@ -12,23 +12,23 @@
 
 #include "callback_log.h"
 
-typedef aclError (*launch_fn)(aclrtFuncHandle, uint32_t, const void *, size_t, aclrtStream);
+typedef aclError (*launch_fn)(aclrtFuncHandle, uint32_t, const void*, size_t, aclrtStream);
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
     const int launches = argc > 1 ? atoi(argv[1]) : 10;
     const int via_dlsym = argc > 2 && strcmp(argv[2], "dlsym") == 0;
     const unsigned long mask = argc > 3 ? strtoul(argv[3], NULL, 0) : (1UL << MSPTI_ACTIVITY_KIND_KERNEL);
 
     launch_fn launch = aclrtLaunchKernel;
     if (via_dlsym) {
-        void *acl = dlopen("libascendcl.so", RTLD_NOW | RTLD_LOCAL);
+        void* acl = dlopen("libascendcl.so", RTLD_NOW | RTLD_LOCAL);
         CHECK(acl != NULL);
         launch = (launch_fn)dlsym(acl, "aclrtLaunchKernel");
         CHECK(launch != NULL);
     }
     CHECK_EQ(aclInit(NULL), ACL_SUCCESS);
     msptiSubscriberHandle sub = NULL;
-    CHECK_EQ(msptiSubscribe(&sub, callback_log, (void *)0x1234), MSPTI_SUCCESS);
+    CHECK_EQ(msptiSubscribe(&sub, callback_log, (void*)0x1234), MSPTI_SUCCESS);
     CHECK_EQ(msptiEnableDomain(1, sub, MSPTI_CB_DOMAIN_RUNTIME), MSPTI_SUCCESS);
     CHECK(collector_register());
     for (int k = 1; k < MSPTI_ACTIVITY_KIND_COUNT; ++k) {
@@ -42,7 +42,7 @@ int main(int argc, char **argv) {
     aclrtFuncHandle fn = NULL;
     CHECK_EQ(aclrtBinaryLoadFromData(image, sizeof image, NULL, &bin), ACL_SUCCESS);
     CHECK_EQ(aclrtBinaryGetFunction(bin, "add_custom", &fn), ACL_SUCCESS);
-    void *dev = NULL;
+    void* dev = NULL;
     CHECK_EQ(aclrtMalloc(&dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
 
     uint64_t args[4] = {0};

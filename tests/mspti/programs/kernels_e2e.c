@@ -11,7 +11,7 @@
 
 #include "callback_log.h"
 
-static aclrtFuncHandle load_function(const char *name) {
+static aclrtFuncHandle load_function(const char* name) {
     static const char image[] = "simulated kernel image";
     aclrtBinHandle bin = NULL;
     aclrtFuncHandle fn = NULL;
@@ -20,17 +20,17 @@ static aclrtFuncHandle load_function(const char *name) {
     return fn;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
     const int launches = argc > 1 ? atoi(argv[1]) : 4;
     const int variant = argc > 2 ? atoi(argv[2]) : 0;
     const int subscribe_first = argc > 3 ? atoi(argv[3]) : 1;
-    const unsigned long mask = argc > 4 ? strtoul(argv[4], NULL, 0)
-                                        : (1UL << MSPTI_ACTIVITY_KIND_KERNEL) | (1UL << MSPTI_ACTIVITY_KIND_API) |
-                                              (1UL << MSPTI_ACTIVITY_KIND_ACL_API) |
-                                              (1UL << MSPTI_ACTIVITY_KIND_NODE_API) |
-                                              (1UL << MSPTI_ACTIVITY_KIND_RUNTIME_API);
+    const unsigned long mask = argc > 4
+                                   ? strtoul(argv[4], NULL, 0)
+                                   : (1UL << MSPTI_ACTIVITY_KIND_KERNEL) | (1UL << MSPTI_ACTIVITY_KIND_API) |
+                                         (1UL << MSPTI_ACTIVITY_KIND_ACL_API) | (1UL << MSPTI_ACTIVITY_KIND_NODE_API) |
+                                         (1UL << MSPTI_ACTIVITY_KIND_RUNTIME_API);
 
-    const char *buffers = argc > 5 ? argv[5] : "normal";
+    const char* buffers = argc > 5 ? argv[5] : "normal";
     if (strcmp(buffers, "small") == 0) g_collector.buffer_size = 512;
     if (strcmp(buffers, "decline2") == 0) g_collector.decline_remaining = 2;
     if (strcmp(buffers, "null") == 0) g_collector.decline_all = 1;
@@ -39,7 +39,7 @@ int main(int argc, char **argv) {
     CHECK_EQ(aclInit(NULL), ACL_SUCCESS);
     msptiSubscriberHandle sub = NULL;
     if (subscribe_first) {
-        CHECK_EQ(msptiSubscribe(&sub, callback_log, (void *)0x1234), MSPTI_SUCCESS);
+        CHECK_EQ(msptiSubscribe(&sub, callback_log, (void*)0x1234), MSPTI_SUCCESS);
         CHECK_EQ(msptiEnableDomain(1, sub, MSPTI_CB_DOMAIN_RUNTIME), MSPTI_SUCCESS);
     }
     CHECK(collector_register());
@@ -50,7 +50,7 @@ int main(int argc, char **argv) {
     CHECK_EQ(aclrtSetDevice(0), ACL_SUCCESS);
     if (!subscribe_first) {
         /* The device opened before msPTI subscribed: libprofapi replays it. */
-        CHECK_EQ(msptiSubscribe(&sub, callback_log, (void *)0x1234), MSPTI_SUCCESS);
+        CHECK_EQ(msptiSubscribe(&sub, callback_log, (void*)0x1234), MSPTI_SUCCESS);
         CHECK_EQ(msptiEnableDomain(1, sub, MSPTI_CB_DOMAIN_RUNTIME), MSPTI_SUCCESS);
     }
     aclrtStream stream = NULL;

@@ -33,7 +33,7 @@ int main(void) {
     CHECK_EQ(msptiActivityEnable(MSPTI_ACTIVITY_KIND_MEMORY), MSPTI_SUCCESS);
     CHECK_EQ(msptiActivityEnable(MSPTI_ACTIVITY_KIND_MARKER), MSPTI_SUCCESS);
     CHECK_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-    void *p = NULL;
+    void* p = NULL;
     CHECK_EQ(aclrtMalloc(&p, 32, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     CHECK_EQ(aclrtFree(p), ACL_SUCCESS);
     mstxMarkA("unsubscribed", NULL);

@@ -6,11 +6,11 @@
 
 #include "callback_log.h"
 
-static void *other_thread(void *arg) {
+static void* other_thread(void* arg) {
     (void)arg;
     CHECK_EQ(aclrtSetDevice(0), ACL_SUCCESS);
     CHECK_EQ(msptiActivityPushExternalCorrelationId(MSPTI_EXTERNAL_CORRELATION_KIND_CUSTOM1, 7), MSPTI_SUCCESS);
-    void *p = NULL;
+    void* p = NULL;
     CHECK_EQ(aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     CHECK_EQ(aclrtFree(p), ACL_SUCCESS);
     uint64_t last = 0;
@@ -23,7 +23,7 @@ static void *other_thread(void *arg) {
 int main(void) {
     CHECK_EQ(aclInit(NULL), ACL_SUCCESS);
     msptiSubscriberHandle sub = NULL;
-    CHECK_EQ(msptiSubscribe(&sub, callback_log, (void *)0x1234), MSPTI_SUCCESS);
+    CHECK_EQ(msptiSubscribe(&sub, callback_log, (void*)0x1234), MSPTI_SUCCESS);
     CHECK_EQ(msptiEnableDomain(1, sub, MSPTI_CB_DOMAIN_RUNTIME), MSPTI_SUCCESS);
     CHECK(collector_register());
     const msptiActivityKind kinds[] = {MSPTI_ACTIVITY_KIND_MEMORY, MSPTI_ACTIVITY_KIND_MEMCPY,
@@ -39,7 +39,7 @@ int main(void) {
     uint64_t t0 = 0, t1 = 0;
     msptiGetTimestamp(&t0);
     CHECK_EQ(msptiActivityPushExternalCorrelationId(MSPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, 42), MSPTI_SUCCESS);
-    void *dev[3] = {NULL, NULL, NULL};
+    void* dev[3] = {NULL, NULL, NULL};
     float host[64];
     for (int i = 0; i < 64; ++i) host[i] = (float)i;
     for (int i = 0; i < 3; ++i) {
@@ -57,7 +57,7 @@ int main(void) {
     CHECK_EQ(last, 42);
 
     /* Calls without records (but with callbacks and ids). */
-    void *pinned = NULL;
+    void* pinned = NULL;
     CHECK_EQ(aclrtMallocHost(&pinned, 128), ACL_SUCCESS);
     CHECK_EQ(aclrtFreeHost(pinned), ACL_SUCCESS);
     size_t free_mem = 0, total_mem = 0;

@@ -185,13 +185,13 @@ static void check_args(void) {
                          MSPTI_ERROR_PARAMETER_SIZE_NOT_SUFFICIENT,
                          MSPTI_ERROR_INNER};
     for (size_t i = 0; i < sizeof codes / sizeof codes[0]; ++i) {
-        const char *text = NULL;
+        const char* text = NULL;
         CHECK_EQ(msptiGetResultString((msptiResult)codes[i], &text), MSPTI_SUCCESS);
         CHECK(text != NULL && text[0] != '\0');
     }
     const int bad_codes[] = {10, 998, 1000, -1, MSPTI_ERROR_FORCE_INT};
     for (size_t i = 0; i < sizeof bad_codes / sizeof bad_codes[0]; ++i) {
-        const char *text = "unchanged";
+        const char* text = "unchanged";
         CHECK_EQ(msptiGetResultString((msptiResult)bad_codes[i], &text), MSPTI_ERROR_INVALID_PARAMETER);
         CHECK(strcmp(text, "unchanged") == 0);
     }
@@ -202,8 +202,8 @@ static void check_args(void) {
     CHECK_EQ(msptiUnsubscribe(sub), MSPTI_SUCCESS);
 }
 
-int main(int argc, char **argv) {
-    const char *mode = argc > 1 ? argv[1] : "args";
+int main(int argc, char** argv) {
+    const char* mode = argc > 1 ? argv[1] : "args";
     const int n = argc > 2 ? atoi(argv[2]) : 10;
     if (strcmp(mode, "args") == 0) {
         check_args();

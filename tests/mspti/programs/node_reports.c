@@ -16,7 +16,7 @@
 
 static uint32_t tid(void) { return (uint32_t)syscall(SYS_gettid); }
 
-static void report_node(const char *name, uint64_t begin, uint64_t end) {
+static void report_node(const char* name, uint64_t begin, uint64_t end) {
     struct MsprofApi api;
     memset(&api, 0, sizeof api);
     api.magicNumber = MSPROF_REPORT_DATA_MAGIC_NUM;
@@ -34,9 +34,8 @@ int main(void) {
     msptiSubscriberHandle sub = NULL;
     CHECK_EQ(msptiSubscribe(&sub, NULL, NULL), MSPTI_SUCCESS);
     CHECK(collector_register());
-    const msptiActivityKind kinds[] = {MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_ACTIVITY_KIND_API,
-                                       MSPTI_ACTIVITY_KIND_ACL_API, MSPTI_ACTIVITY_KIND_NODE_API,
-                                       MSPTI_ACTIVITY_KIND_RUNTIME_API};
+    const msptiActivityKind kinds[] = {MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_ACTIVITY_KIND_API, MSPTI_ACTIVITY_KIND_ACL_API,
+                                       MSPTI_ACTIVITY_KIND_NODE_API, MSPTI_ACTIVITY_KIND_RUNTIME_API};
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; ++i) CHECK_EQ(msptiActivityEnable(kinds[i]), MSPTI_SUCCESS);
 
     CHECK_EQ(aclrtSetDevice(0), ACL_SUCCESS);

@@ -13,7 +13,7 @@ static int g_in_request_marks = 0;
 static int g_in_complete_marks = 0;
 static int g_flushes_in_callbacks = 0;
 
-static void request(uint8_t **buffer, size_t *size, size_t *max) {
+static void request(uint8_t** buffer, size_t* size, size_t* max) {
     /* A record made while msPTI waits for this buffer has no buffer to go to: dropped, counted. */
     if (g_in_request_marks < 3) {
         g_in_request_marks++;
@@ -26,7 +26,7 @@ static void request(uint8_t **buffer, size_t *size, size_t *max) {
     collector_request(buffer, size, max);
 }
 
-static void complete(uint8_t *buffer, size_t size, size_t valid) {
+static void complete(uint8_t* buffer, size_t size, size_t valid) {
     collector_complete(buffer, size, valid);
     if (g_in_complete_marks < 5) {
         g_in_complete_marks++;

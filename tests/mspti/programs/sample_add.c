@@ -14,7 +14,7 @@ int main(void) {
     CHECK_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
 
     msptiSubscriberHandle sub = NULL;
-    CHECK_EQ(msptiSubscribe(&sub, callback_log, (void *)0x1234), MSPTI_SUCCESS);
+    CHECK_EQ(msptiSubscribe(&sub, callback_log, (void*)0x1234), MSPTI_SUCCESS);
     CHECK_EQ(msptiEnableCallback(1, sub, MSPTI_CB_DOMAIN_RUNTIME, MSPTI_CBID_RUNTIME_LAUNCH), MSPTI_SUCCESS);
     CHECK(collector_register());
     const msptiActivityKind kinds[] = {MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_ACTIVITY_KIND_API, MSPTI_ACTIVITY_KIND_MEMCPY,
@@ -26,9 +26,9 @@ int main(void) {
     float self_host[8] = {0, 1, 2, 3, 4, 5, 6, 7};
     float other_host[8] = {1, 1, 1, 2, 2, 2, 3, 3};
     float out_host[8] = {0};
-    float *hosts[3] = {self_host, other_host, out_host};
-    void *dev[3] = {NULL, NULL, NULL};
-    aclTensor *tensors[3] = {NULL, NULL, NULL};
+    float* hosts[3] = {self_host, other_host, out_host};
+    void* dev[3] = {NULL, NULL, NULL};
+    aclTensor* tensors[3] = {NULL, NULL, NULL};
     for (int i = 0; i < 3; ++i) {
         CHECK_EQ(aclrtMalloc(&dev[i], 32, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
         CHECK_EQ(aclrtMemcpy(dev[i], 32, hosts[i], 32, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
@@ -36,11 +36,11 @@ int main(void) {
         CHECK(tensors[i] != NULL);
     }
     float alpha_value = 1.2f;
-    aclScalar *alpha = aclCreateScalar(&alpha_value, ACL_FLOAT);
+    aclScalar* alpha = aclCreateScalar(&alpha_value, ACL_FLOAT);
     uint64_t workspace_size = 0;
-    aclOpExecutor *executor = NULL;
+    aclOpExecutor* executor = NULL;
     CHECK_EQ(aclnnAddGetWorkspaceSize(tensors[0], tensors[1], alpha, tensors[2], &workspace_size, &executor), 0);
-    void *workspace = NULL;
+    void* workspace = NULL;
     if (workspace_size > 0) CHECK_EQ(aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     CHECK_EQ(aclnnAdd(workspace, workspace_size, executor, stream), 0);
     CHECK_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);

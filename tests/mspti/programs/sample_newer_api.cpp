@@ -68,17 +68,19 @@ void Print(const msptiActivity* record) {
             const msptiActivityObjectKind object = o->objectKind;
             const uint64_t start = o->start, end = o->end, corr = o->correlationId;
             if (object == MSPTI_ACTIVITY_OBJECT_DEVICE) {
-                std::printf("[%s] overheadKind: %s, objectKind: %s, deviceId: %u, streamId: %u, start: %llu, "
-                            "end: %llu, correlationId: %llu, data: %p\n",
-                            KindName(o->kind), OverheadName(o->overheadKind), ObjectName(object),
-                            o->objectId.ds.deviceId, o->objectId.ds.streamId, (unsigned long long)start,
-                            (unsigned long long)end, (unsigned long long)corr, o->overheadData);
+                std::printf(
+                    "[%s] overheadKind: %s, objectKind: %s, deviceId: %u, streamId: %u, start: %llu, "
+                    "end: %llu, correlationId: %llu, data: %p\n",
+                    KindName(o->kind), OverheadName(o->overheadKind), ObjectName(object), o->objectId.ds.deviceId,
+                    o->objectId.ds.streamId, (unsigned long long)start, (unsigned long long)end,
+                    (unsigned long long)corr, o->overheadData);
             } else {
-                std::printf("[%s] overheadKind: %s, objectKind: %s, processId: %u, threadId: %u, start: %llu, "
-                            "end: %llu, correlationId: %llu, data: %p\n",
-                            KindName(o->kind), OverheadName(o->overheadKind), ObjectName(object),
-                            o->objectId.pt.processId, o->objectId.pt.threadId, (unsigned long long)start,
-                            (unsigned long long)end, (unsigned long long)corr, o->overheadData);
+                std::printf(
+                    "[%s] overheadKind: %s, objectKind: %s, processId: %u, threadId: %u, start: %llu, "
+                    "end: %llu, correlationId: %llu, data: %p\n",
+                    KindName(o->kind), OverheadName(o->overheadKind), ObjectName(object), o->objectId.pt.processId,
+                    o->objectId.pt.threadId, (unsigned long long)start, (unsigned long long)end,
+                    (unsigned long long)corr, o->overheadData);
             }
             break;
         }

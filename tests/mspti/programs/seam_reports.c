@@ -26,7 +26,7 @@ static void report_api(uint16_t level, uint32_t type, uint64_t begin, uint64_t e
     CHECK_EQ(MsprofReportApi(1, &api), 0);
 }
 
-static void report_op_info(uint8_t data_type, uint64_t count, const char *alg, const char *group) {
+static void report_op_info(uint8_t data_type, uint64_t count, const char* alg, const char* group) {
     struct MsprofCompactInfo info;
     memset(&info, 0, sizeof info);
     info.magicNumber = MSPROF_REPORT_DATA_MAGIC_NUM;
@@ -47,8 +47,8 @@ int main(void) {
     msptiSubscriberHandle sub = NULL;
     CHECK_EQ(msptiSubscribe(&sub, NULL, NULL), MSPTI_SUCCESS);
     CHECK(collector_register());
-    const msptiActivityKind kinds[] = {MSPTI_ACTIVITY_KIND_KERNEL,   MSPTI_ACTIVITY_KIND_API,
-                                       MSPTI_ACTIVITY_KIND_ACL_API,  MSPTI_ACTIVITY_KIND_NODE_API,
+    const msptiActivityKind kinds[] = {MSPTI_ACTIVITY_KIND_KERNEL,      MSPTI_ACTIVITY_KIND_API,
+                                       MSPTI_ACTIVITY_KIND_ACL_API,     MSPTI_ACTIVITY_KIND_NODE_API,
                                        MSPTI_ACTIVITY_KIND_RUNTIME_API, MSPTI_ACTIVITY_KIND_COMMUNICATION};
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; ++i) CHECK_EQ(msptiActivityEnable(kinds[i]), MSPTI_SUCCESS);
     /* Interposition is not needed for these kinds, and is not in effect here. */
@@ -68,7 +68,7 @@ int main(void) {
     for (int i = 0; i < 3; ++i) CHECK_EQ(aclrtLaunchKernel(fn, 4, args, sizeof args, stream), ACL_SUCCESS);
 
     /* 2. A node-level launch (as an operator library reports it) around one kernel launch. */
-    const char *node = "my_op_node";
+    const char* node = "my_op_node";
     const uint64_t node_id = MsprofGetHashId(node, strlen(node));
     uint64_t t0 = MsprofSysCycleTime();
     CHECK_EQ(aclrtLaunchKernel(fn, 4, args, sizeof args, stream), ACL_SUCCESS);
@@ -77,7 +77,7 @@ int main(void) {
 
     /* 3. A communication operator: two tasks, each a task track inside a level-5500 API, the op
      *    info, then the node launch that contains them. */
-    const char *op = "hcom_allReduce_";
+    const char* op = "hcom_allReduce_";
     const uint64_t op_id = MsprofGetHashId(op, strlen(op));
     const uint64_t op_begin = MsprofSysCycleTime();
     for (int task = 0; task < 2; ++task) {
@@ -92,7 +92,7 @@ int main(void) {
 
     /* 3b. The same, but the device has run each task (and msPTI has read its device records) before
      *     the level-5500 API that names it as communication arrives. */
-    const char *op2 = "hcom_allGather_";
+    const char* op2 = "hcom_allGather_";
     const uint64_t op2_id = MsprofGetHashId(op2, strlen(op2));
     const uint64_t op2_begin = MsprofSysCycleTime();
     for (int task = 0; task < 2; ++task) {

@@ -16,7 +16,7 @@ static msptiSubscriberHandle g_sub;
 static int g_subscribe_successes = 0;
 static pthread_mutex_t g_count_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void *worker(void *arg) {
+static void* worker(void* arg) {
     const int id = (int)(intptr_t)arg;
     char msg[32];
     snprintf(msg, sizeof msg, "t%d", id);
@@ -49,7 +49,7 @@ static void *worker(void *arg) {
     return NULL;
 }
 
-static void *subscriber(void *arg) {
+static void* subscriber(void* arg) {
     (void)arg;
     msptiSubscriberHandle h = NULL;
     if (msptiSubscribe(&h, NULL, NULL) == MSPTI_SUCCESS) {
@@ -74,15 +74,14 @@ int main(void) {
     CHECK_EQ(msptiActivityEnable(MSPTI_ACTIVITY_KIND_MARKER), MSPTI_SUCCESS);
 
     pthread_t t[THREADS];
-    for (int i = 0; i < THREADS; ++i) pthread_create(&t[i], NULL, worker, (void *)(intptr_t)i);
+    for (int i = 0; i < THREADS; ++i) pthread_create(&t[i], NULL, worker, (void*)(intptr_t)i);
     for (int i = 0; i < THREADS; ++i) pthread_join(t[i], NULL);
     CHECK_EQ(msptiActivityFlushAll(1), MSPTI_SUCCESS);
     uint64_t dropped = 0;
     msptiActivityGetDroppedRecords(MSPTI_ACTIVITY_KIND_INVALID, &dropped);
     pthread_mutex_lock(&g_collector.lock);
     printf("P produced=%d delivered=%lu markers=%lu dropped=%" PRIu64 "\n", THREADS * (MARKS + 2 * MARKS / 10),
-           g_collector.records,
-           g_collector.records_by_kind[MSPTI_ACTIVITY_KIND_MARKER], dropped);
+           g_collector.records, g_collector.records_by_kind[MSPTI_ACTIVITY_KIND_MARKER], dropped);
     pthread_mutex_unlock(&g_collector.lock);
     for (int k = MSPTI_ACTIVITY_KIND_ACL_API; k <= MSPTI_ACTIVITY_KIND_RUNTIME_API; ++k)
         CHECK(!msptiActivityIsEnabled((msptiActivityKind)k));

@@ -15,14 +15,14 @@
 static aclrtFuncHandle g_fn;
 static int g_stop = 0; /* accessed with __atomic builtins */
 
-static void *launcher(void *arg) {
+static void* launcher(void* arg) {
     (void)arg;
     CHECK_EQ(aclrtSetDevice(0), ACL_SUCCESS);
     aclrtStream stream = NULL;
     CHECK_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
     uint64_t args[2] = {0, 0};
     char host[64] = {0};
-    void *dev = NULL;
+    void* dev = NULL;
     CHECK_EQ(aclrtMalloc(&dev, sizeof host, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     for (int i = 0; i < LAUNCHES; ++i) {
         CHECK_EQ(aclrtLaunchKernel(g_fn, 1, args, sizeof args, stream), ACL_SUCCESS);
@@ -35,7 +35,7 @@ static void *launcher(void *arg) {
     return NULL;
 }
 
-static void *toggler(void *arg) {
+static void* toggler(void* arg) {
     (void)arg;
     while (!__atomic_load_n(&g_stop, __ATOMIC_ACQUIRE)) {
         CHECK_EQ(msptiActivityEnable(MSPTI_ACTIVITY_KIND_RUNTIME_API), MSPTI_SUCCESS);

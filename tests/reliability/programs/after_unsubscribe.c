@@ -8,14 +8,15 @@
  */
 #include "torture.h"
 
-static const int kKinds[] = {MSPTI_ACTIVITY_KIND_MARKER, MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_ACTIVITY_KIND_MEMORY,
-                             MSPTI_ACTIVITY_KIND_MEMSET, MSPTI_ACTIVITY_KIND_MEMCPY,
-                             MSPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION, MSPTI_ACTIVITY_KIND_API};
-static const char *const kNames[] = {"marker", "kernel", "memory", "memset", "memcpy", "external_correlation", "api"};
+static const int kKinds[] = {MSPTI_ACTIVITY_KIND_MARKER, MSPTI_ACTIVITY_KIND_KERNEL,
+                             MSPTI_ACTIVITY_KIND_MEMORY, MSPTI_ACTIVITY_KIND_MEMSET,
+                             MSPTI_ACTIVITY_KIND_MEMCPY, MSPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION,
+                             MSPTI_ACTIVITY_KIND_API};
+static const char* const kNames[] = {"marker", "kernel", "memory", "memset", "memcpy", "external_correlation", "api"};
 #define NKINDS (sizeof kKinds / sizeof kKinds[0])
 
 static void work(void) {
-    void *dev = NULL;
+    void* dev = NULL;
     char host[64] = {0};
     if (aclrtMalloc(&dev, sizeof host, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) fail("aclrtMalloc failed");
     msptiActivityPushExternalCorrelationId(MSPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, 7);
@@ -31,7 +32,7 @@ static void work(void) {
     sync_stream();
 }
 
-static void phase(int n, uint64_t *start) {
+static void phase(int n, uint64_t* start) {
     work();
     EXPECT_RESULT(g_mspti.flush_all(1), MSPTI_SUCCESS);
     printf("S phase=%d", n);

@@ -14,11 +14,11 @@
 
 static size_t g_longest;
 
-static void complete(uint8_t *buffer, size_t size, size_t valid) {
-    msptiActivity *r = NULL;
+static void complete(uint8_t* buffer, size_t size, size_t valid) {
+    msptiActivity* r = NULL;
     while (g_mspti.next_record(buffer, valid, &r) == MSPTI_SUCCESS) {
         if (r->kind != MSPTI_ACTIVITY_KIND_MARKER) continue;
-        const msptiActivityMarker *m = (const msptiActivityMarker *)r;
+        const msptiActivityMarker* m = (const msptiActivityMarker*)r;
         const size_t n = m->name != NULL ? strlen(m->name) : 0;
         if (n > g_longest) g_longest = n;
     }
@@ -58,8 +58,9 @@ int main(void) {
     const uint64_t got = delivered(&g_tool_a, MSPTI_ACTIVITY_KIND_MARKER);
     const uint64_t lost = dropped(MSPTI_ACTIVITY_KIND_MARKER);
     uint64_t bad = 0;
-    EXPECT_RESULT(msptiActivityGetDroppedRecordsByReason(MSPTI_ACTIVITY_KIND_MARKER, MSPTI_DROP_REASON_BAD_ARGUMENT, &bad),
-                  MSPTI_SUCCESS);
+    EXPECT_RESULT(
+        msptiActivityGetDroppedRecordsByReason(MSPTI_ACTIVITY_KIND_MARKER, MSPTI_DROP_REASON_BAD_ARGUMENT, &bad),
+        MSPTI_SUCCESS);
     printf("S delivered=%" PRIu64 " dropped=%" PRIu64 " bad_argument=%" PRIu64 " longest=%zu\n", got, lost, bad,
            g_longest);
     EXPECT_RESULT(g_mspti.unsubscribe(h), MSPTI_SUCCESS);

@@ -11,16 +11,16 @@
 
 #include "torture.h"
 
-static void *load(const char *path) {
-    void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+static void* load(const char* path) {
+    void* lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (lib == NULL) {
         fail("dlopen(%s): %s", path, dlerror());
         return NULL;
     }
-#define RESOLVE(field, name)                                          \
-    do {                                                              \
-        *(void **)(&g_mspti.field) = dlsym(lib, name);                \
-        if (g_mspti.field == NULL) fail("dlsym(%s) failed", name);    \
+#define RESOLVE(field, name)                                       \
+    do {                                                           \
+        *(void**)(&g_mspti.field) = dlsym(lib, name);              \
+        if (g_mspti.field == NULL) fail("dlsym(%s) failed", name); \
     } while (0)
     RESOLVE(subscribe, "msptiSubscribe");
     RESOLVE(unsubscribe, "msptiUnsubscribe");
@@ -36,13 +36,13 @@ static void *load(const char *path) {
     return lib;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
     const int rounds = argc > 1 ? atoi(argv[1]) : 3;
-    const char *path = argc > 2 ? argv[2] : "libmspti.so";
+    const char* path = argc > 2 ? argv[2] : "libmspti.so";
     setvbuf(stdout, NULL, _IOLBF, 0);
     runtime_init();
     for (int round = 0; round < rounds; ++round) {
-        void *lib = load(path);
+        void* lib = load(path);
         if (lib == NULL) break;
         memset(g_tool_a.delivered, 0, sizeof g_tool_a.delivered);
         EXPECT_RESULT(g_mspti.register_callbacks(request_a, complete_a), MSPTI_SUCCESS);
@@ -61,7 +61,8 @@ int main(int argc, char **argv) {
         EXPECT_RESULT(g_mspti.flush_all(0), MSPTI_SUCCESS);
         const uint64_t markers = delivered(&g_tool_a, MSPTI_ACTIVITY_KIND_MARKER);
         const uint64_t kernels = delivered(&g_tool_a, MSPTI_ACTIVITY_KIND_KERNEL);
-        const uint64_t lost = dropped(MSPTI_ACTIVITY_KIND_MARKER) + dropped(MSPTI_ACTIVITY_KIND_KERNEL) - dropped_before;
+        const uint64_t lost =
+            dropped(MSPTI_ACTIVITY_KIND_MARKER) + dropped(MSPTI_ACTIVITY_KIND_KERNEL) - dropped_before;
         printf("S round=%d marker=%" PRIu64 " kernel=%" PRIu64 " dropped=%" PRIu64 "\n", round, markers, kernels, lost);
         if (markers + lost < 4) fail("round %d: %" PRIu64 " markers accounted, 4 made", round, markers + lost);
         if (kernels + lost < 3) fail("round %d: %" PRIu64 " kernels accounted, 3 launched", round, kernels + lost);

@@ -12,14 +12,14 @@
 
 static size_t g_small;
 
-static void request_small(uint8_t **buffer, size_t *size, size_t *max_records) {
-    *buffer = (uint8_t *)malloc(8);
+static void request_small(uint8_t** buffer, size_t* size, size_t* max_records) {
+    *buffer = (uint8_t*)malloc(8);
     *size = 8;
     *max_records = 0;
     g_small++;
 }
 
-static void complete_small(uint8_t *buffer, size_t size, size_t valid) {
+static void complete_small(uint8_t* buffer, size_t size, size_t valid) {
     (void)size;
     if (valid != 0) fail("a buffer of 8 bytes came back with %zu valid bytes", valid);
     free(buffer);
@@ -61,8 +61,8 @@ int main(void) {
     marks(1, "too small");
     EXPECT_RESULT(g_mspti.flush_all(1), MSPTI_SUCCESS);
 
-    static const char *const names[] = {"", "no_buffer", "too_small", "device_half_lost", "collection_failed",
-                                        "bad_argument", "kind_disabled"};
+    static const char* const names[] = {
+        "", "no_buffer", "too_small", "device_half_lost", "collection_failed", "bad_argument", "kind_disabled"};
     uint64_t sum = 0;
     printf("S");
     for (int r = 1; r < MSPTI_DROP_REASON_COUNT; ++r) {

@@ -38,15 +38,15 @@ static void sleep_ms(long ms) {
     nanosleep(&ts, NULL);
 }
 
-static void request(uint8_t **buffer, size_t *size, size_t *max_records) {
+static void request(uint8_t** buffer, size_t* size, size_t* max_records) {
     *size = kRecordsPerBuffer * sizeof(msptiActivityMarker);
-    *buffer = (uint8_t *)malloc(*size);
+    *buffer = (uint8_t*)malloc(*size);
     *max_records = 0;
 }
 
-static void complete(uint8_t *buffer, size_t size, size_t valid) {
+static void complete(uint8_t* buffer, size_t size, size_t valid) {
     (void)size;
-    msptiActivity *record = NULL;
+    msptiActivity* record = NULL;
     while (msptiActivityGetNextRecord(buffer, valid, &record) == MSPTI_SUCCESS) {
         if (record->kind == MSPTI_ACTIVITY_KIND_MARKER) __atomic_add_fetch(&g_delivered, 1, __ATOMIC_SEQ_CST);
     }
@@ -70,7 +70,7 @@ static void report(void) {
     fflush(stdout);
 }
 
-static void *terminator(void *arg) {
+static void* terminator(void* arg) {
     (void)arg;
     while (!__atomic_load_n(&g_in_flush, __ATOMIC_SEQ_CST) || __atomic_load_n(&g_completes, __ATOMIC_SEQ_CST) < 3) {
         sleep_ms(1);
@@ -79,7 +79,7 @@ static void *terminator(void *arg) {
     return NULL;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc < 2 || (strcmp(argv[1], "busy") != 0 && strcmp(argv[1], "blocked") != 0)) {
         fprintf(stderr, "usage: exit_in_signal busy|blocked\n");

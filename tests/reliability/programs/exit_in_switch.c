@@ -28,14 +28,14 @@ static void report(void) {
     fflush(stdout);
 }
 
-static void *launcher(void *arg) {
+static void* launcher(void* arg) {
     (void)arg;
     if (aclrtSetDevice(0) != ACL_SUCCESS) return NULL;
     while (!__atomic_load_n(&g_stop, __ATOMIC_SEQ_CST)) launch(8);
     return NULL;
 }
 
-static void *terminator(void *arg) {
+static void* terminator(void* arg) {
     (void)arg;
     while (__atomic_load_n(&g_rounds, __ATOMIC_SEQ_CST) < 20) usleep(100);
     usleep((useconds_t)g_delay_us);
@@ -43,7 +43,7 @@ static void *terminator(void *arg) {
     return NULL;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     g_delay_us = argc > 1 ? atol(argv[1]) : 0;
     g_main = pthread_self();

@@ -30,7 +30,7 @@ static void load_kernel(void) {
     }
 }
 
-static void *launcher(void *p) {
+static void* launcher(void* p) {
     const int index = (int)(long)p;
     if (aclrtSetDevice(0) != ACL_SUCCESS) return NULL;
     aclrtStream stream = NULL;
@@ -60,14 +60,14 @@ __attribute__((destructor)) static void launch_at_exit(void) {
     fflush(stdout);
 }
 
-int main(int argc, char **argv) {
-    const char *mode = argc > 1 ? argv[1] : "threads";
+int main(int argc, char** argv) {
+    const char* mode = argc > 1 ? argv[1] : "threads";
     g_fini_mode = strcmp(mode, "fini") == 0;
     if (aclInit(NULL) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS) return 2;
     load_kernel();
     if (g_fini_mode) return 0;
     pthread_t threads[2];
-    for (long i = 0; i < 2; ++i) pthread_create(&threads[i], NULL, launcher, (void *)i);
+    for (long i = 0; i < 2; ++i) pthread_create(&threads[i], NULL, launcher, (void*)i);
     while (!__atomic_load_n(&g_launched[0], __ATOMIC_ACQUIRE) || !__atomic_load_n(&g_launched[1], __ATOMIC_ACQUIRE)) {
         usleep(1000);
     }

@@ -30,14 +30,14 @@ static void check_time(uint64_t t, uint64_t now) {
     if (g_wall && t > now) __atomic_add_fetch(&g_late, 1, __ATOMIC_RELAXED);
 }
 
-static void complete_timed(uint8_t *buffer, size_t size, size_t valid) {
+static void complete_timed(uint8_t* buffer, size_t size, size_t valid) {
     const uint64_t now = realtime_ns();
-    msptiActivity *r = NULL;
+    msptiActivity* r = NULL;
     while (buffer != NULL && g_mspti.next_record(buffer, valid, &r) == MSPTI_SUCCESS) {
         if (r->kind == MSPTI_ACTIVITY_KIND_MARKER) {
-            check_time(((msptiActivityMarker *)r)->timestamp, now);
+            check_time(((msptiActivityMarker*)r)->timestamp, now);
         } else if (r->kind == MSPTI_ACTIVITY_KIND_RUNTIME_API) {
-            const msptiActivityApi *api = (const msptiActivityApi *)r;
+            const msptiActivityApi* api = (const msptiActivityApi*)r;
             check_time(api->start, now);
             check_time(api->end, now);
         }
@@ -45,9 +45,9 @@ static void complete_timed(uint8_t *buffer, size_t size, size_t valid) {
     collector_complete(&g_tool_a, buffer, size, valid);
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
     const int rounds = argc > 1 ? atoi(argv[1]) : 40;
-    const char *clock = getenv("NPU_SIM_CLOCK");
+    const char* clock = getenv("NPU_SIM_CLOCK");
     g_wall = clock != NULL && strcmp(clock, "wall") == 0;
     use_linked_mspti();
     runtime_init();

@@ -184,8 +184,7 @@ void HostWork(aclrtStream stream) {
         g_expected.add(MSPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION, 6);
         if (Ok("aclrtMemcpy", aclrtMemcpy(dev, 4096, host.data(), 4096, ACL_MEMCPY_HOST_TO_DEVICE)))
             g_expected.add(MSPTI_ACTIVITY_KIND_MEMCPY);
-        if (Ok("aclrtMemcpyAsync",
-               aclrtMemcpyAsync(back.data(), 4096, dev, 4096, ACL_MEMCPY_DEVICE_TO_HOST, stream)))
+        if (Ok("aclrtMemcpyAsync", aclrtMemcpyAsync(back.data(), 4096, dev, 4096, ACL_MEMCPY_DEVICE_TO_HOST, stream)))
             g_expected.add(MSPTI_ACTIVITY_KIND_MEMCPY);
         // 2-D copies: 16 rows of 64 bytes out of 256-byte rows.
         if (Ok("aclrtMemcpy2d", aclrtMemcpy2d(dev, 256, host.data(), 256, 64, 16, ACL_MEMCPY_HOST_TO_DEVICE)))
@@ -259,7 +258,8 @@ void MiscWork(aclrtStream stream) {
         if (Ok("aclrtReleaseMemAddress", aclrtReleaseMemAddress(va))) g_expected.add(MSPTI_ACTIVITY_KIND_MEMORY);
     }
     aclrtContext ctx = nullptr;
-    if (Ok("aclrtCreateContext", aclrtCreateContext(&ctx, 0))) (void)Ok("aclrtDestroyContext", aclrtDestroyContext(ctx));
+    if (Ok("aclrtCreateContext", aclrtCreateContext(&ctx, 0)))
+        (void)Ok("aclrtDestroyContext", aclrtDestroyContext(ctx));
     (void)Ok("aclrtSetDevice(again)", aclrtSetDevice(0));
     (void)stream;
 }
@@ -282,7 +282,8 @@ void DeviceWork(aclrtStream stream) {
     aclrtArgsHandle handle = nullptr;
     if (Ok("aclrtKernelArgsInit", aclrtKernelArgsInit(fn, &handle)) &&
         Ok("aclrtKernelArgsFinalize", aclrtKernelArgsFinalize(handle)))
-        launched(Ok("aclrtLaunchKernelWithConfig", aclrtLaunchKernelWithConfig(fn, 2, stream, nullptr, handle, nullptr)));
+        launched(
+            Ok("aclrtLaunchKernelWithConfig", aclrtLaunchKernelWithConfig(fn, 2, stream, nullptr, handle, nullptr)));
     mstxMarkA("fault-device-mark", stream);
     if (MstxAttached()) {
         g_expected_device_markers.fetch_add(1);
@@ -338,11 +339,13 @@ void HcclWork() {
             Collective(Ok("HcclAllReduce", HcclAllReduce(a, b, 64, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, s)));
             Collective(Ok("HcclBroadcast", HcclBroadcast(a, 64, HCCL_DATA_TYPE_FP32, 0, comm, s)));
             Collective(Ok("HcclAllGather", HcclAllGather(a, b, 32, HCCL_DATA_TYPE_FP32, comm, s)));
-            Collective(Ok("HcclReduceScatter", HcclReduceScatter(a, b, 32, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, s)));
+            Collective(
+                Ok("HcclReduceScatter", HcclReduceScatter(a, b, 32, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, s)));
             Collective(Ok("HcclReduce", HcclReduce(a, b, 64, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_MAX, 0, comm, s)));
-            Collective(Ok("HcclAlltoAll", HcclAlltoAll(a, 16, HCCL_DATA_TYPE_FP32, b, 16, HCCL_DATA_TYPE_FP32, comm, s)));
+            Collective(
+                Ok("HcclAlltoAll", HcclAlltoAll(a, 16, HCCL_DATA_TYPE_FP32, b, 16, HCCL_DATA_TYPE_FP32, comm, s)));
             Collective(Ok("HcclAlltoAllV", HcclAlltoAllV(a, counts, displs, HCCL_DATA_TYPE_FP32, b, counts, displs,
-                                              HCCL_DATA_TYPE_FP32, comm, s)));
+                                                         HCCL_DATA_TYPE_FP32, comm, s)));
             Ok("HcclBarrier", HcclBarrier(comm, s));
             Collective(Ok("HcclScatter", HcclScatter(a, b, 16, HCCL_DATA_TYPE_FP32, 0, comm, s)));
             if (r == 0) {
@@ -441,15 +444,14 @@ int main(int argc, char** argv) {
     // (successful launches and collectives) and the API kinds (reports handed to msPTI). MARKER's is
     // at least the host marks; its records are split by source ("M"). OVERHEAD is msPTI's own.
     const bool known[kKinds] = {false, true, true, true, true, true, true, true, true, true, true, true, true, false};
-    const bool api_kind[kKinds] = {false, false, false, true, false, false, false, false,
-                                   false, false, true,  true, true, false};
+    const bool api_kind[kKinds] = {false, false, false, true, false, false, false,
+                                   false, false, false, true, true,  true,  false};
     for (int k = 1; k < kKinds; ++k) {
         uint64_t dropped = 0;
         Expect("msptiActivityGetDroppedRecords",
                msptiActivityGetDroppedRecords(static_cast<msptiActivityKind>(k), &dropped));
-        const long long nominal = k == MSPTI_ACTIVITY_KIND_MARKER || api_kind[k] || !known[k]
-                                      ? -1LL
-                                      : static_cast<long long>(g_nominal.n[k]);
+        const long long nominal =
+            k == MSPTI_ACTIVITY_KIND_MARKER || api_kind[k] || !known[k] ? -1LL : static_cast<long long>(g_nominal.n[k]);
         std::printf("K kind=%d nominal=%lld expected=%lld delivered=%" PRIu64 " dropped=%" PRIu64, k, nominal,
                     known[k] ? static_cast<long long>(g_expected.n[k]) : -1LL, g_delivered[k], dropped);
         if (api_kind[k]) std::printf(" made=%" PRIu64, g_api_made[k]);
@@ -467,8 +469,7 @@ int main(int argc, char** argv) {
                 " host_delivered=%" PRIu64 " host_nominal=%" PRIu64 "\n",
                 g_expected_device_markers.load(), g_device_markers, g_nominal.device_markers,
                 g_expected_host_markers.load(), g_host_markers, g_nominal.host_markers);
-    std::printf("C enter=%" PRIu64 " exit=%" PRIu64 " unpaired=%d\n", g_enter.load(), g_exit.load(),
-                g_unpaired.load());
+    std::printf("C enter=%" PRIu64 " exit=%" PRIu64 " unpaired=%d\n", g_enter.load(), g_exit.load(), g_unpaired.load());
     // One line per faulted function (argv[1] may list several, separated by commas).
     const std::string functions = function;
     for (size_t begin = 0; begin <= functions.size();) {

@@ -24,18 +24,18 @@ static uint64_t g_child_delivered[KINDS];
 static uint64_t g_parent_max_kernel_id; /* the parent's largest KERNEL correlation id */
 static uint64_t g_child_min_kernel_id = UINT64_MAX;
 
-static void request(uint8_t **buffer, size_t *size, size_t *max_records) {
+static void request(uint8_t** buffer, size_t* size, size_t* max_records) {
     collector_request(&g_tool_a, buffer, size, max_records);
 }
 
-static void complete(uint8_t *buffer, size_t size, size_t valid) {
+static void complete(uint8_t* buffer, size_t size, size_t valid) {
     uint64_t counts[KINDS] = {0};
-    msptiActivity *r = NULL;
+    msptiActivity* r = NULL;
     while (buffer != NULL && g_mspti.next_record(buffer, valid, &r) == MSPTI_SUCCESS) {
         if (r->kind <= 0 || r->kind >= KINDS) continue;
         counts[r->kind]++;
         if (r->kind == MSPTI_ACTIVITY_KIND_KERNEL) {
-            const uint64_t id = ((msptiActivityKernel *)r)->correlationId;
+            const uint64_t id = ((msptiActivityKernel*)r)->correlationId;
             if (g_is_child && id < g_child_min_kernel_id) g_child_min_kernel_id = id;
             if (!g_is_child && id > g_parent_max_kernel_id) g_parent_max_kernel_id = id;
         }
@@ -51,7 +51,7 @@ static void complete(uint8_t *buffer, size_t size, size_t valid) {
     collector_complete(&g_tool_a, buffer, size, valid);
 }
 
-static void device_marks(int n, const char *text) {
+static void device_marks(int n, const char* text) {
     for (int i = 0; i < n; ++i) mstxMarkA(text, g_stream);
 }
 
@@ -64,12 +64,12 @@ static void parent_work(void) {
     sync_stream();
 }
 
-static void expect_no_drops(const char *when) {
+static void expect_no_drops(const char* when) {
     const uint64_t total = dropped(MSPTI_ACTIVITY_KIND_INVALID);
     if (total != 0) fail("child %s: %" PRIu64 " records counted as dropped, expected 0", when, total);
 }
 
-static void child_report(const char *scenario) {
+static void child_report(const char* scenario) {
     printf("S child scenario=%s kernel=%" PRIu64 " marker=%" PRIu64 " memory=%" PRIu64 " dropped=%" PRIu64 "\n",
            scenario, g_child_delivered[MSPTI_ACTIVITY_KIND_KERNEL], g_child_delivered[MSPTI_ACTIVITY_KIND_MARKER],
            g_child_delivered[MSPTI_ACTIVITY_KIND_MEMORY], dropped(MSPTI_ACTIVITY_KIND_INVALID));
@@ -88,7 +88,7 @@ static void expect_child(uint64_t kernels, uint64_t markers, uint64_t memory) {
              memory);
 }
 
-static void child(const char *scenario, msptiSubscriberHandle h) {
+static void child(const char* scenario, msptiSubscriberHandle h) {
     alarm(10);
     g_is_child = 1;
     if (strcmp(scenario, "exits") == 0) exit(0);
@@ -112,12 +112,12 @@ static void child(const char *scenario, msptiSubscriberHandle h) {
     exit(g_failures == 0 ? 0 : 3);
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: fork_matrix silent|exits|flushes|launches\n");
         return 2;
     }
-    const char *scenario = argv[1];
+    const char* scenario = argv[1];
     setvbuf(stdout, NULL, _IOLBF, 0);
     use_linked_mspti();
     runtime_init();

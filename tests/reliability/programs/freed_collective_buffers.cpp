@@ -75,8 +75,8 @@ void Rank(const HcclRootInfo* root, uint32_t r) {
             }
             if (queued.size() == 6) {
                 (void)Ok("aclrtMemcpy", aclrtMemcpy(queued[0], kBytes, ones.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE));
-                (void)Ok("aclrtMemcpyAsync", aclrtMemcpyAsync(queued[1], kBytes, queued[0], kBytes,
-                                                              ACL_MEMCPY_DEVICE_TO_DEVICE, stream));
+                (void)Ok("aclrtMemcpyAsync",
+                         aclrtMemcpyAsync(queued[1], kBytes, queued[0], kBytes, ACL_MEMCPY_DEVICE_TO_DEVICE, stream));
                 (void)Ok("aclrtMemsetAsync", aclrtMemsetAsync(queued[2], kBytes, 0x11, kBytes, stream));
                 // out = a + b: its result is computed when the stream reaches its kernel.
                 const int64_t shape[] = {static_cast<int64_t>(kCount)};
@@ -89,7 +89,8 @@ void Rank(const HcclRootInfo* root, uint32_t r) {
                 aclScalar* alpha = aclCreateScalar(&one, ACL_FLOAT);
                 uint64_t workspace = 0;
                 aclOpExecutor* executor = nullptr;
-                if (Ok("aclnnAddGetWorkspaceSize", aclnnAddGetWorkspaceSize(t[0], t[1], alpha, t[2], &workspace, &executor))) {
+                if (Ok("aclnnAddGetWorkspaceSize",
+                       aclnnAddGetWorkspaceSize(t[0], t[1], alpha, t[2], &workspace, &executor))) {
                     (void)Ok("aclnnAdd", aclnnAdd(nullptr, 0, executor, stream));
                 }
                 for (aclTensor* x : t) (void)Ok("aclDestroyTensor", aclDestroyTensor(x));

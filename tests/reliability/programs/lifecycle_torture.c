@@ -46,11 +46,11 @@ typedef struct {
     uint64_t start[KINDS];
 } Window;
 
-static void window_open(Window *w) {
+static void window_open(Window* w) {
     for (int k = 1; k < KINDS; ++k) w->start[k] = accounted(k);
 }
 
-static void window_check(const Window *w, const char *what, uint64_t memory, uint64_t markers, uint64_t kernels) {
+static void window_check(const Window* w, const char* what, uint64_t memory, uint64_t markers, uint64_t kernels) {
     EXPECT_RESULT(g_mspti.flush_all(1), MSPTI_SUCCESS);
     const uint64_t mem = accounted(MSPTI_ACTIVITY_KIND_MEMORY) - w->start[MSPTI_ACTIVITY_KIND_MEMORY];
     const uint64_t mark = accounted(MSPTI_ACTIVITY_KIND_MARKER) - w->start[MSPTI_ACTIVITY_KIND_MARKER];
@@ -119,8 +119,8 @@ static int g_storm_running = 1; /* accessed atomically */
 static uint64_t g_storm_toggles;     /* accessed atomically */
 static int g_paced_workers;          /* set before the workers start */
 
-static void *storm_thread(void *p) {
-    StormArgs *a = (StormArgs *)p;
+static void* storm_thread(void* p) {
+    StormArgs* a = (StormArgs*)p;
     for (int i = 0; i < a->iterations; ++i) {
         const int kind = (int)(rand_r(&a->seed) % 16) - 1; /* -1..14: invalid ones too */
         const int valid = kind >= 1 && kind < MSPTI_ACTIVITY_KIND_COUNT;
@@ -141,7 +141,7 @@ static void *storm_thread(void *p) {
     return NULL;
 }
 
-static void *worker_thread(void *p) {
+static void* worker_thread(void* p) {
     (void)p;
     if (aclrtSetDevice(0) != ACL_SUCCESS) fail("worker aclrtSetDevice failed");
     uint64_t rounds = 0;
@@ -199,8 +199,8 @@ static void enable_storm(int threads, int iterations) {
     sync_stream();
     window_check(&w, "after the storm", 10, 5, 5);
     EXPECT_RESULT(g_mspti.unsubscribe(h), MSPTI_SUCCESS);
-    printf("S threads=%d toggles=%" PRIu64 " delivered_kernel=%" PRIu64 " delivered_memory=%" PRIu64
-           " dropped=%" PRIu64 "\n",
+    printf("S threads=%d toggles=%" PRIu64 " delivered_kernel=%" PRIu64 " delivered_memory=%" PRIu64 " dropped=%" PRIu64
+           "\n",
            threads, toggles, delivered(&g_tool_a, MSPTI_ACTIVITY_KIND_KERNEL),
            delivered(&g_tool_a, MSPTI_ACTIVITY_KIND_MEMORY), dropped(MSPTI_ACTIVITY_KIND_INVALID));
 }
@@ -255,9 +255,9 @@ static void flush_under_load(int rounds) {
     progress("workers_joined", kLoadWorkers);
     EXPECT_RESULT(g_mspti.flush_all(0), MSPTI_SUCCESS);
     EXPECT_RESULT(g_mspti.unsubscribe(h), MSPTI_SUCCESS);
-    printf("S rounds=%d unmatched_rounds=%d longest_ms=%.1f delivered_kernel=%" PRIu64 " dropped_kernel=%" PRIu64
-           "\n",
-           rounds, unmatched_rounds, longest * 1e3, delivered(&g_tool_a, MSPTI_ACTIVITY_KIND_KERNEL), dropped(MSPTI_ACTIVITY_KIND_KERNEL));
+    printf("S rounds=%d unmatched_rounds=%d longest_ms=%.1f delivered_kernel=%" PRIu64 " dropped_kernel=%" PRIu64 "\n",
+           rounds, unmatched_rounds, longest * 1e3, delivered(&g_tool_a, MSPTI_ACTIVITY_KIND_KERNEL),
+           dropped(MSPTI_ACTIVITY_KIND_KERNEL));
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -279,8 +279,8 @@ static void flush_in_complete(void) {
     const uint64_t completes = g_tool_a.completes;
     pthread_mutex_unlock(&g_tool_a.lock);
     const uint64_t flushes = __atomic_load_n(&g_tool_a.flush_in_complete_calls, __ATOMIC_RELAXED);
-    printf("S completes=%" PRIu64 " flushes_in_complete=%" PRIu64 " delivered_memory=%" PRIu64 "\n", completes,
-           flushes, delivered(&g_tool_a, MSPTI_ACTIVITY_KIND_MEMORY));
+    printf("S completes=%" PRIu64 " flushes_in_complete=%" PRIu64 " delivered_memory=%" PRIu64 "\n", completes, flushes,
+           delivered(&g_tool_a, MSPTI_ACTIVITY_KIND_MEMORY));
     CHECK(flushes > 1);
 }
 
@@ -309,16 +309,17 @@ static void request_markers(void) {
 /* ------------------------------------------------------------------------------------------ */
 
 /* Prints the running totals from CompleteFunc, so they are visible even when exit delivers them. */
-static void complete_printing(uint8_t *b, size_t s, size_t v) {
+static void complete_printing(uint8_t* b, size_t s, size_t v) {
     collector_complete(&g_tool_a, b, s, v);
-    printf("D memory=%" PRIu64 " marker=%" PRIu64 " kernel=%" PRIu64 "\n", delivered(&g_tool_a, MSPTI_ACTIVITY_KIND_MEMORY),
-           delivered(&g_tool_a, MSPTI_ACTIVITY_KIND_MARKER), delivered(&g_tool_a, MSPTI_ACTIVITY_KIND_KERNEL));
+    printf("D memory=%" PRIu64 " marker=%" PRIu64 " kernel=%" PRIu64 "\n",
+           delivered(&g_tool_a, MSPTI_ACTIVITY_KIND_MEMORY), delivered(&g_tool_a, MSPTI_ACTIVITY_KIND_MARKER),
+           delivered(&g_tool_a, MSPTI_ACTIVITY_KIND_KERNEL));
     fflush(stdout);
 }
 
 static void exit_without_flush(int from_thread);
 
-static void *exit_thread(void *p) {
+static void* exit_thread(void* p) {
     (void)p;
     fflush(stdout);
     exit(0);
@@ -362,8 +363,8 @@ static void fork_after_init(void) {
         alloc_free(5);
         marks(3, "child");
         EXPECT_RESULT(g_mspti.flush_all(0), MSPTI_SUCCESS);
-        const uint64_t mem = delivered(&g_tool_a, MSPTI_ACTIVITY_KIND_MEMORY) + dropped(MSPTI_ACTIVITY_KIND_MEMORY) -
-                             dropped_before;
+        const uint64_t mem =
+            delivered(&g_tool_a, MSPTI_ACTIVITY_KIND_MEMORY) + dropped(MSPTI_ACTIVITY_KIND_MEMORY) - dropped_before;
         printf("S child_memory_accounted=%" PRIu64 " child_memory_delivered=%" PRIu64 "\n", mem,
                delivered(&g_tool_a, MSPTI_ACTIVITY_KIND_MEMORY));
         if (mem != 10) fail("child: MEMORY accounted %" PRIu64 ", produced 10", mem);
@@ -424,14 +425,15 @@ static void two_tools(void) {
     if (delivered(&g_tool_b, MSPTI_ACTIVITY_KIND_MEMORY) - b_before != 10)
         fail("records after B's registration and a flush did not go to B");
     EXPECT_RESULT(g_mspti.unsubscribe(a), MSPTI_SUCCESS);
-    printf("S a_memory=%" PRIu64 " b_memory=%" PRIu64 " a_marker=%" PRIu64 " b_marker=%" PRIu64 " dropped=%" PRIu64 "\n",
+    printf("S a_memory=%" PRIu64 " b_memory=%" PRIu64 " a_marker=%" PRIu64 " b_marker=%" PRIu64 " dropped=%" PRIu64
+           "\n",
            delivered(&g_tool_a, MSPTI_ACTIVITY_KIND_MEMORY), delivered(&g_tool_b, MSPTI_ACTIVITY_KIND_MEMORY),
            delivered(&g_tool_a, MSPTI_ACTIVITY_KIND_MARKER), delivered(&g_tool_b, MSPTI_ACTIVITY_KIND_MARKER),
            dropped(MSPTI_ACTIVITY_KIND_INVALID));
 }
 
-int main(int argc, char **argv) {
-    const char *scenario = argc > 1 ? argv[1] : "";
+int main(int argc, char** argv) {
+    const char* scenario = argc > 1 ? argv[1] : "";
     const int n = argc > 2 ? atoi(argv[2]) : 0;
     setvbuf(stdout, NULL, _IOLBF, 0);
     use_linked_mspti();

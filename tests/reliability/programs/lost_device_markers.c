@@ -23,20 +23,21 @@
 
 static uint64_t g_kernels, g_device_markers, g_host_markers; /* written by CompleteFunc */
 
-static void request(uint8_t **buffer, size_t *size, size_t *max_records) {
+static void request(uint8_t** buffer, size_t* size, size_t* max_records) {
     *size = 1 << 16;
-    *buffer = (uint8_t *)malloc(*size);
+    *buffer = (uint8_t*)malloc(*size);
     *max_records = 0;
 }
 
-static void complete(uint8_t *buffer, size_t size, size_t valid) {
+static void complete(uint8_t* buffer, size_t size, size_t valid) {
     (void)size;
-    msptiActivity *r = NULL;
+    msptiActivity* r = NULL;
     while (msptiActivityGetNextRecord(buffer, valid, &r) == MSPTI_SUCCESS) {
         if (r->kind == MSPTI_ACTIVITY_KIND_KERNEL) __atomic_add_fetch(&g_kernels, 1, __ATOMIC_RELAXED);
         if (r->kind == MSPTI_ACTIVITY_KIND_MARKER) {
-            const msptiActivityMarker *m = (const msptiActivityMarker *)r;
-            uint64_t *counter = m->sourceKind == MSPTI_ACTIVITY_SOURCE_KIND_DEVICE ? &g_device_markers : &g_host_markers;
+            const msptiActivityMarker* m = (const msptiActivityMarker*)r;
+            uint64_t* counter =
+                m->sourceKind == MSPTI_ACTIVITY_SOURCE_KIND_DEVICE ? &g_device_markers : &g_host_markers;
             __atomic_add_fetch(counter, 1, __ATOMIC_RELAXED);
         }
     }
@@ -49,20 +50,20 @@ static uint64_t dropped(msptiActivityKind kind) {
     return n;
 }
 
-static void report(const char *phase, int launched, int marks) {
+static void report(const char* phase, int launched, int marks) {
     uint64_t lost = 0;
     msptiActivityGetDroppedRecordsByReason(MSPTI_ACTIVITY_KIND_INVALID, MSPTI_DROP_REASON_DEVICE_HALF_LOST, &lost);
     printf("S phase=%s launched=%d marks=%d kernel_delivered=%" PRIu64 " kernel_dropped=%" PRIu64
            " device_marker_delivered=%" PRIu64 " host_marker_delivered=%" PRIu64 " marker_dropped=%" PRIu64
            " lost_halves=%" PRIu64 "\n",
-           phase, launched, marks, __atomic_load_n(&g_kernels, __ATOMIC_RELAXED),
-           dropped(MSPTI_ACTIVITY_KIND_KERNEL), __atomic_load_n(&g_device_markers, __ATOMIC_RELAXED),
-           __atomic_load_n(&g_host_markers, __ATOMIC_RELAXED), dropped(MSPTI_ACTIVITY_KIND_MARKER), lost);
+           phase, launched, marks, __atomic_load_n(&g_kernels, __ATOMIC_RELAXED), dropped(MSPTI_ACTIVITY_KIND_KERNEL),
+           __atomic_load_n(&g_device_markers, __ATOMIC_RELAXED), __atomic_load_n(&g_host_markers, __ATOMIC_RELAXED),
+           dropped(MSPTI_ACTIVITY_KIND_MARKER), lost);
     fflush(stdout);
 }
 
 /* The synchronisation that ends a round; 0 when it succeeded. */
-static int synchronise(const char *how, aclrtStream stream, aclrtEvent event) {
+static int synchronise(const char* how, aclrtStream stream, aclrtEvent event) {
     if (strcmp(how, "timeout") == 0) return aclrtSynchronizeStreamWithTimeout(stream, 10000);
     if (strcmp(how, "device") == 0) return aclrtSynchronizeDevice();
     if (strcmp(how, "event") == 0) {
@@ -72,9 +73,9 @@ static int synchronise(const char *how, aclrtStream stream, aclrtEvent event) {
     return aclrtSynchronizeStream(stream);
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
     const int rounds = argc > 1 ? atoi(argv[1]) : 10;
-    const char *how = argc > 2 ? argv[2] : "stream";
+    const char* how = argc > 2 ? argv[2] : "stream";
     if (aclInit(NULL) != ACL_SUCCESS || msptiActivityRegisterCallbacks(request, complete) != MSPTI_SUCCESS) return 2;
     msptiSubscriberHandle subscriber = NULL;
     if (msptiSubscribe(&subscriber, NULL, NULL) != MSPTI_SUCCESS) return 3;

@@ -18,15 +18,15 @@
 
 static uint64_t g_delivered; /* written by CompleteFunc, read after FlushAll returned */
 
-static void request(uint8_t **buffer, size_t *size, size_t *max_records) {
+static void request(uint8_t** buffer, size_t* size, size_t* max_records) {
     *size = 1 << 16;
-    *buffer = (uint8_t *)malloc(*size);
+    *buffer = (uint8_t*)malloc(*size);
     *max_records = 0;
 }
 
-static void complete(uint8_t *buffer, size_t size, size_t valid) {
+static void complete(uint8_t* buffer, size_t size, size_t valid) {
     (void)size;
-    msptiActivity *r = NULL;
+    msptiActivity* r = NULL;
     while (msptiActivityGetNextRecord(buffer, valid, &r) == MSPTI_SUCCESS) {
         if (r->kind == MSPTI_ACTIVITY_KIND_KERNEL) __atomic_add_fetch(&g_delivered, 1, __ATOMIC_RELAXED);
     }
@@ -34,7 +34,7 @@ static void complete(uint8_t *buffer, size_t size, size_t valid) {
 }
 
 static long resident_kb(void) {
-    FILE *f = fopen("/proc/self/statm", "r");
+    FILE* f = fopen("/proc/self/statm", "r");
     long pages = 0, resident = 0;
     if (f != NULL) {
         if (fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
@@ -43,7 +43,7 @@ static long resident_kb(void) {
     return resident * 4;
 }
 
-static void report(const char *phase, int launched) {
+static void report(const char* phase, int launched) {
     uint64_t dropped = 0, lost = 0, failed = 0;
     msptiActivityGetDroppedRecords(MSPTI_ACTIVITY_KIND_KERNEL, &dropped);
     msptiActivityGetDroppedRecordsByReason(MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_DROP_REASON_DEVICE_HALF_LOST, &lost);
@@ -54,7 +54,7 @@ static void report(const char *phase, int launched) {
     fflush(stdout);
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
     const int rounds = argc > 1 ? atoi(argv[1]) : 500;
     const int outlive = argc > 2 ? atoi(argv[2]) : 0;
     if (aclInit(NULL) != ACL_SUCCESS || msptiActivityRegisterCallbacks(request, complete) != MSPTI_SUCCESS) return 2;

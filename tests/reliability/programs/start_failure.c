@@ -22,20 +22,21 @@
 
 static uint64_t g_kernels, g_device_markers, g_host_markers; /* written by CompleteFunc */
 
-static void request(uint8_t **buffer, size_t *size, size_t *max_records) {
+static void request(uint8_t** buffer, size_t* size, size_t* max_records) {
     *size = 1 << 16;
-    *buffer = (uint8_t *)malloc(*size);
+    *buffer = (uint8_t*)malloc(*size);
     *max_records = 0;
 }
 
-static void complete(uint8_t *buffer, size_t size, size_t valid) {
+static void complete(uint8_t* buffer, size_t size, size_t valid) {
     (void)size;
-    msptiActivity *r = NULL;
+    msptiActivity* r = NULL;
     while (msptiActivityGetNextRecord(buffer, valid, &r) == MSPTI_SUCCESS) {
         if (r->kind == MSPTI_ACTIVITY_KIND_KERNEL) __atomic_add_fetch(&g_kernels, 1, __ATOMIC_RELAXED);
         if (r->kind == MSPTI_ACTIVITY_KIND_MARKER) {
-            const msptiActivityMarker *m = (const msptiActivityMarker *)r;
-            uint64_t *counter = m->sourceKind == MSPTI_ACTIVITY_SOURCE_KIND_DEVICE ? &g_device_markers : &g_host_markers;
+            const msptiActivityMarker* m = (const msptiActivityMarker*)r;
+            uint64_t* counter =
+                m->sourceKind == MSPTI_ACTIVITY_SOURCE_KIND_DEVICE ? &g_device_markers : &g_host_markers;
             __atomic_add_fetch(counter, 1, __ATOMIC_RELAXED);
         }
     }
@@ -61,7 +62,7 @@ static int open_device(void) {
     return 1;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
     const int open_first = argc > 1 && strcmp(argv[1], "open-first") == 0;
     if (aclInit(NULL) != ACL_SUCCESS || msptiActivityRegisterCallbacks(request, complete) != MSPTI_SUCCESS) return 2;
     if (open_first && !open_device()) return 3;

@@ -69,8 +69,9 @@ int main(int argc, char** argv) {
     g_mode = argc > 1 ? argv[1] : "";
     if (g_mode != "request-throws" && g_mode != "request-throws-once" && g_mode != "complete-throws" &&
         g_mode != "callback-throws") {
-        std::fprintf(stderr, "usage: throwing_callbacks request-throws|request-throws-once|complete-throws|"
-                             "callback-throws\n");
+        std::fprintf(stderr,
+                     "usage: throwing_callbacks request-throws|request-throws-once|complete-throws|"
+                     "callback-throws\n");
         return 2;
     }
     if (!Ok("aclInit", aclInit(nullptr)) || !Ok("aclrtSetDevice", aclrtSetDevice(0))) return 1;

@@ -28,7 +28,7 @@
 
 /* ---- the msPTI functions in use ---- */
 typedef struct {
-    msptiResult (*subscribe)(msptiSubscriberHandle *, msptiCallbackFunc, void *);
+    msptiResult (*subscribe)(msptiSubscriberHandle*, msptiCallbackFunc, void*);
     msptiResult (*unsubscribe)(msptiSubscriberHandle);
     msptiResult (*register_callbacks)(msptiBuffersCallbackRequestFunc, msptiBuffersCallbackCompleteFunc);
     msptiResult (*enable)(msptiActivityKind);
@@ -36,8 +36,8 @@ typedef struct {
     bool (*is_enabled)(msptiActivityKind);
     msptiResult (*flush_all)(uint32_t);
     msptiResult (*flush_period)(uint32_t);
-    msptiResult (*next_record)(uint8_t *, size_t, msptiActivity **);
-    msptiResult (*dropped)(msptiActivityKind, uint64_t *);
+    msptiResult (*next_record)(uint8_t*, size_t, msptiActivity**);
+    msptiResult (*dropped)(msptiActivityKind, uint64_t*);
 } MsptiTable;
 
 static MsptiTable g_mspti;
@@ -58,7 +58,7 @@ static inline void use_linked_mspti(void) {
 /* ---- checks ---- */
 static unsigned long g_failures;
 
-static inline void fail(const char *fmt, ...) {
+static inline void fail(const char* fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     printf("E ");
@@ -71,16 +71,16 @@ static inline void fail(const char *fmt, ...) {
 
 /* A progress line ("P what=n"): the test's hang detector counts only the time between two of them, so
  * that a run slowed down by a loaded machine is not taken for a stuck one. */
-static inline void progress(const char *what, long n) {
+static inline void progress(const char* what, long n) {
     printf("P %s=%ld\n", what, n);
     fflush(stdout);
 }
 
-#define EXPECT_RESULT(call, want)                                                                    \
-    do {                                                                                             \
-        const msptiResult got_ = (call);                                                             \
-        if (got_ != (want)) fail("%s:%d: %s returned %d, documented %d", __FILE__, __LINE__, #call, got_, \
-                                 (int)(want));                                                       \
+#define EXPECT_RESULT(call, want)                                                                       \
+    do {                                                                                                \
+        const msptiResult got_ = (call);                                                                \
+        if (got_ != (want))                                                                             \
+            fail("%s:%d: %s returned %d, documented %d", __FILE__, __LINE__, #call, got_, (int)(want)); \
     } while (0)
 
 #define CHECK(cond)                                                              \
@@ -99,13 +99,13 @@ typedef struct {
     int mark_in_request;      /* RequestFunc emits an mstx marker */
     uint64_t flush_in_complete_calls;
     uint64_t marks_in_request;
-    const char *tool;         /* which tool owns the callbacks (two-tool scenario) */
+    const char* tool;         /* which tool owns the callbacks (two-tool scenario) */
 } Collector;
 
 static Collector g_tool_a = {PTHREAD_MUTEX_INITIALIZER, 64 * 1024, {0}, 0, 0, 0, 0, 0, 0, 0, 0, "A"};
 static Collector g_tool_b = {PTHREAD_MUTEX_INITIALIZER, 64 * 1024, {0}, 0, 0, 0, 0, 0, 0, 0, 0, "B"};
 
-static inline void collector_request(Collector *c, uint8_t **buffer, size_t *size, size_t *max_records) {
+static inline void collector_request(Collector* c, uint8_t** buffer, size_t* size, size_t* max_records) {
     *max_records = 0;
     int mark = 0;
     pthread_mutex_lock(&c->lock);
@@ -117,7 +117,7 @@ static inline void collector_request(Collector *c, uint8_t **buffer, size_t *siz
         *size = 0;
     } else {
         *size = c->buffer_size;
-        *buffer = (uint8_t *)malloc(*size);
+        *buffer = (uint8_t*)malloc(*size);
     }
     pthread_mutex_unlock(&c->lock);
     if (mark) {
@@ -126,14 +126,14 @@ static inline void collector_request(Collector *c, uint8_t **buffer, size_t *siz
     }
 }
 
-static inline void collector_complete(Collector *c, uint8_t *buffer, size_t size, size_t valid) {
+static inline void collector_complete(Collector* c, uint8_t* buffer, size_t size, size_t valid) {
     if (buffer == NULL) {
         fail("tool %s: CompleteFunc got a NULL buffer", c->tool);
         return;
     }
     if (valid > size) fail("tool %s: validSize %zu > size %zu", c->tool, valid, size);
     uint64_t counts[KINDS] = {0};
-    msptiActivity *r = NULL;
+    msptiActivity* r = NULL;
     msptiResult rc;
     while ((rc = g_mspti.next_record(buffer, valid, &r)) == MSPTI_SUCCESS) {
         if (r->kind > 0 && r->kind < KINDS) counts[r->kind]++;
@@ -153,12 +153,12 @@ static inline void collector_complete(Collector *c, uint8_t *buffer, size_t size
 }
 
 #define TORTURE_UNUSED __attribute__((unused))
-static TORTURE_UNUSED void request_a(uint8_t **b, size_t *s, size_t *m) { collector_request(&g_tool_a, b, s, m); }
-static TORTURE_UNUSED void complete_a(uint8_t *b, size_t s, size_t v) { collector_complete(&g_tool_a, b, s, v); }
-static TORTURE_UNUSED void request_b(uint8_t **b, size_t *s, size_t *m) { collector_request(&g_tool_b, b, s, m); }
-static TORTURE_UNUSED void complete_b(uint8_t *b, size_t s, size_t v) { collector_complete(&g_tool_b, b, s, v); }
+static TORTURE_UNUSED void request_a(uint8_t** b, size_t* s, size_t* m) { collector_request(&g_tool_a, b, s, m); }
+static TORTURE_UNUSED void complete_a(uint8_t* b, size_t s, size_t v) { collector_complete(&g_tool_a, b, s, v); }
+static TORTURE_UNUSED void request_b(uint8_t** b, size_t* s, size_t* m) { collector_request(&g_tool_b, b, s, m); }
+static TORTURE_UNUSED void complete_b(uint8_t* b, size_t s, size_t v) { collector_complete(&g_tool_b, b, s, v); }
 
-static inline uint64_t delivered(Collector *c, int kind) {
+static inline uint64_t delivered(Collector* c, int kind) {
     pthread_mutex_lock(&c->lock);
     const uint64_t n = c->delivered[kind];
     pthread_mutex_unlock(&c->lock);
@@ -172,7 +172,9 @@ static inline uint64_t dropped(int kind) {
 }
 
 /* delivered (both tools) + dropped for `kind`. */
-static inline uint64_t accounted(int kind) { return delivered(&g_tool_a, kind) + delivered(&g_tool_b, kind) + dropped(kind); }
+static inline uint64_t accounted(int kind) {
+    return delivered(&g_tool_a, kind) + delivered(&g_tool_b, kind) + dropped(kind);
+}
 
 /* ---- the workload ---- */
 static aclrtStream g_stream;
@@ -199,13 +201,13 @@ static inline void launch(int n) {
 /* n allocations and releases: 2n MEMORY records when MEMORY is on and msPTI interposes. */
 static inline void alloc_free(int n) {
     for (int i = 0; i < n; ++i) {
-        void *p = NULL;
+        void* p = NULL;
         if (aclrtMalloc(&p, 256, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS || aclrtFree(p) != ACL_SUCCESS)
             fail("aclrtMalloc/aclrtFree failed");
     }
 }
 
-static inline void marks(int n, const char *text) {
+static inline void marks(int n, const char* text) {
     for (int i = 0; i < n; ++i) mstxMarkA(text, NULL);
 }
 

@@ -18,21 +18,21 @@
 
 static int g_failures = 0;
 
-#define EXPECT(cond)                                                        \
-    do {                                                                    \
-        if (!(cond)) {                                                      \
-            printf("FAIL %s:%d: %s\n", __func__, __LINE__, #cond);          \
-            ++g_failures;                                                   \
-        }                                                                   \
+#define EXPECT(cond)                                               \
+    do {                                                           \
+        if (!(cond)) {                                             \
+            printf("FAIL %s:%d: %s\n", __func__, __LINE__, #cond); \
+            ++g_failures;                                          \
+        }                                                          \
     } while (0)
 
-#define EXPECT_RC(call, want)                                                                   \
-    do {                                                                                        \
-        const int rc_ = (int)(call);                                                            \
-        if (rc_ != (int)(want)) {                                                               \
+#define EXPECT_RC(call, want)                                                                      \
+    do {                                                                                           \
+        const int rc_ = (int)(call);                                                               \
+        if (rc_ != (int)(want)) {                                                                  \
             printf("FAIL %s:%d: %s = %d, want %d\n", __func__, __LINE__, #call, rc_, (int)(want)); \
-            ++g_failures;                                                                       \
-        }                                                                                       \
+            ++g_failures;                                                                          \
+        }                                                                                          \
     } while (0)
 
 #define OK(call) EXPECT_RC(call, ACL_SUCCESS)
@@ -154,11 +154,11 @@ static void case_device_info(void) {
         const char* key;
         aclrtDevAttr attr;
     } kAttrs[] = {
-        {"aicore", ACL_DEV_ATTR_AICORE_CORE_NUM},      {"cube", ACL_DEV_ATTR_CUBE_CORE_NUM},
-        {"vector", ACL_DEV_ATTR_VECTOR_CORE_NUM},      {"aicpu", ACL_DEV_ATTR_AICPU_CORE_NUM},
+        {"aicore", ACL_DEV_ATTR_AICORE_CORE_NUM},       {"cube", ACL_DEV_ATTR_CUBE_CORE_NUM},
+        {"vector", ACL_DEV_ATTR_VECTOR_CORE_NUM},       {"aicpu", ACL_DEV_ATTR_AICPU_CORE_NUM},
         {"memory", ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE}, {"l2", ACL_DEV_ATTR_L2_CACHE_SIZE},
-        {"hd_connect", ACL_DEV_ATTR_HD_CONNECT_TYPE},  {"npu_arch", ACL_DEV_ATTR_NPU_ARCH},
-        {"phy_chip", ACL_DEV_ATTR_PHY_CHIP_ID},        {"is_virtual", ACL_DEV_ATTR_IS_VIRTUAL},
+        {"hd_connect", ACL_DEV_ATTR_HD_CONNECT_TYPE},   {"npu_arch", ACL_DEV_ATTR_NPU_ARCH},
+        {"phy_chip", ACL_DEV_ATTR_PHY_CHIP_ID},         {"is_virtual", ACL_DEV_ATTR_IS_VIRTUAL},
     };
     for (size_t i = 0; i < sizeof kAttrs / sizeof kAttrs[0]; ++i) {
         int64_t v = -1;
@@ -168,7 +168,8 @@ static void case_device_info(void) {
     static const struct {
         const char* key;
         aclDeviceInfo info;
-    } kCaps[] = {{"cap_aicore", ACL_DEVICE_INFO_AI_CORE_NUM}, {"cap_vector", ACL_DEVICE_INFO_VECTOR_CORE_NUM},
+    } kCaps[] = {{"cap_aicore", ACL_DEVICE_INFO_AI_CORE_NUM},
+                 {"cap_vector", ACL_DEVICE_INFO_VECTOR_CORE_NUM},
                  {"cap_l2", ACL_DEVICE_INFO_L2_SIZE}};
     for (size_t i = 0; i < sizeof kCaps / sizeof kCaps[0]; ++i) {
         int64_t v = -1;
@@ -561,7 +562,8 @@ static void case_vmm(void) {
     OK(aclrtMemcpy(back, sizeof back, base + gran, sizeof back, ACL_MEMCPY_DEVICE_TO_HOST));
     EXPECT(memcmp(src, back, sizeof src) == 0);
     /* The third granule is reserved but not mapped: no copy may touch it (and nothing crashes). */
-    EXPECT_RC(aclrtMemcpy(base + 2 * gran, gran, src, sizeof src, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_RC(aclrtMemcpy(base + 2 * gran, gran, src, sizeof src, ACL_MEMCPY_HOST_TO_DEVICE),
+              ACL_ERROR_RT_PARAM_INVALID);
     EXPECT_RC(aclrtMemcpy(back, sizeof back, base + 2 * gran, sizeof back, ACL_MEMCPY_HOST_TO_HOST),
               ACL_ERROR_RT_PARAM_INVALID);
     EXPECT_RC(aclrtMemset(base + 2 * gran, gran, 0, 16), ACL_ERROR_RT_PARAM_INVALID);
@@ -644,7 +646,8 @@ static void case_copy(void) {
     OK(aclrtSetDevice(0));
     unsigned char* src = malloc(n);
     unsigned char* dst = malloc(n);
-    const aclrtMemcpyKind h2d_kinds[] = {ACL_MEMCPY_HOST_TO_DEVICE, ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE, ACL_MEMCPY_DEFAULT};
+    const aclrtMemcpyKind h2d_kinds[] = {ACL_MEMCPY_HOST_TO_DEVICE, ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE,
+                                         ACL_MEMCPY_DEFAULT};
     const aclrtMemcpyKind d2d_kinds[] = {ACL_MEMCPY_DEVICE_TO_DEVICE, ACL_MEMCPY_INNER_DEVICE_TO_DEVICE,
                                          ACL_MEMCPY_INTER_DEVICE_TO_DEVICE, ACL_MEMCPY_DEFAULT};
     const aclrtMemcpyKind d2h_kinds[] = {ACL_MEMCPY_DEVICE_TO_HOST, ACL_MEMCPY_DEFAULT};
@@ -667,7 +670,8 @@ static void case_copy(void) {
                         OK(aclrtMemcpy(second, n, d1, n, d2d_kinds[j]));
                         OK(aclrtMemcpy(dst, n, second, n, d2h_kinds[k]));
                     }
-                    if (!same(src, dst, n)) printf("FAIL copy round trip async=%d kinds %zu/%zu/%zu\n", async, i, j, k), ++g_failures;
+                    if (!same(src, dst, n))
+                        printf("FAIL copy round trip async=%d kinds %zu/%zu/%zu\n", async, i, j, k), ++g_failures;
                 }
             }
         }
@@ -829,9 +833,9 @@ static void case_memset(void) {
         OK(aclrtMemcpy(back, n, d, n, ACL_MEMCPY_DEVICE_TO_HOST));
         int good = 1;
         for (size_t j = 0; j < n; ++j) {
-            const unsigned char want = j < n / 2                  ? (unsigned char)(values[i] & 0xFF)
+            const unsigned char want = j < n / 2           ? (unsigned char)(values[i] & 0xFF)
                                        : j < n / 2 + n / 4 ? (unsigned char)((values[i] + 1) & 0xFF)
-                                                                  : 0;
+                                                           : 0;
             good = good && back[j] == want;
         }
         if (!good) printf("FAIL memset value %d\n", values[i]), ++g_failures;
@@ -1032,7 +1036,8 @@ static void case_launch(void) {
     EXPECT_RC(aclrtLaunchKernelWithHostArgs(fn, 2, s, NULL, args, sizeof args, NULL, 1), ACL_ERROR_INVALID_PARAM);
     EXPECT_RC(aclrtLaunchKernelWithHostArgs(fn, 2, s, NULL, NULL, 8, NULL, 0), ACL_ERROR_INVALID_PARAM);
     EXPECT_RC(aclrtLaunchKernelWithHostArgs(fn, 0, s, NULL, args, sizeof args, NULL, 0), ACL_ERROR_INVALID_PARAM);
-    EXPECT_RC(aclrtLaunchKernelWithHostArgs(fn, 1, BOGUS, NULL, args, sizeof args, NULL, 0), ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_RC(aclrtLaunchKernelWithHostArgs(fn, 1, BOGUS, NULL, args, sizeof args, NULL, 0),
+              ACL_ERROR_RT_PARAM_INVALID);
 
     /* Argument lists. */
     aclrtArgsHandle al = NULL, al_other = NULL;
@@ -1253,14 +1258,28 @@ static const struct {
     const char* name;
     void (*run)(void);
 } kCases[] = {
-    {"init", case_init},           {"device", case_device},         {"device_info", case_device_info},
-    {"topology", case_topology},   {"context", case_context},       {"stream", case_stream},
-    {"event", case_event},         {"memory", case_memory},         {"vmm", case_vmm},
-    {"copy", case_copy},           {"copy_errors", case_copy_errors}, {"copy2d", case_copy2d},
-    {"memset", case_memset},       {"host_func", case_host_func},   {"kernel", case_kernel},
-    {"launch", case_launch},       {"prof_trace", case_prof_trace}, {"threads", case_threads},
-    {"config_error", case_config_error}, {"stream_query", case_stream_query},
-    {"reset_force", case_reset_force}, {"error_verbose", case_error_verbose},
+    {"init", case_init},
+    {"device", case_device},
+    {"device_info", case_device_info},
+    {"topology", case_topology},
+    {"context", case_context},
+    {"stream", case_stream},
+    {"event", case_event},
+    {"memory", case_memory},
+    {"vmm", case_vmm},
+    {"copy", case_copy},
+    {"copy_errors", case_copy_errors},
+    {"copy2d", case_copy2d},
+    {"memset", case_memset},
+    {"host_func", case_host_func},
+    {"kernel", case_kernel},
+    {"launch", case_launch},
+    {"prof_trace", case_prof_trace},
+    {"threads", case_threads},
+    {"config_error", case_config_error},
+    {"stream_query", case_stream_query},
+    {"reset_force", case_reset_force},
+    {"error_verbose", case_error_verbose},
 };
 
 int main(int argc, char** argv) {

@@ -13,7 +13,8 @@ int main(int argc, char** argv) {
     std::printf("counting %d\n", npusim::call_counting() ? 1 : 0);
     std::printf("set_device %d\n", aclrtSetDevice(0));
     void* ptrs[4] = {};
-    for (int i = 0; i < 4; ++i) std::printf("malloc %d %d\n", i + 1, aclrtMalloc(&ptrs[i], 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    for (int i = 0; i < 4; ++i)
+        std::printf("malloc %d %d\n", i + 1, aclrtMalloc(&ptrs[i], 64, ACL_MEM_MALLOC_HUGE_FIRST));
     for (void* p : ptrs) {
         if (p != nullptr) std::printf("free %d\n", aclrtFree(p));
     }
@@ -29,8 +30,8 @@ int main(int argc, char** argv) {
     aclrtErrorInfo info{};
     std::printf("error_verbose %d\n", aclrtGetErrorVerbose(0, &info));
     std::printf("reset_force %d\n", aclrtResetDeviceForce(0));
-    for (const char* name : {"aclrtSetDevice", "aclrtMalloc", "aclrtFree", "aclrtLaunchKernel", "aclrtSynchronizeDevice",
-                             "aclrtGetDevice"}) {
+    for (const char* name : {"aclrtSetDevice", "aclrtMalloc", "aclrtFree", "aclrtLaunchKernel",
+                             "aclrtSynchronizeDevice", "aclrtGetDevice"}) {
         std::printf("calls %s %llu\n", name, static_cast<unsigned long long>(npusim::fault_site_calls(name)));
     }
     std::printf("soc %s\n", aclrtGetSocName() ? aclrtGetSocName() : "(null)");

@@ -79,13 +79,13 @@ static int command(uint32_t type, uint64_t bits) {
     return profSetProfCommand(&cmd, (uint32_t)sizeof cmd);
 }
 
-#define CHECK(call)                                                          \
-    do {                                                                     \
-        const int rc_ = (int)(call);                                         \
-        if (rc_ != 0) {                                                      \
-            printf("FAIL line %d: %s = %d\n", __LINE__, #call, rc_);         \
-            return 1;                                                        \
-        }                                                                    \
+#define CHECK(call)                                                  \
+    do {                                                             \
+        const int rc_ = (int)(call);                                 \
+        if (rc_ != 0) {                                              \
+            printf("FAIL line %d: %s = %d\n", __LINE__, #call, rc_); \
+            return 1;                                                \
+        }                                                            \
     } while (0)
 
 int main(void) {
@@ -118,7 +118,8 @@ int main(void) {
     CHECK(aclrtMemcpyAsync(d, sizeof host, host, sizeof host, ACL_MEMCPY_HOST_TO_DEVICE, s));
     CHECK(aclrtMemcpyAsync(host, sizeof host, d, 1000, ACL_MEMCPY_DEVICE_TO_HOST, s));
     CHECK(aclrtMemsetAsync(d, sizeof host, 7, 512, s));
-    CHECK(aclrtMemcpy(host, sizeof host, d, 64, ACL_MEMCPY_DEVICE_TO_HOST)); /* synchronous: a memcpy task inside the call */
+    CHECK(aclrtMemcpy(host, sizeof host, d, 64,
+                      ACL_MEMCPY_DEVICE_TO_HOST)); /* synchronous: a memcpy task inside the call */
     CHECK(aclrtSynchronizeStream(s));
     /* Device 1 is not started: its launch is an API call on a profiled process, but no task track. */
     CHECK(aclrtSetDevice(1));

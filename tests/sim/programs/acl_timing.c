@@ -14,13 +14,13 @@
 
 static int g_failures = 0;
 
-#define OK(call)                                                                      \
-    do {                                                                              \
-        const int rc_ = (int)(call);                                                  \
-        if (rc_ != ACL_SUCCESS) {                                                     \
-            printf("FAIL %s:%d: %s = %d\n", __func__, __LINE__, #call, rc_);          \
-            ++g_failures;                                                             \
-        }                                                                             \
+#define OK(call)                                                             \
+    do {                                                                     \
+        const int rc_ = (int)(call);                                         \
+        if (rc_ != ACL_SUCCESS) {                                            \
+            printf("FAIL %s:%d: %s = %d\n", __func__, __LINE__, #call, rc_); \
+            ++g_failures;                                                    \
+        }                                                                    \
     } while (0)
 
 static const unsigned char kImage[] = {1, 2, 3, 4};
@@ -187,13 +187,13 @@ static void scenario_host_cost(void) {
     OK(aclrtMalloc(&d, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
     OK(aclrtMalloc(&d2, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
     int32_t dev = 0;
-#define MEASURE(label, body)                                                       \
-    do {                                                                           \
-        aclrtEvent a_ = mark(s);                                                   \
-        body;                                                                      \
-        aclrtEvent b_ = mark(s);                                                   \
-        OK(aclrtSynchronizeStream(s));                                             \
-        printf("%s=%lld\n", label, (long long)(stamp(b_) - stamp(a_)));           \
+#define MEASURE(label, body)                                            \
+    do {                                                                \
+        aclrtEvent a_ = mark(s);                                        \
+        body;                                                           \
+        aclrtEvent b_ = mark(s);                                        \
+        OK(aclrtSynchronizeStream(s));                                  \
+        printf("%s=%lld\n", label, (long long)(stamp(b_) - stamp(a_))); \
     } while (0)
     MEASURE("nothing", (void)0);
     MEASURE("get_device_x100", for (int i = 0; i < 100; ++i) OK(aclrtGetDevice(&dev)));

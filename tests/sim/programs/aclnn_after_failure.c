@@ -9,13 +9,13 @@
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_cumsum.h"
 
-static aclTensor *vec(void *dev, int64_t n) {
+static aclTensor* vec(void* dev, int64_t n) {
     const int64_t dims[1] = {n};
     const int64_t strides[1] = {1};
     return aclCreateTensor(dims, 1, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, dims, 1, dev);
 }
 
-static void print_values(const char *name, void *dev) {
+static void print_values(const char* name, void* dev) {
     float host[4] = {0};
     aclrtMemcpy(host, sizeof host, dev, sizeof host, ACL_MEMCPY_DEVICE_TO_HOST);
     printf("%s %g %g %g %g\n", name, host[0], host[1], host[2], host[3]);
@@ -25,9 +25,10 @@ int main(void) {
     aclrtStream stream = NULL;
     void *x_dev = NULL, *y_dev = NULL, *z_dev = NULL;
     uint64_t ws = 0;
-    aclOpExecutor *ex = NULL;
+    aclOpExecutor* ex = NULL;
     if (aclInit(NULL) != 0 || aclrtSetDevice(0) != 0 || aclrtCreateStream(&stream) != 0) return 3;
-    if (aclrtMalloc(&x_dev, 16, ACL_MEM_MALLOC_HUGE_FIRST) != 0 || aclrtMalloc(&y_dev, 16, ACL_MEM_MALLOC_HUGE_FIRST) != 0 ||
+    if (aclrtMalloc(&x_dev, 16, ACL_MEM_MALLOC_HUGE_FIRST) != 0 ||
+        aclrtMalloc(&y_dev, 16, ACL_MEM_MALLOC_HUGE_FIRST) != 0 ||
         aclrtMalloc(&z_dev, 16, ACL_MEM_MALLOC_HUGE_FIRST) != 0) {
         return 3;
     }
@@ -35,7 +36,7 @@ int main(void) {
     aclrtMemcpy(x_dev, 16, x_host, 16, ACL_MEMCPY_HOST_TO_DEVICE);
     aclTensor *x = vec(x_dev, 4), *y = vec(y_dev, 4), *z = vec(z_dev, 4), *short_out = vec(y_dev, 3);
     const float one = 1.0f;
-    aclScalar *s_one = aclCreateScalar((void *)&one, ACL_FLOAT);
+    aclScalar* s_one = aclCreateScalar((void*)&one, ACL_FLOAT);
 
     /* 1. a refused first phase (out of the wrong shape) */
     printf("bad_input %d\n", aclnnAddsGetWorkspaceSize(x, s_one, s_one, short_out, &ws, &ex));
@@ -44,7 +45,7 @@ int main(void) {
     printf("failed_launch %d\n", aclnnCumsum(NULL, 0, ex, stream));
     /* 3. an aclop type the simulator does not implement */
     printf("unknown_aclop %d\n", aclopCompileAndExecute("NoSuchOperator", 0, NULL, NULL, 0, NULL, NULL, NULL,
-                                                         ACL_ENGINE_SYS, ACL_COMPILE_SYS, NULL, stream));
+                                                        ACL_ENGINE_SYS, ACL_COMPILE_SYS, NULL, stream));
     /* then: x + 1 and cumsum(x) */
     if (aclnnAddsGetWorkspaceSize(x, s_one, s_one, y, &ws, &ex) != 0) return 5;
     printf("add %d\n", aclnnAdds(NULL, 0, ex, stream));

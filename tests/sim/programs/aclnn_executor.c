@@ -6,7 +6,7 @@
 #include "aclnnop/aclnn_mul.h"
 #include "aclnnop/aclnn_relu.h"
 
-static aclTensor *make(void *dev) {
+static aclTensor* make(void* dev) {
     const int64_t dims[2] = {3, 4};
     const int64_t strides[2] = {4, 1};
     const int64_t storage[1] = {12};
@@ -15,9 +15,9 @@ static aclTensor *make(void *dev) {
 
 int main(void) {
     aclrtStream stream = NULL;
-    void *dev = NULL;
+    void* dev = NULL;
     uint64_t ws = 0;
-    aclOpExecutor *ex = NULL;
+    aclOpExecutor* ex = NULL;
     if (aclInit(NULL) != 0 || aclrtSetDevice(0) != 0 || aclrtCreateStream(&stream) != 0) return 3;
     if (aclrtMalloc(&dev, 48, ACL_MEM_MALLOC_HUGE_FIRST) != 0) return 3;
     aclTensor *x = make(dev), *y = make(dev);
@@ -45,7 +45,7 @@ int main(void) {
     {
         const int64_t dims[2] = {3, 4};
         const int64_t storage[1] = {11}; /* one element short */
-        aclTensor *bad = aclCreateTensor(dims, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, storage, 1, dev);
+        aclTensor* bad = aclCreateTensor(dims, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, storage, 1, dev);
         float one = 1.0f;
         printf("create_tensor_bad_view %s\n", bad == NULL ? "null" : "made");
         printf("create_scalar_null %s\n", aclCreateScalar(NULL, ACL_FLOAT) == NULL ? "null" : "made");
@@ -53,7 +53,7 @@ int main(void) {
     }
     printf("destroy_null_tensor %d\n", aclDestroyTensor(NULL));
     {
-        int64_t *shape = NULL;
+        int64_t* shape = NULL;
         uint64_t n = 0;
         aclGetViewShape(x, &shape, &n);
         printf("view_shape %lld %lld\n", (long long)shape[0], (long long)shape[1]);

@@ -11,16 +11,16 @@
 #include "acl/acl.h"
 #include "aclnnop/aclnn_matmul.h"
 
-#define CHECK(call)                                                            \
-    do {                                                                       \
-        int rc_ = (call);                                                      \
-        if (rc_ != 0) {                                                        \
-            fprintf(stderr, "%s failed: %d\n", #call, rc_);                    \
-            return 1;                                                          \
-        }                                                                      \
+#define CHECK(call)                                         \
+    do {                                                    \
+        int rc_ = (call);                                   \
+        if (rc_ != 0) {                                     \
+            fprintf(stderr, "%s failed: %d\n", #call, rc_); \
+            return 1;                                       \
+        }                                                   \
     } while (0)
 
-static aclTensor *matrix(int64_t rows, int64_t cols, void **dev) {
+static aclTensor* matrix(int64_t rows, int64_t cols, void** dev) {
     const int64_t dims[2] = {rows, cols}, strides[2] = {cols, 1}, storage[1] = {rows * cols};
     const size_t bytes = (size_t)(rows * cols) * 2;
     if (aclrtMalloc(dev, bytes, ACL_MEM_MALLOC_HUGE_FIRST) != 0) return NULL;
@@ -28,13 +28,14 @@ static aclTensor *matrix(int64_t rows, int64_t cols, void **dev) {
     return aclCreateTensor(dims, 2, ACL_FLOAT16, strides, 0, ACL_FORMAT_ND, storage, 1, *dev);
 }
 
-int main(int argc, char **argv) {
-    const int64_t m = argc > 3 ? atoll(argv[1]) : 1, k = argc > 3 ? atoll(argv[2]) : 4096, n = argc > 3 ? atoll(argv[3]) : 11008;
+int main(int argc, char** argv) {
+    const int64_t m = argc > 3 ? atoll(argv[1]) : 1, k = argc > 3 ? atoll(argv[2]) : 4096,
+                  n = argc > 3 ? atoll(argv[3]) : 11008;
     aclrtStream stream = NULL;
     aclrtEvent ev[4];
     void *da = NULL, *db = NULL, *dc = NULL, *ws = NULL;
     uint64_t ws_size = 0;
-    aclOpExecutor *executor = NULL;
+    aclOpExecutor* executor = NULL;
     float empty_ms = 0, kernel_ms = 0;
     CHECK(aclInit(NULL));
     CHECK(aclrtSetDevice(0));

@@ -19,7 +19,7 @@
 static char g_names[MAX_NAMES][128];
 static int g_count;
 
-static uint64_t hash_name(const char *info, size_t len) {
+static uint64_t hash_name(const char* info, size_t len) {
     for (int i = 0; i < g_count; ++i) {
         if (strlen(g_names[i]) == len && memcmp(g_names[i], info, len) == 0) return 1000 + (uint64_t)i;
     }
@@ -29,14 +29,15 @@ static uint64_t hash_name(const char *info, size_t len) {
     return 1000 + (uint64_t)g_count++;
 }
 
-static const char *name_of(uint64_t id) {
+static const char* name_of(uint64_t id) {
     return id >= 1000 && id < 1000 + (uint64_t)g_count ? g_names[id - 1000] : "?";
 }
 
-static int32_t on_api(uint32_t aging, const struct MsprofApi *api) {
+static int32_t on_api(uint32_t aging, const struct MsprofApi* api) {
     if (api->level != MSPROF_REPORT_NODE_LEVEL) return 0;
-    printf("node level=%u type=%u magic=%x tid=%u name=%s ordered=%d aging=%u\n", api->level, api->type, api->magicNumber,
-           api->threadId, name_of(api->itemId), api->beginTime <= api->endTime && api->beginTime > 0, aging);
+    printf("node level=%u type=%u magic=%x tid=%u name=%s ordered=%d aging=%u\n", api->level, api->type,
+           api->magicNumber, api->threadId, name_of(api->itemId), api->beginTime <= api->endTime && api->beginTime > 0,
+           aging);
     return 0;
 }
 
@@ -51,7 +52,7 @@ static int command(uint32_t type) {
     return profSetProfCommand(&cmd, sizeof cmd);
 }
 
-static aclTensor *tensor(aclDataType dt, const int64_t *dims, uint64_t rank, void **dev) {
+static aclTensor* tensor(aclDataType dt, const int64_t* dims, uint64_t rank, void** dev) {
     int64_t n = 1;
     for (uint64_t i = 0; i < rank; ++i) n *= dims[i];
     aclrtMalloc(dev, (size_t)n * 4, ACL_MEM_MALLOC_HUGE_FIRST);
@@ -59,11 +60,11 @@ static aclTensor *tensor(aclDataType dt, const int64_t *dims, uint64_t rank, voi
     return aclCreateTensor(dims, rank, dt, NULL, 0, ACL_FORMAT_ND, &n, 1, *dev);
 }
 
-static int run_add(aclTensor *a, aclTensor *b, aclTensor *y, aclrtStream stream) {
+static int run_add(aclTensor* a, aclTensor* b, aclTensor* y, aclrtStream stream) {
     float alpha_value = 1.2f;
-    aclScalar *alpha = aclCreateScalar(&alpha_value, ACL_FLOAT);
+    aclScalar* alpha = aclCreateScalar(&alpha_value, ACL_FLOAT);
     uint64_t ws = 0;
-    aclOpExecutor *ex = NULL;
+    aclOpExecutor* ex = NULL;
     int rc = aclnnAddGetWorkspaceSize(a, b, alpha, y, &ws, &ex);
     if (rc == 0) rc = aclnnAdd(NULL, 0, ex, stream);
     aclDestroyScalar(alpha);
@@ -71,18 +72,20 @@ static int run_add(aclTensor *a, aclTensor *b, aclTensor *y, aclrtStream stream)
 }
 
 int main(void) {
-    void *cb_hash = (void *)hash_name, *cb_api = (void *)on_api;
+    void *cb_hash = (void*)hash_name, *cb_api = (void*)on_api;
     aclrtStream stream = NULL;
-    void *d[6];
+    void* d[6];
     const int64_t v8[2] = {4, 2}, m1[2] = {2, 3}, m2[2] = {3, 5}, m3[2] = {2, 5};
     const long tid = syscall(SYS_gettid);
-    if (MsprofRegisterProfileCallback(PROFILE_REPORT_GET_HASH_ID_C_CALLBACK, cb_hash, sizeof(void *)) != 0 ||
-        MsprofRegisterProfileCallback(PROFILE_REPORT_API_C_CALLBACK, cb_api, sizeof(void *)) != 0) {
+    if (MsprofRegisterProfileCallback(PROFILE_REPORT_GET_HASH_ID_C_CALLBACK, cb_hash, sizeof(void*)) != 0 ||
+        MsprofRegisterProfileCallback(PROFILE_REPORT_API_C_CALLBACK, cb_api, sizeof(void*)) != 0) {
         return 3;
     }
     if (aclInit(NULL) != 0 || aclrtSetDevice(0) != 0 || aclrtCreateStream(&stream) != 0) return 3;
-    aclTensor *a = tensor(ACL_FLOAT, v8, 2, &d[0]), *h = tensor(ACL_FLOAT16, v8, 2, &d[1]), *y = tensor(ACL_FLOAT, v8, 2, &d[2]);
-    aclTensor *x1 = tensor(ACL_FLOAT, m1, 2, &d[3]), *x2 = tensor(ACL_FLOAT, m2, 2, &d[4]), *x3 = tensor(ACL_FLOAT, m3, 2, &d[5]);
+    aclTensor *a = tensor(ACL_FLOAT, v8, 2, &d[0]), *h = tensor(ACL_FLOAT16, v8, 2, &d[1]),
+              *y = tensor(ACL_FLOAT, v8, 2, &d[2]);
+    aclTensor *x1 = tensor(ACL_FLOAT, m1, 2, &d[3]), *x2 = tensor(ACL_FLOAT, m2, 2, &d[4]),
+              *x3 = tensor(ACL_FLOAT, m3, 2, &d[5]);
     if (command(PROF_COMMANDHANDLE_TYPE_START) != 0) return 4;
     printf("op add tid %ld\n", tid);
     if (run_add(a, a, y, stream) != 0) return 5;
@@ -91,15 +94,17 @@ int main(void) {
     printf("op matmul tid %ld\n", tid);
     {
         uint64_t ws = 0;
-        aclOpExecutor *ex = NULL;
-        if (aclnnMatmulGetWorkspaceSize(x1, x2, x3, 1, &ws, &ex) != 0 || aclnnMatmul(NULL, 0, ex, stream) != 0) return 5;
+        aclOpExecutor* ex = NULL;
+        if (aclnnMatmulGetWorkspaceSize(x1, x2, x3, 1, &ws, &ex) != 0 || aclnnMatmul(NULL, 0, ex, stream) != 0)
+            return 5;
     }
     if (command(PROF_COMMANDHANDLE_TYPE_STOP) != 0) return 4;
     printf("op stopped tid %ld\n", tid);
     if (run_add(a, a, y, stream) != 0) return 5;
     aclrtSynchronizeStream(stream);
     printf("end\n");
-    aclDestroyTensor(a), aclDestroyTensor(h), aclDestroyTensor(y), aclDestroyTensor(x1), aclDestroyTensor(x2), aclDestroyTensor(x3);
+    aclDestroyTensor(a), aclDestroyTensor(h), aclDestroyTensor(y), aclDestroyTensor(x1), aclDestroyTensor(x2),
+        aclDestroyTensor(x3);
     for (int i = 0; i < 6; ++i) aclrtFree(d[i]);
     aclrtDestroyStream(stream);
     aclrtResetDevice(0);

@@ -42,100 +42,187 @@ bool select_reductions(const Spec& p, Phase1& first, Phase2& second) {
     const auto i64 = [&p](const char* name) { return static_cast<int64_t>(p.n(name)); };
     const auto flag = [&p](const char* name) { return p.n(name) != 0; };
     if (op == "Amax") {
-        first = [&p, flag](uint64_t* w, aclOpExecutor** e) { return aclnnAmaxGetWorkspaceSize(p.t("self"), p.a("dim"), flag("keepDim"), p.t("out"), w, e); };
+        first = [&p, flag](uint64_t* w, aclOpExecutor** e) {
+            return aclnnAmaxGetWorkspaceSize(p.t("self"), p.a("dim"), flag("keepDim"), p.t("out"), w, e);
+        };
         second = aclnnAmax;
     } else if (op == "Amin") {
-        first = [&p, flag](uint64_t* w, aclOpExecutor** e) { return aclnnAminGetWorkspaceSize(p.t("self"), p.a("dim"), flag("keepDim"), p.t("out"), w, e); };
+        first = [&p, flag](uint64_t* w, aclOpExecutor** e) {
+            return aclnnAminGetWorkspaceSize(p.t("self"), p.a("dim"), flag("keepDim"), p.t("out"), w, e);
+        };
         second = aclnnAmin;
     } else if (op == "Prod") {
-        first = [&p, dt](uint64_t* w, aclOpExecutor** e) { return aclnnProdGetWorkspaceSize(p.t("self"), dt("dtype"), p.t("out"), w, e); };
+        first = [&p, dt](uint64_t* w, aclOpExecutor** e) {
+            return aclnnProdGetWorkspaceSize(p.t("self"), dt("dtype"), p.t("out"), w, e);
+        };
         second = aclnnProd;
     } else if (op == "ProdDim") {
-        first = [&p, dt, i64, flag](uint64_t* w, aclOpExecutor** e) { return aclnnProdDimGetWorkspaceSize(p.t("self"), i64("dim"), flag("keepDim"), dt("dtype"), p.t("out"), w, e); };
+        first = [&p, dt, i64, flag](uint64_t* w, aclOpExecutor** e) {
+            return aclnnProdDimGetWorkspaceSize(p.t("self"), i64("dim"), flag("keepDim"), dt("dtype"), p.t("out"), w,
+                                                e);
+        };
         second = aclnnProdDim;
     } else if (op == "Var") {
-        first = [&p, flag](uint64_t* w, aclOpExecutor** e) { return aclnnVarGetWorkspaceSize(p.t("self"), p.a("dim"), flag("unbiased"), flag("keepdim"), p.t("out"), w, e); };
+        first = [&p, flag](uint64_t* w, aclOpExecutor** e) {
+            return aclnnVarGetWorkspaceSize(p.t("self"), p.a("dim"), flag("unbiased"), flag("keepdim"), p.t("out"), w,
+                                            e);
+        };
         second = aclnnVar;
     } else if (op == "VarCorrection") {
-        first = [&p, i64, flag](uint64_t* w, aclOpExecutor** e) { return aclnnVarCorrectionGetWorkspaceSize(p.t("self"), p.a("dim"), i64("correction"), flag("keepdim"), p.t("out"), w, e); };
+        first = [&p, i64, flag](uint64_t* w, aclOpExecutor** e) {
+            return aclnnVarCorrectionGetWorkspaceSize(p.t("self"), p.a("dim"), i64("correction"), flag("keepdim"),
+                                                      p.t("out"), w, e);
+        };
         second = aclnnVarCorrection;
     } else if (op == "VarMean") {
-        first = [&p, i64, flag](uint64_t* w, aclOpExecutor** e) { return aclnnVarMeanGetWorkspaceSize(p.t("self"), p.a("dim"), i64("correction"), flag("keepdim"), p.t("varOut"), p.t("meanOut"), w, e); };
+        first = [&p, i64, flag](uint64_t* w, aclOpExecutor** e) {
+            return aclnnVarMeanGetWorkspaceSize(p.t("self"), p.a("dim"), i64("correction"), flag("keepdim"),
+                                                p.t("varOut"), p.t("meanOut"), w, e);
+        };
         second = aclnnVarMean;
     } else if (op == "Std") {
-        first = [&p, i64, flag](uint64_t* w, aclOpExecutor** e) { return aclnnStdGetWorkspaceSize(p.t("self"), p.a("dim"), i64("correction"), flag("keepdim"), p.t("out"), w, e); };
+        first = [&p, i64, flag](uint64_t* w, aclOpExecutor** e) {
+            return aclnnStdGetWorkspaceSize(p.t("self"), p.a("dim"), i64("correction"), flag("keepdim"), p.t("out"), w,
+                                            e);
+        };
         second = aclnnStd;
     } else if (op == "StdMeanCorrection") {
-        first = [&p, i64, flag](uint64_t* w, aclOpExecutor** e) { return aclnnStdMeanCorrectionGetWorkspaceSize(p.t("self"), p.a("dim"), i64("correction"), flag("keepdim"), p.t("stdOut"), p.t("meanOut"), w, e); };
+        first = [&p, i64, flag](uint64_t* w, aclOpExecutor** e) {
+            return aclnnStdMeanCorrectionGetWorkspaceSize(p.t("self"), p.a("dim"), i64("correction"), flag("keepdim"),
+                                                          p.t("stdOut"), p.t("meanOut"), w, e);
+        };
         second = aclnnStdMeanCorrection;
     } else if (op == "LogSumExp") {
-        first = [&p, flag](uint64_t* w, aclOpExecutor** e) { return aclnnLogSumExpGetWorkspaceSize(p.t("self"), p.a("dim"), flag("keepDim"), p.t("out"), w, e); };
+        first = [&p, flag](uint64_t* w, aclOpExecutor** e) {
+            return aclnnLogSumExpGetWorkspaceSize(p.t("self"), p.a("dim"), flag("keepDim"), p.t("out"), w, e);
+        };
         second = aclnnLogSumExp;
     } else if (op == "Nonzero") {
-        first = [&p](uint64_t* w, aclOpExecutor** e) { return aclnnNonzeroGetWorkspaceSize(p.t("self"), p.t("out"), w, e); };
+        first = [&p](uint64_t* w, aclOpExecutor** e) {
+            return aclnnNonzeroGetWorkspaceSize(p.t("self"), p.t("out"), w, e);
+        };
         second = aclnnNonzero;
     } else if (op == "NonzeroV2") {
-        first = [&p](uint64_t* w, aclOpExecutor** e) { return aclnnNonzeroV2GetWorkspaceSize(p.t("self"), p.t("out"), w, e); };
+        first = [&p](uint64_t* w, aclOpExecutor** e) {
+            return aclnnNonzeroV2GetWorkspaceSize(p.t("self"), p.t("out"), w, e);
+        };
         second = aclnnNonzeroV2;
     } else if (op == "MaskedSelect") {
-        first = [&p](uint64_t* w, aclOpExecutor** e) { return aclnnMaskedSelectGetWorkspaceSize(p.t("self"), p.t("mask"), p.t("out"), w, e); };
+        first = [&p](uint64_t* w, aclOpExecutor** e) {
+            return aclnnMaskedSelectGetWorkspaceSize(p.t("self"), p.t("mask"), p.t("out"), w, e);
+        };
         second = aclnnMaskedSelect;
     } else if (op == "L1Loss") {
-        first = [&p, i64](uint64_t* w, aclOpExecutor** e) { return aclnnL1LossGetWorkspaceSize(p.t("self"), p.t("target"), i64("reduction"), p.t("out"), w, e); };
+        first = [&p, i64](uint64_t* w, aclOpExecutor** e) {
+            return aclnnL1LossGetWorkspaceSize(p.t("self"), p.t("target"), i64("reduction"), p.t("out"), w, e);
+        };
         second = aclnnL1Loss;
     } else if (op == "L1LossBackward") {
-        first = [&p, i64](uint64_t* w, aclOpExecutor** e) { return aclnnL1LossBackwardGetWorkspaceSize(p.t("gradOutput"), p.t("self"), p.t("target"), i64("reduction"), p.t("gradInput"), w, e); };
+        first = [&p, i64](uint64_t* w, aclOpExecutor** e) {
+            return aclnnL1LossBackwardGetWorkspaceSize(p.t("gradOutput"), p.t("self"), p.t("target"), i64("reduction"),
+                                                       p.t("gradInput"), w, e);
+        };
         second = aclnnL1LossBackward;
     } else if (op == "SmoothL1Loss") {
-        first = [&p, i64](uint64_t* w, aclOpExecutor** e) { return aclnnSmoothL1LossGetWorkspaceSize(p.t("self"), p.t("target"), i64("reduction"), static_cast<float>(p.n("beta")), p.t("result"), w, e); };
+        first = [&p, i64](uint64_t* w, aclOpExecutor** e) {
+            return aclnnSmoothL1LossGetWorkspaceSize(p.t("self"), p.t("target"), i64("reduction"),
+                                                     static_cast<float>(p.n("beta")), p.t("result"), w, e);
+        };
         second = aclnnSmoothL1Loss;
     } else if (op == "SmoothL1LossBackward") {
-        first = [&p, i64](uint64_t* w, aclOpExecutor** e) { return aclnnSmoothL1LossBackwardGetWorkspaceSize(p.t("gradOut"), p.t("self"), p.t("target"), i64("reduction"), static_cast<float>(p.n("beta")), p.t("gradInput"), w, e); };
+        first = [&p, i64](uint64_t* w, aclOpExecutor** e) {
+            return aclnnSmoothL1LossBackwardGetWorkspaceSize(p.t("gradOut"), p.t("self"), p.t("target"),
+                                                             i64("reduction"), static_cast<float>(p.n("beta")),
+                                                             p.t("gradInput"), w, e);
+        };
         second = aclnnSmoothL1LossBackward;
     } else if (op == "BinaryCrossEntropy") {
-        first = [&p, i64](uint64_t* w, aclOpExecutor** e) { return aclnnBinaryCrossEntropyGetWorkspaceSize(p.t("self"), p.t("target"), p.t("weight"), i64("reduction"), p.t("out"), w, e); };
+        first = [&p, i64](uint64_t* w, aclOpExecutor** e) {
+            return aclnnBinaryCrossEntropyGetWorkspaceSize(p.t("self"), p.t("target"), p.t("weight"), i64("reduction"),
+                                                           p.t("out"), w, e);
+        };
         second = aclnnBinaryCrossEntropy;
     } else if (op == "BinaryCrossEntropyBackward") {
-        first = [&p, i64](uint64_t* w, aclOpExecutor** e) { return aclnnBinaryCrossEntropyBackwardGetWorkspaceSize(p.t("gradOutput"), p.t("self"), p.t("target"), p.t("weight"), i64("reduction"), p.t("out"), w, e); };
+        first = [&p, i64](uint64_t* w, aclOpExecutor** e) {
+            return aclnnBinaryCrossEntropyBackwardGetWorkspaceSize(p.t("gradOutput"), p.t("self"), p.t("target"),
+                                                                   p.t("weight"), i64("reduction"), p.t("out"), w, e);
+        };
         second = aclnnBinaryCrossEntropyBackward;
     } else if (op == "BinaryCrossEntropyWithLogits") {
-        first = [&p, i64](uint64_t* w, aclOpExecutor** e) { return aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(p.t("self"), p.t("target"), p.t("weight"), p.t("posWeight"), i64("reduction"), p.t("out"), w, e); };
+        first = [&p, i64](uint64_t* w, aclOpExecutor** e) {
+            return aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(
+                p.t("self"), p.t("target"), p.t("weight"), p.t("posWeight"), i64("reduction"), p.t("out"), w, e);
+        };
         second = aclnnBinaryCrossEntropyWithLogits;
     } else if (op == "BinaryCrossEntropyWithLogitsBackward") {
-        first = [&p, i64](uint64_t* w, aclOpExecutor** e) { return aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(p.t("gradOutput"), p.t("self"), p.t("target"), p.t("weight"), p.t("posWeight"), i64("reduction"), p.t("out"), w, e); };
+        first = [&p, i64](uint64_t* w, aclOpExecutor** e) {
+            return aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(
+                p.t("gradOutput"), p.t("self"), p.t("target"), p.t("weight"), p.t("posWeight"), i64("reduction"),
+                p.t("out"), w, e);
+        };
         second = aclnnBinaryCrossEntropyWithLogitsBackward;
     } else if (op == "KlDiv") {
-        first = [&p, i64, flag](uint64_t* w, aclOpExecutor** e) { return aclnnKlDivGetWorkspaceSize(p.t("self"), p.t("target"), i64("reduction"), flag("logTarget"), p.t("out"), w, e); };
+        first = [&p, i64, flag](uint64_t* w, aclOpExecutor** e) {
+            return aclnnKlDivGetWorkspaceSize(p.t("self"), p.t("target"), i64("reduction"), flag("logTarget"),
+                                              p.t("out"), w, e);
+        };
         second = aclnnKlDiv;
     } else if (op == "KlDivBackward") {
-        first = [&p, i64, flag](uint64_t* w, aclOpExecutor** e) { return aclnnKlDivBackwardGetWorkspaceSize(p.t("gradOutput"), p.t("self"), p.t("target"), i64("reduction"), flag("logTarget"), p.t("out"), w, e); };
+        first = [&p, i64, flag](uint64_t* w, aclOpExecutor** e) {
+            return aclnnKlDivBackwardGetWorkspaceSize(p.t("gradOutput"), p.t("self"), p.t("target"), i64("reduction"),
+                                                      flag("logTarget"), p.t("out"), w, e);
+        };
         second = aclnnKlDivBackward;
     } else if (op == "IndexSelect") {
-        first = [&p, i64](uint64_t* w, aclOpExecutor** e) { return aclnnIndexSelectGetWorkspaceSize(p.t("self"), i64("dim"), p.t("index"), p.t("out"), w, e); };
+        first = [&p, i64](uint64_t* w, aclOpExecutor** e) {
+            return aclnnIndexSelectGetWorkspaceSize(p.t("self"), i64("dim"), p.t("index"), p.t("out"), w, e);
+        };
         second = aclnnIndexSelect;
     } else if (op == "IndexAdd") {
-        first = [&p, i64](uint64_t* w, aclOpExecutor** e) { return aclnnIndexAddGetWorkspaceSize(p.t("self"), i64("dim"), p.t("index"), p.t("source"), p.s("alpha"), p.t("out"), w, e); };
+        first = [&p, i64](uint64_t* w, aclOpExecutor** e) {
+            return aclnnIndexAddGetWorkspaceSize(p.t("self"), i64("dim"), p.t("index"), p.t("source"), p.s("alpha"),
+                                                 p.t("out"), w, e);
+        };
         second = aclnnIndexAdd;
     } else if (op == "IndexFillTensor") {
-        first = [&p, i64](uint64_t* w, aclOpExecutor** e) { return aclnnIndexFillTensorGetWorkspaceSize(p.t("self"), i64("dim"), p.a("index"), p.s("value"), p.t("out"), w, e); };
+        first = [&p, i64](uint64_t* w, aclOpExecutor** e) {
+            return aclnnIndexFillTensorGetWorkspaceSize(p.t("self"), i64("dim"), p.a("index"), p.s("value"), p.t("out"),
+                                                        w, e);
+        };
         second = aclnnIndexFillTensor;
     } else if (op == "InplaceIndexFillTensor") {
-        first = [&p, i64](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceIndexFillTensorGetWorkspaceSize(p.t("selfRef"), i64("dim"), p.a("index"), p.s("value"), w, e); };
+        first = [&p, i64](uint64_t* w, aclOpExecutor** e) {
+            return aclnnInplaceIndexFillTensorGetWorkspaceSize(p.t("selfRef"), i64("dim"), p.a("index"), p.s("value"),
+                                                               w, e);
+        };
         second = aclnnInplaceIndexFillTensor;
     } else if (op == "Roll") {
-        first = [&p](uint64_t* w, aclOpExecutor** e) { return aclnnRollGetWorkspaceSize(p.t("x"), p.a("shifts"), p.a("dims"), p.t("out"), w, e); };
+        first = [&p](uint64_t* w, aclOpExecutor** e) {
+            return aclnnRollGetWorkspaceSize(p.t("x"), p.a("shifts"), p.a("dims"), p.t("out"), w, e);
+        };
         second = aclnnRoll;
     } else if (op == "InplaceMaskedScatter") {
-        first = [&p](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceMaskedScatterGetWorkspaceSize(p.t("selfRef"), p.t("mask"), p.t("source"), w, e); };
+        first = [&p](uint64_t* w, aclOpExecutor** e) {
+            return aclnnInplaceMaskedScatterGetWorkspaceSize(p.t("selfRef"), p.t("mask"), p.t("source"), w, e);
+        };
         second = aclnnInplaceMaskedScatter;
     } else if (op == "MaxDim") {
-        first = [&p, i64, flag](uint64_t* w, aclOpExecutor** e) { return aclnnMaxDimGetWorkspaceSize(p.t("self"), i64("dim"), flag("keepdim"), p.t("out"), p.t("indices"), w, e); };
+        first = [&p, i64, flag](uint64_t* w, aclOpExecutor** e) {
+            return aclnnMaxDimGetWorkspaceSize(p.t("self"), i64("dim"), flag("keepdim"), p.t("out"), p.t("indices"), w,
+                                               e);
+        };
         second = aclnnMaxDim;
     } else if (op == "MinDim") {
-        first = [&p, i64, flag](uint64_t* w, aclOpExecutor** e) { return aclnnMinDimGetWorkspaceSize(p.t("self"), i64("dim"), flag("keepdim"), p.t("out"), p.t("indices"), w, e); };
+        first = [&p, i64, flag](uint64_t* w, aclOpExecutor** e) {
+            return aclnnMinDimGetWorkspaceSize(p.t("self"), i64("dim"), flag("keepdim"), p.t("out"), p.t("indices"), w,
+                                               e);
+        };
         second = aclnnMinDim;
     } else if (op == "OneHot") {
-        first = [&p, i64](uint64_t* w, aclOpExecutor** e) { return aclnnOneHotGetWorkspaceSize(p.t("self"), static_cast<int>(p.n("numClasses")), p.t("onValue"), p.t("offValue"), i64("axis"), p.t("out"), w, e); };
+        first = [&p, i64](uint64_t* w, aclOpExecutor** e) {
+            return aclnnOneHotGetWorkspaceSize(p.t("self"), static_cast<int>(p.n("numClasses")), p.t("onValue"),
+                                               p.t("offValue"), i64("axis"), p.t("out"), w, e);
+        };
         second = aclnnOneHot;
     } else {
         return false;

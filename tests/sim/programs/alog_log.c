@@ -6,15 +6,16 @@
 
 #include "seam/alog.h"
 
-static void *writer(void *arg) {
+static void* writer(void* arg) {
     const int id = (int)(long)arg;
-    for (int i = 0; i < 1000; ++i) DlogInnerForC(31, DLOG_ERROR, "thread %d line %d %s\n", id, i, "xxxxxxxxxxxxxxxxxxxx");
+    for (int i = 0; i < 1000; ++i)
+        DlogInnerForC(31, DLOG_ERROR, "thread %d line %d %s\n", id, i, "xxxxxxxxxxxxxxxxxxxx");
     return NULL;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
-    const char *mode = argc > 1 ? argv[1] : "";
+    const char* mode = argc > 1 ? argv[1] : "";
     if (strcmp(mode, "levels") == 0) {
         for (int level = -1; level <= 5; ++level) printf("check %d=%d\n", level, CheckLogLevelForC(31, level));
         printf("check module3 error=%d\n", CheckLogLevelForC(3, DLOG_ERROR));
@@ -38,7 +39,7 @@ int main(int argc, char **argv) {
     }
     if (strcmp(mode, "threads") == 0) {
         pthread_t threads[4];
-        for (long i = 0; i < 4; ++i) pthread_create(&threads[i], NULL, writer, (void *)i);
+        for (long i = 0; i < 4; ++i) pthread_create(&threads[i], NULL, writer, (void*)i);
         for (int i = 0; i < 4; ++i) pthread_join(threads[i], NULL);
         return 0;
     }

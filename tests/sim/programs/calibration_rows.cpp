@@ -86,8 +86,8 @@ public:
         for (int64_t d : dims) elements *= d;
         const size_t width = dtype == ACL_FLOAT ? 4 : 2;
         void* data = device(static_cast<size_t>(elements) * width);
-        aclTensor* t = aclCreateTensor(dims.data(), dims.size(), dtype, strides.data(), 0, ACL_FORMAT_ND, &elements,
-                                       1, data);
+        aclTensor* t =
+            aclCreateTensor(dims.data(), dims.size(), dtype, strides.data(), 0, ACL_FORMAT_ND, &elements, 1, data);
         if (t == nullptr) die("aclCreateTensor", -1);
         tensors_.push_back(t);
         return t;
@@ -234,7 +234,8 @@ double device_row(const Spec& spec) {
         aclrtBinHandle bin = nullptr;
         aclrtFuncHandle fn = nullptr;
         ok(aclrtBinaryLoadFromData(image, sizeof image, nullptr, &bin), "aclrtBinaryLoadFromData");
-        ok(aclrtBinaryGetFunction(bin, "empty_kernel", &fn), "aclrtBinaryGetFunction");  // an empty kernel: kernel_costs.toml "*empty*"
+        ok(aclrtBinaryGetFunction(bin, "empty_kernel", &fn),
+           "aclrtBinaryGetFunction");  // an empty kernel: kernel_costs.toml "*empty*"
         call = [fn](aclrtStream st) {
             ok(aclrtLaunchKernel(fn, 1, nullptr, 0, st), "aclrtLaunchKernel");
             ok(aclrtSynchronizeStream(st), "aclrtSynchronizeStream");
@@ -253,8 +254,9 @@ double collective_row(const Spec& spec) {
     const uint32_t ranks = static_cast<uint32_t>(spec.num("ranks", 2));
     const uint64_t bytes = static_cast<uint64_t>(spec.num("bytes"));
     const std::string dtype = spec.str("dtype", "fp32");
-    const HcclDataType dt = dtype == "fp16" ? HCCL_DATA_TYPE_FP16 : dtype == "bf16" ? HCCL_DATA_TYPE_BFP16
-                                                                                  : HCCL_DATA_TYPE_FP32;
+    const HcclDataType dt = dtype == "fp16"   ? HCCL_DATA_TYPE_FP16
+                            : dtype == "bf16" ? HCCL_DATA_TYPE_BFP16
+                                              : HCCL_DATA_TYPE_FP32;
     const uint64_t width = dt == HCCL_DATA_TYPE_FP32 ? 4 : 2;
     HcclRootInfo root;
     ok(HcclGetRootInfo(&root), "HcclGetRootInfo");

@@ -17,6 +17,7 @@ int main() {
     const aclError query = aclrtStreamQuery(nullptr, &status);
     if (aclrtFree(buf) != ACL_SUCCESS || aclrtResetDeviceForce(0) != ACL_SUCCESS) return 1;
     (void)aclFinalize();
-    if (refused != HCCL_E_PTR || st != HCCL_SUCCESS || query != ACL_SUCCESS || status != ACL_STREAM_STATUS_COMPLETE) return 1;
+    if (refused != HCCL_E_PTR || st != HCCL_SUCCESS || query != ACL_SUCCESS || status != ACL_STREAM_STATUS_COMPLETE)
+        return 1;
     return securec_user();
 }

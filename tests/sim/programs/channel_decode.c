@@ -12,7 +12,6 @@
 
 #include "channel_program.h"
 
-
 static double now_ms(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -23,9 +22,10 @@ static unsigned char g_pending[2][64 * 1024 * 1024];
 static size_t g_fill[2];
 
 static void decode(unsigned dev, unsigned ch, int chip15) {
-    unsigned char *buf = g_pending[ch == PROF_CHANNEL_TS_FW];
-    size_t *fill = &g_fill[ch == PROF_CHANNEL_TS_FW];
-    size_t size = ch == PROF_CHANNEL_TS_FW ? sizeof(struct TsStepTrace) : (chip15 ? sizeof(struct StarsSocLogV6) : sizeof(struct StarsSocLog));
+    unsigned char* buf = g_pending[ch == PROF_CHANNEL_TS_FW];
+    size_t* fill = &g_fill[ch == PROF_CHANNEL_TS_FW];
+    size_t size = ch == PROF_CHANNEL_TS_FW ? sizeof(struct TsStepTrace)
+                                           : (chip15 ? sizeof(struct StarsSocLogV6) : sizeof(struct StarsSocLog));
     size_t pos = 0;
     for (; pos + size <= *fill; pos += size) {
         if (ch == PROF_CHANNEL_TS_FW && chip15) {
@@ -54,10 +54,10 @@ static void decode(unsigned dev, unsigned ch, int chip15) {
 }
 
 static void drain(unsigned dev, unsigned ch, int chip15, unsigned piece) {
-    unsigned char *buf = g_pending[ch == PROF_CHANNEL_TS_FW];
-    size_t *fill = &g_fill[ch == PROF_CHANNEL_TS_FW];
+    unsigned char* buf = g_pending[ch == PROF_CHANNEL_TS_FW];
+    size_t* fill = &g_fill[ch == PROF_CHANNEL_TS_FW];
     for (;;) {
-        int n = prof_channel_read(dev, ch, (char *)buf + *fill, piece);
+        int n = prof_channel_read(dev, ch, (char*)buf + *fill, piece);
         CHECK(n >= 0);
         if (n == 0) break;
         *fill += (size_t)n;
@@ -66,7 +66,7 @@ static void drain(unsigned dev, unsigned ch, int chip15, unsigned piece) {
     CHECK(*fill == 0);
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
     const int per_stream = argc > 1 ? atoi(argv[1]) : 500;
     const int streams = 3;
     uint32_t devices = 0;
@@ -127,7 +127,7 @@ int main(int argc, char **argv) {
         CHECK(prof_stop(d, PROF_CHANNEL_STARS_SOC_LOG) == PROF_OK);
         CHECK(prof_stop(d, PROF_CHANNEL_STARS_SOC_LOG) == PROF_STOPPED_ALREADY);
     }
-    CHECK(prof_channel_read(99, PROF_CHANNEL_TS_FW, (char *)g_pending[0], 64) < 0);
+    CHECK(prof_channel_read(99, PROF_CHANNEL_TS_FW, (char*)g_pending[0], 64) < 0);
     CHECK(prof_drv_start(0, 43, NULL) < 0);
     return 0;
 }

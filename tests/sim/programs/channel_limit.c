@@ -15,7 +15,7 @@
 static char g_piece[1 << 20];
 
 /* Reads the channel dry; counts the bytes and the STARS begin (func 0) / end (func 1) logs. */
-static size_t drain(size_t *begins, size_t *ends) {
+static size_t drain(size_t* begins, size_t* ends) {
     size_t total = 0;
     for (;;) {
         const int n = prof_channel_read(0, PROF_CHANNEL_STARS_SOC_LOG, g_piece, sizeof g_piece);
@@ -38,7 +38,7 @@ static void launch(aclrtFuncHandle fn, aclrtStream stream, long count) {
     for (long i = 0; i < count; ++i) CHECK(aclrtLaunchKernel(fn, 1, &args, sizeof args, stream) == ACL_SUCCESS);
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
     CHECK(argc == 3);
     const long launches = atol(argv[1]);
     const long again = atol(argv[2]);

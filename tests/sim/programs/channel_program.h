@@ -28,7 +28,7 @@ static inline int start_stars_channel(unsigned device) {
 }
 
 /* The simulator's empty kernel, from an image whose bytes name it (`image` of `size` bytes). */
-static inline aclrtFuncHandle load_empty_kernel(const char *image, size_t size) {
+static inline aclrtFuncHandle load_empty_kernel(const char* image, size_t size) {
     aclrtBinHandle bin = NULL;
     aclrtFuncHandle fn = NULL;
     CHECK(aclrtBinaryLoadFromData(image, size, NULL, &bin) == ACL_SUCCESS);

@@ -54,7 +54,7 @@ static void drain(int phase, unsigned channel) {
     size_t fill = 0;
     const size_t size = channel == PROF_CHANNEL_TS_FW ? sizeof(struct TsStepTrace) : sizeof(struct StarsSocLog);
     for (;;) {
-        int n = prof_channel_read(0, channel, (char *)buf + fill, 7);
+        int n = prof_channel_read(0, channel, (char*)buf + fill, 7);
         CHECK(n >= 0);
         if (n == 0) break;
         fill += (size_t)n;
@@ -100,7 +100,7 @@ int main(void) {
     for (int i = 0; i < 2; ++i) {
         unsigned pending = 0;
         CHECK(halProfDataFlush(0, channels[i], &pending) == 0);
-        const int got = prof_channel_read(0, channels[i], (char *)scratch, sizeof scratch);
+        const int got = prof_channel_read(0, channels[i], (char*)scratch, sizeof scratch);
         const int ready = ready_on(channels[i], 0);
         printf("EARLY %u %d %u %d\n", channels[i], got, pending, ready);
         if (channels[i] == PROF_CHANNEL_STARS_SOC_LOG && got > 0) {

@@ -42,7 +42,7 @@ static size_t read_all(void) {
     }
 }
 
-static void *reader(void *arg) {
+static void* reader(void* arg) {
     (void)arg;
     while (!atomic_load(&g_stop)) {
         struct prof_poll_info info[8];

@@ -23,13 +23,14 @@ static size_t g_fill;
 static size_t g_begins, g_ends, g_pairs;
 static long g_open[2048]; /* per stream: the task id whose begin arrived last, -1 if none */
 
-static void *launcher(void *arg) {
+static void* launcher(void* arg) {
     (void)arg;
     CHECK(aclrtSetDevice(0) == ACL_SUCCESS);
     aclrtStream stream = NULL;
     CHECK(aclrtCreateStream(&stream) == ACL_SUCCESS);
     uint64_t args = 0;
-    for (long i = 0; i < g_per_thread; ++i) CHECK(aclrtLaunchKernel(g_fn, 1, &args, sizeof args, stream) == ACL_SUCCESS);
+    for (long i = 0; i < g_per_thread; ++i)
+        CHECK(aclrtLaunchKernel(g_fn, 1, &args, sizeof args, stream) == ACL_SUCCESS);
     atomic_fetch_sub(&g_launching, 1);
     return NULL;
 }
@@ -59,7 +60,7 @@ static void consume(void) {
 static void read_some(void) {
     for (;;) {
         /* 1000 bytes: logs split across reads. */
-        const int n = prof_channel_read(0, PROF_CHANNEL_STARS_SOC_LOG, (char *)g_buf + g_fill, 1000);
+        const int n = prof_channel_read(0, PROF_CHANNEL_STARS_SOC_LOG, (char*)g_buf + g_fill, 1000);
         CHECK(n >= 0);
         if (n == 0) return;
         g_fill += (size_t)n;
@@ -67,7 +68,7 @@ static void read_some(void) {
     }
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
     CHECK(argc == 3);
     const int threads = atoi(argv[1]);
     g_per_thread = atol(argv[2]);

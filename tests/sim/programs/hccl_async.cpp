@@ -55,13 +55,13 @@ constexpr uint64_t kCount = 256;
 
 std::atomic<int> g_failures{0};
 
-#define OK(call)                                                                            \
-    do {                                                                                    \
-        const int rc_ = static_cast<int>(call);                                             \
-        if (rc_ != 0) {                                                                     \
-            std::printf("FAIL %s:%d: %s = %d\n", __func__, __LINE__, #call, rc_);           \
-            ++g_failures;                                                                   \
-        }                                                                                   \
+#define OK(call)                                                                  \
+    do {                                                                          \
+        const int rc_ = static_cast<int>(call);                                   \
+        if (rc_ != 0) {                                                           \
+            std::printf("FAIL %s:%d: %s = %d\n", __func__, __LINE__, #call, rc_); \
+            ++g_failures;                                                         \
+        }                                                                         \
     } while (0)
 
 double now_ms() {
@@ -76,7 +76,9 @@ struct Buffer {
     ~Buffer() { aclrtFree(ptr); }
     Buffer(const Buffer&) = delete;
     Buffer& operator=(const Buffer&) = delete;
-    void upload(const std::vector<float>& v) { OK(aclrtMemcpy(ptr, bytes, v.data(), v.size() * 4, ACL_MEMCPY_HOST_TO_DEVICE)); }
+    void upload(const std::vector<float>& v) {
+        OK(aclrtMemcpy(ptr, bytes, v.data(), v.size() * 4, ACL_MEMCPY_HOST_TO_DEVICE));
+    }
     std::vector<float> download() const {
         std::vector<float> v(bytes / 4);
         OK(aclrtMemcpy(v.data(), bytes, ptr, bytes, ACL_MEMCPY_DEVICE_TO_HOST));
@@ -217,7 +219,8 @@ int processes() {
         if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(1) != ACL_SUCCESS) ::_exit(11);
         aclrtStream s = nullptr;
         HcclComm comm = nullptr;
-        if (aclrtCreateStream(&s) != ACL_SUCCESS || HcclCommInitRootInfo(2, &root, 1, &comm) != HCCL_SUCCESS) ::_exit(12);
+        if (aclrtCreateStream(&s) != ACL_SUCCESS || HcclCommInitRootInfo(2, &root, 1, &comm) != HCCL_SUCCESS)
+            ::_exit(12);
         char go = 0;
         if (!read_exact(go_pipe[0], &go, 1)) ::_exit(13);
         const AllReduceRun run = allreduce_once(comm, 1, s, false, [] {});
@@ -362,9 +365,11 @@ int single_thread() {
     int calls = 0;
     for (uint32_t r = 0; r < 2; ++r) {
         OK(aclrtSetDevice(int32_t(r)));
-        calls |= HcclAllReduce(in[r]->ptr, mid[r]->ptr, kCount, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comms[r], streams[r]);
+        calls |=
+            HcclAllReduce(in[r]->ptr, mid[r]->ptr, kCount, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comms[r], streams[r]);
         // The second all-reduce reads the first one's output: it runs after it on the stream.
-        calls |= HcclAllReduce(mid[r]->ptr, out[r]->ptr, kCount, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comms[r], streams[r]);
+        calls |=
+            HcclAllReduce(mid[r]->ptr, out[r]->ptr, kCount, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comms[r], streams[r]);
         calls |= HcclAllGather(in[r]->ptr, gathered[r]->ptr, kCount, HCCL_DATA_TYPE_FP32, comms[r], streams[r]);
         // Work behind them is queued too (rank 1 has not issued yet): its times are fixed at issue.
         calls |= aclrtLaunchKernel(busy, 20, nullptr, 0, streams[r]);
@@ -442,7 +447,8 @@ int fork_child() {
         OK(aclrtSetDevice(int32_t(r)));
         OK(aclrtCreateStream(&streams[r]));
         bufs.push_back(std::make_unique<Buffer>(kCount * 4));
-        OK(HcclAllReduce(bufs[r]->ptr, bufs[r]->ptr, kCount, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comms[r], streams[r]));
+        OK(HcclAllReduce(bufs[r]->ptr, bufs[r]->ptr, kCount, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comms[r],
+                         streams[r]));
     }
     for (uint32_t r = 0; r < 2; ++r) {
         OK(aclrtSetDevice(int32_t(r)));
@@ -511,8 +517,9 @@ int ordering() {
             OK(aclrtRecordEvent(e[2], s));
             OK(aclrtSynchronizeStream(s));
             char buf[256];
-            std::snprintf(buf, sizeof buf, "r%u_before=%llu\nr%u_after_collective=%llu\nr%u_after_kernel=%llu\nr%u_copy=%d\n",
-                          r, (unsigned long long)stamp(e[0]), r, (unsigned long long)stamp(e[1]), r,
+            std::snprintf(buf, sizeof buf,
+                          "r%u_before=%llu\nr%u_after_collective=%llu\nr%u_after_kernel=%llu\nr%u_copy=%d\n", r,
+                          (unsigned long long)stamp(e[0]), r, (unsigned long long)stamp(e[1]), r,
                           (unsigned long long)stamp(e[2]), r, int(is_sum(copy.download(), 2)));
             lines[r] = buf;
             for (auto& ev : e) OK(aclrtDestroyEvent(ev));
@@ -600,8 +607,8 @@ int behind() {
                 float ms = 0;
                 const int elapsed = aclrtEventElapsedTime(&ms, e_mid, e_end);
                 // Device memory of the simulator is host memory: look without a stream operation.
-                const bool untouched = static_cast<const float*>(out.ptr)[0] == -1.0f &&
-                                       static_cast<const float*>(copy.ptr)[0] == -1.0f;
+                const bool untouched =
+                    static_cast<const float*>(out.ptr)[0] == -1.0f && static_cast<const float*>(copy.ptr)[0] == -1.0f;
                 rank0_issued = true;
                 const int sync_event = aclrtSynchronizeEvent(e_other);  // waits for both streams' work
                 const int sync = aclrtSynchronizeStream(s);
@@ -653,8 +660,8 @@ int behind_op() {
     int calls = 0;
     for (uint32_t r = 0; r < 2; ++r) {
         OK(aclrtSetDevice(int32_t(r)));
-        calls |= HcclAllReduce(in[r]->ptr, out[r]->ptr, kCount, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comms[r],
-                               streams[r]);
+        calls |=
+            HcclAllReduce(in[r]->ptr, out[r]->ptr, kCount, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comms[r], streams[r]);
         if (r != 0) continue;
         aclTensor* x = vector_tensor(out[r]->ptr);
         aclTensor* y = vector_tensor(squared[r]->ptr);

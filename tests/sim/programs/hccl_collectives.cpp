@@ -64,12 +64,22 @@ std::vector<Case> load_cases(const char* path) {
 
 size_t dsize(int dt) {
     switch (dt) {
-        case HCCL_DATA_TYPE_INT8: case HCCL_DATA_TYPE_UINT8: case HCCL_DATA_TYPE_HIF8:
-        case HCCL_DATA_TYPE_FP8E4M3: case HCCL_DATA_TYPE_FP8E5M2: case HCCL_DATA_TYPE_FP8E8M0: return 1;
-        case HCCL_DATA_TYPE_INT16: case HCCL_DATA_TYPE_UINT16: case HCCL_DATA_TYPE_FP16:
+        case HCCL_DATA_TYPE_INT8:
+        case HCCL_DATA_TYPE_UINT8:
+        case HCCL_DATA_TYPE_HIF8:
+        case HCCL_DATA_TYPE_FP8E4M3:
+        case HCCL_DATA_TYPE_FP8E5M2:
+        case HCCL_DATA_TYPE_FP8E8M0: return 1;
+        case HCCL_DATA_TYPE_INT16:
+        case HCCL_DATA_TYPE_UINT16:
+        case HCCL_DATA_TYPE_FP16:
         case HCCL_DATA_TYPE_BFP16: return 2;
-        case HCCL_DATA_TYPE_INT32: case HCCL_DATA_TYPE_UINT32: case HCCL_DATA_TYPE_FP32: return 4;
-        case HCCL_DATA_TYPE_INT64: case HCCL_DATA_TYPE_UINT64: case HCCL_DATA_TYPE_FP64: return 8;
+        case HCCL_DATA_TYPE_INT32:
+        case HCCL_DATA_TYPE_UINT32:
+        case HCCL_DATA_TYPE_FP32: return 4;
+        case HCCL_DATA_TYPE_INT64:
+        case HCCL_DATA_TYPE_UINT64:
+        case HCCL_DATA_TYPE_FP64: return 8;
         case HCCL_DATA_TYPE_INT128: return 16;
         default: return 1;
     }
@@ -86,7 +96,11 @@ void put_exact_float(int dt, double v, uint8_t* p) {
         frac8 = static_cast<unsigned>(std::lround((a / std::ldexp(1.0, e) - 1.0) * 8));
     }
     switch (dt) {
-        case HCCL_DATA_TYPE_FP32: { float f = float(v); std::memcpy(p, &f, 4); break; }
+        case HCCL_DATA_TYPE_FP32: {
+            float f = float(v);
+            std::memcpy(p, &f, 4);
+            break;
+        }
         case HCCL_DATA_TYPE_FP64: std::memcpy(p, &v, 8); break;
         case HCCL_DATA_TYPE_BFP16: {
             float f = float(v);
@@ -103,7 +117,9 @@ void put_exact_float(int dt, double v, uint8_t* p) {
             break;
         }
         case HCCL_DATA_TYPE_FP8E4M3: p[0] = uint8_t((a == 0 ? 0 : ((e + 7) << 3) | frac8) | (neg ? 0x80 : 0)); break;
-        case HCCL_DATA_TYPE_FP8E5M2: p[0] = uint8_t((a == 0 ? 0 : ((e + 15) << 2) | (frac8 >> 1)) | (neg ? 0x80 : 0)); break;
+        case HCCL_DATA_TYPE_FP8E5M2:
+            p[0] = uint8_t((a == 0 ? 0 : ((e + 15) << 2) | (frac8 >> 1)) | (neg ? 0x80 : 0));
+            break;
         case HCCL_DATA_TYPE_FP8E8M0: p[0] = uint8_t(e + 127); break;
         case HCCL_DATA_TYPE_HIF8: {
             uint8_t c = 0;
@@ -144,7 +160,8 @@ void fill_input(std::vector<uint8_t>& buf, int dt, int rank, int salt) {
         } else {
             const long v = is_unsigned(dt) ? (rank * 7 + idx * 3 + salt) % 11 : (rank * 7 + idx * 3 + salt) % 11 - 5;
             // Little-endian two's complement, sign-extended to the element width.
-            for (size_t b = 0; b < es; ++b) p[b] = uint8_t((b < sizeof(long) ? (v >> (8 * b)) : (v < 0 ? -1 : 0)) & 0xFF);
+            for (size_t b = 0; b < es; ++b)
+                p[b] = uint8_t((b < sizeof(long) ? (v >> (8 * b)) : (v < 0 ? -1 : 0)) & 0xFF);
         }
     }
 }
@@ -240,7 +257,8 @@ bool run_case(Rank& rk, const Case& c) {
     };
 
     if (c.op == "allreduce") {
-        run_in_out(count, count, [&](void* a, void* b) { return HcclAllReduce(a, b, count, dtype, op, rk.comm, rk.stream); });
+        run_in_out(count, count,
+                   [&](void* a, void* b) { return HcclAllReduce(a, b, count, dtype, op, rk.comm, rk.stream); });
     } else if (c.op == "allreduce_inplace" || c.op == "allgather_inplace" || c.op == "reducescatter_inplace") {
         // One buffer of the larger extent; the rank's input sits where the operation expects it.
         const bool gather = c.op == "allgather_inplace", scatter = c.op == "reducescatter_inplace";
@@ -258,7 +276,8 @@ bool run_case(Rank& rk, const Case& c) {
         else st = HcclAllReduce(base, base, count, dtype, op, rk.comm, rk.stream);
         st = settle(rk, st);
         result = buf.download();
-        if (scatter) result = std::vector<uint8_t>(result.begin() + r * count * es, result.begin() + (r + 1) * count * es);
+        if (scatter)
+            result = std::vector<uint8_t>(result.begin() + r * count * es, result.begin() + (r + 1) * count * es);
     } else if (c.op == "reduce") {
         run_in_out(count, count, [&](void* a, void* b) {
             return HcclReduce(a, b, count, dtype, op, uint32_t(root), rk.comm, rk.stream);
@@ -271,7 +290,8 @@ bool run_case(Rank& rk, const Case& c) {
         st = settle(rk, HcclBroadcast(buf.ptr, count, dtype, uint32_t(root), rk.comm, rk.stream));
         result = buf.download();
     } else if (c.op == "allgather") {
-        run_in_out(count, p * count, [&](void* a, void* b) { return HcclAllGather(a, b, count, dtype, rk.comm, rk.stream); });
+        run_in_out(count, p * count,
+                   [&](void* a, void* b) { return HcclAllGather(a, b, count, dtype, rk.comm, rk.stream); });
     } else if (c.op == "allgatherv") {
         // Rank j sends count + j elements; slots are separated by one element.
         const uint64_t mine = count + r;
@@ -286,9 +306,8 @@ bool run_case(Rank& rk, const Case& c) {
             return HcclAllGatherV(a, mine, b, counts.data(), displs.data(), dtype, rk.comm, rk.stream);
         });
     } else if (c.op == "reducescatter") {
-        run_in_out(p * count, count, [&](void* a, void* b) {
-            return HcclReduceScatter(a, b, count, dtype, op, rk.comm, rk.stream);
-        });
+        run_in_out(p * count, count,
+                   [&](void* a, void* b) { return HcclReduceScatter(a, b, count, dtype, op, rk.comm, rk.stream); });
     } else if (c.op == "reducescatterv") {
         std::vector<uint64_t> counts(p), displs(p);
         uint64_t at = 0;
@@ -328,9 +347,8 @@ bool run_case(Rank& rk, const Case& c) {
             s += vcount(r, j);
             q += vcount(j, r);
         }
-        run_in_out(s, q, [&](void* a, void* b) {
-            return HcclAlltoAllVC(a, m.data(), dtype, b, dtype, rk.comm, rk.stream);
-        });
+        run_in_out(s, q,
+                   [&](void* a, void* b) { return HcclAlltoAllVC(a, m.data(), dtype, b, dtype, rk.comm, rk.stream); });
     } else if (c.op == "scatter") {
         run_in_out(r == uint32_t(root) ? p * count : 0, count, [&](void* a, void* b) {
             return HcclScatter(a, b, count, dtype, uint32_t(root), rk.comm, rk.stream);
@@ -363,7 +381,8 @@ bool run_case(Rank& rk, const Case& c) {
     } else if (c.op == "missing") {
         if (r == missing_rank(p)) return false;
         const auto t0 = std::chrono::steady_clock::now();
-        run_in_out(count, count, [&](void* a, void* b) { return HcclAllReduce(a, b, count, dtype, op, rk.comm, rk.stream); });
+        run_in_out(count, count,
+                   [&](void* a, void* b) { return HcclAllReduce(a, b, count, dtype, op, rk.comm, rk.stream); });
         const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0);
         rk.line("W %u %d %lld\n", r, c.id, static_cast<long long>(ms.count()));
     } else {
@@ -445,7 +464,8 @@ int main(int argc, char** argv) {
             if (skip_init_of_last && rk.rank == rk.size - 1) return 0;
             const auto t0 = std::chrono::steady_clock::now();
             st = HcclCommInitRootInfo(rk.size, &info, rk.rank, &rk.comm);
-            const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0);
+            const auto ms =
+                std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0);
             std::printf("I %u %d %lld\n", rk.rank, int(st), static_cast<long long>(ms.count()));
         } else {
             st = HcclCommInitClusterInfo(std::getenv("RANK_TABLE_FILE"), rk.rank, &rk.comm);

@@ -68,8 +68,8 @@ int main(int argc, char** argv) {
         const float ranks_sum = (float)size * (float)(size + 1) / 2.0f;
         for (size_t i = 0; i < count && ok; ++i) ok = host[i] == ranks_sum + (float)size * (float)(i % 100);
     }
-    printf("rank %d/%d init %d allreduce %d sync %d ok %d root %s\n", rank, size, (int)init, (int)reduce, (int)sync,
-           ok, root.internal);
+    printf("rank %d/%d init %d allreduce %d sync %d ok %d root %s\n", rank, size, (int)init, (int)reduce, (int)sync, ok,
+           root.internal);
     fflush(stdout);
     MPI_Barrier(MPI_COMM_WORLD);
     if (comm != NULL) HcclCommDestroy(comm);

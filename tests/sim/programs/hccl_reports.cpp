@@ -75,8 +75,8 @@ void drain(uint64_t seq) {
                 if (g_wide) {
                     StarsSocLogV6 log;
                     std::memcpy(&log, buf + off, sizeof log);
-                    emit("S %llu %u %u 0 %u %llu", (unsigned long long)seq, d, STARS_HEAD_FUNC_TYPE(log.head), log.taskId,
-                         (unsigned long long)log.timestamp);
+                    emit("S %llu %u %u 0 %u %llu", (unsigned long long)seq, d, STARS_HEAD_FUNC_TYPE(log.head),
+                         log.taskId, (unsigned long long)log.timestamp);
                 } else {
                     StarsSocLog log;
                     std::memcpy(&log, buf + off, sizeof log);
@@ -166,7 +166,8 @@ HcclResult run(const std::string& spec, HcclComm comm, aclrtStream s, uint32_t r
     if (op == "broadcast") return HcclBroadcast(buf.a, n, HCCL_DATA_TYPE_INT8, 0, comm, s);
     const uint64_t m = colon == std::string::npos ? 64 : n;
     if (op == "allgather") return HcclAllGather(buf.a, buf.b, m, HCCL_DATA_TYPE_FP16, comm, s);
-    if (op == "reducescatter") return HcclReduceScatter(buf.a, buf.b, m, HCCL_DATA_TYPE_BFP16, HCCL_REDUCE_MAX, comm, s);
+    if (op == "reducescatter")
+        return HcclReduceScatter(buf.a, buf.b, m, HCCL_DATA_TYPE_BFP16, HCCL_REDUCE_MAX, comm, s);
     if (op == "reduce") return HcclReduce(buf.a, buf.b, n, HCCL_DATA_TYPE_INT32, HCCL_REDUCE_SUM, 0, comm, s);
     const uint64_t k = colon == std::string::npos ? 16 : n;
     if (op == "alltoall") return HcclAlltoAll(buf.a, k, HCCL_DATA_TYPE_INT64, buf.b, k, HCCL_DATA_TYPE_INT64, comm, s);
@@ -214,7 +215,8 @@ int main(int argc, char** argv) {
     MsprofRegisterProfileCallback(PROFILE_REPORT_COMPACT_CALLBACK, reinterpret_cast<void*>(on_compact), sizeof(void*));
     MsprofRegisterProfileCallback(PROFILE_REPORT_REG_TYPE_INFO_C_CALLBACK, reinterpret_cast<void*>(on_type_name),
                                   sizeof(void*));
-    MsprofRegisterProfileCallback(PROFILE_REPORT_GET_HASH_ID_C_CALLBACK, reinterpret_cast<void*>(on_hash), sizeof(void*));
+    MsprofRegisterProfileCallback(PROFILE_REPORT_GET_HASH_ID_C_CALLBACK, reinterpret_cast<void*>(on_hash),
+                                  sizeof(void*));
     if (aclInit(nullptr) != ACL_SUCCESS) return 3;
     int64_t version = 0;
     halGetDeviceInfo(0, MODULE_TYPE_SYSTEM, INFO_TYPE_VERSION, &version);

@@ -100,7 +100,8 @@ int main(int argc, char** argv) {
         }
     }
     command(PROF_COMMANDHANDLE_TYPE_STOP);
-    std::printf("{\"transfers\":%d,\"size\":%zu,\"rounds\":%d,\"off_ns\":[%s],\"on_ns\":[%s],\"reports\":%" PRIu64 "}\n",
+    std::printf("{\"transfers\":%d,\"size\":%zu,\"rounds\":%d,\"off_ns\":[%s],\"on_ns\":[%s],\"reports\":%" PRIu64
+                "}\n",
                 n, size, rounds, join(off).c_str(), join(on).c_str(), g_reports);
     a.Finalize();
     b.Finalize();

@@ -38,8 +38,7 @@ void complete_buffer(uint8_t* buffer, size_t size, size_t valid) {
         const auto* api = reinterpret_cast<const msptiActivityApi*>(record);
         std::printf("{\"kind\":\"acl_api\",\"name\":\"%s\",\"start\":%" PRIu64 ",\"end\":%" PRIu64
                     ",\"pid\":%u,\"tid\":%u}\n",
-                    api->name != nullptr ? api->name : "", api->start, api->end, api->pt.processId,
-                    api->pt.threadId);
+                    api->name != nullptr ? api->name : "", api->start, api->end, api->pt.processId, api->pt.threadId);
     }
     std::free(buffer);
 }

@@ -68,7 +68,9 @@ int32_t prof_command(uint32_t type, const std::vector<uint32_t>& devices, uint64
     return profSetProfCommand(&cmd, sizeof cmd);
 }
 
-int32_t prof_start(const std::vector<uint32_t>& devices) { return prof_command(PROF_COMMANDHANDLE_TYPE_START, devices); }
+int32_t prof_start(const std::vector<uint32_t>& devices) {
+    return prof_command(PROF_COMMANDHANDLE_TYPE_START, devices);
+}
 int32_t prof_stop(const std::vector<uint32_t>& devices) { return prof_command(PROF_COMMANDHANDLE_TYPE_STOP, devices); }
 
 uint64_t now() { return MsprofSysCycleTime(); }
@@ -77,9 +79,10 @@ long tid() { return syscall(SYS_gettid); }
 void print_profile() {
     std::lock_guard<std::mutex> lock(g_mutex);
     for (const auto& [aging, r] : g_reports) {
-        std::printf("{\"kind\":\"report\",\"aging\":%u,\"magic\":%u,\"level\":%u,\"type\":%u,\"tid\":%u,"
-                    "\"begin\":%" PRIu64 ",\"end\":%" PRIu64 ",\"item\":%" PRIu64 "}\n",
-                    aging, r.magicNumber, r.level, r.type, r.threadId, r.beginTime, r.endTime, r.itemId);
+        std::printf(
+            "{\"kind\":\"report\",\"aging\":%u,\"magic\":%u,\"level\":%u,\"type\":%u,\"tid\":%u,"
+            "\"begin\":%" PRIu64 ",\"end\":%" PRIu64 ",\"item\":%" PRIu64 "}\n",
+            aging, r.magicNumber, r.level, r.type, r.threadId, r.beginTime, r.endTime, r.itemId);
     }
     for (const auto& [key, name] : g_type_names) {
         // Only the ranges HIXL may use (the runtime registers hundreds of names).
@@ -106,7 +109,8 @@ struct Step {
 
 void print_step(const Step& s) {
     std::printf("{\"kind\":\"step\",\"name\":\"%s\",\"status\":%u,\"tstatus\":%d,\"data_ok\":%s,\"before\":%" PRIu64
-                ",\"after\":%" PRIu64 ",\"submit_after\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"polls\":%d,\"tid\":%ld%s}\n",
+                ",\"after\":%" PRIu64 ",\"submit_after\":%" PRIu64 ",\"bytes\":%" PRIu64
+                ",\"polls\":%d,\"tid\":%ld%s}\n",
                 s.name.c_str(), s.status, s.tstatus, s.data_ok ? "true" : "false", s.before, s.after, s.submit_after,
                 s.bytes, s.polls, tid(), s.extra.c_str());
     std::fflush(stdout);
@@ -169,7 +173,8 @@ Step async_transfer(Hixl& engine, const AscendString& remote, TransferOp op, con
     // The request was released when it was reported COMPLETED.
     TransferStatus again = TransferStatus::WAITING;
     const Status rc2 = engine.GetTransferStatus(req, again);
-    s.extra = ",\"again_status\":" + std::to_string(rc2) + ",\"again_tstatus\":" + std::to_string(static_cast<int>(again));
+    s.extra =
+        ",\"again_status\":" + std::to_string(rc2) + ",\"again_tstatus\":" + std::to_string(static_cast<int>(again));
     return s;
 }
 
@@ -250,8 +255,7 @@ int scenario_transfers() {
     fill(static_cast<unsigned char*>(p.a_dev) + n / 2, n / 2, 5);
     // Two op descs in one batch.
     s = async_transfer(p.a, p.b_name, WRITE,
-                       {{addr(p.a_dev), addr(b1), n / 2},
-                        {addr(p.a_dev) + n / 2, addr(b1) + n / 2, n / 2}},
+                       {{addr(p.a_dev), addr(b1), n / 2}, {addr(p.a_dev) + n / 2, addr(b1) + n / 2, n / 2}},
                        "async_write");
     s.data_ok = check(b1, n / 2, 4) && check(b1 + n / 2, n / 2, 5);
     print_step(s);
@@ -322,7 +326,8 @@ int scenario_devices() {
     print_status("stop_0", static_cast<Status>(prof_stop({0})));
     print_step(sync_transfer(p.a, p.b_name, READ, d, "dev1_left"));
     // A STOP without the HIXL switch bit does not concern HIXL.
-    print_status("stop_1_other_bits", static_cast<Status>(prof_command(PROF_COMMANDHANDLE_TYPE_STOP, {1}, PROF_TASK_TIME_MASK)));
+    print_status("stop_1_other_bits",
+                 static_cast<Status>(prof_command(PROF_COMMANDHANDLE_TYPE_STOP, {1}, PROF_TASK_TIME_MASK)));
     print_step(sync_transfer(p.a, p.b_name, READ, d, "dev1_still_left"));
     print_status("stop_1", static_cast<Status>(prof_stop({1})));
     print_step(sync_transfer(p.a, p.b_name, READ, d, "none_left"));
@@ -622,8 +627,7 @@ int scenario_client(const char* server, uintptr_t src, uintptr_t dst) {
     s = async_transfer(engine, server, WRITE, {{m.addr + half, dst + half, half}}, "async_write");
     print_step(s);
     std::memset(local.data(), 0, kPeerLen);
-    s = async_transfer(engine, server, READ,
-                       {{m.addr, src, half}, {m.addr + half, src + half, half}}, "async_read");
+    s = async_transfer(engine, server, READ, {{m.addr, src, half}, {m.addr + half, src + half, half}}, "async_read");
     s.data_ok = check(local.data(), kPeerLen, 11);
     print_step(s);
     print_status("remote_outside", engine.TransferSync(server, READ, {{m.addr, src + kPeerLen - 8, 16}}));

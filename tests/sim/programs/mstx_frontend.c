@@ -24,58 +24,60 @@ struct FakeDomain {
 static struct FakeDomain g_domains[4];
 static int g_domain_count;
 
-static void tool_mark(const char *message, aclrtStream stream) {
+static void tool_mark(const char* message, aclrtStream stream) {
     pthread_mutex_lock(&g_tool.lock);
     if (++g_tool.marks <= 4) printf("tool markA %s stream=%p\n", message, stream);
     pthread_mutex_unlock(&g_tool.lock);
 }
-static mstxRangeId tool_range_start(const char *message, aclrtStream stream) {
+static mstxRangeId tool_range_start(const char* message, aclrtStream stream) {
     printf("tool rangeStartA %s stream=%p\n", message, stream);
     return 42;
 }
 static void tool_range_end(mstxRangeId id) { printf("tool rangeEnd %llu\n", (unsigned long long)id); }
-static void *tool_domain_create(const char *name) {
-    struct FakeDomain *d = &g_domains[g_domain_count++ % 4];
+static void* tool_domain_create(const char* name) {
+    struct FakeDomain* d = &g_domains[g_domain_count++ % 4];
     snprintf(d->name, sizeof d->name, "%s", name);
     printf("tool domainCreateA %s\n", name);
     return d;
 }
-static void tool_domain_destroy(void *domain) {
-    printf("tool domainDestroy %s\n", domain ? ((struct FakeDomain *)domain)->name : "(null)");
+static void tool_domain_destroy(void* domain) {
+    printf("tool domainDestroy %s\n", domain ? ((struct FakeDomain*)domain)->name : "(null)");
 }
-static void tool_domain_mark(void *domain, const char *message, aclrtStream stream) {
-    printf("tool domainMarkA %s %s stream=%p\n", domain ? ((struct FakeDomain *)domain)->name : "(null)", message, stream);
+static void tool_domain_mark(void* domain, const char* message, aclrtStream stream) {
+    printf("tool domainMarkA %s %s stream=%p\n", domain ? ((struct FakeDomain*)domain)->name : "(null)", message,
+           stream);
 }
-static mstxRangeId tool_domain_range_start(void *domain, const char *message, aclrtStream stream) {
-    printf("tool domainRangeStartA %s %s stream=%p\n", domain ? ((struct FakeDomain *)domain)->name : "(null)", message,
+static mstxRangeId tool_domain_range_start(void* domain, const char* message, aclrtStream stream) {
+    printf("tool domainRangeStartA %s %s stream=%p\n", domain ? ((struct FakeDomain*)domain)->name : "(null)", message,
            stream);
     return 77;
 }
-static void tool_domain_range_end(void *domain, mstxRangeId id) {
-    printf("tool domainRangeEnd %s %llu\n", domain ? ((struct FakeDomain *)domain)->name : "(null)", (unsigned long long)id);
+static void tool_domain_range_end(void* domain, mstxRangeId id) {
+    printf("tool domainRangeEnd %s %llu\n", domain ? ((struct FakeDomain*)domain)->name : "(null)",
+           (unsigned long long)id);
 }
 
-static void put(MstxFuncPointer **table, uint32_t size, uint32_t id, void *fn) {
+static void put(MstxFuncPointer** table, uint32_t size, uint32_t id, void* fn) {
     if (id < size && table[id] != NULL) memcpy(table[id], &fn, sizeof fn);
 }
 
 static int tool_init(MstxGetModuleFuncTableFunc get) {
-    MstxFuncPointer **table = NULL;
+    MstxFuncPointer** table = NULL;
     uint32_t size = 0;
     if (get(MSTX_API_MODULE_CORE, &table, &size) != 0) return 1;
-    put(table, size, MSTX_API_CORE_MARK_A, (void *)tool_mark);
-    put(table, size, MSTX_API_CORE_RANGE_START_A, (void *)tool_range_start);
-    put(table, size, MSTX_API_CORE_RANGE_END, (void *)tool_range_end);
+    put(table, size, MSTX_API_CORE_MARK_A, (void*)tool_mark);
+    put(table, size, MSTX_API_CORE_RANGE_START_A, (void*)tool_range_start);
+    put(table, size, MSTX_API_CORE_RANGE_END, (void*)tool_range_end);
     if (get(MSTX_API_MODULE_CORE_DOMAIN, &table, &size) != 0) return 1;
-    put(table, size, MSTX_API_CORE2_DOMAIN_CREATE_A, (void *)tool_domain_create);
-    put(table, size, MSTX_API_CORE2_DOMAIN_DESTROY, (void *)tool_domain_destroy);
-    put(table, size, MSTX_API_CORE2_DOMAIN_MARK_A, (void *)tool_domain_mark);
-    put(table, size, MSTX_API_CORE2_DOMAIN_RANGE_START_A, (void *)tool_domain_range_start);
-    put(table, size, MSTX_API_CORE2_DOMAIN_RANGE_END, (void *)tool_domain_range_end);
+    put(table, size, MSTX_API_CORE2_DOMAIN_CREATE_A, (void*)tool_domain_create);
+    put(table, size, MSTX_API_CORE2_DOMAIN_DESTROY, (void*)tool_domain_destroy);
+    put(table, size, MSTX_API_CORE2_DOMAIN_MARK_A, (void*)tool_domain_mark);
+    put(table, size, MSTX_API_CORE2_DOMAIN_RANGE_START_A, (void*)tool_domain_range_start);
+    put(table, size, MSTX_API_CORE2_DOMAIN_RANGE_END, (void*)tool_domain_range_end);
     return 0;
 }
 
-static void *marker_thread(void *arg) {
+static void* marker_thread(void* arg) {
     (void)arg;
     for (int i = 0; i < 200; ++i) mstxMarkA("t", NULL);
     return NULL;
@@ -100,8 +102,8 @@ static void workload(void) {
     printf("tool id %llu\n", (unsigned long long)tool_id);
 }
 
-int main(int argc, char **argv) {
-    const char *mode = argc > 1 ? argv[1] : "plain";
+int main(int argc, char** argv) {
+    const char* mode = argc > 1 ? argv[1] : "plain";
     if (strcmp(mode, "tool") == 0 || strcmp(mode, "threads") == 0) {
         ProfRegisterMstxFunc(tool_init, PROF_MODULE_MSPTI);
         ProfEnableMstxFunc(PROF_MODULE_MSPTI);

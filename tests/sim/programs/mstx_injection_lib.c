@@ -7,16 +7,14 @@
 
 static int g_inits;
 
-static void lib_mark(const char *message, aclrtStream stream) {
-    printf("lib markA %s stream=%p\n", message, stream);
-}
-static mstxRangeId lib_range_start(const char *message, aclrtStream stream) {
+static void lib_mark(const char* message, aclrtStream stream) { printf("lib markA %s stream=%p\n", message, stream); }
+static mstxRangeId lib_range_start(const char* message, aclrtStream stream) {
     printf("lib rangeStartA %s stream=%p\n", message, stream);
     return 7;
 }
 
 static void describe(mstxGetModuleFuncTableFunc get, uint32_t module) {
-    mstxFuncPointer **table = NULL;
+    mstxFuncPointer** table = NULL;
     uint32_t size = 0;
     const int rc = get(module, &table, &size);
     int filled = 1;
@@ -30,18 +28,18 @@ static void describe(mstxGetModuleFuncTableFunc get, uint32_t module) {
 }
 
 __attribute__((visibility("default"))) int InitInjectionMstx(mstxGetModuleFuncTableFunc get) {
-    mstxFuncPointer **table = NULL;
+    mstxFuncPointer** table = NULL;
     uint32_t size = 0;
-    void *fn;
+    void* fn;
     printf("init %d\n", ++g_inits);
     describe(get, MSTX_API_MODULE_CORE);
     describe(get, MSTX_API_MODULE_CORE_DOMAIN);
     describe(get, MSTX_API_MODULE_CORE_MEM);
     describe(get, 9);
     if (get(MSTX_API_MODULE_CORE, &table, &size) != MSTX_SUCCESS) return MSTX_FAIL;
-    fn = (void *)lib_mark;
+    fn = (void*)lib_mark;
     memcpy(table[MSTX_API_CORE_MARK_A], &fn, sizeof fn);
-    fn = (void *)lib_range_start;
+    fn = (void*)lib_range_start;
     memcpy(table[MSTX_API_CORE_RANGE_START_A], &fn, sizeof fn);
     return MSTX_SUCCESS;
 }

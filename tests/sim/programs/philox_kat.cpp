@@ -11,8 +11,8 @@ int main(int argc, char** argv) {
     }
     unsigned long w[6];
     for (int i = 0; i < 6; ++i) w[i] = std::strtoul(argv[i + 1], nullptr, 16);
-    const auto r = npusim::opapi::philox4x32_10(
-        {uint32_t(w[0]), uint32_t(w[1]), uint32_t(w[2]), uint32_t(w[3])}, {uint32_t(w[4]), uint32_t(w[5])});
+    const auto r = npusim::opapi::philox4x32_10({uint32_t(w[0]), uint32_t(w[1]), uint32_t(w[2]), uint32_t(w[3])},
+                                                {uint32_t(w[4]), uint32_t(w[5])});
     std::printf("%08x %08x %08x %08x\n", r[0], r[1], r[2], r[3]);
     return 0;
 }

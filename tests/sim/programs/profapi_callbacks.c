@@ -10,14 +10,14 @@
 #include "seam/profapi.h"
 
 /* Not in seam/profapi.h: CANN's id <-> string helpers and the runtime's device-state registration. */
-uint64_t MsprofStr2Id(const char *hashInfo, size_t length);
-char *MsprofId2Str(uint64_t id);
-int32_t profRegDeviceStateCallback(int32_t (*callback)(void *devState, uint32_t len));
+uint64_t MsprofStr2Id(const char* hashInfo, size_t length);
+char* MsprofId2Str(uint64_t id);
+int32_t profRegDeviceStateCallback(int32_t (*callback)(void* devState, uint32_t len));
 
 static uint32_t tid(void) { return (uint32_t)syscall(SYS_gettid); }
 
-static void hex(const char *tag, const void *data, size_t n) {
-    const unsigned char *p = (const unsigned char *)data;
+static void hex(const char* tag, const void* data, size_t n) {
+    const unsigned char* p = (const unsigned char*)data;
     printf("%s ", tag);
     for (size_t i = 0; i < n; ++i) printf("%02x", p[i]);
     printf("\n");
@@ -25,36 +25,36 @@ static void hex(const char *tag, const void *data, size_t n) {
 
 static int32_t g_result = 0;
 static int g_api, g_event, g_compact, g_additional;
-static const void *g_sent;
+static const void* g_sent;
 
-static int32_t on_api(uint32_t aging, const struct MsprofApi *api) {
+static int32_t on_api(uint32_t aging, const struct MsprofApi* api) {
     ++g_api;
-    printf("api aging=%u same_ptr=%d tid_ok=%d\n", aging, (const void *)api == g_sent, api->threadId == tid());
+    printf("api aging=%u same_ptr=%d tid_ok=%d\n", aging, (const void*)api == g_sent, api->threadId == tid());
     hex("api-bytes", api, sizeof *api);
     return g_result;
 }
-static int32_t on_event(uint32_t aging, const struct MsprofEvent *event) {
+static int32_t on_event(uint32_t aging, const struct MsprofEvent* event) {
     ++g_event;
-    printf("event aging=%u same_ptr=%d tid_ok=%d\n", aging, (const void *)event == g_sent, event->threadId == tid());
+    printf("event aging=%u same_ptr=%d tid_ok=%d\n", aging, (const void*)event == g_sent, event->threadId == tid());
     hex("event-bytes", event, sizeof *event);
     return g_result;
 }
-static int32_t on_compact(uint32_t aging, const void *data, uint32_t length) {
+static int32_t on_compact(uint32_t aging, const void* data, uint32_t length) {
     ++g_compact;
     printf("compact aging=%u len=%u same_ptr=%d tid_ok=%d\n", aging, length, data == g_sent,
-           ((const struct MsprofCompactInfo *)data)->threadId == tid());
+           ((const struct MsprofCompactInfo*)data)->threadId == tid());
     hex("compact-bytes", data, length);
     return g_result;
 }
-static int32_t on_additional(uint32_t aging, const void *data, uint32_t length) {
+static int32_t on_additional(uint32_t aging, const void* data, uint32_t length) {
     ++g_additional;
     printf("additional aging=%u len=%u same_ptr=%d tid_ok=%d\n", aging, length, data == g_sent,
-           ((const struct MsprofAdditionalInfo *)data)->threadId == tid());
+           ((const struct MsprofAdditionalInfo*)data)->threadId == tid());
     hex("additional-bytes", data, length);
     return g_result;
 }
 
-static int reg(int32_t type, void *cb) { return MsprofRegisterProfileCallback(type, cb, sizeof(void *)); }
+static int reg(int32_t type, void* cb) { return MsprofRegisterProfileCallback(type, cb, sizeof(void*)); }
 
 static struct MsprofApi make_api(void) {
     struct MsprofApi api;
@@ -118,9 +118,10 @@ static void report_all(void) {
 
 static int routing(void) {
     printf("tid=%u\n", tid());
-    printf("reg=%d %d %d %d\n", reg(PROFILE_REPORT_API_C_CALLBACK, (void *)on_api),
-           reg(PROFILE_REPORT_EVENT_C_CALLBACK, (void *)on_event), reg(PROFILE_REPORT_COMPACT_CALLBACK, (void *)on_compact),
-           reg(PROFILE_REPORT_ADDITIONAL_CALLBACK, (void *)on_additional));
+    printf("reg=%d %d %d %d\n", reg(PROFILE_REPORT_API_C_CALLBACK, (void*)on_api),
+           reg(PROFILE_REPORT_EVENT_C_CALLBACK, (void*)on_event),
+           reg(PROFILE_REPORT_COMPACT_CALLBACK, (void*)on_compact),
+           reg(PROFILE_REPORT_ADDITIONAL_CALLBACK, (void*)on_additional));
     report_all();
     g_result = 7; /* a callback's result is the report's result */
     struct MsprofApi api = make_api();
@@ -131,8 +132,8 @@ static int routing(void) {
 }
 
 static int unregister(void) {
-    reg(PROFILE_REPORT_API_C_CALLBACK, (void *)on_api);
-    reg(PROFILE_REPORT_COMPACT_CALLBACK, (void *)on_compact);
+    reg(PROFILE_REPORT_API_C_CALLBACK, (void*)on_api);
+    reg(PROFILE_REPORT_COMPACT_CALLBACK, (void*)on_compact);
     report_all();
     printf("unreg=%d %d\n", reg(PROFILE_REPORT_API_C_CALLBACK, NULL), reg(PROFILE_REPORT_COMPACT_CALLBACK, NULL));
     report_all();
@@ -141,16 +142,16 @@ static int unregister(void) {
 }
 
 static int lengths(void) {
-    printf("reg len=4 -> %d\n", MsprofRegisterProfileCallback(PROFILE_REPORT_API_C_CALLBACK, (void *)on_api, 4));
-    printf("reg len=16 -> %d\n", MsprofRegisterProfileCallback(PROFILE_REPORT_API_C_CALLBACK, (void *)on_api, 16));
-    printf("reg type=-1 -> %d\n", reg(-1, (void *)on_api));
-    printf("reg type=17 -> %d\n", reg(PROFILE_CALLBACK_TYPE_COUNT, (void *)on_api));
-    printf("reg type=0 -> %d\n", reg(PROFILE_CTRL_CALLBACK, (void *)on_api));
+    printf("reg len=4 -> %d\n", MsprofRegisterProfileCallback(PROFILE_REPORT_API_C_CALLBACK, (void*)on_api, 4));
+    printf("reg len=16 -> %d\n", MsprofRegisterProfileCallback(PROFILE_REPORT_API_C_CALLBACK, (void*)on_api, 16));
+    printf("reg type=-1 -> %d\n", reg(-1, (void*)on_api));
+    printf("reg type=17 -> %d\n", reg(PROFILE_CALLBACK_TYPE_COUNT, (void*)on_api));
+    printf("reg type=0 -> %d\n", reg(PROFILE_CTRL_CALLBACK, (void*)on_api));
     printf("reg type=16 null -> %d\n", reg(PROFILE_DEVICE_STATE_C_CALLBACK, NULL));
-    reg(PROFILE_REPORT_API_C_CALLBACK, (void *)on_api);
-    reg(PROFILE_REPORT_EVENT_C_CALLBACK, (void *)on_event);
-    reg(PROFILE_REPORT_COMPACT_CALLBACK, (void *)on_compact);
-    reg(PROFILE_REPORT_ADDITIONAL_CALLBACK, (void *)on_additional);
+    reg(PROFILE_REPORT_API_C_CALLBACK, (void*)on_api);
+    reg(PROFILE_REPORT_EVENT_C_CALLBACK, (void*)on_event);
+    reg(PROFILE_REPORT_COMPACT_CALLBACK, (void*)on_compact);
+    reg(PROFILE_REPORT_ADDITIONAL_CALLBACK, (void*)on_additional);
     unsigned char buf[512];
     memset(buf, 0, sizeof buf);
     printf("api null -> %d\n", MsprofReportApi(0, NULL));
@@ -166,13 +167,13 @@ static int lengths(void) {
     return 0;
 }
 
-static int32_t on_device(void *para, uint32_t len) {
-    const struct ProfSetDevPara *p = (const struct ProfSetDevPara *)para;
+static int32_t on_device(void* para, uint32_t len) {
+    const struct ProfSetDevPara* p = (const struct ProfSetDevPara*)para;
     printf("dev cb=1 chip=%u dev=%u open=%d len=%u\n", p->chipId, p->deviceId, (int)p->isOpen, len);
     return 0;
 }
-static int32_t on_device2(void *para, uint32_t len) {
-    const struct ProfSetDevPara *p = (const struct ProfSetDevPara *)para;
+static int32_t on_device2(void* para, uint32_t len) {
+    const struct ProfSetDevPara* p = (const struct ProfSetDevPara*)para;
     printf("dev cb=2 chip=%u dev=%u open=%d len=%u\n", p->chipId, p->deviceId, (int)p->isOpen, len);
     return 5; /* a failing profiler does not change the device state */
 }
@@ -185,7 +186,7 @@ static int devices(void) {
     MsprofNotifySetDevice(7, 63, true);
     printf("notify dev=64 -> %d\n", MsprofNotifySetDevice(5, 64, true));
     printf("-- register 16\n");
-    printf("reg=%d\n", reg(PROFILE_DEVICE_STATE_C_CALLBACK, (void *)on_device));
+    printf("reg=%d\n", reg(PROFILE_DEVICE_STATE_C_CALLBACK, (void*)on_device));
     printf("-- live\n");
     MsprofNotifySetDevice(5, 2, true);
     MsprofNotifySetDevice(5, 3, false);
@@ -201,7 +202,7 @@ static int devices(void) {
 }
 
 static int32_t g_type_result = 0;
-static int32_t on_type(uint16_t level, uint32_t typeId, const char *name, size_t len) {
+static int32_t on_type(uint16_t level, uint32_t typeId, const char* name, size_t len) {
     printf("type level=%u id=0x%x name=%s len=%zu\n", (unsigned)level, typeId, name, len);
     return g_type_result;
 }
@@ -213,13 +214,13 @@ static int typeinfo(void) {
     MsprofRegTypeInfo(MSPROF_REPORT_RUNTIME_LEVEL, 0, "KERNEL_AICORE_V2"); /* replaces, keeps its place */
     printf("null name -> %d\n", MsprofRegTypeInfo(MSPROF_REPORT_RUNTIME_LEVEL, 2, NULL));
     printf("-- register 11\n");
-    printf("reg=%d\n", reg(PROFILE_REPORT_REG_TYPE_INFO_C_CALLBACK, (void *)on_type));
+    printf("reg=%d\n", reg(PROFILE_REPORT_REG_TYPE_INFO_C_CALLBACK, (void*)on_type));
     printf("-- live\n");
     g_type_result = 3;
     printf("live=%d\n", MsprofRegTypeInfo(MSPROF_REPORT_HCCL_NODE_LEVEL, MSPROF_REPORT_HCCL_MASTER_TYPE, "master"));
     printf("-- again\n");
     g_type_result = 0;
-    reg(PROFILE_REPORT_REG_TYPE_INFO_C_CALLBACK, (void *)on_type);
+    reg(PROFILE_REPORT_REG_TYPE_INFO_C_CALLBACK, (void*)on_type);
     printf("-- unregister\n");
     reg(PROFILE_REPORT_REG_TYPE_INFO_C_CALLBACK, NULL);
     printf("after=%d\n", MsprofRegTypeInfo(MSPROF_REPORT_RUNTIME_LEVEL, 9, "quiet"));
@@ -227,15 +228,15 @@ static int typeinfo(void) {
     return 0;
 }
 
-static const char *g_hash_seen;
-static uint64_t on_hash(const char *info, size_t len) {
+static const char* g_hash_seen;
+static uint64_t on_hash(const char* info, size_t len) {
     g_hash_seen = info;
     printf("hash cb len=%zu\n", len);
     return 1000 + len;
 }
 
 static int hash(void) {
-    const char *hello = "hello";
+    const char* hello = "hello";
     const uint64_t a = MsprofGetHashId(hello, 5);
     printf("own hello=%llu\n", (unsigned long long)a);
     printf("own hello-again=%llu\n", (unsigned long long)MsprofGetHashId("hello", 5));
@@ -246,14 +247,14 @@ static int hash(void) {
     printf("str2id hello=%llu\n", (unsigned long long)MsprofStr2Id("hello", 5));
     printf("null=%llu empty=%llu\n", (unsigned long long)MsprofGetHashId(NULL, 3),
            (unsigned long long)MsprofGetHashId("x", 0));
-    const char *back = MsprofId2Str(a);
+    const char* back = MsprofId2Str(a);
     printf("id2str hello=%s stable=%d\n", back ? back : "(null)", back == MsprofId2Str(a));
-    const char *hell = MsprofId2Str(MsprofGetHashId("hello", 4));
+    const char* hell = MsprofId2Str(MsprofGetHashId("hello", 4));
     printf("id2str hell=%s\n", hell ? hell : "(null)");
     printf("id2str unknown=%s zero=%s\n", MsprofId2Str(12345) ? "set" : "(null)", MsprofId2Str(0) ? "set" : "(null)");
     printf("-- register 12\n");
-    reg(PROFILE_REPORT_GET_HASH_ID_C_CALLBACK, (void *)on_hash);
-    const char *abc = "abc";
+    reg(PROFILE_REPORT_GET_HASH_ID_C_CALLBACK, (void*)on_hash);
+    const char* abc = "abc";
     const uint64_t f = MsprofGetHashId(abc, 3);
     printf("fwd abc=%llu same_ptr=%d\n", (unsigned long long)f, g_hash_seen == abc);
     printf("fwd str2id=%llu\n", (unsigned long long)MsprofStr2Id("abcdef", 6));
@@ -283,9 +284,9 @@ static int sys_time(void) {
     return 0;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
-    const char *mode = argc > 1 ? argv[1] : "";
+    const char* mode = argc > 1 ? argv[1] : "";
     if (strcmp(mode, "routing") == 0) return routing();
     if (strcmp(mode, "unregister") == 0) return unregister();
     if (strcmp(mode, "lengths") == 0) return lengths();

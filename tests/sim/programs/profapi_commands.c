@@ -5,24 +5,40 @@
 
 #include "seam/profapi.h"
 
-static const void *g_sent;
+static const void* g_sent;
 
-static void show(const char *who, uint32_t type, void *data, uint32_t len) {
-    const struct MsprofCommandHandle *cmd = (const struct MsprofCommandHandle *)data;
+static void show(const char* who, uint32_t type, void* data, uint32_t len) {
+    const struct MsprofCommandHandle* cmd = (const struct MsprofCommandHandle*)data;
     printf("%s ctrl=%u len=%u same_ptr=%d cmd=%u switch=0x%llx devs=%u", who, type, len, data == g_sent, cmd->type,
            (unsigned long long)cmd->profSwitch, cmd->devNums);
-    for (uint32_t i = 0; i < cmd->devNums && i < PROF_MAX_DEV_NUM; ++i) printf("%s%u", i ? "," : " list=", cmd->devIdList[i]);
+    for (uint32_t i = 0; i < cmd->devNums && i < PROF_MAX_DEV_NUM; ++i)
+        printf("%s%u", i ? "," : " list=", cmd->devIdList[i]);
     printf(" model=0x%x\n", cmd->modelId);
 }
 
 static int32_t g_runtime_result = 0;
-static int32_t runtime_a(uint32_t type, void *data, uint32_t len) { show("runtime-a", type, data, len); return g_runtime_result; }
-static int32_t runtime_b(uint32_t type, void *data, uint32_t len) { show("runtime-b", type, data, len); return 0; }
-static int32_t acl(uint32_t type, void *data, uint32_t len) { show("acl", type, data, len); return 0; }
-static int32_t hixl(uint32_t type, void *data, uint32_t len) { show("hixl", type, data, len); return 0; }
-static int32_t hccl(uint32_t type, void *data, uint32_t len) { show("hccl", type, data, len); return 0; }
+static int32_t runtime_a(uint32_t type, void* data, uint32_t len) {
+    show("runtime-a", type, data, len);
+    return g_runtime_result;
+}
+static int32_t runtime_b(uint32_t type, void* data, uint32_t len) {
+    show("runtime-b", type, data, len);
+    return 0;
+}
+static int32_t acl(uint32_t type, void* data, uint32_t len) {
+    show("acl", type, data, len);
+    return 0;
+}
+static int32_t hixl(uint32_t type, void* data, uint32_t len) {
+    show("hixl", type, data, len);
+    return 0;
+}
+static int32_t hccl(uint32_t type, void* data, uint32_t len) {
+    show("hccl", type, data, len);
+    return 0;
+}
 
-static struct MsprofCommandHandle *command(uint32_t type, uint64_t bits, uint32_t n, const uint32_t *devs) {
+static struct MsprofCommandHandle* command(uint32_t type, uint64_t bits, uint32_t n, const uint32_t* devs) {
     static struct MsprofCommandHandle cmd;
     memset(&cmd, 0, sizeof cmd);
     cmd.profSwitch = bits;
@@ -34,7 +50,7 @@ static struct MsprofCommandHandle *command(uint32_t type, uint64_t bits, uint32_
     return &cmd;
 }
 
-static int send(struct MsprofCommandHandle *cmd) {
+static int send(struct MsprofCommandHandle* cmd) {
     const int rc = profSetProfCommand(cmd, sizeof *cmd);
     printf("rc=%d\n", rc);
     return rc;
@@ -51,11 +67,13 @@ static int dispatch(void) {
     printf("start:\n");
     send(command(PROF_COMMANDHANDLE_TYPE_START, PROF_TASK_TIME_MASK | PROF_RUNTIME_TRACE_MASK, 1, dev0));
     printf("bad length:\n");
-    printf("rc=%d\n", profSetProfCommand(command(PROF_COMMANDHANDLE_TYPE_STOP, 1, 1, dev0), sizeof(struct MsprofCommandHandle) - 1));
-    printf("rc=%d\n", profSetProfCommand(command(PROF_COMMANDHANDLE_TYPE_STOP, 1, 1, dev0), sizeof(struct MsprofCommandHandle) + 1));
+    printf("rc=%d\n", profSetProfCommand(command(PROF_COMMANDHANDLE_TYPE_STOP, 1, 1, dev0),
+                                         sizeof(struct MsprofCommandHandle) - 1));
+    printf("rc=%d\n", profSetProfCommand(command(PROF_COMMANDHANDLE_TYPE_STOP, 1, 1, dev0),
+                                         sizeof(struct MsprofCommandHandle) + 1));
     printf("rc=%d\n", profSetProfCommand(NULL, sizeof(struct MsprofCommandHandle)));
     printf("too many devices:\n");
-    struct MsprofCommandHandle *wide = command(PROF_COMMANDHANDLE_TYPE_START, 1, 1, dev0);
+    struct MsprofCommandHandle* wide = command(PROF_COMMANDHANDLE_TYPE_START, 1, 1, dev0);
     wide->devNums = PROF_MAX_DEV_NUM + 1;
     printf("rc=%d\n", profSetProfCommand(wide, sizeof *wide));
     printf("first failure wins:\n");
@@ -78,7 +96,8 @@ static int late(void) {
     printf("start 0,2,5:\n");
     send(command(PROF_COMMANDHANDLE_TYPE_START, PROF_ACL_API_MASK | PROF_TASK_TIME_MASK, 3, devs));
     printf("restart 5 with more bits:\n");
-    send(command(PROF_COMMANDHANDLE_TYPE_START, PROF_ACL_API_MASK | PROF_TASK_TIME_MASK | PROF_HCCL_TRACE_MASK, 1, &devs[2]));
+    send(command(PROF_COMMANDHANDLE_TYPE_START, PROF_ACL_API_MASK | PROF_TASK_TIME_MASK | PROF_HCCL_TRACE_MASK, 1,
+                 &devs[2]));
     printf("stop 0:\n");
     send(command(PROF_COMMANDHANDLE_TYPE_STOP, PROF_ACL_API_MASK | PROF_TASK_TIME_MASK, 1, devs));
     printf("late hixl:\n");
@@ -95,9 +114,9 @@ static int late(void) {
     return 0;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
-    const char *mode = argc > 1 ? argv[1] : "";
+    const char* mode = argc > 1 ? argv[1] : "";
     if (strcmp(mode, "dispatch") == 0) return dispatch();
     if (strcmp(mode, "late") == 0) return late();
     fprintf(stderr, "unknown mode '%s'\n", mode);

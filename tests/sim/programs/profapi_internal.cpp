@@ -76,7 +76,8 @@ int main() {
                 static_cast<unsigned long long>(pa::uncollected_reports(pa::ReportKind::Api)),
                 static_cast<unsigned long long>(pa::uncollected_reports(pa::ReportKind::Event)));
     pa::reset_uncollected_reports();
-    std::printf("after reset api=%llu\n", static_cast<unsigned long long>(pa::uncollected_reports(pa::ReportKind::Api)));
+    std::printf("after reset api=%llu\n",
+                static_cast<unsigned long long>(pa::uncollected_reports(pa::ReportKind::Api)));
 
     std::printf("mstx current=%u attached1=%d attached2=%d\n", pa::current_mstx_module(), pa::mstx_tool_attached(1),
                 pa::mstx_tool_attached(2));

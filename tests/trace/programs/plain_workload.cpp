@@ -11,13 +11,13 @@
 
 #include "acl/acl.h"
 
-#define CHECK_ACL(call)                                                                      \
-    do {                                                                                     \
-        const aclError rc_ = (call);                                                         \
-        if (rc_ != ACL_SUCCESS) {                                                            \
-            std::fprintf(stderr, "plain_workload: %s failed with %d\n", #call, rc_);         \
-            return 1;                                                                        \
-        }                                                                                    \
+#define CHECK_ACL(call)                                                              \
+    do {                                                                             \
+        const aclError rc_ = (call);                                                 \
+        if (rc_ != ACL_SUCCESS) {                                                    \
+            std::fprintf(stderr, "plain_workload: %s failed with %d\n", #call, rc_); \
+            return 1;                                                                \
+        }                                                                            \
     } while (0)
 
 namespace {

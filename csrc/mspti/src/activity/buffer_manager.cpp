@@ -49,8 +49,9 @@ bool CallRequest(msptiBuffersCallbackRequestFunc request, uint8_t** data, size_t
     } catch (...) {
         static std::atomic<bool> logged{false};
         if (!logged.exchange(true, std::memory_order_relaxed)) {
-            MSPTI_LOGE("the buffer RequestFunc threw an exception: taken as a declined request, the record is "
-                       "counted as dropped (NO_BUFFER)");
+            MSPTI_LOGE(
+                "the buffer RequestFunc threw an exception: taken as a declined request, the record is "
+                "counted as dropped (NO_BUFFER)");
         }
         *data = nullptr;
         return false;
@@ -241,9 +242,10 @@ void BufferManager::Complete(const Closed& closed) {
     } catch (...) {
         static std::atomic<bool> logged{false};
         if (!logged.exchange(true, std::memory_order_relaxed)) {
-            MSPTI_LOGE("the buffer CompleteFunc threw an exception; msPTI goes on (the buffer and its %zu records "
-                       "were handed to the client)",
-                       closed.records);
+            MSPTI_LOGE(
+                "the buffer CompleteFunc threw an exception; msPTI goes on (the buffer and its %zu records "
+                "were handed to the client)",
+                closed.records);
         }
     }
     t_state.in_complete = false;
@@ -387,8 +389,8 @@ void BufferManager::ParentAfterFork() {
 // Runs in the child, which has one thread. Reusing an object's storage without running its
 // destructor is allowed; the old locks may be held by threads that do not exist here.
 void BufferManager::ChildAfterFork() {
-    for (std::mutex* m : {&callbacks_mutex_, &request_mutex_, &registry_mutex_, &late_mutex_, &queue_mutex_,
-                          &period_mutex_}) {
+    for (std::mutex* m :
+         {&callbacks_mutex_, &request_mutex_, &registry_mutex_, &late_mutex_, &queue_mutex_, &period_mutex_}) {
         new (m) std::mutex();
     }
     for (std::condition_variable* cv : {&queue_cv_, &period_cv_}) new (cv) std::condition_variable();

@@ -18,7 +18,9 @@ namespace mspti::activity {
 constexpr uint32_t kKindSlots = MSPTI_ACTIVITY_KIND_COUNT;
 static_assert(kKindSlots <= 64, "KindSwitches keeps one bit per kind in a 64-bit word");
 
-constexpr bool IsValidKind(int64_t kind) { return kind > MSPTI_ACTIVITY_KIND_INVALID && kind < MSPTI_ACTIVITY_KIND_COUNT; }
+constexpr bool IsValidKind(int64_t kind) {
+    return kind > MSPTI_ACTIVITY_KIND_INVALID && kind < MSPTI_ACTIVITY_KIND_COUNT;
+}
 
 // The size of a record of `kind` in a buffer, 0 for an unknown kind (inline: a client's record walk
 // asks it twice per record), and the largest record: both from the record schema, whose static_asserts
@@ -79,8 +81,7 @@ private:
     // Serialises the writers (Enable/Disable and Subscribe/Unsubscribe hold different locks).
     struct Writer {
         explicit Writer(KindSwitches& s) : s_(s) {
-            while (s_.writing_.exchange(true, std::memory_order_acquire)) {
-            }
+            while (s_.writing_.exchange(true, std::memory_order_acquire)) {}
         }
         ~Writer() { s_.writing_.store(false, std::memory_order_release); }
         Writer(const Writer&) = delete;

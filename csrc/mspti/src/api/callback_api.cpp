@@ -34,8 +34,8 @@ MSPTI_API msptiResult msptiUnsubscribe(msptiSubscriberHandle subscriber) {
     }
 }
 
-MSPTI_API msptiResult msptiEnableCallback(uint32_t enable, msptiSubscriberHandle subscriber,
-                                          msptiCallbackDomain domain, msptiCallbackId cbid) {
+MSPTI_API msptiResult msptiEnableCallback(uint32_t enable, msptiSubscriberHandle subscriber, msptiCallbackDomain domain,
+                                          msptiCallbackId cbid) {
     try {
         if (!callback::IsValidDomain(domain)) return MSPTI_ERROR_INVALID_PARAMETER;
         // Callbacks come only from our wrappers: without them in the process nothing would fire.

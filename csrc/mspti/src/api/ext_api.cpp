@@ -25,7 +25,8 @@ MSPTI_API const char* msptiResultGetString(msptiResult result) {
 
 MSPTI_API msptiResult msptiActivityGetDroppedRecords(msptiActivityKind kind, uint64_t* dropped) {
     if (dropped == nullptr) return MSPTI_ERROR_INVALID_PARAMETER;
-    if (kind != MSPTI_ACTIVITY_KIND_INVALID && !mspti::activity::IsValidKind(kind)) return MSPTI_ERROR_INVALID_PARAMETER;
+    if (kind != MSPTI_ACTIVITY_KIND_INVALID && !mspti::activity::IsValidKind(kind))
+        return MSPTI_ERROR_INVALID_PARAMETER;
     *dropped = mspti::activity::Drops().Get(kind);
     return MSPTI_SUCCESS;
 }
@@ -33,7 +34,8 @@ MSPTI_API msptiResult msptiActivityGetDroppedRecords(msptiActivityKind kind, uin
 MSPTI_API msptiResult msptiActivityGetDroppedRecordsByReason(msptiActivityKind kind, msptiDropReason reason,
                                                              uint64_t* count) {
     if (count == nullptr) return MSPTI_ERROR_INVALID_PARAMETER;
-    if (kind != MSPTI_ACTIVITY_KIND_INVALID && !mspti::activity::IsValidKind(kind)) return MSPTI_ERROR_INVALID_PARAMETER;
+    if (kind != MSPTI_ACTIVITY_KIND_INVALID && !mspti::activity::IsValidKind(kind))
+        return MSPTI_ERROR_INVALID_PARAMETER;
     if (reason != MSPTI_DROP_REASON_ANY && !mspti::activity::IsValidDropReason(reason)) {
         return MSPTI_ERROR_INVALID_PARAMETER;
     }

@@ -29,20 +29,19 @@ void AtExit() {
         const uint64_t lost = activity::BufferManager::Instance().FlushAtExit(kExitDeliveryStall);
         if (lost != 0) {
             std::fprintf(stderr,
-                         "msPTI: %" PRIu64 " activity record%s not delivered at exit: no buffer came back from "
+                         "msPTI: %" PRIu64
+                         " activity record%s not delivered at exit: no buffer came back from "
                          "the CompleteFunc for %lld ms\n",
                          lost, lost == 1 ? " was" : "s were", static_cast<long long>(kExitDeliveryStall.count()));
         }
-    } catch (...) {
-    }
+    } catch (...) {}
 }
 
 __attribute__((constructor)) void OnLoad() {
     try {
         host_clock::Resync();
         seam::profapi::OnLoad();
-    } catch (...) {
-    }
+    } catch (...) {}
 }
 
 }  // namespace

@@ -12,7 +12,8 @@
 
 namespace mspti::seam::cann {
 
-#define MSPTI_CANN_FN(lib, fn) inline CannFunction<decltype(&::fn)> fn{CannLibrary::lib, #fn}
+#define MSPTI_CANN_FN(lib, fn) \
+    inline CannFunction<decltype(&::fn)> fn { CannLibrary::lib, #fn }
 
 // libprofapi
 MSPTI_CANN_FN(kProfapi, MsprofRegisterProfileCallback);

@@ -45,8 +45,8 @@ bool WantTsFw() {
 }
 
 bool UsesStars(msptiActivityKind k) {
-    return k == MSPTI_ACTIVITY_KIND_KERNEL || k == MSPTI_ACTIVITY_KIND_COMMUNICATION || k == MSPTI_ACTIVITY_KIND_MEMCPY ||
-           k == MSPTI_ACTIVITY_KIND_MEMSET;
+    return k == MSPTI_ACTIVITY_KIND_KERNEL || k == MSPTI_ACTIVITY_KIND_COMMUNICATION ||
+           k == MSPTI_ACTIVITY_KIND_MEMCPY || k == MSPTI_ACTIVITY_KIND_MEMSET;
 }
 
 bool WantStars() {
@@ -221,13 +221,14 @@ void DeviceTaskManager::Reconcile(uint32_t id) {
         devices::SetStarsFailed(id, stars_failed);
         if ((tsfw_failed || stars_failed) && !d.failure_logged) {
             d.failure_logged = true;
-            MSPTI_LOGE("device %u: profiling collection could not start (%s%s%s); its device records (KERNEL, device "
-                       "MARKER halves, HCCL, COMMUNICATION) are counted as dropped, reason COLLECTION_FAILED. Check "
-                       "that the driver lists the device (drvGetDevNum/drvGetDevIDs), reports its chip and clock "
-                       "(halGetDeviceInfo) and profiling channels (prof_drv_get_channels), and that no other profiler "
-                       "holds them (prof_drv_start)",
-                       id, stars_failed ? "STARS channel 50" : "", stars_failed && tsfw_failed ? ", " : "",
-                       tsfw_failed ? "step-trace channel 44" : "");
+            MSPTI_LOGE(
+                "device %u: profiling collection could not start (%s%s%s); its device records (KERNEL, device "
+                "MARKER halves, HCCL, COMMUNICATION) are counted as dropped, reason COLLECTION_FAILED. Check "
+                "that the driver lists the device (drvGetDevNum/drvGetDevIDs), reports its chip and clock "
+                "(halGetDeviceInfo) and profiling channels (prof_drv_get_channels), and that no other profiler "
+                "holds them (prof_drv_start)",
+                id, stars_failed ? "STARS channel 50" : "", stars_failed && tsfw_failed ? ", " : "",
+                tsfw_failed ? "step-trace channel 44" : "");
         }
     } while (d.again);
     d.busy = false;
@@ -313,15 +314,15 @@ void DeviceTaskManager::SendCommand(uint32_t id, uint32_t type, uint64_t bits) {
     cmd.modelId = 0xFFFFFFFFU;
     cmd.type = type;
     const int32_t rc = send(&cmd, static_cast<uint32_t>(sizeof cmd));
-    if (rc != 0) MSPTI_LOGE("profSetProfCommand(type %u, switch 0x%llx) on device %u: %d", type,
-                            static_cast<unsigned long long>(bits), id, rc);
+    if (rc != 0)
+        MSPTI_LOGE("profSetProfCommand(type %u, switch 0x%llx) on device %u: %d", type,
+                   static_cast<unsigned long long>(bits), id, rc);
     // Task reports that could not be switched on: the kernels launched there are counted instead.
     if (type == PROF_COMMANDHANDLE_TYPE_START && (bits & PROF_TASK_TIME_MASK) != 0) {
         interpose::report_route::SetDeviceCommandFailed(id, rc != 0);
         // CANN registers its task type names when its reports start; without them no track is a kernel's.
         if (rc == 0) {
-            interpose::report_route::SetTypeNamesMissing(
-                !NameCache::Instance().HasTypes(MSPROF_REPORT_RUNTIME_LEVEL));
+            interpose::report_route::SetTypeNamesMissing(!NameCache::Instance().HasTypes(MSPROF_REPORT_RUNTIME_LEVEL));
         }
     }
 }

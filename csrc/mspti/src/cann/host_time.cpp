@@ -41,7 +41,8 @@ void Decide(State& s) {
     }
     int64_t freq = 0;
     auto info = cann::halGetDeviceInfo.get();
-    if (info == nullptr || info(0, MODULE_TYPE_SYSTEM, INFO_TYPE_HOST_OSC_FREQUE, &freq) != DRV_ERROR_NONE || freq <= 0) {
+    if (info == nullptr || info(0, MODULE_TYPE_SYSTEM, INFO_TYPE_HOST_OSC_FREQUE, &freq) != DRV_ERROR_NONE ||
+        freq <= 0) {
         return;
     }
     s.enabled = true;
@@ -75,7 +76,8 @@ bool detail::DecideHostFreq() {
 uint64_t detail::CounterToRecordTime(uint64_t counter) {
     const CounterReference ref = GetState().reference.Load();
     const auto delta = static_cast<__int128>(counter) - static_cast<__int128>(ref.counter);
-    return static_cast<uint64_t>(static_cast<__int128>(ref.record_ns) + delta * 1000000 / static_cast<__int128>(ref.freq_per_ms));
+    return static_cast<uint64_t>(static_cast<__int128>(ref.record_ns) +
+                                 delta * 1000000 / static_cast<__int128>(ref.freq_per_ms));
 }
 
 uint64_t CannNow() { return HostFreqEnabled() ? host_clock::Counter() : host_clock::MonoRawNs(); }

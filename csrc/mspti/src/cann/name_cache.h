@@ -92,7 +92,8 @@ private:
     // Entries point at the intern table's strings, which live as long as the process.
     std::atomic<const char*> fast_[kFastLevels][kFastTypes] = {};
     std::atomic<uint32_t> registered_[kFastLevels] = {};
-    std::atomic<bool> kernel_[kFastTypes] = {};  // IsKernelTask of the runtime level's small type ids  // type names registered per fast row
+    std::atomic<bool> kernel_[kFastTypes] =
+        {};  // IsKernelTask of the runtime level's small type ids  // type names registered per fast row
     InternTable types_{12};
     InternTable by_id_{14};
     InternTable by_text_{14};

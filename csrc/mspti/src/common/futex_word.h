@@ -29,7 +29,7 @@ public:
     // Sleeps while the word still equals `seen`, at most `timeout_ns` (0: no limit). Returns early on
     // a change, a signal, or spuriously: callers re-check their condition.
     void Wait(uint32_t seen, uint64_t timeout_ns = 0) const {
-        struct timespec limit {};
+        struct timespec limit{};
         limit.tv_sec = static_cast<time_t>(timeout_ns / 1000000000u);
         limit.tv_nsec = static_cast<long>(timeout_ns % 1000000000u);
         syscall(SYS_futex, reinterpret_cast<const uint32_t*>(&word_), FUTEX_WAIT_PRIVATE, seen,

@@ -234,8 +234,7 @@ uint64_t ChannelReader::DrainChannel(Channel& c) {
         got += ReadHeld(c, owed - got);
     }
     const auto overtime = std::chrono::steady_clock::now() + kDrainOvertime;
-    while (std::chrono::steady_clock::now() < overtime && ReadHeld(c, kReadBufferSize) != 0) {
-    }
+    while (std::chrono::steady_clock::now() < overtime && ReadHeld(c, kReadBufferSize) != 0) {}
     return flushed && got >= pending ? flushed_ns : 0;
 }
 
@@ -273,9 +272,10 @@ void ChannelReader::NoteSkipped(Channel& c, size_t bytes) {
     c.skipped += bytes;
     if (c.skip_logged) return;
     c.skip_logged = true;
-    MSPTI_LOGW("channel %u of device %u: records out of step (a short or garbled read); skipped %zu bytes to the next "
-               "record boundary (further skips are not logged)",
-               c.channel, c.device, bytes);
+    MSPTI_LOGW(
+        "channel %u of device %u: records out of step (a short or garbled read); skipped %zu bytes to the next "
+        "record boundary (further skips are not logged)",
+        c.channel, c.device, bytes);
 }
 
 // Parses the whole records at the start of c.buffer[0, c.fill) and returns how many bytes it used.

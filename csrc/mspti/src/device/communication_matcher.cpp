@@ -233,7 +233,8 @@ void CommunicationMatcher::DropDevice(uint32_t device) {
             ++it;
             continue;
         }
-        if (it->second.finished) activity::Drops().Add(MSPTI_ACTIVITY_KIND_COMMUNICATION, MSPTI_DROP_REASON_DEVICE_HALF_LOST);
+        if (it->second.finished)
+            activity::Drops().Add(MSPTI_ACTIVITY_KIND_COMMUNICATION, MSPTI_DROP_REASON_DEVICE_HALF_LOST);
         it = ops_.erase(it);
     }
     for (auto it = by_key_.begin(); it != by_key_.end();) {

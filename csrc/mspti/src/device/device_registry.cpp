@@ -17,9 +17,7 @@ uint32_t Chip(uint32_t device) { return device < kMaxDevices ? g_chip[device].lo
 void SetChip(uint32_t device, uint32_t chip) {
     if (device < kMaxDevices) g_chip[device].store(chip, std::memory_order_release);
 }
-bool StarsActive(uint32_t device) {
-    return device < kMaxDevices && g_stars[device].load(std::memory_order_acquire);
-}
+bool StarsActive(uint32_t device) { return device < kMaxDevices && g_stars[device].load(std::memory_order_acquire); }
 bool TsFwActive(uint32_t device) { return device < kMaxDevices && g_tsfw[device].load(std::memory_order_acquire); }
 void SetStarsActive(uint32_t device, bool on) {
     if (device < kMaxDevices) g_stars[device].store(on, std::memory_order_release);

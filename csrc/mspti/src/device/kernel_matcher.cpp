@@ -229,8 +229,7 @@ void KernelMatcher::OnStart(uint32_t device, uint64_t key, uint64_t count) {
     StartWithoutTrack(key, count);
 }
 
-void KernelMatcher::OnSpan(uint32_t device, uint32_t stream, uint32_t task, uint64_t start_count,
-                           uint64_t end_count) {
+void KernelMatcher::OnSpan(uint32_t device, uint32_t stream, uint32_t task, uint64_t start_count, uint64_t end_count) {
     const uint64_t key = TaskKey(device, stream, task);
     const size_t slot = pending_.Find(key);
     if (slot != TaskQueues<Pending>::kNoSlot) {

@@ -20,7 +20,8 @@ std::atomic<bool>& StreamExpandMode();
 inline StreamTask DecodeStreamTask(uint16_t stream, uint16_t task) {
     if (StreamExpandMode().load(std::memory_order_relaxed)) {
         if ((stream & 0x8000U) != 0) {
-            return {static_cast<uint32_t>(task & 0x7FFFU), static_cast<uint32_t>((task & 0x8000U) | (stream & 0x7FFFU))};
+            return {static_cast<uint32_t>(task & 0x7FFFU),
+                    static_cast<uint32_t>((task & 0x8000U) | (stream & 0x7FFFU))};
         }
         return {static_cast<uint32_t>(stream & 0x7FFFU), task};
     }
@@ -29,7 +30,8 @@ inline StreamTask DecodeStreamTask(uint16_t stream, uint16_t task) {
         return {static_cast<uint32_t>(stream % 2048U), static_cast<uint32_t>((task & 0x1FFFU) | (stream & 0xE000U))};
     }
     if ((stream & 0x2000U) != 0) {
-        return {static_cast<uint32_t>((task & 0x0FFFU) % 2048U), static_cast<uint32_t>((stream & 0x0FFFU) | (task & 0xF000U))};
+        return {static_cast<uint32_t>((task & 0x0FFFU) % 2048U),
+                static_cast<uint32_t>((stream & 0x0FFFU) | (task & 0xF000U))};
     }
     return {static_cast<uint32_t>(stream % 2048U), task};
 }

@@ -191,7 +191,6 @@ private:
 
     void Grow() { Rehash(slots_.empty() ? kInitialSlots : slots_.size() * 2); }
 
-
     void Rehash(size_t size) {
         std::vector<Slot> old;
         old.swap(slots_);

@@ -94,8 +94,8 @@ aclError aclrtSetDevice(int32_t deviceId) {
             mspti::seam::DeviceTaskManager::Instance().OnDeviceSet(static_cast<uint32_t>(deviceId));
         }
     };
-    return InterceptRuntime(real_aclrtSetDevice, MSPTI_CBID_RUNTIME_DEVICE_SET, "aclrtSetDevice", params, false,
-                            noted, deviceId);
+    return InterceptRuntime(real_aclrtSetDevice, MSPTI_CBID_RUNTIME_DEVICE_SET, "aclrtSetDevice", params, false, noted,
+                            deviceId);
 }
 
 aclError aclrtResetDevice(int32_t deviceId) {
@@ -112,8 +112,8 @@ aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
 
 aclError aclrtDestroyContext(aclrtContext context) {
     const msptiRuntimeDestroyContextParams params{context};
-    return InterceptRuntime(real_aclrtDestroyContext, MSPTI_CBID_RUNTIME_CONTEXT_DESTROY, "aclrtDestroyContext",
-                            params, false, NoRecord{}, context);
+    return InterceptRuntime(real_aclrtDestroyContext, MSPTI_CBID_RUNTIME_CONTEXT_DESTROY, "aclrtDestroyContext", params,
+                            false, NoRecord{}, context);
 }
 
 aclError aclrtCreateStream(aclrtStream* stream) {
@@ -157,14 +157,16 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
         [event, stream](uint64_t began) {
             uint32_t device = 0;
             uint32_t id = 0;
-            if (StreamOf(stream, device, id)) mspti::seam::stream_syncs::NoteEventRecord(event, device, id, stream, began);
+            if (StreamOf(stream, device, id))
+                mspti::seam::stream_syncs::NoteEventRecord(event, device, id, stream, began);
         },
         event, stream);
 }
 
 aclError aclrtSynchronizeEvent(aclrtEvent event) {
-    return Noted(real_aclrtSynchronizeEvent, "aclrtSynchronizeEvent",
-                 [event](uint64_t) { mspti::seam::stream_syncs::NoteEventSync(event); }, event);
+    return Noted(
+        real_aclrtSynchronizeEvent, "aclrtSynchronizeEvent",
+        [event](uint64_t) { mspti::seam::stream_syncs::NoteEventSync(event); }, event);
 }
 
 }  // extern "C"

@@ -68,9 +68,11 @@ extern "C" {
 
 aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize,
                            aclrtStream stream) {
-    const auto params = [&] { return msptiRuntimeLaunchKernelParams{funcHandle, numBlocks, argsData, argsSize, stream}; };
-    return InterceptLaunch(real_aclrtLaunchKernel, "aclrtLaunchKernel", params, funcHandle, numBlocks, argsData, argsSize,
-                           stream);
+    const auto params = [&] {
+        return msptiRuntimeLaunchKernelParams{funcHandle, numBlocks, argsData, argsSize, stream};
+    };
+    return InterceptLaunch(real_aclrtLaunchKernel, "aclrtLaunchKernel", params, funcHandle, numBlocks, argsData,
+                           argsSize, stream);
 }
 
 aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize,
@@ -95,7 +97,7 @@ aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numB
                                        aclrtLaunchKernelCfg* cfg, void* hostArgs, size_t argsSize,
                                        aclrtPlaceHolderInfo* placeHolderArray, size_t placeHolderNum) {
     const auto params = [&] {
-        return msptiRuntimeLaunchKernelWithHostArgsParams{funcHandle, numBlocks, stream,   cfg,
+        return msptiRuntimeLaunchKernelWithHostArgsParams{funcHandle, numBlocks, stream,           cfg,
                                                           hostArgs,   argsSize,  placeHolderArray, placeHolderNum};
     };
     return InterceptLaunch(real_aclrtLaunchKernelWithHostArgs, "aclrtLaunchKernelWithHostArgs", params, funcHandle,

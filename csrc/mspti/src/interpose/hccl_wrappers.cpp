@@ -56,8 +56,7 @@ HcclResult Run(const mspti::seam::CannFunction<Fn>& real, uint32_t cbid, const c
     try {
         hccl::EndOp(marker, stream);
         mspti::seam::communication::EndCollectiveCall(operators, result == HCCL_SUCCESS);
-    } catch (...) {
-    }
+    } catch (...) {}
     return result;
 }
 
@@ -124,8 +123,8 @@ HcclResult HcclAlltoAll(const void* sendBuf, uint64_t sendCount, HcclDataType se
 HcclResult HcclAlltoAllV(const void* sendBuf, const void* sendCounts, const void* sdispls, HcclDataType sendType,
                          const void* recvBuf, const void* recvCounts, const void* rdispls, HcclDataType recvType,
                          HcclComm comm, aclrtStream stream) {
-    const msptiHcclAlltoAllVParams params{sendBuf, sendCounts, sdispls, sendType, recvBuf,
-                                          recvCounts, rdispls, recvType, comm, stream};
+    const msptiHcclAlltoAllVParams params{sendBuf,    sendCounts, sdispls,  sendType, recvBuf,
+                                          recvCounts, rdispls,    recvType, comm,     stream};
     uint64_t bytes = 0;
     if (CommunicationKindOn()) {
         const uint32_t ranks = hccl::RankSize(comm);

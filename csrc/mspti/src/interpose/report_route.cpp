@@ -48,14 +48,15 @@ void UpdateLocked(State& s) {
     const bool want = all || devices != 0;
     if (want && !s.logged) {
         s.logged = true;
-        MSPTI_LOGE("CANN cannot report tasks to msPTI (%s); the KERNEL, HCCL and COMMUNICATION records of the "
-                   "kernels and collectives launched meanwhile are counted as dropped, reason COLLECTION_FAILED. "
-                   "Check libprofapi "
-                   "(MsprofRegisterProfileCallback, profSetProfCommand, MsprofRegTypeInfo, MsprofNotifySetDevice)",
-                   s.registration_failed  ? "the report callbacks could not be registered"
-                   : s.type_names_missing ? "no task type names were registered"
-                   : s.failed_devices != 0 ? "the command that switches task reports on failed"
-                                           : "an open device was never reported");
+        MSPTI_LOGE(
+            "CANN cannot report tasks to msPTI (%s); the KERNEL, HCCL and COMMUNICATION records of the "
+            "kernels and collectives launched meanwhile are counted as dropped, reason COLLECTION_FAILED. "
+            "Check libprofapi "
+            "(MsprofRegisterProfileCallback, profSetProfCommand, MsprofRegTypeInfo, MsprofNotifySetDevice)",
+            s.registration_failed   ? "the report callbacks could not be registered"
+            : s.type_names_missing  ? "no task type names were registered"
+            : s.failed_devices != 0 ? "the command that switches task reports on failed"
+                                    : "an open device was never reported");
     }
     if (want != s.redirected) {
         s.redirected = want;
@@ -140,9 +141,10 @@ void CountUnreportedLaunch() {
     if (!seam::devices::StarsActive(id) && !seam::devices::StarsFailed(id)) return;
     static std::atomic<bool> logged{false};
     if (!logged.exchange(true, std::memory_order_relaxed)) {
-        MSPTI_LOGW("a kernel launch on device %d returned without CANN reporting its task; its KERNEL record is "
-                   "counted as dropped, reason COLLECTION_FAILED (check libprofapi's MsprofReportCompactInfo)",
-                   device);
+        MSPTI_LOGW(
+            "a kernel launch on device %d returned without CANN reporting its task; its KERNEL record is "
+            "counted as dropped, reason COLLECTION_FAILED (check libprofapi's MsprofReportCompactInfo)",
+            device);
     }
     activity::Drops().Add(MSPTI_ACTIVITY_KIND_KERNEL, MSPTI_DROP_REASON_COLLECTION_FAILED);
 }

@@ -78,8 +78,9 @@ template <typename Result, typename Fn, typename Params, typename Record, typena
 }
 
 template <typename Fn, typename Params, typename Record, typename... Args>
-[[gnu::always_inline]] inline aclError InterceptRuntime(const seam::CannFunction<Fn>& real, uint32_t cbid, const char* name, const Params& params,
-                          bool timed, Record&& record, Args... args) noexcept {
+[[gnu::always_inline]] inline aclError InterceptRuntime(const seam::CannFunction<Fn>& real, uint32_t cbid,
+                                                        const char* name, const Params& params, bool timed,
+                                                        Record&& record, Args... args) noexcept {
     return Intercept<aclError>(real, ACL_ERROR_INTERNAL_ERROR, MSPTI_CB_DOMAIN_RUNTIME, cbid, name, params, timed,
                                static_cast<Record&&>(record), args...);
 }

@@ -28,7 +28,7 @@ bool IsDeviceFlag(uint64_t flag) {
 uint64_t HalfKey(uint64_t id, uint64_t flag) {
     const uint64_t which = flag == MSPTI_ACTIVITY_FLAG_MARKER_START_WITH_DEVICE ? 1
                            : flag == MSPTI_ACTIVITY_FLAG_MARKER_END_WITH_DEVICE ? 2
-                                                                                 : 0;
+                                                                                : 0;
     return (id << 2) | which;
 }
 
@@ -106,8 +106,8 @@ void OnDeviceMarker(uint32_t device, uint32_t stream, uint64_t id, uint64_t flag
     const uint64_t timestamp = seam::device_time::ToRecordTime(device, count);
     if (!activity::Enabled(MSPTI_ACTIVITY_KIND_MARKER) || timestamp == 0) {
         activity::Drops().Add(MSPTI_ACTIVITY_KIND_MARKER, activity::Enabled(MSPTI_ACTIVITY_KIND_MARKER)
-                                                               ? MSPTI_DROP_REASON_DEVICE_HALF_LOST
-                                                               : MSPTI_DROP_REASON_KIND_DISABLED);
+                                                              ? MSPTI_DROP_REASON_DEVICE_HALF_LOST
+                                                              : MSPTI_DROP_REASON_KIND_DISABLED);
         return;
     }
     msptiActivityMarker record{};

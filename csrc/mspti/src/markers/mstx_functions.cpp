@@ -45,7 +45,9 @@ void WriteHostRecord(msptiActivityFlag flag, uint64_t id, const char* name, cons
 
 // The message's length when it is a valid name (see ValidName), measured once for the check and the
 // string pool; kMaxNameLength when it is not.
-size_t MessageLength(const char* message) { return message != nullptr ? strnlen(message, kMaxNameLength) : kMaxNameLength; }
+size_t MessageLength(const char* message) {
+    return message != nullptr ? strnlen(message, kMaxNameLength) : kMaxNameLength;
+}
 
 // A message msPTI cannot record (NULL, or kMaxNameLength characters or more: never truncated): the
 // record it would have made is counted as dropped.
@@ -70,8 +72,8 @@ void Mark(Domain* domain, const char* message, Stream stream) {
     const size_t length = MessageLength(message);
     if (!Recordable(length)) return;
     const uint64_t id = NextMarkerId();
-    const msptiActivityFlag flag =
-        stream != nullptr ? MSPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS_WITH_DEVICE : MSPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS;
+    const msptiActivityFlag flag = stream != nullptr ? MSPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS_WITH_DEVICE
+                                                     : MSPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS;
     WriteHostRecord(flag, id, InternString(std::string_view(message, length)), domain->name);
     if (stream != nullptr) PlaceDeviceHalf(id, flag, stream);
 }

@@ -155,10 +155,11 @@ void EndCollectiveCall(uint64_t accounted_before, bool succeeded) {
             "the HCCL API report of its task (MsprofReportApi)",
             "its task track (MsprofReportCompactInfo, or the task reports were never switched on)",
         };
-        MSPTI_LOGW("a collective on device %d returned without CANN reporting %s; its COMMUNICATION record is "
-                   "counted as dropped, reason COLLECTION_FAILED",
-                   device, route_broken ? "anything (the report route is broken, see the earlier message)"
-                                        : kMissing[missing]);
+        MSPTI_LOGW(
+            "a collective on device %d returned without CANN reporting %s; its COMMUNICATION record is "
+            "counted as dropped, reason COLLECTION_FAILED",
+            device,
+            route_broken ? "anything (the report route is broken, see the earlier message)" : kMissing[missing]);
     }
     activity::Drops().Add(MSPTI_ACTIVITY_KIND_COMMUNICATION, MSPTI_DROP_REASON_COLLECTION_FAILED);
 }

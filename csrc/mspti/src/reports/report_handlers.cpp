@@ -113,7 +113,8 @@ void OnTaskTrack(uint32_t aging, const MsprofCompactInfo& info) {
     uint64_t start = api.beginTime;
     uint64_t end = api.endTime;
     host_time::ToRecordTimes(start, end);
-    activity::BufferManager::Instance().Write(ApiRecord(kind, api, start, end, CurrentProcessId(), correlation_id, name));
+    activity::BufferManager::Instance().Write(
+        ApiRecord(kind, api, start, end, CurrentProcessId(), correlation_id, name));
 }
 
 // Any API report ends the implicit correlation group of its thread, and the first inside a launch
@@ -200,8 +201,8 @@ void OnTaskTrack(uint32_t aging, const MsprofCompactInfo& info) {
     uint64_t start = api.beginTime;
     uint64_t end = api.endTime;
     if (name == nullptr || name[0] == '\0' || pid == 0 || !host_time::TryToRecordTimes(start, end)) return false;
-    const msptiActivityApi record = ApiRecord(MSPTI_ACTIVITY_KIND_RUNTIME_API, api, start, end, pid,
-                                              activity::CurrentScopeId(), name);
+    const msptiActivityApi record =
+        ApiRecord(MSPTI_ACTIVITY_KIND_RUNTIME_API, api, start, end, pid, activity::CurrentScopeId(), name);
     if (!activity::BufferManager::TryAppend(record)) return false;
     activity::ClaimApiInScope(api.beginTime, api.endTime);
     return true;
@@ -266,9 +267,8 @@ void OnTaskTrack(uint32_t aging, const MsprofCompactInfo& info) {
 int32_t OnCompact(uint32_t aging, const void* data, uint32_t length) {
     if (data == nullptr || length != sizeof(MsprofCompactInfo)) return PROFAPI_ERROR;
     if (!ReadableInPlace<MsprofCompactInfo>(data)) {
-        return HandleCopy<MsprofCompactInfo>(data, [aging](const MsprofCompactInfo& info) {
-            return DispatchCompact(aging, info);
-        });
+        return HandleCopy<MsprofCompactInfo>(
+            data, [aging](const MsprofCompactInfo& info) { return DispatchCompact(aging, info); });
     }
     const auto& info = *static_cast<const MsprofCompactInfo*>(data);
     if (KernelTrackInScope(aging, info)) return PROFAPI_SUCCESS;

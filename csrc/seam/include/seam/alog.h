@@ -16,7 +16,7 @@ extern "C" {
 
 /* Returns 1 when a message of this module and level is to be logged. */
 int32_t CheckLogLevelForC(int32_t moduleId, int32_t logLevel);
-void DlogInnerForC(int32_t moduleId, int32_t level, const char *fmt, ...);
+void DlogInnerForC(int32_t moduleId, int32_t level, const char* fmt, ...);
 
 #ifdef __cplusplus
 }

@@ -23,8 +23,8 @@ extern "C" {
 #define STARS_FUNC_TYPE_FFTS_BEGIN 34U
 #define STARS_FUNC_TYPE_FFTS_END 35U
 #define STARS_HEAD(funcType, cnt, taskType) \
-    ((uint16_t)(((funcType)&0x3FU) | (((cnt)&0xFU) << 6) | (((taskType)&0x3FU) << 10)))
-#define STARS_HEAD_FUNC_TYPE(head) ((uint16_t)((head)&0x3FU))
+    ((uint16_t)(((funcType) & 0x3FU) | (((cnt) & 0xFU) << 6) | (((taskType) & 0x3FU) << 10)))
+#define STARS_HEAD_FUNC_TYPE(head) ((uint16_t)((head) & 0x3FU))
 
 #pragma pack(push, 4)
 /* 64-byte ACSQ task log, chip types 5 and 7. */

@@ -70,7 +70,7 @@ typedef struct prof_start_para {
     unsigned int channel_type;
     unsigned int sample_period;
     unsigned int real_time;
-    void *user_data;
+    void* user_data;
     unsigned int user_data_size;
 } prof_start_para_t;
 
@@ -102,16 +102,16 @@ struct StarsSocLogConfig {
     uint32_t blockShinkFlag;
 };
 
-drvError_t drvGetDevNum(uint32_t *numDev);
-drvError_t drvGetDevIDs(uint32_t *devices, uint32_t len);
-drvError_t halGetDeviceInfo(uint32_t devId, int32_t moduleType, int32_t infoType, int64_t *value);
-drvError_t halGetAPIVersion(int32_t *apiVersion);
-int prof_drv_get_channels(unsigned int deviceId, channel_list_t *channels);
-int prof_drv_start(unsigned int deviceId, unsigned int channelId, struct prof_start_para *para);
+drvError_t drvGetDevNum(uint32_t* numDev);
+drvError_t drvGetDevIDs(uint32_t* devices, uint32_t len);
+drvError_t halGetDeviceInfo(uint32_t devId, int32_t moduleType, int32_t infoType, int64_t* value);
+drvError_t halGetAPIVersion(int32_t* apiVersion);
+int prof_drv_get_channels(unsigned int deviceId, channel_list_t* channels);
+int prof_drv_start(unsigned int deviceId, unsigned int channelId, struct prof_start_para* para);
 int prof_stop(unsigned int deviceId, unsigned int channelId);
-int prof_channel_poll(struct prof_poll_info *out, int num, int timeoutSec);
-int prof_channel_read(unsigned int deviceId, unsigned int channelId, char *buf, unsigned int bufSize);
-int halProfDataFlush(unsigned int deviceId, unsigned int channelId, unsigned int *dataLen);
+int prof_channel_poll(struct prof_poll_info* out, int num, int timeoutSec);
+int prof_channel_read(unsigned int deviceId, unsigned int channelId, char* buf, unsigned int bufSize);
+int halProfDataFlush(unsigned int deviceId, unsigned int channelId, unsigned int* dataLen);
 
 #ifdef __cplusplus
 } /* extern "C" */

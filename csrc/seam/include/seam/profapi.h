@@ -232,21 +232,21 @@ struct ProfSetDevPara {
 };
 
 /* Callback signatures a profiler registers (C variants). */
-typedef int32_t (*ProfReportApiCFunc)(uint32_t agingFlag, const struct MsprofApi *api);
-typedef int32_t (*ProfReportEventCFunc)(uint32_t agingFlag, const struct MsprofEvent *event);
-typedef int32_t (*ProfReportCompactFunc)(uint32_t agingFlag, const void *data, uint32_t length);
-typedef int32_t (*ProfReportAdditionalFunc)(uint32_t agingFlag, const void *data, uint32_t length);
-typedef int32_t (*ProfRegTypeInfoCFunc)(uint16_t level, uint32_t typeId, const char *name, size_t len);
-typedef uint64_t (*ProfGetHashIdCFunc)(const char *info, size_t len);
+typedef int32_t (*ProfReportApiCFunc)(uint32_t agingFlag, const struct MsprofApi* api);
+typedef int32_t (*ProfReportEventCFunc)(uint32_t agingFlag, const struct MsprofEvent* event);
+typedef int32_t (*ProfReportCompactFunc)(uint32_t agingFlag, const void* data, uint32_t length);
+typedef int32_t (*ProfReportAdditionalFunc)(uint32_t agingFlag, const void* data, uint32_t length);
+typedef int32_t (*ProfRegTypeInfoCFunc)(uint16_t level, uint32_t typeId, const char* name, size_t len);
+typedef uint64_t (*ProfGetHashIdCFunc)(const char* info, size_t len);
 typedef int8_t (*ProfHostFreqIsEnableCFunc)(void);
-typedef int32_t (*ProfDeviceStateCFunc)(void *devPara, uint32_t len);
+typedef int32_t (*ProfDeviceStateCFunc)(void* devPara, uint32_t len);
 
 /* A CANN module's command handler (MsprofRegisterCallback). */
-typedef int32_t (*ProfCommandHandle)(uint32_t type, void *data, uint32_t len);
+typedef int32_t (*ProfCommandHandle)(uint32_t type, void* data, uint32_t len);
 
 /* mstx module tables (see seam/mstx_table.h for ids). */
 typedef void (*MstxFuncPointer)(void);
-typedef int (*MstxGetModuleFuncTableFunc)(uint32_t module, MstxFuncPointer ***outTable, uint32_t *outSize);
+typedef int (*MstxGetModuleFuncTableFunc)(uint32_t module, MstxFuncPointer*** outTable, uint32_t* outSize);
 typedef int (*MstxInitInjectionFunc)(MstxGetModuleFuncTableFunc getFuncTable);
 
 #define PROF_MODULE_INVALID 0U
@@ -254,17 +254,17 @@ typedef int (*MstxInitInjectionFunc)(MstxGetModuleFuncTableFunc getFuncTable);
 #define PROF_MODULE_MSPTI 2U
 
 /* ---- functions libprofapi exports ---- */
-int32_t MsprofRegisterProfileCallback(int32_t callbackType, void *callback, uint32_t len);
+int32_t MsprofRegisterProfileCallback(int32_t callbackType, void* callback, uint32_t len);
 int32_t MsprofRegisterCallback(uint32_t moduleId, ProfCommandHandle handle);
-int32_t profSetProfCommand(void *command, uint32_t len);
-int32_t MsprofReportApi(uint32_t agingFlag, const struct MsprofApi *api);
-int32_t MsprofReportEvent(uint32_t agingFlag, const struct MsprofEvent *event);
-int32_t MsprofReportCompactInfo(uint32_t agingFlag, const void *data, uint32_t length);
-int32_t MsprofReportAdditionalInfo(uint32_t agingFlag, const void *data, uint32_t length);
-int32_t MsprofRegTypeInfo(uint16_t level, uint32_t typeId, const char *typeName);
-uint64_t MsprofGetHashId(const char *hashInfo, size_t length);
-uint64_t MsprofStr2Id(const char *hashInfo, size_t length);
-char *MsprofId2Str(uint64_t hashId);
+int32_t profSetProfCommand(void* command, uint32_t len);
+int32_t MsprofReportApi(uint32_t agingFlag, const struct MsprofApi* api);
+int32_t MsprofReportEvent(uint32_t agingFlag, const struct MsprofEvent* event);
+int32_t MsprofReportCompactInfo(uint32_t agingFlag, const void* data, uint32_t length);
+int32_t MsprofReportAdditionalInfo(uint32_t agingFlag, const void* data, uint32_t length);
+int32_t MsprofRegTypeInfo(uint16_t level, uint32_t typeId, const char* typeName);
+uint64_t MsprofGetHashId(const char* hashInfo, size_t length);
+uint64_t MsprofStr2Id(const char* hashInfo, size_t length);
+char* MsprofId2Str(uint64_t hashId);
 int32_t profRegDeviceStateCallback(ProfDeviceStateCFunc callback);
 uint64_t MsprofSysCycleTime(void);
 int32_t MsprofNotifySetDevice(uint32_t chipId, uint32_t deviceId, bool isOpen);

@@ -33,8 +33,6 @@ inline std::string json_string(std::string_view text) {
 }
 
 // A C string (null: the empty string), as msPTI records give names.
-inline std::string json_string(const char* text) {
-    return json_string(std::string_view(text != nullptr ? text : ""));
-}
+inline std::string json_string(const char* text) { return json_string(std::string_view(text != nullptr ? text : "")); }
 
 }  // namespace npusim::text
