@@ -56,6 +56,16 @@ class Coefficient:
         return f"{self.table}.{self.name}.{self.key}"
 
 
+def _hixl_kind(row: Row) -> str:
+    """A HIXL row's kind of transfer: "write" from device memory, "read" into it, "host" when the local
+    memory is host memory (either direction); "" for a row of another class."""
+    if row.cls != "hixl":
+        return ""
+    if row.shape.get("local") == "host":
+        return "host"
+    return "read" if row.op == "hixl_read" else "write"
+
+
 #: key -> (table, the rows it moves). A coefficient is fitted when at least one row of the file moves it.
 COEFFICIENTS: Mapping[str, tuple[str, Callable[[Row], bool]]] = {
     "cube_efficiency": ("soc", lambda r: r.cls in ("cube", "cube-small")),
@@ -70,21 +80,24 @@ COEFFICIENTS: Mapping[str, tuple[str, Callable[[Row], bool]]] = {
     ),
     "attention_vector_tile_ns": ("soc", lambda r: r.cls in ("attention", "attention-cross")),
     "attention_fill_tiles": ("soc", lambda r: r.cls in ("attention", "attention-cross")),
-    "hixl_alpha_ns": ("soc", lambda r: r.cls == "hixl"),
-    "hixl_gbps": (
-        "soc",
-        lambda r: r.cls == "hixl" and r.op == "hixl_write" and r.shape.get("local", "device") == "device",
-    ),
-    "hixl_read_gbps": (
-        "soc",
-        lambda r: r.cls == "hixl" and r.op == "hixl_read" and r.shape.get("local", "device") == "device",
-    ),
-    "hixl_host_gbps": ("soc", lambda r: r.cls == "hixl" and r.shape.get("local") == "host"),
+    # HIXL: a fixed cost per transfer and a rate for each kind of transfer.
+    "hixl_alpha_ns": ("soc", lambda r: _hixl_kind(r) == "write"),
+    "hixl_gbps": ("soc", lambda r: _hixl_kind(r) == "write"),
+    "hixl_read_alpha_ns": ("soc", lambda r: _hixl_kind(r) == "read"),
+    "hixl_read_gbps": ("soc", lambda r: _hixl_kind(r) == "read"),
+    "hixl_host_alpha_ns": ("soc", lambda r: _hixl_kind(r) == "host"),
+    "hixl_host_gbps": ("soc", lambda r: _hixl_kind(r) == "host"),
     "collective_link_gbps": ("hccl", lambda r: r.cls == "collective"),
     "p2p_link_gbps": ("hccl", lambda r: r.cls == "p2p"),
 }
 #: Coefficients that need rows of more than one size to be told apart from their partner.
-NEEDS_SIZES = {"cube_wave_ns", "attention_fill_tiles", "hixl_alpha_ns"}
+NEEDS_SIZES = {
+    "cube_wave_ns",
+    "attention_fill_tiles",
+    "hixl_alpha_ns",
+    "hixl_read_alpha_ns",
+    "hixl_host_alpha_ns",
+}
 
 
 def builtin_values() -> tuple[dict[str, dict[str, float]], dict[str, dict[str, float]]]:
@@ -109,6 +122,8 @@ def _start(key: str, values: Mapping[str, float]) -> float:
     value = float(values.get(key, 0.0))
     if value <= 0 and key in ("hixl_read_gbps", "hixl_host_gbps"):
         value = float(values.get("hixl_gbps", 0.0))
+    if value <= 0 and key in ("hixl_read_alpha_ns", "hixl_host_alpha_ns"):
+        value = float(values.get("hixl_alpha_ns", 0.0))
     return value
 
 

@@ -26,17 +26,20 @@ COMPLETED = 1
 STATUS_FAILED = 3
 
 # Ascend910B3 (the default SoC): the A2 family's HIXL figures of timing.toml (docs/timing.md):
-# host API cost, alpha and the HCCS rates of a WRITE from and a READ into device memory. Only
+# host API cost, and the fixed cost and HCCS rate of a WRITE from and a READ into device memory. Only
 # sync_read has a device-memory local buffer; the other steps' is host memory, for which A2 names no
-# rate of its own (hixl_host_gbps), so they take the write rate.
+# fixed cost or rate of its own (hixl_host_alpha_ns, hixl_host_gbps), so they take the write's.
 HOST_API_NS = 500
-ALPHA_NS = 377
-WRITE_GBPS = 19.91
-READ_GBPS = 26.96
+ALPHA_NS = 484
+READ_ALPHA_NS = 459
+WRITE_GBPS = 20.18
+READ_GBPS = 27.21
 
 
 def modelled_ns(nbytes: int, step: str) -> int:
-    return ALPHA_NS + math.ceil(nbytes / (READ_GBPS if step == "sync_read" else WRITE_GBPS))
+    if step == "sync_read":
+        return READ_ALPHA_NS + math.ceil(nbytes / READ_GBPS)
+    return ALPHA_NS + math.ceil(nbytes / WRITE_GBPS)
 
 
 @dataclass

@@ -1,9 +1,10 @@
 """HIXL TransferSync time by direction and local memory kind, against the model restated from timing.toml.
 
 Rows of calibration.toml with HIXL writes and reads from device and host memory are run through
-`npu-sim calibrate`; the host time of each TransferSync must be hixl_api_ns + hixl_alpha_ns + bytes at
-the family's rate for that transfer: hixl_gbps (WRITE from device memory), hixl_read_gbps (READ into
-device memory) or hixl_host_gbps (local host memory).
+`npu-sim calibrate`; the host time of each TransferSync must be hixl_api_ns + the family's fixed cost
+and bytes at its rate for that transfer: hixl_alpha_ns and hixl_gbps (WRITE from device memory),
+hixl_read_alpha_ns and hixl_read_gbps (READ into device memory) or hixl_host_alpha_ns and
+hixl_host_gbps (local host memory), each falling back to the WRITE's when the family does not name it.
 """
 
 from __future__ import annotations
@@ -28,22 +29,22 @@ TIMING = tomllib.loads((DATA / "timing.toml").read_text(encoding="utf-8"))
 IDS = [
     "hixl-write-d2d-1mib-a2-cs",
     "hixl-read-d2d-1mib-a2-cs",
+    "hixl-read-d2d-16kib-a2-cs",
     "hixl-write-d2d-64kib-a3-cs",
     "hixl-read-d2d-2mib-a3-cs",
+    "hixl-read-d2d-16kib-a3-cs",
     "hixl-write-h2d-1mib-a3-cs",
     "hixl-read-h2d-1mib-a3-cs",
+    "hixl-write-h2d-16kib-a3-cs",
 ]
 
 
 def expected_ns(row: calibrate.Row) -> float:
     t = {**TIMING["family"][TIMING["soc"][row.soc]["family"]], **TIMING["soc"][row.soc]}
-    if row.shape.get("local") == "host":
-        gbps = t.get("hixl_host_gbps") or t["hixl_gbps"]
-    elif row.op == "hixl_read":
-        gbps = t.get("hixl_read_gbps") or t["hixl_gbps"]
-    else:
-        gbps = t["hixl_gbps"]
-    return t["hixl_api_ns"] + round(t["hixl_alpha_ns"]) + math.ceil(int(row.shape["bytes"]) / gbps)
+    kind = "host_" if row.shape.get("local") == "host" else "read_" if row.op == "hixl_read" else ""
+    gbps = t.get(f"hixl_{kind}gbps") or t["hixl_gbps"]
+    alpha = t.get(f"hixl_{kind}alpha_ns") or t["hixl_alpha_ns"]
+    return t["hixl_api_ns"] + round(alpha) + math.ceil(int(row.shape["bytes"]) / gbps)
 
 
 def test_transfer_time_follows_direction_and_memory_kind(calibrate_home: Path, native: NativeTree) -> None:

@@ -43,6 +43,8 @@ const Fields<SocTiming>& soc_fields() {
         {"hixl_gbps", &SocTiming::hixl_gbps},
         {"hixl_read_gbps", &SocTiming::hixl_read_gbps},
         {"hixl_host_gbps", &SocTiming::hixl_host_gbps},
+        {"hixl_read_alpha_ns", &SocTiming::hixl_read_alpha_ns},
+        {"hixl_host_alpha_ns", &SocTiming::hixl_host_alpha_ns},
     };
     return fields;
 }

@@ -27,9 +27,11 @@ struct NPUSIM_API SocTiming {
     double vector_rate_fp16 = 1, vector_rate_bf16 = 1, vector_rate_fp32 = 1, vector_rate_int8 = 1;
     // Host API cost per API class (ACL calls use the SoC's host_api_ns).
     double hccl_api_ns = 0, hixl_api_ns = 0;
-    // HIXL over the inter-chip link (hixl_gbps 0: the host link). hixl_gbps: WRITE from device memory;
-    // hixl_read_gbps: READ into device memory; hixl_host_gbps: local host memory (0: as hixl_gbps).
+    // HIXL over the inter-chip link (hixl_gbps 0: the host link). hixl_alpha_ns, hixl_gbps: WRITE from
+    // device memory; hixl_read_*: READ into device memory; hixl_host_*: local host memory, either
+    // direction (a rate or fixed cost of 0: as the WRITE's).
     double hixl_alpha_ns = 0, hixl_gbps = 0, hixl_read_gbps = 0, hixl_host_gbps = 0;
+    double hixl_read_alpha_ns = 0, hixl_host_alpha_ns = 0;
 };
 
 struct NPUSIM_API HcclTiming {

@@ -40,11 +40,16 @@ LinkModel build_model() {
     m.bytes_per_ns = gbps > 0 ? gbps : kFallbackGbps;
     m.read_bytes_per_ns = m.bytes_per_ns;
     m.host_bytes_per_ns = m.bytes_per_ns;
+    m.read_alpha_ns = m.alpha_ns;
+    m.host_alpha_ns = m.alpha_ns;
     if (const npusim::SocSpec* soc = config.soc) {
-        // Reads and host-memory transfers have their own calibrated rates where the family names them.
+        // Reads and host-memory transfers have their own calibrated rates and fixed costs where the
+        // family names them.
         const npusim::SocTiming& t = npusim::TimingModel::active().soc(soc->name);
         if (t.hixl_read_gbps > 0) m.read_bytes_per_ns = t.hixl_read_gbps;
         if (t.hixl_host_gbps > 0) m.host_bytes_per_ns = t.hixl_host_gbps;
+        if (t.hixl_read_alpha_ns > 0) m.read_alpha_ns = static_cast<uint64_t>(std::llround(t.hixl_read_alpha_ns));
+        if (t.hixl_host_alpha_ns > 0) m.host_alpha_ns = static_cast<uint64_t>(std::llround(t.hixl_host_alpha_ns));
     }
     return m;
 }
@@ -59,7 +64,8 @@ const LinkModel& link_model() {
 uint64_t transfer_duration_ns(uint64_t bytes, TransferOp op, bool local_host) {
     const LinkModel& m = link_model();
     const double rate = local_host ? m.host_bytes_per_ns : op == READ ? m.read_bytes_per_ns : m.bytes_per_ns;
-    return m.alpha_ns + static_cast<uint64_t>(std::ceil(static_cast<double>(bytes) / rate));
+    const uint64_t alpha = local_host ? m.host_alpha_ns : op == READ ? m.read_alpha_ns : m.alpha_ns;
+    return alpha + static_cast<uint64_t>(std::ceil(static_cast<double>(bytes) / rate));
 }
 
 void charge_api_call() {
