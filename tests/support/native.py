@@ -16,6 +16,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mspti_base.preload import preload_value
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -43,13 +45,15 @@ class NativeTree:
         env["LD_LIBRARY_PATH"] = os.pathsep.join([*paths, env.get("LD_LIBRARY_PATH", "")]).rstrip(os.pathsep)
         env["MSTX_INJECTION_PATH"] = str(self.sim_lib64 / "libprofapi.so")
         env.update(self.extra_env)
-        preload = (
-            [os.environ["NPU_SIM_SANITIZER_PRELOAD"]] if os.environ.get("NPU_SIM_SANITIZER_PRELOAD") else []
+        runtime = os.environ.get("NPU_SIM_SANITIZER_PRELOAD", "")
+        preload = preload_value(
+            "",
+            first=[runtime] if runtime else [],
+            last=[str(self.mspti_library)] if preload_mspti else [],
+            separator=" ",
         )
-        if preload_mspti:
-            preload.append(str(self.mspti_library))
         if preload:
-            env["LD_PRELOAD"] = " ".join(preload)
+            env["LD_PRELOAD"] = preload
         env.update(overrides)
         return env
 
@@ -211,9 +215,8 @@ def python_subprocess_env(base: dict[str, str] | None = None) -> dict[str, str]:
     root = str(package_root())
     env["PYTHONPATH"] = os.pathsep.join([root, env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     runtime = os.environ.get("NPU_SIM_SANITIZER_PRELOAD", "")
-    preload = env.get("LD_PRELOAD", "").split()
-    if runtime and runtime not in preload:
-        env["LD_PRELOAD"] = " ".join([runtime, *preload])
+    if runtime:
+        env["LD_PRELOAD"] = preload_value(env.get("LD_PRELOAD", ""), first=[runtime], separator=" ")
     return env
 
 
@@ -227,9 +230,9 @@ def without_sanitizer_runtime(env: dict[str, str]) -> dict[str, str]:
     if "tsan" not in Path(runtime).name:
         return dict(env)
     out = dict(env)
-    kept = [p for p in out.get("LD_PRELOAD", "").split() if p != runtime]
+    kept = preload_value(out.get("LD_PRELOAD", ""), drop=lambda part: part == runtime, separator=" ")
     if kept:
-        out["LD_PRELOAD"] = " ".join(kept)
+        out["LD_PRELOAD"] = kept
     else:
         out.pop("LD_PRELOAD", None)
     return out
