@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mspti_base.preload import preload_value
+from mspti_base.record_layouts_cpp import header_text as schema_header_text
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -81,8 +82,52 @@ def find_native_tree() -> NativeTree:
     return NativeTree(sim_lib64=sim_lib64, mspti_lib64=mspti_lib64, include_dirs=include)
 
 
+def _record_kinds_text(schema: str) -> str:
+    """The ``MSPTI_SCHEMA_RECORD_KINDS*`` X-macros of record_schema.h's text, alone: C programs
+    include them (the rest of the header is C++)."""
+    lines = schema.splitlines()
+    macros: list[str] = []
+    for number, line in enumerate(lines):
+        if line.startswith("#define MSPTI_SCHEMA_RECORD_KINDS"):
+            end = number
+            while lines[end].endswith("\\"):
+                end += 1
+            macros += lines[number : end + 1]
+    if not macros:
+        raise RuntimeError(
+            "record_schema.h (mspti_base.record_layouts_cpp) defines no MSPTI_SCHEMA_RECORD_KINDS"
+        )
+    return "\n".join(
+        [
+            "// The X-macros of record_schema.h (mspti_base.record_layouts_cpp), for C test programs.",
+            "#ifndef MSPTI_SCHEMA_RECORD_KINDS_H",
+            "#define MSPTI_SCHEMA_RECORD_KINDS_H",
+            *macros,
+            "#endif",
+            "",
+        ]
+    )
+
+
+def schema_include_dir(out_dir: Path) -> Path:
+    """A folder for ``-I`` that holds the record schema (docs/architecture.md, "The record schema"):
+    ``mspti_schema/record_schema.h`` for C++ and ``mspti_schema/record_kinds.h``, its kind X-macros,
+    for C. Named by the header's content, so that a program's build key follows the schema."""
+    text = schema_header_text()
+    folder = out_dir / f"schema-{hashlib.sha256(text.encode()).hexdigest()[:16]}"
+    for name, content in (("record_schema.h", text), ("record_kinds.h", _record_kinds_text(text))):
+        header = folder / "mspti_schema" / name
+        if not header.is_file():
+            header.parent.mkdir(parents=True, exist_ok=True)
+            partial = header.with_name(f".{name}.{os.getpid()}.{threading.get_ident()}")
+            partial.write_text(content, encoding="utf-8")
+            os.replace(partial, header)
+    return folder
+
+
 class ProgramBuilder:
-    """Compiles C/C++ test programs once per session, keyed by their sources and flags."""
+    """Compiles C/C++ test programs once per session, keyed by their sources and flags; every
+    program may include the record schema's headers (`schema_include_dir`)."""
 
     def __init__(self, tree: NativeTree, out_dir: Path) -> None:
         self.tree = tree
@@ -90,7 +135,8 @@ class ProgramBuilder:
 
     def build(self, sources: list[Path], libs: list[str], extra_flags: list[str] | None = None) -> Path:
         flags = list(extra_flags or [])
-        digest = hashlib.sha256()
+        schema = schema_include_dir(self.out_dir)
+        digest = hashlib.sha256(schema.name.encode())
         # A program's own headers sit beside it (torture.h, channel_program.h): they are part of its key.
         headers = sorted({h for src in sources for ext in ("*.h", "*.hpp") for h in src.parent.glob(ext)})
         for path in [*sources, *headers]:
@@ -109,6 +155,7 @@ class ProgramBuilder:
             "-Wextra",
             "-Werror",
             *(f"-I{d}" for d in self.tree.include_dirs),
+            f"-I{schema}",
             *(str(s) for s in sources),
             "-o",
             str(exe),
