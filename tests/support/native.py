@@ -112,17 +112,10 @@ def _record_kinds_text(schema: str) -> str:
 def schema_include_dir(out_dir: Path) -> Path:
     """A folder for ``-I`` that holds the record schema (docs/architecture.md, "The record schema"):
     ``mspti_schema/record_schema.h`` for C++ and ``mspti_schema/record_kinds.h``, its kind X-macros,
-    for C. Named by the header's content, so that a program's build key follows the schema."""
-    text = schema_header_text()
-    folder = out_dir / f"schema-{hashlib.sha256(text.encode()).hexdigest()[:16]}"
-    for name, content in (("record_schema.h", text), ("record_kinds.h", _record_kinds_text(text))):
-        header = folder / "mspti_schema" / name
-        if not header.is_file():
-            header.parent.mkdir(parents=True, exist_ok=True)
-            partial = header.with_name(f".{name}.{os.getpid()}.{threading.get_ident()}")
-            partial.write_text(content, encoding="utf-8")
-            os.replace(partial, header)
-    return folder
+    for C. Named by the headers' content, so that a program's build key follows the schema."""
+    from conformance.build import schema_folder  # the suite writes its programs' schema header the same way
+
+    return schema_folder(out_dir, {"record_kinds.h": _record_kinds_text(schema_header_text())})
 
 
 class ProgramBuilder:
