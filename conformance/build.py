@@ -38,7 +38,9 @@ def schema_folder(parent: Path, extra: Mapping[str, str] | None = None) -> Path:
     it key a build cache by it); each header is written once, whole (a concurrent builder never
     reads a partial one)."""
     headers = {"record_schema.h": schema_header_text(), **(extra or {})}
-    digest = hashlib.sha256("\0".join(f"{name}\0{text}" for name, text in headers.items()).encode())
+    digest = hashlib.sha256(headers["record_schema.h"].encode())
+    for name, text in (extra or {}).items():
+        digest.update(f"\0{name}\0{text}".encode())
     folder = parent / f"schema-{digest.hexdigest()[:16]}"
     for name, text in headers.items():
         header = folder / "mspti_schema" / name
