@@ -16,20 +16,40 @@ import shutil
 import subprocess
 import tempfile
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from conformance.target import Target, cache_root
 from mspti_base.record_layouts_cpp import header_text as schema_header_text
 
-__all__ = ["PACKAGE_DIR", "BuildError", "Builder", "Program", "Source"]
+__all__ = ["PACKAGE_DIR", "BuildError", "Builder", "Program", "Source", "schema_folder"]
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 COLLECTOR_DIR = PACKAGE_DIR / "collector"
 WORKLOAD_DIR = PACKAGE_DIR / "workloads"
 #: Header directories (under an include dir) whose contents key the build cache.
 _HEADER_DIRS = ("mspti", "acl", "mstx", "hccl", "aclnn", "aclnnop")
+
+
+def schema_folder(parent: Path, extra: Mapping[str, str] | None = None) -> Path:
+    """A folder under ``parent`` for ``-I`` that holds ``mspti_schema/record_schema.h`` (and the
+    ``extra`` headers, name -> text, beside it), named by their content (so compile flags that name
+    it key a build cache by it); each header is written once, whole (a concurrent builder never
+    reads a partial one)."""
+    headers = {"record_schema.h": schema_header_text(), **(extra or {})}
+    digest = hashlib.sha256(headers["record_schema.h"].encode())
+    for name, text in (extra or {}).items():
+        digest.update(f"\0{name}\0{text}".encode())
+    folder = parent / f"schema-{digest.hexdigest()[:16]}"
+    for name, text in headers.items():
+        header = folder / "mspti_schema" / name
+        if not header.is_file():
+            header.parent.mkdir(parents=True, exist_ok=True)
+            partial = header.with_name(f".{name}.{os.getpid()}.{threading.get_ident()}")
+            partial.write_text(text, encoding="utf-8")
+            os.replace(partial, header)
+    return folder
 
 
 class BuildError(RuntimeError):
@@ -86,17 +106,7 @@ class Builder:
         self._schema_dir = self._write_schema_header()
 
     def _write_schema_header(self) -> Path:
-        """The folder that holds ``mspti_schema/record_schema.h``, named by its content (so the
-        compile flags, which name it, key the cache by it)."""
-        text = schema_header_text()
-        folder = self.cache_dir / f"schema-{hashlib.sha256(text.encode()).hexdigest()[:16]}"
-        header = folder / "mspti_schema" / "record_schema.h"
-        if not header.is_file():
-            header.parent.mkdir(parents=True, exist_ok=True)
-            partial = header.with_name(f".record_schema.h.{os.getpid()}.{threading.get_ident()}")
-            partial.write_text(text, encoding="utf-8")
-            os.replace(partial, header)
-        return folder
+        return schema_folder(self.cache_dir)
 
     def _hash_headers(self) -> str:
         digest = hashlib.sha256()

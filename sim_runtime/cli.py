@@ -17,7 +17,7 @@ from typing import Any
 
 from sim_runtime import soc as soc_catalogue
 from sim_runtime.arguments import positive_int, positive_seconds
-from sim_runtime.config import CLOCKS, CONFIG_VAR, ConfigError, SimConfig, parse_setting
+from sim_runtime.config import CLOCKS, ConfigError, SimConfig, config_with_options
 from sim_runtime.faults import FaultPlanError
 from sim_runtime.operators import op_plugin_operators, operator_coverage, registered_operators
 from sim_runtime.soc import SocSpec
@@ -448,16 +448,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _run_config(args: argparse.Namespace) -> SimConfig:
-    environ = dict(os.environ)
-    if args.config is not None:
-        environ[CONFIG_VAR] = str(args.config)
-    config = SimConfig.from_env(environ)
-    changes = {
-        name: parse_setting(name, raw, source=f"--{name}")
-        for name in ("soc", "devices", "clock", "seed", "faults")
-        if (raw := getattr(args, name)) is not None
-    }
-    return config.replace(**changes) if changes else config
+    names = ("soc", "devices", "clock", "seed", "faults")
+    return config_with_options(args.config, {name: getattr(args, name) for name in names}, os.environ)
 
 
 def _cmd_run(args: argparse.Namespace) -> int:

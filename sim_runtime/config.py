@@ -54,6 +54,7 @@ __all__ = [
     "SEED_MAX",
     "ConfigError",
     "SimConfig",
+    "config_with_options",
     "parse_setting",
 ]
 
@@ -315,3 +316,19 @@ class SimConfig:
         if unknown:
             raise ConfigError(f"unknown setting(s) {', '.join(unknown)}; expected: {', '.join(ENV_VARS)}")
         return dataclasses.replace(self, **changes)
+
+
+def config_with_options(
+    config_file: Path | None, options: Mapping[str, str | None], environ: Mapping[str, str]
+) -> SimConfig:
+    """The configuration ``npu-sim run`` and ``npu-sim trace`` run with: the environment's (reading
+    ``config_file`` as NPU_SIM_CONFIG when given), with each setting given on the command line
+    (``options``: setting name -> its ``--NAME`` value, None when not given) in place of its own."""
+    env = dict(environ)
+    if config_file is not None:
+        env[CONFIG_VAR] = str(config_file)
+    config = SimConfig.from_env(env)
+    changes = {
+        name: parse_setting(name, raw, source=f"--{name}") for name, raw in options.items() if raw is not None
+    }
+    return config.replace(**changes) if changes else config

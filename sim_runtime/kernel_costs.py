@@ -21,6 +21,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import NoReturn
 
+from sim_runtime.toml_values import toml_type
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised only on Python 3.10
@@ -123,22 +125,6 @@ class KernelCostTable:
         return iter(self.entries)
 
 
-def _toml_type(value: object) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "float"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, dict):
-        return "table"
-    if isinstance(value, list):
-        return "array"
-    return type(value).__name__
-
-
 def _entry(index: int, raw: object, origin: str) -> KernelCost:
     label = f"kernel[{index}]"
     if isinstance(raw, dict) and isinstance(raw.get("pattern"), str):
@@ -148,18 +134,18 @@ def _entry(index: int, raw: object, origin: str) -> KernelCost:
         raise KernelCostError(f"{origin}: {label}: {problem}", index=index)
 
     if not isinstance(raw, dict):
-        fail(f"must be a [[kernel]] table, got {_toml_type(raw)}")
+        fail(f"must be a [[kernel]] table, got {toml_type(raw)}")
     unknown = [k for k in raw if k not in _KEYS]
     if unknown:
         fail(f"unknown key {unknown[0]!r}; allowed keys: {', '.join(_KEYS)}")
 
     pattern = raw.get("pattern")
     if not isinstance(pattern, str) or not pattern:
-        shown = "nothing" if pattern is None else f"{_toml_type(pattern)} ({pattern!r})"
+        shown = "nothing" if pattern is None else f"{toml_type(pattern)} ({pattern!r})"
         fail(f"'pattern' must be a non-empty string, got {shown}")
     per_block = raw.get("per_block", False)
     if not isinstance(per_block, bool):
-        fail(f"'per_block' must be true or false, got {_toml_type(per_block)} ({per_block!r})")
+        fail(f"'per_block' must be true or false, got {toml_type(per_block)} ({per_block!r})")
     core = raw.get("core", "inherit")
     if core not in CORE_TYPES:
         fail(f"'core' must be one of {', '.join(repr(c) for c in CORE_TYPES)}, got {core!r}")
@@ -173,7 +159,7 @@ def _entry(index: int, raw: object, origin: str) -> KernelCost:
     if has_duration:
         duration_ns = raw["duration_ns"]
         if not isinstance(duration_ns, int) or isinstance(duration_ns, bool):
-            fail(f"'duration_ns' must be an integer, got {_toml_type(duration_ns)} ({duration_ns!r})")
+            fail(f"'duration_ns' must be an integer, got {toml_type(duration_ns)} ({duration_ns!r})")
         if duration_ns <= 0:
             fail(f"'duration_ns' must be greater than 0, got {duration_ns}")
         return KernelCost(index, pattern, duration_ns, None, None, per_block, core)
@@ -185,7 +171,7 @@ def _entry(index: int, raw: object, origin: str) -> KernelCost:
     for key in ("flops", "bytes"):
         value = raw[key]
         if not isinstance(value, (int, float)) or isinstance(value, bool):
-            fail(f"{key!r} must be a number, got {_toml_type(value)} ({value!r})")
+            fail(f"{key!r} must be a number, got {toml_type(value)} ({value!r})")
         if not math.isfinite(value) or value < 0:
             fail(f"{key!r} must be a finite number >= 0, got {value}")
         work.append(float(value))

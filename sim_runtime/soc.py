@@ -19,6 +19,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any, NoReturn, get_type_hints
 
+from sim_runtime.toml_values import toml_type
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised only on Python 3.10
@@ -209,22 +211,6 @@ def _section_label(prefix: str, name: str | None = None) -> str:
     return f"{prefix}.{name}" if bare else f'{prefix}."{name}"'
 
 
-def _toml_type(value: object) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "float"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, dict):
-        return "table"
-    if isinstance(value, list):
-        return "array"
-    return type(value).__name__
-
-
 _TYPE_WORDS = {int: "integer", float: "float", str: "string", bool: "boolean"}
 
 
@@ -245,7 +231,7 @@ def _typed_value(value: object, expected: type, fail: Callable[[str], NoReturn])
     else:  # pragma: no cover - only the four TOML scalar types are used
         raise TypeError(expected)
     if not ok:
-        fail(f"expected {_TYPE_WORDS[expected]}, got {_toml_type(value)} ({value!r})")
+        fail(f"expected {_TYPE_WORDS[expected]}, got {toml_type(value)} ({value!r})")
     return value
 
 
@@ -253,7 +239,7 @@ def _read_table(table: object, spec: Mapping[str, type], origin: str, section: s
     """Check that ``table`` has exactly the keys of ``spec`` with the right types; return the values."""
     if not isinstance(table, dict):
         raise CatalogueError(
-            f"{origin}: [{section}] must be a table, got {_toml_type(table)}", section=section
+            f"{origin}: [{section}] must be a table, got {toml_type(table)}", section=section
         )
     missing = [k for k in spec if k not in table]
     if missing:

@@ -17,7 +17,7 @@ from mspti_trace.capture import CaptureResult
 from mspti_trace.capture import capture as run_capture
 from mspti_trace.cli import Launcher
 from mspti_trace.cli import main as trace_main
-from sim_runtime.config import CONFIG_VAR, SimConfig, parse_setting
+from sim_runtime.config import CONFIG_VAR, SimConfig, config_with_options
 from sim_runtime.soc import default_catalogue
 from sim_runtime.toolkit import build_toolkit
 
@@ -61,14 +61,7 @@ def _environment(args: argparse.Namespace) -> tuple[dict[str, str], Mapping[str,
     environ = dict(os.environ)
     if args.config is not None:
         environ[CONFIG_VAR] = str(args.config)
-    config = SimConfig.from_env(environ)
-    changes = {
-        name: parse_setting(name, raw, source=f"--{name}")
-        for name, _ in SETTINGS
-        if (raw := getattr(args, name)) is not None
-    }
-    if changes:
-        config = config.replace(**changes)
+    config = config_with_options(args.config, {name: getattr(args, name) for name, _ in SETTINGS}, os.environ)
     environ.update(build_toolkit(args.mspti).env(config, preload=True, environ=os.environ))
     return environ, run_info(config)
 

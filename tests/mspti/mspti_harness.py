@@ -16,6 +16,7 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mspti_base.preload import preload_value
 from mspti_base.record_layouts import ENUMS, KIND_RECORD
 from support.native import NativeTree, ProgramBuilder, run_program
 
@@ -100,5 +101,5 @@ class MsptiPrograms:
             asan = subprocess.run(
                 ["gcc", "-print-file-name=libasan.so"], capture_output=True, text=True
             ).stdout.strip()
-            environment["LD_PRELOAD"] = f"{asan}:{environment['LD_PRELOAD']}"
+            environment["LD_PRELOAD"] = preload_value(environment["LD_PRELOAD"], first=[asan])
         return parse(run_program(exe, environment, args=args, timeout=timeout))

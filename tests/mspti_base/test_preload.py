@@ -53,3 +53,17 @@ def test_sanitizer_runtime_names() -> None:
     assert is_sanitizer_runtime("libhwasan.so")
     assert not is_sanitizer_runtime("/opt/libasanity.so")
     assert not is_sanitizer_runtime("/m/libmspti.so")
+
+
+def test_the_test_launchers_take_the_runtime_out_whatever_the_separator(monkeypatch) -> None:
+    # tests/support/native.py builds its LD_PRELOAD values with the same builder: a colon-separated
+    # value (as the dynamic loader also reads it) loses the sanitizer runtime for shells and tools,
+    # and gets it once, in front, for child interpreters.
+    from support.native import python_subprocess_env, without_sanitizer_runtime
+
+    monkeypatch.setenv("NPU_SIM_SANITIZER_PRELOAD", "/rt/libtsan.so.2")
+    shell = without_sanitizer_runtime({"LD_PRELOAD": "/rt/libtsan.so.2:/m/libmspti.so"})
+    assert shell["LD_PRELOAD"] == "/m/libmspti.so"
+    assert "LD_PRELOAD" not in without_sanitizer_runtime({"LD_PRELOAD": "/rt/libtsan.so.2:"})
+    child = python_subprocess_env({"LD_PRELOAD": "/m/libmspti.so:/rt/libtsan.so.2"})
+    assert child["LD_PRELOAD"] == "/rt/libtsan.so.2 /m/libmspti.so"

@@ -4,8 +4,9 @@ Every ``import`` and ``from ... import`` of every module counts, at module level
 (docs/architecture.md, "Layers"). Packages, bottom first: ``mspti_base`` (the record schema of the
 C ABI, the source checkout's deferral), ``mspti_core`` (monitors),
 ``mspti_trace`` (trace tools), ``sim_runtime`` (the simulated CANN and its tooling), ``conformance``
-(the suite, run against the simulator or real CANN). Inside ``conformance`` the first-level modules
-and subpackages form no cycle either.
+(the suite, run against the simulator or real CANN); above them the tests' shared helpers
+(``tests/support``), which no package imports. Inside ``conformance`` and ``tests/support`` the
+first-level modules and subpackages form no cycle either.
 """
 
 from __future__ import annotations
@@ -25,6 +26,12 @@ else:  # pragma: no cover - Python 3.10
 ROOT = Path(__file__).resolve().parents[2]
 #: The packages from the bottom layer up: a package may import only those before it.
 LAYERS: tuple[str, ...] = ("mspti_base", "mspti_core", "mspti_trace", "sim_runtime", "conformance")
+#: The tests' shared helpers (tests/support, imported as ``support``): above every package, so they
+#: may import any of them and no package may import them.
+HELPERS = "support"
+#: Everything scanned, bottom first, and the folder each top-level name's modules are under.
+SCANNED: tuple[str, ...] = (*LAYERS, HELPERS)
+_SOURCE_ROOT = {**{package: ROOT for package in LAYERS}, HELPERS: ROOT / "tests"}
 
 
 @dataclass(frozen=True)
@@ -40,8 +47,8 @@ class Import:
         return f"{self.path}:{self.line} imports {self.target}"
 
 
-def _module_name(path: Path) -> tuple[str, bool]:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+def _module_name(path: Path, root: Path = ROOT) -> tuple[str, bool]:
+    parts = list(path.relative_to(root).with_suffix("").parts)
     is_package = parts[-1] == "__init__"
     if is_package:
         parts.pop()
@@ -49,7 +56,7 @@ def _module_name(path: Path) -> tuple[str, bool]:
 
 
 def _is_module(name: str) -> bool:
-    path = ROOT.joinpath(*name.split("."))
+    path = _SOURCE_ROOT.get(name.split(".")[0], ROOT).joinpath(*name.split("."))
     return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
 
 
@@ -73,7 +80,7 @@ def imports_of(
             names = (f"{prefix}.{alias.name}" for alias in node.names)
             targets = [prefix, *(name for name in names if is_module(name))]
         for target in targets:
-            if target.split(".")[0] in LAYERS:
+            if target.split(".")[0] in SCANNED:
                 found.append(Import(module, path, node.lineno, target))
     return found
 
@@ -81,9 +88,10 @@ def imports_of(
 @cache
 def project_imports() -> tuple[Import, ...]:
     found: list[Import] = []
-    for package in LAYERS:
-        for path in sorted((ROOT / package).rglob("*.py")):
-            module, is_package = _module_name(path)
+    for package in SCANNED:
+        root = _SOURCE_ROOT[package]
+        for path in sorted((root / package).rglob("*.py")):
+            module, is_package = _module_name(path, root)
             source = path.read_text(encoding="utf-8")
             found += imports_of(source, module, is_package, path.relative_to(ROOT).as_posix())
     return tuple(found)
@@ -167,7 +175,7 @@ def test_the_layers_are_the_wheels_packages() -> None:
 def test_no_import_goes_up_a_layer() -> None:
     imports = project_imports()
     assert len(imports) > 300, "the packages' imports were not found"
-    rank = {package: position for position, package in enumerate(LAYERS)}
+    rank = {package: position for position, package in enumerate(SCANNED)}
     upward = [
         str(item) + f" ({item.target.split('.')[0]} is above {item.module.split('.')[0]})"
         for item in imports
@@ -178,6 +186,14 @@ def test_no_import_goes_up_a_layer() -> None:
 
 def test_no_cycle_between_packages() -> None:
     edges = _edges(project_imports(), 1, None)
+    assert not cycles(edges), _describe(cycles(edges), edges)
+
+
+def test_the_tests_helpers_are_scanned_and_form_no_cycle() -> None:
+    imports = project_imports()
+    helpers = [item for item in imports if item.module.split(".")[0] == HELPERS]
+    assert any(item.target.split(".")[0] in LAYERS for item in helpers), "tests/support's imports not found"
+    edges = _edges(imports, 2, HELPERS)
     assert not cycles(edges), _describe(cycles(edges), edges)
 
 

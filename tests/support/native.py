@@ -16,6 +16,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mspti_base.preload import preload_value
+from mspti_base.record_layouts_cpp import header_text as schema_header_text
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -43,13 +46,15 @@ class NativeTree:
         env["LD_LIBRARY_PATH"] = os.pathsep.join([*paths, env.get("LD_LIBRARY_PATH", "")]).rstrip(os.pathsep)
         env["MSTX_INJECTION_PATH"] = str(self.sim_lib64 / "libprofapi.so")
         env.update(self.extra_env)
-        preload = (
-            [os.environ["NPU_SIM_SANITIZER_PRELOAD"]] if os.environ.get("NPU_SIM_SANITIZER_PRELOAD") else []
+        runtime = os.environ.get("NPU_SIM_SANITIZER_PRELOAD", "")
+        preload = preload_value(
+            "",
+            first=[runtime] if runtime else [],
+            last=[str(self.mspti_library)] if preload_mspti else [],
+            separator=" ",
         )
-        if preload_mspti:
-            preload.append(str(self.mspti_library))
         if preload:
-            env["LD_PRELOAD"] = " ".join(preload)
+            env["LD_PRELOAD"] = preload
         env.update(overrides)
         return env
 
@@ -77,8 +82,45 @@ def find_native_tree() -> NativeTree:
     return NativeTree(sim_lib64=sim_lib64, mspti_lib64=mspti_lib64, include_dirs=include)
 
 
+def _record_kinds_text(schema: str) -> str:
+    """The ``MSPTI_SCHEMA_RECORD_KINDS*`` X-macros of record_schema.h's text, alone: C programs
+    include them (the rest of the header is C++)."""
+    lines = schema.splitlines()
+    macros: list[str] = []
+    for number, line in enumerate(lines):
+        if line.startswith("#define MSPTI_SCHEMA_RECORD_KINDS"):
+            end = number
+            while lines[end].endswith("\\"):
+                end += 1
+            macros += lines[number : end + 1]
+    if not macros:
+        raise RuntimeError(
+            "record_schema.h (mspti_base.record_layouts_cpp) defines no MSPTI_SCHEMA_RECORD_KINDS"
+        )
+    return "\n".join(
+        [
+            "// The X-macros of record_schema.h (mspti_base.record_layouts_cpp), for C test programs.",
+            "#ifndef MSPTI_SCHEMA_RECORD_KINDS_H",
+            "#define MSPTI_SCHEMA_RECORD_KINDS_H",
+            *macros,
+            "#endif",
+            "",
+        ]
+    )
+
+
+def schema_include_dir(out_dir: Path) -> Path:
+    """A folder for ``-I`` that holds the record schema (docs/architecture.md, "The record schema"):
+    ``mspti_schema/record_schema.h`` for C++ and ``mspti_schema/record_kinds.h``, its kind X-macros,
+    for C. Named by the headers' content, so that a program's build key follows the schema."""
+    from conformance.build import schema_folder  # the suite writes its programs' schema header the same way
+
+    return schema_folder(out_dir, {"record_kinds.h": _record_kinds_text(schema_header_text())})
+
+
 class ProgramBuilder:
-    """Compiles C/C++ test programs once per session, keyed by their sources and flags."""
+    """Compiles C/C++ test programs once per session, keyed by their sources and flags; every
+    program may include the record schema's headers (`schema_include_dir`)."""
 
     def __init__(self, tree: NativeTree, out_dir: Path) -> None:
         self.tree = tree
@@ -86,7 +128,8 @@ class ProgramBuilder:
 
     def build(self, sources: list[Path], libs: list[str], extra_flags: list[str] | None = None) -> Path:
         flags = list(extra_flags or [])
-        digest = hashlib.sha256()
+        schema = schema_include_dir(self.out_dir)
+        digest = hashlib.sha256(schema.name.encode())
         # A program's own headers sit beside it (torture.h, channel_program.h): they are part of its key.
         headers = sorted({h for src in sources for ext in ("*.h", "*.hpp") for h in src.parent.glob(ext)})
         for path in [*sources, *headers]:
@@ -105,6 +148,7 @@ class ProgramBuilder:
             "-Wextra",
             "-Werror",
             *(f"-I{d}" for d in self.tree.include_dirs),
+            f"-I{schema}",
             *(str(s) for s in sources),
             "-o",
             str(exe),
@@ -211,9 +255,8 @@ def python_subprocess_env(base: dict[str, str] | None = None) -> dict[str, str]:
     root = str(package_root())
     env["PYTHONPATH"] = os.pathsep.join([root, env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     runtime = os.environ.get("NPU_SIM_SANITIZER_PRELOAD", "")
-    preload = env.get("LD_PRELOAD", "").split()
-    if runtime and runtime not in preload:
-        env["LD_PRELOAD"] = " ".join([runtime, *preload])
+    if runtime:
+        env["LD_PRELOAD"] = preload_value(env.get("LD_PRELOAD", ""), first=[runtime], separator=" ")
     return env
 
 
@@ -227,9 +270,9 @@ def without_sanitizer_runtime(env: dict[str, str]) -> dict[str, str]:
     if "tsan" not in Path(runtime).name:
         return dict(env)
     out = dict(env)
-    kept = [p for p in out.get("LD_PRELOAD", "").split() if p != runtime]
+    kept = preload_value(out.get("LD_PRELOAD", ""), drop=lambda part: part == runtime, separator=" ")
     if kept:
-        out["LD_PRELOAD"] = " ".join(kept)
+        out["LD_PRELOAD"] = kept
     else:
         out.pop("LD_PRELOAD", None)
     return out

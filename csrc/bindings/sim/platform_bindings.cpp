@@ -8,35 +8,36 @@
 namespace py = pybind11;
 using npusim::Platform;
 
+namespace {
+
+// What both configuration functions report: the SoC, devices, clock, seed and the error, if any.
+py::dict config_dict(const npusim::SimConfig& c) {
+    py::dict d;
+    d["soc"] = c.soc->name;
+    d["devices"] = c.devices;
+    d["clock"] = c.clock == npusim::ClockMode::Virtual ? "virtual" : "wall";
+    d["seed"] = c.seed;
+    d["error"] = c.error;
+    return d;
+}
+
+}  // namespace
+
 void bind_platform(py::module_& m) {
     m.def(
         "config",
         [] {
             const npusim::SimConfig& c = Platform::instance().config();
-            py::dict d;
-            d["soc"] = c.soc->name;
-            d["devices"] = c.devices;
-            d["clock"] = c.clock == npusim::ClockMode::Virtual ? "virtual" : "wall";
-            d["seed"] = c.seed;
+            py::dict d = config_dict(c);
             d["faults"] = c.faults;
             d["kernel_costs"] = c.kernel_costs_path;
-            d["error"] = c.error;
             return d;
         },
         "The configuration this process runs with (read once from NPU_SIM_* variables)");
 
     m.def(
         "load_config",
-        [](const std::map<std::string, std::string>& env) {
-            const npusim::SimConfig c = npusim::load_sim_config(env);
-            py::dict d;
-            d["soc"] = c.soc->name;
-            d["devices"] = c.devices;
-            d["clock"] = c.clock == npusim::ClockMode::Virtual ? "virtual" : "wall";
-            d["seed"] = c.seed;
-            d["error"] = c.error;
-            return d;
-        },
+        [](const std::map<std::string, std::string>& env) { return config_dict(npusim::load_sim_config(env)); },
         py::arg("env"), "Parses a configuration from the given variables, as a child process would");
 
     m.def("soc_table", [] {

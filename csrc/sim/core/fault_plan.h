@@ -1,10 +1,7 @@
 // Fault plans: make any exported simulator function fail, fail on its Nth call,
 // delay, stall, or return short / garbled data, and count its calls.
 //
-// Grammar (shared with sim_runtime/faults.py), rules separated by ';':
-//   FUNCTION:ACTION[@WHEN]
-//   ACTION = error=INT | delay=DURATION(ns|us|ms|s) | short=INT | garble | stall
-//   WHEN   = N | N+ | N-M | every=K          (absent: every call)
+// The grammar and its parser: core/fault_rule.h.
 //
 // Cost and counting. A fault point whose process has no plan and has not asked for call counts
 // costs one relaxed load of a global state word and a branch: it neither counts nor registers its
@@ -25,20 +22,12 @@
 #include <vector>
 
 #include "core/export.h"
+#include "core/fault_rule.h"
 
 namespace npusim {
 
-enum class FaultAction : uint8_t { Error, Delay, Short, Garble, Stall };
-
-struct NPUSIM_API FaultRule {
-    std::string function;
-    FaultAction action = FaultAction::Error;
-    int64_t value = 0;  // error code, delay ns, or byte limit
-    uint64_t first = 1, last = UINT64_MAX, every = 0;  // which calls (1-based)
-    bool matches(uint64_t call) const;
-};
-
-// Fails (error says why) on a rule that breaks the grammar or names a function without a fault point.
+// Fails (error says why) on a rule that breaks the grammar (core/fault_rule.h) or names a function
+// without a fault point.
 NPUSIM_API bool parse_fault_plan(const std::string& text, std::vector<FaultRule>& out, std::string& error);
 
 // What a fault point tells its function to do on this call.

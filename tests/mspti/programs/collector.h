@@ -18,6 +18,7 @@
 
 #include "mspti/mspti.h"
 #include "mspti/mspti_ext.h"
+#include "mspti_schema/record_kinds.h"
 
 #define COLLECTOR_MAX_BUFFERS 65536
 
@@ -49,21 +50,21 @@ static inline void collector_violation(const char* fmt, ...) {
     g_collector.violations++;
 }
 
+/* A record's stride in a buffer: the size of its kind's struct, by the record schema's kind table
+ * (mspti_schema/record_kinds.h, written by tests/support/native.py); 0 for a kind without a record. */
+#define COLLECTOR_SCHEMA_SIZE(value, name, type, size) \
+    _Static_assert(sizeof(type) == (size), #type ": sizeof differs from the record schema");
+MSPTI_SCHEMA_RECORD_KINDS(COLLECTOR_SCHEMA_SIZE)
+MSPTI_SCHEMA_RECORD_KINDS_OVERHEAD(COLLECTOR_SCHEMA_SIZE)
+#undef COLLECTOR_SCHEMA_SIZE
+
 static inline size_t collector_record_size(int kind) {
     switch (kind) {
-        case MSPTI_ACTIVITY_KIND_MARKER: return sizeof(msptiActivityMarker);
-        case MSPTI_ACTIVITY_KIND_KERNEL: return sizeof(msptiActivityKernel);
-        case MSPTI_ACTIVITY_KIND_API:
-        case MSPTI_ACTIVITY_KIND_ACL_API:
-        case MSPTI_ACTIVITY_KIND_NODE_API:
-        case MSPTI_ACTIVITY_KIND_RUNTIME_API: return sizeof(msptiActivityApi);
-        case MSPTI_ACTIVITY_KIND_HCCL: return sizeof(msptiActivityHccl);
-        case MSPTI_ACTIVITY_KIND_MEMORY: return sizeof(msptiActivityMemory);
-        case MSPTI_ACTIVITY_KIND_MEMSET: return sizeof(msptiActivityMemset);
-        case MSPTI_ACTIVITY_KIND_MEMCPY: return sizeof(msptiActivityMemcpy);
-        case MSPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: return sizeof(msptiActivityExternalCorrelation);
-        case MSPTI_ACTIVITY_KIND_COMMUNICATION: return sizeof(msptiActivityCommunication);
-        case MSPTI_ACTIVITY_KIND_OVERHEAD: return sizeof(msptiActivityOverhead);
+#define COLLECTOR_SIZE_CASE(value, name, type, size) \
+    case value: return sizeof(type);
+        MSPTI_SCHEMA_RECORD_KINDS(COLLECTOR_SIZE_CASE)
+        MSPTI_SCHEMA_RECORD_KINDS_OVERHEAD(COLLECTOR_SIZE_CASE)
+#undef COLLECTOR_SIZE_CASE
         default: return 0;
     }
 }

@@ -38,24 +38,10 @@ static void check_args(void) {
     printf("P version=%u\n", version);
 
     /* msptiActivityGetStructSize */
-    const size_t sizes[] = {0,
-                            sizeof(msptiActivityMarker),
-                            sizeof(msptiActivityKernel),
-                            sizeof(msptiActivityApi),
-                            sizeof(msptiActivityHccl),
-                            sizeof(msptiActivityMemory),
-                            sizeof(msptiActivityMemset),
-                            sizeof(msptiActivityMemcpy),
-                            sizeof(msptiActivityExternalCorrelation),
-                            sizeof(msptiActivityCommunication),
-                            sizeof(msptiActivityApi),
-                            sizeof(msptiActivityApi),
-                            sizeof(msptiActivityApi),
-                            sizeof(msptiActivityOverhead)};
     for (int k = 1; k < MSPTI_ACTIVITY_KIND_COUNT; ++k) {
         size_t size = 0;
         CHECK_EQ(msptiActivityGetStructSize((msptiActivityKind)k, version, &size), MSPTI_SUCCESS);
-        CHECK_EQ(size, sizes[k]);
+        CHECK_EQ(size, collector_record_size(k));
         CHECK_EQ(msptiActivityGetStructSize((msptiActivityKind)k, 0, NULL), MSPTI_ERROR_INVALID_PARAMETER);
     }
     const int bad_kinds[] = {MSPTI_ACTIVITY_KIND_INVALID, MSPTI_ACTIVITY_KIND_COUNT, -1, 100,

@@ -114,20 +114,18 @@ void DeviceData::ParseStepTraces(uint32_t device, uint32_t chip, const uint8_t* 
         uint64_t timestamp = 0;
         uint64_t index = 0;
         uint64_t model = 0;
+        // The two chip generations' layouts name the same fields.
+        const auto take = [&](const auto& t) {
+            stream = t.streamId;
+            tag = t.tagId;
+            timestamp = t.timestamp;
+            index = t.indexId;
+            model = t.modelId;
+        };
         if (devices::IsV6(chip)) {
-            const auto t = Load<TsStepTraceV6>(p);
-            stream = t.streamId;
-            tag = t.tagId;
-            timestamp = t.timestamp;
-            index = t.indexId;
-            model = t.modelId;
+            take(Load<TsStepTraceV6>(p));
         } else {
-            const auto t = Load<TsStepTrace>(p);
-            stream = t.streamId;
-            tag = t.tagId;
-            timestamp = t.timestamp;
-            index = t.indexId;
-            model = t.modelId;
+            take(Load<TsStepTrace>(p));
         }
         if (tag != STEP_TRACE_TAG_MARKEX) continue;
         markers::OnDeviceMarker(device, stream, index, model, timestamp);

@@ -1,6 +1,7 @@
 #include "device/kernel_matcher.h"
 
 #include "activity/buffer_manager.h"
+#include "activity/copy_records.h"
 #include "activity/drop_counter.h"
 #include "activity/kinds.h"
 #include "common/host_clock.h"
@@ -323,32 +324,14 @@ void KernelMatcher::EmitCopy(const Pending& p, uint64_t start, uint64_t end) {
         CountUnwritten(p.Kind());
         return;
     }
+    // A synchronous call's task is no stream work.
+    const activity::CopyFields fields{
+        p.bytes,          start,  end < start ? start : end, p.device, p.sync ? MSPTI_INVALID_STREAM_ID : p.stream,
+        p.correlation_id, !p.sync};
     if (p.kind == MSPTI_ACTIVITY_KIND_MEMCPY) {
-        msptiActivityMemcpy record{};
-        record.kind = MSPTI_ACTIVITY_KIND_MEMCPY;
-        record.copyKind = static_cast<msptiActivityMemcpyKind>(p.detail);
-        record.bytes = p.bytes;
-        record.start = start;
-        record.end = end < start ? start : end;
-        record.deviceId = p.device;
-        record.streamId = p.sync ? MSPTI_INVALID_STREAM_ID : p.stream;  // a synchronous call is no stream work
-        record.correlationId = p.correlation_id;
-        record.isAsync = p.sync ? 0 : 1;
-        activity::BufferManager::Instance().Write(record);
-        return;
-    }
-    if (p.kind == MSPTI_ACTIVITY_KIND_MEMSET) {
-        msptiActivityMemset record{};
-        record.kind = MSPTI_ACTIVITY_KIND_MEMSET;
-        record.value = p.detail;
-        record.bytes = p.bytes;
-        record.start = start;
-        record.end = end < start ? start : end;
-        record.deviceId = p.device;
-        record.streamId = p.sync ? MSPTI_INVALID_STREAM_ID : p.stream;  // a synchronous call is no stream work
-        record.correlationId = p.correlation_id;
-        record.isAsync = p.sync ? 0 : 1;
-        activity::BufferManager::Instance().Write(record);
+        activity::WriteMemcpy(static_cast<msptiActivityMemcpyKind>(p.detail), fields);
+    } else if (p.kind == MSPTI_ACTIVITY_KIND_MEMSET) {
+        activity::WriteMemset(p.detail, fields);
     }
 }
 

@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "activity/buffer_manager.h"
+#include "activity/copy_records.h"
 #include "activity/kinds.h"
 #include "common/no_destructor.h"
 #include "common/thread_id.h"
@@ -107,33 +108,15 @@ void ReportRelease(uint64_t correlation_id, uint64_t start, uint64_t end, const 
 void ReportMemcpy(uint64_t correlation_id, uint64_t start, uint64_t end, aclrtMemcpyKind kind, uint64_t bytes,
                   bool async, aclrtStream stream) {
     if (!activity::Enabled(MSPTI_ACTIVITY_KIND_MEMCPY)) return;
-    msptiActivityMemcpy record{};
-    record.kind = MSPTI_ACTIVITY_KIND_MEMCPY;
-    record.copyKind = CopyKind(kind);
-    record.bytes = bytes;
-    record.start = start;
-    record.end = end;
-    record.deviceId = CurrentDevice();
-    record.streamId = StreamId(async, stream);
-    record.correlationId = correlation_id;
-    record.isAsync = async ? 1 : 0;
-    activity::BufferManager::Instance().Write(record);
+    activity::WriteMemcpy(CopyKind(kind),
+                          {bytes, start, end, CurrentDevice(), StreamId(async, stream), correlation_id, async});
 }
 
 void ReportMemset(uint64_t correlation_id, uint64_t start, uint64_t end, int32_t value, uint64_t bytes, bool async,
                   aclrtStream stream) {
     if (!activity::Enabled(MSPTI_ACTIVITY_KIND_MEMSET)) return;
-    msptiActivityMemset record{};
-    record.kind = MSPTI_ACTIVITY_KIND_MEMSET;
-    record.value = static_cast<uint32_t>(value);
-    record.bytes = bytes;
-    record.start = start;
-    record.end = end;
-    record.deviceId = CurrentDevice();
-    record.streamId = StreamId(async, stream);
-    record.correlationId = correlation_id;
-    record.isAsync = async ? 1 : 0;
-    activity::BufferManager::Instance().Write(record);
+    activity::WriteMemset(static_cast<uint32_t>(value),
+                          {bytes, start, end, CurrentDevice(), StreamId(async, stream), correlation_id, async});
 }
 
 }  // namespace mspti::interpose::memory

@@ -64,48 +64,45 @@ void UpdateLocked(State& s) {
     }
 }
 
+// Applies `change` to the state under its lock, then redirects the launches if that changed the verdict.
+template <typename Fn>
+void Change(Fn change) {
+    State& s = GetState();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    change(s);
+    UpdateLocked(s);
+}
+
+// Sets or clears a device's bit of one of the per-device words (devices 0..63; others are ignored).
+void ChangeDeviceBit(uint64_t State::* word, uint32_t device, bool on) {
+    if (device >= 64) return;
+    const uint64_t bit = uint64_t{1} << device;
+    Change([&](State& s) { s.*word = on ? (s.*word | bit) : (s.*word & ~bit); });
+}
+
 }  // namespace
 
 void SetRegistrationFailed(bool failed) {
-    State& s = GetState();
-    std::lock_guard<std::mutex> lock(s.mutex);
-    s.registration_failed = failed;
-    UpdateLocked(s);
+    Change([failed](State& s) { s.registration_failed = failed; });
 }
 
-void SetDeviceCommandFailed(uint32_t device, bool failed) {
-    if (device >= 64) return;
-    State& s = GetState();
-    std::lock_guard<std::mutex> lock(s.mutex);
-    const uint64_t bit = uint64_t{1} << device;
-    s.failed_devices = failed ? (s.failed_devices | bit) : (s.failed_devices & ~bit);
-    UpdateLocked(s);
-}
+void SetDeviceCommandFailed(uint32_t device, bool failed) { ChangeDeviceBit(&State::failed_devices, device, failed); }
 
 void SetTypeNamesMissing(bool missing) {
-    State& s = GetState();
-    std::lock_guard<std::mutex> lock(s.mutex);
-    s.type_names_missing = missing;
-    UpdateLocked(s);
+    Change([missing](State& s) { s.type_names_missing = missing; });
 }
 
 void SetDeviceUnnotified(uint32_t device, bool unnotified) {
-    if (device >= 64) return;
-    State& s = GetState();
-    std::lock_guard<std::mutex> lock(s.mutex);
-    const uint64_t bit = uint64_t{1} << device;
-    s.unnotified_devices = unnotified ? (s.unnotified_devices | bit) : (s.unnotified_devices & ~bit);
-    UpdateLocked(s);
+    ChangeDeviceBit(&State::unnotified_devices, device, unnotified);
 }
 
 void Reset() {
-    State& s = GetState();
-    std::lock_guard<std::mutex> lock(s.mutex);
-    s.registration_failed = false;
-    s.type_names_missing = false;
-    s.failed_devices = 0;
-    s.unnotified_devices = 0;
-    UpdateLocked(s);
+    Change([](State& s) {
+        s.registration_failed = false;
+        s.type_names_missing = false;
+        s.failed_devices = 0;
+        s.unnotified_devices = 0;
+    });
 }
 
 void ChildAfterFork() { new (&GetState().mutex) std::mutex(); }
