@@ -15,7 +15,8 @@ computed with CANN's arithmetic instead of the CPU's.
   Q·Kᵀ in float32 (cube, float32 out), the softmax in float32 (vector), the unnormalised
   probabilities rounded to the input type before the product with V (the cube's inputs are
   float16/bfloat16), the product accumulated in float32, the division by the row sum in float32,
-  one rounding of the output.
+  one rounding of the output; its backward rounds the probabilities before dV and dS before dQ
+  and dK (flash_attention_backward).
 - GELU's erf form (`approximate="none"`) computes the tanh form, as CANN's Gelu kernel does
   (torch_npu 2.13 sends both forms to aclnnGelu; docs/torch_npu.md, "GELU (both forms)").
 - under `torch.autocast`, the operators device `npu`'s autocast runs in float32 (CUDA's float32
@@ -60,6 +61,7 @@ AUTOCAST_FLOAT32 = {
 }
 GELU = (aten.gelu.default, aten.gelu_backward.default)
 FLASH = aten._scaled_dot_product_flash_attention_for_cpu.default
+FLASH_BACKWARD = aten._scaled_dot_product_flash_attention_for_cpu_backward.default
 
 
 def flash_attention(
@@ -90,7 +92,13 @@ def flash_attention(
 
 
 def flash_attention_backward(
-    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, dout: torch.Tensor, is_causal: bool = False
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    dout: torch.Tensor,
+    is_causal: bool = False,
+    attn_mask: torch.Tensor | None = None,
+    scale: float | None = None,
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """CANN's FlashAttentionScoreGrad rule: P recomputed in float32; dV = Pᵀ·dO with P rounded to the
     input type (a cube input); dP = dO·Vᵀ in float32; dZ = scale·P·(dP - rowsum(P·dP)) in float32,
@@ -100,11 +108,13 @@ def flash_attention_backward(
     dtype, heads, kv_heads = q.dtype, q.shape[1], k.shape[1]
     qf, kf, vf, dof = q.float(), k.float(), v.float(), dout.float()
     kf, vf = (t.repeat_interleave(heads // kv_heads, dim=1) for t in (kf, vf))
-    scale = 1.0 / math.sqrt(q.shape[-1])
+    scale = scale if scale is not None else 1.0 / math.sqrt(q.shape[-1])
     s = (qf @ kf.transpose(-1, -2)) * scale
     if is_causal:
         s = s.masked_fill(torch.ones(s.shape[-2:], dtype=torch.bool).triu(1), -math.inf)
-    p = torch.softmax(s, -1)
+    if attn_mask is not None:
+        s = s.masked_fill(~attn_mask, -math.inf) if attn_mask.dtype == torch.bool else s + attn_mask.float()
+    p = torch.softmax(s, -1).nan_to_num()
     cube = (lambda t: t.to(dtype).float()) if dtype in LOW else (lambda t: t)
     dv = cube(p).transpose(-1, -2) @ dof
     dp = dof @ vf.transpose(-1, -2)
@@ -152,6 +162,11 @@ class CannMath(TorchDispatchMode):
             )  # fmt: skip
             _, lse = func(*args, **kwargs)  # the saved statistics the backward reads
             return out, lse
+        if func is FLASH_BACKWARD:  # (grad_out, q, k, v, out, logsumexp, dropout_p, is_causal, ...)
+            grad_out, q, k, v = args[:4]
+            causal = bool(args[7]) if len(args) > 7 else kwargs.get("is_causal", False)
+            mask, scale = kwargs.get("attn_mask"), kwargs.get("scale")
+            return flash_attention_backward(q, k, v, grad_out, is_causal=causal, attn_mask=mask, scale=scale)
         low = _low_inputs(args, kwargs)
         if not low or getattr(func, "is_view", False):
             return func(*args, **kwargs)
