@@ -19,10 +19,10 @@ computed with CANN's arithmetic instead of the CPU's.
   and dK (flash_attention_backward).
 - GELU's erf form (`approximate="none"`) computes the tanh form, as CANN's Gelu kernel does
   (torch_npu 2.13 sends both forms to aclnnGelu; docs/torch_npu.md, "GELU (both forms)").
-- under `torch.autocast`, the operators device `npu`'s autocast runs in float32 (CUDA's float32
-  list, which torch_npu's autocast uses; `autocast_float32_ops` in mixed_precision.py checks the
-  ones these programs reach) return float32, where the CPU's autocast (a shorter float32 list) would
-  compute them in the low type.
+- under `torch.autocast` (`CannMath(autocast=True)`, entered inside the autocast region), the
+  operators device `npu`'s autocast runs in float32 (CUDA's float32 list, which torch_npu's autocast
+  uses; `autocast_float32_ops` in mixed_precision.py checks the ones these programs reach) return
+  float32, where the CPU's autocast (a shorter float32 list) would compute them in the low type.
 
 Views and operators without a float16/bfloat16 input run unchanged.
 """
@@ -140,9 +140,13 @@ def _meta(x: Any) -> Any:
 class CannMath(TorchDispatchMode):
     """CPU operators computed with CANN's arithmetic (module docstring)."""
 
-    def __init__(self, gelu_tanh: bool = True) -> None:
+    def __init__(self, gelu_tanh: bool = True, autocast: bool = False) -> None:
+        """`autocast`: the code inside runs under torch.autocast (a dispatch mode cannot ask: inside
+        it `torch.is_autocast_enabled()` is False); enter it for the forward only, as autocast does
+        not reach the backward."""
         super().__init__()
         self.gelu_tanh = gelu_tanh
+        self.autocast = autocast
 
     def __torch_dispatch__(
         self,
@@ -170,7 +174,7 @@ class CannMath(TorchDispatchMode):
         low = _low_inputs(args, kwargs)
         if not low or getattr(func, "is_view", False):
             return func(*args, **kwargs)
-        if func in AUTOCAST_FLOAT32 and torch.is_autocast_enabled("cpu"):
+        if func in AUTOCAST_FLOAT32 and self.autocast:
             return func(*tree_map(_widen, args), **tree_map(_widen, kwargs))
         try:  # the result types the operator has on its own inputs
             expected = func(*tree_map(_meta, args), **tree_map(_meta, kwargs))

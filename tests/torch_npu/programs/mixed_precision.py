@@ -121,9 +121,12 @@ def model_step(
         start = {n: p.detach().cpu().clone() for n, p in model.named_parameters()}
         opt = torch.optim.AdamW(model.parameters(), lr=LR, weight_decay=0.01)
         scaler = torch.amp.GradScaler(device, init_scale=init_scale) if dtype == torch.float16 else None
+        with (
+            torch.autocast(device, dtype=dtype),
+            CannMath(autocast=True) if device == "cpu" else nullcontext(),
+        ):
+            out, loss = loss_of(model, inputs(device))
         with CannMath() if device == "cpu" else nullcontext():
-            with torch.autocast(device, dtype=dtype):
-                out, loss = loss_of(model, inputs(device))
             (scaler.scale(loss) if scaler is not None else loss).backward()
             grads = {
                 n: p.grad.detach().cpu().clone() for n, p in model.named_parameters() if p.grad is not None
