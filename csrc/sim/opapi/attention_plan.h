@@ -85,5 +85,10 @@ void softmax_block(const AttentionPlan& p, const AttentionInputs& in, int64_t b,
 Matrix head_matrix(const AttentionGeometry& g, const float* data, int64_t b, int64_t n);
 // Whether the dropout keeps probability (b, n, i, j) (always, without dropout).
 bool dropout_keeps(const AttentionPlan& p, const AttentionInputs& in, int64_t b, int64_t n, int64_t i, int64_t j);
+// A vector-unit block (float32) made the cube's input: rounded to the attention's input type when
+// that is float16 or bfloat16 (the cube takes them; ops-transformer's FlashAttentionScore design
+// notes), unchanged for float32. The forward rounds the probabilities before the product with V, the
+// backward the probabilities before dV and dS before dQ and dK.
+void round_for_cube(const AttentionPlan& p, std::vector<float>& block);
 
 }  // namespace npusim::opapi

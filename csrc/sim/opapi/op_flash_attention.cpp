@@ -1,7 +1,8 @@
 // aclnnFlashAttentionScore, forward: the subset documented in
 // aclnnop/aclnn_flash_attention_score.h. Per (batch, head), the scores Q K^T and the product of the
 // probabilities with V run on the GEMM primitive (float32), the softmax per row by the shared block
-// of opapi/attention_plan.h; one MIX kernel is launched.
+// of opapi/attention_plan.h (float32), the probabilities rounded to a float16/bfloat16 input's type
+// before their product with V, as CANN's cube takes them; one MIX kernel is launched.
 //   attention_out = Dropout(Softmax(Mask(scale * (pse + query * key^T), atten_mask)), keep_prob) * value
 // (CANN's formula): realShift is the pse ([B,N,Sq,Skv], [B,N,1,Skv] or [1,N,Sq,Skv]); dropMask a
 // uint8 bit mask (bit k of byte k/8 for element k of [B,N,Sq,Skv], 1 keeps, kept values scaled by
@@ -62,6 +63,7 @@ void compute(const Plan& plan) {
                         }
                     }
                 }
+                round_for_cube(p, probs);
                 float* o = out.data() + gq.index(b, n, 0, 0);
                 gemm(gq.s, gq.d, gk.s, 1.0f, {probs.data(), gk.s, false}, head_matrix(gk, in.v.data(), b, kn), 0.0f, o,
                      ld);

@@ -7,7 +7,8 @@
 // (rowsum(P * dP) = rowsum(Pd * dPd) = dy . out, the term CANN reads from attentionIn). Key heads
 // shared by a group of query heads sum the group's gradients; dpse sums over the axes the pse
 // broadcasts along. The products run per (batch, head) on the GEMM primitive; everything
-// accumulates in float32 and rounds once to the outputs' type.
+// accumulates in float32 and rounds once to the outputs' type, except that for float16/bfloat16
+// inputs Pd and dZ are rounded to that type before their products, as CANN's cube takes them.
 #include <memory>
 
 #include "aclnnop/aclnn_flash_attention_score_grad.h"
@@ -46,7 +47,7 @@ void compute(const Plan& plan) {
     // Key heads split across the math library's threads: each owns its key heads' dK and dV rows and
     // its query heads' dQ and dpse rows.
     parallel_parts(gk.n, [&](int64_t first, int64_t last) {
-        std::vector<float> probs, pd(size_t(sq * skv)), dz(size_t(sq * skv));
+        std::vector<float> probs, pd(size_t(sq * skv)), pd_cube, dz(size_t(sq * skv));
         std::vector<SoftmaxRow> rows;
         for (int64_t b = 0; b < gq.b; ++b) {
             for (int64_t n = first * p.group(); n < last * p.group(); ++n) {
@@ -64,8 +65,10 @@ void compute(const Plan& plan) {
                 const Matrix dy_head = head_matrix(gq, dy.data(), b, n);
                 Matrix v_t = head_matrix(gk, in.v.data(), b, kn);
                 v_t.trans = true;
-                // dV += Pd^T dy;  dPd = dy V^T (into dz)
-                gemm(skv, d, sq, 1.0f, {pd.data(), skv, true}, dy_head, 1.0f, dv.data() + gk.index(b, kn, 0, 0),
+                // dV += Pd^T dy (Pd the cube's input type);  dPd = dy V^T (into dz)
+                pd_cube = pd;
+                round_for_cube(p, pd_cube);
+                gemm(skv, d, sq, 1.0f, {pd_cube.data(), skv, true}, dy_head, 1.0f, dv.data() + gk.index(b, kn, 0, 0),
                      gk.row_stride());
                 gemm(sq, skv, d, 1.0f, dy_head, v_t, 0.0f, dz.data(), skv);
                 for (int64_t i = 0; i < sq; ++i) {  // dZ = scale * P * (Dropout(dPd) - rowsum(Pd * dPd))
@@ -84,7 +87,8 @@ void compute(const Plan& plan) {
                         for (int64_t j = 0; j < skv; ++j) prow_pse[j] += zrow[j];
                     }
                 }
-                // dQ = dZ K;  dK += dZ^T Q
+                // dQ = dZ K;  dK += dZ^T Q (dZ the cube's input type)
+                round_for_cube(p, dz);
                 gemm(sq, d, skv, 1.0f, {dz.data(), skv, false}, head_matrix(gk, in.k.data(), b, kn), 0.0f,
                      dq.data() + gq.index(b, n, 0, 0), gq.row_stride());
                 gemm(skv, d, sq, 1.0f, {dz.data(), skv, true}, head_matrix(gq, in.q.data(), b, n), 1.0f,
