@@ -1,6 +1,6 @@
 """Operators op-plugin routes common ATen operators to (glu and its backward, cumprod, reflection and
-replication padding, adaptive average pooling) against numpy references, and CANN's code per bad-input
-class."""
+replication padding, adaptive average pooling, sigmoid_ and tanh_ in place) against numpy references,
+and CANN's code per bad-input class."""
 
 from __future__ import annotations
 
@@ -168,3 +168,12 @@ def test_adaptive_avg_pool2d_refusals(op: Op) -> None:
     assert (
         op("AdaptiveAvgPool2d", [T("self", "f32", x), out("out", "f32", (2, 2, 2))]).phase1 == PARAM_NULLPTR
     )
+
+
+@pytest.mark.parametrize(("name", "fn"), [("InplaceSigmoid", sigmoid), ("InplaceTanh", np.tanh)])
+@pytest.mark.parametrize("dt", ["f32", "bf16"])
+def test_in_place_sigmoid_and_tanh(op: Op, name: str, fn, dt: str) -> None:
+    x = rand(np.random.default_rng(54), (3, 5), dt, -4, 4)
+    check(op(name, [T("selfRef", dt, x, out=True)]), "selfRef", fn(x), dt, scale=4.0)
+    assert op(name, [T("selfRef", "i32", np.ones(3), out=True)]).phase1 == PARAM_INVALID
+    assert op(name, []).phase1 == PARAM_NULLPTR

@@ -48,8 +48,8 @@ aclnnStatus prepare(const aclTensor* self, const aclIntArray* outputSize, const 
     expected[r - 1] = size[1];
     OPAPI_CHECK(check_same_dims(api, "out", y.dims, expected));
     const int64_t planes = x.numel() / (in_h * in_w), out_h = size[0], out_w = size[1];
-    std::vector<KernelLaunch> launches{{Kernel::AdaptiveAvgPool2d, x.dtype,
-                                        vector_cost(double(x.numel()), double(x.bytes() + y.bytes()), planes, 1)}};
+    std::vector<KernelLaunch> launches{
+        {Kernel::AdaptiveAvgPool2d, x.dtype, vector_cost(double(x.numel()), double(x.bytes() + y.bytes()), planes, 1)}};
     auto compute = [x, y, planes, in_h, in_w, out_h, out_w]() {
         const std::vector<double> v = read_doubles(x);
         std::vector<double> result(static_cast<size_t>(planes * out_h * out_w));
@@ -79,9 +79,9 @@ aclnnStatus prepare(const aclTensor* self, const aclIntArray* outputSize, const 
 
 }  // namespace npusim::opapi
 
-NPUSIM_C_EXPORT aclnnStatus aclnnAdaptiveAvgPool2dGetWorkspaceSize(const aclTensor* self,
-                                                                   const aclIntArray* outputSize, aclTensor* out,
-                                                                   uint64_t* workspaceSize, aclOpExecutor** executor) {
+NPUSIM_C_EXPORT aclnnStatus aclnnAdaptiveAvgPool2dGetWorkspaceSize(const aclTensor* self, const aclIntArray* outputSize,
+                                                                   aclTensor* out, uint64_t* workspaceSize,
+                                                                   aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnAdaptiveAvgPool2dGetWorkspaceSize", aclnnStatus);
     return npusim::opapi::prepare(self, outputSize, out, workspaceSize, executor);
 }

@@ -1,5 +1,5 @@
-// The runner's operators of the breadth work (normalisation entry points, 2-D losses, padding, pooling
-// and scans torch_npu's op-plugin routes), included by aclnn_runner.cpp after its Spec, Phase1 and
+// The runner's operators of the breadth work (normalisation entry points, 2-D losses, padding, pooling,
+// scans and in-place activations torch_npu's op-plugin routes), included by aclnn_runner.cpp after its Spec, Phase1 and
 // Phase2; their arguments by name as in aclnn_runner_by_name.h.
 #pragma once
 
@@ -19,6 +19,8 @@
 #include "aclnnop/aclnn_replication_pad1d.h"
 #include "aclnnop/aclnn_replication_pad2d.h"
 #include "aclnnop/aclnn_replication_pad3d.h"
+#include "aclnnop/aclnn_sigmoid.h"
+#include "aclnnop/aclnn_tanh.h"
 
 namespace {
 
@@ -39,8 +41,8 @@ bool select_breadth(const Spec& p, Phase1& first, Phase2& second) {
         second = aclnnNLLLoss2d;
     } else if (op == "NLLLoss2dBackward") {
         first = [&p, i64](uint64_t* w, aclOpExecutor** e) {
-            return aclnnNLLLoss2dBackwardGetWorkspaceSize(p.t("gradOutput"), p.t("self"), p.t("target"),
-                                                          p.t("weight"), i64("reduction", 1), i64("ignoreIndex", -100),
+            return aclnnNLLLoss2dBackwardGetWorkspaceSize(p.t("gradOutput"), p.t("self"), p.t("target"), p.t("weight"),
+                                                          i64("reduction", 1), i64("ignoreIndex", -100),
                                                           p.t("totalWeight"), p.t("out"), w, e);
         };
         second = aclnnNLLLoss2dBackward;
@@ -51,9 +53,8 @@ bool select_breadth(const Spec& p, Phase1& first, Phase2& second) {
         second = aclnnNorm;
     } else if (op == "Cumprod") {
         first = [&p](uint64_t* w, aclOpExecutor** e) {
-            return aclnnCumprodGetWorkspaceSize(p.t("input"), p.s("dim"),
-                                                static_cast<aclDataType>(static_cast<int>(p.n("dtype"))), p.t("out"),
-                                                w, e);
+            return aclnnCumprodGetWorkspaceSize(
+                p.t("input"), p.s("dim"), static_cast<aclDataType>(static_cast<int>(p.n("dtype"))), p.t("out"), w, e);
         };
         second = aclnnCumprod;
     } else if (op == "Glu") {
@@ -96,6 +97,14 @@ bool select_breadth(const Spec& p, Phase1& first, Phase2& second) {
             return aclnnReplicationPad3dGetWorkspaceSize(p.t("self"), p.a("padding"), p.t("out"), w, e);
         };
         second = aclnnReplicationPad3d;
+    } else if (op == "InplaceSigmoid") {
+        first = [&p](uint64_t* w, aclOpExecutor** e) {
+            return aclnnInplaceSigmoidGetWorkspaceSize(p.t("selfRef"), w, e);
+        };
+        second = aclnnInplaceSigmoid;
+    } else if (op == "InplaceTanh") {
+        first = [&p](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceTanhGetWorkspaceSize(p.t("selfRef"), w, e); };
+        second = aclnnInplaceTanh;
     } else if (op == "AdaptiveAvgPool2d") {
         first = [&p](uint64_t* w, aclOpExecutor** e) {
             return aclnnAdaptiveAvgPool2dGetWorkspaceSize(p.t("self"), p.a("outputSize"), p.t("out"), w, e);
