@@ -1,4 +1,5 @@
 // aclCreateTensor / aclDestroyTensor and the tensor queries.
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -30,13 +31,16 @@ bool dims_ok(const int64_t* dims, uint64_t count) {
     return true;
 }
 
-// Copies an int64 vector into a malloc'ed array the caller frees.
+// Copies an int64 vector into an array the caller releases with delete[]: CANN's contract for
+// aclGetViewShape, aclGetViewStrides and aclGetStorageShape (nnopbase's API reference allocates with
+// new[] and its examples, like torch_npu's nonzero and unique, release with delete[]).
 aclnnStatus hand_out(const std::vector<int64_t>& values, int64_t** out, uint64_t* count) {
     if (out == nullptr || count == nullptr) return ACLNN_ERR_PARAM_NULLPTR;
+    std::unique_ptr<int64_t[]> array(new (std::nothrow) int64_t[std::max<size_t>(values.size(), 1)]);
+    if (array == nullptr) return ACLNN_ERR_INNER;
+    std::copy(values.begin(), values.end(), array.get());
     *count = values.size();
-    *out = static_cast<int64_t*>(std::malloc(std::max<size_t>(values.size(), 1) * sizeof(int64_t)));
-    if (*out == nullptr) return ACLNN_ERR_INNER;
-    if (!values.empty()) std::memcpy(*out, values.data(), values.size() * sizeof(int64_t));
+    *out = array.release();  // ownership passes to the caller (delete[])
     return ACLNN_SUCCESS;
 }
 

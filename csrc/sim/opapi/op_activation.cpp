@@ -1,4 +1,4 @@
-// aclnnGelu, aclnnSilu, aclnnRelu, aclnnExp, aclnnNeg, aclnnSigmoid, aclnnTanh, aclnnSqrt,
+// aclnnGelu, aclnnSilu, aclnnRelu, aclnnExp, aclnnNeg, aclnnSigmoid, aclnnTanh (and in place), aclnnSqrt,
 // aclnnInplaceSqrt, aclnnRsqrt and aclnnInplaceRsqrt: element-wise unary
 // operators on the element-wise primitive (opapi/elementwise.h), one kernel each, run in self's
 // type; an output of another type gets a Cast launch.
@@ -48,6 +48,10 @@ OPAPI_ELEMENTWISE(kExp, "aclnnExp", F::Unary, {Kernel::Exp, 4}, kFloatTypes, P::
 OPAPI_ELEMENTWISE(kNeg, "aclnnNeg", F::Unary, {Kernel::Neg, 1}, kFloatTypes, P::Common, neg);
 OPAPI_ELEMENTWISE(kSigmoid, "aclnnSigmoid", F::Unary, {Kernel::Sigmoid, 4}, kFloatTypes, P::Common, sigmoid);
 OPAPI_ELEMENTWISE(kTanh, "aclnnTanh", F::Unary, {Kernel::Tanh, 4}, kFloatTypes, P::Common, tanh_);
+// The in-place forms torch's sigmoid_ and tanh_ reach.
+OPAPI_ELEMENTWISE(kInplaceSigmoid, "aclnnInplaceSigmoid", F::Unary, {Kernel::Sigmoid, 4}, kFloatTypes, P::Common,
+                  sigmoid);
+OPAPI_ELEMENTWISE(kInplaceTanh, "aclnnInplaceTanh", F::Unary, {Kernel::Tanh, 4}, kFloatTypes, P::Common, tanh_);
 OPAPI_ELEMENTWISE(kSqrt, "aclnnSqrt", F::Unary, {Kernel::Sqrt, 4}, kAllTypes, P::ToFloat, sqrt_);
 OPAPI_ELEMENTWISE(kInplaceSqrt, "aclnnInplaceSqrt", F::Unary, {Kernel::Sqrt, 4}, kFloatTypes, P::Common, sqrt_);
 OPAPI_ELEMENTWISE(kRsqrt, "aclnnRsqrt", F::Unary, {Kernel::Rsqrt, 5}, kAllTypes, P::ToFloat, rsqrt);
@@ -93,6 +97,12 @@ OPAPI_ELEMENTWISE_ENTRY(aclnnSigmoid,
 OPAPI_ELEMENTWISE_ENTRY(aclnnTanh,
                         (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor),
                         unary(kTanh, self, out, workspaceSize, executor))
+
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceSigmoid, (aclTensor * selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        unary(kInplaceSigmoid, selfRef, selfRef, workspaceSize, executor))
+
+OPAPI_ELEMENTWISE_ENTRY(aclnnInplaceTanh, (aclTensor * selfRef, uint64_t* workspaceSize, aclOpExecutor** executor),
+                        unary(kInplaceTanh, selfRef, selfRef, workspaceSize, executor))
 
 OPAPI_ELEMENTWISE_ENTRY(aclnnSqrt,
                         (const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** opExecutor),

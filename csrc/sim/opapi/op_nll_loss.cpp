@@ -1,8 +1,10 @@
 // aclnnNLLLoss and aclnnNLLLossBackward (torch's nll_loss, the second half of cross-entropy) for
-// self [N, C] or [C] and target [N] or [] of class indices (int64, int32 or uint8). A sample's
-// weight is weight[target] (1 without weight), 0 when target == ignoreIndex.
-//   forward:  l_n = -w_n * self[n, target_n]; reduction 0 none (out [N]), 1 mean (sum l / sum w),
-//             2 sum; totalWeightOut (one element) = sum w
+// self [N, C] or [C] and target [N] or [] of class indices (int64, int32 or uint8), and
+// aclnnNLLLoss2d and aclnnNLLLoss2dBackward (torch's nll_loss2d) for self [N, C, H, W] and target
+// [N, H, W]: one sample per (n, h, w). A sample's weight is weight[target] (1 without weight), 0 when
+// target == ignoreIndex.
+//   forward:  l_n = -w_n * self[n, target_n]; reduction 0 none (out: target's shape), 1 mean
+//             (sum l / sum w), 2 sum; totalWeightOut (one element) = sum w
 //   backward: gradInput[n, target_n] = -w_n * g (g = gradOutput[n] for none, gradOutput / totalWeight
 //             for mean, gradOutput for sum); every other element 0
 // A target outside [0, C) that is not ignoreIndex contributes nothing; the kernel's compute logs it
@@ -10,6 +12,8 @@
 #include <memory>
 
 #include "aclnnop/aclnn_nll_loss.h"
+#include "aclnnop/aclnn_nll_loss2d.h"
+#include "aclnnop/aclnn_nll_loss2d_backward.h"
 #include "aclnnop/aclnn_nll_loss_backward.h"
 #include "core/fault_plan.h"
 #include "core/log.h"
@@ -27,16 +31,29 @@ namespace {
 [[maybe_unused]] const bool kRegistered =
     register_op({"aclnnNLLLoss", OpFamily::Loss, kFloatTypes | DTypeSet{ACL_INT32, ACL_INT64}, Kernel::NLLLoss}) &&
     register_op(
-        {"aclnnNLLLossBackward", OpFamily::Loss, kFloatTypes | DTypeSet{ACL_INT32, ACL_INT64}, Kernel::NLLLossGrad});
+        {"aclnnNLLLossBackward", OpFamily::Loss, kFloatTypes | DTypeSet{ACL_INT32, ACL_INT64}, Kernel::NLLLossGrad}) &&
+    register_op({"aclnnNLLLoss2d", OpFamily::Loss, kFloatTypes | DTypeSet{ACL_INT32, ACL_INT64}, Kernel::NLLLoss}) &&
+    register_op(
+        {"aclnnNLLLoss2dBackward", OpFamily::Loss, kFloatTypes | DTypeSet{ACL_INT32, ACL_INT64}, Kernel::NLLLossGrad});
 
 struct NllPlan {
     TensorView x, target, weight, out, total, grad;  // grad: the backward's gradOutput
     bool has_weight = false;
-    int64_t reduction = kReductionMean, ignore = -100, batch = 1, classes = 1;
+    // batch: the number of samples (N, or N * H * W for the 2-D form); inner: the samples of one n (1,
+    // or H * W), the stride of the class dimension in self.
+    int64_t reduction = kReductionMean, ignore = -100, batch = 1, classes = 1, inner = 1;
+    Dims samples;  // the target's shape: one element per sample
+
+    // The element of self holding sample k's score of class c.
+    size_t score(size_t k, int64_t c) const {
+        const size_t in = size_t(inner);
+        return (k / in * size_t(classes) + size_t(c)) * in + k % in;
+    }
 };
 
-aclnnStatus check_common(const char* api, const aclTensor* self, const aclTensor* target, const aclTensor* weight,
-                         int64_t reduction, NllPlan& p) {
+// spatial: the 2-D form (self [N, C, H, W], target [N, H, W]).
+aclnnStatus check_common(const char* api, bool spatial, const aclTensor* self, const aclTensor* target,
+                         const aclTensor* weight, int64_t reduction, NllPlan& p) {
     OPAPI_CHECK(check_tensor(api, "self", self));
     OPAPI_CHECK(check_tensor(api, "target", target));
     OPAPI_CHECK(check_reduction(api, reduction));
@@ -44,14 +61,21 @@ aclnnStatus check_common(const char* api, const aclTensor* self, const aclTensor
     p.x = view_of(self);
     p.target = view_of(target);
     OPAPI_CHECK(check_float_type(api, "self", p.x.dtype));
-    OPAPI_CHECK(check_rank(api, "self", p.x.dims, 1, 2));
+    OPAPI_CHECK(spatial ? check_rank(api, "self", p.x.dims, 4, 4) : check_rank(api, "self", p.x.dims, 1, 2));
     const aclDataType t = p.target.dtype;
     if (t != ACL_INT64 && t != ACL_INT32 && t != ACL_UINT8) {
         return invalid(api, "target has data type %s; int64, int32 or uint8 expected", nn::dtype_name(t));
     }
-    p.batch = p.x.rank() == 2 ? p.x.dims[0] : 1;
-    p.classes = p.x.dims.back();
-    OPAPI_CHECK(check_same_dims(api, "target", p.target.dims, p.x.rank() == 2 ? Dims{p.batch} : Dims{}));
+    if (spatial) {
+        p.classes = p.x.dims[1];
+        p.inner = p.x.dims[2] * p.x.dims[3];
+        p.samples = {p.x.dims[0], p.x.dims[2], p.x.dims[3]};
+    } else {
+        p.classes = p.x.dims.back();
+        p.samples = p.x.rank() == 2 ? Dims{p.x.dims[0]} : Dims{};
+    }
+    p.batch = numel(p.samples);
+    OPAPI_CHECK(check_same_dims(api, "target", p.target.dims, p.samples));
     p.has_weight = weight != nullptr;
     if (p.has_weight) {
         OPAPI_CHECK(check_tensor(api, "weight", weight));
@@ -84,13 +108,12 @@ void sample_weights(const char* api, const NllPlan& p, std::vector<int64_t>& cls
     }
 }
 
-aclnnStatus prepare_forward(const aclTensor* self, const aclTensor* target, const aclTensor* weight, int64_t reduction,
-                            int64_t ignoreIndex, aclTensor* out, aclTensor* totalWeightOut, uint64_t* workspaceSize,
-                            aclOpExecutor** executor) {
-    const char* api = "aclnnNLLLoss";
+aclnnStatus prepare_forward(const char* api, bool spatial, const aclTensor* self, const aclTensor* target,
+                            const aclTensor* weight, int64_t reduction, int64_t ignoreIndex, aclTensor* out,
+                            aclTensor* totalWeightOut, uint64_t* workspaceSize, aclOpExecutor** executor) {
     OPAPI_CHECK(check_not_null(api, {self, target, out, totalWeightOut, workspaceSize, executor}));
     NllPlan p;
-    OPAPI_CHECK(check_common(api, self, target, weight, reduction, p));
+    OPAPI_CHECK(check_common(api, spatial, self, target, weight, reduction, p));
     p.ignore = ignoreIndex;
     OPAPI_CHECK(check_tensor(api, "out", out));
     OPAPI_CHECK(check_tensor(api, "totalWeightOut", totalWeightOut));
@@ -98,8 +121,7 @@ aclnnStatus prepare_forward(const aclTensor* self, const aclTensor* target, cons
     p.total = view_of(totalWeightOut);
     OPAPI_CHECK(check_float_type(api, "out", p.out.dtype));
     OPAPI_CHECK(check_float_type(api, "totalWeightOut", p.total.dtype));
-    const Dims per_sample = p.x.rank() == 2 ? Dims{p.batch} : Dims{};
-    OPAPI_CHECK(check_same_dims(api, "out", p.out.dims, reduction == kReductionNone ? per_sample : Dims{}));
+    OPAPI_CHECK(check_same_dims(api, "out", p.out.dims, reduction == kReductionNone ? p.samples : Dims{}));
     if (p.total.numel() != 1)
         return invalid(api, "totalWeightOut has %lld elements; 1 expected", (long long)p.total.numel());
     const double bytes = double(p.batch) * double(nn::dtype_size(p.x.dtype) + nn::dtype_size(p.target.dtype)) +
@@ -107,16 +129,16 @@ aclnnStatus prepare_forward(const aclTensor* self, const aclTensor* target, cons
     std::vector<KernelLaunch> launches{
         {Kernel::NLLLoss, p.out.dtype, vector_cost(2.0 * double(p.batch), bytes, p.batch, 4096)}};
     std::vector<void*> args{p.x.data, p.target.data, p.weight.data, p.out.data, p.total.data};
-    auto compute = [p]() {
+    auto compute = [p, api]() {
         std::vector<int64_t> cls;
         std::vector<double> w;
-        sample_weights("aclnnNLLLoss", p, cls, w);
+        sample_weights(api, p, cls, w);
         const std::vector<double> x = read_doubles(p.x);
         std::vector<double> loss(cls.size(), 0.0);
         double total = 0, sum = 0;
         for (size_t n = 0; n < cls.size(); ++n) {
             if (cls[n] < 0) continue;
-            loss[n] = -w[n] * x[n * size_t(p.classes) + size_t(cls[n])];
+            loss[n] = -w[n] * x[p.score(n, cls[n])];
             total += w[n];
             sum += loss[n];
         }
@@ -131,14 +153,13 @@ aclnnStatus prepare_forward(const aclTensor* self, const aclTensor* target, cons
                      executor);
 }
 
-aclnnStatus prepare_backward(const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target,
-                             const aclTensor* weight, int64_t reduction, int64_t ignoreIndex,
+aclnnStatus prepare_backward(const char* api, bool spatial, const aclTensor* gradOutput, const aclTensor* self,
+                             const aclTensor* target, const aclTensor* weight, int64_t reduction, int64_t ignoreIndex,
                              const aclTensor* totalWeight, aclTensor* out, uint64_t* workspaceSize,
                              aclOpExecutor** executor) {
-    const char* api = "aclnnNLLLossBackward";
     OPAPI_CHECK(check_not_null(api, {gradOutput, self, target, totalWeight, out, workspaceSize, executor}));
     NllPlan p;
-    OPAPI_CHECK(check_common(api, self, target, weight, reduction, p));
+    OPAPI_CHECK(check_common(api, spatial, self, target, weight, reduction, p));
     p.ignore = ignoreIndex;
     OPAPI_CHECK(check_tensor(api, "gradOutput", gradOutput));
     OPAPI_CHECK(check_tensor(api, "totalWeight", totalWeight));
@@ -158,10 +179,10 @@ aclnnStatus prepare_backward(const aclTensor* gradOutput, const aclTensor* self,
         {Kernel::NLLLossGrad, p.out.dtype,
          vector_cost(2.0 * double(p.batch), double(p.out.bytes() + p.grad.bytes()), p.out.numel(), 4096)}};
     std::vector<void*> args{p.grad.data, p.x.data, p.target.data, p.weight.data, p.total.data, p.out.data};
-    auto compute = [p]() {
+    auto compute = [p, api]() {
         std::vector<int64_t> cls;
         std::vector<double> w;
-        sample_weights("aclnnNLLLossBackward", p, cls, w);
+        sample_weights(api, p, cls, w);
         const std::vector<double> g = read_doubles(p.grad);
         const double total = read_doubles(p.total).front();
         std::vector<double> r(size_t(p.out.numel()), 0.0);
@@ -169,7 +190,7 @@ aclnnStatus prepare_backward(const aclTensor* gradOutput, const aclTensor* self,
             if (cls[n] < 0) continue;
             double scale = p.reduction == kReductionNone ? g[n] : g[0];
             if (p.reduction == kReductionMean) scale /= total;
-            r[n * size_t(p.classes) + size_t(cls[n])] = -w[n] * scale;
+            r[p.score(n, cls[n])] = -w[n] * scale;
         }
         write_doubles(p.out, r);
     };
@@ -186,8 +207,8 @@ NPUSIM_C_EXPORT aclnnStatus aclnnNLLLossGetWorkspaceSize(const aclTensor* self, 
                                                          int64_t ignoreIndex, aclTensor* out, aclTensor* totalWeightOut,
                                                          uint64_t* workspaceSize, aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnNLLLossGetWorkspaceSize", aclnnStatus);
-    return npusim::opapi::prepare_forward(self, target, weight, reduction, ignoreIndex, out, totalWeightOut,
-                                          workspaceSize, executor);
+    return npusim::opapi::prepare_forward("aclnnNLLLoss", false, self, target, weight, reduction, ignoreIndex, out,
+                                          totalWeightOut, workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnNLLLoss)
 
@@ -197,7 +218,29 @@ NPUSIM_C_EXPORT aclnnStatus aclnnNLLLossBackwardGetWorkspaceSize(const aclTensor
                                                                  const aclTensor* totalWeight, aclTensor* out,
                                                                  uint64_t* workspaceSize, aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnNLLLossBackwardGetWorkspaceSize", aclnnStatus);
-    return npusim::opapi::prepare_backward(gradOutput, self, target, weight, reduction, ignoreIndex, totalWeight, out,
-                                           workspaceSize, executor);
+    return npusim::opapi::prepare_backward("aclnnNLLLossBackward", false, gradOutput, self, target, weight, reduction,
+                                           ignoreIndex, totalWeight, out, workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnNLLLossBackward)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnNLLLoss2dGetWorkspaceSize(const aclTensor* self, const aclTensor* target,
+                                                           const aclTensor* weight, int64_t reduction,
+                                                           int64_t ignoreIndex, aclTensor* out,
+                                                           aclTensor* totalWeightOut, uint64_t* workspaceSize,
+                                                           aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnNLLLoss2dGetWorkspaceSize", aclnnStatus);
+    return npusim::opapi::prepare_forward("aclnnNLLLoss2d", true, self, target, weight, reduction, ignoreIndex, out,
+                                          totalWeightOut, workspaceSize, executor);
+}
+OPAPI_DEFINE_RUN(aclnnNLLLoss2d)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnNLLLoss2dBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
+                                                                   const aclTensor* target, const aclTensor* weight,
+                                                                   int64_t reduction, int64_t ignoreIndex,
+                                                                   aclTensor* totalWeight, aclTensor* out,
+                                                                   uint64_t* workspaceSize, aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnNLLLoss2dBackwardGetWorkspaceSize", aclnnStatus);
+    return npusim::opapi::prepare_backward("aclnnNLLLoss2dBackward", true, gradOutput, self, target, weight, reduction,
+                                           ignoreIndex, totalWeight, out, workspaceSize, executor);
+}
+OPAPI_DEFINE_RUN(aclnnNLLLoss2dBackward)

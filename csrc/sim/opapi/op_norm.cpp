@@ -1,4 +1,5 @@
-// aclnnLayerNorm and aclnnRmsNorm over the trailing dimensions. Statistics are
+// aclnnLayerNorm (and aclnnFastLayerNorm, the same operator under the entry point torch_npu's
+// compatible mode calls) and aclnnRmsNorm over the trailing dimensions. Statistics are
 // accumulated in double; results are rounded to the output's type.
 //   LayerNorm: out = (x - mean) * rstd * weight + bias, rstd = 1 / sqrt(var + eps)
 //              (biased variance); meanOut / rstdOut (optional) have the input's
@@ -24,6 +25,7 @@ namespace {
 // Declared in the operator registry (hand-written: its own checks and compute).
 [[maybe_unused]] const bool kRegistered =
     register_op({"aclnnLayerNorm", OpFamily::Normalization, kFloatTypes, Kernel::LayerNormV4}) &&
+    register_op({"aclnnFastLayerNorm", OpFamily::Normalization, kFloatTypes, Kernel::LayerNormV4}) &&
     register_op({"aclnnRmsNorm", OpFamily::Normalization, kFloatTypes, Kernel::RmsNorm});
 
 constexpr int64_t kRowsPerBlock = 16;
@@ -49,10 +51,12 @@ Dims stat_dims(const Dims& x, size_t normalized) {
     return d;
 }
 
-aclnnStatus prepare_layer_norm(const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* weight,
-                               const aclTensor* bias, double eps, aclTensor* out, aclTensor* meanOut,
-                               aclTensor* rstdOut, uint64_t* workspaceSize, aclOpExecutor** executor) {
-    const char* api = "aclnnLayerNorm";
+// api: aclnnLayerNorm or aclnnFastLayerNorm (one LayerNormV4 kernel either way: no public capture
+// names FastLayerNorm's own).
+aclnnStatus prepare_layer_norm(const char* api, const aclTensor* input, const aclIntArray* normalizedShape,
+                               const aclTensor* weight, const aclTensor* bias, double eps, aclTensor* out,
+                               aclTensor* meanOut, aclTensor* rstdOut, uint64_t* workspaceSize,
+                               aclOpExecutor** executor) {
     OPAPI_CHECK(check_not_null(api, {input, normalizedShape, out, workspaceSize, executor}));
     OPAPI_CHECK(check_tensor(api, "input", input));
     OPAPI_CHECK(check_tensor(api, "out", out));
@@ -168,10 +172,20 @@ NPUSIM_C_EXPORT aclnnStatus aclnnLayerNormGetWorkspaceSize(const aclTensor* inpu
                                                            aclTensor* meanOutOptional, aclTensor* rstdOutOptional,
                                                            uint64_t* workspaceSize, aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnLayerNormGetWorkspaceSize", aclnnStatus);
-    return npusim::opapi::prepare_layer_norm(input, normalizedShape, weightOptional, biasOptional, eps, out,
-                                             meanOutOptional, rstdOutOptional, workspaceSize, executor);
+    return npusim::opapi::prepare_layer_norm("aclnnLayerNorm", input, normalizedShape, weightOptional, biasOptional,
+                                             eps, out, meanOutOptional, rstdOutOptional, workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnLayerNorm)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnFastLayerNormGetWorkspaceSize(
+    const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* weightOptional,
+    const aclTensor* biasOptional, double eps, aclTensor* out, aclTensor* meanOutOptional, aclTensor* rstdOutOptional,
+    uint64_t* workspaceSize, aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnFastLayerNormGetWorkspaceSize", aclnnStatus);
+    return npusim::opapi::prepare_layer_norm("aclnnFastLayerNorm", input, normalizedShape, weightOptional, biasOptional,
+                                             eps, out, meanOutOptional, rstdOutOptional, workspaceSize, executor);
+}
+OPAPI_DEFINE_RUN(aclnnFastLayerNorm)
 
 NPUSIM_C_EXPORT aclnnStatus aclnnRmsNormGetWorkspaceSize(const aclTensor* x, const aclTensor* gamma, double epsilon,
                                                          const aclTensor* yOut, const aclTensor* rstdOut,

@@ -208,6 +208,10 @@ constexpr std::array<KernelSpec, static_cast<size_t>(Kernel::Count)> kKernels = 
     {Kernel::ArgMaxWithValue, "ArgMaxWithValue", "ArgMaxWithValueAiCore", 2100, CoreType::AIV},
     {Kernel::ArgMinWithValue, "ArgMinWithValue", "ArgMinWithValueAiCore", 2100, CoreType::AIV},
     {Kernel::OneHot, "OneHot", "OneHotAiCore", 1, CoreType::AIV},
+    {Kernel::Cumprod, "Cumprod", "CumprodAiCore", 1, CoreType::AIV},
+    {Kernel::GluGrad, "GluGrad", "GluGradAiCore", 1, CoreType::AIV},
+    {Kernel::MirrorPad, "MirrorPad", "MirrorPadAiCore", 1, CoreType::AIV},
+    {Kernel::AdaptiveAvgPool2d, "AdaptiveAvgPool2d", "AdaptiveAvgPool2dAiCore", 1, CoreType::AIV},
 }};
 
 // 64-bit FNV-1a with a seed, so that two seeds give a 128-bit digest.

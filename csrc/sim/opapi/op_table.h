@@ -211,6 +211,11 @@ enum class Kernel : uint8_t {
     ArgMaxWithValue,
     ArgMinWithValue,
     OneHot,
+    // the breadth operators (op_along_dim.cpp, op_pad.cpp, op_adaptive_pool.cpp)
+    Cumprod,
+    GluGrad,
+    MirrorPad,
+    AdaptiveAvgPool2d,
     Count
 };
 

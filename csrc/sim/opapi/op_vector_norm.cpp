@@ -1,6 +1,9 @@
 // Vector norms, accumulated in double and rounded once to the output's type:
 //   aclnnLinalgVectorNorm  torch.linalg.vector_norm over a set of dimensions (all of them when the
 //                          set is empty), in the data type `dtype` (out's); one LpNormV2 kernel.
+//   aclnnNorm              at::norm (op-plugin's norm and norm.out): the same reduction, the
+//                          result's data type out's. (torch.norm and its "fro" form reach
+//                          aclnnLinalgVectorNorm: torch's Python front end calls linalg.vector_norm.)
 //   aclnnForeachNorm       the norm of every tensor of a list (torch._foreach_norm, which
 //                          clip_grad_norm_ calls), each into a one-element tensor; one ForeachNorm
 //                          kernel for the list.
@@ -10,9 +13,11 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <optional>
 
 #include "aclnnop/aclnn_foreach_norm.h"
 #include "aclnnop/aclnn_linalg_vector_norm.h"
+#include "aclnnop/aclnn_norm.h"
 #include "core/fault_plan.h"
 #include "nnopbase/dtype.h"
 #include "nnopbase/tensor.h"
@@ -27,6 +32,7 @@ namespace {
 
 [[maybe_unused]] const bool kRegistered =
     register_op({"aclnnLinalgVectorNorm", OpFamily::Reduction, kFloatTypes, Kernel::LpNormV2}) &&
+    register_op({"aclnnNorm", OpFamily::Reduction, kFloatTypes, Kernel::LpNormV2}) &&
     register_op({"aclnnForeachNorm", OpFamily::Foreach, kFloatTypes, Kernel::ForeachNorm});
 
 // Accumulates the p-norm of a sequence of values.
@@ -58,13 +64,14 @@ private:
     bool nan_ = false;
 };
 
-aclnnStatus prepare_vector_norm(const aclTensor* self, const aclScalar* ord, const aclIntArray* dims, bool keepDims,
-                                aclDataType dtype, const aclTensor* out, uint64_t* workspaceSize,
-                                aclOpExecutor** executor) {
-    const char* api = "aclnnLinalgVectorNorm";
+// api: aclnnLinalgVectorNorm (the result's data type is `dtype`) or aclnnNorm (out's: dtype unset).
+aclnnStatus prepare_vector_norm(const char* api, const aclTensor* self, const aclScalar* ord, const aclIntArray* dims,
+                                bool keepDims, std::optional<aclDataType> result_type, const aclTensor* out,
+                                uint64_t* workspaceSize, aclOpExecutor** executor) {
     OPAPI_CHECK(check_not_null(api, {self, ord, dims, out, workspaceSize, executor}));
     OPAPI_CHECK(check_tensor(api, "self", self));
     OPAPI_CHECK(check_tensor(api, "out", out));
+    const aclDataType dtype = result_type.value_or(view_of(out).dtype);
     if (!nn::valid(ord)) return invalid(api, "ord is not a live aclScalar");
     if (!nn::valid(dims)) return invalid(api, "dims is not a live aclIntArray");
     const TensorView x = view_of(self), y = view_of(out);
@@ -148,9 +155,19 @@ NPUSIM_C_EXPORT aclnnStatus aclnnLinalgVectorNormGetWorkspaceSize(const aclTenso
                                                                   const aclDataType dtype, aclTensor* out,
                                                                   uint64_t* workspaceSize, aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnLinalgVectorNormGetWorkspaceSize", aclnnStatus);
-    return npusim::opapi::prepare_vector_norm(self, ord, dims, keepDims, dtype, out, workspaceSize, executor);
+    return npusim::opapi::prepare_vector_norm("aclnnLinalgVectorNorm", self, ord, dims, keepDims, dtype, out,
+                                              workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnLinalgVectorNorm)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnNormGetWorkspaceSize(const aclTensor* self, const aclScalar* pScalar,
+                                                      const aclIntArray* dim, bool keepdim, aclTensor* out,
+                                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnNormGetWorkspaceSize", aclnnStatus);
+    return npusim::opapi::prepare_vector_norm("aclnnNorm", self, pScalar, dim, keepdim, std::nullopt, out,
+                                              workspaceSize, executor);
+}
+OPAPI_DEFINE_RUN(aclnnNorm)
 
 NPUSIM_C_EXPORT aclnnStatus aclnnForeachNormGetWorkspaceSize(const aclTensorList* x, const aclScalar* scalar,
                                                              const aclTensorList* out, uint64_t* workspaceSize,

@@ -52,13 +52,6 @@ int main(void) {
         (void)one;
     }
     printf("destroy_null_tensor %d\n", aclDestroyTensor(NULL));
-    {
-        int64_t* shape = NULL;
-        uint64_t n = 0;
-        aclGetViewShape(x, &shape, &n);
-        printf("view_shape %lld %lld\n", (long long)shape[0], (long long)shape[1]);
-        free(shape);
-    }
     aclrtSynchronizeStream(stream);
     aclDestroyTensor(x);
     aclDestroyTensor(y);

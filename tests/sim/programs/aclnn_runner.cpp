@@ -326,6 +326,7 @@ using Phase2 = aclnnStatus (*)(void*, uint64_t, aclOpExecutor*, aclrtStream);
 #include "aclnn_runner_by_name.h"
 #include "aclnn_runner_reductions.h"
 #include "aclnn_runner_elementwise_more.h"
+#include "aclnn_runner_breadth.h"
 
 namespace {
 
@@ -929,7 +930,7 @@ bool select(const Spec& p, Phase1& first, Phase2& second) {
         second = aclnnForeachAddcdivScalarV2;
     } else {
         return select_by_name(p, first, second) || select_reductions(p, first, second) ||
-               select_elementwise_more(p, first, second);
+               select_elementwise_more(p, first, second) || select_breadth(p, first, second);
     }
     return true;
 }
@@ -980,7 +981,7 @@ int main(int argc, char** argv) {
                 std::printf("view %s", name.c_str());
                 for (uint64_t i = 0; i < rank; ++i) std::printf(" %lld", static_cast<long long>(view[i]));
                 std::printf("\n");
-                std::free(view);
+                delete[] view;  // CANN's contract: the caller releases with delete[]
             }
             std::vector<char> host(dt.bytes);
             if (dt.bytes && !check(aclrtMemcpy(host.data(), dt.bytes, dt.device, dt.bytes, ACL_MEMCPY_DEVICE_TO_HOST),
