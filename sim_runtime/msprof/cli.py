@@ -26,7 +26,7 @@ from pathlib import Path
 from mspti_base.preload import preload_value
 from mspti_trace.ascend_pt_views import API_STATISTIC_HEADERS, OP_STATISTIC_HEADERS, TASK_TIME_HEADERS
 from sim_runtime import paths
-from sim_runtime.msprof import communication, database, memory, raw, summaries, timeline
+from sim_runtime.msprof import aicore_metrics, communication, database, memory, raw, summaries, timeline
 
 PROG = "msprof"
 EXIT_USAGE = 2
@@ -92,7 +92,9 @@ def export(prof: Path, export_type: str = "text") -> Path:
     out.mkdir(exist_ok=True)
     stamp = time.strftime("%Y%m%d%H%M%S")
     summaries.write_csv(
-        out / f"op_summary_{stamp}.csv", summaries.OP_SUMMARY_HEADERS, summaries.op_summary_rows(collection)
+        out / f"op_summary_{stamp}.csv",
+        summaries.op_summary_headers(collection),
+        summaries.op_summary_rows(collection),
     )
     summaries.write_csv(
         out / f"task_time_{stamp}.csv", TASK_TIME_HEADERS, summaries.task_time_rows(collection)
@@ -195,7 +197,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return EXIT_USAGE
-    except raw.RawDataError as error:
+    except (raw.RawDataError, aicore_metrics.PmuDataError) as error:
         print(f"{PROG}: error: unreadable collection: {error}", file=sys.stderr)
         return 1
     except OSError as error:
