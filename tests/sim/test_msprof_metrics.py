@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -55,16 +58,19 @@ def with_metrics(program: Path, native: NativeTree, tmp_path_factory: pytest.Tem
 def test_the_collection_holds_channel_53_as_cann_lays_it_out(with_metrics: Path) -> None:
     data = (with_metrics / "device_0" / "data" / "ffts_profile.data.0.slice_0").read_bytes()
     records = aicore_metrics.decode(data)
-    assert len(records) == 3  # one per kernel (none is mixed)
+    assert len(records) == 5  # one per kernel, two for the mixed kernel (its cube and vector contexts)
+    assert sorted(r.context for r in records if r.ffts_type == 4) == [0, 1]
     sample = json.loads((with_metrics / "device_0" / "sample.json").read_text())
     assert sample["ai_core_metrics"] == "PipeUtilization"
     assert sample["ai_core_profiling_events"] == "0x416,0x417,0x9,0x302,0xc,0x303,0x55,0x54"
     assert sample["aiv_profiling_events"] == "0x8,0xa,0x9,0xb,0xc,0xd,0x55,0x54"
     # Each record is one kernel's task: the join key msprof uses (stream, task id) and its end time.
     tasks = raw.load(with_metrics).kernel_tasks
-    assert sorted((r.stream, r.task, r.times[1]) for r in records) == sorted(
+    # (a mixed kernel's two contexts share their task's key).
+    assert len(tasks) == 4
+    assert {(r.stream, r.task, r.times[1]) for r in records} == {
         (t.stream, t.task, t.end_count) for t in tasks
-    )
+    }
 
 
 def test_op_summary_has_msprofs_pipe_utilization_columns(with_metrics: Path) -> None:
@@ -101,6 +107,17 @@ def test_metric_values_are_coherent(with_metrics: Path) -> None:
         assert row[prefix + "icache_miss_rate"] == "0.000"  # no instruction cache is modelled
 
 
+def test_a_mixed_kernel_has_its_cube_and_vector_contexts(with_metrics: Path) -> None:
+    _, rows = op_summary(with_metrics)
+    mixed = rows["FlashAttention_test"]
+    assert mixed["Task Type"] == "MIX_AIC"
+    # The model prices a mixed kernel's work on the cube: its cube context carries it, its vector
+    # context only the per-kernel overhead.
+    assert float(mixed["aic_mac_ratio"]) > 0 and float(mixed["aic_scalar_ratio"]) > 0
+    assert float(mixed["aiv_vec_ratio"]) == 0 and float(mixed["aiv_scalar_ratio"]) > 0
+    assert float(mixed["aicore_time(us)"]) == pytest.approx(float(mixed["aiv_time(us)"]), abs=0.002)
+
+
 def test_a_fixed_duration_kernel_splits_over_no_pipe(with_metrics: Path) -> None:
     _, rows = op_summary(with_metrics)
     fixed = rows["kern_alpha"]
@@ -116,7 +133,7 @@ def test_without_a_metric_set_there_are_no_records_nor_columns(
     assert not (prof / "device_0" / "data").exists()
     assert not (prof / "device_0" / "sample.json").exists()
     headers, rows = op_summary(prof)
-    assert headers[-1] == "Context ID" and len(rows) == 3
+    assert headers[-1] == "Context ID" and len(rows) == 4
     assert all(r["Task ID"] == "N/A" for r in rows.values())
     assert raw.load(prof).kernel_tasks == []
 
@@ -134,3 +151,32 @@ def test_an_unmodelled_set_collects_nothing_and_says_so(
 def test_an_unknown_metric_value_is_refused(program: Path, native: NativeTree, tmp_path: Path) -> None:
     result = run_program(program, native.env(), [str(tmp_path), "bad"])
     assert result.returncode == 0 and "case config_bad_metrics = 1" in result.stdout, result.stdout
+
+
+@pytest.mark.parametrize(("flags", "columns"), [([], True), (["--ai-core=off"], False)])
+def test_application_mode_collects_pipe_utilization_by_default(
+    programs: ProgramBuilder, native: NativeTree, tmp_path: Path, flags: list[str], columns: bool
+) -> None:
+    # msprof's --ai-core is on and --aic-metrics PipeUtilization unless told otherwise, as CANN's.
+    app = programs.build([PROGRAMS / "acl_msprof.c"], libs=["ascendcl", "msprofiler"])
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sim_runtime.msprof",
+            f"--application={app} -",
+            f"--output={tmp_path}",
+            *flags,
+        ],
+        env={**native.env(), "PYTHONPATH": os.pathsep.join(sys.path)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    (prof,) = tmp_path.glob("PROF_*")
+    headers, rows = op_summary(prof)
+    assert ("aiv_vec_ratio" in headers) is columns and set(rows) == {"kern_alpha", "kern_beta"}
+    if columns:
+        assert all(float(r["aiv_scalar_ratio"]) > 0 and r["Task ID"] != "N/A" for r in rows.values())

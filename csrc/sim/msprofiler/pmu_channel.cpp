@@ -56,8 +56,8 @@ bool pmu_events(aclprofAicoreMetrics metrics, bool split, uint16_t aic[8], uint1
     return true;
 }
 
-bool PmuChannel::start(const std::string& prof_dir, const std::vector<uint32_t>& devices,
-                       aclprofAicoreMetrics metrics, std::string* error, std::string* warning) {
+bool PmuChannel::start(const std::string& prof_dir, const std::vector<uint32_t>& devices, aclprofAicoreMetrics metrics,
+                       std::string* error, std::string* warning) {
     stop();
     if (metrics == ACL_AICORE_NONE) return true;
     const std::string name = metric_set_name(metrics);

@@ -273,11 +273,16 @@ void npusim_msprof_on_acl_init(void) {
     const uint64_t data_types = types != nullptr && *types != '\0'
                                     ? std::strtoull(types, nullptr, 0)
                                     : (ACL_PROF_ACL_API | ACL_PROF_TASK_TIME | ACL_PROF_HCCL_TRACE);
+    // msprof's --ai-core / --aic-metrics (an aclprofAicoreMetrics value; none when unset).
+    const char* metrics_text = std::getenv("NPU_SIM_MSPROF_AIC_METRICS");
+    const auto metrics = static_cast<aclprofAicoreMetrics>(metrics_text != nullptr && *metrics_text != '\0'
+                                                               ? std::strtoul(metrics_text, nullptr, 0)
+                                                               : static_cast<unsigned long>(ACL_AICORE_NONE));
     std::vector<uint32_t> devices(npusim::Platform::instance().device_count());
     for (uint32_t i = 0; i < devices.size(); ++i) devices[i] = i;
     if (aclprofInit(output, std::strlen(output)) != ACL_SUCCESS) return;
-    aclprofConfig* config = aclprofCreateConfig(devices.data(), static_cast<uint32_t>(devices.size()), ACL_AICORE_NONE,
-                                                nullptr, data_types);
+    aclprofConfig* config =
+        aclprofCreateConfig(devices.data(), static_cast<uint32_t>(devices.size()), metrics, nullptr, data_types);
     if (config == nullptr || aclprofStart(config) != ACL_SUCCESS) {
         if (config != nullptr) aclprofDestroyConfig(config);
         aclprofFinalize();

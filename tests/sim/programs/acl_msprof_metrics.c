@@ -1,7 +1,7 @@
 /* AI Core metrics through msprof's collection API: aclprofInit(argv[1]), a config for device 0 with
  * TASK_TIME and the AI Core metric set argv[2] (aclprofAicoreMetrics; 255 none), aclprofStart, one
- * launch each of a matmul (20 blocks, cube), an add (8 blocks, vector) and kern_alpha (a fixed-duration
- * cost entry, 4 blocks), a synchronisation, aclprofStop, aclprofFinalize. With argv[2] "bad", prints
+ * launch each of a matmul (20 blocks, cube), an add (8 blocks, vector), kern_alpha (a fixed-duration
+ * cost entry, 4 blocks) and an attention kernel (4 blocks, mixed cube and vector), a synchronisation, aclprofStop, aclprofFinalize. With argv[2] "bad", prints
  * whether aclprofCreateConfig refuses an aicoreMetrics value outside the enumeration. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
     uint32_t devices[1] = {0};
     aclrtStream s = NULL;
     aclrtBinHandle bin = NULL;
-    aclrtFuncHandle matmul = NULL, add = NULL, fixed = NULL;
+    aclrtFuncHandle matmul = NULL, add = NULL, fixed = NULL, mixed = NULL;
     CHECK(aclInit(NULL));
     CHECK(aclrtSetDevice(0));
     CHECK(aclrtCreateStream(&s));
@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
     CHECK(aclrtBinaryGetFunction(bin, "MatMulV2_test", &matmul));
     CHECK(aclrtBinaryGetFunction(bin, "Add_test", &add));
     CHECK(aclrtBinaryGetFunction(bin, "kern_alpha", &fixed));
+    CHECK(aclrtBinaryGetFunction(bin, "FlashAttention_test", &mixed));
     CHECK(aclprofInit(dir, strlen(dir)));
     if (strcmp(argv[2], "bad") == 0) {
         printf("case config_bad_metrics = %d\n",
@@ -54,6 +55,7 @@ int main(int argc, char** argv) {
     CHECK(aclrtLaunchKernel(matmul, 20, NULL, 0, s));
     CHECK(aclrtLaunchKernel(add, 8, NULL, 0, s));
     CHECK(aclrtLaunchKernel(fixed, 4, NULL, 0, s));
+    CHECK(aclrtLaunchKernel(mixed, 4, NULL, 0, s));
     CHECK(aclrtSynchronizeStream(s));
     CHECK(aclprofStop(config));
     CHECK(aclprofDestroyConfig(config));
