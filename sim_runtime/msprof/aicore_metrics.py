@@ -9,17 +9,26 @@ chip4_pmu_parser_item.h; association/calculator/metric/metric_calculator.cpp,
 metric_calculator_group/pipeut_calculator.h and pipeutext_calculator.h; and
 analysis/csrc/domain/data_process/ai_task/metric_processor.cpp for the op_summary column names).
 
-Partial: the simulator's device does not produce these records yet and the export does not call this
-module yet, so op_summary has no metric column (docs/msprof.md, "AI Core metrics").
+On the simulator the device model writes these records for PipeUtilization (csrc/sim/core/device.cpp,
+Device::emit_pmu) and libmsprofiler stores them in ``device_<n>/data/ffts_profile.data.<n>.slice_<m>``
+with the events it programmed in ``device_<n>/sample.json`` (csrc/sim/msprofiler/pmu_channel.h);
+`kernel_metrics` joins them to the kernels and gives op_summary's metric columns (docs/msprof.md,
+"AI Core metrics").
 """
 
 from __future__ import annotations
 
+import json
 import math
+import re
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from pathlib import Path
+
+from sim_runtime.msprof import device_info
+from sim_runtime.msprof.raw import Collection, Kernel, KernelTask
 
 RECORD_BYTES = 128
 FUNC_TYPE_CONTEXT_PMU = 0b101000  # 40: the funcType of a ContextPmu record
@@ -50,6 +59,12 @@ class PmuDataError(ValueError):
     """PMU data that is not a whole number of well-formed ContextPmu records."""
 
 
+FFTS_TYPE_AIC_ONLY = 0
+FFTS_TYPE_FFTS_PLUS = 4
+SUBTASK_MIX_AIC = 6
+SUBTASK_MIX_AIV = 7
+
+
 @dataclass(frozen=True)
 class ContextPmu:
     stream: int
@@ -57,6 +72,19 @@ class ContextPmu:
     total_cycles: int
     counters: tuple[int, ...]  # PMU_COUNTERS values, in the order of the metric set's events
     times: tuple[int, int]
+    sub_task_type: int = 0
+    context: int = 0  # subTaskId: the context id of an FFTS+ task
+    ffts_type: int = 0
+
+    @property
+    def cube(self) -> bool:
+        """Counted on a cube core: msprof's GetAcceleratorTypeByType (pmu_accelerator_utils.cpp) gives
+        AIC or MIX_AIC; AIV or MIX_AIV otherwise."""
+        if self.ffts_type == FFTS_TYPE_FFTS_PLUS and self.sub_task_type in (SUBTASK_MIX_AIC, SUBTASK_MIX_AIV):
+            return self.sub_task_type == SUBTASK_MIX_AIC
+        return self.ffts_type == FFTS_TYPE_AIC_ONLY or (
+            self.ffts_type == FFTS_TYPE_FFTS_PLUS and self.sub_task_type == 0
+        )
 
 
 def decode(data: bytes) -> list[ContextPmu]:
@@ -75,6 +103,9 @@ def decode(data: bytes) -> list[ContextPmu]:
                 total_cycles=fields[10],
                 counters=tuple(fields[12:20]),
                 times=(fields[20], fields[21]),
+                sub_task_type=fields[5] & 0xFF,
+                context=fields[6],
+                ffts_type=fields[7] >> 13,
             )
         )
     return records
@@ -183,3 +214,126 @@ def summary_headers(metric_set: MetricSet = PIPE_UTILIZATION, prefix: str = "") 
     msprof drops."""
     names = ["total_time", "total_cycles"] + [m.name for m in metric_set.metrics]
     return [summary_header(n, prefix) for n in names if prefix + n not in UNSUPPORTED_COLUMNS]
+
+
+# --- The simulator's collection: PMU files, programmed events, and the join to the kernels ---
+
+SAMPLE_FILE = "sample.json"
+_SLICE = re.compile(r"ffts_profile\.data\.(\d+)\.slice_(\d+)$")
+METRIC_SETS = {s.name: s for s in (PIPE_UTILIZATION, PIPE_UTILIZATION_EXCT)}
+
+
+def _events(text: str) -> tuple[int, ...]:
+    return tuple(int(e, 16) for e in text.split(",") if e.strip())
+
+
+def read_device(
+    prof_dir: Path, device: int
+) -> tuple[str, tuple[int, ...], tuple[int, ...], list[ContextPmu]]:
+    """A device's metric set name, cube and vector events (sample.json) and PMU records (its
+    ffts_profile slices in order); ("", (), (), []) when the device collected no AI Core metrics.
+    PmuDataError names a file that is not what libmsprofiler writes."""
+    folder = prof_dir / f"device_{device}"
+    sample = folder / SAMPLE_FILE
+    if not sample.is_file():
+        return "", (), (), []
+    try:
+        meta = json.loads(sample.read_text(encoding="utf-8"))
+        name = str(meta["ai_core_metrics"])
+        aic, aiv = _events(str(meta["ai_core_profiling_events"])), _events(str(meta["aiv_profiling_events"]))
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise PmuDataError(f"{sample}: {error}") from error
+    slices = sorted(
+        (int(m.group(2)), path)
+        for path in (folder / "data").glob(f"ffts_profile.data.{device}.slice_*")
+        if (m := _SLICE.search(path.name))
+    )
+    records: list[ContextPmu] = []
+    for _, path in slices:
+        try:
+            records += decode(path.read_bytes())
+        except PmuDataError as error:
+            raise PmuDataError(f"{path}: {error}") from error
+    return name, aic, aiv, records
+
+
+@dataclass(frozen=True)
+class KernelMetrics:
+    """op_summary's metric columns of one collection and each kernel's values (by its record key)."""
+
+    headers: list[str]
+    values: dict[tuple[int, int, int, int, int], list[str]]
+    tasks: dict[tuple[int, int, int, int, int], KernelTask]  # each kernel's task (Task ID)
+
+    def row(self, kernel_key: tuple[int, int, int, int, int] | None) -> list[str]:
+        """A row's metric values: N/A for a task without PMU records (a communication operation, an
+        AI CPU kernel)."""
+        known = self.values.get(kernel_key) if kernel_key is not None else None
+        return known if known is not None else ["N/A"] * len(self.headers)
+
+
+def _format(header: str, value: float) -> str:
+    return str(int(value)) if header.endswith("total_cycles") else f"{value:.3f}"
+
+
+def _columns(metric_set: MetricSet, prefix: str) -> list[tuple[str, str]]:
+    """(metric name, op_summary header) of one set on one kind of core, in msprof's order."""
+    names = ["total_time", "total_cycles"] + [m.name for m in metric_set.metrics]
+    return [(n, summary_header(n, prefix)) for n in names if prefix + n not in UNSUPPORTED_COLUMNS]
+
+
+def kernel_metrics(collection: Collection) -> KernelMetrics:
+    """The AI Core metric columns of op_summary, as msprof writes them for a PipeUtilization
+    collection: on a chip that counts cube and vector cores apart (the device has vector cores) the
+    cube cores' extended set (aic_ columns) then the vector cores' set (aiv_ columns), else the plain
+    set; none when no device collected metrics. A kernel's PMU records are found as msprof joins them:
+    by stream and task id (its KERNEL record's task, ``kernel_task``), the record's end time telling
+    apart tasks whose 16-bit ids repeat. Times use msprof's formula with one block on one core: the
+    simulated record's cycles are those of the task's span (docs/msprof.md)."""
+    tasks = {t.record_key: t for t in collection.kernel_tasks}
+    headers: list[str] = []
+    values: dict[tuple[int, int, int, int, int], list[str]] = {}
+    for device in collection.devices:
+        name, aic_events, aiv_events, records = read_device(collection.path, device)
+        if name != PIPE_UTILIZATION.name:
+            continue
+        info = device_info.read(collection.path, device)
+        split = info.aiv_num > 0
+        layout = (
+            [(PIPE_UTILIZATION_EXCT, "aic_", True, aic_events), (PIPE_UTILIZATION, "aiv_", False, aiv_events)]
+            if split
+            else [(PIPE_UTILIZATION, "", None, aic_events)]
+        )
+        columns = [(cube, s, ev, _columns(s, prefix)) for s, prefix, cube, ev in layout]
+        device_headers = [h for *_, cols in columns for _, h in cols]
+        if headers and headers != device_headers:
+            raise PmuDataError(f"device {device}: metric columns differ from another device's")
+        headers = device_headers
+        by_task: dict[tuple[int, int, int], list[ContextPmu]] = {}
+        for r in records:
+            by_task.setdefault((r.stream, r.task, r.times[1]), []).append(r)
+        freq = float(info.aic_frequency_mhz)
+        for kernel in collection.kernels:
+            if kernel.device != device:
+                continue
+            key = _record_key(kernel)
+            task = tasks.get(key)
+            contexts = by_task.get((task.stream, task.task, task.end_count), []) if task else []
+            if not contexts:
+                continue
+            row: list[str] = []
+            for cube, metric_set, events, cols in columns:
+                record = next((c for c in contexts if cube is None or c.cube == cube), None)
+                if record is None:
+                    row += ["N/A"] * len(cols)
+                    continue
+                computed = pipe_utilization(
+                    record, metric_set, events, block_num=1, core_num=1, freq_mhz=freq
+                )
+                row += [_format(h, computed[n]) for n, h in cols]
+            values[key] = row
+    return KernelMetrics(headers, values, tasks)
+
+
+def _record_key(kernel: Kernel) -> tuple[int, int, int, int, int]:
+    return (kernel.device, kernel.stream, kernel.start, kernel.end, kernel.correlation)

@@ -26,7 +26,7 @@ from pathlib import Path
 from mspti_base.preload import preload_value
 from mspti_trace.ascend_pt_views import API_STATISTIC_HEADERS, OP_STATISTIC_HEADERS, TASK_TIME_HEADERS
 from sim_runtime import paths
-from sim_runtime.msprof import communication, database, memory, raw, summaries, timeline
+from sim_runtime.msprof import aicore_metrics, communication, database, memory, raw, summaries, timeline
 
 PROG = "msprof"
 EXIT_USAGE = 2
@@ -35,6 +35,14 @@ OUTPUT_DIR = "mindstudio_profiler_output"
 # program collects into from aclInit to its exit.
 OUTPUT_ENV = "NPU_SIM_MSPROF_OUTPUT"
 DATA_TYPES_ENV = "NPU_SIM_MSPROF_DATA_TYPES"
+AIC_METRICS_ENV = "NPU_SIM_MSPROF_AIC_METRICS"
+# msprof's --aic-metrics names and their aclprofAicoreMetrics values (acl_prof.h); 255: none.
+AIC_METRICS = {
+    "ArithmeticUtilization": 0, "PipeUtilization": 1, "Memory": 2, "MemoryL0": 3,
+    "ResourceConflictRatio": 4, "MemoryUB": 5, "L2Cache": 6, "PipelineExecuteUtilization": 7,
+    "MemoryAccess": 8,
+}  # fmt: skip
+AIC_METRICS_NONE = 255
 # acl_prof.h's switches: ACL_API | TASK_TIME | HCCL_TRACE | RUNTIME_API (msprof's defaults: the
 # AscendCL API, task time and, on a cluster, HCCL; runtime API when asked).
 ACL_PROF_ACL_API = 0x0001
@@ -70,6 +78,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--runtime-api", choices=on_off, default="off", help="application mode: runtime API")
     parser.add_argument("--task-time", choices=on_off, default="on", help="application mode: device tasks")
     parser.add_argument("--hccl", choices=on_off, default="on", help="application mode: communication")
+    parser.add_argument(
+        "--ai-core", choices=on_off, default="on", help="application mode: AI Core metrics (with --task-time)"
+    )
+    parser.add_argument(
+        "--aic-metrics",
+        choices=tuple(AIC_METRICS),
+        default="PipeUtilization",
+        help="application mode: the AI Core metric set (only PipeUtilization is modelled)",
+    )
     return parser
 
 
@@ -92,7 +109,9 @@ def export(prof: Path, export_type: str = "text") -> Path:
     out.mkdir(exist_ok=True)
     stamp = time.strftime("%Y%m%d%H%M%S")
     summaries.write_csv(
-        out / f"op_summary_{stamp}.csv", summaries.OP_SUMMARY_HEADERS, summaries.op_summary_rows(collection)
+        out / f"op_summary_{stamp}.csv",
+        summaries.op_summary_headers(collection),
+        summaries.op_summary_rows(collection),
     )
     summaries.write_csv(
         out / f"task_time_{stamp}.csv", TASK_TIME_HEADERS, summaries.task_time_rows(collection)
@@ -141,7 +160,15 @@ def application_env(args: argparse.Namespace, output: Path) -> dict[str, str]:
     and msPTI enables the MEMCPY, MEMSET, MEMORY and HCCL kinds only with its interposer in place
     (MSPTI_ERROR_WITHOUT_LD_PRELOAD otherwise), so without it the program's copies and fills would be
     missing from the export although the runtime reports them (docs/msprof.md)."""
-    env = {**os.environ, OUTPUT_ENV: str(output.resolve()), DATA_TYPES_ENV: str(_data_types(args))}
+    metrics = (
+        AIC_METRICS[args.aic_metrics] if args.ai_core == "on" and args.task_time == "on" else AIC_METRICS_NONE
+    )
+    env = {
+        **os.environ,
+        OUTPUT_ENV: str(output.resolve()),
+        DATA_TYPES_ENV: str(_data_types(args)),
+        AIC_METRICS_ENV: str(metrics),
+    }
     preloaded = env.get("LD_PRELOAD", "")
     library = paths.mspti_tree(env).lib64 / paths.MSPTI_LIBRARY
     if paths.MSPTI_LIBRARY not in preloaded and library.is_file():  # none found: libmsprofiler says so
@@ -195,7 +222,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return EXIT_USAGE
-    except raw.RawDataError as error:
+    except (raw.RawDataError, aicore_metrics.PmuDataError) as error:
         print(f"{PROG}: error: unreadable collection: {error}", file=sys.stderr)
         return 1
     except OSError as error:

@@ -1,8 +1,9 @@
 """The raw data of one PROF_* directory, as libmsprofiler writes it (csrc/sim/msprofiler/prof_dir.h).
 
 ``host/data/collection.json`` (one JSON object: pid, devices, data_types, aicore_metrics) and
-``host/data/mspti_records.jsonl`` (one msPTI record per line). Times are msPTI's: ns since the Unix
-epoch (CLOCK_REALTIME), host and device alike.
+``host/data/mspti_records.jsonl`` (one msPTI record per line; with AI Core metrics also each
+kernel's task, ``kernel_task``). Times are msPTI's: ns since the Unix epoch (CLOCK_REALTIME), host and
+device alike. The AI Core PMU data of ``device_<n>/data`` is read by aicore_metrics.py.
 """
 
 from __future__ import annotations
@@ -31,6 +32,26 @@ class Kernel:
     correlation: int
     type: str
     name: str
+
+
+@dataclass(frozen=True)
+class KernelTask:
+    """The device task a KERNEL record was matched on (collected with AI Core metrics): the record's
+    own fields, its stream's task id and the device counts of its start and end, the key msprof
+    joins the task's PMU records on."""
+
+    start: int
+    end: int
+    device: int
+    stream: int
+    correlation: int
+    task: int
+    start_count: int
+    end_count: int
+
+    @property
+    def record_key(self) -> tuple[int, int, int, int, int]:
+        return (self.device, self.stream, self.start, self.end, self.correlation)
 
 
 @dataclass(frozen=True)
@@ -101,6 +122,7 @@ class Collection:
     data_types: int
     aicore_metrics: int
     kernels: list[Kernel] = field(default_factory=list)
+    kernel_tasks: list[KernelTask] = field(default_factory=list)
     apis: list[Api] = field(default_factory=list)
     copies: list[Copy] = field(default_factory=list)
     communications: list[Communication] = field(default_factory=list)
@@ -201,6 +223,19 @@ def _add(collection: Collection, r: dict[str, Any], records: Path, number: int) 
                 int(r["address"]),
                 int(r["bytes"]),
                 int(r["pid"]),
+            )
+        )
+    elif kind == "kernel_task":
+        collection.kernel_tasks.append(
+            KernelTask(
+                start,
+                end,
+                int(r["device"]),
+                int(r["stream"]),
+                int(r["correlation"]),
+                int(r["task"]),
+                int(r["start_count"]),
+                int(r["end_count"]),
             )
         )
     elif kind == "memory_in_use":

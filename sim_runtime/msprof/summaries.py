@@ -17,6 +17,7 @@ from pathlib import Path
 from mspti_trace import summary_statistics, task_types
 from mspti_trace.ascend_pt_views import SINGLE_OP_MODEL_ID
 from mspti_trace.summary_statistics import ApiTime, KernelTime, us
+from sim_runtime.msprof import aicore_metrics
 from sim_runtime.msprof.raw import Api, Collection, Kernel
 
 NA = "N/A"
@@ -128,8 +129,16 @@ def write_csv(path: Path, headers: Sequence[str], rows: Iterable[Sequence[object
         writer.writerows(rows)
 
 
+def op_summary_headers(collection: Collection) -> list[str]:
+    """op_summary's columns: msprof's base columns, then the AI Core metric columns of a collection
+    with AI Core metrics (aicore_metrics.kernel_metrics; none without)."""
+    return OP_SUMMARY_HEADERS + aicore_metrics.kernel_metrics(collection).headers
+
+
 def op_summary_rows(collection: Collection) -> list[list[str]]:
-    """One row per kernel and per communication operation, ordered by device and start time."""
+    """One row per kernel and per communication operation, ordered by device and start time. Task ID
+    is the kernel's task when it was collected (with AI Core metrics), N/A otherwise."""
+    metrics = aicore_metrics.kernel_metrics(collection)
     rows = []
     previous: DeviceTask | None = None  # the row before, for the wait time on its device
     for t in device_tasks(collection):
@@ -137,10 +146,12 @@ def op_summary_rows(collection: Collection) -> list[list[str]]:
             continue
         kernel = t.kind == "kernel"
         wait = "0" if previous is None or previous.device != t.device else us(max(0, t.start - previous.end))
+        key = (t.device, t.stream, t.start, t.end, t.correlation) if kernel else None
+        task = metrics.tasks.get(key) if key is not None else None
         row = [
             str(t.device),
             MODEL_ID_NONE,
-            NA,
+            str(task.task) if task is not None else NA,
             str(t.stream) if kernel else NA,
             t.name,
             t.op_type,
@@ -150,6 +161,8 @@ def op_summary_rows(collection: Collection) -> list[list[str]]:
         row += [us(t.start) + "\t", us(t.end - t.start), wait]
         # Block Num is 0 for a communication operation, as msprof writes it; N/A (not modelled) for a kernel.
         row += [NA if kernel else "0"] + [NA] * 9
+        if metrics.headers:
+            row += metrics.row(key)
         rows.append(row)
         previous = t
     return rows

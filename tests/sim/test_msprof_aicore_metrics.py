@@ -39,7 +39,7 @@ def record(
 def test_decode_reads_each_field_at_its_offset() -> None:
     data = record(7, 513, 10_000, [1, 2, 3, 4, 5, 6, 7, 8], (111, 222)) + record(3, 1, 5, [0] * 8)
     first, second = decode(data)
-    assert first == ContextPmu(7, 513, 10_000, (1, 2, 3, 4, 5, 6, 7, 8), (111, 222))
+    assert first == ContextPmu(7, 513, 10_000, (1, 2, 3, 4, 5, 6, 7, 8), (111, 222), 0xFF, 0, 0)
     assert (second.stream, second.task, second.total_cycles) == (3, 1, 5)
 
 

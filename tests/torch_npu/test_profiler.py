@@ -68,6 +68,28 @@ def test_kernel_details_rows_are_the_msPTI_kernel_records_of_the_run(profiled: t
     assert len(rows) == 26  # 13 kernels in each of the two active steps (docs/torch_npu.md's MLP step)
 
 
+def test_kernel_details_has_the_pipe_utilization_of_each_ai_core_kernel(profiled: tuple[str, Path]) -> None:
+    # Level1's default aic_metrics is PipeUtilization: libmsprofiler collects channel 53 and torch_npu
+    # copies op_summary's metric columns (docs/msprof.md, "AI Core metrics") into kernel_details.csv.
+    _, ascend_pt = profiled
+    with (ascend_pt / "ASCEND_PROFILER_OUTPUT" / "kernel_details.csv").open(
+        encoding="utf-8", newline=""
+    ) as f:
+        rows = list(csv.DictReader(f))
+    assert {"aicore_time(us)", "aic_mac_ratio", "aiv_time(us)", "aiv_vec_ratio", "aiv_mte2_ratio"} <= set(
+        rows[0]
+    )
+    cube = [r for r in rows if r["Accelerator Core"] == "AI_CORE"]
+    vector = [r for r in rows if r["Accelerator Core"] == "AI_VECTOR_CORE"]
+    assert cube and vector
+    for r in cube:
+        assert 0 < float(r["aic_mac_ratio"]) <= 1 and r["aiv_vec_ratio"] == "N/A", r
+        assert float(r["aicore_time(us)"]) == pytest.approx(float(r["Duration(us)"]), abs=0.002)
+    for r in vector:
+        assert 0 <= float(r["aiv_vec_ratio"]) <= 1 and r["aic_mac_ratio"] == "N/A", r
+        assert float(r["aiv_mte2_ratio"]) + float(r["aiv_vec_ratio"]) > 0, r
+
+
 def test_op_statistic_counts_the_same_kernels(profiled: tuple[str, Path]) -> None:
     _, ascend_pt = profiled
     (prof,) = ascend_pt.glob("PROF_*")

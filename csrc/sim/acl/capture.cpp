@@ -97,6 +97,7 @@ aclError schedule_execution(aclmdlRI model, npusim::Stream& stream, npusim::Devi
         rec.task_id = task.task_id;
         if (task.effect) effects.push_back(task.effect);
         device.emit_task_logs(rec, desc.stars_task_type, task.ffts_subtasks);
+        device.emit_pmu(rec, desc);
         finish = std::max(finish, rec.end_ns);
     }
     // The stream goes on when the model is done. CANN's own model-execute task on this stream

@@ -1,6 +1,7 @@
 // The kernel launch family. This is the hot path: with profiling off a launch
 // resolves two encoded handles, computes the modelled duration and schedules
 // one task, with no allocation, string lookup or system call.
+#include <algorithm>
 #include <cmath>
 
 #include "acl/acl.h"
@@ -67,10 +68,15 @@ aclError launch(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stre
         op_cost.flops = hint.flops;
         op_cost.bytes = hint.bytes;
         op_cost.duration_ns = hint.duration_ns > 0 ? static_cast<uint64_t>(std::llround(hint.duration_ns)) : 0;
-        desc.duration_ns = device->kernel_duration_ns(op_cost, core, numBlocks);
+        desc.pipes = device->kernel_time(op_cost, core, numBlocks);
+        if (op_cost.duration_ns != 0) {  // the operator's own terms, within its duration
+            desc.pipes.compute_ns = std::min(op_cost.duration_ns, static_cast<uint64_t>(std::llround(hint.compute_ns)));
+            desc.pipes.memory_ns = std::min(op_cost.duration_ns, static_cast<uint64_t>(std::llround(hint.memory_ns)));
+        }
     } else {
-        desc.duration_ns = device->kernel_duration_ns(*fn->cost, core, numBlocks);
+        desc.pipes = device->kernel_time(*fn->cost, core, numBlocks);
     }
+    desc.duration_ns = desc.pipes.total_ns();
     desc.stars_task_type = core == CoreType::AICPU ? stars::kAiCpu : stars::kAiCore;
     return issue_task(*device, *s, desc, kernel_task_type(core), [fn] { return fn->hash_id(); }, [] {});
 }

@@ -54,6 +54,7 @@ void defer_task(npusim::Device& device, npusim::Stream& stream, const npusim::Ta
         adjust(desc);
         const npusim::TaskRecord rec = device.schedule_reserved(stream, desc, res);
         device.emit_task_logs(rec, desc.stars_task_type, ffts_subtasks(desc));
+        device.emit_pmu(rec, desc);
         placed(rec);
     };
     if (!stream.queue().defer(place)) place();  // released meanwhile: placed now, in order
@@ -67,6 +68,7 @@ npusim::TaskRecord submit_task(npusim::Device& device, npusim::Stream& stream, c
     const npusim::TaskRecord rec = device.schedule(stream, desc);
     if (prof::task_time_on(device.id())) prof::report_task_track(rec, type, kernel_hash());
     device.emit_task_logs(rec, desc.stars_task_type, ffts_subtasks(desc));
+    device.emit_pmu(rec, desc);
     return rec;
 }
 

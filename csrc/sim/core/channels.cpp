@@ -5,11 +5,13 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <cstring>
 #include <limits>
 #include <new>
 
 #include "core/clock.h"
+#include "seam/device_log.h"
 
 namespace npusim {
 
@@ -30,10 +32,14 @@ constexpr auto kDueRecheck = std::chrono::milliseconds(1);
 // Sync release: the most a synchronisation waits for a polling reader to take what it released.
 constexpr auto kHandOverPatience = std::chrono::seconds(2);
 
-// Every channel record carries its device time at offset 8 (STARS logs, FFTS+ logs, step traces).
-uint64_t record_time(const char* record) {
+// Every channel record carries its device time: at byte 8 (STARS logs, FFTS+ logs, step traces) or
+// at byte 120 (a ContextPmu record: the end of its context).
+constexpr uint32_t kTimeOffset = 8;
+constexpr uint32_t kContextPmuTimeOffset = offsetof(ContextPmu, timeList) + sizeof(uint64_t);
+
+uint64_t record_time(const char* record, uint32_t offset) {
     uint64_t t = 0;
-    std::memcpy(&t, record + 8, sizeof t);
+    std::memcpy(&t, record + offset, sizeof t);
     return t;
 }
 
@@ -45,7 +51,12 @@ ChannelHub::ChannelHub(uint32_t devices, uint32_t stars_record_bytes, DeviceLogR
     const uint32_t stars = std::min(std::max<uint32_t>(stars_record_bytes, 16), kMaxRecordBytes);
     for (uint32_t d = 0; d < devices; ++d) {
         for (uint32_t channel : kChannels) {
-            fifos_.push_back(std::make_unique<Fifo>(channel == PROF_CHANNEL_TS_FW ? kStepTraceBytes : stars));
+            if (channel == PROF_CHANNEL_FFTS_PROFILE) {
+                fifos_.push_back(std::make_unique<Fifo>(sizeof(ContextPmu), kContextPmuTimeOffset));
+            } else {
+                fifos_.push_back(
+                    std::make_unique<Fifo>(channel == PROF_CHANNEL_TS_FW ? kStepTraceBytes : stars, kTimeOffset));
+            }
         }
     }
     static const bool registered = pthread_atfork(nullptr, nullptr, &reset_hub_in_child) == 0;
@@ -155,11 +166,11 @@ void ChannelHub::stage_locked(Fifo& f) {
         const size_t tail = (st.head + st.count) & mask;
         const size_t n = std::min(want, st.capacity - tail);
         f.bytes.read(ring + tail * rec, n * rec);  // the one consumer: `pending` bytes are there
-        uint64_t last = st.count > 0 ? record_time(ring + ((tail + mask) & mask) * rec) : 0;
+        uint64_t last = st.count > 0 ? record_time(ring + ((tail + mask) & mask) * rec, f.time_offset) : 0;
         // The new records lie in one run from `tail` (the copy stopped at the ring's end).
         char* at = ring + tail * rec;
         for (char* const end = at + n * rec; at != end; at += rec, ++st.count) {
-            const uint64_t t = record_time(at);
+            const uint64_t t = record_time(at, f.time_offset);
             if (t >= last) {
                 last = t;
                 continue;
@@ -169,7 +180,7 @@ void ChannelHub::stage_locked(Fifo& f) {
             char moved[kMaxRecordBytes];
             std::memcpy(moved, at, rec);
             size_t i = st.count;
-            while (i > 0 && record_time(ring + ((st.head + i - 1) & mask) * rec) > t) {
+            while (i > 0 && record_time(ring + ((st.head + i - 1) & mask) * rec, f.time_offset) > t) {
                 std::memcpy(ring + ((st.head + i) & mask) * rec, ring + ((st.head + i - 1) & mask) * rec, rec);
                 --i;
             }
@@ -194,7 +205,9 @@ int ChannelHub::feed(uint32_t device, uint32_t channel, const void* data, size_t
     return PROF_OK;
 }
 
-size_t ChannelHub::due_locked(const Staged& st, size_t rec, size_t limit, uint64_t now) {
+size_t ChannelHub::due_locked(const Fifo& f, size_t limit, uint64_t now) {
+    const Staged& st = f.staged;
+    const size_t rec = f.record_bytes;
     // The ring is in time order, so the due records are a prefix: its end by bisection.
     const size_t mask = st.capacity - 1;
     const char* const ring = st.ring.get();
@@ -202,7 +215,7 @@ size_t ChannelHub::due_locked(const Staged& st, size_t rec, size_t limit, uint64
     size_t hi = limit;
     while (lo < hi) {
         const size_t mid = lo + (hi - lo) / 2;
-        if (record_time(ring + ((st.head + mid) & mask) * rec) <= now) {
+        if (record_time(ring + ((st.head + mid) & mask) * rec, f.time_offset) <= now) {
             lo = mid + 1;
         } else {
             hi = mid;
@@ -221,9 +234,10 @@ uint64_t ChannelHub::readable_locked(const Fifo& f, uint64_t now, uint64_t* next
     if (st.release_all) {
         i = st.count;
     } else if (st.count > 0) {
-        i = due_locked(st, rec, st.count, now);
+        i = due_locked(f, st.count, now);
     }
-    if (next_due != nullptr) *next_due = i < st.count ? record_time(ring + ((st.head + i) & mask) * rec) : kNever;
+    if (next_due != nullptr)
+        *next_due = i < st.count ? record_time(ring + ((st.head + i) & mask) * rec, f.time_offset) : kNever;
     return bytes + i * rec;
 }
 
@@ -383,7 +397,7 @@ int ChannelHub::read(uint32_t device, uint32_t channel, char* buf, uint32_t size
     char* const ring = st.ring.get();
     // The whole records that fit and are due, in at most two runs (the ring wraps once).
     const size_t fit = std::min<size_t>((size - out) / rec, st.count);
-    const size_t due = st.release_all ? fit : due_locked(st, rec, fit, now);
+    const size_t due = st.release_all ? fit : due_locked(f, fit, now);
     const size_t first = std::min(due, st.capacity - st.head);
     copy_in_pieces(buf + out, ring + st.head * rec, first * rec);
     if (due > first) copy_in_pieces(buf + out + first * rec, ring, (due - first) * rec);
@@ -393,7 +407,7 @@ int ChannelHub::read(uint32_t device, uint32_t channel, char* buf, uint32_t size
     // Then the start of one more record if it is due and only part of it fits (the rest is carried).
     if (out < size && due == fit && st.count > 0) {
         const char* front = ring + st.head * rec;
-        if (st.release_all || record_time(front) <= now) {
+        if (st.release_all || record_time(front, f.time_offset) <= now) {
             const uint32_t m = size - out;
             std::memcpy(buf + out, front, m);
             std::memcpy(st.carry, front, rec);

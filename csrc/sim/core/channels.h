@@ -12,7 +12,9 @@
 // records in device-time order (ties in the order written). The sorting happens
 // on the reader's side (`Staged`, under the read lock): records written later
 // than a read always carry later times than what that read released, so the
-// order is global. A stop releases everything written (the device finishes
+// order is global. The ordering time sits at byte 8 of a STARS log or a step trace, and at byte 120
+// (the end of the context) of a 128-byte ContextPmu record of the FFTS profile channel (53), which
+// is written once the task has ended. A stop releases everything written (the device finishes
 // the work it was given), so what a profiler reads after stopping is complete.
 //
 // Under `device_logs = "sync"` (NPU_SIM_DEVICE_LOGS) a record becomes readable only once the host
@@ -42,8 +44,8 @@ namespace npusim {
 
 class NPUSIM_API ChannelHub {
 public:
-    static constexpr uint32_t kChannels[] = {PROF_CHANNEL_TS_FW, PROF_CHANNEL_STARS_SOC_LOG};
-    static constexpr size_t kChannelCount = 2;
+    static constexpr uint32_t kChannels[] = {PROF_CHANNEL_TS_FW, PROF_CHANNEL_STARS_SOC_LOG, PROF_CHANNEL_FFTS_PROFILE};
+    static constexpr size_t kChannelCount = 3;
     // A channel holds at most this many unread bytes; what arrives beyond it is counted as dropped.
     static constexpr size_t kMaxPendingBytes = 64u << 20;
 
@@ -116,7 +118,7 @@ public:
     void reset_after_fork();
 
 private:
-    static constexpr uint32_t kMaxRecordBytes = 64;
+    static constexpr uint32_t kMaxRecordBytes = 128;  // the ContextPmu record of channel 53
     // Records taken out of the byte FIFO, not yet readable: a ring in device-time order, records
     // packed at the channel's record size so that records move in and out in bulk copies.
     struct Staged {
@@ -128,9 +130,10 @@ private:
         bool release_all = false;  // stopped: everything written is readable
     };
     struct Fifo {
-        explicit Fifo(uint32_t record) : record_bytes(record) {}
+        Fifo(uint32_t record, uint32_t time_at) : record_bytes(record), time_offset(time_at) {}
         ByteFifo bytes;
         const uint32_t record_bytes;
+        const uint32_t time_offset;  // where a record carries its device time
         std::mutex read_mutex;  // readers (and start/stop) take turns; producers never take it
         std::atomic<bool> active{false};  // changed under both locks, read under the producer lock
         std::atomic<uint64_t> dropped{0};
@@ -143,7 +146,7 @@ private:
     static void stage_locked(Fifo& f);
     // Under the read_mutex: how many of the first `limit` staged records (at most st.count) are due
     // at `now`.
-    static size_t due_locked(const Staged& st, size_t rec, size_t limit, uint64_t now);
+    static size_t due_locked(const Fifo& f, size_t limit, uint64_t now);
     // Under the read_mutex: bytes readable at `now`; `next_due` gets the time of the first record
     // not readable yet (UINT64_MAX if none).
     static uint64_t readable_locked(const Fifo& f, uint64_t now, uint64_t* next_due);

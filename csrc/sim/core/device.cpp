@@ -276,6 +276,89 @@ void Device::emit_task_logs(const TaskRecord& task, uint16_t stars_task_type, ui
     channels_.push(id_, PROF_CHANNEL_STARS_SOC_LOG, bytes, at);
 }
 
+namespace {
+
+// PMU events the model counts (msprof's numbering), the rest count 0: no L1 -> L0 moves (MTE1),
+// L0C write-out (fixpipe), separate GM writes (MTE3) or instruction cache are modelled.
+constexpr uint16_t kEventVec = 0x8;       // vector pipe busy cycles
+constexpr uint16_t kEventScalar = 0x9;    // scalar pipe busy cycles
+constexpr uint16_t kEventMac = 0xA;       // cube pipe busy cycles
+constexpr uint16_t kEventMte2 = 0xC;      // GM -> on-chip moves
+constexpr uint16_t kEventCubeFp = 0x416;  // cube cycles of a chip that counts cube and vector cores apart
+
+// The cycles one event counts on a context: the share of the modelled time that the term the event's
+// pipe does takes (compute: the cube or vector pipe; memory: MTE2; the fixed overhead: the scalar
+// pipe), of the task's cycles; a body without named terms (a fixed-duration entry) counts on no pipe.
+uint64_t pmu_count(uint16_t event, bool cube, bool owns_work, const KernelTime& t, uint64_t total_cycles) {
+    const uint64_t modelled = t.total_ns();
+    if (modelled == 0) return 0;
+    uint64_t ns = 0;
+    switch (event) {
+        case kEventMac:
+        case kEventCubeFp: ns = owns_work && cube ? t.compute_ns : 0; break;
+        case kEventVec: ns = owns_work && !cube ? t.compute_ns : 0; break;
+        case kEventMte2: ns = owns_work ? t.memory_ns : 0; break;
+        case kEventScalar: ns = t.overhead_ns; break;
+        default: return 0;
+    }
+    return static_cast<uint64_t>(static_cast<double>(total_cycles) * static_cast<double>(ns) /
+                                 static_cast<double>(modelled));
+}
+
+}  // namespace
+
+void Device::program_pmu(const uint16_t* aic_events, const uint16_t* aiv_events) {
+    for (size_t i = 0; i < kPmuCounters; ++i) {
+        aic_events_[i].store(aic_events[i], std::memory_order_relaxed);
+        aiv_events_[i].store(aiv_events[i], std::memory_order_relaxed);
+    }
+}
+
+void Device::emit_pmu(const TaskRecord& task, const TaskDesc& desc) {
+    if (desc.kind != TaskKind::Kernel || desc.core == CoreType::AICPU || wide_task_ids() ||
+        !channels_.active(id_, PROF_CHANNEL_FFTS_PROFILE)) {
+        return;
+    }
+    // The counters count at the AI Core clock over the task's span (after an in-task wait).
+    const uint64_t from = task.work_ns != 0 ? task.work_ns : task.start_ns;
+    const uint64_t span_ns = task.end_ns > from ? task.end_ns - from : 0;
+    const uint64_t cycles = span_ns * soc_.cube_mhz / 1000u;
+    const bool mix = desc.core == CoreType::MIX;
+    const bool cube_task = desc.core == CoreType::AIC;
+    const int contexts = mix ? 2 : 1;
+    channels_.emit(id_, PROF_CHANNEL_FFTS_PROFILE, contexts * sizeof(ContextPmu), [&](char* out) {
+        if (contexts == 2) {
+            zero_in_place<2 * sizeof(ContextPmu)>(out);
+        } else {
+            zero_in_place<sizeof(ContextPmu)>(out);
+        }
+        for (int c = 0; c < contexts; ++c) {
+            char* rec = out + c * sizeof(ContextPmu);
+            // A mixed kernel's cube context (0) does the modelled work; its vector context only pays
+            // the overhead (the model prices a mixed kernel at the cube's peak).
+            const bool cube = mix ? c == 0 : cube_task;
+            const bool owns_work = !mix || c == 0;
+            put(rec + offsetof(ContextPmu, head), static_cast<uint16_t>(FFTS_PMU_FUNC_TYPE_CONTEXT));
+            put(rec + offsetof(ContextPmu, streamId), static_cast<uint16_t>(task.stream_id));
+            put(rec + offsetof(ContextPmu, taskId), static_cast<uint16_t>(task.task_id));
+            put(rec + offsetof(ContextPmu, subTaskType),
+                static_cast<uint16_t>(mix ? (c == 0 ? FFTS_SUBTASK_MIX_AIC : FFTS_SUBTASK_MIX_AIV) : 0));
+            put(rec + offsetof(ContextPmu, subTaskId), static_cast<uint16_t>(mix ? c : 0));
+            const uint16_t ffts_type = mix ? FFTS_TYPE_FFTS_PLUS : cube ? FFTS_TYPE_AIC_ONLY : FFTS_TYPE_AIV_ONLY;
+            put(rec + offsetof(ContextPmu, fftsType), static_cast<uint16_t>(ffts_type << 13));
+            put(rec + offsetof(ContextPmu, totalCycle), cycles);
+            const auto& events = cube ? aic_events_ : aiv_events_;
+            for (size_t i = 0; i < kPmuCounters; ++i) {
+                const uint16_t event = events[i].load(std::memory_order_relaxed);
+                put(rec + offsetof(ContextPmu, pmuList) + i * sizeof(uint64_t),
+                    pmu_count(event, cube, owns_work, desc.pipes, cycles));
+            }
+            put(rec + offsetof(ContextPmu, timeList), from);
+            put(rec + offsetof(ContextPmu, timeList) + sizeof(uint64_t), task.end_ns);
+        }
+    });
+}
+
 void Device::emit_step_trace(const TaskRecord& task, uint64_t index_id, uint64_t model_id, uint16_t tag_id) {
     if (!channels_.active(id_, PROF_CHANNEL_TS_FW)) return;
     if (wide_task_ids()) {
@@ -303,9 +386,14 @@ void Device::emit_step_trace(const TaskRecord& task, uint64_t index_id, uint64_t
     channels_.push(id_, PROF_CHANNEL_TS_FW, &r, sizeof r);
 }
 
-uint64_t Device::kernel_duration_ns(const KernelCost& cost, CoreType core, uint32_t block_dim) const {
+KernelTime Device::kernel_time(const KernelCost& cost, CoreType core, uint32_t block_dim) const {
     // Every kernel pays the fixed device overhead, fixed-duration entries included.
-    if (cost.duration_ns != 0) return cost.duration_ns + soc_.task_overhead_ns;
+    KernelTime t;
+    t.overhead_ns = soc_.task_overhead_ns;
+    if (cost.duration_ns != 0) {
+        t.body_ns = cost.duration_ns;
+        return t;
+    }
     const double blocks = std::max<uint32_t>(block_dim, 1);
     const double flops = cost.per_block ? cost.flops * blocks : cost.flops;
     const double bytes = cost.per_block ? cost.bytes * blocks : cost.bytes;
@@ -322,9 +410,11 @@ uint64_t Device::kernel_duration_ns(const KernelCost& cost, CoreType core, uint3
                    std::max<uint32_t>(soc_.aiv, 1);
             break;
     }
-    const double compute_ns = peak > 0 ? flops / peak : 0;
-    const double memory_ns = bytes / soc_.hbm_gbps;
-    return static_cast<uint64_t>(std::ceil(std::max(compute_ns, memory_ns))) + soc_.task_overhead_ns;
+    // The duration is the larger term rounded up; rounding each term up gives the same maximum.
+    t.compute_ns = static_cast<uint64_t>(std::ceil(peak > 0 ? flops / peak : 0));
+    t.memory_ns = static_cast<uint64_t>(std::ceil(bytes / soc_.hbm_gbps));
+    t.body_ns = std::max(t.compute_ns, t.memory_ns);
+    return t;
 }
 
 uint64_t Device::host_link_ns(uint64_t bytes) const {

@@ -1,7 +1,8 @@
 // The timing and execution model of one simulated Ascend device: streams that
 // run their tasks in order, cores that tasks occupy by blockDim, events that
 // order streams, and the device records each task leaves on the profiling
-// channels (STARS task logs on channel 50, step traces on channel 44).
+// channels (STARS task logs on channel 50, step traces on channel 44, AI Core PMU
+// records on channel 53).
 #pragma once
 
 #include <array>
@@ -32,6 +33,18 @@ enum class TaskKind : uint8_t {
     Collective
 };
 
+// The terms of a kernel's modelled time (Device::kernel_time): its body plus the fixed device
+// overhead; within the body, the compute and the memory time, which overlap (the roofline's body is
+// the larger; an operator's own model, e.g. aclnn's matmul, names its terms; a fixed-duration cost
+// entry has none). The AI Core PMU records split the task into pipes by these terms (Device::emit_pmu).
+struct KernelTime {
+    uint64_t body_ns = 0;
+    uint64_t compute_ns = 0;   // the cube or vector work of the cores the launch occupies
+    uint64_t memory_ns = 0;    // bytes over the HBM bandwidth
+    uint64_t overhead_ns = 0;  // the SoC's per-kernel device overhead (task_overhead_ns)
+    uint64_t total_ns() const { return body_ns + overhead_ns; }
+};
+
 // What the runtime asks the device to run.
 struct TaskDesc {
     TaskKind kind = TaskKind::Kernel;
@@ -43,6 +56,7 @@ struct TaskDesc {
     // stream has: its work (duration_ns) starts no earlier than this device time.
     uint64_t work_not_before_ns = 0;
     uint16_t stars_task_type = 0;   // taskType field of the STARS log header
+    KernelTime pipes;               // kernels: the terms of duration_ns (for the PMU records)
 };
 
 // When and where a task ran, as the runtime reports it and the channels record it.
@@ -129,11 +143,21 @@ public:
     // (a mixed kernel, a collective) also logs `ffts_subtasks` sub-task begin/end pairs that split
     // its span (the part after an in-task wait, TaskRecord::work_ns); chip type 15 logs carry no sub-tasks.
     void emit_task_logs(const TaskRecord& task, uint16_t stars_task_type, uint16_t ffts_subtasks = 0);
+    // Emits the AI Core PMU records of a scheduled kernel on channel 53 (if started; chip types 5 and
+    // 7): one ContextPmu per task, two for a mixed kernel (its cube and vector contexts), counting
+    // the events programmed at the channel's start (program_pmu) from the kernel's time terms.
+    void emit_pmu(const TaskRecord& task, const TaskDesc& desc);
+    // The PMU events channel 53's records count on the cube and the vector cores (the config block a
+    // profiler passes when it starts the channel); unknown events count 0.
+    void program_pmu(const uint16_t* aic_events, const uint16_t* aiv_events);
     // Emits one TS step trace on channel 44 (if started), stamped at the task's start.
     void emit_step_trace(const TaskRecord& task, uint64_t index_id, uint64_t model_id, uint16_t tag_id);
 
     // Cost model.
-    uint64_t kernel_duration_ns(const KernelCost& cost, CoreType core, uint32_t block_dim) const;
+    KernelTime kernel_time(const KernelCost& cost, CoreType core, uint32_t block_dim) const;
+    uint64_t kernel_duration_ns(const KernelCost& cost, CoreType core, uint32_t block_dim) const {
+        return kernel_time(cost, core, block_dim).total_ns();
+    }
     uint64_t host_link_ns(uint64_t bytes) const;   // one direction over the host link
     uint64_t device_copy_ns(uint64_t bytes) const; // device memory to device memory
     uint64_t memset_ns(uint64_t bytes) const;
@@ -171,7 +195,10 @@ private:
     std::array<std::atomic<Stream*>, Stream::kMaxStreams> streams_{};
     std::vector<std::unique_ptr<Stream>> owned_;  // every stream ever made; freed with the device
     std::atomic<uint64_t> memory_in_use_{0};
-    uint32_t next_wide_task_id_ = 0;  // chip type 15: one task-id space per device (its logs carry no stream)
+    uint32_t next_wide_task_id_ = 0;
+    static constexpr size_t kPmuCounters = 8;
+    std::array<std::atomic<uint16_t>, kPmuCounters> aic_events_{},
+        aiv_events_{};  // chip type 15: one task-id space per device (its logs carry no stream)
 };
 
 }  // namespace npusim

@@ -18,6 +18,10 @@ struct LaunchHint {
     double bytes = 0;
     CoreType core = CoreType::Inherit;  // overrides the function's core type when set
     double duration_ns = 0;             // the operator's modelled kernel time; 0: roofline of flops and bytes
+    // With duration_ns: the compute and memory times within it (they overlap; 0: not named), which
+    // the AI Core PMU records split the kernel's time by.
+    double compute_ns = 0;
+    double memory_ns = 0;
 };
 
 // Sets the hint for the calling thread's next kernel launch (replacing an unused one).

@@ -1,9 +1,11 @@
 // The profiling-channel functions of the simulated driver, over the core's ChannelHub.
 #include <cstring>
 
+#include "core/device.h"
 #include "core/fault_plan.h"
 #include "core/log.h"
 #include "core/platform.h"
+#include "seam/device_log.h"
 #include "seam/hal.h"
 
 using npusim::Platform;
@@ -18,8 +20,12 @@ NPUSIM_C_EXPORT int prof_drv_get_channels(unsigned int deviceId, channel_list_t*
     static const struct {
         const char* name;
         unsigned int id;
-    } kOffered[] = {{"tsfw", PROF_CHANNEL_TS_FW}, {"stars_soc_log_buffer", PROF_CHANNEL_STARS_SOC_LOG}};
+    } kOffered[] = {{"tsfw", PROF_CHANNEL_TS_FW},
+                    {"stars_soc_log_buffer", PROF_CHANNEL_STARS_SOC_LOG},
+                    {"ffts_profile_buffer_task", PROF_CHANNEL_FFTS_PROFILE}};
     for (const auto& c : kOffered) {
+        // Chip type 15's PMU records have another layout, which the model does not write.
+        if (c.id == PROF_CHANNEL_FFTS_PROFILE && dev->wide_task_ids()) continue;
         channel_info& info = channels->channel[channels->channel_num++];
         std::strncpy(info.channel_name, c.name, sizeof info.channel_name - 1);
         info.channel_type = PROF_TS_TYPE;
@@ -31,7 +37,16 @@ NPUSIM_C_EXPORT int prof_drv_get_channels(unsigned int deviceId, channel_list_t*
 NPUSIM_C_EXPORT int prof_drv_start(unsigned int deviceId, unsigned int channelId, struct prof_start_para* para) {
     NPUSIM_FAULT_RETURN_ARGS("prof_drv_start", int, deviceId, channelId, para);
     if (para == nullptr || (para->user_data_size > 0 && para->user_data == nullptr)) return PROF_ERROR;
-    // The configuration block selects what a real device records; the model records every task.
+    // The configuration block selects what a real device records; the model records every task. On
+    // channel 53 it names the PMU events the records count (FftsProfileConfig); none: they count 0.
+    if (channelId == PROF_CHANNEL_FFTS_PROFILE) {
+        npusim::Device* dev = Platform::instance().device(deviceId);
+        if (dev == nullptr || dev->wide_task_ids()) return PROF_ERROR;
+        if (para->user_data_size != 0 && para->user_data_size != sizeof(FftsProfileConfig)) return PROF_ERROR;
+        FftsProfileConfig config{};
+        if (para->user_data_size != 0) std::memcpy(&config, para->user_data, sizeof config);
+        dev->program_pmu(config.aicEvents, config.aivEvents);
+    }
     return Platform::instance().channels().start(deviceId, channelId);
 }
 

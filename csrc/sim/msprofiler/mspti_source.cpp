@@ -29,6 +29,8 @@ struct MsptiFunctions {
     // The simulated msPTI's entry for libmsprofiler (activity_api.cpp): enables MEMCPY and MEMSET
     // from the runtime's own task reports, without the interposer. Absent from another msPTI.
     decltype(&msptiActivityEnable) enable_for_msprof = nullptr;
+    // Its entry that reports each KERNEL record's task id (AI Core metrics). Absent from another msPTI.
+    void (*observe_kernel_tasks)(KernelTaskSink) = nullptr;
     bool callbacks_registered = false;
 };
 
@@ -163,14 +165,19 @@ bool load_mspti(std::string* error) {
         *error = "libmspti.so lacks an msPTI activity function";
         return false;
     }
-    bind(handle, "npusim_mspti_enable_for_msprof", &loaded.enable_for_msprof);  // optional
+    bind(handle, "npusim_mspti_enable_for_msprof", &loaded.enable_for_msprof);         // optional
+    bind(handle, "npusim_mspti_observe_kernel_tasks", &loaded.observe_kernel_tasks);  // optional
     fns = loaded;
     return true;
 }
 
-int start_collection(const KindSet& kinds, RecordSink sink, std::string* error) {
+int start_collection(const KindSet& kinds, RecordSink sink, KernelTaskSink task_sink, std::string* error) {
     std::lock_guard<std::mutex> lock(state_mutex());
     MsptiFunctions& fns = functions();
+    if (task_sink != nullptr && fns.observe_kernel_tasks == nullptr) {
+        *error = "the loaded libmspti.so cannot report kernel task ids, which AI Core metrics need";
+        return ACL_ERROR_PROFILING_FAILURE;
+    }
     msptiResult rc = fns.subscribe(&g_subscriber, nullptr, nullptr);
     if (rc != MSPTI_SUCCESS) {
         g_subscriber = nullptr;
@@ -190,6 +197,7 @@ int start_collection(const KindSet& kinds, RecordSink sink, std::string* error) 
         fns.callbacks_registered = true;
     }
     g_sink.store(sink, std::memory_order_release);
+    if (fns.observe_kernel_tasks != nullptr) fns.observe_kernel_tasks(task_sink);
     g_kinds = kinds;
     enable_kinds(kinds, fns.enable_for_msprof != nullptr ? fns.enable_for_msprof : fns.enable);
     return ACL_SUCCESS;
@@ -211,6 +219,7 @@ void stop_collection() {
     fns.unsubscribe(g_subscriber);
     g_subscriber = nullptr;
     fns.flush_all(1);
+    if (fns.observe_kernel_tasks != nullptr) fns.observe_kernel_tasks(nullptr);
     g_sink.store(nullptr, std::memory_order_release);
 }
 

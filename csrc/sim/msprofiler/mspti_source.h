@@ -15,6 +15,10 @@ namespace npusim::msprof {
 // Receives every record msPTI delivers while a collection runs (on msPTI's delivering thread).
 using RecordSink = void (*)(const void* record);
 
+// Receives, for each KERNEL record msPTI writes, the task id and device counts it was matched on
+// (the key of a task's AI Core PMU records), on msPTI's writing thread.
+using KernelTaskSink = void (*)(const void* kernel_record, uint32_t task_id, uint64_t start_count, uint64_t end_count);
+
 // The msPTI activity kinds one collection enables, from aclprofCreateConfig's data-type switches.
 struct KindSet {
     bool kernel = false;         // KERNEL, MEMCPY, MEMSET (task time)
@@ -34,7 +38,9 @@ bool load_mspti(std::string* error);
 // Subscribes, registers the buffer callbacks (once per process) and enables `kinds`. Returns an
 // aclError (ACL_SUCCESS, ACL_ERROR_PROF_API_CONFLICT when another subscriber holds msPTI,
 // ACL_ERROR_PROFILING_FAILURE otherwise) and fills `error`.
-int start_collection(const KindSet& kinds, RecordSink sink, std::string* error);
+// `task_sink` (may be nullptr): told the task of each KERNEL record; ACL_ERROR_PROFILING_FAILURE when
+// it is given and the loaded msPTI cannot tell (not the simulator's).
+int start_collection(const KindSet& kinds, RecordSink sink, KernelTaskSink task_sink, std::string* error);
 
 // msPTI's clock (msptiGetTimestamp, the clock of its records); 0 before load_mspti succeeded.
 uint64_t mspti_now();

@@ -4,7 +4,7 @@
 // aclprofInit names the folder; each aclprofStart .. aclprofStop writes one PROF_* directory into
 // it (prof_dir.h) with the msPTI records of that interval (mspti_source.h). The toolkit's msprof
 // command exports them (docs/msprof.md). What the data-type switches select is kinds_for();
-// AI Core metrics are recorded in the raw data but not collected (no PMU model). Each function has a
+// a config's AI Core metric set starts the device's PMU channel (pmu_channel.h). Each function has a
 // fault point (docs/reliability.md): a fault plan's error=CODE makes the call return CODE (NULL for
 // aclprofCreateConfig) before it does anything.
 #include <sys/stat.h>
@@ -26,6 +26,7 @@
 #include "core/platform.h"
 #include "msprofiler/application.h"
 #include "msprofiler/mspti_source.h"
+#include "msprofiler/pmu_channel.h"
 #include "msprofiler/prof_dir.h"
 
 struct aclprofConfig {
@@ -46,6 +47,7 @@ struct ProfilerState {
     std::map<const aclprofConfig*, std::unique_ptr<aclprofConfig>> configs;
     const aclprofConfig* running = nullptr;
     std::unique_ptr<npusim::msprof::ProfDir> dir;
+    npusim::msprof::PmuChannel pmu;  // AI Core metrics of the running collection
     std::map<int, std::string> options;  // aclprofSetConfig: kept, not acted on
 };
 
@@ -61,6 +63,10 @@ std::atomic<npusim::msprof::ProfDir*> g_dir{nullptr};
 void sink(const void* record) {
     npusim::msprof::ProfDir* dir = g_dir.load(std::memory_order_acquire);
     if (dir != nullptr) dir->write_record(record);
+}
+void task_sink(const void* kernel_record, uint32_t task_id, uint64_t start_count, uint64_t end_count) {
+    npusim::msprof::ProfDir* dir = g_dir.load(std::memory_order_acquire);
+    if (dir != nullptr) dir->write_kernel_task(kernel_record, task_id, start_count, end_count);
 }
 
 aclError fail(aclError code, const std::string& message) {
@@ -82,6 +88,7 @@ void write_memory_in_use(const ProfilerState& s) {
 aclError stop_locked(ProfilerState& s) {
     write_memory_in_use(s);
     npusim::msprof::stop_collection();
+    s.pmu.stop();
     g_dir.store(nullptr, std::memory_order_release);
     s.dir->finish();
     npusim::log_message(npusim::LogLevel::Info, "aclprofStop: wrote %s", s.dir->path().c_str());
@@ -146,6 +153,11 @@ aclprofConfig* aclprofCreateConfig(uint32_t* deviceIdList, uint32_t deviceNums, 
         }
         config->devices.push_back(device);
     }
+    if (aicoreMetrics > ACL_AICORE_MEMORY_ACCESS && aicoreMetrics != ACL_AICORE_NONE) {
+        fail(ACL_ERROR_INVALID_PARAM, "aclprofCreateConfig: aicoreMetrics " + std::to_string(aicoreMetrics) +
+                                          " is not an aclprofAicoreMetrics value");
+        return nullptr;
+    }
     config->metrics = aicoreMetrics;
     config->data_types = dataTypeConfig;
     aclprofConfig* handle = config.get();
@@ -195,10 +207,17 @@ aclError aclprofStart(const aclprofConfig* profilerConfig) {
                      static_cast<uint32_t>(profilerConfig->metrics), &error)) {
         return fail(ACL_ERROR_PROFILING_FAILURE, "aclprofStart: " + error);
     }
+    std::string warning;
+    if (!s.pmu.start(dir->path(), profilerConfig->devices, profilerConfig->metrics, &error, &warning)) {
+        return fail(ACL_ERROR_PROFILING_FAILURE, "aclprofStart: " + error);
+    }
+    if (!warning.empty()) npusim::log_message(npusim::LogLevel::Warn, "aclprofStart: %s", warning.c_str());
     g_dir.store(dir.get(), std::memory_order_release);
-    const int rc =
-        npusim::msprof::start_collection(npusim::msprof::kinds_for(profilerConfig->data_types), &sink, &error);
+    const bool metrics = profilerConfig->metrics != ACL_AICORE_NONE;
+    const int rc = npusim::msprof::start_collection(npusim::msprof::kinds_for(profilerConfig->data_types), &sink,
+                                                    metrics ? &task_sink : nullptr, &error);
     if (rc != ACL_SUCCESS) {
+        s.pmu.stop();
         g_dir.store(nullptr, std::memory_order_release);
         return fail(rc, "aclprofStart: " + error);
     }
@@ -254,11 +273,16 @@ void npusim_msprof_on_acl_init(void) {
     const uint64_t data_types = types != nullptr && *types != '\0'
                                     ? std::strtoull(types, nullptr, 0)
                                     : (ACL_PROF_ACL_API | ACL_PROF_TASK_TIME | ACL_PROF_HCCL_TRACE);
+    // msprof's --ai-core / --aic-metrics (an aclprofAicoreMetrics value; none when unset).
+    const char* metrics_text = std::getenv("NPU_SIM_MSPROF_AIC_METRICS");
+    const auto metrics = static_cast<aclprofAicoreMetrics>(metrics_text != nullptr && *metrics_text != '\0'
+                                                               ? std::strtoul(metrics_text, nullptr, 0)
+                                                               : static_cast<unsigned long>(ACL_AICORE_NONE));
     std::vector<uint32_t> devices(npusim::Platform::instance().device_count());
     for (uint32_t i = 0; i < devices.size(); ++i) devices[i] = i;
     if (aclprofInit(output, std::strlen(output)) != ACL_SUCCESS) return;
-    aclprofConfig* config = aclprofCreateConfig(devices.data(), static_cast<uint32_t>(devices.size()), ACL_AICORE_NONE,
-                                                nullptr, data_types);
+    aclprofConfig* config =
+        aclprofCreateConfig(devices.data(), static_cast<uint32_t>(devices.size()), metrics, nullptr, data_types);
     if (config == nullptr || aclprofStart(config) != ACL_SUCCESS) {
         if (config != nullptr) aclprofDestroyConfig(config);
         aclprofFinalize();

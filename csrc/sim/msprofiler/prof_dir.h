@@ -4,7 +4,10 @@
 //   PROF_<6-digit id>_<YYYYMMDDhhmmssmmm>_<16 letters>/
 //     host/start_info, host/end_info        collection begin/end: wall time (us) and the host
 //                                           clock (ns) read at the same moment, as CANN writes them
-//     host/data/mspti_records.jsonl         our raw data: one JSON object per msPTI record
+//     host/data/mspti_records.jsonl         our raw data: one JSON object per msPTI record (and,
+//                                           with AI Core metrics, each kernel's task id)
+//     device_<id>/data/ffts_profile.data.<id>.slice_0, device_<id>/sample.json   AI Core metrics
+//                                           (pmu_channel.h)
 //     device_<id>/start_info.<id>, end_info.<id>   the same times, one folder per profiled device
 //     device_<id>/info.json.<id>            the device's SoC: chip type, core counts, frequencies
 //
@@ -31,6 +34,9 @@ public:
                 uint32_t aicore_metrics, std::string* error);
     // Appends one msPTI record (any kind; kinds we do not export are skipped).
     void write_record(const void* record);
+    // Appends the task a KERNEL record was matched on (its stream's task id and device counts): the
+    // key that joins the kernel to its AI Core PMU records.
+    void write_kernel_task(const void* kernel_record, uint32_t task_id, uint64_t start_count, uint64_t end_count);
     // Appends the device memory the process holds on `device` at `time_ns` (msPTI's clock): the
     // samples npu_mem starts and ends with (task memory).
     void write_memory_in_use(uint32_t device, uint64_t time_ns, uint64_t bytes);

@@ -85,6 +85,8 @@ LaunchCost cube_cost(int64_t batch, int64_t m, int64_t n, int64_t k, double byte
     const double compute_ns = c.flops * (waves * cores / blocks) / (rate * spill) + waves * t.cube_wave_ns;
     const double memory_ns = soc->hbm_gbps > 0 ? bytes / soc->hbm_gbps : 0;
     c.duration_ns = t.cube_floor_ns + std::max(compute_ns, memory_ns);
+    c.compute_ns = compute_ns;
+    c.memory_ns = memory_ns;
     return c;
 }
 
@@ -115,7 +117,9 @@ LaunchCost attention_cost(int64_t batch, int64_t heads, int64_t sq, int64_t skv,
         std::max(4.0 * kAttentionRowsPerBlock * kAttentionKeysPerTile * static_cast<double>(d) / core_rate,
                  t.attention_vector_tile_ns);
     const double memory_ns = soc->hbm_gbps > 0 ? bytes / soc->hbm_gbps : 0;
-    c.duration_ns = t.attention_floor_ns + std::max(waves * (tiles + t.attention_fill_tiles) * tile_ns, memory_ns);
+    c.compute_ns = waves * (tiles + t.attention_fill_tiles) * tile_ns;
+    c.memory_ns = memory_ns;
+    c.duration_ns = t.attention_floor_ns + std::max(c.compute_ns, memory_ns);
     c.block_dim = clamp_blocks(blocks * split, CoreType::MIX);
     return c;
 }
@@ -126,6 +130,8 @@ LaunchCost attention_grad_cost(int64_t batch, int64_t heads, int64_t sq, int64_t
     LaunchCost c = attention_cost(batch, heads, sq, skv, d, bytes, dtype);
     c.flops *= kProductsRatio;
     c.duration_ns *= kProductsRatio;
+    c.compute_ns *= kProductsRatio;
+    c.memory_ns *= kProductsRatio;
     return c;
 }
 

@@ -51,6 +51,8 @@ struct LaunchCost {
     double bytes = 0;
     uint32_t block_dim = 1;
     double duration_ns = 0;  // modelled device time of the kernel body; 0: the roofline of flops and bytes
+    double compute_ns = 0;   // with duration_ns: its compute and memory terms (overlapping; AI Core metrics)
+    double memory_ns = 0;
 };
 
 // Cores of a type on the configured SoC (AIV for vector kernels, AIC for cube and MIX).

@@ -109,7 +109,8 @@ aclnnStatus OpExecutor::run(void* workspace, uint64_t workspace_size, aclrtStrea
         const KernelSpec& spec = kernel_spec(launch.kernel);
         void* fn = kernels().function(spec, launch.dtype);
         if (fn == nullptr) return ACLNN_ERR_INNER_FIND_KERNEL_ERROR;
-        set_launch_hint(LaunchHint{launch.cost.flops, launch.cost.bytes, spec.core, launch.cost.duration_ns});
+        set_launch_hint(LaunchHint{launch.cost.flops, launch.cost.bytes, spec.core, launch.cost.duration_ns,
+                                   launch.cost.compute_ns, launch.cost.memory_ns});
         // CANN's operators launch with their arguments in host memory, which the runtime copies
         // to the device: aclrtLaunchKernelWithHostArgs, no configuration and no placeholders.
         const aclError rc = aclrtLaunchKernelWithHostArgs(fn, launch.cost.block_dim, stream, nullptr, args.data(),

@@ -1,12 +1,13 @@
 """A small MLP training loop under torch_npu.profiler (CPU + NPU activities, a schedule,
 tensorboard_trace_handler), as users profile training:
-`profiled_training.py OUT_DIR [LEVEL [EXPORT_TYPES [memory]]]`.
+`profiled_training.py [--no-aic-metrics] OUT_DIR [LEVEL [EXPORT_TYPES [memory]]]`.
 
 Six steps under schedule(wait=1, warmup=1, active=2, repeat=1) at profiler level LEVEL (default
 Level1, which adds op_statistic.csv and api_statistic.csv to Level0's files; Level0, Level2 or
 Level_none), exporting EXPORT_TYPES (default "text"; "db" or "text,db"), with profile_memory=True when
-the fourth argument is "memory"; each step reads the loss back (`loss.item()`, a device-to-host copy),
-as training loops log it; prints one JSON line.
+the fourth argument is "memory", and aic_metrics AiCoreNone with --no-aic-metrics (torch_npu's
+default at Level1 and Level2 is PipeUtilization); each step reads the loss back (`loss.item()`, a
+device-to-host copy), as training loops log it; prints one JSON line.
 
 `profiled_training.py --mstx-steps` runs the same six steps without torch_npu's profiler, each
 step inside an mstx range named `step` (torch_npu.npu.mstx), so that an msPTI capture
@@ -19,6 +20,7 @@ import sys
 import torch
 import torch_npu
 from torch_npu.profiler import (
+    AiCMetrics,
     ExportType,
     ProfilerActivity,
     ProfilerLevel,
@@ -28,6 +30,8 @@ from torch_npu.profiler import (
     tensorboard_trace_handler,
 )
 
+no_aic_metrics = "--no-aic-metrics" in sys.argv
+sys.argv = [a for a in sys.argv if a != "--no-aic-metrics"]
 mstx_steps = sys.argv[1] == "--mstx-steps"
 level = getattr(ProfilerLevel, sys.argv[2]) if len(sys.argv) > 2 else ProfilerLevel.Level1
 export_types = (
@@ -48,7 +52,9 @@ if not mstx_steps:
         schedule=schedule(wait=1, warmup=1, active=2, repeat=1),
         on_trace_ready=tensorboard_trace_handler(sys.argv[1]),
         experimental_config=_ExperimentalConfig(
-            profiler_level=level, **({"export_type": export_types} if export_types else {})
+            profiler_level=level,
+            **({"export_type": export_types} if export_types else {}),
+            **({"aic_metrics": AiCMetrics.AiCoreNone} if no_aic_metrics else {}),
         ),
         profile_memory=profile_memory,
     )

@@ -1,6 +1,7 @@
 // The Activity API (mspti_activity.h).
 #include <mutex>
 
+#include "device/kernel_matcher.h"
 #include "activity/buffer_manager.h"
 #include "activity/external_correlation.h"
 #include "activity/kinds.h"
@@ -78,6 +79,14 @@ MSPTI_API msptiResult msptiActivityEnable(msptiActivityKind kind) { return Enabl
 MSPTI_API msptiResult npusim_mspti_enable_for_msprof(msptiActivityKind kind);
 MSPTI_API msptiResult npusim_mspti_enable_for_msprof(msptiActivityKind kind) {
     return EnableKind(kind, kind == MSPTI_ACTIVITY_KIND_MEMCPY || kind == MSPTI_ACTIVITY_KIND_MEMSET);
+}
+
+// Not msPTI's API either: libmsprofiler, collecting AI Core metrics, is told the task id (and the
+// device counts) each KERNEL record was matched on, the key of msprof's join of a task's PMU records
+// (docs/msprof.md, "AI Core metrics"). NULL stops it.
+MSPTI_API void npusim_mspti_observe_kernel_tasks(seam::KernelTaskObserver observer);
+MSPTI_API void npusim_mspti_observe_kernel_tasks(seam::KernelTaskObserver observer) {
+    seam::SetKernelTaskObserver(observer);
 }
 
 MSPTI_API msptiResult msptiActivityDisable(msptiActivityKind kind) {

@@ -1,5 +1,7 @@
 #include "device/kernel_matcher.h"
 
+#include <atomic>
+
 #include "activity/buffer_manager.h"
 #include "activity/copy_records.h"
 #include "activity/drop_counter.h"
@@ -14,6 +16,8 @@
 
 namespace mspti::seam {
 namespace {
+
+std::atomic<KernelTaskObserver> g_kernel_task_observer{nullptr};
 
 constexpr uint64_t kOrphanLifetimeNs = 2'000'000'000ULL;
 // Device halves kept per task key while their tracks are on their way. A key comes back only after
@@ -317,6 +321,13 @@ void KernelMatcher::Emit(const Pending& p, uint64_t start_count, uint64_t end_co
     record.type = p.type;
     record.name = p.name;
     activity::BufferManager::Instance().Write(record);
+    if (const KernelTaskObserver observer = g_kernel_task_observer.load(std::memory_order_acquire)) {
+        observer(&record, p.task, start_count, end_count);
+    }
+}
+
+void SetKernelTaskObserver(KernelTaskObserver observer) {
+    g_kernel_task_observer.store(observer, std::memory_order_release);
 }
 
 void KernelMatcher::EmitCopy(const Pending& p, uint64_t start, uint64_t end) {

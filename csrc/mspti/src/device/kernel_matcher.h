@@ -41,6 +41,13 @@
 
 namespace mspti::seam {
 
+// Not msPTI's API: the simulated CANN's libmsprofiler learns, for each KERNEL record written, the
+// task id and device counts it was matched on (npusim_mspti_observe_kernel_tasks, activity_api.cpp),
+// the key msprof joins a task's AI Core PMU records on. Called on the writing thread; nullptr: none.
+using KernelTaskObserver = void (*)(const void* kernel_record, uint32_t task_id, uint64_t start_count,
+                                    uint64_t end_count);
+void SetKernelTaskObserver(KernelTaskObserver observer);
+
 class KernelMatcher {
 public:
     void AddTracks(const TrackEvent* tracks, size_t count);

@@ -1,12 +1,14 @@
 /*
  * Byte layouts of the device records that arrive on the profiling channels:
- * STARS SoC logs (channel 50) and TS firmware step traces (channel 44).
+ * STARS SoC logs (channel 50), TS firmware step traces (channel 44) and the
+ * FFTS profile channel's per-task PMU records (channel 53).
  * All little-endian. Chip types 5 (910B/A3) and 7 (310B) share one layout,
  * chip type 15 (Ascend 950) has its own.
  */
 #ifndef SEAM_DEVICE_LOG_H
 #define SEAM_DEVICE_LOG_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -100,6 +102,40 @@ struct TsStepTraceV6 {
 #pragma pack(pop)
 
 #pragma pack(push, 1)
+/* 128-byte ContextPmu record of the FFTS profile channel (53), chip types 5 and 7: one per AI Core
+ * task (per context of an FFTS+ task): its cycles and the eight PMU counters of the events the
+ * profiler programmed, in that order. Layout of CANN's record as msprof parses it. */
+#define FFTS_PMU_FUNC_TYPE_CONTEXT 40U /* funcType (low 6 bits of head) */
+#define FFTS_PMU_COUNTERS 8U
+#define FFTS_TYPE_AIC_ONLY 0U
+#define FFTS_TYPE_AIV_ONLY 1U
+#define FFTS_TYPE_FFTS_PLUS 4U
+#define FFTS_SUBTASK_MIX_AIC 6U
+#define FFTS_SUBTASK_MIX_AIV 7U
+struct ContextPmu {
+    uint16_t head; /* funcType:6, cnt:4, reserve:6 */
+    uint16_t reserve0;
+    uint16_t streamId;
+    uint16_t taskId;
+    uint64_t reserve1;
+    uint16_t subTaskType; /* subTaskType:8, reserve:2, ovFlag:1, reserve:5 */
+    uint16_t subTaskId;   /* the context id of an FFTS+ task */
+    uint16_t fftsType;    /* reserve:13, fftsType:3 */
+    uint16_t reserve2;
+    uint64_t reserve3;
+    uint64_t totalCycle;
+    uint64_t reserve4;
+    uint64_t pmuList[FFTS_PMU_COUNTERS];
+    uint64_t timeList[2]; /* device counter at the context's start and end */
+};
+
+/* The userdata a profiler passes when it starts channel 53 (the simulator's own block): the
+ * PMU events to count on the cube cores and on the vector cores, FFTS_PMU_COUNTERS each. */
+struct FftsProfileConfig {
+    uint16_t aicEvents[FFTS_PMU_COUNTERS];
+    uint16_t aivEvents[FFTS_PMU_COUNTERS];
+};
+
 /* The userdata a profiler hands to aclrtProfTrace: 18 packed bytes. */
 struct ProfTraceUserData {
     uint64_t indexId;
@@ -115,6 +151,10 @@ static_assert(sizeof(FftsPlusLog) == 64, "FftsPlusLog is 64 bytes");
 static_assert(sizeof(StarsSocLogV6) == 32, "StarsSocLogV6 is 32 bytes");
 static_assert(sizeof(TsStepTrace) == 40, "TsStepTrace is 40 bytes");
 static_assert(sizeof(TsStepTraceV6) == 40, "TsStepTraceV6 is 40 bytes");
+static_assert(sizeof(ContextPmu) == 128, "ContextPmu is 128 bytes");
+static_assert(offsetof(ContextPmu, totalCycle) == 32, "ContextPmu.totalCycle at byte 32");
+static_assert(offsetof(ContextPmu, timeList) == 112, "ContextPmu.timeList at byte 112");
+static_assert(sizeof(FftsProfileConfig) == 32, "FftsProfileConfig is 32 bytes");
 static_assert(sizeof(ProfTraceUserData) == 18, "ProfTraceUserData is 18 bytes");
 #endif
 

@@ -44,6 +44,7 @@ typedef int32_t drvError_t;
 /* Channel ids the profiler uses. */
 #define PROF_CHANNEL_TS_FW 44U
 #define PROF_CHANNEL_STARS_SOC_LOG 50U
+#define PROF_CHANNEL_FFTS_PROFILE 53U /* per-task AI Core PMU records (ContextPmu, seam/device_log.h) */
 #define PROF_CHANNEL_NUM_MAX 160U
 
 #define PROF_CHANNEL_NAME_LEN 32

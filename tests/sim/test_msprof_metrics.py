@@ -1,0 +1,182 @@
+"""AI Core metrics end to end (docs/msprof.md, "AI Core metrics"): programs/acl_msprof_metrics.c
+collects a matmul (cube), an add (vector) and a fixed-duration kernel through aclprof* with an AI Core
+metric set; the device model writes channel 53's ContextPmu records, libmsprofiler stores them in the
+PROF_* directory and msprof's export writes the PipeUtilization columns into op_summary."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sim_runtime.msprof import aicore_metrics, raw
+from sim_runtime.msprof.cli import main as msprof_main
+from support.native import NativeTree, ProgramBuilder, run_program
+
+PROGRAMS = Path(__file__).resolve().parent / "programs"
+PIPE_UTILIZATION = 1
+NONE = 255
+AIC = ["aicore_time(us)", "aic_total_cycles", "aic_mac_time(us)", "aic_mac_ratio", "aic_scalar_time(us)",
+       "aic_scalar_ratio", "aic_mte1_time(us)", "aic_mte1_ratio", "aic_mte2_time(us)", "aic_mte2_ratio",
+       "aic_fixpipe_time(us)", "aic_fixpipe_ratio", "aic_icache_miss_rate"]  # fmt: skip
+AIV = ["aiv_time(us)", "aiv_total_cycles", "aiv_vec_time(us)", "aiv_vec_ratio", "aiv_scalar_time(us)",
+       "aiv_scalar_ratio", "aiv_mte2_time(us)", "aiv_mte2_ratio", "aiv_mte3_time(us)", "aiv_mte3_ratio",
+       "aiv_icache_miss_rate"]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def program(programs: ProgramBuilder) -> Path:
+    return programs.build([PROGRAMS / "acl_msprof_metrics.c"], libs=["ascendcl", "msprofiler"])
+
+
+def collect(program: Path, native: NativeTree, out: Path, metrics: str) -> Path:
+    result = run_program(program, native.env(), [str(out), metrics])
+    assert result.returncode == 0 and "done" in result.stdout, f"{result.stdout}\n{result.stderr}"
+    assert msprof_main(["--export=on", f"--output={out}"]) == 0
+    (prof,) = out.glob("PROF_*")
+    return prof
+
+
+def op_summary(prof: Path) -> tuple[list[str], dict[str, dict[str, str]]]:
+    (path,) = (prof / "mindstudio_profiler_output").glob("op_summary_*.csv")
+    with path.open(encoding="utf-8", newline="") as rows:
+        reader = csv.DictReader(rows)
+        by_name = {r["Op Name"]: r for r in reader}
+        return list(reader.fieldnames or []), by_name
+
+
+@pytest.fixture(scope="module")
+def with_metrics(program: Path, native: NativeTree, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return collect(program, native, tmp_path_factory.mktemp("metrics"), str(PIPE_UTILIZATION))
+
+
+def test_the_collection_holds_channel_53_as_cann_lays_it_out(with_metrics: Path) -> None:
+    data = (with_metrics / "device_0" / "data" / "ffts_profile.data.0.slice_0").read_bytes()
+    records = aicore_metrics.decode(data)
+    assert len(records) == 5  # one per kernel, two for the mixed kernel (its cube and vector contexts)
+    assert sorted(r.context for r in records if r.ffts_type == 4) == [0, 1]
+    sample = json.loads((with_metrics / "device_0" / "sample.json").read_text())
+    assert sample["ai_core_metrics"] == "PipeUtilization"
+    assert sample["ai_core_profiling_events"] == "0x416,0x417,0x9,0x302,0xc,0x303,0x55,0x54"
+    assert sample["aiv_profiling_events"] == "0x8,0xa,0x9,0xb,0xc,0xd,0x55,0x54"
+    # Each record is one kernel's task: the join key msprof uses (stream, task id) and its end time.
+    tasks = raw.load(with_metrics).kernel_tasks
+    # (a mixed kernel's two contexts share their task's key).
+    assert len(tasks) == 4
+    assert {(r.stream, r.task, r.times[1]) for r in records} == {
+        (t.stream, t.task, t.end_count) for t in tasks
+    }
+
+
+def test_op_summary_has_msprofs_pipe_utilization_columns(with_metrics: Path) -> None:
+    headers, rows = op_summary(with_metrics)
+    assert headers[headers.index("Context ID") + 1 :] == AIC + AIV
+    matmul, add = rows["MatMulV2_test"], rows["Add_test"]
+    assert matmul["Task Type"] == "AI_CORE" and add["Task Type"] == "AI_VECTOR_CORE"
+    assert matmul["Task ID"] != "N/A" and matmul["Task ID"] != add["Task ID"]
+    # The matmul runs on the cube cores: compute bound (its modelled FLOPs over the cube peak).
+    assert float(matmul["aic_mac_ratio"]) > 0.9
+    assert 0 < float(matmul["aic_mte2_ratio"]) < float(matmul["aic_mac_ratio"])
+    assert all(matmul[h] == "N/A" for h in AIV)
+    # The add runs on the vector cores: memory bound in the model (bytes over HBM), some vector work.
+    assert float(add["aiv_mte2_ratio"]) > float(add["aiv_vec_ratio"]) > 0
+    assert all(add[h] == "N/A" for h in AIC)
+
+
+def test_metric_values_are_coherent(with_metrics: Path) -> None:
+    _, rows = op_summary(with_metrics)
+    for row, prefix, time in ((rows["MatMulV2_test"], "aic_", "aicore_time(us)"),
+                              (rows["Add_test"], "aiv_", "aiv_time(us)")):  # fmt: skip
+        total = float(row[time])
+        # The task's time from its cycles is the kernel's duration (us, three decimals).
+        assert total == pytest.approx(float(row["Task Duration(us)"]), abs=0.002)
+        ratios = {h: float(v) for h, v in row.items() if h.startswith(prefix) and h.endswith("_ratio")}
+        assert ratios and all(0.0 <= r <= 1.0 for r in ratios.values())
+        for name, ratio in ratios.items():  # (the ratio is written with three decimals)
+            expected = total * ratio
+            assert float(row[name.replace("_ratio", "_time(us)")]) == pytest.approx(
+                expected, abs=total * 5e-4 + 2e-3
+            )
+        # Pipes overlap, but no pipe is busier than the task; the scalar pipe carries the fixed overhead.
+        assert ratios[prefix + "scalar_ratio"] > 0
+        assert row[prefix + "icache_miss_rate"] == "0.000"  # no instruction cache is modelled
+
+
+def test_a_mixed_kernel_has_its_cube_and_vector_contexts(with_metrics: Path) -> None:
+    _, rows = op_summary(with_metrics)
+    mixed = rows["FlashAttention_test"]
+    assert mixed["Task Type"] == "MIX_AIC"
+    # The model prices a mixed kernel's work on the cube: its cube context carries it, its vector
+    # context only the per-kernel overhead.
+    assert float(mixed["aic_mac_ratio"]) > 0 and float(mixed["aic_scalar_ratio"]) > 0
+    assert float(mixed["aiv_vec_ratio"]) == 0 and float(mixed["aiv_scalar_ratio"]) > 0
+    assert float(mixed["aicore_time(us)"]) == pytest.approx(float(mixed["aiv_time(us)"]), abs=0.002)
+
+
+def test_a_fixed_duration_kernel_splits_over_no_pipe(with_metrics: Path) -> None:
+    _, rows = op_summary(with_metrics)
+    fixed = rows["kern_alpha"]
+    assert float(fixed["aiv_vec_ratio"]) == 0 and float(fixed["aiv_mte2_ratio"]) == 0
+    # Only the SoC's per-kernel overhead (500 ns of the 3.5 us) is attributed, to the scalar pipe.
+    assert float(fixed["aiv_scalar_ratio"]) == pytest.approx(500 / 3500, abs=0.002)
+
+
+def test_without_a_metric_set_there_are_no_records_nor_columns(
+    program: Path, native: NativeTree, tmp_path: Path
+) -> None:
+    prof = collect(program, native, tmp_path, str(NONE))
+    assert not (prof / "device_0" / "data").exists()
+    assert not (prof / "device_0" / "sample.json").exists()
+    headers, rows = op_summary(prof)
+    assert headers[-1] == "Context ID" and len(rows) == 4
+    assert all(r["Task ID"] == "N/A" for r in rows.values())
+    assert raw.load(prof).kernel_tasks == []
+
+
+def test_an_unmodelled_set_collects_nothing_and_says_so(
+    program: Path, native: NativeTree, tmp_path: Path
+) -> None:
+    result = run_program(program, native.env(NPU_SIM_LOG_LEVEL="warn"), [str(tmp_path), "0"])
+    assert result.returncode == 0, result.stderr
+    assert "ArithmeticUtilization are not modelled" in result.stdout + result.stderr
+    (prof,) = tmp_path.glob("PROF_*")
+    assert not (prof / "device_0" / "data").exists()
+
+
+def test_an_unknown_metric_value_is_refused(program: Path, native: NativeTree, tmp_path: Path) -> None:
+    result = run_program(program, native.env(), [str(tmp_path), "bad"])
+    assert result.returncode == 0 and "case config_bad_metrics = 1" in result.stdout, result.stdout
+
+
+@pytest.mark.parametrize(("flags", "columns"), [([], True), (["--ai-core=off"], False)])
+def test_application_mode_collects_pipe_utilization_by_default(
+    programs: ProgramBuilder, native: NativeTree, tmp_path: Path, flags: list[str], columns: bool
+) -> None:
+    # msprof's --ai-core is on and --aic-metrics PipeUtilization unless told otherwise, as CANN's.
+    app = programs.build([PROGRAMS / "acl_msprof.c"], libs=["ascendcl", "msprofiler"])
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sim_runtime.msprof",
+            f"--application={app} -",
+            f"--output={tmp_path}",
+            *flags,
+        ],
+        env={**native.env(), "PYTHONPATH": os.pathsep.join(sys.path)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    (prof,) = tmp_path.glob("PROF_*")
+    headers, rows = op_summary(prof)
+    assert ("aiv_vec_ratio" in headers) is columns and set(rows) == {"kern_alpha", "kern_beta"}
+    if columns:
+        assert all(float(r["aiv_scalar_ratio"]) > 0 and r["Task ID"] != "N/A" for r in rows.values())
