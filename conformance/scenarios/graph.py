@@ -6,7 +6,7 @@ from conformance.checks import CheckContext, ClauseCheck
 from conformance.execute import Invocation
 from conformance.log import Call
 from conformance.scenarios.common import DEVICE_SETUP, DEVICE_TEARDOWN, KERNEL, SUBSCRIBE, lines
-from conformance.scenarios.device import named_kernels
+from conformance.scenarios.device.kernels import named_kernels
 from conformance.scenarios.registry import ScenarioEnv, scenario
 
 EXECUTIONS = 4

@@ -12,7 +12,7 @@ from conformance.execute import Invocation
 from conformance.log import RunLog
 from conformance.pydriver.monitors import BUFFER_SIZES, CTYPES_COPIES, CTYPES_LAUNCHES
 from conformance.pydriver.py_import import NAMES
-from conformance.scenarios.device import check_direct_copies
+from conformance.scenarios.device.copy_timing import check_direct_copies
 from conformance.scenarios.python_common import PY_NEEDS, enum_value, objects, py_invocation, require_import
 from conformance.scenarios.python_common import returned as returns
 from conformance.scenarios.registry import ScenarioEnv, scenario

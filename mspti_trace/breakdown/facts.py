@@ -1,12 +1,10 @@
 """The breakdown of one capture and its facts files in oam-tools' stage-2 schema: analysis config,
-perf data, timeline and architecture graph, plus the stage-3 inputs (docs/trace.md describes every
-field)."""
+perf data, timeline (timeline.py) and architecture graph (architecture_graph.py), plus the stage-3
+inputs (docs/trace.md describes every field); what the documents share is in facts_fields.py."""
 
 from __future__ import annotations
 
-import copy
 import difflib
-import itertools
 import json
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -15,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from mspti_trace.breakdown import handoff
+from mspti_trace.breakdown.architecture_graph import build_graph
 from mspti_trace.breakdown.attribution import (
     ATTRIBUTED,
     EXCLUDED,
@@ -23,7 +22,7 @@ from mspti_trace.breakdown.attribution import (
     attribute,
     device_ops,
 )
-from mspti_trace.breakdown.declarations import BLOCK_INPUT
+from mspti_trace.breakdown.facts_fields import declared_of, identity, rounded
 from mspti_trace.breakdown.forest import RangeForest, build_forest
 from mspti_trace.breakdown.options import BreakdownError, BreakdownOptions, ConversionRefused
 from mspti_trace.breakdown.output_dir import claim_output_dir, record_written
@@ -31,12 +30,6 @@ from mspti_trace.breakdown.schema import (
     ANALYSIS_SCHEMA_VERSION,
     ATTRIBUTION_SCHEMA_VERSION,
     COUNTER_KEYS,
-    DATAFLOW_KINDS,
-    GRAPH_SCHEMA,
-    NON_COMPUTE_MAPPING,
-    SOURCE_ROOT,
-    TIMELINE_SCHEMA_VERSION,
-    TRACE_EXTENSION_ORIGIN,
     facts_paths,
 )
 from mspti_trace.breakdown.schemas import schema_errors
@@ -48,19 +41,12 @@ from mspti_trace.breakdown.structure import (
     Structure,
 )
 from mspti_trace.breakdown.structure import build_structure as _build_structure
+from mspti_trace.breakdown.timeline import build_timeline
 from mspti_trace.kinds import ActivityKind
 from mspti_trace.reader import Capture, Trace, device_properties
 
 __all__ = ["Breakdown", "build_breakdown", "emit_facts"]
 
-_CORES = {
-    "KERNEL_AICORE": "AI_CORE",
-    "KERNEL_AIVEC": "AI_VECTOR_CORE",
-    "KERNEL_MIX_AIC": "MIX_AIC",
-    "KERNEL_MIX_AIV": "MIX_AIV",
-    "KERNEL_AICPU": "AI_CPU",
-    "COMMUNICATION": "COMMUNICATION",
-}
 COMMUNICATION_TYPE = "COMMUNICATION"
 
 
@@ -126,8 +112,8 @@ def build_breakdown(source: Trace | Capture, options: BreakdownOptions | None = 
     metrics = _Metrics(capture, structure, attribution, options)
     analysis = _analysis(capture, structure, attribution, options, metrics)
     perf = _perf(capture, forest, structure, attribution, options, metrics)
-    timeline = _timeline(capture, forest, structure, attribution, options)
-    graph = _graph(structure, options)
+    timeline = build_timeline(capture, forest, structure, attribution, options)
+    graph = build_graph(structure, options)
     kernels = _kernel_attribution(capture, structure, attribution, options)
     return Breakdown(
         options, capture, forest, structure, attribution, analysis, perf, timeline, graph, kernels
@@ -275,20 +261,10 @@ class _Metrics:
         self.attributed = int(mask.sum())
 
 
-def _round(value: float) -> float:
-    return round(float(value), 6)
-
-
-def _declared(options: BreakdownOptions, node: Node) -> dict[str, Any]:
-    relative = node.node_id[len(options.namespace) + 1 :]
-    found = options.declarations.get("nodes", {}).get(relative, {})
-    return found if isinstance(found, dict) else {}
-
-
 def _node_json(
     structure: Structure, node: Node, options: BreakdownOptions, metrics: _Metrics
 ) -> dict[str, Any]:
-    declared = _declared(options, node)
+    declared = declared_of(options, node)
     return {
         "node_id": node.node_id,
         "semantic_key": node.name,
@@ -337,14 +313,6 @@ def _trace_scope(structure: Structure, capture: Capture, options: BreakdownOptio
         "pid": capture.pid,
         "capture_complete": capture.meta.get("complete"),
         "clock": capture.meta.get("clock"),
-    }
-
-
-def _identity(options: BreakdownOptions, structure: Structure) -> dict[str, Any]:
-    return {
-        "model_id": options.resolved_model_id,
-        "report_id": options.report_id,
-        "representative_step": structure.representative_step,
     }
 
 
@@ -480,9 +448,9 @@ def _kernel_attribution(
                 "layer_index": None if instance < 0 else instance,
                 "op_name": name,
                 "op_type": kind,
-                "duration_us": _round(max(end - start, 0) / 1000.0),
+                "duration_us": rounded(max(end - start, 0) / 1000.0),
                 "duplicate_of": None,
-                "start_time_us": _round(start / 1000.0),
+                "start_time_us": rounded(start / 1000.0),
                 "stream_id": int(op["stream_id"]),
                 "device_id": int(op["device_id"]),
                 "correlation_id": int(op["correlation_id"]),
@@ -502,7 +470,7 @@ def _kernel_attribution(
         per_node[entry["owner_node_id"]] = per_node.get(entry["owner_node_id"], 0) + 1
     return {
         "schema_version": ATTRIBUTION_SCHEMA_VERSION,
-        **_identity(options, structure),
+        **identity(options, structure),
         "kernel_source": f"msPTI KERNEL and COMMUNICATION records of pid {capture.pid}, ordered by start",
         "counter_source": None,
         "counter_rows": 0,
@@ -544,10 +512,10 @@ def _perf(
             "node_id": node.node_id,
             "module": top.name,
             "metric_scope": node.metric_scope,
-            "time_us": None if sampled else _round(metrics.time[node.index]),
+            "time_us": None if sampled else rounded(metrics.time[node.index]),
             "time_pct": None
             if sampled
-            else (_round(100.0 * metrics.time[node.index] / total) if total else 0.0),
+            else (rounded(100.0 * metrics.time[node.index] / total) if total else 0.0),
             "nops": None if sampled else kernels,
             "hbm_mb": None,
             "gflops": None,
@@ -563,565 +531,23 @@ def _perf(
             "op_ratio": {} if sampled else _op_ratio(metrics, node.index),
             "instance_indices": sorted(node.instance_indices) if node.group is not None else [],
             "invocation_count": node.occurrences if node.group is not None else None,
-            "code_ref": _declared(options, node).get("code_ref"),
+            "code_ref": declared_of(options, node).get("code_ref"),
             "kernel_scope_note": _scope_note(node, options),
-            "sampled_window_span_us": _round(node.window_span_ns / 1000.0) if sampled else None,
+            "sampled_window_span_us": rounded(node.window_span_ns / 1000.0) if sampled else None,
         }
         modules.append(record)
     modules.sort(key=lambda m: -(m["time_us"] or 0.0))  # stable: ties keep the structure order
     profile = _device_profile(capture)
     return {
         "schema_version": ANALYSIS_SCHEMA_VERSION,
-        **_identity(options, structure),
+        **identity(options, structure),
         "id_namespace": options.namespace,
         "peak_bf16_tflops_assumed": None,
         "aicore_freq_mhz": profile["aicore_freq_mhz"],
         "device_profile": profile,
-        "total_time_us": _round(total),
+        "total_time_us": rounded(total),
         "accounting": _accounting(structure, forest, attribution, options),
         "modules": modules,
         "scope_note": "Metrics are representative-step aggregates over attributed kernels and "
         "communication operations; time is the device span of each operation.",
     }
-
-
-def _raw_us(ns: int) -> str:
-    """A nanosecond time as exact microseconds text (start_time_us_raw)."""
-    sign = "-" if ns < 0 else ""
-    whole, frac = divmod(abs(int(ns)), 1000)
-    return f"{sign}{whole}.{frac:03d}"
-
-
-def _timeline(
-    capture: Capture,
-    forest: RangeForest,
-    structure: Structure,
-    attribution: Attribution,
-    options: BreakdownOptions,
-) -> dict[str, Any]:
-    mask = attribution.status == ATTRIBUTED
-    ops = attribution.ops[mask]
-    nodes = attribution.node[mask]
-    instances = attribution.instance[mask]
-    op_indices = attribution.op_index()[mask]
-    order = np.argsort(ops["start"], kind="stable")
-    ops, nodes, instances, op_indices = ops[order], nodes[order], instances[order], op_indices[order]
-    if structure.step_window is not None:
-        base = structure.step_window[0]
-    else:
-        base = int(ops["start"].min()) if len(ops) else 0
-    # Wait time: gap to the previous attributed operation on the same device stream.
-    wait = np.full(len(ops), np.nan)
-    if len(ops):
-        lane = ops["device_id"].astype(np.int64) * (1 << 32) + ops["stream_id"].astype(np.int64)
-        by_lane = np.lexsort((ops["start"], lane))
-        lanes, starts, ends = lane[by_lane], ops["start"][by_lane], ops["end"][by_lane]
-        gaps = np.full(len(ops), np.nan)
-        same = lanes[1:] == lanes[:-1]
-        gaps[1:] = np.where(same, np.maximum(starts[1:] - ends[:-1], 0) / 1000.0, np.nan)
-        wait[by_lane] = gaps
-    names = capture.text(ops["name"]).tolist()
-    types = capture.text(ops["type"]).tolist()
-    node_list = structure.nodes
-    events: list[dict[str, Any]] = []
-    for op, node_index, instance, name, kind, gap, op_index in zip(
-        ops.tolist(),
-        nodes.tolist(),
-        instances.tolist(),
-        names,
-        types,
-        wait.tolist(),
-        op_indices.tolist(),
-        strict=True,
-    ):
-        source_kind, row, start, end, device, stream, correlation = op[:7]
-        node = node_list[node_index]
-        events.append(
-            _event(
-                event_id=f"{options.namespace}/step/{structure.representative_step}/"
-                f"{ActivityKind(source_kind).name.lower()}/{row}",
-                event_class="communication" if source_kind == ActivityKind.COMMUNICATION else "kernel",
-                op_index=op_index,
-                name=name,
-                op_type=kind,
-                device=device,
-                stream=stream,
-                start=start,
-                end=end,
-                wait=None if gap != gap else _round(gap),  # NaN: first on its stream
-                node=node,
-                instance=None if instance < 0 else instance,
-                structure=structure,
-                mapping="correlation_id_in_declared_range",
-                join="breakdown_attributed_kernel",
-                correlation=correlation,
-            )
-        )
-    compute = len(events)
-    events.extend(_window_events(forest, structure, options))
-    return {
-        "schema_version": TIMELINE_SCHEMA_VERSION,
-        **_identity(options, structure),
-        "time_origin_us": min((e["ts_us"] for e in events), default=_round(base / 1000.0)),
-        "time_unit": "us",
-        "event_count": len(events),
-        "events": events,
-        "mapping_summary": {
-            "mapped_events": compute,
-            "unmapped_events": 0,
-            "mapping_coverage_pct": 100,
-            "window_events": len(events) - compute,
-            "mapping_semantics": "each kernel or communication operation is owned by the innermost "
-            "declared mstx range containing the API call that carries its correlation id; no "
-            "name-similarity matching",
-        },
-        "scope_note": f"Representative step {structure.representative_step} of the capture of pid "
-        f"{capture.pid}; ts_us and end_us are microseconds on the capture's clock.",
-    }
-
-
-def _instance_node_id(structure: Structure, node: Node, instance: int | None) -> str:
-    if instance is None or node.group is None:
-        return node.node_id
-    top = node
-    while top.parent is not None:
-        top = structure.nodes[top.parent]
-    return top.node_id + f"[{instance}]" + node.node_id[len(top.node_id) :]
-
-
-def _event(
-    *,
-    event_id: str,
-    event_class: str,
-    op_index: int | None,
-    name: str,
-    op_type: str | None,
-    device: int | None,
-    stream: int | None,
-    start: int,
-    end: int | None,
-    wait: float | None,
-    node: Node,
-    instance: int | None,
-    structure: Structure,
-    mapping: str,
-    join: str,
-    correlation: int | None,
-    span_us: float | None = None,
-) -> dict[str, Any]:
-    ts = _round(start / 1000.0)
-    duration = None if end is None else _round(max(end - start, 0) / 1000.0)
-    return {
-        "event_id": event_id,
-        "event_class": event_class,
-        "op_index": op_index,
-        "name": name,
-        "op_type": op_type,
-        "device_id": device,
-        "stream_id": stream,
-        "accelerator_core": _CORES.get(op_type or "", "UNKNOWN")
-        if event_class in ("kernel", "communication")
-        else None,
-        "start_time_us_raw": _raw_us(start),
-        "ts_us": ts,
-        "duration_us": duration,
-        "end_us": None if end is None else _round(max(end, start) / 1000.0),
-        "wait_time_us": wait,
-        "owner_node_id": node.node_id,
-        "instance_index": instance,
-        "structure_instance_node_id": _instance_node_id(structure, node, instance),
-        "submodule": node.name,
-        "mapping_status": mapping,
-        "trace_join_status": join,
-        "layer_index": instance,
-        "correlation_id": correlation,
-        "duplicate_of": None,
-        "counters": None,
-        "sampled_window_span_us": span_us,
-    }
-
-
-def _window_events(
-    forest: RangeForest, structure: Structure, options: BreakdownOptions
-) -> list[dict[str, Any]]:
-    """One event per runtime auxiliary range of the step and per sampled window node."""
-    events = []
-    prefix = f"{options.namespace}/step/{structure.representative_step}"
-    for index in np.flatnonzero(structure.range_node >= 0).tolist():
-        node = structure.nodes[int(structure.range_node[index])]
-        parent = int(forest.parent[index])
-        if node.section != SECTION_RUNTIME or (parent >= 0 and structure.range_node[parent] == node.index):
-            continue
-        start, end = int(forest.ranges["start"][index]), int(forest.ranges["end"][index])
-        events.append(
-            _event(
-                event_id=f"{prefix}/range/{int(forest.ranges['id'][index])}",
-                event_class="runtime_window",
-                op_index=None,
-                name=node.name,
-                op_type=None,
-                device=None,
-                stream=None,
-                start=start,
-                end=end,
-                wait=None,
-                node=node,
-                instance=None,
-                structure=structure,
-                mapping=NON_COMPUTE_MAPPING,
-                join="mstx_range",
-                correlation=None,
-            )
-        )
-    for node in structure.nodes:
-        if not node.sampled_window:
-            continue
-        for position, (start, end) in enumerate(sorted(node.windows)):
-            events.append(
-                _event(
-                    event_id=f"{prefix}/window/{node.index}/{position}",
-                    event_class="sampled_window",
-                    op_index=None,
-                    name=node.name,
-                    op_type=None,
-                    device=None,
-                    stream=None,
-                    start=start,
-                    end=None,  # a window's wall clock is not compute time: its span is separate
-                    wait=None,
-                    node=node,
-                    instance=None,
-                    structure=structure,
-                    mapping=NON_COMPUTE_MAPPING,
-                    join="mstx_range",
-                    correlation=None,
-                    span_us=_round((end - start) / 1000.0),
-                )
-            )
-    return events
-
-
-def _tensor(declared: Any, role: str, source: str | None, target: str | None, where: str) -> dict[str, Any]:
-    """An edge's tensor as stage 3 reads it: ``role``, ``from`` / ``to`` (the ports or endpoint names)
-    and the declared ``name``, ``shape`` and ``dtype`` as strings. A shape declared as a list of
-    dimensions is written as text, ``["tokens", "hidden"]`` -> ``"[tokens, hidden]"``."""
-    tensor = declared if isinstance(declared, dict) else {}
-    shape = tensor.get("shape")
-    if isinstance(shape, list) and all(isinstance(d, str | int) and not isinstance(d, bool) for d in shape):
-        shape = "[" + ", ".join(str(d) for d in shape) + "]"
-    for key, value in (("name", tensor.get("name")), ("shape", shape), ("dtype", tensor.get("dtype"))):
-        if value is not None and not isinstance(value, str):
-            raise BreakdownError(
-                f"{where}: tensor {key} {value!r} must be a string"
-                + (" or a list of dimension names and sizes" if key == "shape" else "")
-            )
-    return {
-        "role": role,
-        "from": source,
-        "to": target,
-        "name": tensor.get("name"),
-        "shape": shape,
-        "dtype": tensor.get("dtype"),
-    }
-
-
-#: Layout of the graph's flat node and cluster lists: children stack top to bottom in declaration
-#: order inside their container (boxes in px; the UI checks edge ports against positions).
-_BOX_W, _BOX_H, _GAP, _PAD_X, _PAD_Y, _MARGIN = 320, 56, 32, 24, 56, 40
-
-
-def _place(item: dict[str, Any], x: int, y: int) -> tuple[int, int]:
-    if not item["children"]:
-        item["_box"] = (x, y, _BOX_W, _BOX_H)
-        return _BOX_W, _BOX_H
-    cursor, widest = y + _PAD_Y, 0
-    for child in item["children"]:
-        width, height = _place(child, x + _PAD_X, cursor)
-        widest = max(widest, width)
-        cursor += height + _GAP
-    size = (widest + 2 * _PAD_X, cursor - _GAP - y + _PAD_X)
-    item["_box"] = (x, y, *size)
-    return size
-
-
-def _flatten(roots: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    nodes: list[dict[str, Any]] = []
-    clusters: list[dict[str, Any]] = []
-    stack: list[tuple[dict[str, Any], str]] = [(root, "") for root in reversed(roots)]
-    while stack:
-        item, parent = stack.pop()
-        x, y, width, height = item.pop("_box")
-        flat = {
-            "id": item["id"],
-            "label": item["label"],
-            "kind": item["kind"],
-            "x": x,
-            "y": y,
-            "width": width,
-            "height": height,
-            "dataState": item["dataState"],
-            "origin": item["origin"],
-            "selectable": item["selectable"],
-            "parent": parent,
-        }
-        if item.get("backendNodeId"):
-            flat["backendNodeId"] = item["backendNodeId"]
-        if item["children"]:
-            flat.update(
-                children=[c["id"] for c in item["children"]],
-                repeat=bool(item.get("repeatCount")),
-                collapsible=True,
-                structuralRoot=parent == "",
-            )
-            clusters.append(flat)
-        else:
-            nodes.append(flat)
-        stack.extend((child, item["id"]) for child in reversed(item["children"]))
-    return nodes, clusters
-
-
-def _graph(structure: Structure, options: BreakdownOptions) -> dict[str, Any]:
-    """model_architecture_graph.v1: a tree of items under two section roots (item id = node id, so
-    that the overlay maps each perf node to the item of the same id), edges from the observed order
-    of ranges and from declarations, typed with the stage-3 semantic edge types. An item with a
-    declared ``code_ref`` is ``hybrid`` (source and trace) and cites it in ``sourceRefs``; one without
-    is known from the trace only (``backend_trace_extension``), which stage 3 does not ask to cite."""
-    model_root, runtime_root = SOURCE_ROOT, "section/runtime_auxiliary"
-    by_relative = {n.node_id[len(options.namespace) + 1 :]: n for n in structure.nodes}
-
-    def item(node: Node) -> dict[str, Any]:
-        code_ref = _declared(options, node).get("code_ref")
-        semantic = _declared(options, node).get("semantic")
-        entry: dict[str, Any] = {
-            "id": node.node_id,
-            "label": node.name,
-            "kind": "module" if node.children else "op",
-            "type": node.node_kind,
-            "origin": "hybrid" if code_ref else TRACE_EXTENSION_ORIGIN,
-            "dataState": "runtime" if node.section == SECTION_RUNTIME else "mapped",
-            "selectable": True,
-            "sourceRefs": [code_ref] if code_ref else [],
-            "attributes": {
-                k: v
-                for k, v in (
-                    ("semantic", semantic),
-                    ("metricScope", node.metric_scope),
-                    ("semanticKey", node.name),
-                )
-                if v
-            },
-            "backendNodeId": node.node_id,
-            "mappingKind": "aggregate" if node.children else "exact",
-            "children": [item(structure.nodes[c]) for c in node.children],
-        }
-        if node.group is not None:
-            indices = sorted(node.instance_indices)
-            entry["instanceIndices"] = indices
-            if len(indices) > 1:
-                entry["repeatCount"] = len(indices)
-        if node.section == SECTION_GROUP and node.parent is None:
-            entry["structureKey"] = node.name
-        return entry
-
-    tops = [structure.nodes[i] for i in structure.roots]
-    source_children = [item(n) for n in tops if n.section != SECTION_RUNTIME]
-    runtime_children = [item(n) for n in tops if n.section == SECTION_RUNTIME]
-    for entry in options.declarations.get("source_only", []):
-        source_children.append(
-            {
-                "id": f"{options.namespace}/{entry['path']}",
-                "label": entry.get("name") or entry["path"].rsplit("/", 1)[-1],
-                "kind": "op",
-                "type": "op",
-                "origin": "source",
-                "dataState": "source_only",
-                "selectable": True,
-                "sourceRefs": [entry["code_ref"]] if entry.get("code_ref") else [],
-                "attributes": {"reason": entry["reason"]},
-                "children": [],
-            }
-        )
-    roots = [
-        {
-            "id": model_root,
-            "label": "Source architecture",
-            "kind": "section",
-            "type": "section",
-            "origin": "synthetic",
-            "synthetic": True,
-            "dataState": "source_only",
-            "selectable": False,
-            "sourceRefs": [],
-            "attributes": {"model": options.model_name},
-            "children": source_children,
-        },
-        {
-            "id": runtime_root,
-            "label": "Runtime auxiliary",
-            "kind": "section",
-            "type": "section",
-            "origin": "synthetic",
-            "synthetic": True,
-            "dataState": "runtime",
-            "selectable": False,
-            "sourceRefs": [],
-            "attributes": {},
-            "children": runtime_children,
-        },
-    ]
-    edges: list[dict[str, Any]] = []
-    declared = _dataflow_edges(options, by_relative)
-    joined = {(edge["source"], edge["target"]) for edge in declared}
-
-    def activation(parent_label: str, code_ref: str | None, members: list[Node]) -> None:
-        """Edges in the observed order of the members; each carries the declared output tensor of
-        its source. A pair that a declared dataflow edge joins gets that edge instead."""
-        for first, second in itertools.pairwise(members):
-            if (first.node_id, second.node_id) in joined:
-                continue
-            edges.append(
-                {
-                    "id": f"activation::{first.node_id}->{second.node_id}",
-                    "source": first.node_id,
-                    "target": second.node_id,
-                    "semanticEdgeType": "activation",
-                    "tensor": _tensor(
-                        _declared(options, first).get("tensor"),
-                        "activation",
-                        first.name,
-                        second.name,
-                        f"node {first.node_id}",
-                    ),
-                    "provenance": [f"declared children order in {parent_label}", code_ref or "mstx ranges"],
-                }
-            )
-
-    top_model = [n for n in tops if n.section != SECTION_RUNTIME]
-    activation(f"step {structure.representative_step}", None, top_model)
-    for node in structure.nodes:
-        if node.children and node.section != SECTION_RUNTIME:
-            activation(
-                node.node_id,
-                _declared(options, node).get("code_ref"),
-                [structure.nodes[c] for c in node.children],
-            )
-    for group, branches in options.declarations.get("branches", {}).items():
-        group_node = by_relative.get(group)
-        if group_node is None:
-            raise BreakdownError(f"branches declared for {group!r}, which the capture does not contain")
-        for branch in branches:
-            output = by_relative.get(f"{group}/{branch['output']}")
-            if output is None:
-                raise BreakdownError(
-                    f"branch {branch['name']!r} of {group!r} outputs to undefined {branch['output']!r}"
-                )
-            for position, name in enumerate(branch["inputs"]):
-                source = group_node if name == BLOCK_INPUT else by_relative.get(f"{group}/{name}")
-                if source is None:
-                    raise BreakdownError(
-                        f"branch {branch['name']!r} of {group!r} references undefined input {name!r}"
-                    )
-                edges.append(
-                    {
-                        "id": f"residual::{group}::{branch['name']}::{position}:{name}->{branch['output']}",
-                        "source": source.node_id,
-                        "target": output.node_id,
-                        "semanticEdgeType": "residual",
-                        "dashed": True,
-                        "tag": "residual",
-                        "tensor": _tensor(
-                            branch.get("tensor"),
-                            "residual",
-                            name,
-                            branch["output"],
-                            f"branch {branch['name']!r} of {group!r}",
-                        ),
-                        "provenance": [
-                            f"declared branch {branch['name']} of {group}",
-                            branch.get("source_ref") or "declarations branches",
-                        ],
-                    }
-                )
-    edges.extend(declared)
-    cursor = _MARGIN
-    for root in roots:
-        _, height = _place(root, _MARGIN, cursor)
-        cursor += height + 2 * _GAP
-    flat_nodes, clusters = _flatten(copy.deepcopy(roots))
-    for root in roots:
-        _strip_boxes(root)
-    extent = flat_nodes + clusters
-    return {
-        "schema_version": GRAPH_SCHEMA,
-        "metadata": {
-            "modelId": options.resolved_model_id,
-            "reportId": options.report_id,
-            "representativeStep": structure.representative_step,
-            "extractionScope": "hybrid",
-            "sourceScope": "declared_structure",
-            "backendScope": structure.representative_step,
-            "sourceNodeCount": len(structure.nodes) + len(options.declarations.get("source_only", [])),
-            "backendNodeCount": len(structure.nodes),
-        },
-        "roots": roots,
-        "edges": edges,
-        "width": max((n["x"] + n["width"] for n in extent), default=0) + _MARGIN,
-        "height": max((n["y"] + n["height"] for n in extent), default=0) + _MARGIN,
-        "nodes": flat_nodes,
-        "clusters": clusters,
-    }
-
-
-def _dataflow_edges(options: BreakdownOptions, by_relative: dict[str, Node]) -> list[dict[str, Any]]:
-    """The declared dataflow edges, typed as oam-tools' builder types ``dataflow.edges[].kind``
-    (DATAFLOW_KINDS; ``activation`` when no kind is declared): a ``residual`` is dashed, a
-    ``runtime_carry`` (state carried to a later invocation) needs a positive ``invocation_offset``
-    and crosses invocations. Declared ports become the tensor's ``from`` / ``to``."""
-    edges = []
-    for position, flow in enumerate(options.declarations.get("dataflow", [])):
-        label = f"dataflow {flow.get('name', position)!r}"
-        ends = []
-        for side in ("source", "target"):
-            path = flow[side]["structure"]
-            found = by_relative.get(path)
-            if found is None:
-                raise BreakdownError(f"{label}: {side} {path!r} is not in the capture")
-            ends.append(found)
-        kind = flow.get("kind", "activation")
-        if kind not in DATAFLOW_KINDS:
-            raise BreakdownError(f"{label}: kind {kind!r} is not one of {', '.join(DATAFLOW_KINDS)}")
-        edge_type = DATAFLOW_KINDS[kind]
-        edge: dict[str, Any] = {
-            "id": f"dataflow::{position}::{ends[0].node_id}->{ends[1].node_id}",
-            "source": ends[0].node_id,
-            "target": ends[1].node_id,
-            "semanticEdgeType": edge_type,
-            "tensor": _tensor(
-                flow.get("tensor"),
-                edge_type,
-                flow["source"].get("port") or ends[0].name,
-                flow["target"].get("port") or ends[1].name,
-                label,
-            ),
-            "provenance": [
-                f"declared dataflow {flow.get('name', position)}",
-                flow.get("source_ref") or "declarations dataflow",
-            ],
-        }
-        if edge_type == "residual":
-            edge.update(dashed=True, tag="residual")
-        if kind == "runtime_carry":
-            offset = flow.get("invocation_offset")
-            if not isinstance(offset, int) or isinstance(offset, bool) or offset <= 0:
-                raise BreakdownError(
-                    f"{label}: a runtime_carry edge needs a positive integer invocation_offset"
-                )
-            edge.update(crossInvocation=True, crossStep=offset)
-        edges.append(edge)
-    return edges
-
-
-def _strip_boxes(item: dict[str, Any]) -> None:
-    item.pop("_box", None)
-    for child in item["children"]:
-        _strip_boxes(child)

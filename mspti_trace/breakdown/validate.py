@@ -7,8 +7,9 @@ checks each one covers) and the cross-file invariants of ``references/schema-map
 checks every document against its JSON Schema (``mspti_trace/breakdown/schemas``). Not
 re-expressed: the MoE expert-inventory checks, since the breakdown writes no expert inventory. The graph
 rules of the stage-3 validator (``3-generate-ui-json-report/scripts/validate-architecture-graph.mjs``,
-same commit) on edge types, tensor fields and ``sourceRefs`` are re-expressed too, and the kernel
-attribution (``kernel_attribution.json``, when present) is checked to count every kernel once."""
+same commit) on edge types, tensor fields and ``sourceRefs`` are re-expressed too (validate_graph.py),
+and the kernel attribution (``kernel_attribution.json``, when present) is checked to count every kernel
+once."""
 
 from __future__ import annotations
 
@@ -16,28 +17,30 @@ import json
 import math
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mspti_trace.breakdown.handoff import graph_items
 from mspti_trace.breakdown.schema import (
     ATTRIBUTION_FILE,
     BINDINGS_FILE,
     FREQ_BASES,
     GRAPH_FILE,
-    GRAPH_SCHEMA,
     HANDOFF_FILE,
     METRIC_SCOPES,
     NODE_KINDS,
     NON_COMPUTE_MAPPING,
     OVERLAY_FILE,
     PERF_KEYS,
-    SEMANTIC_EDGE_TYPES,
-    SOURCE_ROOT,
-    TENSOR_ROLE_EDGE_TYPES,
-    TRACE_EXTENSION_ORIGIN,
 )
+from mspti_trace.breakdown.validate_graph import (
+    graph_edges,
+    graph_ids,
+    graph_items_of,
+    graph_source_refs,
+    runtime_separation,
+    walk,
+)
+from mspti_trace.breakdown.validation_report import Failure, ValidationReport
 from mspti_trace.reader import read_json_object
 
 __all__ = [
@@ -167,43 +170,6 @@ _RATIO_KEYS = (
 _TOLERANCE = 0.01
 
 
-@dataclass(frozen=True)
-class Failure:
-    invariant: str
-    subject: str | None
-    message: str
-
-    def __str__(self) -> str:
-        where = f" [{self.subject}]" if self.subject else ""
-        return f"{self.invariant}{where}: {self.message}"
-
-
-@dataclass
-class ValidationReport:
-    failures: list[Failure] = field(default_factory=list)
-    checked: list[str] = field(default_factory=list)
-    account: str | None = None
-
-    @property
-    def ok(self) -> bool:
-        return not self.failures
-
-    def invariants_failed(self) -> set[str]:
-        return {failure.invariant for failure in self.failures}
-
-    def fail(self, invariant: str, subject: str | None, message: str) -> None:
-        self.failures.append(Failure(invariant, subject, message))
-
-    def summary(self) -> str:
-        if self.ok:
-            return f"valid: {len(self.checked)} invariants hold" + (
-                f"; {self.account}" if self.account else ""
-            )
-        lines = [f"invalid: {len(self.failures)} failure(s)"]
-        lines.extend(f"  {failure}" for failure in self.failures)
-        return "\n".join(lines)
-
-
 def load_facts(directory: Path | str) -> dict[str, Any]:
     """The documents of a facts directory (one ``*_analysis_config.json`` in it): ``analysis``,
     ``perf``, ``timeline``, ``graph`` and, when written, ``overlay``, ``bindings``, ``handoff``,
@@ -241,23 +207,13 @@ def validate_facts(directory: Path | str) -> ValidationReport:
     return validate_documents(load_facts(directory))
 
 
-def _walk(nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    found: list[dict[str, Any]] = []
-    stack = list(reversed(nodes))
-    while stack:
-        node = stack.pop()
-        found.append(node)
-        stack.extend(reversed(node.get("children") or []))
-    return found
-
-
 def _analysis_nodes(analysis: dict[str, Any]) -> list[dict[str, Any]]:
     tops = [
         *analysis.get("stages", {}).values(),
         *analysis.get("layer_structure", {}).values(),
         *analysis.get("runtime_auxiliary", []),
     ]
-    return _walk(tops)
+    return walk(tops)
 
 
 def validate_documents(documents: dict[str, Any]) -> ValidationReport:
@@ -285,10 +241,10 @@ def validate_documents(documents: dict[str, Any]) -> ValidationReport:
         ("kernel_conservation", lambda: _conservation(report, nodes, perf, timeline)),
         ("kernel_conservation", lambda: _attribution(report, documents.get("attribution"), perf, timeline)),
         ("source_only", lambda: _source_only(report, analysis, records)),
-        ("graph_backend_ids", lambda: _graph_ids(report, graph, by_id)),
-        ("graph_edges", lambda: _graph_edges(report, graph)),
-        ("graph_source_refs", lambda: _graph_source_refs(report, graph)),
-        ("runtime_separation", lambda: _runtime_separation(report, graph)),
+        ("graph_backend_ids", lambda: graph_ids(report, graph, by_id)),
+        ("graph_edges", lambda: graph_edges(report, graph)),
+        ("graph_source_refs", lambda: graph_source_refs(report, graph)),
+        ("runtime_separation", lambda: runtime_separation(report, graph)),
         ("counter_consistency", lambda: _counters(report, records, perf)),
         ("pipe_ratio_range", lambda: _ratios(report, records)),
         ("counter_fabrication", lambda: _fabricated(report, records)),
@@ -561,137 +517,6 @@ def _source_only(report: ValidationReport, analysis: dict, records: list[dict]) 
             report.fail("source_only", key, "a source-only node without a concrete reason")
 
 
-def _items(graph: dict) -> dict[str, dict]:
-    return graph_items(graph) if isinstance(graph.get("roots"), list) else {}
-
-
-def _graph_ids(report: ValidationReport, graph: dict, by_id: dict[str, dict]) -> None:
-    for item_id, item in _items(graph).items():
-        backend = item.get("backendNodeId")
-        if item.get("dataState") == "source_only" and backend:
-            report.fail("graph_backend_ids", item_id, "a source-only graph item carries a backendNodeId")
-        elif backend is not None and backend not in by_id:
-            report.fail("graph_backend_ids", item_id, f"backendNodeId {backend!r} does not resolve")
-        elif (
-            backend is None
-            and item.get("kind") != "section"
-            and item.get("dataState") in ("mapped", "runtime")
-        ):
-            report.fail("graph_backend_ids", item_id, "a mapped graph item without a backendNodeId")
-    for flat in [*(graph.get("nodes") or []), *(graph.get("clusters") or [])]:
-        backend = flat.get("backendNodeId")
-        if backend is not None and backend not in by_id:
-            report.fail("graph_backend_ids", flat.get("id"), f"backendNodeId {backend!r} does not resolve")
-
-
-def _graph_edges(report: ValidationReport, graph: dict) -> None:
-    if graph.get("schema_version") != GRAPH_SCHEMA:
-        report.fail(
-            "graph_edges",
-            "architecture graph",
-            f"schema_version {graph.get('schema_version')!r}, expected {GRAPH_SCHEMA}",
-        )
-    roots = graph.get("roots") or []
-    if not roots:
-        report.fail("graph_edges", "architecture graph", "no roots")
-    root_ids = {root.get("id") if isinstance(root, dict) else root for root in roots}
-    for required in ("section/source_architecture", "section/runtime_auxiliary"):
-        if required not in root_ids:
-            report.fail("graph_edges", required, "the graph does not declare this root")
-    edges = graph.get("edges") or []
-    if not edges:
-        report.fail("graph_edges", "architecture graph", "no explicit edges")
-    ids = set(_items(graph))
-    for edge in edges:
-        edge_id = edge.get("id")
-        if not isinstance(edge.get("tensor"), dict) or not edge.get("tensor"):
-            report.fail("graph_edges", edge_id, "edge without tensor metadata")
-        provenance = edge.get("provenance")
-        if not isinstance(provenance, list) or not provenance:
-            report.fail("graph_edges", edge_id, "edge without provenance")
-        for side in ("source", "target"):
-            if edge.get(side) not in ids:
-                report.fail("graph_edges", edge_id, f"{side} {edge.get(side)!r} is not a graph item")
-        _edge_contract(report, edge)
-
-
-def _edge_contract(report: ValidationReport, edge: dict) -> None:
-    """The stage-3 rules of one edge (validate-architecture-graph.mjs): a semantic edge type; tensor
-    name, shape and dtype as text (stage 3 only warns when they are absent: here an absent one may be
-    null, one of another type fails); a tensor role that fixes the type is not on an activation edge;
-    residual edges dashed; a cross-invocation edge names its step."""
-    edge_id = edge.get("id")
-    edge_type = edge.get("semanticEdgeType")
-    if edge_type not in SEMANTIC_EDGE_TYPES:
-        report.fail(
-            "graph_edges",
-            edge_id,
-            f"semanticEdgeType {edge_type!r} is not one of {', '.join(SEMANTIC_EDGE_TYPES)}",
-        )
-    tensor = edge.get("tensor") if isinstance(edge.get("tensor"), dict) else {}
-    for key in ("name", "shape", "dtype"):
-        value = tensor.get(key)
-        if value is not None and not (isinstance(value, str) and value.strip()):
-            report.fail("graph_edges", edge_id, f"tensor.{key} {value!r} is not text")
-    fixed = TENSOR_ROLE_EDGE_TYPES.get(tensor.get("role"))
-    if fixed and edge_type == "activation":
-        report.fail(
-            "graph_edges", edge_id, f"tensor.role {tensor.get('role')!r} on an activation edge ({fixed})"
-        )
-    if edge_type == "residual" and edge.get("dashed") is not True:
-        report.fail("graph_edges", edge_id, "a residual edge that is not dashed")
-    if edge.get("crossInvocation") is True and not (
-        isinstance(edge.get("crossStep"), int) or isinstance(edge.get("crossSteps"), list)
-    ):
-        report.fail("graph_edges", edge_id, "crossInvocation without crossStep or crossSteps")
-
-
-def _graph_source_refs(report: ValidationReport, graph: dict) -> None:
-    source = next(
-        (r for r in graph.get("roots") or [] if isinstance(r, dict) and r.get("id") == SOURCE_ROOT), None
-    )
-    for item in _walk([source] if source else []):
-        if item.get("synthetic") is True or item.get("origin") == TRACE_EXTENSION_ORIGIN:
-            continue
-        refs = item.get("sourceRefs")
-        if not isinstance(refs, list) or not refs or not all(isinstance(r, str) and r.strip() for r in refs):
-            report.fail(
-                "graph_source_refs",
-                item.get("id"),
-                f"a {item.get('origin')} item without sourceRefs (declare its code_ref)",
-            )
-
-
-def _runtime_separation(report: ValidationReport, graph: dict) -> None:
-    runtime: set[str] = set()
-    for root in graph.get("roots") or []:
-        if not isinstance(root, dict):
-            continue
-        under_runtime = root.get("id") == "section/runtime_auxiliary"
-        stack = list(root.get("children") or [])
-        while stack:
-            item = stack.pop()
-            stack.extend(item.get("children") or [])
-            is_runtime = item.get("dataState") == "runtime"
-            if is_runtime:
-                runtime.add(str(item.get("id")))
-            if is_runtime != under_runtime:
-                where = "outside" if is_runtime else "inside"
-                report.fail(
-                    "runtime_separation",
-                    item.get("id"),
-                    f"a {'runtime' if is_runtime else 'model'} item {where} section/runtime_auxiliary",
-                )
-    for edge in graph.get("edges") or []:
-        touched = {edge.get("source"), edge.get("target")} & runtime
-        if touched:
-            report.fail(
-                "runtime_separation",
-                edge.get("id"),
-                f"edge joins runtime item(s) {sorted(touched)} to the dataflow",
-            )
-
-
 def _counters(report: ValidationReport, records: list[dict], perf: dict) -> None:
     clock = perf.get("aicore_freq_mhz")
     for record in records:
@@ -803,7 +628,7 @@ def _clock(report: ValidationReport, perf: dict) -> None:
 
 
 def _stage3(report: ValidationReport, documents: dict[str, Any], records: list[dict], timeline: dict) -> None:
-    items = _items(documents["graph"])
+    items = graph_items_of(documents["graph"])
     for record in records:
         if record.get("node_id") not in items:
             report.fail(
