@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["HEADERS", "HeaderError", "checkout_include_dir", "main", "read_headers"]
+__all__ = ["HEADERS", "HeaderError", "checkout_include_dir", "main", "read_headers", "write_if_changed"]
 
 #: The headers that declare the records, the callback data and the enumerations, in include order.
 HEADERS = ("mspti/mspti.h", "mspti/mspti_ext.h")
@@ -278,12 +278,15 @@ def main(argv: Sequence[str]) -> int:
     except HeaderError as error:
         print(f"record_header: {error}", file=sys.stderr)
         return 1
-    text = json.dumps(facts, indent=1) + "\n"
-    out = Path(argv[1])
+    write_if_changed(Path(argv[1]), json.dumps(facts, indent=1) + "\n")
+    return 0
+
+
+def write_if_changed(out: Path, text: str) -> None:
+    """Writes a generated file only when its text changed, so the build does not redo its dependents."""
     if not out.is_file() or out.read_text(encoding="utf-8") != text:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(text, encoding="utf-8")
-    return 0
 
 
 if __name__ == "__main__":

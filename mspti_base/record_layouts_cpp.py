@@ -17,6 +17,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from mspti_base.record_header import write_if_changed
 from mspti_base.record_layouts import ENUMS, KIND_RECORD, LAYOUTS, RecordLayout
 
 __all__ = ["header_text", "main"]
@@ -158,11 +159,7 @@ def main(argv: list[str]) -> int:
     if len(argv) != 1:
         print("usage: python -m mspti_base.record_layouts_cpp OUTPUT_HEADER", file=sys.stderr)
         return 2
-    out = Path(argv[0])
-    text = header_text()
-    if not out.is_file() or out.read_text(encoding="utf-8") != text:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(text, encoding="utf-8")
+    write_if_changed(Path(argv[0]), header_text())
     return 0
 
 
