@@ -39,13 +39,13 @@ def test_a_field_added_to_a_header_reaches_the_schema_with_no_table_line(facts: 
     header = include / "mspti" / "mspti_activity.h"
     text = header.read_text(encoding="utf-8")
     memcpy = text.index("} msptiActivityMemcpy;")
-    header.write_text(text[:memcpy] + "    uint32_t threadId;\n" + text[memcpy:], encoding="utf-8")
+    header.write_text(text[:memcpy] + "    uint32_t addedCount;\n" + text[memcpy:], encoding="utf-8")
     grown = record_header.read_headers(include)
     layouts, _, _, _ = record_layouts._load(TABLE, grown)
     memcpy_layout = layouts["msptiActivityMemcpy"]
     added = memcpy_layout.fields[-1]
-    assert (added.name, added.offset, added.size, added.type) == ("threadId", 49, 4, "uint")
-    assert python_name(added.name) == "thread_id"
+    assert (added.name, added.offset, added.size, added.type) == ("addedCount", 49, 4, "uint")
+    assert python_name(added.name) == "added_count"
     assert memcpy_layout.size == 56  # 53 bytes, rounded up to 8
     # Nothing else moved.
     assert layouts["msptiActivityMemset"] == LAYOUTS["msptiActivityMemset"]
