@@ -1,6 +1,13 @@
-"""The msPTI record schema of the C ABI, read from ``record_layouts.toml`` beside this module.
+"""The msPTI record schema of the C ABI: the public C headers' structs and enumerations (read by
+``record_header`` at build time) joined with ``record_layouts.toml`` beside this module (what the
+headers cannot say: which struct carries which kind, Python names, meanings, the newer API's additions).
 
-One table serves every view of the records: the record layouts (the conformance ABI lock compares a
+The headers' facts come from ``record_header.json`` beside this module (the build writes it and the
+wheel ships it), from the file ``MSPTI_RECORD_HEADER`` names (the build, while it generates), or in a
+source checkout without either, from the checkout's headers, read on first import and cached under
+``build/`` until a header changes.
+
+One schema serves every view of the records: the record layouts (the conformance ABI lock compares a
 target's compiled headers with them, the trace reader builds its decoders from them), the
 enumerations (mspti_core's enum types, and through them the vendor-compatible ``mspti`` package's),
 which Python data class carries each record and the Python name of each field (mspti_core.data
@@ -9,6 +16,10 @@ builds its classes from them), and the C++ table of record structs (``record_lay
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import json
+import os
 import re
 import sys
 from collections.abc import Mapping
@@ -34,7 +45,7 @@ __all__ = [
     "record_size",
 ]
 
-#: The field types the table uses (see the header of record_layouts.toml).
+#: The field types of the schema (see the header of record_layouts.toml).
 FIELD_TYPES = frozenset({"uint", "float", "bool", "string", "pointer", "msptiObjectId"})
 
 _TABLE = Path(__file__).with_name("record_layouts.toml")
@@ -50,6 +61,8 @@ class FieldLayout:
     type: str = "uint"
     #: The enumeration (a key of ENUMS) whose values the field holds ("" for none).
     enum: str = ""
+    #: What the field holds, where its name does not say (record_layouts.toml's meanings; "" for none).
+    meaning: str = ""
 
     @property
     def leaf(self) -> str:
@@ -109,54 +122,112 @@ class EnumSchema:
         return chosen
 
 
-def _field(struct: str, entry: Any, enums: Mapping[str, EnumSchema]) -> FieldLayout:
-    if not (isinstance(entry, list) and len(entry) in (4, 5)):
-        raise ValueError(
-            f"{_TABLE.name}: a field of {struct} must be [name, offset, size, type(, enum)], not {entry!r}"
+_HEADER_FACTS = Path(__file__).with_name("record_header.json")
+
+
+def _checkout_facts() -> dict[str, Any]:
+    """The facts of a source checkout's headers, cached by the headers' digest under ``build/``."""
+    from mspti_base import record_header
+
+    include = record_header.checkout_include_dir()
+    if include is None:
+        raise RuntimeError(
+            f"{_HEADER_FACTS.name} is missing beside {__name__} and this is no source checkout: "
+            "reinstall mspti-sim (pip install .)"
         )
-    name, offset, size, kind = entry[:4]
-    enum = str(entry[4]) if len(entry) == 5 else ""
-    if kind not in FIELD_TYPES:
-        raise ValueError(f"{_TABLE.name}: field {struct}.{name} has unknown type {kind!r}")
-    if enum and enum not in enums:
-        raise ValueError(f"{_TABLE.name}: field {struct}.{name} names an unknown enum {enum!r}")
-    return FieldLayout(str(name), int(offset), int(size), str(kind), enum)
+    digest = hashlib.sha256()
+    for header in sorted((include / "mspti").glob("*.h")):
+        digest.update(header.name.encode() + b"\0" + header.read_bytes())
+    digest.update(Path(record_header.__file__).read_bytes())
+    cache = include.parents[2] / "build" / "schema-cache" / f"record_header-{digest.hexdigest()[:16]}.json"
+    if cache.is_file():
+        return json.loads(cache.read_text(encoding="utf-8"))
+    facts = record_header.read_headers(include)
+    with contextlib.suppress(OSError):  # a read-only checkout reads the headers every time
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        for stale in cache.parent.glob("record_header-*.json"):
+            stale.unlink()
+        cache.write_text(json.dumps(facts), encoding="utf-8")
+    return facts
 
 
-def _member(enum: str, entry: Any) -> EnumMember:
-    if not (isinstance(entry, list) and 2 <= len(entry) <= 4):
-        raise ValueError(
-            f"{_TABLE.name}: a member of {enum} must be [name, value(, since(, older))], not {entry!r}"
-        )
-    older = int(entry[3]) if len(entry) == 4 else None
-    return EnumMember(str(entry[0]), int(entry[1]), str(entry[2]) if len(entry) > 2 else "", older)
+def _header_facts() -> dict[str, Any]:
+    named = os.environ.get("MSPTI_RECORD_HEADER")
+    path = Path(named) if named else _HEADER_FACTS
+    if path.is_file():
+        return json.loads(path.read_text(encoding="utf-8"))
+    return _checkout_facts()
 
 
-def _enums(data: Mapping[str, Any]) -> dict[str, EnumSchema]:
-    return {
-        name: EnumSchema(name, tuple(_member(name, m) for m in table["members"]), bool(table.get("ext")))
-        for name, table in data.get("enum", {}).items()
-    }
+def _field_type(
+    c_type: str, c_name: str, types: Mapping[str, str], enums: Mapping[str, EnumSchema]
+) -> tuple[str, str]:
+    """(schema type, enumeration) of a field from its C type, unless [field_types] names it."""
+    if c_name in types:
+        kind = types[c_name]
+        if kind not in FIELD_TYPES:
+            raise ValueError(f"{_TABLE.name}: [field_types] {c_name} has unknown type {kind!r}")
+        return kind, ""
+    if c_type.endswith("*"):
+        return ("string" if c_type.removeprefix("const ").startswith("char") else "pointer"), ""
+    if c_type in ("double", "float"):
+        return "float", ""
+    if c_type in enums:
+        return "uint", c_type
+    if c_type == "msptiObjectId":
+        return "msptiObjectId", ""
+    return "uint", ""
 
 
-def _load() -> tuple[dict[str, RecordLayout], dict[int, str], dict[str, EnumSchema], dict[str, str]]:
-    with _TABLE.open("rb") as stream:
+def _enums(
+    data: Mapping[str, Any], header: Mapping[str, list[list[Any]]], table: str
+) -> dict[str, EnumSchema]:
+    enums: dict[str, EnumSchema] = {}
+    for name, table in data.get("enum", {}).items():
+        if name not in header:
+            raise ValueError(f"{table}: [enum.{name}] is not an enumeration of the msPTI headers")
+        values = {str(member): int(value) for member, value in header[name]}
+        since = {str(m): str(api) for api, members in table.get("since", {}).items() for m in members}
+        older = {str(m): int(v) for m, v in table.get("older", {}).items()}
+        unknown = sorted((set(since) | set(older)) - set(values))
+        if unknown:
+            raise ValueError(f"{table}: [enum.{name}] names enumerators the headers lack: {unknown}")
+        members = tuple(EnumMember(m, v, since.get(m, ""), older.get(m)) for m, v in values.items())
+        enums[name] = EnumSchema(name, members, bool(table.get("ext")))
+    return enums
+
+
+def _load(
+    table: Path = _TABLE, header: Mapping[str, Any] | None = None
+) -> tuple[dict[str, RecordLayout], dict[int, str], dict[str, EnumSchema], dict[str, str]]:
+    """The schema from ``table`` (record_layouts.toml) and the headers' facts (record_header's)."""
+    with table.open("rb") as stream:
         data = tomllib.load(stream)
-    enums = _enums(data)
+    if header is None:
+        header = _header_facts()
+    enums = _enums(data, header["enums"], table.name)
+    names = {str(c): str(p) for c, p in data.get("python_names", {}).items()}
+    types = {str(c): str(t) for c, t in data.get("field_types", {}).items()}
     layouts: dict[str, RecordLayout] = {}
     for struct in data["struct"]:
         name = struct["name"]
-        fields = tuple(_field(name, entry, enums) for entry in struct["fields"])
-        for field in fields:
-            if field.offset + field.size > struct["size"]:
-                raise ValueError(
-                    f"{_TABLE.name}: field {name}.{field.name} ends past sizeof {struct['size']}"
-                )
+        facts = header["structs"].get(name)
+        if facts is None:
+            raise ValueError(f"{table.name}: struct {name} is not declared by the msPTI headers")
+        meanings = {str(c): str(text) for c, text in struct.get("meanings", {}).items()}
+        fields = []
+        for c_name, offset, size, c_type in facts["fields"]:
+            leaf = c_name.rpartition(".")[2]
+            kind, enum = _field_type(c_type, leaf, types, enums)
+            fields.append(FieldLayout(c_name, int(offset), int(size), kind, enum, meanings.get(c_name, "")))
+        lacking = sorted(set(meanings) - {f.name for f in fields})
+        if lacking:
+            raise ValueError(f"{table.name}: meanings of {name} name fields the header lacks: {lacking}")
         layouts[name] = RecordLayout(
             name,
-            int(struct["size"]),
-            int(struct["align"]),
-            fields,
+            int(facts["size"]),
+            int(facts["align"]),
+            tuple(fields),
             str(struct.get("since", "")),
             str(struct.get("python", "")),
             str(struct.get("doc", "")),
@@ -165,8 +236,12 @@ def _load() -> tuple[dict[str, RecordLayout], dict[int, str], dict[str, EnumSche
     kinds = {int(kind): str(struct) for kind, struct in data["kinds"].items()}
     unknown = sorted(set(kinds.values()) - set(layouts))
     if unknown:
-        raise ValueError(f"{_TABLE.name}: [kinds] names structs that are not defined: {unknown}")
-    names = {str(c): str(p) for c, p in data.get("python_names", {}).items()}
+        raise ValueError(f"{table.name}: [kinds] names structs that are not defined: {unknown}")
+    leaves = {f.leaf for layout in layouts.values() for f in layout.fields}
+    for section, named in (("python_names", names), ("field_types", types)):
+        lacking = sorted(set(named) - leaves)
+        if lacking:
+            raise ValueError(f"{table.name}: [{section}] names fields the headers lack: {lacking}")
     return layouts, kinds, enums, names
 
 

@@ -1,4 +1,5 @@
-"""The record schema for C++: ``record_schema.h``, generated from ``record_layouts.toml``.
+"""The record schema for C++: ``record_schema.h``, generated from the record schema (the msPTI headers'
+layouts, read by ``record_header``, joined with ``record_layouts.toml``).
 
 The header gives every C++ reader of records one table of the activity kinds' record structs
 (``MSPTI_SCHEMA_RECORD_KINDS``), their sizes (``mspti_schema::RecordSize``) and, where the includer
@@ -6,7 +7,8 @@ asks for them (``MSPTI_SCHEMA_CHECK_LAYOUTS``), ``static_assert``s that the comp
 out every struct as the schema states. It includes no msPTI header: the includer's own (ours, or a
 conformance target's) comes first.
 
-The CMake build writes it at configure time (``python -m mspti_base.record_layouts_cpp OUT``), and the
+The CMake build writes it at configure time (``python -m mspti_base.record_layouts_cpp OUT``, after
+``python -m mspti_base.record_header`` read the headers), and the
 conformance suite writes it beside the programs it compiles against a target.
 """
 
@@ -15,6 +17,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from mspti_base.record_header import write_if_changed
 from mspti_base.record_layouts import ENUMS, KIND_RECORD, LAYOUTS, RecordLayout
 
 __all__ = ["header_text", "main"]
@@ -57,14 +60,14 @@ def _string_cases() -> list[str]:
 def _asserts(layout: RecordLayout) -> list[str]:
     t = layout.type_name
     lines = [
-        f'static_assert(sizeof({t}) == {layout.size}, "{t}: sizeof differs from record_layouts.toml");',
-        f'static_assert(alignof({t}) == {layout.align}, "{t}: alignof differs from record_layouts.toml");',
+        f'static_assert(sizeof({t}) == {layout.size}, "{t}: sizeof differs from the record schema");',
+        f'static_assert(alignof({t}) == {layout.align}, "{t}: alignof differs from the record schema");',
     ]
     for field in layout.fields:
         lines.append(
             f"static_assert(offsetof({t}, {field.name}) == {field.offset}"
             f" && sizeof(static_cast<{t}*>(nullptr)->{field.name}) == {field.size},"
-            f' "{t}.{field.name}: offset or size differs from record_layouts.toml");'
+            f' "{t}.{field.name}: offset or size differs from the record schema");'
         )
     return lines
 
@@ -72,7 +75,7 @@ def _asserts(layout: RecordLayout) -> list[str]:
 def header_text() -> str:
     """The text of record_schema.h."""
     lines = [
-        "// Generated from mspti_base/record_layouts.toml by mspti_base/record_layouts_cpp.py: do not edit.",
+        "// Generated from the msPTI headers and record_layouts.toml by record_layouts_cpp.py: do not edit.",
         "// The msPTI record schema for C++ (include the msPTI header first). X(kind value, kind enumerator",
         "// without MSPTI_ACTIVITY_KIND_, record struct, its sizeof) for every activity kind with a record.",
         "#pragma once",
@@ -156,11 +159,7 @@ def main(argv: list[str]) -> int:
     if len(argv) != 1:
         print("usage: python -m mspti_base.record_layouts_cpp OUTPUT_HEADER", file=sys.stderr)
         return 2
-    out = Path(argv[0])
-    text = header_text()
-    if not out.is_file() or out.read_text(encoding="utf-8") != text:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(text, encoding="utf-8")
+    write_if_changed(Path(argv[0]), header_text())
     return 0
 
 

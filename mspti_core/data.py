@@ -211,9 +211,61 @@ def data_class_for(kind: int) -> type:
     return _BY_KIND[int(kind)]
 
 
-def _native_types() -> dict[str, type]:
-    """What the delivery machinery builds records from (mspti_core._mspti.bind_types): every data
-    class and enum type by name."""
-    types: dict[str, type] = {**_CLASSES, "RangeMarkerData": RangeMarkerData}
-    types.update({enum.__name__: enum for enum in BY_C_NAME.values()})
-    return types
+#: A field of the delivery engine's table: (slot name, source, offset, size, enum type or None,
+#: selector offset, selector value); see csrc/bindings/mspti/objects.h.
+_Slot = tuple[str, str, int, int, Any, int, int]
+
+
+def _slots(layout: RecordLayout) -> list[_Slot]:
+    """Where each field of ``layout``'s data class is in its C record, from the schema."""
+    slots: list[_Slot] = []
+    for item in layout.fields:
+        name = python_name(item.name)
+        if any(slot[0] == name for slot in slots):
+            continue  # a union's views: the object id handles them
+        if item.type == "msptiObjectId":
+            # The record's source kind names the view of its object id (device: ds, host: pt).
+            selector = next(f for f in layout.fields if f.enum == "msptiActivitySourceKind")
+            device = int(MsptiActivitySourceKind.MSPTI_ACTIVITY_SOURCE_KIND_DEVICE)
+            slots.append((name, "object_id", item.offset, item.size, None, selector.offset, device))
+        elif item.enum:
+            slots.append((name, "enum", item.offset, item.size, BY_C_NAME[item.enum], 0, 0))
+        else:
+            slots.append((name, item.type, item.offset, item.size, None, 0, 0))
+    return slots
+
+
+def _range_slots(marker: list[_Slot]) -> list[_Slot]:
+    """RangeMarkerData's fields: the START marker's, its timestamp as ``start``, the END's as ``end``."""
+    by_name = {slot[0]: slot for slot in marker}
+    slots: list[_Slot] = []
+    for item in dataclasses.fields(RangeMarkerData):
+        if item.name == "end":
+            slots.append(("end", "range_end", 0, 0, None, 0, 0))
+        else:
+            source = by_name["timestamp" if item.name == "start" else item.name]
+            slots.append((item.name, *source[1:]))
+    return slots
+
+
+def _native_types() -> dict[str, Any]:
+    """What the delivery machinery builds records from (mspti_core._mspti.bind_types), derived from
+    the record schema: each kind's data class and where its fields are in the C record, the assembled
+    range's, and the object id's (a field of the device view has selector value 1) with the default
+    of the view that does not apply."""
+    object_id = LAYOUTS["msptiObjectId"]
+    return {
+        "kinds": {kind: (cls, _slots(LAYOUTS[KIND_RECORD[kind]])) for kind, cls in _BY_KIND.items()},
+        "range": (
+            RangeMarkerData,
+            _range_slots(_slots(LAYOUTS[KIND_RECORD[MsptiActivityKind.MSPTI_ACTIVITY_KIND_MARKER]])),
+        ),
+        "object_id": (
+            MsptiObjectId,
+            [
+                (python_name(f.name), "uint", f.offset, f.size, None, 0, int(f.name.startswith("ds.")))
+                for f in object_id.fields
+            ],
+            object_id.python_default,
+        ),
+    }

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from mspti_base import record_layouts
 from mspti_base.record_layouts import ENUMS, KIND_RECORD, LAYOUTS, RecordLayout, python_name
 from mspti_base.record_layouts_cpp import header_text
 from support.vendor_mspti import imported_vendor_package
@@ -72,7 +73,9 @@ def compiled(tmp_path_factory: pytest.TempPathFactory) -> dict[str, typing.Any]:
          "-o", str(work / "probe")],
         capture_output=True, text=True, check=False,
     )  # fmt: skip
-    assert built.returncode == 0, f"the C headers and record_layouts.toml disagree:\n{built.stderr}"
+    assert built.returncode == 0, (
+        f"the compiled C headers and the record schema read from them disagree:\n{built.stderr}"
+    )
     out = subprocess.run([str(work / "probe")], capture_output=True, text=True, check=True).stdout
     enums: dict[str, dict[str, int]] = {}
     sizes: dict[int, tuple[int, str]] = {}
@@ -90,6 +93,17 @@ def compiled(tmp_path_factory: pytest.TempPathFactory) -> dict[str, typing.Any]:
 
 def test_the_headers_enumerators_are_the_schemas(compiled: dict[str, typing.Any]) -> None:
     assert compiled["enums"] == {name: schema.values() for name, schema in ENUMS.items()}
+
+
+def test_the_table_names_no_field_the_headers_lack() -> None:
+    """record_layouts.toml adds to the headers' fields (names, types, meanings), never a field."""
+    table = Path(record_layouts.__file__).with_name("record_layouts.toml")
+    data = record_layouts.tomllib.loads(table.read_text(encoding="utf-8"))
+    leaves = {f.leaf for layout in LAYOUTS.values() for f in layout.fields}
+    named = set(data["python_names"]) | set(data["field_types"])
+    assert named <= leaves
+    for struct in data["struct"]:
+        assert set(struct.get("meanings", {})) <= {f.name for f in LAYOUTS[struct["name"]].fields}
 
 
 def test_the_cpp_size_table_and_kind_names_are_the_schemas(compiled: dict[str, typing.Any]) -> None:

@@ -68,7 +68,10 @@ def find_native_tree() -> NativeTree:
     build = os.environ.get("NPU_SIM_BUILD_DIR")
     if build:
         lib64 = Path(build).resolve() / "lib64"
-        return NativeTree(sim_lib64=lib64, mspti_lib64=lib64, include_dirs=include)
+        # The record schema of the tree's headers (what its libraries write), not an installed copy's.
+        facts = Path(build).resolve() / "generated" / "schema" / "record_header.json"
+        extra = {"MSPTI_RECORD_HEADER": str(facts)} if facts.is_file() else {}
+        return NativeTree(sim_lib64=lib64, mspti_lib64=lib64, include_dirs=include, extra_env=extra)
     import mspti_core
     import sim_runtime
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 
 namespace mspti_py {
 
@@ -76,151 +77,61 @@ void Delivery::ConvertRecord(const msptiActivity* record, Batch& batch) {
         records_skipped_.fetch_add(1, std::memory_order_relaxed);
         return;
     }
+    const size_t size = mspti_schema::RecordSize(kind);
+    if (size == 0 || size > sizeof(CompactRecord::bytes)) {
+        records_skipped_.fetch_add(1, std::memory_order_relaxed);
+        return;
+    }
+    // The record's bytes, each string field's pointer replaced by its string id (the schema's
+    // string offsets): the same walk for every kind.
     CompactRecord r;
     r.kind = kind;
-    switch (kind) {
-        case MSPTI_ACTIVITY_KIND_MARKER: {
-            const auto* m = reinterpret_cast<const msptiActivityMarker*>(record);
-            r.e0 = static_cast<uint32_t>(m->flag);
-            r.e1 = static_cast<uint32_t>(m->sourceKind);
-            r.start = m->timestamp;
-            r.id = m->id;
-            r.u0 = m->objectId.pt.processId;  // or ds.deviceId: the same bytes
-            r.u1 = m->objectId.pt.threadId;
-            r.s0 = strings_.Intern(m->name, &batch.arena);
-            r.s1 = strings_.Intern(m->domain, &batch.arena);
-            if ((wanted & kWantRanges) != 0U && (IsRangeStart(r.e0) || IsRangeEnd(r.e0))) {
-                auto key = std::make_pair(r.id, r.e1);
-                PendingRange& pending = pending_ranges_[key];
-                if (IsRangeStart(r.e0)) {
-                    pending.has_start = true;
-                    pending.start = r;
-                    // Arena strings live only as long as the batch: keep a copy.
-                    pending.name = (r.s0 & kArenaBit) != 0U ? batch.arena.c_str() + (r.s0 & ~kArenaBit) : "";
-                    pending.domain = (r.s1 & kArenaBit) != 0U ? batch.arena.c_str() + (r.s1 & ~kArenaBit) : "";
-                } else {
-                    pending.has_end = true;
-                    pending.end = r.start;
-                }
-                if (pending.has_start && pending.has_end) {
-                    CompactRecord range = pending.start;
-                    range.kind = kRangeKind;
-                    range.end = pending.end;
-                    if ((range.s0 & kArenaBit) != 0U) {
-                        range.s0 = strings_.Intern(pending.name.c_str(), &batch.arena);
-                    }
-                    if ((range.s1 & kArenaBit) != 0U) {
-                        range.s1 = strings_.Intern(pending.domain.c_str(), &batch.arena);
-                    }
-                    pending_ranges_.erase(key);
-                    batch.records.push_back(range);
-                }
-                ranges_pending_.store(pending_ranges_.size(), std::memory_order_relaxed);
-            }
-            bool raw = (wanted & (1U << MSPTI_ACTIVITY_KIND_MARKER)) != 0U;
-            bool instant = (wanted & kWantInstant) != 0U && IsInstant(r.e0);
-            if (raw || instant) {
-                batch.records.push_back(r);
-            }
-            return;
-        }
-        case MSPTI_ACTIVITY_KIND_KERNEL: {
-            const auto* k = reinterpret_cast<const msptiActivityKernel*>(record);
-            r.start = k->start;
-            r.end = k->end;
-            r.u0 = k->ds.deviceId;
-            r.u1 = k->ds.streamId;
-            r.correlation = k->correlationId;
-            r.s0 = strings_.Intern(k->name, &batch.arena);
-            r.s1 = strings_.Intern(k->type, &batch.arena);
-            break;
-        }
-        case MSPTI_ACTIVITY_KIND_HCCL: {
-            const auto* h = reinterpret_cast<const msptiActivityHccl*>(record);
-            r.start = h->start;
-            r.end = h->end;
-            r.u0 = h->ds.deviceId;
-            r.u1 = h->ds.streamId;
-            r.bandwidth = h->bandWidth;
-            r.s0 = strings_.Intern(h->name, &batch.arena);
-            r.s1 = strings_.Intern(h->commName, &batch.arena);
-            break;
-        }
-        case MSPTI_ACTIVITY_KIND_COMMUNICATION: {
-            const auto* c = reinterpret_cast<const msptiActivityCommunication*>(record);
-            r.e0 = static_cast<uint32_t>(c->dataType);
-            r.count = c->count;
-            r.u0 = c->ds.deviceId;
-            r.u1 = c->ds.streamId;
-            r.start = c->start;
-            r.end = c->end;
-            r.correlation = c->correlationId;
-            r.s0 = strings_.Intern(c->name, &batch.arena);
-            r.s1 = strings_.Intern(c->commName, &batch.arena);
-            r.s2 = strings_.Intern(c->algType, &batch.arena);
-            break;
-        }
-        case MSPTI_ACTIVITY_KIND_API:
-        case MSPTI_ACTIVITY_KIND_ACL_API:
-        case MSPTI_ACTIVITY_KIND_NODE_API:
-        case MSPTI_ACTIVITY_KIND_RUNTIME_API: {
-            const auto* a = reinterpret_cast<const msptiActivityApi*>(record);
-            r.start = a->start;
-            r.end = a->end;
-            r.u0 = a->pt.processId;
-            r.u1 = a->pt.threadId;
-            r.correlation = a->correlationId;
-            r.s0 = strings_.Intern(a->name, &batch.arena);
-            break;
-        }
-        case MSPTI_ACTIVITY_KIND_MEMORY: {
-            const auto* m = reinterpret_cast<const msptiActivityMemory*>(record);
-            r.e0 = static_cast<uint32_t>(m->memoryOperationType);
-            r.e1 = static_cast<uint32_t>(m->memoryKind);
-            r.correlation = m->correlationId;
-            r.start = m->start;
-            r.end = m->end;
-            r.address = m->address;
-            r.count = m->bytes;
-            r.u0 = m->processId;
-            r.u1 = m->deviceId;
-            r.u2 = m->streamId;
-            break;
-        }
-        case MSPTI_ACTIVITY_KIND_MEMSET: {
-            const auto* m = reinterpret_cast<const msptiActivityMemset*>(record);
-            r.e0 = m->value;
-            r.count = m->bytes;
-            r.start = m->start;
-            r.end = m->end;
-            r.u0 = m->deviceId;
-            r.u1 = m->streamId;
-            r.correlation = m->correlationId;
-            r.flag_bool = m->isAsync;
-            break;
-        }
-        case MSPTI_ACTIVITY_KIND_MEMCPY: {
-            const auto* m = reinterpret_cast<const msptiActivityMemcpy*>(record);
-            r.e0 = static_cast<uint32_t>(m->copyKind);
-            r.count = m->bytes;
-            r.start = m->start;
-            r.end = m->end;
-            r.u0 = m->deviceId;
-            r.u1 = m->streamId;
-            r.correlation = m->correlationId;
-            r.flag_bool = m->isAsync;
-            break;
-        }
-        case MSPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: {
-            const auto* e = reinterpret_cast<const msptiActivityExternalCorrelation*>(record);
-            r.e0 = static_cast<uint32_t>(e->externalKind);
-            r.id = e->externalId;
-            r.correlation = e->correlationId;
-            break;
-        }
-        default: records_skipped_.fetch_add(1, std::memory_order_relaxed); return;
+    std::memcpy(r.bytes, record, size);
+    const mspti_schema::StringFields strings = mspti_schema::StringFieldsOf(kind);
+    for (uint32_t i = 0; i < strings.count; ++i) {
+        const char* text = r.At<const char*>(strings.offsets[i]);
+        r.Put<uint32_t>(strings.offsets[i], strings_.Intern(text, &batch.arena));
     }
-    batch.records.push_back(r);
+    if (kind != MSPTI_ACTIVITY_KIND_MARKER) {
+        batch.records.push_back(r);
+        return;
+    }
+    const uint32_t flag = MarkerFlag(r);
+    if ((wanted & kWantRanges) != 0U && (IsRangeStart(flag) || IsRangeEnd(flag))) {
+        auto key = std::make_pair(MarkerId(r), MarkerSource(r));
+        PendingRange& pending = pending_ranges_[key];
+        const uint32_t name = r.StringAt(kMarkerName);
+        const uint32_t domain = r.StringAt(kMarkerDomain);
+        if (IsRangeStart(flag)) {
+            pending.has_start = true;
+            pending.start = r;
+            // Arena strings live only as long as the batch: keep a copy.
+            pending.name = (name & kArenaBit) != 0U ? batch.arena.c_str() + (name & ~kArenaBit) : "";
+            pending.domain = (domain & kArenaBit) != 0U ? batch.arena.c_str() + (domain & ~kArenaBit) : "";
+        } else {
+            pending.has_end = true;
+            pending.end = MarkerTime(r);
+        }
+        if (pending.has_start && pending.has_end) {
+            CompactRecord range = pending.start;
+            range.kind = kRangeKind;
+            range.range_end = pending.end;
+            if ((range.StringAt(kMarkerName) & kArenaBit) != 0U) {
+                range.Put<uint32_t>(kMarkerName, strings_.Intern(pending.name.c_str(), &batch.arena));
+            }
+            if ((range.StringAt(kMarkerDomain) & kArenaBit) != 0U) {
+                range.Put<uint32_t>(kMarkerDomain, strings_.Intern(pending.domain.c_str(), &batch.arena));
+            }
+            pending_ranges_.erase(key);
+            batch.records.push_back(range);
+        }
+        ranges_pending_.store(pending_ranges_.size(), std::memory_order_relaxed);
+    }
+    bool raw = (wanted & (1U << MSPTI_ACTIVITY_KIND_MARKER)) != 0U;
+    bool instant = (wanted & kWantInstant) != 0U && IsInstant(flag);
+    if (raw || instant) {
+        batch.records.push_back(r);
+    }
 }
 
 void Delivery::Dispatch(Batch& batch) {
@@ -249,7 +160,7 @@ void Delivery::Dispatch(Batch& batch) {
                 lists[0] = &table->lists[kRouteRanges];
             } else {
                 lists[0] = &table->lists[record.kind];
-                if (record.kind == MSPTI_ACTIVITY_KIND_MARKER && IsInstant(record.e0)) {
+                if (record.kind == MSPTI_ACTIVITY_KIND_MARKER && IsInstant(MarkerFlag(record))) {
                     lists[1] = &table->lists[kRouteInstantMarks];
                 }
             }

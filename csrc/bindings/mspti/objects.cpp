@@ -6,181 +6,6 @@ namespace mspti_py {
 
 namespace {
 
-// Sources of a data-class field in a CompactRecord (see records.h for the per-kind meaning).
-enum Field : int {
-    kKind,
-    kStart,
-    kEnd,
-    kId,
-    kCorrelation,
-    kCount,
-    kAddress,
-    kBandwidth,
-    kIsAsync,
-    kU0,
-    kU1,
-    kU2,
-    kE0,
-    kS0,
-    kS1,
-    kS2,
-    kFlag,             // e0 as MsptiActivityFlag
-    kDataType,         // e0 as MsptiCommunicationDataType
-    kMemoryOperation,  // e0 as MsptiActivityMemoryOperationType
-    kCopyKind,         // e0 as MsptiActivityMemcpyKind
-    kExternalKind,     // e0 as MsptiExternalCorrelationKind
-    kSourceKind,       // e1 as MsptiActivitySourceKind
-    kMemoryKind,       // e1 as MsptiActivityMemoryKind
-    kObjectId,         // an MsptiObjectId from e1 (source kind), u0, u1
-};
-
-// The enums, by index into ObjectFactory::enums_.
-enum EnumIndex : int {
-    kEnumKind,
-    kEnumFlag,
-    kEnumSource,
-    kEnumDataType,
-    kEnumMemoryOperation,
-    kEnumMemoryKind,
-    kEnumCopyKind,
-    kEnumExternalKind,
-    kEnumCount,
-};
-const char* const kEnumNames[kEnumCount] = {
-    "MsptiActivityKind",
-    "MsptiActivityFlag",
-    "MsptiActivitySourceKind",
-    "MsptiCommunicationDataType",
-    "MsptiActivityMemoryOperationType",
-    "MsptiActivityMemoryKind",
-    "MsptiActivityMemcpyKind",
-    "MsptiExternalCorrelationKind",
-};
-
-struct FieldSpec {
-    const char* name;
-    Field field;
-};
-struct ClassSpec {
-    const char* name;
-    std::vector<FieldSpec> fields;
-};
-
-// The data classes, by index into ObjectFactory::classes_. Field names are those of mspti_core.data.
-enum ClassIndex : int {
-    kKernelData,
-    kHcclData,
-    kCommunicationData,
-    kMarkerData,
-    kRangeMarkerData,
-    kApiData,
-    kMemoryData,
-    kMemsetData,
-    kMemcpyData,
-    kExternalCorrelationData,
-    kObjectIdClass,
-    kClassCount,
-};
-
-const std::vector<ClassSpec>& ClassSpecs() {
-    static const std::vector<ClassSpec> specs = {
-        {"KernelData",
-         {{"kind", kKind},
-          {"start", kStart},
-          {"end", kEnd},
-          {"device_id", kU0},
-          {"stream_id", kU1},
-          {"correlation_id", kCorrelation},
-          {"type", kS1},
-          {"name", kS0}}},
-        {"HcclData",
-         {{"kind", kKind},
-          {"start", kStart},
-          {"end", kEnd},
-          {"device_id", kU0},
-          {"stream_id", kU1},
-          {"bandwidth", kBandwidth},
-          {"name", kS0},
-          {"comm_name", kS1}}},
-        {"CommunicationData",
-         {{"kind", kKind},
-          {"data_type", kDataType},
-          {"count", kCount},
-          {"device_id", kU0},
-          {"stream_id", kU1},
-          {"start", kStart},
-          {"end", kEnd},
-          {"alg_type", kS2},
-          {"name", kS0},
-          {"comm_name", kS1},
-          {"correlation_id", kCorrelation}}},
-        {"MarkerData",
-         {{"kind", kKind},
-          {"flag", kFlag},
-          {"source_kind", kSourceKind},
-          {"timestamp", kStart},
-          {"id", kId},
-          {"object_id", kObjectId},
-          {"name", kS0},
-          {"domain", kS1}}},
-        {"RangeMarkerData",
-         {{"kind", kKind},
-          {"source_kind", kSourceKind},
-          {"id", kId},
-          {"object_id", kObjectId},
-          {"name", kS0},
-          {"domain", kS1},
-          {"start", kStart},
-          {"end", kEnd}}},
-        {"ApiData",
-         {{"kind", kKind},
-          {"start", kStart},
-          {"end", kEnd},
-          {"process_id", kU0},
-          {"thread_id", kU1},
-          {"correlation_id", kCorrelation},
-          {"name", kS0}}},
-        {"MemoryData",
-         {{"kind", kKind},
-          {"memory_operation_type", kMemoryOperation},
-          {"memory_kind", kMemoryKind},
-          {"correlation_id", kCorrelation},
-          {"start", kStart},
-          {"end", kEnd},
-          {"address", kAddress},
-          {"bytes", kCount},
-          {"process_id", kU0},
-          {"device_id", kU1},
-          {"stream_id", kU2}}},
-        {"MemsetData",
-         {{"kind", kKind},
-          {"value", kE0},
-          {"bytes", kCount},
-          {"start", kStart},
-          {"end", kEnd},
-          {"device_id", kU0},
-          {"stream_id", kU1},
-          {"correlation_id", kCorrelation},
-          {"is_async", kIsAsync}}},
-        {"MemcpyData",
-         {{"kind", kKind},
-          {"copy_kind", kCopyKind},
-          {"bytes", kCount},
-          {"start", kStart},
-          {"end", kEnd},
-          {"device_id", kU0},
-          {"stream_id", kU1},
-          {"correlation_id", kCorrelation},
-          {"is_async", kIsAsync}}},
-        {"ExternalCorrelationData",
-         {{"kind", kKind}, {"external_kind", kExternalKind}, {"external_id", kId}, {"correlation_id", kCorrelation}}},
-        {"MsptiObjectId", {{"process_id", kU0}, {"thread_id", kU1}, {"device_id", kU0}, {"stream_id", kU1}}},
-    };
-    return specs;
-}
-
-PyObject* FromU64(uint64_t value) { return PyLong_FromUnsignedLongLong(value); }
-
 // A slot set through its member descriptor; `value` is a new reference (consumed).
 bool SetSlot(PyObject* descriptor, PyObject* object, PyObject* value) {
     if (value == nullptr) {
@@ -191,56 +16,168 @@ bool SetSlot(PyObject* descriptor, PyObject* object, PyObject* value) {
     return rc == 0;
 }
 
+bool SourceNamed(const char* name, ObjectFactory::Source* source) {
+    static const struct {
+        const char* name;
+        ObjectFactory::Source source;
+    } kSources[] = {
+        {"uint", ObjectFactory::Source::kUint},          {"pointer", ObjectFactory::Source::kUint},
+        {"bool", ObjectFactory::Source::kBool},          {"float", ObjectFactory::Source::kFloat},
+        {"string", ObjectFactory::Source::kString},      {"enum", ObjectFactory::Source::kEnum},
+        {"object_id", ObjectFactory::Source::kObjectId}, {"range_end", ObjectFactory::Source::kRangeEnd},
+    };
+    for (const auto& entry : kSources) {
+        if (std::strcmp(entry.name, name) == 0) {
+            *source = entry.source;
+            return true;
+        }
+    }
+    return false;
+}
+
+// An unsigned integer of `size` bytes at `offset`.
+uint64_t UintAt(const CompactRecord& r, uint32_t offset, uint32_t size) {
+    switch (size) {
+        case 1: return r.At<uint8_t>(offset);
+        case 2: return r.At<uint16_t>(offset);
+        case 4: return r.At<uint32_t>(offset);
+        default: return r.At<uint64_t>(offset);
+    }
+}
+
 }  // namespace
+
+std::string ObjectFactory::BindClass(PyObject* spec, const char* what, ClassInfo* info,
+                                     std::unordered_map<PyObject*, int>* enum_index) {
+    PyObject* type = nullptr;
+    PyObject* fields = nullptr;
+    if (!PyTuple_Check(spec) || PyTuple_GET_SIZE(spec) < 2 || !PyType_Check(type = PyTuple_GET_ITEM(spec, 0)) ||
+        !PyList_Check(fields = PyTuple_GET_ITEM(spec, 1))) {
+        return std::string(what) + ": expected (class, [fields])";
+    }
+    const char* class_name = reinterpret_cast<PyTypeObject*>(type)->tp_name;
+    info->type = type;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(fields); ++i) {
+        PyObject* item = PyList_GET_ITEM(fields, i);
+        const char* name = nullptr;
+        const char* source = nullptr;
+        unsigned int offset = 0;
+        unsigned int size = 0;
+        PyObject* enum_type = nullptr;
+        unsigned int selector_offset = 0;
+        unsigned int selector_value = 0;
+        if (!PyTuple_Check(item) || PyArg_ParseTuple(item, "ssIIOII", &name, &source, &offset, &size, &enum_type,
+                                                     &selector_offset, &selector_value) == 0) {
+            PyErr_Clear();
+            return std::string(class_name) +
+                   ": a field must be (name, source, offset, size, enum, selector "
+                   "offset, selector value)";
+        }
+        Slot slot;
+        if (!SourceNamed(source, &slot.source)) {
+            return std::string(class_name) + "." + name + ": unknown source " + source;
+        }
+        if (slot.source != Source::kRangeEnd && (offset + size > sizeof(CompactRecord::bytes) || size > 8)) {
+            return std::string(class_name) + "." + name + ": offset or size out of the record";
+        }
+        slot.offset = offset;
+        slot.size = size;
+        slot.selector_offset = selector_offset;
+        slot.selector_value = selector_value;
+        slot.device_view = selector_value != 0;
+        if (slot.source == Source::kEnum) {
+            if (!PyType_Check(enum_type)) {
+                return std::string(class_name) + "." + name + ": an enum field needs its enum type";
+            }
+            auto found = enum_index->find(enum_type);
+            if (found == enum_index->end()) {
+                found = enum_index->emplace(enum_type, static_cast<int>(enum_index->size())).first;
+            }
+            slot.enum_index = found->second;
+        }
+        PyObject* descriptor = PyObject_GetAttrString(type, name);
+        if (descriptor == nullptr) {
+            PyErr_Clear();
+            return std::string(class_name) + " has no field " + name;
+        }
+        bool is_slot = PyObject_TypeCheck(descriptor, &PyMemberDescr_Type) != 0;
+        Py_DECREF(descriptor);  // the class keeps it alive
+        if (!is_slot) {
+            return std::string(class_name) + "." + name + " is not a slot (use @dataclass(slots=True))";
+        }
+        slot.descriptor = descriptor;
+        info->slots.push_back(slot);
+    }
+    return {};
+}
 
 std::string ObjectFactory::Bind(PyObject* types) {
     if (!PyDict_Check(types)) {
-        return "types must be a dict of name -> class";
+        return "types must be a dict with kinds, range and object_id";
     }
-    const auto& specs = ClassSpecs();
-    std::vector<ClassInfo> classes(kClassCount);
-    std::vector<EnumInfo> enums(kEnumCount);
-    for (int c = 0; c < kClassCount; ++c) {
-        const ClassSpec& spec = specs[static_cast<size_t>(c)];
-        PyObject* type = PyDict_GetItemString(types, spec.name);  // borrowed
-        if (type == nullptr || !PyType_Check(type)) {
-            return std::string("missing data class ") + spec.name;
+    PyObject* kinds = PyDict_GetItemString(types, "kinds");  // borrowed
+    PyObject* range = PyDict_GetItemString(types, "range");
+    PyObject* object_id = PyDict_GetItemString(types, "object_id");
+    if (kinds == nullptr || !PyDict_Check(kinds) || range == nullptr || object_id == nullptr) {
+        return "types must be a dict with kinds, range and object_id";
+    }
+    std::vector<ClassInfo> by_kind(kMaxKind + 1);
+    ClassInfo range_info;
+    ClassInfo object_id_info;
+    std::unordered_map<PyObject*, int> enum_index;
+    PyObject* key = nullptr;
+    PyObject* value = nullptr;
+    Py_ssize_t position = 0;
+    while (PyDict_Next(kinds, &position, &key, &value) != 0) {
+        long kind = PyLong_Check(key) ? PyLong_AsLong(key) : -1;
+        if (kind < 1 || kind > static_cast<long>(kMaxKind)) {
+            PyErr_Clear();
+            continue;  // kinds the delivery engine does not route (OVERHEAD) have no class here
         }
-        ClassInfo& info = classes[static_cast<size_t>(c)];
-        info.type = type;
-        for (const FieldSpec& field : spec.fields) {
-            PyObject* descriptor = PyObject_GetAttrString(type, field.name);
-            if (descriptor == nullptr) {
-                PyErr_Clear();
-                return std::string(spec.name) + " has no field " + field.name;
-            }
-            bool is_slot = PyObject_TypeCheck(descriptor, &PyMemberDescr_Type) != 0;
-            Py_DECREF(descriptor);  // the class keeps it alive
-            if (!is_slot) {
-                return std::string(spec.name) + "." + field.name + " is not a slot (use @dataclass(slots=True))";
-            }
-            info.descriptors.push_back(descriptor);
-            info.fields.push_back(field.field);
+        std::string error = BindClass(value, "a kind", &by_kind[static_cast<size_t>(kind)], &enum_index);
+        if (!error.empty()) {
+            return error;
         }
     }
-    for (int e = 0; e < kEnumCount; ++e) {
-        PyObject* type = PyDict_GetItemString(types, kEnumNames[e]);
-        if (type == nullptr || !PyType_Check(type)) {
-            return std::string("missing enum ") + kEnumNames[e];
+    std::string error = BindClass(range, "range", &range_info, &enum_index);
+    if (error.empty()) {
+        error = BindClass(object_id, "object_id", &object_id_info, &enum_index);
+    }
+    if (!error.empty()) {
+        return error;
+    }
+    long object_id_default = -1;
+    if (PyTuple_GET_SIZE(object_id) > 2) {
+        object_id_default = PyLong_AsLong(PyTuple_GET_ITEM(object_id, 2));
+        if (object_id_default == -1 && PyErr_Occurred() != nullptr) {
+            PyErr_Clear();
+            return "object_id: the default must be an int";
         }
-        enums[static_cast<size_t>(e)].type = type;
+    }
+    std::vector<EnumInfo> enums(enum_index.size());
+    for (const auto& entry : enum_index) {
+        enums[static_cast<size_t>(entry.second)].type = entry.first;
     }
     Clear();
-    for (auto& info : classes) {
-        Py_INCREF(info.type);
-        for (PyObject* descriptor : info.descriptors) {
-            Py_INCREF(descriptor);
+    for (ClassInfo* info : {&range_info, &object_id_info}) {
+        Py_INCREF(info->type);
+        for (Slot& slot : info->slots) {
+            Py_INCREF(slot.descriptor);
+        }
+    }
+    for (ClassInfo& info : by_kind) {
+        Py_XINCREF(info.type);
+        for (Slot& slot : info.slots) {
+            Py_INCREF(slot.descriptor);
         }
     }
     for (auto& info : enums) {
         Py_INCREF(info.type);
     }
-    classes_ = std::move(classes);
+    kinds_ = std::move(by_kind);
+    range_ = std::move(range_info);
+    object_id_ = std::move(object_id_info);
+    object_id_default_ = object_id_default;
     enums_ = std::move(enums);
     if (empty_args_ == nullptr) {
         empty_args_ = PyTuple_New(0);
@@ -249,13 +186,24 @@ std::string ObjectFactory::Bind(PyObject* types) {
     return {};
 }
 
-void ObjectFactory::Clear() {
-    for (auto& info : classes_) {
-        for (PyObject* descriptor : info.descriptors) {
-            Py_DECREF(descriptor);
+void ObjectFactory::ReleaseTables() {
+    auto release = [](ClassInfo& info) {
+        for (Slot& slot : info.slots) {
+            Py_DECREF(slot.descriptor);
         }
         Py_XDECREF(info.type);
+        info = ClassInfo();
+    };
+    for (ClassInfo& info : kinds_) {
+        release(info);
     }
+    release(range_);
+    release(object_id_);
+    kinds_.clear();
+}
+
+void ObjectFactory::Clear() {
+    ReleaseTables();
     for (auto& info : enums_) {
         for (auto& member : info.members) {
             Py_DECREF(member.second);
@@ -265,31 +213,19 @@ void ObjectFactory::Clear() {
     for (PyObject* text : strings_) {
         Py_XDECREF(text);
     }
-    classes_.clear();
     enums_.clear();
     strings_.clear();
     bound_ = false;
 }
 
 ObjectFactory::ClassInfo* ObjectFactory::ClassFor(uint32_t kind) {
-    int index = -1;
-    switch (kind) {
-        case MSPTI_ACTIVITY_KIND_KERNEL: index = kKernelData; break;
-        case MSPTI_ACTIVITY_KIND_HCCL: index = kHcclData; break;
-        case MSPTI_ACTIVITY_KIND_COMMUNICATION: index = kCommunicationData; break;
-        case MSPTI_ACTIVITY_KIND_MARKER: index = kMarkerData; break;
-        case kRangeKind: index = kRangeMarkerData; break;
-        case MSPTI_ACTIVITY_KIND_API:
-        case MSPTI_ACTIVITY_KIND_ACL_API:
-        case MSPTI_ACTIVITY_KIND_NODE_API:
-        case MSPTI_ACTIVITY_KIND_RUNTIME_API: index = kApiData; break;
-        case MSPTI_ACTIVITY_KIND_MEMORY: index = kMemoryData; break;
-        case MSPTI_ACTIVITY_KIND_MEMSET: index = kMemsetData; break;
-        case MSPTI_ACTIVITY_KIND_MEMCPY: index = kMemcpyData; break;
-        case MSPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: index = kExternalCorrelationData; break;
-        default: return nullptr;
+    if (kind == kRangeKind) {
+        return &range_;
     }
-    return &classes_[static_cast<size_t>(index)];
+    if (kind >= kinds_.size() || kinds_[kind].type == nullptr) {
+        return nullptr;
+    }
+    return &kinds_[kind];
 }
 
 PyObject* ObjectFactory::New(const ClassInfo& info) {
@@ -348,67 +284,42 @@ PyObject* ObjectFactory::String(uint32_t id, const Batch& batch, const StringTab
     return cached;
 }
 
-PyObject* ObjectFactory::ObjectId(const CompactRecord& r) {
-    ClassInfo& info = classes_[kObjectIdClass];
-    PyObject* object = New(info);
+PyObject* ObjectFactory::ObjectId(const Slot& slot, const CompactRecord& r) {
+    PyObject* object = New(object_id_);
     if (object == nullptr) {
         return nullptr;
     }
-    // Host records identify a process and thread, device records a device and stream; the other
-    // pair is -1.
-    bool device = r.e1 == MSPTI_ACTIVITY_SOURCE_KIND_DEVICE;
-    PyObject* values[4] = {
-        device ? PyLong_FromLong(-1) : PyLong_FromUnsignedLong(r.u0),
-        device ? PyLong_FromLong(-1) : PyLong_FromUnsignedLong(r.u1),
-        device ? PyLong_FromUnsignedLong(r.u0) : PyLong_FromLong(-1),
-        device ? PyLong_FromUnsignedLong(r.u1) : PyLong_FromLong(-1),
-    };
-    bool ok = true;
-    for (size_t i = 0; i < 4; ++i) {
-        ok = ok && SetSlot(info.descriptors[i], object, values[i]);
-        if (!ok && i + 1 < 4) {
-            for (size_t j = i + 1; j < 4; ++j) {
-                Py_XDECREF(values[j]);
-            }
-            break;
+    // The record's selector field names the view (a marker's source kind: host records identify a
+    // process and thread, device records a device and stream); the other view's fields get the
+    // class's default.
+    bool device = r.At<uint32_t>(slot.selector_offset) == slot.selector_value;
+    for (const Slot& field : object_id_.slots) {
+        PyObject* value = field.device_view == device
+                              ? PyLong_FromUnsignedLongLong(UintAt(r, slot.offset + field.offset, field.size))
+                              : PyLong_FromLong(object_id_default_);
+        if (!SetSlot(field.descriptor, object, value)) {
+            Py_DECREF(object);
+            return nullptr;
         }
-    }
-    if (!ok) {
-        Py_DECREF(object);
-        return nullptr;
     }
     return object;
 }
 
-PyObject* ObjectFactory::Field(int field, const CompactRecord& r, const Batch& batch, const StringTable& strings) {
-    switch (field) {
-        case kKind:
-            return Enum(kEnumKind, r.kind == kRangeKind ? static_cast<uint32_t>(MSPTI_ACTIVITY_KIND_MARKER) : r.kind);
-        case kStart: return FromU64(r.start);
-        case kEnd: return FromU64(r.end);
-        case kId: return FromU64(r.id);
-        case kCorrelation: return FromU64(r.correlation);
-        case kCount: return FromU64(r.count);
-        case kAddress: return FromU64(r.address);
-        case kBandwidth: return PyFloat_FromDouble(r.bandwidth);
-        case kIsAsync: return PyBool_FromLong(r.flag_bool);
-        case kU0: return PyLong_FromUnsignedLong(r.u0);
-        case kU1: return PyLong_FromUnsignedLong(r.u1);
-        case kU2: return PyLong_FromUnsignedLong(r.u2);
-        case kE0: return PyLong_FromUnsignedLong(r.e0);
-        case kS0: return String(r.s0, batch, strings);
-        case kS1: return String(r.s1, batch, strings);
-        case kS2: return String(r.s2, batch, strings);
-        case kFlag: return Enum(kEnumFlag, r.e0);
-        case kDataType: return Enum(kEnumDataType, r.e0);
-        case kMemoryOperation: return Enum(kEnumMemoryOperation, r.e0);
-        case kCopyKind: return Enum(kEnumCopyKind, r.e0);
-        case kExternalKind: return Enum(kEnumExternalKind, r.e0);
-        case kSourceKind: return Enum(kEnumSource, r.e1);
-        case kMemoryKind: return Enum(kEnumMemoryKind, r.e1);
-        case kObjectId: return ObjectId(r);
-        default: PyErr_SetString(PyExc_SystemError, "mspti_core: unknown field source"); return nullptr;
+PyObject* ObjectFactory::Value(const Slot& slot, const CompactRecord& r, const Batch& batch,
+                               const StringTable& strings) {
+    switch (slot.source) {
+        case Source::kUint: return PyLong_FromUnsignedLongLong(UintAt(r, slot.offset, slot.size));
+        case Source::kBool: return PyBool_FromLong(UintAt(r, slot.offset, slot.size) != 0U ? 1 : 0);
+        case Source::kFloat:
+            return PyFloat_FromDouble(slot.size == 4 ? static_cast<double>(r.At<float>(slot.offset))
+                                                     : r.At<double>(slot.offset));
+        case Source::kString: return String(r.StringAt(slot.offset), batch, strings);
+        case Source::kEnum: return Enum(slot.enum_index, static_cast<int64_t>(UintAt(r, slot.offset, slot.size)));
+        case Source::kObjectId: return ObjectId(slot, r);
+        case Source::kRangeEnd: return PyLong_FromUnsignedLongLong(r.range_end);
     }
+    PyErr_SetString(PyExc_SystemError, "mspti_core: unknown field source");
+    return nullptr;
 }
 
 PyObject* ObjectFactory::Build(const CompactRecord& record, const Batch& batch, const StringTable& strings) {
@@ -421,8 +332,8 @@ PyObject* ObjectFactory::Build(const CompactRecord& record, const Batch& batch, 
     if (object == nullptr) {
         return nullptr;
     }
-    for (size_t i = 0; i < info->fields.size(); ++i) {
-        if (!SetSlot(info->descriptors[i], object, Field(info->fields[i], record, batch, strings))) {
+    for (const Slot& slot : info->slots) {
+        if (!SetSlot(slot.descriptor, object, Value(slot, record, batch, strings))) {
             Py_DECREF(object);
             return nullptr;
         }

@@ -3,7 +3,9 @@
 // into Python objects under one GIL acquisition.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <string>
 #include <string_view>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "mspti/mspti_activity.h"
+#include "mspti_schema/record_schema.h"
 
 namespace mspti_py {
 
@@ -22,26 +25,36 @@ constexpr uint32_t kMaxKind = MSPTI_ACTIVITY_KIND_RUNTIME_API;
 // did not get a table entry), others index the interned table.
 constexpr uint32_t kArenaBit = 0x80000000U;
 
-// One record of any kind. Which fields are meaningful depends on `kind` (see objects.cpp).
+// One record of any kind: a copy of the C record's bytes (its size from the record schema) in which
+// each string field (the schema's string offsets) holds a string id in place of the pointer, so the
+// record outlives its buffer. ObjectFactory turns it into a Python object by the schema's field table.
 struct CompactRecord {
-    uint32_t kind = 0;
-    uint32_t e0 = 0;  // flag | dataType | memoryOperationType | copyKind | externalKind | memset value
-    uint32_t e1 = 0;  // sourceKind | memoryKind
-    uint32_t u0 = 0;  // deviceId | processId
-    uint32_t u1 = 0;  // streamId | threadId
-    uint32_t u2 = 0;  // MEMORY: streamId (u0 processId, u1 deviceId)
-    uint64_t start = 0;  // start | timestamp
-    uint64_t end = 0;
-    uint64_t id = 0;           // marker / range id | externalId
-    uint64_t correlation = 0;  // correlationId
-    uint64_t count = 0;        // count | bytes
-    uint64_t address = 0;
-    double bandwidth = 0.0;
-    uint32_t s0 = 0;  // name
-    uint32_t s1 = 0;  // type | domain | commName
-    uint32_t s2 = 0;  // algType | commName (COMMUNICATION)
-    uint8_t flag_bool = 0;  // isAsync
+    uint32_t kind = 0;       // the record's kind, or kRangeKind (then `bytes` are the START marker's)
+    uint64_t range_end = 0;  // kRangeKind: the END marker's timestamp
+    alignas(8) unsigned char bytes[mspti_schema::kMaxRecordSize] = {};
+
+    template <typename T>
+    T At(size_t offset) const {
+        T value;
+        std::memcpy(&value, bytes + offset, sizeof value);
+        return value;
+    }
+    template <typename T>
+    void Put(size_t offset, T value) {
+        std::memcpy(bytes + offset, &value, sizeof value);
+    }
+    uint32_t StringAt(size_t offset) const { return At<uint32_t>(offset); }
 };
+
+// The marker fields the delivery engine's range assembly and routing read.
+inline uint32_t MarkerFlag(const CompactRecord& r) { return r.At<uint32_t>(offsetof(msptiActivityMarker, flag)); }
+inline uint32_t MarkerSource(const CompactRecord& r) {
+    return r.At<uint32_t>(offsetof(msptiActivityMarker, sourceKind));
+}
+inline uint64_t MarkerId(const CompactRecord& r) { return r.At<uint64_t>(offsetof(msptiActivityMarker, id)); }
+inline uint64_t MarkerTime(const CompactRecord& r) { return r.At<uint64_t>(offsetof(msptiActivityMarker, timestamp)); }
+constexpr size_t kMarkerName = offsetof(msptiActivityMarker, name);
+constexpr size_t kMarkerDomain = offsetof(msptiActivityMarker, domain);
 
 // Interned strings, written only by the consumer thread. A bounded number of distinct strings
 // gets an id for the life of the process (kernel, op, domain and group names repeat); past the
