@@ -22,14 +22,15 @@ TEST(Interfaces, DefaultOrderIsOrdinaryByNameThenDockerThenLo) {
     EXPECT_EQ(names, (std::vector<std::string>{"enp3s0", "eth0", "eth1", "ib0", "docker0", "lo", "lo"}));
 }
 
+// The choice over sample() as "ip ifname selected|default".
+std::string chosen(int family, const std::string& address, const std::string& rule) {
+    const InterfaceChoice c = choose_interface(sample(), family, address, rule);
+    return c.ip + " " + c.ifname + (c.selected ? " selected" : " default");
+}
+
 TEST(Interfaces, DefaultChoiceIsTheFirstOfThePreferredFamily) {
-    InterfaceChoice c = choose_interface(sample(), AF_INET, "", "");
-    EXPECT_EQ(c.ip, "192.168.0.9");
-    EXPECT_EQ(c.ifname, "enp3s0");
-    EXPECT_FALSE(c.selected);
-    c = choose_interface(sample(), AF_INET6, "", "");
-    EXPECT_EQ(c.ip, "fd00::2");
-    EXPECT_EQ(c.ifname, "ib0");
+    EXPECT_EQ(chosen(AF_INET, "", ""), "192.168.0.9 enp3s0 default");
+    EXPECT_EQ(chosen(AF_INET6, "", ""), "fd00::2 ib0 default");
 }
 
 TEST(Interfaces, OtherFamilyWhenThePreferredHasNone) {
@@ -47,18 +48,10 @@ TEST(Interfaces, LoopbackOnlyWhenNothingElse) {
 }
 
 TEST(Interfaces, GivenAddressWinsAndTakesItsInterfacesName) {
-    InterfaceChoice c = choose_interface(sample(), AF_INET, "10.0.0.2", "=eth0");
-    EXPECT_EQ(c.ip, "10.0.0.2");
-    EXPECT_EQ(c.ifname, "eth1");
-    EXPECT_TRUE(c.selected);
-    c = choose_interface(sample(), AF_INET, "10.9.9.9%bond0", "");
-    EXPECT_EQ(c.ip, "10.9.9.9");
-    EXPECT_EQ(c.ifname, "bond0");
-    c = choose_interface(sample(), AF_INET, "10.9.9.9", "");
-    EXPECT_EQ(c.ifname, "ifip");
-    c = choose_interface(sample(), AF_INET, "fd00:0::2", "");  // canonical text
-    EXPECT_EQ(c.ip, "fd00::2");
-    EXPECT_EQ(c.ifname, "ib0");
+    EXPECT_EQ(chosen(AF_INET, "10.0.0.2", "=eth0"), "10.0.0.2 eth1 selected");
+    EXPECT_EQ(chosen(AF_INET, "10.9.9.9%bond0", ""), "10.9.9.9 bond0 selected");
+    EXPECT_EQ(chosen(AF_INET, "10.9.9.9", ""), "10.9.9.9 ifip selected");
+    EXPECT_EQ(chosen(AF_INET, "fd00:0::2", ""), "fd00::2 ib0 selected");  // canonical text
 }
 
 TEST(Interfaces, InvalidAddressIsIgnoredAndReported) {
@@ -80,13 +73,10 @@ TEST(Interfaces, NameRules) {
 }
 
 TEST(Interfaces, RuleChoosesTheFirstAdmittedInDefaultOrder) {
-    InterfaceChoice c = choose_interface(sample(), AF_INET, "", "eth");
-    EXPECT_EQ(c.ifname, "eth0");
-    EXPECT_TRUE(c.selected);
-    c = choose_interface(sample(), AF_INET, "", "^=enp3s0,eth0");
-    EXPECT_EQ(c.ifname, "eth1");
-    c = choose_interface(sample(), AF_INET, "", "=lo");
-    EXPECT_EQ(c.ip, "127.0.0.1");
+    EXPECT_EQ(chosen(AF_INET, "", "eth"), "10.0.0.1 eth0 selected");
+    EXPECT_EQ(chosen(AF_INET, "", "^=enp3s0,eth0"), "10.0.0.2 eth1 selected");
+    EXPECT_EQ(chosen(AF_INET, "", "=lo"), "127.0.0.1 lo selected");
+    EXPECT_EQ(chosen(AF_INET6, "", "=lo"), "::1 lo selected");
 }
 
 TEST(Interfaces, RuleAdmittingNothingIsIgnoredAndReported) {
