@@ -22,11 +22,6 @@ namespace {
 
 constexpr size_t kChunkBytes = size_t(1) << 20;  // one write/read call moves at most this much
 
-void tune(int fd) {
-    const int one = 1;
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-}
-
 // Waits for `events` until the deadline: Ok when ready (or in error: the next call reports it).
 IoStatus wait_for(const Fd& fd, short events, const Deadline& deadline) {
     for (;;) {
@@ -42,6 +37,11 @@ IoStatus wait_for(const Fd& fd, short events, const Deadline& deadline) {
 }
 
 }  // namespace
+
+void set_no_delay(int fd) {
+    const int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+}
 
 int Deadline::poll_ms() const {
     if (at == SteadyTime::max()) return -1;
@@ -124,7 +124,7 @@ Fd connect_tcp(const std::string& host, uint16_t port, const std::string& source
     }
     const int flags = ::fcntl(fd.get(), F_GETFL);
     if (flags < 0 || ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK) != 0) return Fd();
-    tune(fd.get());
+    set_no_delay(fd.get());
     if (why) *why = IoStatus::Ok;
     return fd;
 }
@@ -162,7 +162,7 @@ Fd accept_tcp(const Fd& listener) {
     for (;;) {
         const int fd = ::accept4(listener.get(), nullptr, nullptr, SOCK_CLOEXEC);
         if (fd >= 0) {
-            tune(fd);
+            set_no_delay(fd);
             return Fd(fd);
         }
         if (errno == EINTR || errno == ECONNABORTED) continue;
@@ -189,6 +189,35 @@ IoStatus write_all(const Fd& fd, const void* data, size_t length, Deadline deadl
         length -= size_t(n);
     }
     return IoStatus::Ok;
+}
+
+IoStatus send_some(int fd, const void* data, size_t length, size_t& moved) {
+    moved = 0;
+    for (;;) {
+        const ssize_t n = ::send(fd, data, length, MSG_DONTWAIT | MSG_NOSIGNAL);
+        if (n >= 0) {
+            moved = static_cast<size_t>(n);
+            return IoStatus::Ok;
+        }
+        if (errno == EINTR) continue;
+        if (errno == EAGAIN || errno == EWOULDBLOCK) return IoStatus::Ok;
+        return errno == EPIPE || errno == ECONNRESET ? IoStatus::Closed : IoStatus::Error;
+    }
+}
+
+IoStatus recv_some(int fd, void* data, size_t length, size_t& moved) {
+    moved = 0;
+    for (;;) {
+        const ssize_t n = ::recv(fd, data, length, MSG_DONTWAIT);
+        if (n > 0) {
+            moved = static_cast<size_t>(n);
+            return IoStatus::Ok;
+        }
+        if (n == 0) return length == 0 ? IoStatus::Ok : IoStatus::Closed;
+        if (errno == EINTR) continue;
+        if (errno == EAGAIN || errno == EWOULDBLOCK) return IoStatus::Ok;
+        return errno == ECONNRESET ? IoStatus::Closed : IoStatus::Error;
+    }
 }
 
 bool wait_readable(const Fd& fd, Deadline deadline) { return wait_for(fd, POLLIN, deadline) == IoStatus::Ok; }

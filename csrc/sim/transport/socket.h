@@ -74,6 +74,13 @@ NPUSIM_API IoStatus write_all(const Fd& fd, const void* data, size_t length, Dea
 NPUSIM_API IoStatus read_all(const Fd& fd, void* data, size_t length, Deadline deadline = Deadline::never());
 // Reads and discards `length` bytes.
 NPUSIM_API IoStatus skip_bytes(const Fd& fd, uint64_t length, Deadline deadline = Deadline::never());
+// One non-blocking step of a stream moved in many steps (links served together by one poll):
+// `moved` bytes went (0: the socket is not ready now); Closed when the peer closed its end (a
+// receive at EOF, a send to a reset connection), Error for another failure.
+NPUSIM_API IoStatus send_some(int fd, const void* data, size_t length, size_t& moved);
+NPUSIM_API IoStatus recv_some(int fd, void* data, size_t length, size_t& moved);
+// TCP_NODELAY, as every connection of the layer has it (for descriptors made elsewhere).
+NPUSIM_API void set_no_delay(int fd);
 // True when the descriptor has data (or EOF) before the deadline.
 NPUSIM_API bool wait_readable(const Fd& fd, Deadline deadline);
 
