@@ -1,7 +1,7 @@
-"""The peer-to-peer data path of process ranks on one host (shared memory between the ranks,
-csrc/sim/hcomm/shm_transport.h) against the hub path (HCCL_SIM_DATA_PATH=hub): the same results and
-the same simulated device times, nothing left on the file system, and a rank killed inside its
-data step failing the others with HCCL_E_TIMEOUT at once.
+"""The peer-to-peer data path of process ranks (csrc/sim/hcomm/shm_transport.h: shared memory between
+the ranks of one host, sockets between hosts) against the hub path (HCCL_SIM_DATA_PATH=hub): the
+same results and the same simulated device times, nothing left on the file system, and a rank
+killed inside its data step failing the others with HCCL_E_TIMEOUT at once.
 
 Correctness over every operation on the peer-to-peer path (the default) is also covered by the
 process tests of test_hccl_collectives.py and test_hccl_multihost.py.
@@ -16,12 +16,35 @@ import time
 from pathlib import Path
 
 import pytest
-from sim.test_hccl_collectives import E_TIMEOUT, FP32, INT32, SUM, case_file, check, numbered, parse
+from sim.test_hccl_collectives import (
+    BFP16,
+    E_TIMEOUT,
+    FP8E4M3,
+    FP8E5M2,
+    FP16,
+    FP32,
+    FP64,
+    INT16,
+    INT32,
+    INT64,
+    INT128,
+    MAX,
+    MIN,
+    PROD,
+    SUM,
+    UINT8,
+    UINT16,
+    case_file,
+    check,
+    numbered,
+    parse,
+)
 from sim.test_hccl_multihost import sim_files
 
 from sim_runtime.bench.core import PROGRAMS as BENCH_PROGRAMS
 from sim_runtime.bench.hccl_all_reduce import launch_ranks
 from support.native import NativeTree, ProgramBuilder
+from support.two_hosts import TwoHosts, two_hosts
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 SHM_LINE = "moves collective data through shared memory"
@@ -143,4 +166,175 @@ def test_a_rank_killed_in_its_data_step_fails_the_others_at_once(
         text = err.read_text()
         assert f"rank {p - 1} is gone (its process ended) during the data step" in text, text[-2000:]
         assert f"rank {p - 1} did not arrive within HCCL_EXEC_TIMEOUT or is gone" in text, text[-2000:]
+    assert sim_files() <= before
+
+
+# --- across hosts: shared memory inside a host, sockets between hosts ------------------------------
+
+SOCKETS_LINE = "over sockets to"
+
+
+def launch_on_hosts(
+    exe: Path,
+    native: NativeTree,
+    hosts: TwoHosts,
+    layout: tuple[int, int],
+    cases_path: Path,
+    tmp_path: Path,
+    victim_env: dict[str, str] | None = None,
+    **extra: str,
+) -> list[tuple[subprocess.Popen, Path, Path]]:
+    """layout[h] ranks on host h (ranks numbered host by host); stdout and stderr into files. The
+    last rank gets ``victim_env``."""
+    p = sum(layout)
+    procs = []
+    for r in range(p):
+        host = 0 if r < layout[0] else 1
+        env = native.env(
+            NPU_SIM_DEVICES="8",
+            HCCL_CONNECT_TIMEOUT="30",
+            NPU_SIM_LOG_LEVEL="debug",
+            RANK=str(r),
+            WORLD_SIZE=str(p),
+            HCCL_TEST_ROOT_FILE=str(tmp_path / "root.bin"),
+            **hosts.env[host],
+            **extra,
+            **((victim_env or {}) if r == p - 1 else {}),
+        )
+        env.pop("HCCL_SIM_MASTER", None)
+        out, err = tmp_path / f"out{r}.txt", tmp_path / f"err{r}.txt"
+        with out.open("w") as o, err.open("w") as e:
+            argv = hosts.command(host, [str(exe), "proc", str(p), str(cases_path)])
+            procs.append((subprocess.Popen(argv, env=env, stdout=o, stderr=e), out, err))
+    return procs
+
+
+def across_hosts_cases(p: int) -> list:
+    return numbered(
+        [
+            (op, dt, redop, 5, root)
+            for op, dt, redop, root in [
+                ("allreduce", FP32, SUM, 0),
+                ("allreduce", FP16, PROD, 0),
+                ("allreduce", INT128, MIN, 0),
+                ("reduce", INT32, MAX, p - 1),
+                ("broadcast", UINT8, SUM, 1 % p),
+                ("allgather", BFP16, SUM, 0),
+                ("allgatherv", INT16, SUM, 0),
+                ("reducescatter", FP8E4M3, SUM, 0),
+                ("reducescatterv", FP8E5M2, SUM, 0),
+                ("alltoall", INT64, SUM, 0),
+                ("alltoallv", INT32, SUM, 0),
+                ("alltoallvc", UINT16, SUM, 0),
+                ("scatter", FP64, SUM, p - 1),
+                ("allreduce_inplace", INT32, SUM, 0),
+                ("allgather_inplace", FP16, SUM, 0),
+                ("reducescatter_inplace", FP16, SUM, 0),
+                ("allreduce", INT32, SUM, 300000),
+                ("barrier", INT32, SUM, 0),
+            ]
+        ]
+    )
+
+
+@pytest.mark.parametrize(
+    ("mode", "layout"), [("netns", (2, 2)), ("loopback", (2, 2)), ("loopback", (2, 1)), ("loopback", (1, 3))]
+)
+def test_across_hosts_every_operation_moves_data_peer_to_peer(
+    exe: Path, native: NativeTree, tmp_path: Path, mode: str, layout: tuple[int, int]
+) -> None:
+    """Two hosts: every operation's results are exact, every rank moves the data through shared
+    memory with the ranks of its host and over sockets to the other host (not through the
+    rendezvous), uneven hosts included, and nothing is left on the file system."""
+    before = sim_files()
+    p = sum(layout)
+    cases = across_hosts_cases(p)
+    with two_hosts(prefer_netns=mode == "netns") as hosts:
+        procs = launch_on_hosts(exe, native, hosts, layout, case_file(tmp_path, cases), tmp_path)
+        for proc, _, err in procs:
+            assert proc.wait(timeout=120) == 0, err.read_text()[-3000:]
+    check(cases, p, "".join(out.read_text() for _, out, _ in procs))
+    for r, (_, _, err) in enumerate(procs):
+        text = err.read_text()
+        local = layout[0] if r < layout[0] else layout[1]
+        assert f"moves collective data through shared memory with {local - 1} peers of its host" in text, (
+            hosts.mode,
+            r,
+            text[-2000:],
+        )
+        assert "of 1 other hosts" in text and SOCKETS_LINE in text, text[-2000:]
+    assert sim_files() <= before
+
+
+def test_device_times_do_not_depend_on_the_data_path_across_hosts(
+    all_reduce_exe: Path, native: NativeTree, tmp_path: Path
+) -> None:
+    """2 + 2 ranks on two (loopback) hosts: the same all-reduces give the same simulated times on
+    the hub path and on the peer-to-peer path (checked sums on both)."""
+    runs = {}
+    with two_hosts(prefer_netns=False) as hosts:
+        rank_env = [hosts.env[r // 2] for r in range(4)]
+        for path in ("hub", "shm"):
+            env = native.env(
+                NPU_SIM_DEVICES="4",
+                NPU_SIM_CLOCK="virtual",
+                HCCL_CONNECT_TIMEOUT="60",
+                HCCL_SIM_DATA_PATH=path,
+            )
+            env.pop("HCCL_SIM_MASTER", None)
+            runs[path] = launch_ranks(
+                all_reduce_exe, env, 4, 3 << 20, 3, tmp_path / f"root_{path}.bin", rank_env=rank_env
+            )
+    assert runs["hub"].device_ms == runs["shm"].device_ms
+    assert all(ms > 0 for ms in runs["shm"].device_ms), runs
+
+
+def test_a_rank_killed_before_its_exchange_across_hosts_fails_the_others_at_once(
+    exe: Path, native: NativeTree, tmp_path: Path
+) -> None:
+    """2 + 2 ranks on two (loopback) hosts; rank 3 stops at the start of the data step of the second
+    all-reduce (a 60 s delay fault) and is killed there: rank 1, which waits on its socket for rank
+    3's input, rank 0, which waits for rank 1, and rank 2, which waits for rank 3 on their host,
+    all return HCCL_E_TIMEOUT well within HCCL_EXEC_TIMEOUT (60 s), naming rank 3; no file is left."""
+    before = sim_files()
+    cases = numbered(
+        [("allreduce", INT32, SUM, 4), ("allreduce", INT32, SUM, 4), ("allreduce", INT32, SUM, 4)]
+    )
+    with two_hosts(prefer_netns=False) as hosts:
+        procs = launch_on_hosts(
+            exe,
+            native,
+            hosts,
+            (2, 2),
+            case_file(tmp_path, cases),
+            tmp_path,
+            {"NPU_SIM_FAULTS": "HcclShmDataStep:delay=60s@2"},
+            HCCL_EXEC_TIMEOUT="60",
+        )
+        victim = procs[-1][0]
+        try:
+            deadline = time.monotonic() + 60
+            exchanging = "exchanges inputs with other hosts in the data step of collective 2"
+            while not all(exchanging in err.read_text() for _, _, err in procs[:-1]):
+                assert time.monotonic() < deadline, "the others never reached the second data step"
+                assert victim.poll() is None, procs[-1][2].read_text()[-2000:]
+                time.sleep(0.05)
+            time.sleep(0.3)  # they wait for rank 3 now
+            killed_at = time.monotonic()
+            os.kill(victim.pid, signal.SIGKILL)
+            victim.wait(timeout=30)
+            for proc, _, err in procs[:-1]:
+                assert proc.wait(timeout=50) == 0, err.read_text()[-2000:]
+            elapsed = time.monotonic() - killed_at
+        finally:
+            for proc, _, _ in procs:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+    assert elapsed < 10, f"the others took {elapsed:.1f} s after the kill (HCCL_EXEC_TIMEOUT 60)"
+    _, _, results, _ = parse("".join(out.read_text() for _, out, _ in procs[:-1]))
+    assert {r: results[(r, 2)][0] for r in range(3)} == {r: E_TIMEOUT for r in range(3)}, results
+    for _, _, err in procs[:-1]:
+        text = err.read_text()
+        assert "rank 3 did not arrive within HCCL_EXEC_TIMEOUT or is gone" in text, text[-2000:]
     assert sim_files() <= before

@@ -48,6 +48,9 @@ struct CollectiveInput {
     uint64_t in_len = 0;
     uint8_t* out = nullptr;
     uint64_t out_len = 0;
+    // The rank's output is computed on its own host (the peer-to-peer path across hosts):
+    // `out` is null and the executor writes nothing for it.
+    bool elsewhere = false;
 };
 
 struct CollectiveResult {
@@ -59,7 +62,8 @@ struct CollectiveResult {
 // The part of a collective's data movement one caller does: `part` of `parts` equal shares
 // (the hub path runs the whole, {0, 1}; on the peer-to-peer path rank r runs share r of n).
 // Shares write disjoint output bytes and the written segments reported are the whole
-// operation's, whatever the share.
+// operation's, whatever the share. Across hosts the shares are those of the host's ranks and
+// cover only the outputs of its ranks (the others are `elsewhere`).
 struct Share {
     uint32_t part = 0;
     uint32_t parts = 1;

@@ -64,16 +64,7 @@ bool OwnSegment::prepare(uint64_t desc_len, uint64_t in_len, uint64_t out_len) {
     const uint64_t desc_off = sizeof(ShmHeader);
     const uint64_t in_off = align_page(desc_off + desc_len);
     const uint64_t out_off = align_page(in_off + in_len);
-    const uint64_t need = align_page(out_off + out_len);
-    uint64_t capacity = map_.length();
-    if (need > capacity) {
-        uint64_t grown = std::max(need, 2 * capacity);
-        grown = (grown + kGrowStep - 1) / kGrowStep * kGrowStep;
-        if (::ftruncate(fd_.get(), static_cast<off_t>(grown)) != 0) return false;
-        if (!map_.map(fd_, grown)) return false;
-        capacity = grown;
-        map_.header()->capacity.store(capacity, std::memory_order_release);
-    }
+    if (!grow(align_page(out_off + out_len))) return false;
     ShmHeader* h = map_.header();
     h->desc_off = desc_off;
     h->desc_len = desc_len;
@@ -81,6 +72,26 @@ bool OwnSegment::prepare(uint64_t desc_len, uint64_t in_len, uint64_t out_len) {
     h->in_len = in_len;
     h->out_off = out_off;
     h->out_len = out_len;
+    h->extra_off = align_page(out_off + out_len);
+    h->extra_len = 0;
+    return true;
+}
+
+bool OwnSegment::reserve_extra(uint64_t extra_len) {
+    const uint64_t extra_off = map_.header()->extra_off;
+    if (!grow(align_page(extra_off + extra_len))) return false;
+    map_.header()->extra_len = extra_len;
+    return true;
+}
+
+bool OwnSegment::grow(uint64_t need) {
+    const uint64_t capacity = map_.length();
+    if (need <= capacity) return true;
+    uint64_t grown = std::max(need, 2 * capacity);
+    grown = (grown + kGrowStep - 1) / kGrowStep * kGrowStep;
+    if (::ftruncate(fd_.get(), static_cast<off_t>(grown)) != 0) return false;
+    if (!map_.map(fd_, grown)) return false;
+    map_.header()->capacity.store(grown, std::memory_order_release);
     return true;
 }
 

@@ -5,8 +5,9 @@
 // last mapping.
 //
 // Layout: ShmHeader at offset 0, the descriptor at desc_off, the input at in_off, the output
-// at out_off (each 4 KiB aligned). The owner grows the segment (never shrinks it) and
-// publishes the size in `capacity`; a peer remaps when it finds the capacity larger.
+// at out_off, then (communicators spanning hosts) the inputs this rank received from ranks of
+// other hosts at extra_off (each 4 KiB aligned). The owner grows the segment (never shrinks it)
+// and publishes the size in `capacity`; a peer remaps when it finds the capacity larger.
 #pragma once
 
 #include <sys/types.h>
@@ -31,6 +32,10 @@ struct ShmHeader {
     uint64_t desc_off = 0, desc_len = 0;
     uint64_t in_off = 0, in_len = 0;
     uint64_t out_off = 0, out_len = 0;
+    uint64_t extra_off = 0, extra_len = 0;
+    // 1 + the rank this rank found missing when it gave up a data step (0: none); set before
+    // `done` moves, so that peers waiting for the step fail at once, naming the same rank.
+    std::atomic<int32_t> abandoned{0};
 };
 
 // A mapping of a segment (own or a peer's).
@@ -63,11 +68,16 @@ public:
     // Lays out the next call (descriptor, input and output sizes), growing the segment when
     // needed; false when it cannot grow.
     bool prepare(uint64_t desc_len, uint64_t in_len, uint64_t out_len);
+    // Adds an area of `extra_len` bytes after the output of the call laid out by prepare(),
+    // growing the segment (its contents kept) when needed; false when it cannot grow.
+    bool reserve_extra(uint64_t extra_len);
     int fd() const { return fd_.get(); }
     const ShmMapping& mapping() const { return map_; }
     ShmHeader* header() const { return map_.header(); }
 
 private:
+    bool grow(uint64_t need);
+
     Fd fd_;
     ShmMapping map_;
 };

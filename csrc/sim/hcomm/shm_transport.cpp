@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -23,7 +24,29 @@ struct SetupRecord {
     uint32_t pid = 0;
     int32_t fd = -1;
     uint64_t token = 0;
+    uint64_t host = 0;  // host_identity()
+    uint16_t port = 0;  // the rank's link listener (0: none)
+    char ip[62] = {};   // its address, NUL-terminated
 };
+
+// What a rank sends ahead of its input across hosts, so that the receiver can make room.
+struct InputHeader {
+    uint64_t desc_len = 0;
+    uint64_t in_len = 0;
+};
+
+// An input received from another host, as laid out in the receiver's extra area: this
+// record, the descriptor at +sizeof, the input at `in_at`; the next record at `next`.
+struct ExtraRecord {
+    uint32_t rank = 0;
+    uint32_t reserved = 0;
+    uint64_t desc_len = 0;
+    uint64_t in_len = 0;
+};
+
+uint64_t align64(uint64_t n) { return (n + 63) / 64 * 64; }
+uint64_t in_at(uint64_t desc_len) { return align64(sizeof(ExtraRecord) + desc_len); }
+uint64_t record_size(uint64_t desc_len, uint64_t in_len) { return align64(in_at(desc_len) + in_len); }
 
 // A process that ended (or is a zombie) cannot finish its step.
 bool process_alive(uint32_t pid) {
@@ -72,10 +95,13 @@ bool ShmTransport::setup(uint32_t rank, Deadline deadline) {
     std::random_device entropy;
     const uint64_t token = (uint64_t(entropy()) << 32) ^ entropy() ^ uint64_t(::getpid());
     SetupRecord mine;
-    if (own_.create(token)) {
+    mine.host = host_identity();
+    std::string ip;
+    if (own_.create(token) && links_.listen(ip, mine.port) && ip.size() < sizeof(mine.ip)) {
         mine.pid = static_cast<uint32_t>(::getpid());
         mine.fd = own_.fd();
         mine.token = token;
+        std::memcpy(mine.ip, ip.data(), ip.size());
     }
     std::vector<SetupRecord> all(nranks_);
     if (!all_gather_small(*control_, rank, nranks_, &mine, sizeof(mine), reinterpret_cast<uint8_t*>(all.data()),
@@ -84,13 +110,35 @@ bool ShmTransport::setup(uint32_t rank, Deadline deadline) {
     }
     peers_.resize(nranks_);
     pids_.resize(nranks_);
+    host_of_.assign(nranks_, 0);
+    index_of_.assign(nranks_, 0);
+    hosts_.clear();
+    std::vector<uint64_t> identities;
     uint32_t ok = 1, other_process = 0;
+    std::vector<HostLinks::Partner> partners(nranks_);
     for (uint32_t r = 0; r < nranks_; ++r) {
         pids_[r] = all[r].pid;
         if (all[r].fd < 0) ok = 0;
         if (all[r].pid != mine.pid) other_process = 1;
-        if (r != rank && ok != 0 && !peers_[r].open(all[r].pid, all[r].fd, all[r].token)) ok = 0;
+        const auto found = std::find(identities.begin(), identities.end(), all[r].host);
+        host_of_[r] = static_cast<uint32_t>(found - identities.begin());
+        if (found == identities.end()) {
+            identities.push_back(all[r].host);
+            hosts_.emplace_back();
+        }
+        index_of_[r] = static_cast<uint32_t>(hosts_[host_of_[r]].size());
+        hosts_[host_of_[r]].push_back(r);
+        all[r].ip[sizeof(all[r].ip) - 1] = '\0';
+        partners[r] = HostLinks::Partner{r, all[r].ip, all[r].port, all[r].token};
     }
+    for (uint32_t r = 0; r < nranks_; ++r) {
+        if (r != rank && ok != 0 && host_of_[r] == host_of_[rank] &&
+            !peers_[r].open(all[r].pid, all[r].fd, all[r].token)) {
+            ok = 0;
+        }
+    }
+    if (ok != 0 && hosts_.size() > 1 && !connect_hosts(rank, token, partners, deadline)) ok = 0;
+    if (hosts_.size() == 1) links_ = HostLinks();  // one host: no links, the listener closes
     // Every rank must come to the same answer.
     std::vector<uint32_t> oks(nranks_);
     if (!all_gather_small(*control_, rank, nranks_, &ok, sizeof(ok), reinterpret_cast<uint8_t*>(oks.data()),
@@ -102,32 +150,150 @@ bool ShmTransport::setup(uint32_t rank, Deadline deadline) {
     return ok != 0 && other_process != 0;
 }
 
+uint32_t ShmTransport::receiver(uint32_t sender, uint32_t host) const {
+    const std::vector<uint32_t>& ranks = hosts_[host];
+    return ranks[index_of_[sender] % ranks.size()];
+}
+
+bool ShmTransport::connect_hosts(uint32_t rank, uint64_t token, const std::vector<HostLinks::Partner>& all,
+                                 Deadline deadline) {
+    const uint32_t here = host_of_[rank];
+    receivers_.clear();
+    senders_.clear();
+    for (uint32_t h = 0; h < hosts_.size(); ++h) {
+        if (h != here) receivers_.push_back(receiver(rank, h));
+    }
+    for (uint32_t q = 0; q < nranks_; ++q) {
+        if (host_of_[q] != here && receiver(q, here) == rank) senders_.push_back(q);
+    }
+    std::vector<uint32_t> ranks = receivers_;
+    ranks.insert(ranks.end(), senders_.begin(), senders_.end());
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+    std::vector<HostLinks::Partner> partners;
+    for (uint32_t r : ranks) partners.push_back(all[r]);
+    int32_t missing = -1;
+    return links_.connect(rank, token, partners, deadline, missing);
+}
+
 bool ShmTransport::barrier(uint32_t rank, Deadline deadline, int32_t& missing) {
     ShmHeader* own = own_.header();
     own->done.store(++steps_, std::memory_order_release);
     futex_wake_all(own->done);
-    for (uint32_t r = 0; r < nranks_; ++r) {
+    for (uint32_t r : hosts_[host_of_[rank]]) {
         if (r == rank) continue;
-        std::atomic<uint32_t>& word = peers_[r].header()->done;
+        ShmHeader* peer = peers_[r].header();
         for (uint32_t slices = 0;; ++slices) {
-            const uint32_t seen = word.load(std::memory_order_acquire);
+            const uint32_t seen = peer->done.load(std::memory_order_acquire);
+            const int32_t abandoned = peer->abandoned.load(std::memory_order_acquire);
+            if (abandoned != 0) {
+                missing = abandoned - 1;
+                log_message(LogLevel::Error,
+                            "hccl: rank %u: rank %u gave up the data step of collective %u: rank %d is missing", rank,
+                            r, collectives_, missing);
+                return false;
+            }
             if (static_cast<int32_t>(seen - steps_) >= 0) break;
             const bool alive = slices == 0 || process_alive(pids_[r]);
             if (deadline.passed() || !alive) {
                 log_message(LogLevel::Error, "hccl: rank %u: rank %u %s during the data step of collective %u", rank, r,
-                            alive ? "did not finish within HCCL_EXEC_TIMEOUT" : "is gone (its process ended)", steps_);
+                            alive ? "did not finish within HCCL_EXEC_TIMEOUT" : "is gone (its process ended)",
+                            collectives_);
                 missing = static_cast<int32_t>(r);
                 return false;
             }
             if (slices == 1) {  // once, after the first wait
                 log_message(LogLevel::Debug, "hccl: rank %u waits for rank %u to finish the data step of collective %u",
-                            rank, r, steps_);
+                            rank, r, collectives_);
             }
             const int left = deadline.poll_ms();
-            futex_wait_for(word, seen, left < 0 ? kLivenessCheckMs : std::min(left + 1, kLivenessCheckMs));
+            futex_wait_for(peer->done, seen, left < 0 ? kLivenessCheckMs : std::min(left + 1, kLivenessCheckMs));
         }
     }
     return true;
+}
+
+Outcome ShmTransport::abandon(Outcome outcome, int32_t missing) {
+    ShmHeader* own = own_.header();
+    own->abandoned.store(missing + 1, std::memory_order_release);
+    futex_wake_all(own->done);
+    state_ = State::Off;  // later operations go through the control transport, which knows the rank is gone
+    outcome.status = HCCL_E_TIMEOUT;
+    outcome.missing_rank = missing;
+    outcome.written.clear();
+    return outcome;
+}
+
+bool ShmTransport::exchange_across(uint32_t rank, Deadline deadline, int32_t& missing) {
+    // First the sizes (small: never stalls on a full socket buffer), then the bytes.
+    const ShmHeader* h = own_.header();
+    InputHeader sent{h->desc_len, h->in_len};
+    std::vector<InputHeader> heads(senders_.size());
+    std::vector<LinkMessage> out, in;
+    for (uint32_t r : receivers_)
+        out.push_back(LinkMessage{r, {LinkPiece{reinterpret_cast<uint8_t*>(&sent), sizeof(sent)}}});
+    for (size_t i = 0; i < senders_.size(); ++i) {
+        in.push_back(LinkMessage{senders_[i], {LinkPiece{reinterpret_cast<uint8_t*>(&heads[i]), sizeof(InputHeader)}}});
+    }
+    if (!links_.exchange(out, in, deadline, missing)) return false;
+    uint64_t extra = 0;
+    for (const InputHeader& x : heads) extra += record_size(x.desc_len, x.in_len);
+    if (!own_.reserve_extra(extra)) {
+        log_message(LogLevel::Error, "hccl: rank %u cannot grow its shared-memory segment by %llu bytes", rank,
+                    static_cast<unsigned long long>(extra));
+        missing = static_cast<int32_t>(rank);
+        return false;
+    }
+    h = own_.header();
+    uint8_t* base = own_.mapping().base();
+    const std::vector<LinkPiece> mine{{base + h->desc_off, h->desc_len}, {base + h->in_off, h->in_len}};
+    for (LinkMessage& m : out) m.pieces = mine;
+    in.clear();
+    uint64_t at = h->extra_off;
+    for (size_t i = 0; i < senders_.size(); ++i) {
+        const ExtraRecord record{senders_[i], 0, heads[i].desc_len, heads[i].in_len};
+        std::memcpy(base + at, &record, sizeof(record));
+        in.push_back(LinkMessage{
+            senders_[i],
+            {{base + at + sizeof(record), record.desc_len}, {base + at + in_at(record.desc_len), record.in_len}}});
+        at += record_size(record.desc_len, record.in_len);
+    }
+    return links_.exchange(out, in, deadline, missing);
+}
+
+bool ShmTransport::segment_of(uint32_t rank, uint32_t r, uint8_t*& base, const ShmHeader*& header) {
+    if (r == rank) {
+        base = own_.mapping().base();
+        header = own_.header();
+        return true;
+    }
+    if (!peers_[r].refresh()) {
+        log_message(LogLevel::Error, "hccl: rank %u cannot map the shared-memory segment of rank %u", rank, r);
+        return false;
+    }
+    base = peers_[r].base();
+    header = peers_[r].header();
+    return true;
+}
+
+bool ShmTransport::remote_input(uint32_t rank, uint32_t q, std::vector<uint8_t>& desc, CollectiveInput& input) {
+    uint8_t* base = nullptr;
+    const ShmHeader* h = nullptr;
+    if (!segment_of(rank, receiver(q, host_of_[rank]), base, h)) return false;
+    for (uint64_t at = h->extra_off; at + sizeof(ExtraRecord) <= h->extra_off + h->extra_len;) {
+        ExtraRecord record;
+        std::memcpy(&record, base + at, sizeof(record));
+        if (record.rank == q) {
+            desc.assign(base + at + sizeof(record), base + at + sizeof(record) + record.desc_len);
+            input = CollectiveInput{
+                q, &desc, record.in_len > 0 ? base + at + in_at(record.desc_len) : nullptr, record.in_len, nullptr,
+                0, true};
+            return true;
+        }
+        at += record_size(record.desc_len, record.in_len);
+    }
+    log_message(LogLevel::Error, "hccl: rank %u finds no input of rank %u from its host", rank, q);
+    return false;
 }
 
 Outcome ShmTransport::collective(uint32_t rank, const CollectiveRequest& req, const AgreedFn& agreed,
@@ -136,12 +302,21 @@ Outcome ShmTransport::collective(uint32_t rank, const CollectiveRequest& req, co
     if (req.data && state_ == State::Unknown) {
         state_ = !control_->all_local() && setup(rank, deadline) ? State::On : State::Off;
         if (state_ == State::On) {
-            log_message(LogLevel::Debug, "hccl: rank %u moves collective data through shared memory with %u peers",
-                        rank, nranks_ - 1);
+            const size_t peers = hosts_[host_of_[rank]].size() - 1;
+            if (hosts_.size() == 1) {
+                log_message(LogLevel::Debug, "hccl: rank %u moves collective data through shared memory with %zu peers",
+                            rank, peers);
+            } else {
+                log_message(LogLevel::Debug,
+                            "hccl: rank %u moves collective data through shared memory with %zu peers of its host and "
+                            "over sockets to %zu ranks of %zu other hosts",
+                            rank, peers, links_.size(), hosts_.size() - 1);
+            }
         }
     }
     if (!req.data || state_ != State::On) return control_->collective(rank, req, agreed, deadline);
 
+    ++collectives_;
     Outcome failed;
     failed.status = HCCL_E_INTERNAL;
     if (!own_.prepare(req.desc->size(), req.in_len, req.out_len)) {
@@ -149,51 +324,63 @@ Outcome ShmTransport::collective(uint32_t rank, const CollectiveRequest& req, co
                     static_cast<unsigned long long>(req.in_len + req.out_len));
         return failed;
     }
-    const ShmHeader* h = own_.header();
-    uint8_t* base = own_.mapping().base();
-    std::memcpy(base + h->desc_off, req.desc->data(), req.desc->size());
-    if (req.in_len > 0) std::memcpy(base + h->in_off, req.in, static_cast<size_t>(req.in_len));
+    {
+        const ShmHeader* h = own_.header();
+        uint8_t* base = own_.mapping().base();
+        std::memcpy(base + h->desc_off, req.desc->data(), req.desc->size());
+        if (req.in_len > 0) std::memcpy(base + h->in_off, req.in, static_cast<size_t>(req.in_len));
+    }
 
     // The descriptors are checked and the ranks agree through the control transport; when it
-    // answers, every rank's input is in its segment.
+    // answers, every input of this host's ranks is in its segment.
     CollectiveRequest control = req;
     control.data = false;
     Outcome outcome = control_->collective(rank, control, agreed, deadline);
     if (outcome.status != HCCL_SUCCESS) return outcome;
 
+    (void)NPUSIM_FAULT("HcclShmDataStep");  // a delay here holds this rank inside its data step
+    int32_t missing = -1;
+    if (hosts_.size() > 1) {
+        log_message(LogLevel::Debug,
+                    "hccl: rank %u exchanges inputs with other hosts in the data step of collective %u", rank,
+                    collectives_);
+        if (!exchange_across(rank, deadline, missing)) {
+            log_message(LogLevel::Error,
+                        "hccl: rank %u: rank %d did not send or take its data within HCCL_EXEC_TIMEOUT or its link "
+                        "closed (its process ended)",
+                        rank, missing);
+            return abandon(outcome, missing);
+        }
+        if (!barrier(rank, deadline, missing)) return abandon(outcome, missing);  // every input is on this host
+    }
+
+    const std::vector<uint32_t>& local = hosts_[host_of_[rank]];
     std::vector<std::vector<uint8_t>> descs(nranks_);
     std::vector<CollectiveInput> inputs(nranks_);
     for (uint32_t r = 0; r < nranks_; ++r) {
-        uint8_t* b = base;
-        const ShmHeader* peer = h;
-        if (r != rank) {
-            if (!peers_[r].refresh()) {
-                log_message(LogLevel::Error, "hccl: rank %u cannot map the shared-memory segment of rank %u", rank, r);
-                return failed;
-            }
-            b = peers_[r].base();
-            peer = peers_[r].header();
+        if (host_of_[r] != host_of_[rank]) {
+            if (!remote_input(rank, r, descs[r], inputs[r])) return failed;
+            continue;
         }
+        uint8_t* b = nullptr;
+        const ShmHeader* peer = nullptr;
+        if (!segment_of(rank, r, b, peer)) return failed;
         descs[r].assign(b + peer->desc_off, b + peer->desc_off + peer->desc_len);
         inputs[r] = CollectiveInput{r,
                                     &descs[r],
                                     peer->in_len > 0 ? b + peer->in_off : nullptr,
                                     peer->in_len,
                                     peer->out_len > 0 ? b + peer->out_off : nullptr,
-                                    peer->out_len};
+                                    peer->out_len,
+                                    false};
     }
     CollectiveExecutor ex = collective_executor();
-    (void)NPUSIM_FAULT("HcclShmDataStep");  // a delay here holds this rank inside its data step
-    const CollectiveResult result = ex(inputs, true, Share{rank, nranks_});
-    int32_t missing = -1;
-    if (!barrier(rank, deadline, missing)) {
-        state_ = State::Off;  // later operations go through the control transport, which knows the rank is gone
-        outcome.status = HCCL_E_TIMEOUT;
-        outcome.missing_rank = missing;
-        return outcome;
-    }
+    const CollectiveResult result = ex(inputs, true, Share{index_of_[rank], static_cast<uint32_t>(local.size())});
+    if (!barrier(rank, deadline, missing)) return abandon(outcome, missing);
     outcome.status = result.status;
     if (result.status != HCCL_SUCCESS || rank >= result.written.size()) return outcome;
+    const ShmHeader* h = own_.header();
+    const uint8_t* base = own_.mapping().base();
     for (const Segment& s : result.written[rank]) {
         if (req.out != nullptr && s.offset <= req.out_len && s.length <= req.out_len - s.offset) {
             std::memcpy(static_cast<uint8_t*>(req.out) + s.offset, base + h->out_off + s.offset,
