@@ -24,6 +24,7 @@ from sim.test_hccl_collectives import (
     FP16,
     FP32,
     FP64,
+    INT8,
     INT16,
     INT32,
     INT64,
@@ -36,6 +37,7 @@ from sim.test_hccl_collectives import (
     UINT16,
     case_file,
     check,
+    mismatch_suite,
     numbered,
     parse,
 )
@@ -48,6 +50,7 @@ from support.two_hosts import TwoHosts, two_hosts
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 SHM_LINE = "moves collective data through shared memory"
+P2P_LINE = "moves point-to-point data peer to peer"
 
 
 @pytest.fixture(scope="module")
@@ -117,6 +120,33 @@ def test_the_path_is_chosen_by_the_variable(exe: Path, native: NativeTree, tmp_p
         assert proc.wait(timeout=120) == 0, err.read_text()[-2000:]
     check(cases, 3, "".join(out.read_text() for _, out, _ in procs))
     used = [SHM_LINE in err.read_text() for _, _, err in procs]
+    assert used == [path == "shm"] * 3
+
+
+@pytest.mark.parametrize("path", ["shm", "hub"])
+def test_point_to_point_data_moves_peer_to_peer_on_one_host(
+    exe: Path, native: NativeTree, tmp_path: Path, path: str
+) -> None:
+    """Send/Recv pairs and BatchSendRecv rings of 3 process ranks, after a collective set the path
+    up: exact results, the data through the ranks' segments (not through the rendezvous) unless
+    HCCL_SIM_DATA_PATH=hub; chunks larger than a segment's first growth and several operations in a
+    row on the same pair."""
+    cases = numbered(
+        [
+            ("allreduce", INT32, SUM, 4),
+            ("sendrecv", INT32, SUM, 7),
+            ("batch", FP16, SUM, 5),
+            ("sendrecv", INT8, SUM, 600000),
+            ("batch", INT64, SUM, 100000),
+            ("sendrecv", FP32, SUM, 1),
+            ("allreduce", FP32, SUM, 1000),
+        ]
+    )
+    procs = run_logged(exe, native, tmp_path, 3, case_file(tmp_path, cases), {}, HCCL_SIM_DATA_PATH=path)
+    for proc, _, err in procs:
+        assert proc.wait(timeout=120) == 0, err.read_text()[-2000:]
+    check(cases, 3, "".join(out.read_text() for _, out, _ in procs))
+    used = [P2P_LINE in err.read_text() for _, _, err in procs]
     assert used == [path == "shm"] * 3
 
 
@@ -232,6 +262,10 @@ def across_hosts_cases(p: int) -> list:
                 ("reducescatter_inplace", FP16, SUM, 0),
                 ("allreduce", INT32, SUM, 300000),
                 ("barrier", INT32, SUM, 0),
+                ("sendrecv", INT32, SUM, 7),
+                ("batch", FP16, SUM, 5),
+                ("sendrecv", INT8, SUM, 1 << 20),
+                ("batch", INT32, SUM, 300000),
             ]
         ]
     )
@@ -245,7 +279,8 @@ def test_across_hosts_every_operation_moves_data_peer_to_peer(
 ) -> None:
     """Two hosts: every operation's results are exact, every rank moves the data through shared
     memory with the ranks of its host and over sockets to the other host (not through the
-    rendezvous), uneven hosts included, and nothing is left on the file system."""
+    rendezvous), point-to-point operations too (pairs and rings within and across the hosts),
+    uneven hosts included, and nothing is left on the file system."""
     before = sim_files()
     p = sum(layout)
     cases = across_hosts_cases(p)
@@ -263,7 +298,24 @@ def test_across_hosts_every_operation_moves_data_peer_to_peer(
             text[-2000:],
         )
         assert "of 1 other hosts" in text and SOCKETS_LINE in text, text[-2000:]
+        assert P2P_LINE in text, text[-2000:]
     assert sim_files() <= before
+
+
+def test_mismatched_arguments_across_hosts_fail_and_the_path_stays_usable(
+    exe: Path, native: NativeTree, tmp_path: Path
+) -> None:
+    """2 + 2 ranks on two (loopback) hosts, the last rank disagreeing: the collectives fail with
+    HCCL_E_PARA on every rank; in a BatchSendRecv ring whose last rank disagrees, the pairs that
+    match still move their data peer to peer (the ranks whose items all matched succeed, as on the
+    hub path), and the next operations on the same pairs are exact."""
+    cases = mismatch_suite(4)
+    with two_hosts(prefer_netns=False) as hosts:
+        procs = launch_on_hosts(exe, native, hosts, (2, 2), case_file(tmp_path, cases), tmp_path)
+        for proc, _, err in procs:
+            assert proc.wait(timeout=120) == 0, err.read_text()[-3000:]
+    check(cases, 4, "".join(out.read_text() for _, out, _ in procs))
+    assert all(P2P_LINE in err.read_text() for _, _, err in procs)
 
 
 def test_device_times_do_not_depend_on_the_data_path_across_hosts(

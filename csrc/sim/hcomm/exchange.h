@@ -29,7 +29,8 @@ struct Outcome {
     HcclResult status = HCCL_SUCCESS;
     uint64_t start_ns = 0;  // agreed device start
     uint64_t agreed = 0;    // executor-defined value every rank receives
-    std::vector<Segment> written;  // output segments the executor wrote (collectives)
+    std::vector<Segment> written;  // output segments the executor wrote (collectives); point to
+                                   // point without data: {item index, 0} of the items that matched
     int32_t missing_rank = -1;     // HCCL_E_TIMEOUT: a rank that did not arrive or is gone
 };
 

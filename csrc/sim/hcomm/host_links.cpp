@@ -123,8 +123,42 @@ bool HostLinks::connect(uint32_t rank, uint64_t token, const std::vector<Partner
         links_[hello.rank] = std::move(fd);
         expected.erase(it);
     }
-    listener_.reset();
     return true;
+}
+
+bool HostLinks::accept_from(uint32_t peer, const std::vector<Partner>& all, Deadline deadline) {
+    while (links_.count(peer) == 0) {
+        Fd fd = listener_.valid() && wait_readable(listener_, deadline) ? accept_tcp(listener_) : Fd();
+        if (!fd.valid()) return false;
+        Hello hello;
+        if (read_all(fd, &hello, sizeof(hello), deadline) != IoStatus::Ok) continue;
+        if (hello.rank >= all.size() || all[hello.rank].token != hello.token || links_.count(hello.rank) != 0) continue;
+        no_delay(fd);
+        links_[hello.rank] = std::move(fd);
+    }
+    return true;
+}
+
+bool HostLinks::ensure(uint32_t rank, uint64_t token, uint32_t peer, const std::vector<Partner>& all, Deadline deadline,
+                       int32_t& missing) {
+    if (links_.count(peer) != 0) return true;
+    bool ok = false;
+    if (peer < rank) {
+        ok = accept_from(peer, all, deadline);
+    } else if (peer < all.size()) {
+        Fd fd = connect_until(all[peer].ip, all[peer].port, connect_source(), deadline);
+        const Hello hello{rank, 0, token};
+        ok = fd.valid() && write_all(fd, &hello, sizeof(hello)) == IoStatus::Ok;
+        if (ok) {
+            no_delay(fd);
+            links_[peer] = std::move(fd);
+        }
+    }
+    if (!ok) {
+        log_message(LogLevel::Error, "hccl: rank %u: no link to rank %u within HCCL_EXEC_TIMEOUT", rank, peer);
+        missing = static_cast<int32_t>(peer);
+    }
+    return ok;
 }
 
 bool HostLinks::exchange(const std::vector<LinkMessage>& outgoing, const std::vector<LinkMessage>& incoming,

@@ -35,7 +35,8 @@ public:
     bool listen(std::string& ip, uint16_t& port);
     // A connection to every partner: the ranks above `rank` are connected to at their
     // address, those below are accepted (each names its rank and token first). The listener
-    // closes afterwards. False, with the missing rank, when one does not connect in time.
+    // stays open for links made later (ensure). False, with the missing rank, when one does not
+    // connect in time.
     struct Partner {
         uint32_t rank = 0;
         std::string ip;
@@ -47,12 +48,20 @@ public:
     // Sends `outgoing` and receives `incoming` (at most one message each way per peer; every
     // peer a partner). False, with the peer missing, when one closes its end or the deadline
     // passes first.
-    bool exchange(const std::vector<LinkMessage>& outgoing, const std::vector<LinkMessage>& incoming,
-                  Deadline deadline, int32_t& missing);
+    bool exchange(const std::vector<LinkMessage>& outgoing, const std::vector<LinkMessage>& incoming, Deadline deadline,
+                  int32_t& missing);
     // The number of peers linked.
     size_t size() const { return links_.size(); }
+    // A link to `peer` (point-to-point data between two ranks that exchange no collective
+    // data): made now when missing, the same way as connect() (`all`: every rank's address and
+    // token, by rank); a lower rank's connection accepted meanwhile for another link is kept.
+    bool ensure(uint32_t rank, uint64_t token, uint32_t peer, const std::vector<Partner>& all, Deadline deadline,
+                int32_t& missing);
 
 private:
+    // Accepts connections until one from `peer`; those of other ranks of `all` are kept.
+    bool accept_from(uint32_t peer, const std::vector<Partner>& all, Deadline deadline);
+
     Fd listener_;
     std::map<uint32_t, Fd> links_;  // by peer rank
 };

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <string>
 
@@ -97,7 +98,8 @@ bool ShmTransport::setup(uint32_t rank, Deadline deadline) {
     SetupRecord mine;
     mine.host = host_identity();
     std::string ip;
-    if (own_.create(token) && links_.listen(ip, mine.port) && ip.size() < sizeof(mine.ip)) {
+    token_ = token;
+    if (own_.create(token, nranks_) && links_.listen(ip, mine.port) && ip.size() < sizeof(mine.ip)) {
         mine.pid = static_cast<uint32_t>(::getpid());
         mine.fd = own_.fd();
         mine.token = token;
@@ -139,6 +141,9 @@ bool ShmTransport::setup(uint32_t rank, Deadline deadline) {
     }
     if (ok != 0 && hosts_.size() > 1 && !connect_hosts(rank, token, partners, deadline)) ok = 0;
     if (hosts_.size() == 1) links_ = HostLinks();  // one host: no links, the listener closes
+    addresses_ = partners;
+    sent_.assign(nranks_, 0);
+    got_.assign(nranks_, 0);
     // Every rank must come to the same answer.
     std::vector<uint32_t> oks(nranks_);
     if (!all_gather_small(*control_, rank, nranks_, &ok, sizeof(ok), reinterpret_cast<uint8_t*>(oks.data()),
@@ -391,9 +396,171 @@ Outcome ShmTransport::collective(uint32_t rank, const CollectiveRequest& req, co
     return outcome;
 }
 
+bool ShmTransport::wait_for(uint32_t rank, uint32_t r, std::atomic<uint32_t>& word, const std::function<bool()>& ready,
+                            Deadline deadline, int32_t& missing) {
+    for (uint32_t slices = 0;; ++slices) {
+        const uint32_t seen = word.load(std::memory_order_acquire);
+        if (ready()) return true;
+        const int32_t abandoned = peers_[r].header()->abandoned.load(std::memory_order_acquire);
+        const bool alive = abandoned == 0 && (slices == 0 || process_alive(pids_[r]));
+        if (deadline.passed() || !alive) {
+            missing = abandoned != 0 ? abandoned - 1 : static_cast<int32_t>(r);
+            log_message(LogLevel::Error, "hccl: rank %u: rank %u %s during point-to-point data", rank, r,
+                        abandoned != 0 ? "gave up"
+                        : alive        ? "did not move its data within HCCL_EXEC_TIMEOUT"
+                                       : "is gone (its process ended)");
+            return false;
+        }
+        const int left = deadline.poll_ms();
+        futex_wait_for(word, seen, left < 0 ? kLivenessCheckMs : std::min(left + 1, kLivenessCheckMs));
+    }
+}
+
+bool ShmTransport::move_p2p(uint32_t rank, const std::vector<P2PItem>& items, bool deliver, Deadline deadline,
+                            int32_t& missing) {
+    const uint32_t here = host_of_[rank];
+    // This host's peers: post every chunk first (posting never waits), so that no two ranks wait
+    // for each other's chunks.
+    std::vector<uint64_t> chunk(nranks_, 0);
+    uint64_t total = 0;
+    for (const P2PItem& it : items) {
+        if (it.send && it.peer < nranks_ && host_of_[it.peer] == here) {
+            chunk[it.peer] += it.bytes;
+            total += it.bytes;
+        }
+    }
+    if (total > 0) {
+        if (!own_.prepare(0, total, 0)) {
+            log_message(LogLevel::Error, "hccl: rank %u cannot grow its shared-memory segment to %llu bytes", rank,
+                        static_cast<unsigned long long>(total));
+            missing = static_cast<int32_t>(rank);
+            return false;
+        }
+        uint8_t* base = own_.mapping().base();
+        std::vector<uint64_t> at(nranks_, 0);
+        uint64_t next = own_.header()->in_off;
+        for (uint32_t r = 0; r < nranks_; ++r) {
+            at[r] = next;
+            next += chunk[r];
+        }
+        for (const P2PItem& it : items) {
+            if (!it.send || it.bytes == 0 || host_of_[it.peer] != here) continue;
+            std::memcpy(base + at[it.peer], it.src, static_cast<size_t>(it.bytes));
+            at[it.peer] += it.bytes;
+        }
+        for (uint32_t r = 0; r < nranks_; ++r) {
+            if (chunk[r] == 0) continue;
+            PairWords& w = own_.pair(r);
+            w.posts.fetch_add(1, std::memory_order_acq_rel);  // odd: being rewritten
+            std::atomic_thread_fence(std::memory_order_release);
+            w.offset.store(at[r] - chunk[r], std::memory_order_relaxed);
+            w.start.store(sent_[r], std::memory_order_relaxed);
+            w.end.store(sent_[r] + chunk[r], std::memory_order_relaxed);
+            sent_[r] += chunk[r];
+            w.posts.fetch_add(1, std::memory_order_release);  // even: posted
+            futex_wake_all(w.posts);
+        }
+    }
+
+    // Other hosts: one message each way per peer, its items' bytes in order.
+    std::vector<LinkMessage> out, in;
+    std::vector<uint8_t> discard;  // received bytes of a failed request
+    for (const P2PItem& it : items) {
+        if (!deliver && !it.send && host_of_[it.peer] != here)
+            discard.resize(std::max<size_t>(discard.size(), it.bytes));
+    }
+    auto message = [](std::vector<LinkMessage>& list, uint32_t peer) -> LinkMessage& {
+        for (LinkMessage& m : list) {
+            if (m.peer == peer) return m;
+        }
+        list.push_back(LinkMessage{peer, {}});
+        return list.back();
+    };
+    for (const P2PItem& it : items) {
+        if (it.bytes == 0 || host_of_[it.peer] == here) continue;
+        if (!links_.ensure(rank, token_, it.peer, addresses_, deadline, missing)) return false;
+        uint8_t* bytes = it.send ? const_cast<uint8_t*>(it.src) : deliver ? it.dst : discard.data();  // src: read only
+        message(it.send ? out : in, it.peer).pieces.push_back(LinkPiece{bytes, it.bytes});
+    }
+    if ((!out.empty() || !in.empty()) && !links_.exchange(out, in, deadline, missing)) {
+        log_message(LogLevel::Error, "hccl: rank %u: the point-to-point link to rank %d closed or timed out", rank,
+                    missing);
+        return false;
+    }
+
+    // This host's peers: take what they posted, in matching order.
+    for (const P2PItem& it : items) {
+        if (it.send || it.bytes == 0 || host_of_[it.peer] != here) continue;
+        const uint32_t q = it.peer;
+        PairWords& theirs = peers_[q].pair(rank);
+        PairWords& mine = own_.pair(q);
+        for (uint64_t done = 0; done < it.bytes;) {
+            const uint64_t pos = got_[q];
+            uint64_t start = 0, end = 0, offset = 0;
+            auto covered = [&] {
+                const uint32_t before = theirs.posts.load(std::memory_order_acquire);
+                if (before == 0 || before % 2 != 0) return false;
+                start = theirs.start.load(std::memory_order_relaxed);
+                end = theirs.end.load(std::memory_order_relaxed);
+                offset = theirs.offset.load(std::memory_order_relaxed);
+                std::atomic_thread_fence(std::memory_order_acquire);
+                return theirs.posts.load(std::memory_order_relaxed) == before && start <= pos && pos < end;
+            };
+            if (!wait_for(rank, q, theirs.posts, covered, deadline, missing)) return false;
+            if (!peers_[q].refresh()) {
+                log_message(LogLevel::Error, "hccl: rank %u cannot map the shared-memory segment of rank %u", rank, q);
+                missing = static_cast<int32_t>(q);
+                return false;
+            }
+            const uint64_t n = std::min(it.bytes - done, end - pos);
+            if (deliver) std::memcpy(it.dst + done, peers_[q].base() + offset + (pos - start), static_cast<size_t>(n));
+            done += n;
+            got_[q] = pos + n;
+            mine.taken.store(got_[q], std::memory_order_release);
+            mine.takes.fetch_add(1, std::memory_order_release);
+            futex_wake_all(mine.takes);
+        }
+    }
+
+    // This host's peers: a chunk's memory is reused only once it is all taken.
+    for (uint32_t r = 0; r < nranks_; ++r) {
+        if (chunk[r] == 0) continue;
+        PairWords& theirs = peers_[r].pair(rank);
+        const uint64_t until = sent_[r];
+        if (!wait_for(
+                rank, r, theirs.takes, [&] { return theirs.taken.load(std::memory_order_acquire) >= until; }, deadline,
+                missing)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 Outcome ShmTransport::p2p(uint32_t rank, uint64_t earliest, const std::vector<P2PItem>& items, bool data,
                           const AgreedFn& agreed, Deadline deadline) {
-    return control_->p2p(rank, earliest, items, data, agreed, deadline);
+    if (!data || state_ != State::On) return control_->p2p(rank, earliest, items, data, agreed, deadline);
+    // The hub matches the items (and checks their sizes) without their data.
+    Outcome outcome = control_->p2p(rank, earliest, items, false, agreed, deadline);
+    // A request with mismatched items (HCCL_E_PARA) still moves the data of the items that did
+    // match, as the hub path does, so that the peers whose requests succeeded get it; its own
+    // receive buffers are left as they were.
+    if (outcome.status != HCCL_SUCCESS && outcome.status != HCCL_E_PARA) return outcome;
+    std::vector<bool> ok(items.size(), false);
+    for (const Segment& s : outcome.written) {
+        if (s.offset < items.size()) ok[s.offset] = true;
+    }
+    std::vector<P2PItem> matched;  // in posting order
+    for (size_t i = 0; i < items.size(); ++i) {
+        if (ok[i]) matched.push_back(items[i]);
+    }
+    if (!p2p_logged_) {
+        p2p_logged_ = true;
+        log_message(LogLevel::Debug, "hccl: rank %u moves point-to-point data peer to peer", rank);
+    }
+    int32_t missing = -1;
+    if (!move_p2p(rank, matched, outcome.status == HCCL_SUCCESS, deadline, missing)) return abandon(outcome, missing);
+    outcome.written.clear();
+    return outcome;
 }
 
 void ShmTransport::leave(uint32_t rank) { control_->leave(rank); }

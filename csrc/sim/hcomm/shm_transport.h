@@ -28,12 +28,21 @@
 // transport's point-to-point path) their pid, segment descriptor, random token, host identity
 // and link address; ranks of one host open each other's segments, ranks that exchange data
 // across hosts connect. The path is used only when every rank could, and the ranks are not all
-// threads of one process (those share memory already; they skip the exchange). Otherwise, and
-// for point-to-point operations, the control transport carries the data as before.
+// threads of one process (those share memory already; they skip the exchange). Otherwise the
+// control transport carries the data as before.
+//
+// Point-to-point operations, once the path is set up (after the first collective that moves
+// data): the hub matches the items without data (the sizes are checked, the start agreed);
+// then the data goes straight between the two ranks, as a byte stream per (sender, receiver)
+// in matching order: through the sender's segment within a host (the sender posts a chunk,
+// the receiver copies it and says how far it has taken; the sender returns once all is
+// taken), over a socket link between hosts (made at the first use when the pair has none).
 // HCCL_SIM_DATA_PATH=hub keeps the data on the hub.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -71,6 +80,14 @@ private:
     bool barrier(uint32_t rank, Deadline deadline, int32_t& missing);
     // Gives the data step up: the host's ranks waiting for this one fail naming `missing`.
     Outcome abandon(Outcome outcome, int32_t missing);
+    // Moves the data of matched point-to-point items: through the segments with ranks of this
+    // host, over links with the others; received bytes are dropped unless `deliver`. False (with
+    // the missing rank) on failure.
+    bool move_p2p(uint32_t rank, const std::vector<P2PItem>& items, bool deliver, Deadline deadline, int32_t& missing);
+    // Waits until `ready()` or the word changes, looking every 100 ms whether rank `r`'s process
+    // is alive and whether it gave its step up; false (with the missing rank) when not in time.
+    bool wait_for(uint32_t rank, uint32_t r, std::atomic<uint32_t>& word, const std::function<bool()>& ready,
+                  Deadline deadline, int32_t& missing);
 
     std::unique_ptr<Transport> control_;
     const uint32_t nranks_;
@@ -86,7 +103,10 @@ private:
     std::vector<uint32_t> receivers_;            // this rank's input goes to these (one per other host)
     std::vector<uint32_t> senders_;              // inputs this rank receives, ascending
     HostLinks links_;
-    std::vector<uint8_t> wire_;  // scratch: headers sent and received
+    std::vector<HostLinks::Partner> addresses_;  // every rank's link address and token, by rank
+    uint64_t token_ = 0;                         // this rank's
+    std::vector<uint64_t> sent_, got_;           // point-to-point stream bytes to and from each rank of this host
+    bool p2p_logged_ = false;
 };
 
 // The transport a communicator uses: `control` wrapped in the peer-to-peer data path unless
