@@ -37,7 +37,7 @@ struct InputHeader {
 };
 
 // An input received from another host, as laid out in the receiver's extra area: this
-// record, the descriptor at +sizeof, the input at `in_at`; the next record at `next`.
+// record, the descriptor right after it, the input at `in_at`; the next record `record_size` on.
 struct ExtraRecord {
     uint32_t rank = 0;
     uint32_t reserved = 0;
