@@ -394,3 +394,37 @@ def test_a_rank_killed_before_its_exchange_across_hosts_fails_the_others_at_once
         text = err.read_text()
         assert "rank 3 did not arrive within HCCL_EXEC_TIMEOUT or is gone" in text, text[-2000:]
     assert sim_files() <= before
+
+
+def test_a_rank_late_to_its_exchange_across_hosts_times_out_the_others(
+    exe: Path, native: NativeTree, tmp_path: Path
+) -> None:
+    """2 + 2 ranks on two (loopback) hosts; rank 3 stays alive but is held 3 s at the start of the
+    data step of the second all-reduce (HCCL_EXEC_TIMEOUT 1 s): ranks 0 to 2 return HCCL_E_TIMEOUT
+    at the timeout, each naming rank 3."""
+    cases = numbered(
+        [("allreduce", INT32, SUM, 4), ("allreduce", INT32, SUM, 4), ("allreduce", INT32, SUM, 4)]
+    )
+    with two_hosts(prefer_netns=False) as hosts:
+        procs = launch_on_hosts(
+            exe,
+            native,
+            hosts,
+            (2, 2),
+            case_file(tmp_path, cases),
+            tmp_path,
+            {"NPU_SIM_FAULTS": "HcclShmDataStep:delay=3s@2"},
+            HCCL_EXEC_TIMEOUT="1",
+        )
+        for proc, _, err in procs:
+            assert proc.wait(timeout=60) == 0, err.read_text()[-2000:]
+    _, _, results, _ = parse("".join(out.read_text() for _, out, _ in procs[:-1]))
+    assert {r: results[(r, 2)][0] for r in range(3)} == {r: E_TIMEOUT for r in range(3)}, results
+    errs = [err.read_text() for _, _, err in procs[:-1]]
+    for text in errs:
+        assert "rank 3 did not arrive within HCCL_EXEC_TIMEOUT or is gone" in text, text[-2000:]
+    # Rank 1 waited on its socket for rank 3's input, rank 2 for rank 3's step on their host, rank 0
+    # for rank 1, which gave the step up.
+    assert "rank 3 did not send or take its data within HCCL_EXEC_TIMEOUT" in errs[1], errs[1][-2000:]
+    assert "rank 3 did not finish within HCCL_EXEC_TIMEOUT during the data step of collective 2" in errs[2]
+    assert "rank 1 gave up the data step of collective 2: rank 3 is missing" in errs[0], errs[0][-2000:]

@@ -188,6 +188,7 @@ bool ShmTransport::barrier(uint32_t rank, Deadline deadline, int32_t& missing) {
     for (uint32_t r : hosts_[host_of_[rank]]) {
         if (r == rank) continue;
         ShmHeader* peer = peers_[r].header();
+        bool graced = false;
         for (uint32_t slices = 0;; ++slices) {
             const uint32_t seen = peer->done.load(std::memory_order_acquire);
             const int32_t abandoned = peer->abandoned.load(std::memory_order_acquire);
@@ -200,6 +201,13 @@ bool ShmTransport::barrier(uint32_t rank, Deadline deadline, int32_t& missing) {
             }
             if (static_cast<int32_t>(seen - steps_) >= 0) break;
             const bool alive = slices == 0 || process_alive(pids_[r]);
+            if (deadline.passed() && alive && !graced) {
+                // The peer's own deadline is about ours: when it gave up waiting for a rank of
+                // another host, name that rank rather than the peer.
+                graced = true;
+                futex_wait_for(peer->done, seen, kLivenessCheckMs);
+                continue;
+            }
             if (deadline.passed() || !alive) {
                 log_message(LogLevel::Error, "hccl: rank %u: rank %u %s during the data step of collective %u", rank, r,
                             alive ? "did not finish within HCCL_EXEC_TIMEOUT" : "is gone (its process ended)",
