@@ -151,6 +151,28 @@ def test_point_to_point_data_moves_peer_to_peer_on_one_host(
     assert used == [path == "shm"] * 3
 
 
+@pytest.mark.parametrize("hosts_used", [1, 2])
+def test_point_to_point_data_moves_peer_to_peer_from_the_first_operation(
+    exe: Path, native: NativeTree, tmp_path: Path, hosts_used: int
+) -> None:
+    """3 process ranks that run no collective at all, on one host or on two (loopback) hosts: the
+    first Send/Recv already moves its data peer to peer (the path is set up as the communicator is
+    created), and every result is exact."""
+    cases = numbered([("sendrecv", INT32, SUM, 7), ("batch", FP16, SUM, 5), ("sendrecv", INT8, SUM, 300000)])
+    if hosts_used == 1:
+        procs = run_logged(exe, native, tmp_path, 3, case_file(tmp_path, cases), {})
+        for proc, _, err in procs:
+            assert proc.wait(timeout=120) == 0, err.read_text()[-2000:]
+    else:
+        with two_hosts(prefer_netns=False) as hosts:
+            procs = launch_on_hosts(exe, native, hosts, (1, 2), case_file(tmp_path, cases), tmp_path)
+            for proc, _, err in procs:
+                assert proc.wait(timeout=120) == 0, err.read_text()[-3000:]
+    check(cases, 3, "".join(out.read_text() for _, out, _ in procs))
+    for _, _, err in procs:
+        assert P2P_LINE in err.read_text(), err.read_text()[-2000:]
+
+
 def test_a_rank_killed_in_its_data_step_fails_the_others_at_once(
     exe: Path, native: NativeTree, tmp_path: Path
 ) -> None:

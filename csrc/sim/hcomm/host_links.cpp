@@ -225,8 +225,8 @@ bool HostLinks::exchange(const std::vector<LinkMessage>& outgoing, const std::ve
             if ((got & POLLIN) != 0 && !l.in.done()) {
                 const LinkPiece& p = l.in.message->pieces[l.in.piece];
                 size_t n = 0;
-                if (transport::recv_some(l.fd, p.data + l.in.offset, static_cast<size_t>(p.length - l.in.offset),
-                                         n) != transport::IoStatus::Ok) {
+                if (transport::recv_some(l.fd, p.data + l.in.offset, static_cast<size_t>(p.length - l.in.offset), n) !=
+                    transport::IoStatus::Ok) {
                     missing = static_cast<int32_t>(l.peer);  // the peer closed its end: it is gone
                     return false;
                 }

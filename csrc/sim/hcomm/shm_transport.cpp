@@ -309,24 +309,26 @@ bool ShmTransport::remote_input(uint32_t rank, uint32_t q, std::vector<uint8_t>&
     return false;
 }
 
+void ShmTransport::start(uint32_t rank, Deadline deadline) {
+    if (state_ != State::Unknown) return;
+    state_ = !control_->all_local() && setup(rank, deadline) ? State::On : State::Off;
+    if (state_ != State::On) return;
+    const size_t peers = hosts_[host_of_[rank]].size() - 1;
+    if (hosts_.size() == 1) {
+        log_message(LogLevel::Debug, "hccl: rank %u moves collective data through shared memory with %zu peers", rank,
+                    peers);
+    } else {
+        log_message(LogLevel::Debug,
+                    "hccl: rank %u moves collective data through shared memory with %zu peers of its host and "
+                    "over sockets to %zu ranks of %zu other hosts",
+                    rank, peers, links_.size(), hosts_.size() - 1);
+    }
+}
+
 Outcome ShmTransport::collective(uint32_t rank, const CollectiveRequest& req, const AgreedFn& agreed,
                                  Deadline deadline) {
     // Every rank takes the same branch (a rank whose buffers are empty still takes part in the step).
-    if (req.data && state_ == State::Unknown) {
-        state_ = !control_->all_local() && setup(rank, deadline) ? State::On : State::Off;
-        if (state_ == State::On) {
-            const size_t peers = hosts_[host_of_[rank]].size() - 1;
-            if (hosts_.size() == 1) {
-                log_message(LogLevel::Debug, "hccl: rank %u moves collective data through shared memory with %zu peers",
-                            rank, peers);
-            } else {
-                log_message(LogLevel::Debug,
-                            "hccl: rank %u moves collective data through shared memory with %zu peers of its host and "
-                            "over sockets to %zu ranks of %zu other hosts",
-                            rank, peers, links_.size(), hosts_.size() - 1);
-            }
-        }
-    }
+    if (req.data && state_ == State::Unknown) start(rank, deadline);
     if (!req.data || state_ != State::On) return control_->collective(rank, req, agreed, deadline);
 
     ++collectives_;

@@ -24,15 +24,15 @@
 // naming it; the rank that saw it marks its segment so that the ranks of its host waiting for
 // it fail at once, naming the same rank.
 //
-// At the first collective that moves data the ranks exchange (through the control
-// transport's point-to-point path) their pid, segment descriptor, random token, host identity
-// and link address; ranks of one host open each other's segments, ranks that exchange data
-// across hosts connect. The path is used only when every rank could, and the ranks are not all
-// threads of one process (those share memory already; they skip the exchange). Otherwise the
-// control transport carries the data as before.
+// When the communicator is created (or else at the first collective that moves data) the
+// ranks exchange (through the control transport's point-to-point path) their pid, segment
+// descriptor, random token, host identity and link address; ranks of one host open each
+// other's segments, ranks that exchange data across hosts connect. The path is used only when
+// every rank could, and the ranks are not all threads of one process (those share memory
+// already; they skip the exchange). Otherwise the control transport carries the data as before.
 //
-// Point-to-point operations, once the path is set up (after the first collective that moves
-// data): the hub matches the items without data (the sizes are checked, the start agreed);
+// Point-to-point operations (the path is set up as the communicator is created, so from the
+// first one): the hub matches the items without data (the sizes are checked, the start agreed);
 // then the data goes straight between the two ranks, as a byte stream per (sender, receiver)
 // in matching order: through the sender's segment within a host (the sender posts a chunk,
 // the receiver copies it and says how far it has taken; the sender returns once all is
@@ -55,6 +55,9 @@ namespace npusim::hcomm {
 class ShmTransport : public Transport {
 public:
     ShmTransport(std::unique_ptr<Transport> control, uint32_t nranks);
+    // Sets the path up (every rank, as its communicator is created); a collective that moves
+    // data sets it up when this was not called.
+    void start(uint32_t rank, Deadline deadline) override;
     Outcome collective(uint32_t rank, const CollectiveRequest& req, const AgreedFn& agreed, Deadline deadline) override;
     Outcome p2p(uint32_t rank, uint64_t earliest, const std::vector<P2PItem>& items, bool data, const AgreedFn& agreed,
                 Deadline deadline) override;
@@ -95,17 +98,17 @@ private:
     OwnSegment own_;
     std::vector<PeerSegment> peers_;  // by rank; entries of this host's other ranks only
     std::vector<uint32_t> pids_;
-    uint32_t steps_ = 0;        // data steps done (the futex word's value; two per collective across hosts)
+    uint32_t steps_ = 0;  // data steps done (the futex word's value; two per collective across hosts)
     uint32_t collectives_ = 0;  // collectives that moved data here (named in log lines)
     // Hosts: ranks grouped by host identity, in order of their lowest rank.
     std::vector<std::vector<uint32_t>> hosts_;
     std::vector<uint32_t> host_of_, index_of_;  // by rank: its host, its index there
-    std::vector<uint32_t> receivers_;            // this rank's input goes to these (one per other host)
-    std::vector<uint32_t> senders_;              // inputs this rank receives, ascending
+    std::vector<uint32_t> receivers_;  // this rank's input goes to these (one per other host)
+    std::vector<uint32_t> senders_;  // inputs this rank receives, ascending
     HostLinks links_;
     std::vector<HostLinks::Partner> addresses_;  // every rank's link address and token, by rank
-    uint64_t token_ = 0;                         // this rank's
-    std::vector<uint64_t> sent_, got_;           // point-to-point stream bytes to and from each rank of this host
+    uint64_t token_ = 0;  // this rank's
+    std::vector<uint64_t> sent_, got_;  // point-to-point stream bytes to and from each rank of this host
     bool p2p_logged_ = false;
 };
 
