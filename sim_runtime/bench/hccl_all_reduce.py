@@ -16,7 +16,7 @@ import json
 import os
 import statistics
 import subprocess
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,15 +37,30 @@ class AllReduceRun:
 
 
 def launch_ranks(
-    exe: Path, env: Mapping[str, str], ranks: int, nbytes: int, count: int, root_file: Path
+    exe: Path,
+    env: Mapping[str, str],
+    ranks: int,
+    nbytes: int,
+    count: int,
+    root_file: Path,
+    rank_env: Sequence[Mapping[str, str]] = (),
+    rank_prefix: Sequence[Sequence[str]] = (),
 ) -> AllReduceRun:
-    """Runs programs/hccl_all_reduce.c as ``ranks`` processes in ``env``; a rank's failure raises
-    RuntimeError with its diagnostics."""
+    """Runs programs/hccl_all_reduce.c as ``ranks`` processes in ``env`` (plus ``rank_env[r]`` and
+    under the command ``rank_prefix[r]`` for rank r when given: ranks on several hosts); a rank's
+    failure raises RuntimeError with its diagnostics."""
     root_file.unlink(missing_ok=True)
     procs = [
         subprocess.Popen(
-            [str(exe), str(ranks), str(nbytes), str(count), str(root_file)],
-            env={**env, "RANK": str(rank)},
+            [
+                *(rank_prefix[rank] if rank_prefix else ()),
+                str(exe),
+                str(ranks),
+                str(nbytes),
+                str(count),
+                str(root_file),
+            ],
+            env={**env, **(rank_env[rank] if rank_env else {}), "RANK": str(rank)},
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,

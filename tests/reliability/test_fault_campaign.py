@@ -34,6 +34,7 @@ import pytest
 from reliability_support import DROP_REASONS, Figures, ReliabilityPrograms
 
 from support.native import run_program
+from support.two_hosts import two_hosts
 
 # Functions of the seam, by library (cann-seam.md §1.2, §7.2).
 PROFAPI = (
@@ -654,19 +655,38 @@ def test_a_failed_synchronize_leaves_no_collective_reading_freed_memory(
     assert got == {"sync0": 507000, "sync1": 0, "reused_intact": 1}
 
 
+@pytest.mark.parametrize("hosts", ["one host", "two hosts"])
 @pytest.mark.parametrize("work", ["collective", "queued"])
 def test_a_failed_synchronize_leaves_no_collective_reading_freed_memory_across_processes(
-    reliability_programs: ReliabilityPrograms, work: str, tmp_path: Path
+    reliability_programs: ReliabilityPrograms, work: str, hosts: str, tmp_path: Path
 ) -> None:
-    """D3 with the ranks as processes, whose collective data moves peer to peer through shared
-    memory: rank 0's buffers, freed after its failed synchronize, are neither read nor written when
-    rank 1 arrives (the plan fails rank 0's first synchronize only)."""
+    """D3 with the ranks as processes, whose collective data moves peer to peer (through shared
+    memory on one host; over a socket between two loopback hosts): rank 0's buffers, freed after its
+    failed synchronize, are neither read nor written when rank 1 arrives (the plan fails rank 0's
+    first synchronize only)."""
     exe = reliability_programs.build(
         "freed_collective_buffers.cpp", ["hccl", "ascendcl", "opapi", "nnopbase"]
     )
+    with two_hosts(prefer_netns=False) as pair:
+        host_env = pair.env if hosts == "two hosts" else ({}, {})
+        outs = run_freed_buffer_ranks(reliability_programs, exe, work, host_env, tmp_path)
+    line = "over sockets to" if hosts == "two hosts" else "moves collective data through shared memory"
+    assert all(line in err for _, err in outs), [err[-3000:] for _, err in outs]
+    assert [out for out, _ in outs] == ["S sync0=507000 reused_intact=1", "S sync1=0"], outs
+
+
+def run_freed_buffer_ranks(
+    reliability_programs: ReliabilityPrograms,
+    exe: Path,
+    work: str,
+    host_env: tuple[dict[str, str], dict[str, str]],
+    tmp_path: Path,
+) -> list[tuple[str, str]]:
+    """Ranks 0 and 1 of freed_collective_buffers.cpp as processes: each one's summary line and stderr."""
     procs = []
     for rank in (0, 1):
         env = reliability_programs.native.env(
+            **host_env[rank],
             NPU_SIM_CLOCK="virtual",
             NPU_SIM_LOG_LEVEL="debug",
             NPU_SIM_DEVICES="2",
@@ -687,6 +707,5 @@ def test_a_failed_synchronize_leaves_no_collective_reading_freed_memory_across_p
         out, err = proc.communicate(timeout=120)
         assert proc.returncode == 0, out[-3000:] + err[-3000:]
         assert not [x for x in out.splitlines() if x.startswith("W ")], out
-        assert "moves collective data through shared memory" in err, err[-3000:]
-        outs.append(next(x for x in out.splitlines() if x.startswith("S ")))
-    assert outs == ["S sync0=507000 reused_intact=1", "S sync1=0"], outs
+        outs.append((next(x for x in out.splitlines() if x.startswith("S ")), err))
+    return outs

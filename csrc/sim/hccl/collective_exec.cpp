@@ -155,7 +155,7 @@ void run_all_reduce(Buffers& b, const OpDesc& d, std::vector<std::vector<Segment
         std::fill(offsets.begin(), offsets.end(), off);
         reduce_range(acc, b.in, offsets, len, d);
         for (size_t r = 0; r < p; ++r) {
-            if (to_root_only && r != d.root) continue;
+            if ((to_root_only && r != d.root) || b.out[r] == nullptr) continue;
             copy(b.out[r] + off, acc.data(), len);
         }
     }
@@ -175,7 +175,7 @@ void run_reduce_scatter(Buffers& b, const std::vector<OpDesc>& d, std::vector<st
     for (size_t j = 0; j < p; ++j) {
         const bool v = a.kind == OpKind::ReduceScatterV;
         const uint64_t block = (v ? a.send_counts[j] : a.count) * es;
-        for (uint64_t off = 0; off < block && mine(j, share); off += step) {
+        for (uint64_t off = 0; off < block && mine(j, share) && b.out[j] != nullptr; off += step) {
             const uint64_t len = std::min(step, block - off);
             for (size_t r = 0; r < p; ++r) offsets[r] = (v ? d[r].send_displs[j] * es : j * block) + off;
             reduce_range(acc, b.in, offsets, len, a);
@@ -190,7 +190,7 @@ void move_blocks(Buffers& b, const std::vector<OpDesc>& d, std::vector<std::vect
     const OpDesc& a = d[0];
     const uint64_t es = dtype_size(a.dtype);
     auto put = [&](uint32_t dst_rank, uint64_t dst_off, const uint8_t* src, uint64_t len) {
-        if (mine(dst_rank, share)) copy(b.out[dst_rank] + dst_off, src, len);
+        if (mine(dst_rank, share) && b.out[dst_rank] != nullptr) copy(b.out[dst_rank] + dst_off, src, len);
         if (len > 0) w[dst_rank].push_back(Segment{dst_off, len});
     };
     switch (a.kind) {
@@ -253,14 +253,14 @@ CollectiveResult execute_collective(const std::vector<CollectiveInput>& ranks, b
     for (uint32_t r = 0; r < p; ++r) {
         const uint64_t need_in = d[r].input_bytes(r, p), need_out = d[r].output_bytes(r, p);
         if ((need_in > 0 && (ranks[r].in == nullptr || ranks[r].in_len < need_in)) ||
-            (need_out > 0 && (ranks[r].out == nullptr || ranks[r].out_len < need_out))) {
+            (need_out > 0 && !ranks[r].elsewhere && (ranks[r].out == nullptr || ranks[r].out_len < need_out))) {
             result.status = HCCL_E_PARA;  // a rank's buffers do not hold what its call describes
             result.written.clear();
             return result;
         }
         b.in.push_back(need_in > 0 ? ranks[r].in : nullptr);
         b.in_len.push_back(need_in);
-        b.out.push_back(need_out > 0 ? ranks[r].out : nullptr);
+        b.out.push_back(need_out > 0 && !ranks[r].elsewhere ? ranks[r].out : nullptr);
         b.out_len.push_back(need_out);
     }
     const OpDesc& a = d[0];

@@ -7,7 +7,8 @@
 // other way are copied first. A share of the movement (`share`, see exchange.h) writes: for
 // all-reduce and reduce, its share of the elements (reduced over every input, written to
 // every output); for reduce-scatter, the blocks j with j % parts == part; for the other
-// operations, the outputs of the ranks r with r % parts == part. Shares run concurrently
+// operations, the outputs of the ranks r with r % parts == part. A rank marked `elsewhere`
+// gets no output here (its own host computes it). Shares run concurrently
 // only over buffers where no input overlaps an output (the peer-to-peer path's segments).
 #pragma once
 

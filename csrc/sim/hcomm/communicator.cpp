@@ -22,7 +22,11 @@ Communicator::Communicator(uint64_t uid, std::string name, uint32_t rank, uint32
       layout_(std::move(layout)),
       options_(std::move(options)),
       topology_(topology),
-      transport_(with_data_path(std::move(transport), nranks)) {}
+      transport_(with_data_path(std::move(transport), nranks)) {
+    // Every rank creates its communicator, so the data path is set up here, not at the first
+    // collective: point-to-point operations move their data peer to peer from the first one.
+    if (settings().move_data) transport_->start(rank_, Deadline::after(settings().connect_timeout));
+}
 
 Communicator::~Communicator() { leave(); }
 

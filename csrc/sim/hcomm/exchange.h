@@ -29,7 +29,8 @@ struct Outcome {
     HcclResult status = HCCL_SUCCESS;
     uint64_t start_ns = 0;  // agreed device start
     uint64_t agreed = 0;    // executor-defined value every rank receives
-    std::vector<Segment> written;  // output segments the executor wrote (collectives)
+    std::vector<Segment> written;  // output segments the executor wrote (collectives); point to
+                                   // point without data: {item index, 0} of the items that matched
     int32_t missing_rank = -1;     // HCCL_E_TIMEOUT: a rank that did not arrive or is gone
 };
 
@@ -48,6 +49,9 @@ struct CollectiveInput {
     uint64_t in_len = 0;
     uint8_t* out = nullptr;
     uint64_t out_len = 0;
+    // The rank's output is computed on its own host (the peer-to-peer path across hosts):
+    // `out` is null and the executor writes nothing for it.
+    bool elsewhere = false;
 };
 
 struct CollectiveResult {
@@ -59,7 +63,8 @@ struct CollectiveResult {
 // The part of a collective's data movement one caller does: `part` of `parts` equal shares
 // (the hub path runs the whole, {0, 1}; on the peer-to-peer path rank r runs share r of n).
 // Shares write disjoint output bytes and the written segments reported are the whole
-// operation's, whatever the share.
+// operation's, whatever the share. Across hosts the shares are those of the host's ranks and
+// cover only the outputs of its ranks (the others are `elsewhere`).
 struct Share {
     uint32_t part = 0;
     uint32_t parts = 1;

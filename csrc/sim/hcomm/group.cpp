@@ -186,6 +186,7 @@ void Group::resolve_item(const Posted& posted, HcclResult status, uint64_t start
         if (status == HCCL_E_TIMEOUT) req.outcome.missing_rank = int32_t(req.items[posted.index].peer);
     }
     req.outcome.start_ns = std::max(req.outcome.start_ns, start);
+    if (status == HCCL_SUCCESS) req.outcome.written.push_back(Segment{posted.index, 0});  // matched
     if (--req.unresolved == 0) {
         req.finished = true;
         auto request = posted.request;

@@ -1,6 +1,6 @@
 // The host interface HCCL names communicators after, picked as CANN picks it
 // (hicann/hccl docs/zh/user_guide/hccl_env/HCCL_IF_IP.md, HCCL_SOCKET_FAMILY.md; hcomm's
-// FindLocalHostIP):
+// FindLocalHostIP; the choice itself is the transport layer's, transport/interfaces.h):
 //   HCCL_IF_IP (an IPv4 or IPv6 address, or "ip%ifname"; the interface holding it gives the name,
 //     else the ifname given, else "ifip")
 //   > HCCL_SOCKET_IFNAME (hicann/hccl docs/zh/user_guide/hccl_env/HCCL_SOCKET_IFNAME.md,
@@ -18,6 +18,8 @@
 
 #include <string>
 
+#include "transport/interfaces.h"
+
 namespace npusim::hcomm {
 
 struct HostNic {
@@ -30,8 +32,8 @@ struct HostNic {
 // then fails initialisation with HCCL_E_PARA).
 bool socket_family(int& family);
 
-// True when HCCL_SOCKET_IFNAME's rule `spec` admits the interface `name`.
-bool ifname_admits(const std::string& spec, const std::string& name);
+// True when HCCL_SOCKET_IFNAME's rule `spec` admits the interface `name` (transport/interfaces.h).
+using transport::ifname_admits;
 
 // Chosen once per process; "127.0.0.1"/"lo" when the host has no usable interface.
 const HostNic& host_nic();

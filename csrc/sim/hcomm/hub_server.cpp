@@ -151,6 +151,8 @@ bool handle_p2p(RemoteRank& rr, const Incoming& msg) {
                 segments.push_back(Segment{i, r->items[i].bytes});
                 pieces.emplace_back(staging->buffers[i].data(), r->items[i].bytes);
             }
+        } else if (r && !r->data) {
+            segments = o.written;  // the items that matched, without bytes
         }
         send_reply(*channel, request, o, pieces, segments);
     };

@@ -212,6 +212,7 @@ Outcome RemoteTransport::p2p(uint32_t /*rank*/, uint64_t earliest, const std::ve
             return outcome;
         }
     }
+    if (!data) outcome.written = segments;  // the items that matched
     if (!rd.ok()) outcome.status = HCCL_E_TCP_TRANSFER;
     if (outcome.status == HCCL_SUCCESS && agreed && !agreed_called) agreed(outcome);
     return outcome;

@@ -49,31 +49,39 @@ void ShmMapping::unmap() {
     length_ = 0;
 }
 
-bool OwnSegment::create(uint64_t token) {
+bool OwnSegment::create(uint64_t token, uint32_t nranks) {
+    const uint64_t table_off = align_page(sizeof(ShmHeader));
+    const uint64_t data_off = align_page(table_off + uint64_t(nranks) * sizeof(PairWords));
     fd_ = Fd(static_cast<int>(::syscall(SYS_memfd_create, "npusim-hccl", MFD_CLOEXEC)));
-    if (!fd_.valid() || ::ftruncate(fd_.get(), static_cast<off_t>(kPage)) != 0 || !map_.map(fd_, kPage)) return false;
+    if (!fd_.valid() || ::ftruncate(fd_.get(), static_cast<off_t>(data_off)) != 0 || !map_.map(fd_, data_off)) {
+        return false;
+    }
     ShmHeader* h = new (map_.base()) ShmHeader();
+    for (uint32_t r = 0; r < nranks; ++r) new (map_.base() + table_off + r * sizeof(PairWords)) PairWords();
     h->magic = kShmMagic;
     h->token = token;
     h->pid = static_cast<uint32_t>(::getpid());
-    h->capacity.store(kPage, std::memory_order_release);
+    h->nranks = nranks;
+    h->table_off = table_off;
+    h->data_off = data_off;
+    h->desc_off = h->in_off = h->out_off = h->extra_off = data_off;
+    h->capacity.store(data_off, std::memory_order_release);
     return true;
 }
 
+PairWords& OwnSegment::pair(uint32_t rank) const {
+    return *reinterpret_cast<PairWords*>(map_.base() + map_.header()->table_off + rank * sizeof(PairWords));
+}
+
+PairWords& PeerSegment::pair(uint32_t rank) const {
+    return *reinterpret_cast<PairWords*>(map_.base() + map_.header()->table_off + rank * sizeof(PairWords));
+}
+
 bool OwnSegment::prepare(uint64_t desc_len, uint64_t in_len, uint64_t out_len) {
-    const uint64_t desc_off = sizeof(ShmHeader);
+    const uint64_t desc_off = map_.header()->data_off;
     const uint64_t in_off = align_page(desc_off + desc_len);
     const uint64_t out_off = align_page(in_off + in_len);
-    const uint64_t need = align_page(out_off + out_len);
-    uint64_t capacity = map_.length();
-    if (need > capacity) {
-        uint64_t grown = std::max(need, 2 * capacity);
-        grown = (grown + kGrowStep - 1) / kGrowStep * kGrowStep;
-        if (::ftruncate(fd_.get(), static_cast<off_t>(grown)) != 0) return false;
-        if (!map_.map(fd_, grown)) return false;
-        capacity = grown;
-        map_.header()->capacity.store(capacity, std::memory_order_release);
-    }
+    if (!grow(align_page(out_off + out_len))) return false;
     ShmHeader* h = map_.header();
     h->desc_off = desc_off;
     h->desc_len = desc_len;
@@ -81,6 +89,26 @@ bool OwnSegment::prepare(uint64_t desc_len, uint64_t in_len, uint64_t out_len) {
     h->in_len = in_len;
     h->out_off = out_off;
     h->out_len = out_len;
+    h->extra_off = align_page(out_off + out_len);
+    h->extra_len = 0;
+    return true;
+}
+
+bool OwnSegment::reserve_extra(uint64_t extra_len) {
+    const uint64_t extra_off = map_.header()->extra_off;
+    if (!grow(align_page(extra_off + extra_len))) return false;
+    map_.header()->extra_len = extra_len;
+    return true;
+}
+
+bool OwnSegment::grow(uint64_t need) {
+    const uint64_t capacity = map_.length();
+    if (need <= capacity) return true;
+    uint64_t grown = std::max(need, 2 * capacity);
+    grown = (grown + kGrowStep - 1) / kGrowStep * kGrowStep;
+    if (::ftruncate(fd_.get(), static_cast<off_t>(grown)) != 0) return false;
+    if (!map_.map(fd_, grown)) return false;
+    map_.header()->capacity.store(grown, std::memory_order_release);
     return true;
 }
 
@@ -93,7 +121,7 @@ bool PeerSegment::open(uint32_t pid, int32_t fd, uint64_t token) {
     path_ = "/proc/" + std::to_string(pid) + "/fd/" + std::to_string(fd);
     if (!map(kPage)) return false;
     const ShmHeader* h = map_.header();
-    return h->magic == kShmMagic && h->token == token && h->pid == pid;
+    return h->magic == kShmMagic && h->token == token && h->pid == pid && refresh();
 }
 
 bool PeerSegment::refresh() {

@@ -1,76 +1,25 @@
-// Loopback/TCP plumbing of the rendezvous: an owned descriptor, listen and
-// connect, and whole-buffer reads and writes (in chunks) with deadlines.
+// The rendezvous's TCP plumbing, from the simulator's one transport layer (transport/socket.h,
+// transport/address.h) under hcomm's names.
 #pragma once
 
-#include <chrono>
-#include <cstddef>
-#include <cstdint>
-#include <string>
+#include "transport/address.h"
+#include "transport/socket.h"
 
 namespace npusim::hcomm {
 
-using SteadyTime = std::chrono::steady_clock::time_point;
-
-// A point in time to give up at; `never()` waits without limit.
-struct Deadline {
-    SteadyTime at = SteadyTime::max();
-    static Deadline never() { return {}; }
-    static Deadline after(std::chrono::nanoseconds d) { return {std::chrono::steady_clock::now() + d}; }
-    bool passed() const { return std::chrono::steady_clock::now() >= at; }
-    int poll_ms() const;  // milliseconds left for poll(2), -1 for no limit
-};
-
-class Fd {
-public:
-    Fd() = default;
-    explicit Fd(int fd) : fd_(fd) {}
-    Fd(Fd&& other) noexcept : fd_(other.release()) {}
-    Fd& operator=(Fd&& other) noexcept;
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-    ~Fd() { reset(); }
-
-    int get() const { return fd_; }
-    bool valid() const { return fd_ >= 0; }
-    int release() {
-        const int fd = fd_;
-        fd_ = -1;
-        return fd;
-    }
-    void reset();
-    // Wakes any thread blocked on the descriptor (accept/read) without closing it.
-    void shutdown_both() const;
-
-private:
-    int fd_ = -1;
-};
-
-enum class IoStatus { Ok, Closed, Timeout, Error };
-
-// Listens on host:port (port 0 picks a free one); returns an invalid Fd on failure, with the
-// errno of the failing call in `*error_number` when given (EADDRINUSE: the port is taken,
-// EADDRNOTAVAIL: `host` is not an address of this host).
-Fd listen_tcp(const std::string& host, uint16_t port, uint16_t* bound_port, std::string* error,
-              int* error_number = nullptr);
-// One connection attempt, given up after `attempt` (a host that does not answer); an invalid Fd
-// when refused or unreachable. A non-empty `source` binds the local end to that address first.
-Fd connect_tcp(const std::string& host, uint16_t port, const std::string& source = std::string(),
-               std::chrono::milliseconds attempt = std::chrono::milliseconds(1000));
-// "ip:port" of the other end of a connection ("?" when unknown).
-std::string peer_address(const Fd& fd);
-// True when `host` resolves to an IPv4 address held by an interface of this host (any 127/8).
-bool is_local_address(const std::string& host);
-// Accepts one connection; an invalid Fd when the listener was shut down.
-Fd accept_tcp(const Fd& listener);
-
-IoStatus write_all(const Fd& fd, const void* data, size_t length);
-IoStatus read_all(const Fd& fd, void* data, size_t length, Deadline deadline = Deadline::never());
-// Reads and discards `length` bytes.
-IoStatus skip_bytes(const Fd& fd, uint64_t length, Deadline deadline = Deadline::never());
-// True when the descriptor has data (or EOF) before the deadline.
-bool wait_readable(const Fd& fd, Deadline deadline);
-
-// "host:port" -> parts; false when malformed.
-bool split_host_port(const std::string& text, std::string& host, uint16_t& port);
+using transport::accept_tcp;
+using transport::connect_tcp;
+using transport::Deadline;
+using transport::Fd;
+using transport::IoStatus;
+using transport::is_local_address;
+using transport::listen_tcp;
+using transport::peer_address;
+using transport::read_all;
+using transport::skip_bytes;
+using transport::split_host_port;
+using transport::SteadyTime;
+using transport::wait_readable;
+using transport::write_all;
 
 }  // namespace npusim::hcomm

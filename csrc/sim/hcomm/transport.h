@@ -37,6 +37,12 @@ public:
                                Deadline deadline) = 0;
     virtual Outcome p2p(uint32_t rank, uint64_t earliest, const std::vector<P2PItem>& items, bool data,
                         const AgreedFn& agreed, Deadline deadline) = 0;
+    // Called once by every rank of the communicator as it is created, before any operation:
+    // whatever the transport needs before its first data moves (all ranks take part).
+    virtual void start(uint32_t rank, Deadline deadline) {
+        (void)rank;
+        (void)deadline;
+    }
     // The rank leaves the communicator (no operation may follow).
     virtual void leave(uint32_t rank) = 0;
     // True when every rank of the communicator lives in this process (threads share memory).

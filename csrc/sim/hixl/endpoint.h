@@ -1,21 +1,12 @@
-// Engine names: "ip" (connects out only) or "ip:port" (IPv4).
+// Engine names: "ip" (connects out only) or "ip:port"; IPv4, or IPv6 in brackets ("[::1]:port").
+// The parser is the transport layer's (transport/address.h).
 #pragma once
 
-#include <cstdint>
-#include <string>
+#include "transport/address.h"
 
 namespace hixl {
 
-struct Endpoint {
-    std::string ip;
-    bool has_port = false;
-    uint16_t port = 0;
-
-    // "ip:port", or "ip" without a port.
-    std::string name() const;
-};
-
-// False when `text` is not an IPv4 address optionally followed by ":port" (0..65535).
-bool parse_endpoint(const std::string& text, Endpoint& out);
+using npusim::transport::Endpoint;
+using npusim::transport::parse_endpoint;
 
 }  // namespace hixl

@@ -1,17 +1,14 @@
-// The listening side of an engine: accepts links from engines of other processes
-// and serves their transfers against the engine's registered memory, one thread
-// per link. stop() wakes and joins every thread.
+// The listening side of an engine: accepts links from engines of other processes and serves
+// their transfers against the engine's registered memory, one thread per link (the transport
+// layer's Acceptor). stop() wakes and joins every thread.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
-#include <list>
-#include <memory>
-#include <mutex>
-#include <thread>
 
 #include "endpoint.h"
+#include "hixl/hixl_types.h"
 #include "mem_registry.h"
+#include "transport/acceptor.h"
 #include "wire.h"
 
 namespace hixl {
@@ -25,27 +22,15 @@ public:
 
     // Listens on ep (port 0: any free port); `bound_port` is the port in use.
     Status start(const Endpoint& ep, uint16_t& bound_port);
-    void stop();
+    void stop() { acceptor_.stop(); }
 
 private:
-    struct Link {
-        int fd = -1;
-        std::thread thread;
-        std::shared_ptr<std::atomic<bool>> done;
-    };
-
-    void accept_loop();
-    void reap_finished();
-    void serve(int fd);
+    void serve(const wire::Fd& fd);
     // False when the stream is no longer usable.
-    bool serve_transfer(int fd, const wire::Header& header);
+    bool serve_transfer(wire::Channel& link, const wire::Message& request);
 
     MemRegistry& memory_;
-    int listen_fd_ = -1;
-    int wake_fd_ = -1;
-    std::thread acceptor_;
-    std::mutex links_mutex_;
-    std::list<Link> links_;
+    npusim::transport::Acceptor acceptor_;
 };
 
 }  // namespace hixl

@@ -1,7 +1,7 @@
 #include "tcp_transport.h"
 
-#include <unistd.h>
-
+#include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <new>
 #include <shared_mutex>
@@ -10,48 +10,64 @@
 
 namespace hixl {
 
-using wire::IoResult;
+using wire::IoStatus;
+
+namespace {
+
+// The acknowledgement of a request: an AckHead meta of the expected kind, else the link broke.
+IoStatus receive_ack(wire::Channel& link, wire::Kind kind, wire::AckHead& ack, uint64_t& payload,
+                     wire::Deadline deadline) {
+    wire::Message msg;
+    const IoStatus r = link.receive(msg, deadline);
+    if (r != IoStatus::Ok) return r;
+    npusim::transport::Reader meta(msg.meta);
+    ack = meta.get<wire::AckHead>();
+    if (msg.type != kind || !meta.ok() || msg.meta.size() != sizeof ack) return IoStatus::Closed;
+    payload = msg.payload;
+    return IoStatus::Ok;
+}
+
+}  // namespace
 
 Status TcpTransport::open(const Endpoint& remote, const std::string& local_name, int32_t timeout_ms,
                           std::unique_ptr<TcpTransport>& out) {
     const wire::Deadline deadline = wire::Deadline::after_ms(timeout_ms);
-    bool timed_out = false;
-    const int fd = wire::connect_tcp(remote.ip, remote.port, deadline, timed_out);
-    if (fd < 0) {
+    IoStatus why = IoStatus::Closed;
+    wire::Fd fd = npusim::transport::connect_tcp(remote.ip, remote.port, std::string(),
+                                                 std::chrono::milliseconds(std::max(timeout_ms, 1)), &why);
+    if (!fd.valid()) {
+        const bool timed_out = why == IoStatus::Timeout;
         npusim::log_message(npusim::LogLevel::Error, "HIXL Connect: %s %s", remote.name().c_str(),
                             timed_out ? "did not answer in time" : "refused the connection");
         return timed_out ? TIMEOUT : FAILED;
     }
-    std::unique_ptr<TcpTransport> link(new TcpTransport(fd));
-    wire::Header h;
+    std::unique_ptr<TcpTransport> link(new TcpTransport(std::move(fd)));
+    wire::Writer hello;
+    hello.raw(local_name.data(), local_name.size());
     wire::AckHead ack;
-    IoResult r = wire::send_header(fd, wire::Kind::Hello, local_name.size(), deadline);
-    if (r == IoResult::Ok) r = wire::send_all(fd, local_name.data(), local_name.size(), deadline);
-    if (r == IoResult::Ok) r = wire::recv_header(fd, h, deadline);
-    if (r == IoResult::Ok && (h.kind != static_cast<uint32_t>(wire::Kind::HelloAck) || h.length != sizeof ack)) {
-        r = IoResult::Closed;
-    }
-    if (r == IoResult::Ok) r = wire::recv_all(fd, &ack, sizeof ack, deadline);
-    if (r != IoResult::Ok || ack.status != SUCCESS) {
+    uint64_t payload = 0;
+    IoStatus r = link->link_.send(wire::Kind::Hello, 0, hello, {}, deadline);
+    if (r == IoStatus::Ok) r = receive_ack(link->link_, wire::Kind::HelloAck, ack, payload, deadline);
+    if (r == IoStatus::Ok && payload != 0) r = IoStatus::Closed;
+    if (r != IoStatus::Ok || ack.status != SUCCESS) {
         npusim::log_message(npusim::LogLevel::Error, "HIXL Connect: %s is not a HIXL engine or did not answer",
                             remote.name().c_str());
         link->broken_ = true;
-        return r == IoResult::Timeout ? TIMEOUT : FAILED;
+        return r == IoStatus::Timeout ? TIMEOUT : FAILED;
     }
     out = std::move(link);
     return SUCCESS;
 }
 
 TcpTransport::~TcpTransport() {
-    if (!broken_) (void)wire::send_header(fd_, wire::Kind::Bye, 0, wire::Deadline::after_ms(100));
-    ::close(fd_);
+    if (!broken_) (void)link_.send(wire::Kind::Bye, 0, wire::Writer(), {}, wire::Deadline::after_ms(100));
 }
 
-Status TcpTransport::io_failure(IoResult r) {
+Status TcpTransport::io_failure(IoStatus r) {
     broken_ = true;
     npusim::log_message(npusim::LogLevel::Error, "HIXL transfer: the link to the remote engine %s",
-                        r == IoResult::Timeout ? "timed out" : "broke");
-    return r == IoResult::Timeout ? TIMEOUT : FAILED;
+                        r == IoStatus::Timeout ? "timed out" : "broke");
+    return r == IoStatus::Timeout ? TIMEOUT : FAILED;
 }
 
 Status TcpTransport::exchange(TransferOp op, const std::vector<TransferOpDesc>& descs, const char* write_data,
@@ -63,35 +79,26 @@ Status TcpTransport::exchange(TransferOp op, const std::vector<TransferOpDesc>& 
     head.count = static_cast<uint32_t>(descs.size());
     std::vector<wire::RangeDesc> ranges(descs.size());
     for (size_t i = 0; i < descs.size(); ++i) ranges[i] = wire::RangeDesc{descs[i].remote_addr, descs[i].len};
-    const uint64_t ranges_bytes = ranges.size() * sizeof(wire::RangeDesc);
-    const uint64_t length = sizeof head + ranges_bytes + (op == WRITE ? total : 0);
-
-    IoResult r = wire::send_header(fd_, wire::Kind::Transfer, length, deadline);
-    if (r == IoResult::Ok) r = wire::send_all(fd_, &head, sizeof head, deadline);
-    if (r == IoResult::Ok) r = wire::send_all(fd_, ranges.data(), ranges_bytes, deadline);
-    if (r == IoResult::Ok && op == WRITE) r = wire::send_all(fd_, write_data, total, deadline);
-    wire::Header h;
-    if (r == IoResult::Ok) r = wire::recv_header(fd_, h, deadline);
-    if (r != IoResult::Ok) return io_failure(r);
+    std::vector<wire::Piece> payload{{ranges.data(), ranges.size() * sizeof(wire::RangeDesc)}};
+    if (op == WRITE) payload.emplace_back(write_data, total);
+    IoStatus r = link_.send(wire::Kind::Transfer, 0, wire::Writer().put(head), payload, deadline);
     wire::AckHead ack;
-    if (h.kind != static_cast<uint32_t>(wire::Kind::TransferAck) || h.length < sizeof ack)
-        return io_failure(IoResult::Closed);
-    r = wire::recv_all(fd_, &ack, sizeof ack, deadline);
-    if (r != IoResult::Ok) return io_failure(r);
-    const uint64_t data_len = h.length - sizeof ack;
+    uint64_t data_len = 0;
+    if (r == IoStatus::Ok) r = receive_ack(link_, wire::Kind::TransferAck, ack, data_len, deadline);
+    if (r != IoStatus::Ok) return io_failure(r);
     if (ack.status != SUCCESS) {
-        r = wire::discard(fd_, data_len, deadline);
-        if (r != IoResult::Ok) return io_failure(r);
+        r = npusim::transport::skip_bytes(link_.fd(), data_len, deadline);
+        if (r != IoStatus::Ok) return io_failure(r);
         if (ack.status == PARAM_INVALID) {
             npusim::log_message(npusim::LogLevel::Error,
                                 "HIXL transfer: a remote range is outside the remote engine's memory");
         }
         return ack.status;
     }
-    if (data_len != (op == READ ? total : 0)) return io_failure(IoResult::Closed);
+    if (data_len != (op == READ ? total : 0)) return io_failure(IoStatus::Closed);
     if (op == READ) {
-        r = wire::recv_all(fd_, read_data, total, deadline);
-        if (r != IoResult::Ok) return io_failure(r);
+        r = npusim::transport::read_all(link_.fd(), read_data, total, deadline);
+        if (r != IoStatus::Ok) return io_failure(r);
     }
     return SUCCESS;
 }

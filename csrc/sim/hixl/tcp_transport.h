@@ -1,6 +1,6 @@
-// A link to an engine of another process over loopback TCP (protocol in wire.h).
-// One request is in flight per link; a link whose byte stream broke (peer gone,
-// timeout mid-message) fails every later transfer.
+// A link to an engine of another process over TCP (protocol in wire.h). One request is in
+// flight per link; a link whose byte stream broke (peer gone, timeout mid-message) fails every
+// later transfer.
 #pragma once
 
 #include <memory>
@@ -25,13 +25,13 @@ public:
                     wire::Deadline deadline) override;
 
 private:
-    explicit TcpTransport(int fd) : fd_(fd) {}
+    explicit TcpTransport(wire::Fd fd) : link_(std::move(fd)) {}
     Status exchange(TransferOp op, const std::vector<TransferOpDesc>& descs, const char* write_data, uint64_t total,
                     char* read_data, wire::Deadline deadline);
-    Status io_failure(wire::IoResult r);
+    Status io_failure(wire::IoStatus r);
 
     std::mutex mutex_;
-    int fd_;
+    wire::Channel link_;
     bool broken_ = false;
 };
 

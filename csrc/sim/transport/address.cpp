@@ -1,18 +1,28 @@
-#include "socket_address.h"
+#include "transport/address.h"
 
 #include <arpa/inet.h>
 #include <netdb.h>
 #include <netinet/in.h>
 
+#include <cstdlib>
 #include <cstring>
 
-namespace npusim::hcomm {
+namespace npusim::transport {
 
 namespace {
 
 std::string unbracketed(const std::string& host) {
     if (host.size() >= 2 && host.front() == '[' && host.back() == ']') return host.substr(1, host.size() - 2);
     return host;
+}
+
+// "0".."65535" in decimal digits only.
+bool parse_port(const std::string& text, uint16_t& port) {
+    if (text.empty() || text.size() > 5 || text.find_first_not_of("0123456789") != std::string::npos) return false;
+    const long value = std::strtol(text.c_str(), nullptr, 10);
+    if (value > 65535) return false;
+    port = static_cast<uint16_t>(value);
+    return true;
 }
 
 }  // namespace
@@ -85,4 +95,42 @@ std::string join_host_port(const std::string& host, uint16_t port) {
     return (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
 }
 
-}  // namespace npusim::hcomm
+bool split_host_port(const std::string& text, std::string& host, uint16_t& port) {
+    const size_t colon = text.rfind(':');
+    if (colon == std::string::npos || colon + 1 >= text.size()) return false;
+    char* end = nullptr;
+    const unsigned long p = std::strtoul(text.c_str() + colon + 1, &end, 10);
+    if (*end != '\0' || p == 0 || p > 65535) return false;
+    host = text.substr(0, colon);
+    port = static_cast<uint16_t>(p);
+    return true;
+}
+
+std::string Endpoint::name() const { return has_port ? join_host_port(ip, port) : ip; }
+
+bool parse_endpoint(const std::string& text, Endpoint& out) {
+    Endpoint ep;
+    std::string rest;
+    in6_addr raw{};
+    if (!text.empty() && text.front() == '[') {
+        const size_t close = text.find(']');
+        if (close == std::string::npos) return false;
+        ep.ip = text.substr(1, close - 1);
+        if (::inet_pton(AF_INET6, ep.ip.c_str(), &raw) != 1) return false;
+        rest = text.substr(close + 1);
+        if (!rest.empty() && rest.front() != ':') return false;
+    } else {
+        const size_t colon = text.find(':');
+        ep.ip = text.substr(0, colon);
+        if (ep.ip.empty() || ::inet_pton(AF_INET, ep.ip.c_str(), &raw) != 1) return false;
+        if (colon != std::string::npos) rest = text.substr(colon);
+    }
+    if (!rest.empty()) {
+        if (!parse_port(rest.substr(1), ep.port)) return false;
+        ep.has_port = true;
+    }
+    out = ep;
+    return true;
+}
+
+}  // namespace npusim::transport

@@ -1,9 +1,8 @@
-#include "socket_io.h"
+#include "transport/socket.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <ifaddrs.h>
-#include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -12,24 +11,37 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <vector>
 
-#include "socket_address.h"
+#include "transport/address.h"
 
-namespace npusim::hcomm {
+namespace npusim::transport {
 
 namespace {
 
 constexpr size_t kChunkBytes = size_t(1) << 20;  // one write/read call moves at most this much
 
-void tune(int fd) {
-    const int one = 1;
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+// Waits for `events` until the deadline: Ok when ready (or in error: the next call reports it).
+IoStatus wait_for(const Fd& fd, short events, const Deadline& deadline) {
+    for (;;) {
+        pollfd p{fd.get(), events, 0};
+        const int rc = ::poll(&p, 1, deadline.poll_ms());
+        if (rc > 0) return IoStatus::Ok;
+        if (rc == 0) {
+            if (deadline.passed()) return IoStatus::Timeout;
+            continue;
+        }
+        if (errno != EINTR) return IoStatus::Ok;
+    }
 }
 
 }  // namespace
+
+void set_no_delay(int fd) {
+    const int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+}
 
 int Deadline::poll_ms() const {
     if (at == SteadyTime::max()) return -1;
@@ -81,7 +93,9 @@ Fd listen_tcp(const std::string& host, uint16_t port, uint16_t* bound_port, std:
     return fd;
 }
 
-Fd connect_tcp(const std::string& host, uint16_t port, const std::string& source, std::chrono::milliseconds attempt) {
+Fd connect_tcp(const std::string& host, uint16_t port, const std::string& source, std::chrono::milliseconds attempt,
+               IoStatus* why) {
+    if (why) *why = IoStatus::Closed;
     SocketAddress addr;
     if (!resolve_address(host, port, addr)) return Fd();
     Fd fd(::socket(addr.family(), SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
@@ -103,13 +117,15 @@ Fd connect_tcp(const std::string& host, uint16_t port, const std::string& source
         do {
             rc = ::poll(&p, 1, static_cast<int>(std::max<int64_t>(attempt.count(), 1)));
         } while (rc < 0 && errno == EINTR);
+        if (rc == 0 && why) *why = IoStatus::Timeout;
         int err = 0;
         socklen_t len = sizeof err;
         if (rc <= 0 || ::getsockopt(fd.get(), SOL_SOCKET, SO_ERROR, &err, &len) != 0 || err != 0) return Fd();
     }
     const int flags = ::fcntl(fd.get(), F_GETFL);
     if (flags < 0 || ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK) != 0) return Fd();
-    tune(fd.get());
+    set_no_delay(fd.get());
+    if (why) *why = IoStatus::Ok;
     return fd;
 }
 
@@ -146,7 +162,7 @@ Fd accept_tcp(const Fd& listener) {
     for (;;) {
         const int fd = ::accept4(listener.get(), nullptr, nullptr, SOCK_CLOEXEC);
         if (fd >= 0) {
-            tune(fd);
+            set_no_delay(fd);
             return Fd(fd);
         }
         if (errno == EINTR || errno == ECONNABORTED) continue;
@@ -154,12 +170,19 @@ Fd accept_tcp(const Fd& listener) {
     }
 }
 
-IoStatus write_all(const Fd& fd, const void* data, size_t length) {
+IoStatus write_all(const Fd& fd, const void* data, size_t length, Deadline deadline) {
     const char* p = static_cast<const char*>(data);
+    // With a limit the writes do not block: a full socket buffer is waited for until the deadline.
+    const int flags = MSG_NOSIGNAL | (deadline.limited() ? MSG_DONTWAIT : 0);
     while (length > 0) {
-        const ssize_t n = ::send(fd.get(), p, std::min(length, kChunkBytes), MSG_NOSIGNAL);
+        const ssize_t n = ::send(fd.get(), p, std::min(length, kChunkBytes), flags);
         if (n < 0) {
             if (errno == EINTR) continue;
+            if (deadline.limited() && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+                const IoStatus st = wait_for(fd, POLLOUT, deadline);
+                if (st != IoStatus::Ok) return st;
+                continue;
+            }
             return errno == EPIPE || errno == ECONNRESET ? IoStatus::Closed : IoStatus::Error;
         }
         p += n;
@@ -168,23 +191,41 @@ IoStatus write_all(const Fd& fd, const void* data, size_t length) {
     return IoStatus::Ok;
 }
 
-bool wait_readable(const Fd& fd, Deadline deadline) {
+IoStatus send_some(int fd, const void* data, size_t length, size_t& moved) {
+    moved = 0;
     for (;;) {
-        pollfd p{fd.get(), POLLIN, 0};
-        const int rc = ::poll(&p, 1, deadline.poll_ms());
-        if (rc > 0) return true;
-        if (rc == 0) {
-            if (deadline.passed()) return false;
-            continue;
+        const ssize_t n = ::send(fd, data, length, MSG_DONTWAIT | MSG_NOSIGNAL);
+        if (n >= 0) {
+            moved = static_cast<size_t>(n);
+            return IoStatus::Ok;
         }
-        if (errno != EINTR) return true;  // let the read report the error
+        if (errno == EINTR) continue;
+        if (errno == EAGAIN || errno == EWOULDBLOCK) return IoStatus::Ok;
+        return errno == EPIPE || errno == ECONNRESET ? IoStatus::Closed : IoStatus::Error;
     }
 }
+
+IoStatus recv_some(int fd, void* data, size_t length, size_t& moved) {
+    moved = 0;
+    for (;;) {
+        const ssize_t n = ::recv(fd, data, length, MSG_DONTWAIT);
+        if (n > 0) {
+            moved = static_cast<size_t>(n);
+            return IoStatus::Ok;
+        }
+        if (n == 0) return length == 0 ? IoStatus::Ok : IoStatus::Closed;
+        if (errno == EINTR) continue;
+        if (errno == EAGAIN || errno == EWOULDBLOCK) return IoStatus::Ok;
+        return errno == ECONNRESET ? IoStatus::Closed : IoStatus::Error;
+    }
+}
+
+bool wait_readable(const Fd& fd, Deadline deadline) { return wait_for(fd, POLLIN, deadline) == IoStatus::Ok; }
 
 IoStatus read_all(const Fd& fd, void* data, size_t length, Deadline deadline) {
     char* p = static_cast<char*>(data);
     while (length > 0) {
-        if (deadline.at != SteadyTime::max() && !wait_readable(fd, deadline)) return IoStatus::Timeout;
+        if (deadline.limited() && !wait_readable(fd, deadline)) return IoStatus::Timeout;
         const ssize_t n = ::recv(fd.get(), p, std::min(length, kChunkBytes), 0);
         if (n == 0) return IoStatus::Closed;
         if (n < 0) {
@@ -208,15 +249,4 @@ IoStatus skip_bytes(const Fd& fd, uint64_t length, Deadline deadline) {
     return IoStatus::Ok;
 }
 
-bool split_host_port(const std::string& text, std::string& host, uint16_t& port) {
-    const size_t colon = text.rfind(':');
-    if (colon == std::string::npos || colon + 1 >= text.size()) return false;
-    char* end = nullptr;
-    const unsigned long p = std::strtoul(text.c_str() + colon + 1, &end, 10);
-    if (*end != '\0' || p == 0 || p > 65535) return false;
-    host = text.substr(0, colon);
-    port = static_cast<uint16_t>(p);
-    return true;
-}
-
-}  // namespace npusim::hcomm
+}  // namespace npusim::transport
