@@ -221,8 +221,10 @@ bool dropout_keeps(const AttentionPlan& p, const AttentionInputs& in, int64_t b,
     return ((byte >> (bit & 7)) & 1u) != 0;
 }
 
+bool cube_rounds(const AttentionPlan& p) { return p.q.dtype == ACL_FLOAT16 || p.q.dtype == ACL_BF16; }
+
 void round_for_cube(const AttentionPlan& p, std::vector<float>& block) {
-    if (p.q.dtype != ACL_FLOAT16 && p.q.dtype != ACL_BF16) return;
+    if (!cube_rounds(p)) return;
     for (float& x : block) x = round_to(p.q.dtype, x);
 }
 

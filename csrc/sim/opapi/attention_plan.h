@@ -90,5 +90,7 @@ bool dropout_keeps(const AttentionPlan& p, const AttentionInputs& in, int64_t b,
 // notes), unchanged for float32. The forward rounds the probabilities before the product with V, the
 // backward the probabilities before dV and dS before dQ and dK.
 void round_for_cube(const AttentionPlan& p, std::vector<float>& block);
+// True when round_for_cube changes a block (a float16 or bfloat16 attention).
+bool cube_rounds(const AttentionPlan& p);
 
 }  // namespace npusim::opapi

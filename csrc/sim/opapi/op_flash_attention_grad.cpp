@@ -66,9 +66,13 @@ void compute(const Plan& plan) {
                 Matrix v_t = head_matrix(gk, in.v.data(), b, kn);
                 v_t.trans = true;
                 // dV += Pd^T dy (Pd the cube's input type);  dPd = dy V^T (into dz)
-                pd_cube = pd;
-                round_for_cube(p, pd_cube);
-                gemm(skv, d, sq, 1.0f, {pd_cube.data(), skv, true}, dy_head, 1.0f, dv.data() + gk.index(b, kn, 0, 0),
+                const float* pd_in = pd.data();
+                if (cube_rounds(p)) {  // a float32 attention's cube takes Pd as it is: no copy
+                    pd_cube = pd;
+                    round_for_cube(p, pd_cube);
+                    pd_in = pd_cube.data();
+                }
+                gemm(skv, d, sq, 1.0f, {pd_in, skv, true}, dy_head, 1.0f, dv.data() + gk.index(b, kn, 0, 0),
                      gk.row_stride());
                 gemm(sq, skv, d, 1.0f, dy_head, v_t, 0.0f, dz.data(), skv);
                 for (int64_t i = 0; i < sq; ++i) {  // dZ = scale * P * (Dropout(dPd) - rowsum(Pd * dPd))
