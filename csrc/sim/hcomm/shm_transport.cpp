@@ -461,11 +461,13 @@ bool ShmTransport::move_p2p(uint32_t rank, const std::vector<P2PItem>& items, bo
         for (uint32_t r = 0; r < nranks_; ++r) {
             if (chunk[r] == 0) continue;
             PairWords& w = own_.pair(r);
+            // A sequence lock without fences (ThreadSanitizer does not model them): the words are
+            // stored with release after the odd count, so a reader that acquires one of them also
+            // sees the count made odd before it.
             w.posts.fetch_add(1, std::memory_order_acq_rel);  // odd: being rewritten
-            std::atomic_thread_fence(std::memory_order_release);
-            w.offset.store(at[r] - chunk[r], std::memory_order_relaxed);
-            w.start.store(sent_[r], std::memory_order_relaxed);
-            w.end.store(sent_[r] + chunk[r], std::memory_order_relaxed);
+            w.offset.store(at[r] - chunk[r], std::memory_order_release);
+            w.start.store(sent_[r], std::memory_order_release);
+            w.end.store(sent_[r] + chunk[r], std::memory_order_release);
             sent_[r] += chunk[r];
             w.posts.fetch_add(1, std::memory_order_release);  // even: posted
             futex_wake_all(w.posts);
@@ -510,10 +512,10 @@ bool ShmTransport::move_p2p(uint32_t rank, const std::vector<P2PItem>& items, bo
             auto covered = [&] {
                 const uint32_t before = theirs.posts.load(std::memory_order_acquire);
                 if (before == 0 || before % 2 != 0) return false;
-                start = theirs.start.load(std::memory_order_relaxed);
-                end = theirs.end.load(std::memory_order_relaxed);
-                offset = theirs.offset.load(std::memory_order_relaxed);
-                std::atomic_thread_fence(std::memory_order_acquire);
+                // acquire: the count read after them is no older than the one their writer made odd
+                start = theirs.start.load(std::memory_order_acquire);
+                end = theirs.end.load(std::memory_order_acquire);
+                offset = theirs.offset.load(std::memory_order_acquire);
                 return theirs.posts.load(std::memory_order_relaxed) == before && start <= pos && pos < end;
             };
             if (!wait_for(rank, q, theirs.posts, covered, deadline, missing)) return false;
