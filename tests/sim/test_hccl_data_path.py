@@ -91,24 +91,41 @@ def run_logged(
     **extra: str,
 ) -> list[tuple[subprocess.Popen, Path, Path]]:
     """One process per rank, stdout and stderr into files (read while the ranks run)."""
-    procs = []
-    for r in range(p):
-        env = native.env(
-            NPU_SIM_DEVICES="8",
-            HCCL_CONNECT_TIMEOUT="60",
-            NPU_SIM_LOG_LEVEL="debug",
-            RANK=str(r),
-            WORLD_SIZE=str(p),
-            HCCL_TEST_ROOT_FILE=str(tmp_path / "root.bin"),
-            **extra,
-            **(victim_env if r == p - 1 else {}),
+    return [
+        spawn_rank(
+            [str(exe), "proc", str(p), str(cases_path)],
+            rank_env(native, tmp_path, r, p, "60", **extra, **(victim_env if r == p - 1 else {})),
+            tmp_path,
+            r,
         )
-        env.pop("HCCL_SIM_MASTER", None)
-        out, err = tmp_path / f"out{r}.txt", tmp_path / f"err{r}.txt"
-        with out.open("w") as o, err.open("w") as e:
-            proc = subprocess.Popen([str(exe), "proc", str(p), str(cases_path)], env=env, stdout=o, stderr=e)
-        procs.append((proc, out, err))
-    return procs
+        for r in range(p)
+    ]
+
+
+def rank_env(
+    native: NativeTree, tmp_path: Path, r: int, p: int, connect_timeout: str, **extra: str
+) -> dict[str, str]:
+    """Rank r of p as a process of its own: root info through a file, no hosting master."""
+    env = native.env(
+        NPU_SIM_DEVICES="8",
+        HCCL_CONNECT_TIMEOUT=connect_timeout,
+        NPU_SIM_LOG_LEVEL="debug",
+        RANK=str(r),
+        WORLD_SIZE=str(p),
+        HCCL_TEST_ROOT_FILE=str(tmp_path / "root.bin"),
+        **extra,
+    )
+    env.pop("HCCL_SIM_MASTER", None)
+    return env
+
+
+def spawn_rank(
+    argv: list[str], env: dict[str, str], tmp_path: Path, r: int
+) -> tuple[subprocess.Popen, Path, Path]:
+    """Starts rank r with its stdout and stderr in files (read while the ranks run)."""
+    out, err = tmp_path / f"out{r}.txt", tmp_path / f"err{r}.txt"
+    with out.open("w") as o, err.open("w") as e:
+        return subprocess.Popen(argv, env=env, stdout=o, stderr=e), out, err
 
 
 @pytest.mark.parametrize("path", ["shm", "hub"])
@@ -243,22 +260,19 @@ def launch_on_hosts(
     procs = []
     for r in range(p):
         host = 0 if r < layout[0] else 1
-        env = native.env(
-            NPU_SIM_DEVICES="8",
-            HCCL_CONNECT_TIMEOUT="30",
-            NPU_SIM_LOG_LEVEL="debug",
-            RANK=str(r),
-            WORLD_SIZE=str(p),
-            HCCL_TEST_ROOT_FILE=str(tmp_path / "root.bin"),
+        env = rank_env(
+            native,
+            tmp_path,
+            r,
+            p,
+            "30",
             **hosts.env[host],
             **extra,
             **((victim_env or {}) if r == p - 1 else {}),
         )
-        env.pop("HCCL_SIM_MASTER", None)
-        out, err = tmp_path / f"out{r}.txt", tmp_path / f"err{r}.txt"
-        with out.open("w") as o, err.open("w") as e:
-            argv = hosts.command(host, [str(exe), "proc", str(p), str(cases_path)])
-            procs.append((subprocess.Popen(argv, env=env, stdout=o, stderr=e), out, err))
+        procs.append(
+            spawn_rank(hosts.command(host, [str(exe), "proc", str(p), str(cases_path)]), env, tmp_path, r)
+        )
     return procs
 
 
