@@ -114,4 +114,7 @@ if what in ("ddp", "all"):
     line["ddp"]["same_on_every_rank"] = all(torch.equal(e.cpu(), params.cpu()) for e in everyone)
 
 dist.destroy_process_group()
-print("RANK " + json.dumps(line), flush=True)
+# One write of the whole line: the ranks share torchrun's stdout, and print() writes the text and
+# its newline separately, so another rank's line could land between them.
+sys.stdout.write("RANK " + json.dumps(line) + "\n")
+sys.stdout.flush()

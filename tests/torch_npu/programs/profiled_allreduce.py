@@ -39,4 +39,7 @@ with profile(
         torch.npu.synchronize()
         prof.step()
 torch.distributed.destroy_process_group()
-print("RANK " + json.dumps({"rank": rank}), flush=True)
+# One write of the whole line: the ranks share torchrun's stdout, and print() writes the text and
+# its newline separately, so another rank's line could land between them.
+sys.stdout.write("RANK " + json.dumps({"rank": rank}) + "\n")
+sys.stdout.flush()
