@@ -19,10 +19,24 @@ computed with CANN's arithmetic instead of the CPU's.
   and dK (flash_attention_backward).
 - GELU's erf form (`approximate="none"`) computes the tanh form, as CANN's Gelu kernel does
   (torch_npu 2.13 sends both forms to aclnnGelu; docs/torch_npu.md, "GELU (both forms)").
-- under `torch.autocast` (`CannMath(autocast=True)`, entered inside the autocast region), the
-  operators device `npu`'s autocast runs in float32 (CUDA's float32 list, which torch_npu's autocast
-  uses; `autocast_float32_ops` in mixed_precision.py checks the ones these programs reach) return
-  float32, where the CPU's autocast (a shorter float32 list) would compute them in the low type.
+- under `torch.autocast` (`CannMath(autocast=True)`, entered inside the autocast region), the CPU's
+  autocast takes device `npu`'s rules (torch_npu's `AutocastPrivateUse1` registrations, Ascend/pytorch
+  `torch_npu/csrc/aten/AutoCastOps.cpp`, CUDA's lists) where the two differ, for the operators these
+  programs reach (`autocast_float32_ops` in mixed_precision.py checks each against npu's dispatch
+  table):
+  - the operators npu's autocast runs in float32 (AUTOCAST_FLOAT32; the CPU's runs some of them in
+    the low type) return float32 (a dispatch-level rule: their low-type inputs are widened);
+  - softmax, log-softmax, sum and cumsum (AUTOCAST_SET_OPT_DTYPE, npu's `fp32_set_opt_dtype` policy)
+    compute in float32 only when no `dtype` is given: an explicit dtype is kept. This needs the
+    autocast level (a dispatch mode cannot tell `log_softmax(x, d)` from `log_softmax(x, d,
+    dtype=x.dtype)`), so these are kernels registered on the CPU's autocast key while the mode is
+    entered;
+  - `cross_entropy_loss` (AUTOCAST_NOT_ON_NPU): the CPU's autocast casts it to float32, npu's has no
+    rule for it, so there it decomposes under autocast into `log_softmax(x, d, dtype=x.dtype)`, in
+    the low type, and `nll_loss`, in float32. The reference drops the CPU's rule (a fallthrough).
+    Measured: BERT's masked-LM loss (`F.cross_entropy` of float16 logits) otherwise took float32
+    log-probabilities on the CPU and float16 ones on npu, and 34 % of BERT's float16 gradients were
+    identical.
 
 Views and operators without a float16/bfloat16 input run unchanged.
 """
@@ -34,18 +48,17 @@ from collections.abc import Callable
 from typing import Any
 
 import torch
+import torch.library
 from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils._pytree import tree_flatten, tree_map
 
 aten = torch.ops.aten
 LOW = (torch.float16, torch.bfloat16)
 
-# Operators `torch.autocast` on device npu computes in float32 (CUDA's float32 lists, dispatch names).
+# Operators `torch.autocast` on device npu computes in float32 (its `fp32` policy; dispatch names).
 AUTOCAST_FLOAT32 = {
     aten.native_layer_norm.default,
     aten.native_group_norm.default,
-    aten._softmax.default,
-    aten._log_softmax.default,
     aten.mse_loss.default,
     aten.nll_loss_forward.default,
     aten.exp.default,
@@ -53,13 +66,23 @@ AUTOCAST_FLOAT32 = {
     aten.rsqrt.default,
     aten.pow.Tensor_Scalar,
     aten.pow.Tensor_Tensor,
-    aten.sum.default,
-    aten.sum.dim_IntList,
-    aten.cumsum.default,
     aten.softplus.default,
     aten.logsumexp.default,
 }
+# Operators npu's autocast computes in float32 when no dtype is given (its `fp32_set_opt_dtype`
+# policy; autocast-level names, as registered on the CPU's autocast key while CannMath is entered).
+AUTOCAST_SET_OPT_DTYPE = (
+    aten.softmax.int,
+    aten.log_softmax.int,
+    aten.sum.default,
+    aten.sum.dim_IntList,
+    aten.cumsum.default,
+)
+# Operators the CPU's autocast casts and npu's leaves alone (no AutocastPrivateUse1 kernel).
+AUTOCAST_NOT_ON_NPU = (aten.cross_entropy_loss.default,)
 GELU = (aten.gelu.default, aten.gelu_backward.default)
+# Backward operators with the forward's input type as an argument (its position): widened with it.
+INPUT_DTYPE_ARG = {aten._softmax_backward_data.default: 3, aten._log_softmax_backward_data.default: 3}
 FLASH = aten._scaled_dot_product_flash_attention_for_cpu.default
 FLASH_BACKWARD = aten._scaled_dot_product_flash_attention_for_cpu_backward.default
 
@@ -124,6 +147,36 @@ def flash_attention_backward(
     return dq.to(dtype), grouped[0].to(dtype), grouped[1].to(dtype)
 
 
+def _set_opt_dtype(op: Any) -> Callable[..., Any]:
+    """npu's `fp32_set_opt_dtype` autocast policy for `op`: a float16/bfloat16 first input computes
+    in float32 unless the call names a dtype; then the op runs below the autocast key."""
+    position = [a.name for a in op._schema.arguments].index("dtype")
+    below = torch._C.DispatchKeySet(torch._C.DispatchKey.AutocastCPU)
+
+    def kernel(*args: Any, **kwargs: Any) -> Any:
+        given = args[position] if position < len(args) else kwargs.get("dtype")
+        if given is None and isinstance(args[0], torch.Tensor) and args[0].dtype in LOW:
+            if position < len(args):
+                args = (*args[:position], torch.float32, *args[position + 1 :])
+            else:
+                kwargs = {**kwargs, "dtype": torch.float32}
+        with torch._C._ExcludeDispatchKeyGuard(below):
+            return op(*args, **kwargs)
+
+    return kernel
+
+
+def npu_autocast_rules() -> torch.library.Library:
+    """Registers npu's autocast rules on the CPU's autocast key (module docstring); they hold until
+    the returned library is destroyed (`_destroy()`), which restores the CPU's own."""
+    lib = torch.library.Library("aten", "IMPL")
+    for op in AUTOCAST_SET_OPT_DTYPE:
+        lib.impl(op, _set_opt_dtype(op), "AutocastCPU")
+    for op in AUTOCAST_NOT_ON_NPU:
+        lib.impl(op, torch.library.fallthrough_kernel, "AutocastCPU")
+    return lib
+
+
 def _low_inputs(args: Any, kwargs: Any) -> list[torch.Tensor]:
     flat, _ = tree_flatten((args, kwargs))
     return [t for t in flat if isinstance(t, torch.Tensor) and t.dtype in LOW]
@@ -147,6 +200,18 @@ class CannMath(TorchDispatchMode):
         super().__init__()
         self.gelu_tanh = gelu_tanh
         self.autocast = autocast
+        self._rules: torch.library.Library | None = None
+
+    def __enter__(self) -> CannMath:
+        if self.autocast:
+            self._rules = npu_autocast_rules()
+        return super().__enter__()
+
+    def __exit__(self, *exc: object) -> None:
+        super().__exit__(*exc)
+        if self._rules is not None:
+            self._rules._destroy()
+            self._rules = None
 
     def __torch_dispatch__(
         self,
@@ -181,6 +246,9 @@ class CannMath(TorchDispatchMode):
         except (NotImplementedError, RuntimeError):
             expected = None
         wide_args, wide_kwargs = tree_map(_widen, args), tree_map(_widen, kwargs)
+        if func in INPUT_DTYPE_ARG and wide_args[INPUT_DTYPE_ARG[func]] in LOW:
+            at = INPUT_DTYPE_ARG[func]
+            wide_args = (*wide_args[:at], torch.float32, *wide_args[at + 1 :])
         result = func(*wide_args, **wide_kwargs)
         # In-place operators and out= arguments: the widened copies were written; store them back.
         schema = func._schema  # type: ignore[attr-defined]

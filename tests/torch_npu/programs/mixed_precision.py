@@ -17,8 +17,12 @@ Cases (`<what>-<dtype>`, dtype fp16 or bf16):
   own loss);
 - `scaler-skip-fp16`: the encoder with a GradScaler whose scale (2^24) overflows float16 in the
   backward: the scaler finds inf, skips the step and halves its scale, on `npu` as on the CPU;
-- `autocast-float32-ops`: which operators `torch.autocast` runs in float32 on `npu` (cann_math's
-  AUTOCAST_FLOAT32 list is checked against it).
+- `cross-entropy-*`: `F.cross_entropy` of float16/bfloat16 logits ([24, 96], -100 labels, BERT's
+  masked-LM loss) under `torch.autocast`, its loss and the logits' gradient (scaled by 1024, as a
+  GradScaler scales it);
+- `autocast-float32-ops`: which operators `torch.autocast` runs in float32 on `npu`, and which it
+  has rules for (cann_math's AUTOCAST_FLOAT32, AUTOCAST_SET_OPT_DTYPE and AUTOCAST_NOT_ON_NPU are
+  checked against them).
 
 Prints one JSON line: per case, per compared quantity, `ratio` = max |npu - ref| / (atol + rtol·|ref|)
 for the case's rtol/atol given with it (<= 1 passes), `equal` = the
@@ -39,7 +43,14 @@ from contextlib import nullcontext
 import torch
 import torch.nn.functional as F
 import torch_npu  # noqa: F401  (registers device `npu`)
-from cann_math import AUTOCAST_FLOAT32, CannMath, flash_attention, flash_attention_backward
+from cann_math import (
+    AUTOCAST_FLOAT32,
+    AUTOCAST_NOT_ON_NPU,
+    AUTOCAST_SET_OPT_DTYPE,
+    CannMath,
+    flash_attention,
+    flash_attention_backward,
+)
 
 DTYPES = {"fp16": torch.float16, "bf16": torch.bfloat16}
 LR = 1e-3
@@ -103,6 +114,26 @@ class _FlashRef(torch.autograd.Function):
     def backward(ctx: object, dout: torch.Tensor) -> tuple[torch.Tensor, ...]:  # type: ignore[override]
         q, k, v = ctx.saved_tensors  # type: ignore[attr-defined]
         return flash_attention_backward(q, k, v, dout, is_causal=True)
+
+
+def cross_entropy(dtype: torch.dtype, cmp: Comparison) -> None:
+    g = torch.Generator().manual_seed(2)
+    logits = (torch.randn(24, 96, generator=g) * 2).to(dtype)
+    labels = torch.randint(0, 96, (24,), generator=g)
+    labels[torch.arange(24) % 4 != 3] = -100  # only every fourth position counts, as in BERT's batch
+
+    def run(device: str) -> Tensors:
+        x = logits.to(device).requires_grad_()
+        reference = CannMath(autocast=True) if device == "cpu" else nullcontext()
+        with torch.autocast(device, dtype=dtype), reference:
+            loss = F.cross_entropy(x, labels.to(device))
+        with CannMath() if device == "cpu" else nullcontext():
+            (loss * 1024.0).backward()
+        return {"loss": loss.detach().float().cpu(), "grad": x.grad.float().cpu() / 1024.0}
+
+    npu, ref = run("npu"), run("cpu")
+    cmp.add("loss", {"loss": npu["loss"]}, {"loss": ref["loss"]})
+    cmp.add("grads", {"grad": npu["grad"]}, {"grad": ref["grad"]})
 
 
 def model_step(
@@ -194,26 +225,55 @@ def hf_loss(model: torch.nn.Module, inputs: dict[str, torch.Tensor]) -> tuple[to
     return out.logits, out.loss
 
 
+def _name(op: object) -> str:
+    """`aten.sum.default` -> `sum`, `aten.log_softmax.int` -> `log_softmax.int`."""
+    return str(op).removeprefix("aten.").removesuffix(".default")
+
+
 def autocast_float32_ops() -> dict[str, object]:
-    """The output type of each operator of AUTOCAST_FLOAT32 these programs reach, under
-    torch.autocast(bfloat16) on npu, from a bfloat16 input."""
+    """cann_math's autocast rules against npu's: the output type of each operator of AUTOCAST_FLOAT32
+    and AUTOCAST_SET_OPT_DTYPE these programs reach, under torch.autocast(bfloat16) on npu, from a
+    bfloat16 input (`dtypes`), and with the input's type named (`explicit`); whether npu's and the
+    CPU's autocast have a rule (a kernel on their autocast key) for each operator of
+    AUTOCAST_SET_OPT_DTYPE and AUTOCAST_NOT_ON_NPU (`rules`)."""
     x = torch.randn(4, 8).to(torch.bfloat16).npu()
     w = torch.ones(8).npu()
     target = torch.randn(4, 8).npu()
     ops = {
         "native_layer_norm": lambda: F.layer_norm(x, (8,), w, w),
-        "_softmax": lambda: torch.softmax(x, -1),
-        "_log_softmax": lambda: torch.log_softmax(x, -1),
+        "softmax.int": lambda: torch.softmax(x, -1),
+        "log_softmax.int": lambda: torch.log_softmax(x, -1),
         "mse_loss": lambda: F.mse_loss(x, target),
         "exp": lambda: torch.exp(x),
         "rsqrt": lambda: torch.rsqrt(x.abs() + 1),
         "pow.Tensor_Scalar": lambda: x.pow(2),
         "sum": lambda: x.sum(),
     }
+    explicit = {
+        "softmax.int": lambda: torch.softmax(x, -1, dtype=x.dtype),
+        "log_softmax.int": lambda: torch.log_softmax(x, -1, dtype=x.dtype),
+        "sum": lambda: x.sum(dtype=x.dtype),
+    }
     with torch.autocast("npu", dtype=torch.bfloat16):
         out = {name: str(f().dtype) for name, f in ops.items()}
-    listed = {str(op).removeprefix("aten.").removesuffix(".default") for op in AUTOCAST_FLOAT32}
-    return {"dtypes": out, "listed": sorted(n for n in out if n in listed)}
+        kept = {name: str(f().dtype) for name, f in explicit.items()}
+    listed = {_name(op) for op in (*AUTOCAST_FLOAT32, *AUTOCAST_SET_OPT_DTYPE)}
+    rules = {}
+    for op in (*AUTOCAST_SET_OPT_DTYPE, *AUTOCAST_NOT_ON_NPU):
+        schema = op._schema  # type: ignore[attr-defined]
+        qualified = schema.name + (f".{schema.overload_name}" if schema.overload_name else "")
+        rules[_name(op)] = {
+            key: torch._C._dispatch_has_kernel_for_dispatch_key(qualified, key)
+            for key in ("AutocastPrivateUse1", "AutocastCPU")
+        }
+    return {
+        "dtypes": out,
+        "listed": sorted(n for n in out if n in listed),
+        "explicit": kept,
+        "rules": rules,
+        "set_opt_dtype": sorted(_name(op) for op in AUTOCAST_SET_OPT_DTYPE),
+        "not_on_npu": sorted(_name(op) for op in AUTOCAST_NOT_ON_NPU),
+    }
 
 
 def run_case(case: str, cmp: Comparison) -> dict[str, object]:
@@ -224,6 +284,8 @@ def run_case(case: str, cmp: Comparison) -> dict[str, object]:
     extra: dict[str, object] = {}
     if what in ("sdpa-fused", "sdpa-math"):
         sdpa(dtype, what == "sdpa-fused", cmp)
+    elif what == "cross-entropy":
+        cross_entropy(dtype, cmp)
     elif what == "encoder":
         extra = model_step(encoder, encoder_inputs, encoder_loss, dtype, cmp)
     elif what == "scaler-skip":
