@@ -8,6 +8,7 @@
 //   OP      matmul | flash_attention | unary | rms_norm | memcpy | send | allreduce | allgather |
 //           hixl_write | hixl_read | launch_sync
 //   HIXL rows: local=device|host names the kind of the local buffer; the remote buffer is device memory
+//   matmul: m, n, k, dtype and an optional batch (> 1: a batched MatMul, as torch.bmm)
 //   METHOD  stream (ITERS operations back to back between two events, per operation)
 //           event  (one operation between two events after a synchronisation; the best of three)
 //           device (one operation between two events queued behind a 256 MiB memset, so that the
@@ -154,8 +155,12 @@ struct UnaryCtx {
 Op kernel_op(const std::string& op, aclrtStream) {
     const aclDataType dt = acl_dtype(sarg("dtype", "fp16"));
     if (op == "matmul") {
-        const int64_t m = arg("m"), n = arg("n"), k = arg("k");
-        auto* ctx = new MatmulCtx{Tensor({m, k}, dt).t, Tensor({k, n}, dt).t, Tensor({m, n}, dt).t};
+        // batch > 1: a batched MatMul (torch.bmm), [batch, m, k] x [batch, k, n]
+        const int64_t m = arg("m"), n = arg("n"), k = arg("k"), batch = arg("batch", 1);
+        const auto dims = [batch](int64_t rows, int64_t cols) {
+            return batch > 1 ? std::vector<int64_t>{batch, rows, cols} : std::vector<int64_t>{rows, cols};
+        };
+        auto* ctx = new MatmulCtx{Tensor(dims(m, k), dt).t, Tensor(dims(k, n), dt).t, Tensor(dims(m, n), dt).t};
         const int8_t math = sarg("dtype") == "hf32" ? 1 : 0;
         return [ctx, math](aclrtStream s) {
             uint64_t ws_size = 0;

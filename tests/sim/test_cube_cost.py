@@ -2,8 +2,9 @@
 
 The do_bench-timed MatMul rows of calibration.toml (one call between two events, the device behind the
 host) are run through `npu-sim calibrate`; each simulated time must be what timing.toml and socs.toml
-say: two stream gaps, the event task and the task overhead, plus the kernel's per-kernel floor and, per
-wave of output tiles over the cube cores, the tile work and the wave fill.
+say: two stream gaps, the event task and the task overhead, plus the kernel's per-kernel floor, one
+pipeline fill per kernel and, per wave of output tiles over the cube cores, the work of one whole base
+block on every core.
 """
 
 from __future__ import annotations
@@ -45,11 +46,12 @@ def kernel_ns(row: calibrate.Row) -> float:
     rate = peak * t[f"cube_rate_{row.shape['dtype']}"] * t["cube_efficiency"]
     operands = (m * k + k * n + m * n) * DTYPE_BYTES[row.shape["dtype"]]
     spill = t["cube_l2_spill"] if operands > spec["l2_mib"] * (1 << 20) else 1.0
-    compute = 2.0 * m * n * k * (waves * cores / blocks) / (rate * spill) + waves * t["cube_wave_ns"]
+    block = 2.0 * t["cube_tile_m"] * t["cube_tile_n"] * k  # a partly covered block costs a whole one
+    compute = waves * cores * block / (rate * spill) + t["cube_wave_ns"]  # one fill per kernel
     return t["cube_floor_ns"] + max(compute, operands / spec["hbm_gbps"])
 
 
-def test_device_timed_matmuls_follow_the_wave_model(calibrate_home: Path, native: NativeTree) -> None:
+def test_device_timed_matmuls_follow_the_block_model(calibrate_home: Path, native: NativeTree) -> None:
     rows = [row for row in calibrate.load_rows() if row.op == "matmul" and row.method == "device"]
     assert {int(row.shape["m"]) for row in rows} >= {32, 128, 512, 1024, 4096}  # one wave to 22 waves
     env = python_subprocess_env(native.env(HOME=str(calibrate_home)))

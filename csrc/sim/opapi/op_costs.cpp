@@ -80,9 +80,13 @@ LaunchCost cube_cost(int64_t batch, int64_t m, int64_t n, int64_t k, double byte
     const double operands = static_cast<double>(batch) * (double(m) * k + double(k) * n + double(m) * n) * elem;
     const double spill = operands > static_cast<double>(soc->l2_bytes) ? t.cube_l2_spill : 1.0;
     if (rate <= 0 || spill <= 0) return c;
-    // Each wave pays a fill (the first K panels load before the cube starts, the last tile drains)
-    // on top of its share of the work: what makes small GEMMs cost microseconds, not a flat floor.
-    const double compute_ns = c.flops * (waves * cores / blocks) / (rate * spill) + waves * t.cube_wave_ns;
+    // A wave costs one whole base block on every core: a block the output covers only in part (m or n
+    // not a multiple of the tile, as in a head-size-128 BatchMatMul) costs the MACs of a full one. The
+    // pipeline fills once per kernel (the first K panels load before the cube starts, the last block
+    // drains); later blocks load behind the current one's MACs. The fill is what makes small GEMMs
+    // cost microseconds, not a flat floor.
+    const double block_flops = 2.0 * static_cast<double>(tm) * static_cast<double>(tn) * static_cast<double>(k);
+    const double compute_ns = waves * cores * block_flops / (rate * spill) + t.cube_wave_ns;
     const double memory_ns = soc->hbm_gbps > 0 ? bytes / soc->hbm_gbps : 0;
     c.duration_ns = t.cube_floor_ns + std::max(compute_ns, memory_ns);
     c.compute_ns = compute_ns;

@@ -170,9 +170,13 @@ double device_row(const Spec& spec) {
     const aclDataType dt = dtype_of(spec.str("dtype", "fp16"));
     Call call;
     if (spec.op == "matmul") {
-        aclTensor* x = b.tensor({spec.num("m"), spec.num("k")}, dt);
-        aclTensor* w = b.tensor({spec.num("k"), spec.num("n")}, dt);
-        aclTensor* y = b.tensor({spec.num("m"), spec.num("n")}, dt);
+        const int64_t batch = spec.num("batch", 1);
+        const auto shape = [batch](int64_t rows, int64_t cols) {
+            return batch > 1 ? std::vector<int64_t>{batch, rows, cols} : std::vector<int64_t>{rows, cols};
+        };
+        aclTensor* x = b.tensor(shape(spec.num("m"), spec.num("k")), dt);
+        aclTensor* w = b.tensor(shape(spec.num("k"), spec.num("n")), dt);
+        aclTensor* y = b.tensor(shape(spec.num("m"), spec.num("n")), dt);
         const int8_t math = spec.str("dtype", "") == "hf32" ? 1 : 0;
         call = [&b, x, w, y, math](aclrtStream st) {
             uint64_t ws = 0;
