@@ -3,6 +3,9 @@ records laid out byte by byte as chip4_pmu_parser_item.h places their fields."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from sim_runtime.msprof.aicore_metrics import (
@@ -20,6 +23,7 @@ from sim_runtime.msprof.aicore_metrics import (
     PmuDataError,
     compute_metrics,
     decode,
+    read_device,
     summary_header,
     summary_headers,
     total_time_us,
@@ -195,3 +199,25 @@ def test_every_set_names_its_columns_as_msprof() -> None:
         "write_main_memory_datas(KB)",
     ]
     assert summary_headers(MEMORY_L0, "aiv_")[2:] == ["aiv_l0c_read_bw(GB/s)", "aiv_l0c_write_bw(GB/s)"]
+
+
+def test_a_sample_without_the_simulators_counted_events_counts_every_event(tmp_path: Path) -> None:
+    # CANN's sample.json has no npu_sim_counted_events: every programmed event was counted, so no
+    # metric is written N/A for it; the simulator's names those it counts.
+    device = tmp_path / "device_0"
+    (device / "data").mkdir(parents=True)
+    (device / "data" / "ffts_profile.data.0.slice_0").write_bytes(record(1, 2, 100, [1] * 8))
+    sample = {
+        "ai_core_metrics": "Memory",
+        "ai_core_profiling_events": "0x15,0x16",
+        "aiv_profiling_events": "0x15",
+    }
+    (device / "sample.json").write_text(json.dumps(sample))
+    read = read_device(tmp_path, 0)
+    assert (read.metric_set, read.aic_events, read.counted) == ("Memory", (0x15, 0x16), None)
+    assert [(r.stream, r.task) for r in read.records] == [(1, 2)]
+    (device / "sample.json").write_text(json.dumps({**sample, "npu_sim_counted_events": "0x12"}))
+    assert read_device(tmp_path, 0).counted == frozenset({0x12})
+    (device / "sample.json").write_text("{}")
+    with pytest.raises(PmuDataError, match=r"sample\.json"):
+        read_device(tmp_path, 0)
