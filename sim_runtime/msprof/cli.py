@@ -85,7 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--aic-metrics",
         choices=tuple(AIC_METRICS),
         default="PipeUtilization",
-        help="application mode: the AI Core metric set (only PipeUtilization is modelled)",
+        help="application mode: the AI Core metric set (PipelineExecuteUtilization is not collected)",
     )
     return parser
 

@@ -21,7 +21,7 @@ import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from sim_runtime.msprof import device_info, memory, overlap
+from sim_runtime.msprof import aicore_metrics, device_info, memory, overlap
 from sim_runtime.msprof.raw import Collection
 from sim_runtime.msprof.summaries import MODEL_ID_NONE, NA, device_tasks, launching_apis
 
@@ -69,6 +69,7 @@ TABLES: dict[str, Columns] = {
         ("type", INTEGER), ("ddr", NUMERIC), ("hbm", NUMERIC), ("timestampNs", INTEGER),
         ("deviceId", INTEGER),
     ],
+    "TASK_PMU_INFO": [("globalTaskId", INTEGER), ("name", INTEGER), ("value", NUMERIC)],
     "META_DATA": [("name", TEXT), ("value", TEXT)],
 }  # fmt: skip
 ENUM_COLUMNS: Columns = [("id", INTEGER, True), ("name", TEXT)]
@@ -149,6 +150,15 @@ def global_tid(pid: int, tid: int) -> int:
     return (pid << 32) | (tid & 0xFFFFFFFF)
 
 
+def task_pmu_value(metric: tuple[str, float]) -> tuple[str, float]:
+    """A metric as TASK_PMU_INFO holds it (msprof's UnifiedPmuProcessor::UpdateColumnName): the name
+    without ``_extra``, a time (``*_time``) in ns instead of us."""
+    name, value = metric
+    if name.endswith("_time"):
+        return name, value * 1000
+    return name.removesuffix("_extra"), value
+
+
 def tables(collection: Collection) -> dict[str, list[tuple[object, ...]]]:
     """The rows of each table (those with rows), the strings last; what the file holds."""
     sid = StringIds()
@@ -156,11 +166,24 @@ def tables(collection: Collection) -> dict[str, list[tuple[object, ...]]]:
     tasks = device_tasks(collection)
     launches = launching_apis(collection)
     # TASK: every device task; globalTaskId numbers them in order (msprof's IdPool over the task key).
+    metrics = aicore_metrics.kernel_metrics(collection)
+    keys = [
+        (t.device, t.stream, t.start, t.end, t.correlation) if t.kind == "kernel" else None for t in tasks
+    ]
+    task_ids = [metrics.tasks[k].task if k in metrics.tasks else INVALID_ID for k in keys]
     out["TASK"] = [
         (t.start, t.end, t.device, t.correlation, number, collection.pid, sid(t.task_type), INVALID_ID,
-         t.stream, INVALID_ID, int(MODEL_ID_NONE))
+         t.stream, task_ids[number], int(MODEL_ID_NONE))
         for number, t in enumerate(tasks)
     ]  # fmt: skip
+    # TASK_PMU_INFO: a kernel's AI Core metrics, one row per metric of msprof's metric summary
+    # (aicore_metrics.KernelMetrics.pmu: the modelled ones), as db_assembler.cpp's SaveTaskPmuData.
+    out["TASK_PMU_INFO"] = [
+        (number, sid(name), value)
+        for number, key in enumerate(keys)
+        if key is not None
+        for name, value in map(task_pmu_value, metrics.pmu.get(key, []))
+    ]
     out["COMPUTE_TASK_INFO"] = [
         (sid(t.name), number, INVALID_ID, INVALID_ID, sid(t.task_type), sid(t.op_type), *[sid(NA)] * 11)
         for number, t in enumerate(tasks)

@@ -158,11 +158,12 @@ def op_summary_rows(collection: Collection) -> list[list[str]]:
             NA,
             t.task_type,
         ]
-        row += [us(t.start) + "\t", us(t.end - t.start), wait]
+        duration = us(t.end - t.start)
+        row += [us(t.start) + "\t", duration, wait]
         # Block Num is 0 for a communication operation, as msprof writes it; N/A (not modelled) for a kernel.
         row += [NA if kernel else "0"] + [NA] * 9
         if metrics.headers:
-            row += metrics.row(key)
+            row += metrics.row(key, float(duration))
         rows.append(row)
         previous = t
     return rows

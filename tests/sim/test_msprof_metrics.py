@@ -8,6 +8,8 @@ from __future__ import annotations
 import csv
 import json
 import os
+import shutil
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -21,6 +23,7 @@ from support.native import NativeTree, ProgramBuilder, run_program
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 PIPE_UTILIZATION = 1
 NONE = 255
+ADD_BYTES = 8 * 196608  # Add_test: 8 blocks of the "*add*" cost entry's bytes (kernel_costs.toml)
 AIC = ["aicore_time(us)", "aic_total_cycles", "aic_mac_time(us)", "aic_mac_ratio", "aic_scalar_time(us)",
        "aic_scalar_ratio", "aic_mte1_time(us)", "aic_mte1_ratio", "aic_mte2_time(us)", "aic_mte2_ratio",
        "aic_fixpipe_time(us)", "aic_fixpipe_ratio", "aic_icache_miss_rate"]  # fmt: skip
@@ -64,6 +67,8 @@ def test_the_collection_holds_channel_53_as_cann_lays_it_out(with_metrics: Path)
     assert sample["ai_core_metrics"] == "PipeUtilization"
     assert sample["ai_core_profiling_events"] == "0x416,0x417,0x9,0x302,0xc,0x303,0x55,0x54"
     assert sample["aiv_profiling_events"] == "0x8,0xa,0x9,0xb,0xc,0xd,0x55,0x54"
+    # Which of them the device model counts (the export writes N/A for what only the others give).
+    assert sample["npu_sim_counted_events"] == "0x416,0x9,0xc,0x8,0xa"
     # Each record is one kernel's task: the join key msprof uses (stream, task id) and its end time.
     tasks = raw.load(with_metrics).kernel_tasks
     # (a mixed kernel's two contexts share their task's key).
@@ -75,7 +80,7 @@ def test_the_collection_holds_channel_53_as_cann_lays_it_out(with_metrics: Path)
 
 def test_op_summary_has_msprofs_pipe_utilization_columns(with_metrics: Path) -> None:
     headers, rows = op_summary(with_metrics)
-    assert headers[headers.index("Context ID") + 1 :] == AIC + AIV
+    assert headers[headers.index("Context ID") + 1 :] == [*AIC, *AIV, "cube_utilization(%)"]
     matmul, add = rows["MatMulV2_test"], rows["Add_test"]
     assert matmul["Task Type"] == "AI_CORE" and add["Task Type"] == "AI_VECTOR_CORE"
     assert matmul["Task ID"] != "N/A" and matmul["Task ID"] != add["Task ID"]
@@ -95,7 +100,11 @@ def test_metric_values_are_coherent(with_metrics: Path) -> None:
         total = float(row[time])
         # The task's time from its cycles is the kernel's duration (us, three decimals).
         assert total == pytest.approx(float(row["Task Duration(us)"]), abs=0.002)
-        ratios = {h: float(v) for h, v in row.items() if h.startswith(prefix) and h.endswith("_ratio")}
+        ratios = {
+            h: float(v)
+            for h, v in row.items()
+            if h.startswith(prefix) and h.endswith("_ratio") and v != "N/A"
+        }
         assert ratios and all(0.0 <= r <= 1.0 for r in ratios.values())
         for name, ratio in ratios.items():  # (the ratio is written with three decimals)
             expected = total * ratio
@@ -104,7 +113,10 @@ def test_metric_values_are_coherent(with_metrics: Path) -> None:
             )
         # Pipes overlap, but no pipe is busier than the task; the scalar pipe carries the fixed overhead.
         assert ratios[prefix + "scalar_ratio"] > 0
-        assert row[prefix + "icache_miss_rate"] == "0.000"  # no instruction cache is modelled
+        # No instruction cache, L1 -> L0 moves, L0C write-out or separate GM writes are modelled: N/A.
+        assert row[prefix + "icache_miss_rate"] == "N/A"
+        unmodelled = ("mte1", "fixpipe") if prefix == "aic_" else ("mte3",)
+        assert all(row[f"{prefix}{p}_{c}"] == "N/A" for p in unmodelled for c in ("ratio", "time(us)"))
 
 
 def test_a_mixed_kernel_has_its_cube_and_vector_contexts(with_metrics: Path) -> None:
@@ -141,9 +153,9 @@ def test_without_a_metric_set_there_are_no_records_nor_columns(
 def test_an_unmodelled_set_collects_nothing_and_says_so(
     program: Path, native: NativeTree, tmp_path: Path
 ) -> None:
-    result = run_program(program, native.env(NPU_SIM_LOG_LEVEL="warn"), [str(tmp_path), "0"])
+    result = run_program(program, native.env(NPU_SIM_LOG_LEVEL="warn"), [str(tmp_path), "7"])
     assert result.returncode == 0, result.stderr
-    assert "ArithmeticUtilization are not modelled" in result.stdout + result.stderr
+    assert "PipelineExecuteUtilization are not modelled" in result.stdout + result.stderr
     (prof,) = tmp_path.glob("PROF_*")
     assert not (prof / "device_0" / "data").exists()
 
@@ -180,3 +192,97 @@ def test_application_mode_collects_pipe_utilization_by_default(
     assert ("aiv_vec_ratio" in headers) is columns and set(rows) == {"kern_alpha", "kern_beta"}
     if columns:
         assert all(float(r["aiv_scalar_ratio"]) > 0 and r["Task ID"] != "N/A" for r in rows.values())
+
+
+def test_cube_utilization_follows_the_cube_cycles(with_metrics: Path) -> None:
+    headers, rows = op_summary(with_metrics)
+    assert headers[-1] == "cube_utilization(%)"
+    info = json.loads((with_metrics / "device_0" / "info.json.0").read_text())["DeviceInfo"][0]
+    matmul = rows["MatMulV2_test"]
+    # msprof: aic_total_cycles / (aic frequency x cube cores) x 100 / Task Duration(us).
+    expected = (
+        int(matmul["aic_total_cycles"]) / (float(info["aic_frequency"]) * float(info["ai_core_num"])) * 100
+        / float(matmul["Task Duration(us)"])
+    )  # fmt: skip
+    assert float(matmul["cube_utilization(%)"]) == pytest.approx(expected, abs=1e-3)
+    assert rows["Add_test"]["cube_utilization(%)"] == "N/A"  # no cube context
+
+
+@pytest.mark.parametrize(
+    ("metrics", "name"),
+    [(0, "ArithmeticUtilization"), (2, "Memory"), (3, "MemoryL0"), (4, "ResourceConflictRatio"),
+     (5, "MemoryUB"), (6, "L2Cache"), (8, "MemoryAccess")],
+)  # fmt: skip
+def test_every_metric_set_is_collected_and_exported(
+    program: Path, native: NativeTree, tmp_path: Path, metrics: int, name: str
+) -> None:
+    prof = collect(program, native, tmp_path, str(metrics))
+    sample = json.loads((prof / "device_0" / "sample.json").read_text())
+    assert sample["ai_core_metrics"] == name
+    headers, rows = op_summary(prof)
+    metric_set = aicore_metrics.METRIC_SETS[name]
+    expected = [
+        *aicore_metrics.summary_headers(metric_set, "aic_"),
+        *aicore_metrics.summary_headers(metric_set, "aiv_"),
+    ]
+    assert headers[headers.index("Context ID") + 1 :] == expected
+    matmul, add = rows["MatMulV2_test"], rows["Add_test"]
+    # Every kernel's task time from its cycles is its duration, whatever the set.
+    assert float(matmul["aicore_time(us)"]) == pytest.approx(float(matmul["Task Duration(us)"]), abs=0.002)
+    assert float(add["aiv_time(us)"]) == pytest.approx(float(add["Task Duration(us)"]), abs=0.002)
+    metric_columns = [h for h in expected if "time(us)" not in h and "total_cycles" not in h]
+    modelled = {h for h in metric_columns if any(r[h] != "N/A" for r in rows.values())}
+    if name == "ArithmeticUtilization":
+        # aclrtLaunchKernel's kernels are priced at fp16 (the roofline's peaks): the cube's fp16 cycles
+        # are its compute term, the vector's fp16 (128-lane) cycles its compute term.
+        assert modelled == set(metric_columns)
+        assert float(matmul["aic_mac_fp16_ratio"]) > 0.9 and float(matmul["aic_mac_int8_ratio"]) == 0
+        assert float(add["aiv_vec_fp16_ratio"]) > 0 and float(add["aiv_vec_fp32_ratio"]) == 0
+        cycles = float(matmul["aic_mac_fp16_ratio"]) * int(matmul["aic_total_cycles"])
+        assert float(matmul["aic_cube_fops"]) == pytest.approx(cycles * 8192, rel=2e-3)
+    elif name == "Memory":
+        # Main memory: the memory term's bytes (reads and writes together) over the task's span.
+        assert modelled == {"aic_main_mem_read_bw(GB/s)", "aiv_main_mem_read_bw(GB/s)"}
+        seconds = float(add["aiv_time(us)"]) * 1e-6
+        assert float(add["aiv_main_mem_read_bw(GB/s)"]) * seconds * 2**30 == pytest.approx(
+            ADD_BYTES, rel=2e-3
+        )
+    elif name == "MemoryAccess":
+        assert modelled == {"aic_read_main_memory_datas(KB)", "aiv_read_main_memory_datas(KB)"}
+        assert float(add["aiv_read_main_memory_datas(KB)"]) == pytest.approx(ADD_BYTES / 1024, abs=0.001)
+    else:  # nothing the model counts: every metric N/A, never a constant
+        assert modelled == set()
+
+
+def test_the_database_holds_each_kernels_task_and_metrics(with_metrics: Path, tmp_path: Path) -> None:
+    prof = tmp_path / with_metrics.name
+    shutil.copytree(with_metrics, prof)
+    assert msprof_main(["--export=on", "--type=db", f"--output={prof}"]) == 0
+    (path,) = prof.glob("msprof_*.db")
+    db = sqlite3.connect(path)
+    try:
+        strings = dict(db.execute("SELECT id, value FROM STRING_IDS"))
+        tasks = {
+            strings[name]: (number, task)
+            for number, task, name in db.execute(
+                "SELECT t.globalTaskId, t.taskId, c.name FROM TASK t"
+                " JOIN COMPUTE_TASK_INFO c USING (globalTaskId)"
+            )
+        }
+        pmu: dict[int, dict[str, float]] = {}
+        for number, name, value in db.execute("SELECT globalTaskId, name, value FROM TASK_PMU_INFO"):
+            pmu.setdefault(number, {})[strings[name]] = value
+    finally:
+        db.close()
+    _, rows = op_summary(with_metrics)
+    for kernel, (_, task) in tasks.items():
+        assert str(task) == rows[kernel]["Task ID"]  # the task id the PMU records were joined on
+    matmul = pmu[tasks["MatMulV2_test"][0]]
+    add = pmu[tasks["Add_test"][0]]
+    # msprof's metric summary names (``_extra`` dropped), times in ns; the unmodelled metrics absent.
+    assert matmul["aic_mac_ratio"] == pytest.approx(float(rows["MatMulV2_test"]["aic_mac_ratio"]), abs=5e-4)
+    assert matmul["aic_total_time"] == pytest.approx(
+        float(rows["MatMulV2_test"]["aicore_time(us)"]) * 1000, abs=1
+    )
+    assert "aic_mte1_ratio" not in matmul and "aic_icache_miss_rate" not in matmul
+    assert not any(name.startswith("aic_") for name in add) and add["aiv_vec_ratio"] > 0

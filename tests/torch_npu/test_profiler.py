@@ -200,6 +200,12 @@ def test_two_ranks_under_torchrun_write_their_kernels_and_collectives(tmp_path: 
         written = {p.name for p in out.iterdir() if p.suffix in (".csv", ".json")}
         communication_views = {"communication.json", "communication_matrix.json"}
         assert written == HOST_VIEWS | DEVICE_VIEWS | STATISTICS | communication_views
+        # torch_npu's own files of a rank: profiler_info_<rank>.json and profiler_metadata.json.
+        rank = json.loads(next(ascend_pt.glob("profiler_info_*.json")).read_text())["rank_id"]
+        assert {p.name for p in ascend_pt.glob("profiler_*.json")} == {
+            f"profiler_info_{rank}.json",
+            "profiler_metadata.json",
+        }
         with (out / "step_trace_time.csv").open(encoding="utf-8", newline="") as f:
             steps = list(csv.DictReader(f))
         assert [s["Step"] for s in steps] == ["0", "1"] and all(float(s["Communication"]) > 0 for s in steps)
@@ -348,3 +354,44 @@ def test_profile_memory_writes_the_applications_device_memory(tmp_path: Path) ->
         [s.hbm // 1024 / 1024 for s in samples]
     )
     assert {r["Device Type"] for r in apps} == {"NPU:0"}
+
+
+def test_msprof_application_mode_profiles_a_python_training_loop(tmp_path: Path) -> None:
+    # `msprof --application="python train.py" --output=DIR`, as users profile a script without
+    # torch_npu's profiler; with ArithmeticUtilization, whose columns tell the data types apart: the
+    # MLP trains in fp32, and its aclnn kernels carry that type to the device's PMU counters.
+    out = tmp_path / "app"
+    application = f"{sys.executable} {PROGRAMS / 'training.py'} mlp"
+    result = simulator_run(
+        "import subprocess, sys; sys.exit(subprocess.call(sys.argv[1:]))",
+        "msprof",
+        f"--application={application}",
+        f"--output={out}",
+        "--aic-metrics=ArithmeticUtilization",
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-5000:]
+    # The program's JSON line, then msprof's line naming the export.
+    report = json.loads(next(line for line in reversed(result.stdout.splitlines()) if line.startswith("{")))
+    assert "msprof: exported" in result.stdout
+    assert all(report[k] for k in ("losses", "outputs", "grads", "params")), report
+    (prof,) = out.glob("PROF_*")
+    output = prof / "mindstudio_profiler_output"
+    written = {p.name.rsplit("_", 1)[0] for p in output.iterdir()}
+    assert {"op_summary", "task_time", "api_statistic", "op_statistic", "msprof"} <= written
+    (summary,) = output.glob("op_summary_*.csv")
+    with summary.open(encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    # One truth: op_summary's rows are the run's msPTI KERNEL records, in order.
+    kernels = raw.load(prof).kernels
+    assert len(rows) == len(kernels) > 0
+    assert [(r["Op Name"], r["Task Start Time(us)"]) for r in rows] == [
+        (k.name, f"{k.start // 1000}.{k.start % 1000:03d}\t") for k in kernels
+    ]
+    cube = [r for r in rows if r["Task Type"] == "AI_CORE"]
+    vector = [r for r in rows if r["Task Type"] == "AI_VECTOR_CORE"]
+    assert cube and vector
+    # fp32 matmuls: no fp16 or int8 cube cycles (the cube's arithmetic events count neither type).
+    assert all(float(r["aic_mac_fp16_ratio"]) == 0 == float(r["aic_mac_int8_ratio"]) for r in cube)
+    # fp32 vector kernels: their compute on the fp32 event, none on fp16; some do compute.
+    assert all(float(r["aiv_vec_fp16_ratio"]) == 0 for r in vector)
+    assert any(float(r["aiv_vec_fp32_ratio"]) > 0 for r in vector)

@@ -72,7 +72,9 @@ aclError launch(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stre
         if (op_cost.duration_ns != 0) {  // the operator's own terms, within its duration
             desc.pipes.compute_ns = std::min(op_cost.duration_ns, static_cast<uint64_t>(std::llround(hint.compute_ns)));
             desc.pipes.memory_ns = std::min(op_cost.duration_ns, static_cast<uint64_t>(std::llround(hint.memory_ns)));
+            desc.pipes.bytes = desc.pipes.memory_ns != 0 ? static_cast<uint64_t>(std::llround(hint.bytes)) : 0;
         }
+        desc.pipes.dtype = hint.dtype;
     } else {
         desc.pipes = device->kernel_time(*fn->cost, core, numBlocks);
     }

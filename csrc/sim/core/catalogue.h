@@ -47,6 +47,11 @@ struct NPUSIM_API Topology {
 
 enum class CoreType : uint8_t { Inherit, AIC, AIV, MIX, AICPU };
 
+// The data type class a kernel's compute is priced at, as the AI Core's arithmetic PMU events tell
+// them apart: fp16 (and bf16) cube and vector work, int8 cube work, fp32 and int32 vector work, other
+// vector work (misc). The roofline's peaks are fp16 rates, so a kernel no operator describes is fp16.
+enum class ComputeDtype : uint8_t { Fp16, Fp32, Int8, Int32, Other };
+
 struct NPUSIM_API KernelCost {
     std::string pattern;
     uint64_t duration_ns = 0;  // fixed device time when non-zero

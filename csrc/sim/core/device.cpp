@@ -278,17 +278,65 @@ void Device::emit_task_logs(const TaskRecord& task, uint16_t stars_task_type, ui
 
 namespace {
 
-// PMU events the model counts (msprof's numbering), the rest count 0: no L1 -> L0 moves (MTE1),
-// L0C write-out (fixpipe), separate GM writes (MTE3) or instruction cache are modelled.
-constexpr uint16_t kEventVec = 0x8;       // vector pipe busy cycles
-constexpr uint16_t kEventScalar = 0x9;    // scalar pipe busy cycles
-constexpr uint16_t kEventMac = 0xA;       // cube pipe busy cycles
-constexpr uint16_t kEventMte2 = 0xC;      // GM -> on-chip moves
-constexpr uint16_t kEventCubeFp = 0x416;  // cube cycles of a chip that counts cube and vector cores apart
+// PMU events the model counts (msprof's numbering, Ascend/msprof 9ba1ac7 metric_calculator_group/),
+// from the terms of the kernel's modelled time; every other event counts 0 (Device::pmu_event_counted).
+constexpr uint16_t kEventVec = 0x8;          // vector pipe busy cycles
+constexpr uint16_t kEventScalar = 0x9;       // scalar pipe busy cycles
+constexpr uint16_t kEventMac = 0xA;          // cube pipe busy cycles
+constexpr uint16_t kEventMte2 = 0xC;         // GM -> on-chip moves
+constexpr uint16_t kEventCubeFp = 0x416;     // cube cycles of a chip that counts cube and vector cores apart
+constexpr uint16_t kEventCubeFp16 = 0x49;    // cube cycles computing fp16 (and bf16)
+constexpr uint16_t kEventCubeInt8 = 0x4a;    // cube cycles computing int8
+constexpr uint16_t kEventVecFp32 = 0x4b;     // vector cycles computing fp32
+constexpr uint16_t kEventVecFp16 = 0x4c;     // vector cycles computing fp16 (128 lanes)
+constexpr uint16_t kEventVecInt32 = 0x4e;    // vector cycles computing int32
+constexpr uint16_t kEventVecMisc = 0x4f;     // vector cycles of other types
+constexpr uint16_t kEventMainMemRead = 0x12; // main memory traffic, in msprof's bandwidth units
+constexpr uint16_t kEventReadMainMemData = 0x50d;  // main memory traffic, in msprof's data units
+constexpr uint16_t kCountedEvents[] = {kEventVec,
+                                       kEventScalar,
+                                       kEventMac,
+                                       kEventMte2,
+                                       kEventCubeFp,
+                                       kEventCubeFp16,
+                                       kEventCubeInt8,
+                                       kEventVecFp32,
+                                       kEventVecFp16,
+                                       kEventVecInt32,
+                                       kEventVecMisc,
+                                       kEventMainMemRead,
+                                       kEventReadMainMemData};
+// Bytes per count of the memory events: msprof turns a count into GB/s as count x pipe size x scale /
+// (cycles / frequency) / 2^33 (Memory: main_mem_read_bw, pipe size 8, scale 8), so a count is 8 bytes
+// of 2^30-byte gigabytes; and into KB as count x 0.125 (MemoryAccess: read_main_memory_datas), 128 bytes.
+constexpr uint64_t kMainMemReadBytes = 8;
+constexpr uint64_t kReadMainMemDataBytes = 128;
 
-// The cycles one event counts on a context: the share of the modelled time that the term the event's
-// pipe does takes (compute: the cube or vector pipe; memory: MTE2; the fixed overhead: the scalar
-// pipe), of the task's cycles; a body without named terms (a fixed-duration entry) counts on no pipe.
+// The vector arithmetic event that counts a data type's vector cycles; the cube's in `cube_event`.
+uint16_t vector_event(ComputeDtype dtype) {
+    switch (dtype) {
+        case ComputeDtype::Fp16: return kEventVecFp16;
+        case ComputeDtype::Fp32: return kEventVecFp32;
+        case ComputeDtype::Int32: return kEventVecInt32;
+        case ComputeDtype::Int8:
+        case ComputeDtype::Other: return kEventVecMisc;
+    }
+    return kEventVecMisc;
+}
+
+// 0: the cube has no arithmetic event for the type (fp32 and int32 matmuls).
+uint16_t cube_event(ComputeDtype dtype) {
+    switch (dtype) {
+        case ComputeDtype::Fp16: return kEventCubeFp16;
+        case ComputeDtype::Int8: return kEventCubeInt8;
+        default: return 0;
+    }
+}
+
+// What one event counts on a context. Pipe events: the share of the modelled time that the term the
+// event's pipe does takes (compute: the cube or vector pipe, and the arithmetic event of its data type;
+// memory: MTE2; the fixed overhead: the scalar pipe), of the task's cycles. Memory traffic events: the
+// memory term's bytes. A body without named terms (a fixed-duration entry) counts on no pipe.
 uint64_t pmu_count(uint16_t event, bool cube, bool owns_work, const KernelTime& t, uint64_t total_cycles) {
     const uint64_t modelled = t.total_ns();
     if (modelled == 0) return 0;
@@ -297,8 +345,16 @@ uint64_t pmu_count(uint16_t event, bool cube, bool owns_work, const KernelTime& 
         case kEventMac:
         case kEventCubeFp: ns = owns_work && cube ? t.compute_ns : 0; break;
         case kEventVec: ns = owns_work && !cube ? t.compute_ns : 0; break;
+        case kEventCubeFp16:
+        case kEventCubeInt8: ns = owns_work && cube && cube_event(t.dtype) == event ? t.compute_ns : 0; break;
+        case kEventVecFp32:
+        case kEventVecFp16:
+        case kEventVecInt32:
+        case kEventVecMisc: ns = owns_work && !cube && vector_event(t.dtype) == event ? t.compute_ns : 0; break;
         case kEventMte2: ns = owns_work ? t.memory_ns : 0; break;
         case kEventScalar: ns = t.overhead_ns; break;
+        case kEventMainMemRead: return owns_work ? t.bytes / kMainMemReadBytes : 0;
+        case kEventReadMainMemData: return owns_work ? t.bytes / kReadMainMemDataBytes : 0;
         default: return 0;
     }
     return static_cast<uint64_t>(static_cast<double>(total_cycles) * static_cast<double>(ns) /
@@ -306,6 +362,13 @@ uint64_t pmu_count(uint16_t event, bool cube, bool owns_work, const KernelTime& 
 }
 
 }  // namespace
+
+bool Device::pmu_event_counted(uint16_t event) {
+    for (uint16_t counted : kCountedEvents) {
+        if (counted == event) return true;
+    }
+    return false;
+}
 
 void Device::program_pmu(const uint16_t* aic_events, const uint16_t* aiv_events) {
     for (size_t i = 0; i < kPmuCounters; ++i) {
@@ -413,6 +476,7 @@ KernelTime Device::kernel_time(const KernelCost& cost, CoreType core, uint32_t b
     // The duration is the larger term rounded up; rounding each term up gives the same maximum.
     t.compute_ns = static_cast<uint64_t>(std::ceil(peak > 0 ? flops / peak : 0));
     t.memory_ns = static_cast<uint64_t>(std::ceil(bytes / soc_.hbm_gbps));
+    t.bytes = static_cast<uint64_t>(std::llround(bytes));
     t.body_ns = std::max(t.compute_ns, t.memory_ns);
     return t;
 }

@@ -42,6 +42,8 @@ struct KernelTime {
     uint64_t compute_ns = 0;   // the cube or vector work of the cores the launch occupies
     uint64_t memory_ns = 0;    // bytes over the HBM bandwidth
     uint64_t overhead_ns = 0;  // the SoC's per-kernel device overhead (task_overhead_ns)
+    uint64_t bytes = 0;        // the bytes the memory term moves (reads and writes, not told apart)
+    ComputeDtype dtype = ComputeDtype::Fp16;  // what the compute term computes in
     uint64_t total_ns() const { return body_ns + overhead_ns; }
 };
 
@@ -148,8 +150,11 @@ public:
     // the events programmed at the channel's start (program_pmu) from the kernel's time terms.
     void emit_pmu(const TaskRecord& task, const TaskDesc& desc);
     // The PMU events channel 53's records count on the cube and the vector cores (the config block a
-    // profiler passes when it starts the channel); unknown events count 0.
+    // profiler passes when it starts the channel); events the model does not count count 0.
     void program_pmu(const uint16_t* aic_events, const uint16_t* aiv_events);
+    // Whether the model counts a PMU event (msprof's numbering) from a kernel's time terms; the
+    // others count 0 on every record, so what msprof derives from them only is not modelled.
+    static bool pmu_event_counted(uint16_t event);
     // Emits one TS step trace on channel 44 (if started), stamped at the task's start.
     void emit_step_trace(const TaskRecord& task, uint64_t index_id, uint64_t model_id, uint16_t tag_id);
 

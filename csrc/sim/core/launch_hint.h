@@ -22,6 +22,7 @@ struct LaunchHint {
     // the AI Core PMU records split the kernel's time by.
     double compute_ns = 0;
     double memory_ns = 0;
+    ComputeDtype dtype = ComputeDtype::Fp16;  // the data type the operator's kernel computes in
 };
 
 // Sets the hint for the calling thread's next kernel launch (replacing an unused one).

@@ -1,12 +1,14 @@
 // AI Core metrics: libmsprofiler's collection of the FFTS profile channel (53).
 //
-// When a config asks for a metric set the device model counts (aclprofCreateConfig's
-// aicoreMetrics: PipeUtilization), aclprofStart programs the set's PMU events on each profiled
+// When a config asks for a metric set (aclprofCreateConfig's aicoreMetrics: PipeUtilization,
+// ArithmeticUtilization, Memory, MemoryL0, ResourceConflictRatio, MemoryUB, L2Cache, MemoryAccess),
+// aclprofStart programs the set's PMU events on each profiled
 // device (prof_drv_start with an FftsProfileConfig, seam/device_log.h) and a reader thread copies
 // what the channel delivers, as it arrives, into device_<n>/data/ffts_profile.data.<n>.slice_0 (CANN's
-// file name); device_<n>/sample.json names the set and its events, as CANN's does. aclprofStop stops
-// the channel and reads the rest. Without a metric set the channel is never started, so the device
-// writes no record. Other sets are not modelled: nothing is collected for them (one warning).
+// file name); device_<n>/sample.json names the set and its events, as CANN's does, and which of them the
+// device model counts (npu_sim_counted_events). aclprofStop stops the channel and reads the rest.
+// Without a metric set the channel is never started, so the device writes no record.
+// PipelineExecuteUtilization (not among msprof's task-based calculators) is not collected (one warning).
 #pragma once
 
 #include <atomic>
@@ -23,8 +25,9 @@
 namespace npusim::msprof {
 
 // The events a metric set programs on the cube and on the vector cores (msprof's numbering), for a
-// chip that counts cube and vector cores apart (`split`) or not; false for a set the model does not count.
-bool pmu_events(aclprofAicoreMetrics metrics, bool split, uint16_t aic[8], uint16_t aiv[8]);
+// chip that counts cube and vector cores apart (`split`) or not, the rest 0; returns how many the set
+// has, 0 for a set the simulator does not collect (PipelineExecuteUtilization, an unknown value).
+size_t pmu_events(aclprofAicoreMetrics metrics, bool split, uint16_t aic[8], uint16_t aiv[8]);
 
 // msprof's name of a metric set (sample.json's ai_core_metrics); "" for none or an unknown value.
 const char* metric_set_name(aclprofAicoreMetrics metrics);

@@ -81,6 +81,19 @@ bool timing_only() {
     return on;
 }
 
+// The class of a kernel's data type that the AI Core's arithmetic PMU events tell apart.
+ComputeDtype compute_dtype(aclDataType dtype) {
+    switch (dtype) {
+        case ACL_FLOAT16:
+        case ACL_BF16: return ComputeDtype::Fp16;
+        case ACL_FLOAT: return ComputeDtype::Fp32;
+        case ACL_INT8:
+        case ACL_UINT8: return ComputeDtype::Int8;
+        case ACL_INT32: return ComputeDtype::Int32;
+        default: return ComputeDtype::Other;
+    }
+}
+
 thread_local uint64_t t_op_entry = 0;  // host time at which the running aclnnXxx call was entered
 
 }  // namespace
@@ -110,7 +123,7 @@ aclnnStatus OpExecutor::run(void* workspace, uint64_t workspace_size, aclrtStrea
         void* fn = kernels().function(spec, launch.dtype);
         if (fn == nullptr) return ACLNN_ERR_INNER_FIND_KERNEL_ERROR;
         set_launch_hint(LaunchHint{launch.cost.flops, launch.cost.bytes, spec.core, launch.cost.duration_ns,
-                                   launch.cost.compute_ns, launch.cost.memory_ns});
+                                   launch.cost.compute_ns, launch.cost.memory_ns, compute_dtype(launch.dtype)});
         // CANN's operators launch with their arguments in host memory, which the runtime copies
         // to the device: aclrtLaunchKernelWithHostArgs, no configuration and no placeholders.
         const aclError rc = aclrtLaunchKernelWithHostArgs(fn, launch.cost.block_dim, stream, nullptr, args.data(),
