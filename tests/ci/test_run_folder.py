@@ -3,17 +3,14 @@ a program compiled by one worker is the other's too, so each is compiled once pe
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 
-pytest.importorskip("xdist")
+from support.nested_pytest import run_on_two_workers
 
-TESTS = Path(__file__).resolve().parents[1]
+pytest.importorskip("xdist")
 
 WORKER_TEST = textwrap.dedent(
     """
@@ -45,20 +42,11 @@ def test_both_workers_find_the_program_in_one_folder(tmp_path: Path) -> None:
     source = tmp_path / "tiny.c"
     source.write_text("int main(void) { return 0; }\n", encoding="utf-8")
     built = tmp_path / "built.txt"
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "COV_CORE_"))}
-    env.update(
+    result = run_on_two_workers(
+        run,
+        ["--dist", "loadfile", "-q", "--basetemp", str(tmp_path / "base"), "."],
         PROGRAM_SOURCE=str(source),
         BUILT_LIST=str(built),
-        PYTHONPATH=os.pathsep.join(filter(None, [str(TESTS), env.get("PYTHONPATH", "")])),
-    )
-    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "2", "--dist", "loadfile"]
-    result = subprocess.run(
-        [*command, "-q", "--basetemp", str(tmp_path / "base"), "."],
-        cwd=run,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     lines = dict(line.split(" ", 1) for line in built.read_text(encoding="utf-8").splitlines())
