@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from support.native import NativeTree, ProgramBuilder, find_native_tree
+from support.run_folder import shared_folder
 from support.sanitizer_preload import pytest_xdist_setupnodes  # noqa: F401 (a hook of this conftest)
 
 # Machines under load (CI, sanitizer builds) generate examples slowly; the properties stay the same.
@@ -41,7 +42,8 @@ def native() -> NativeTree:
 
 @pytest.fixture(scope="session")
 def programs(native: NativeTree, tmp_path_factory: pytest.TempPathFactory) -> ProgramBuilder:
-    return ProgramBuilder(native, tmp_path_factory.mktemp("programs"))
+    """Test programs built once per run, for every xdist worker (support.run_folder)."""
+    return ProgramBuilder(native, shared_folder(tmp_path_factory, "programs"))
 
 
 @pytest.fixture(scope="session")

@@ -11,9 +11,10 @@ from types import ModuleType
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-# The whole of CI must fit in this; the default envs of today's tests are held to less, so that the
-# tests the open work adds still fit (docs/ci.md).
+# The whole of CI must fit in this; the default envs' budgets are held to less (docs/ci.md): runs on
+# CI's machine class vary by about two minutes, and the tests the open work adds must still fit.
 CI_LIMIT_MINUTES = 35.0
+BUDGET_MARGIN_MINUTES = 4.0
 
 
 def load(name: str) -> ModuleType:
@@ -35,7 +36,10 @@ def test_the_budget_table_lists_every_default_env_and_fits(run_envs: ModuleType)
     budget = run_envs.budgets()
     assert envs, "tox.ini has no envlist"
     assert list(budget) == envs, "docs/ci.md's budget table must list tox.ini's envlist, in its order"
-    assert sum(budget.values()) <= CI_LIMIT_MINUTES
+    assert sum(budget.values()) <= CI_LIMIT_MINUTES - BUDGET_MARGIN_MINUTES, (
+        f"the budgets add up to {sum(budget.values()):.1f} minutes: at most "
+        f"{CI_LIMIT_MINUTES - BUDGET_MARGIN_MINUTES:.1f} leave CI its margin (docs/ci.md)"
+    )
 
 
 def test_the_runner_reports_each_env_and_the_total(run_envs: ModuleType) -> None:

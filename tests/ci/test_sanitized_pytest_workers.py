@@ -8,17 +8,15 @@ for the runtime here: what is checked is the environment each worker was started
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 
+from support.nested_pytest import run_on_two_workers
+
 pytest.importorskip("xdist")
 
-TESTS = Path(__file__).resolve().parents[1]
 STAND_IN = "libm.so.6"
 
 WORKER_TESTS = textwrap.dedent(
@@ -42,20 +40,9 @@ WORKER_TESTS = textwrap.dedent(
 
 def test_xdist_workers_start_with_the_sanitizer_runtime_preloaded(tmp_path: Path) -> None:
     (tmp_path / "test_worker.py").write_text(WORKER_TESTS)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "COV_CORE_"))}
-    env.update(
-        NPU_SIM_SANITIZER_PRELOAD=STAND_IN,
-        LD_PRELOAD=STAND_IN,
-        PYTHONPATH=os.pathsep.join(filter(None, [str(TESTS), env.get("PYTHONPATH", "")])),
-    )
-    plugins = ["-p", "support.sanitizer_preload", "-p", "no:cacheprovider"]
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest", *plugins, "-n", "2", "-q", "test_worker.py"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
+    plugins = ["-p", "support.sanitizer_preload"]
+    result = run_on_two_workers(
+        tmp_path, [*plugins, "-q", "test_worker.py"], NPU_SIM_SANITIZER_PRELOAD=STAND_IN, LD_PRELOAD=STAND_IN
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "4 passed" in result.stdout

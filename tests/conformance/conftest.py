@@ -11,6 +11,7 @@ import pytest
 
 from conformance.abi import ACTIVITY_KINDS, record_size
 from conformance.log import RunLog
+from support.run_folder import shared_folder
 
 
 class LogBuilder:
@@ -136,8 +137,9 @@ def marker() -> Any:
 
 @pytest.fixture(scope="session", autouse=True)
 def conformance_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """Built workloads and library aliases of the tests go to a private cache."""
-    cache = tmp_path_factory.mktemp("conformance-cache")
+    """Built workloads and library aliases of the tests go to a private cache, one per run that every
+    xdist worker shares (support.run_folder): each workload is built once per run."""
+    cache = shared_folder(tmp_path_factory, "conformance-cache")
     previous = os.environ.get("MSPTI_CONFORMANCE_CACHE")
     os.environ["MSPTI_CONFORMANCE_CACHE"] = str(cache)
     yield cache

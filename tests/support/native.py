@@ -122,8 +122,10 @@ def schema_include_dir(out_dir: Path) -> Path:
 
 
 class ProgramBuilder:
-    """Compiles C/C++ test programs once per session, keyed by their sources and flags; every
-    program may include the record schema's headers (`schema_include_dir`)."""
+    """Compiles C/C++ test programs once per folder, keyed by their sources and flags; every
+    program may include the record schema's headers (`schema_include_dir`). Processes may share the
+    folder (the xdist workers of a run, support.run_folder): a program is compiled under a name of
+    this process and renamed into place, so the others see it whole or not at all."""
 
     def __init__(self, tree: NativeTree, out_dir: Path) -> None:
         self.tree = tree
@@ -141,6 +143,7 @@ class ProgramBuilder:
         exe = self.out_dir / f"{sources[0].stem}-{digest.hexdigest()[:12]}"
         if exe.exists():
             return exe
+        partial = exe.with_name(f".{exe.name}.{os.getpid()}.{threading.get_ident()}")
         is_cpp = any(s.suffix in (".cpp", ".cc") for s in sources)
         compiler = shutil.which("g++" if is_cpp else "gcc") or ("g++" if is_cpp else "gcc")
         cmd = [
@@ -154,7 +157,7 @@ class ProgramBuilder:
             f"-I{schema}",
             *(str(s) for s in sources),
             "-o",
-            str(exe),
+            str(partial),
             f"-L{self.tree.sim_lib64}",
             f"-L{self.tree.mspti_lib64}",
             f"-Wl,-rpath,{self.tree.sim_lib64}",
@@ -170,7 +173,9 @@ class ProgramBuilder:
             cmd.insert(1, f"-fsanitize={sanitize}")
         result = subprocess.run(cmd, capture_output=True, text=True)
         if result.returncode != 0:
+            partial.unlink(missing_ok=True)
             raise RuntimeError(f"compiling {sources[0].name} failed:\n{' '.join(cmd)}\n{result.stderr}")
+        os.replace(partial, exe)
         return exe
 
 

@@ -12,12 +12,25 @@ import pytest
 from torch_npu_harness import PROGRAMS, run_on_simulator
 
 PROGRAM = PROGRAMS / "attention_training.py"
-
-
 # encoder-padding fails at ReduceAll (aclnnAll is not implemented: docs/torch_npu.md).
-@pytest.mark.parametrize("name", ["encoder-causal", "mha"])
-def test_attention_training_matches_the_cpu(name: str) -> None:
-    out = run_on_simulator(PROGRAM, name)
+TRAINED = ["encoder-causal", "mha"]
+
+
+def case(results: dict[str, object], name: str) -> dict[str, object]:
+    out = results[name]
+    assert isinstance(out, dict) and "error" not in out, out
+    return out
+
+
+@pytest.fixture(scope="module")
+def fast() -> dict[str, object]:
+    """The default run's cases, in one process (a torch start-up costs seconds); each from its own seeds."""
+    return run_on_simulator(PROGRAM, *TRAINED, "sdpa-dropout")
+
+
+@pytest.mark.parametrize("name", TRAINED)
+def test_attention_training_matches_the_cpu(fast: dict[str, object], name: str) -> None:
+    out = case(fast, name)
     assert {key: out[key] for key in ("losses", "outputs", "grads", "params")} == {
         "losses": True, "outputs": True, "grads": True, "params": True,
     }, out  # fmt: skip
@@ -25,8 +38,8 @@ def test_attention_training_matches_the_cpu(name: str) -> None:
     assert isinstance(losses, list) and losses[0] > losses[-1] > 0  # the steps reached the parameters
 
 
-def test_attention_dropout_backward_uses_the_forward_mask() -> None:
-    out = run_on_simulator(PROGRAM, "sdpa-dropout")
+def test_attention_dropout_backward_uses_the_forward_mask(fast: dict[str, object]) -> None:
+    out = case(fast, "sdpa-dropout")
     assert out["match"] is True, out
     kept, n, keep = out["kept"], out["elements"], 0.7
     assert isinstance(kept, int) and isinstance(n, int)
@@ -35,5 +48,5 @@ def test_attention_dropout_backward_uses_the_forward_mask() -> None:
 
 @pytest.mark.slow
 def test_dropout_encoder_trains_and_repeats() -> None:
-    out = run_on_simulator(PROGRAM, "encoder-dropout")
+    out = case(run_on_simulator(PROGRAM, "encoder-dropout"), "encoder-dropout")
     assert out["finite"] is True and out["repeatable"] is True, out

@@ -13,10 +13,19 @@ from torch_npu_harness import PROGRAMS, run_on_simulator, simulator_run
 
 from mspti_core.enums import MsptiActivityKind
 
+MODELS = ["mlp", "mlp-ce", "transformer", "embedding", "conv"]
 
-@pytest.mark.parametrize("model", ["mlp", "mlp-ce", "transformer", "embedding", "conv"])
-def test_training_on_npu_matches_the_cpu(model: str) -> None:
-    out = run_on_simulator(PROGRAMS / "training.py", model)
+
+@pytest.fixture(scope="module")
+def trained() -> dict[str, object]:
+    """Every model's run, in one process (a torch start-up costs seconds); each from its own seeds."""
+    return run_on_simulator(PROGRAMS / "training.py", *MODELS)
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_training_on_npu_matches_the_cpu(trained: dict[str, object], model: str) -> None:
+    out = trained[model]
+    assert isinstance(out, dict) and "error" not in out, out
     assert {key: out[key] for key in ("losses", "outputs", "grads", "params")} == {
         "losses": True, "outputs": True, "grads": True, "params": True,
     }, out  # fmt: skip

@@ -1,7 +1,7 @@
 """Attention training on device `npu` against the CPU.
 
-    npu-sim run -- python attention_training.py \
-        encoder-causal|encoder-padding|mha|sdpa-dropout|encoder-dropout
+    npu-sim run -- python attention_training.py CASE [CASE ...]
+        (CASE: encoder-causal|encoder-padding|mha|sdpa-dropout|encoder-dropout)
 
 encoder-causal / encoder-padding: nn.TransformerEncoderLayer(32, 4, 64, dropout 0, batch_first) over a
 batch of 2 x 8 x 32, with a causal mask (src_mask and is_causal) or a key padding mask (the last two
@@ -16,7 +16,9 @@ the dropped-out probabilities themselves: the kept fraction is reported, and the
 attention with that keep mask; output and the gradients of query, key and value must match.
 encoder-dropout: the encoder layer with dropout 0.1 trains three steps twice from the same seed:
 the losses must be finite and the two runs equal.
-Prints one JSON line.
+The cases named run one after another in this process, each from its own seeds (a torch start-up
+costs seconds). Prints one JSON line, an object with an entry per case (for a case whose run raised,
+{"error": the exception}).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+import traceback
 
 import torch
 import torch.nn.functional as F
@@ -131,14 +134,22 @@ def encoder_dropout() -> dict[str, object]:
     }
 
 
-def main() -> None:
-    name = sys.argv[1]
+def run(name: str) -> dict[str, object]:
     if name == "sdpa-dropout":
-        print(json.dumps(sdpa_dropout()))
-    elif name == "encoder-dropout":
-        print(json.dumps(encoder_dropout()))
-    else:
-        print(json.dumps(compare(name)))
+        return sdpa_dropout()
+    if name == "encoder-dropout":
+        return encoder_dropout()
+    return compare(name)
+
+
+def main() -> None:
+    results: dict[str, object] = {}
+    for name in sys.argv[1:]:
+        try:
+            results[name] = run(name)
+        except Exception:  # reported per case: the others still run
+            results[name] = {"error": traceback.format_exc()[-3000:]}
+    print(json.dumps(results))
 
 
 if __name__ == "__main__":

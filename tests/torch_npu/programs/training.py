@@ -1,6 +1,6 @@
 """Trains a model on device `npu` and on the CPU from the same start and compares the runs.
 
-    npu-sim run -- python training.py mlp|mlp-ce|transformer|embedding|conv
+    npu-sim run -- python training.py MODEL [MODEL ...]    (MODEL: mlp|mlp-ce|transformer|embedding|conv)
 
 The MLP is 64 -> 128 -> 10 with GELU (its tanh form, which CANN's Gelu kernel computes whatever
 the approximation: docs/torch_npu.md), batch 32; the transformer block has d_model 64, 4 heads,
@@ -10,10 +10,11 @@ ids, and the padding id in every sequence); the convolutional model is Conv2d(3,
 ReLU -> Conv2d(8, 4, 3, stride 2, padding 2, dilation 2, groups 2) -> Linear(64, 10) over a batch of
 4 x 3 x 8 x 8. Each run does forward,
 the loss (MSE; cross-entropy over the MLP's 10 classes for mlp-ce), backward and a
-torch.optim.SGD step, three times. Prints one JSON line: whether losses,
-outputs, gradients and final parameters match within rtol 1e-5 / atol 1e-6 (fp32), the losses of
-both runs, and the largest |npu - cpu| - rtol * |cpu| over all compared values (at most atol when
-they match).
+torch.optim.SGD step, three times. The models named run one after another in this process, each from
+its own seeds (a torch start-up costs seconds). Prints one JSON line, an object with an entry per
+model: whether losses, outputs, gradients and final parameters match within rtol 1e-5 / atol 1e-6
+(fp32), the losses of both runs, and the largest |npu - cpu| - rtol * |cpu| over all compared values
+(at most atol when they match); or, for a model whose run raised, {"error": the exception}.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+import traceback
 
 import torch
 import torch.nn.functional as F
@@ -102,7 +104,7 @@ def train(name: str, device: str) -> dict[str, list[torch.Tensor]]:
     return runs
 
 
-def main(name: str) -> None:
+def compare(name: str) -> dict[str, object]:
     npu, cpu = train(name, "npu"), train(name, "cpu")
     report: dict[str, object] = {}
     worst = -math.inf
@@ -113,8 +115,18 @@ def main(name: str) -> None:
     report["npu_losses"] = [float(v) for v in npu["losses"]]
     report["cpu_losses"] = [float(v) for v in cpu["losses"]]
     report["worst"] = worst
-    print(json.dumps(report))
+    return report
+
+
+def main(names: list[str]) -> None:
+    reports: dict[str, object] = {}
+    for name in names:
+        try:
+            reports[name] = compare(name)
+        except Exception:  # reported per model: the others still run
+            reports[name] = {"error": traceback.format_exc()[-3000:]}
+    print(json.dumps(reports))
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "mlp")
+    main(sys.argv[1:] or ["mlp"])
