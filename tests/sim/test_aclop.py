@@ -1,7 +1,9 @@
 """The single-operator path (aclopCompileAndExecute[V2] of libacl_op_compiler) running the operator
 types torch_npu sends there: Fill (DDP construction, list-form all_gather), StatelessDropOutGenMask and
 DropOutDoMask (training-mode dropout), with the device RNG's properties: the same seed and offset give
-the same mask, another seed or offset another, and about keep_prob of the elements are kept."""
+the same mask, another seed or offset another, and about keep_prob of the elements are kept;
+IsFinite (torch.isfinite) and PadV3Grad (the backward of reflect and replicate padding, with its
+attributes) against numpy."""
 
 from __future__ import annotations
 
@@ -39,7 +41,22 @@ def describe(dtype, array):
     dims = (c_int64 * max(array.ndim, 1))(*array.shape)
     return c_void_p(acl.aclCreateTensorDesc(dtype, array.ndim, dims, 2))
 
-def call(op, inputs, outputs, v2=False):
+acl.aclopCreateAttr.restype = c_void_p
+
+def attributes(attrs):
+    # attrs: {name: value}, a str or a bool
+    if attrs is None:
+        return None
+    handle = c_void_p(acl.aclopCreateAttr())
+    for name, value in attrs.items():
+        if isinstance(value, bool):
+            assert acl.aclopSetAttrBool(handle, name.encode(), ctypes.c_uint8(value)) == 0
+        else:
+            assert acl.aclopSetAttrString(handle, name.encode(), value.encode()) == 0
+    keep.append(handle)
+    return handle
+
+def call(op, inputs, outputs, v2=False, attrs=None):
     descs = [describe(d, a) for d, a in inputs]
     bufs = []
     for _, a in inputs:
@@ -55,7 +72,7 @@ def call(op, inputs, outputs, v2=False):
     arr = lambda xs: (c_void_p * max(len(xs), 1))(*xs)
     fn = oc.aclopCompileAndExecuteV2 if v2 else oc.aclopCompileAndExecute
     rc = fn(op.encode(), len(inputs), arr(descs), arr(bufs), len(outputs), arr(odescs), arr(obufs),
-            None, 0, 0, None, stream)
+            attributes(attrs), 0, 0, None, stream)
     assert acl.aclrtSynchronizeStream(stream) == 0
     results = []
     for (d, a), p in zip(outputs, dev):
@@ -174,3 +191,107 @@ def test_gen_mask_refuses_a_mask_too_small(native: NativeTree) -> None:
         """,
     )
     assert out["rc"] == ACL_ERROR_INVALID_PARAM
+
+
+# PadV3Grad's reference: np.pad of the element indices gives the element each padded position
+# copies; the gradient adds each padded element to it.
+def pad_backward(
+    grad: np.ndarray, shape: tuple[int, ...], pads: list[tuple[int, int]], mode: str
+) -> np.ndarray:
+    source = np.pad(np.arange(int(np.prod(shape))).reshape(shape), pads, mode=mode)
+    result = np.zeros(int(np.prod(shape)))
+    np.add.at(result, source.ravel(), grad.astype(np.float64).ravel())
+    return result.reshape(shape)
+
+
+@pytest.mark.parametrize(
+    ("mode", "np_mode", "contiguous"),
+    [("reflect", "reflect", True), ("edge", "edge", True), ("edge", "edge", False), (None, "reflect", None)],
+)
+def test_pad_v3_grad_adds_each_padded_element_to_its_source(
+    native: NativeTree, mode: str | None, np_mode: str, contiguous: bool | None
+) -> None:
+    shape, pads = (2, 3, 4, 5), [(0, 0), (0, 0), (1, 3), (2, 4)]
+    grad = (
+        np.random.default_rng(3)
+        .standard_normal(tuple(s + b + a for s, (b, a) in zip(shape, pads, strict=True)))
+        .astype(np.float32)
+    )
+    flat = (
+        [v for p in pads for v in p]
+        if contiguous in (True, None)
+        else [p[0] for p in pads] + [p[1] for p in pads]
+    )
+    attrs = None if mode is None else {"mode": mode, "paddings_contiguous": contiguous}
+    out = run(
+        native,
+        f"""
+        grad = np.array({grad.tolist()}, dtype=np.float32)
+        rc, (y,) = call("PadV3Grad", [(0, grad), (3, np.array({flat}, dtype=np.int32))],
+                        [(0, np.zeros({shape}, dtype=np.float32))], attrs={attrs!r})
+        print(json.dumps({{"rc": rc, "y": y}}))
+        """,
+    )
+    assert out["rc"] == 0
+    expected = pad_backward(grad, shape, pads, np_mode).astype(np.float32)
+    np.testing.assert_allclose(np.array(out["y"]), expected, rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("case", "y_shape", "pads", "attrs"),
+    [
+        ("mode", (2, 3), [0, 0, 1, 1], {"mode": "constant"}),
+        ("attribute type", (2, 3), [0, 0, 1, 1], {"mode": True}),
+        ("paddings length", (2, 3), [1, 1], {"mode": "reflect"}),
+        ("shape", (2, 4), [0, 0, 1, 1], {"mode": "reflect"}),
+        ("reflect wider than the input", (2, 1), [0, 0, 2, 2], {"mode": "reflect"}),
+        ("negative", (2, 6), [0, 0, -1, 0], {"mode": "edge"}),
+    ],
+)
+def test_pad_v3_grad_refuses_bad_input(
+    native: NativeTree, case: str, y_shape: tuple[int, ...], pads: list[int], attrs: dict
+) -> None:
+    out = run(
+        native,
+        f"""
+        x = np.ones((2, 5), dtype=np.float32)
+        rc, _ = call("PadV3Grad", [(0, x), (3, np.array({pads}, dtype=np.int32))],
+                     [(0, np.zeros({y_shape}, dtype=np.float32))], attrs={attrs!r})
+        print(json.dumps({{"rc": rc}}))
+        """,
+    )
+    assert out["rc"] == ACL_ERROR_INVALID_PARAM, case
+
+
+@pytest.mark.parametrize(("dt", "np_dt"), [("f32", "float32"), ("f16", "float16")])
+def test_is_finite_marks_finite_elements(native: NativeTree, dt: str, np_dt: str) -> None:
+    out = run(
+        native,
+        f"""
+        x = np.array([[1.0, np.nan, np.inf], [-np.inf, -0.0, 65504.0]], dtype=np.{np_dt})
+        rc, (y,) = call("IsFinite", [({ACL[dt]}, x)], [(12, np.zeros((2, 3), dtype=np.bool_))])
+        print(json.dumps({{"rc": rc, "y": y}}))
+        """,
+    )
+    assert out["rc"] == 0
+    assert out["y"] == [[True, False, False], [False, True, True]]
+
+
+@pytest.mark.parametrize(
+    ("case", "x_dt", "y_dt", "y_shape"),
+    [("integer x", "i32", 12, (2, 3)), ("float y", "f32", 0, (2, 3)), ("shape", "f32", 12, (3, 2))],
+)
+def test_is_finite_refuses_bad_input(
+    native: NativeTree, case: str, x_dt: str, y_dt: int, y_shape: tuple
+) -> None:
+    np_x = {"i32": "int32", "f32": "float32"}[x_dt]
+    np_y = "bool_" if y_dt == 12 else "float32"
+    out = run(
+        native,
+        f"""
+        rc, _ = call("IsFinite", [({ACL[x_dt]}, np.ones((2, 3), dtype=np.{np_x}))],
+                     [({y_dt}, np.zeros({y_shape}, dtype=np.{np_y}))])
+        print(json.dumps({{"rc": rc}}))
+        """,
+    )
+    assert out["rc"] == ACL_ERROR_INVALID_PARAM, case

@@ -2,7 +2,8 @@
 fraction kept is 1 - p within 3 sigma of the binomial, kept values are scaled by 1 / (1 - p), the same seed
 gives the same output and another seed another one, the backward runs; in eval mode dropout is the
 identity exactly and the output equals the CPU's. MultiheadAttention (its attention weights after
-dropout) and TransformerEncoderLayer in the default run; the Hugging Face models are slow."""
+dropout), TransformerEncoderLayer and TransformerDecoderLayer (causal self-attention, cross-attention)
+in the default run; the Hugging Face models are slow."""
 
 from __future__ import annotations
 
@@ -29,15 +30,16 @@ def check(out: dict[str, object], statistics: bool, modules: bool) -> None:
     assert out["backward"] is True and out["eval_matches_cpu"] is True, out
 
 
-def test_dropout_in_attention_and_encoder_layer() -> None:
-    results = run_on_simulator(PROGRAMS / "dropout_stats.py", "mha", "encoder")
+def test_dropout_in_attention_and_encoder_and_decoder_layers() -> None:
+    results = run_on_simulator(PROGRAMS / "dropout_stats.py", "mha", "encoder", "decoder")
     assert results["p"] == P
     mha = results["mha"]
     assert isinstance(mha, dict)
     check(mha, statistics=True, modules=False)  # its attention weights before and after dropout
-    encoder = results["encoder"]
-    assert isinstance(encoder, dict)
-    check(encoder, statistics=True, modules=True)
+    for layer in ("encoder", "decoder"):
+        out = results[layer]
+        assert isinstance(out, dict)
+        check(out, statistics=True, modules=True)
 
 
 @pytest.mark.slow

@@ -34,8 +34,9 @@ functions = {
     "layer_norm": lambda t: F.layer_norm(t, (6, 6), torch.linspace(0.5, 1.5, 36).reshape(6, 6).to(t.device),
                                          torch.linspace(-1, 1, 36).reshape(6, 6).to(t.device)),
 }
-# Forward only: their backward (aclnnReflectionPad2dBackward, aclnnReplicationPad2dBackward,
-# aclnnAdaptiveAvgPool2dBackward) is not in the simulator, and torch_npu then takes the aclop path.
+# Forward only: their backward operators (aclnnReflectionPad2dBackward, aclnnReplicationPad2dBackward,
+# aclnnAdaptiveAvgPool2dBackward) are not in the simulator, so torch_npu takes the aclop path: the
+# padding's PadV3Grad runs there (checked in test_image_statistics_ops.py), AdaptiveAvgPool2dGrad does not.
 forward_only = {"reflection_pad2d", "replication_pad2d", "adaptive_avg_pool2d"}
 r = {}
 for name, fn in functions.items():

@@ -1,22 +1,14 @@
-// Operator attributes (acl_op.h): a map from attribute name to a typed value, set by a program
-// before an operator call through the single-operator API. The operator types the simulator runs
-// through aclopCompileAndExecute (opapi/aclop.h) take no attributes, so the values are kept,
-// validated and released, but not read.
-#include <map>
+// Operator attributes (acl_op.h): a map from attribute name to a typed value (opapi/aclop_attr.h),
+// set by a program before an operator call through the single-operator API, validated and kept;
+// aclopCompileAndExecute[V2] hands them to the operator types that read attributes (opapi/aclop.h).
 #include <memory>
 #include <string>
-#include <variant>
 #include <vector>
 
 #include "acl/acl.h"
 #include "acl/acl_op.h"
 #include "core/fault_plan.h"
-
-struct aclopAttr {
-    using Value = std::variant<bool, int64_t, float, std::string, aclDataType, std::vector<uint8_t>,
-                               std::vector<int64_t>, std::vector<float>, std::vector<std::vector<int64_t>>>;
-    std::map<std::string, Value> values;
-};
+#include "opapi/aclop_attr.h"
 
 namespace {
 

@@ -1,7 +1,7 @@
 // libacl_op_compiler: the operator compiler API (acl/acl_op_compiler.h). Compile options are kept
 // per process and read back. aclopCompileAndExecute[V2] run the operator types of the operator
-// library's registry (opapi/aclop.h: Fill, StatelessDropOutGenMask, DropOutDoMask) on the given
-// stream, reading the tensors through their descriptions and buffers; any other type returns
+// library's registry (opapi/aclop.h) on the given stream, reading the tensors through their
+// descriptions and buffers and handing over the attributes (opapi/aclop_attr.h); any other type returns
 // ACL_ERROR_FEATURE_UNSUPPORTED, and the first such call in a process logs one line naming it.
 #include <array>
 #include <atomic>
@@ -15,6 +15,7 @@
 #include "core/log.h"
 #include "core/unsupported.h"
 #include "opapi/aclop.h"
+#include "opapi/aclop_attr.h"
 
 namespace {
 
@@ -69,7 +70,7 @@ bool operands(int count, const aclTensorDesc* const descs[], const aclDataBuffer
 aclError compile_and_execute(const char* function, const char* opType, int numInputs,
                              const aclTensorDesc* const inputDesc[], const aclDataBuffer* const inputs[],
                              int numOutputs, const aclTensorDesc* const outputDesc[],
-                             const aclDataBuffer* const outputs[], aclrtStream stream) {
+                             const aclDataBuffer* const outputs[], const aclopAttr* attr, aclrtStream stream) {
     if (opType == nullptr) return ACL_ERROR_INVALID_PARAM;
     if (!npusim::opapi::is_aclop_type(opType)) return compile_and_execute_unsupported(function, opType);
     std::vector<npusim::opapi::AclopOperand> in, out;
@@ -78,31 +79,31 @@ aclError compile_and_execute(const char* function, const char* opType, int numIn
                             opType);
         return ACL_ERROR_INVALID_PARAM;
     }
-    return npusim::opapi::run_aclop(opType, in, out, stream);
+    return npusim::opapi::run_aclop(opType, in, out, attr == nullptr ? nullptr : &attr->values, stream);
 }
 
 }  // namespace
 
 extern "C" {
 
-// The attributes, engine, compile type and path are not read: the registered types take none.
-ACL_FUNC_VISIBILITY aclError aclopCompileAndExecute(const char* opType, int numInputs,
-                                                    const aclTensorDesc* const inputDesc[],
-                                                    const aclDataBuffer* const inputs[], int numOutputs,
-                                                    const aclTensorDesc* const outputDesc[],
-                                                    aclDataBuffer* const outputs[], const aclopAttr*, aclopEngineType,
-                                                    aclopCompileType, const char*, aclrtStream stream) {
+// The engine, compile type and path are not read.
+ACL_FUNC_VISIBILITY aclError aclopCompileAndExecute(
+    const char* opType, int numInputs, const aclTensorDesc* const inputDesc[], const aclDataBuffer* const inputs[],
+    int numOutputs, const aclTensorDesc* const outputDesc[], aclDataBuffer* const outputs[], const aclopAttr* attr,
+    aclopEngineType, aclopCompileType, const char*, aclrtStream stream) {
     NPUSIM_FAULT_RETURN("aclopCompileAndExecute", aclError);
-    return compile_and_execute(__func__, opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, stream);
+    return compile_and_execute(__func__, opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, attr,
+                               stream);
 }
 
 ACL_FUNC_VISIBILITY aclError aclopCompileAndExecuteV2(const char* opType, int numInputs, aclTensorDesc* inputDesc[],
                                                       aclDataBuffer* inputs[], int numOutputs,
-                                                      aclTensorDesc* outputDesc[], aclDataBuffer* outputs[], aclopAttr*,
-                                                      aclopEngineType, aclopCompileType, const char*,
+                                                      aclTensorDesc* outputDesc[], aclDataBuffer* outputs[],
+                                                      aclopAttr* attr, aclopEngineType, aclopCompileType, const char*,
                                                       aclrtStream stream) {
     NPUSIM_FAULT_RETURN("aclopCompileAndExecuteV2", aclError);
-    return compile_and_execute(__func__, opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, stream);
+    return compile_and_execute(__func__, opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, attr,
+                               stream);
 }
 
 ACL_FUNC_VISIBILITY aclError aclSetCompileopt(aclCompileOpt opt, const char* value) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -11,6 +12,7 @@
 #include "nnopbase/dtype.h"
 #include "opapi/checks.h"
 #include "opapi/device_rng.h"
+#include "opapi/aclop_operands.h"
 #include "opapi/elementwise.h"
 #include "opapi/op_launcher.h"
 
@@ -21,103 +23,84 @@ namespace {
 constexpr int64_t kMaskAlign = 128;  // elements per 16 mask bytes (CANN's alignment of the bit mask)
 
 double value_of(double value, double, double, double) { return value; }
+double finite_of(double x, double, double, double) { return std::isfinite(x) ? 1.0 : 0.0; }
 
 const ElementwiseOp kFill{"Fill", OpFamily::Fill, {Kernel::Fill, 0}, kAllTypes, Promotion::Common, value_of};
-
-aclError bad(const char* type, const char* fmt, const std::string& detail = {}) {
-    log_message(LogLevel::Error, "aclopCompileAndExecute(\"%s\"): %s%s", type, fmt, detail.c_str());
-    return ACL_ERROR_INVALID_PARAM;
-}
+const ElementwiseOp kIsFinite{
+    "IsFinite",           OpFamily::Unary, {Kernel::IsFinite, 1}, kFloatTypes | DTypeSet{ACL_BOOL},
+    Promotion::Predicate, finite_of};
 
 bool is_int(aclDataType t) { return t == ACL_INT32 || t == ACL_INT64; }
 
-// The elements of a small host-readable integer or float tensor.
-std::vector<double> values(const AclopOperand& o) {
-    std::vector<double> v(static_cast<size_t>(numel(o.dims)));
-    const size_t size = nn::dtype_size(o.dtype);
-    if (o.data == nullptr || size == 0 || v.size() * size > o.bytes) return {};
-    for (size_t i = 0; i < v.size(); ++i) v[i] = nn::load_element(static_cast<const char*>(o.data) + i * size, o.dtype);
-    return v;
-}
-
-TensorView contiguous_view(const AclopOperand& o) {
-    TensorView v;
-    v.dtype = o.dtype;
-    v.dims = o.dims;
-    v.strides.assign(o.dims.size(), 1);
-    for (size_t i = o.dims.size(); i-- > 1;) v.strides[i - 1] = v.strides[i] * o.dims[i];
-    v.data = o.data;
-    return v;
-}
-
-bool fits(const AclopOperand& o) {
-    return o.data != nullptr && static_cast<size_t>(numel(o.dims)) * nn::dtype_size(o.dtype) <= o.bytes;
-}
-
-// Runs a prepared operator at once (the aclop call is both phases).
-aclError launch(const char* type, std::unique_ptr<OpExecutor> op, aclrtStream stream) {
-    uint64_t ws = 0;
-    aclOpExecutor* executor = nullptr;
-    if (hand_over(std::move(op), &ws, &executor) != ACLNN_SUCCESS) return ACL_ERROR_INVALID_PARAM;
-    const aclnnStatus rc = run_op(type, nullptr, 0, executor, stream);
-    return rc == ACLNN_SUCCESS ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
-}
-
-aclError fill(const std::vector<AclopOperand>& in, const std::vector<AclopOperand>& out, aclrtStream stream) {
+aclError fill(const std::vector<AclopOperand>& in, const std::vector<AclopOperand>& out, const AclopAttrs*,
+              aclrtStream stream) {
     const char* type = "Fill";
-    if (in.size() != 2 || out.size() != 1) return bad(type, "2 inputs (dims, value) and 1 output expected");
-    if (!is_int(in[0].dtype)) return bad(type, "dims must be int32 or int64");
-    const std::vector<double> dims = values(in[0]);
-    const std::vector<double> value = values(in[1]);
+    if (in.size() != 2 || out.size() != 1) return aclop_bad(type, "2 inputs (dims, value) and 1 output expected");
+    if (!is_int(in[0].dtype)) return aclop_bad(type, "dims must be int32 or int64");
+    const std::vector<double> dims = operand_values(in[0]);
+    const std::vector<double> value = operand_values(in[1]);
     if (dims.size() != static_cast<size_t>(numel(in[0].dims)) || value.size() != 1) {
-        return bad(type, "dims must be readable and value hold one element");
+        return aclop_bad(type, "dims must be readable and value hold one element");
     }
     Dims shape(dims.begin(), dims.end());
-    if (shape != out[0].dims) return bad(type, "y's shape is not dims: ", dims_text(out[0].dims));
-    const TensorView y = contiguous_view(out[0]);
-    const Dims storage{std::max<int64_t>(numel(y.dims), 1)};
-    std::unique_ptr<aclTensor, aclnnStatus (*)(const aclTensor*)> tensor(
-        aclCreateTensor(y.dims.data(), y.dims.size(), y.dtype, y.strides.data(), 0, ACL_FORMAT_ND, storage.data(), 1,
-                        y.data),
-        aclDestroyTensor);
+    if (shape != out[0].dims) return aclop_bad(type, "y's shape is not dims: ", dims_text(out[0].dims));
+    const AclTensorPtr tensor = tensor_of(out[0]);
     double number = value.front();
     std::unique_ptr<aclScalar, aclnnStatus (*)(const aclScalar*)> scalar(aclCreateScalar(&number, ACL_DOUBLE),
                                                                          aclDestroyScalar);
-    if (!tensor || !scalar) return bad(type, "y or value cannot be described");
+    if (!tensor || !scalar) return aclop_bad(type, "y or value cannot be described");
     uint64_t ws = 0;
     aclOpExecutor* executor = nullptr;
-    if (prepare_elementwise(kFill, {attribute("value", scalar.get())}, tensor.get(), &ws, &executor) != ACLNN_SUCCESS) {
-        return ACL_ERROR_INVALID_PARAM;
-    }
-    return run_op(type, nullptr, 0, executor, stream) == ACLNN_SUCCESS ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
+    const aclnnStatus status =
+        prepare_elementwise(kFill, {attribute("value", scalar.get())}, tensor.get(), &ws, &executor);
+    return run_prepared(type, status, executor, stream);
 }
 
-aclError gen_mask(const std::vector<AclopOperand>& in, const std::vector<AclopOperand>& out, aclrtStream stream) {
+// IsFinite (x: float32, float16 or bfloat16) -> y: bool of x's shape: whether each element is finite.
+aclError is_finite(const std::vector<AclopOperand>& in, const std::vector<AclopOperand>& out, const AclopAttrs*,
+                   aclrtStream stream) {
+    const char* type = "IsFinite";
+    if (in.size() != 1 || out.size() != 1) return aclop_bad(type, "1 input (x) and 1 output (y) expected");
+    if (!is_float_type(in[0].dtype)) return aclop_bad(type, "x must be float32, float16 or bfloat16");
+    if (out[0].dtype != ACL_BOOL) return aclop_bad(type, "y must be bool");
+    if (out[0].dims != in[0].dims) return aclop_bad(type, "y's shape is not x's: ", dims_text(out[0].dims));
+    if (!fits(in[0]) || !fits(out[0])) return aclop_bad(type, "x or y has no buffer of its size");
+    const AclTensorPtr x = tensor_of(in[0]), y = tensor_of(out[0]);
+    if (!x || !y) return aclop_bad(type, "x or y cannot be described");
+    uint64_t ws = 0;
+    aclOpExecutor* executor = nullptr;
+    const aclnnStatus status = prepare_elementwise(kIsFinite, {tensor_in("x", x.get())}, y.get(), &ws, &executor);
+    return run_prepared(type, status, executor, stream);
+}
+
+aclError gen_mask(const std::vector<AclopOperand>& in, const std::vector<AclopOperand>& out, const AclopAttrs*,
+                  aclrtStream stream) {
     const char* type = "StatelessDropOutGenMask";
     if (in.size() != 5 || out.size() != 1) {
-        return bad(type, "5 inputs (shape, prob, seed, seed1, offset) and 1 output expected");
+        return aclop_bad(type, "5 inputs (shape, prob, seed, seed1, offset) and 1 output expected");
     }
     if (!is_int(in[0].dtype) || !is_int(in[2].dtype) || !is_int(in[3].dtype) || in[4].dtype != ACL_INT64) {
-        return bad(type, "shape, seed and seed1 must be int32 or int64, offset int64");
+        return aclop_bad(type, "shape, seed and seed1 must be int32 or int64, offset int64");
     }
-    if (!is_float_type(in[1].dtype)) return bad(type, "prob must be float32, float16 or bfloat16");
-    const std::vector<double> shape = values(in[0]), prob = values(in[1]), seed = values(in[2]), seed1 = values(in[3]);
-    const std::vector<double> offset = values(in[4]);
+    if (!is_float_type(in[1].dtype)) return aclop_bad(type, "prob must be float32, float16 or bfloat16");
+    const std::vector<double> shape = operand_values(in[0]), prob = operand_values(in[1]), seed = operand_values(in[2]),
+                              seed1 = operand_values(in[3]);
+    const std::vector<double> offset = operand_values(in[4]);
     if (prob.size() != 1 || seed.size() != 1 || seed1.size() != 1 || offset.size() != 2 ||
         shape.size() != static_cast<size_t>(numel(in[0].dims))) {
-        return bad(type, "prob, seed and seed1 must hold one element, offset two");
+        return aclop_bad(type, "prob, seed and seed1 must hold one element, offset two");
     }
-    if (!(prob[0] >= 0.0 && prob[0] <= 1.0)) return bad(type, "prob is outside [0, 1]");
+    if (!(prob[0] >= 0.0 && prob[0] <= 1.0)) return aclop_bad(type, "prob is outside [0, 1]");
     int64_t n = 1;
     for (double d : shape) {
-        if (d < 0) return bad(type, "shape has a negative dimension");
+        if (d < 0) return aclop_bad(type, "shape has a negative dimension");
         n *= static_cast<int64_t>(d);
     }
     const int64_t bytes = (n + kMaskAlign - 1) / kMaskAlign * kMaskAlign / 8;
     const AclopOperand& mask = out[0];
     if (mask.dtype != ACL_UINT8 || numel(mask.dims) < bytes || !fits(mask)) {
-        return bad(type, "mask must be uint8 with at least ceil(numel / 128) * 16 elements, has ",
-                   dims_text(mask.dims));
+        return aclop_bad(type, "mask must be uint8 with at least ceil(numel / 128) * 16 elements, has ",
+                         dims_text(mask.dims));
     }
     RngStream rng;
     // The key is seed mixed with seed1 (torch_npu passes seed1 0, which leaves seed as it is).
@@ -138,23 +121,25 @@ aclError gen_mask(const std::vector<AclopOperand>& in, const std::vector<AclopOp
     };
     std::vector<KernelLaunch> launches{
         {Kernel::StatelessDropOutGenMask, in[1].dtype, vector_cost(10.0 * double(n), double(bytes), n, 4096)}};
-    return launch(type, std::make_unique<OpExecutor>(type, 0, compute, std::move(launches), std::vector<void*>{data}),
-                  stream);
+    return launch_now(
+        type, std::make_unique<OpExecutor>(type, 0, compute, std::move(launches), std::vector<void*>{data}), stream);
 }
 
-aclError do_mask(const std::vector<AclopOperand>& in, const std::vector<AclopOperand>& out, aclrtStream stream) {
+aclError do_mask(const std::vector<AclopOperand>& in, const std::vector<AclopOperand>& out, const AclopAttrs*,
+                 aclrtStream stream) {
     const char* type = "DropOutDoMask";
-    if (in.size() != 3 || out.size() != 1) return bad(type, "3 inputs (x, mask, keep_prob) and 1 output expected");
+    if (in.size() != 3 || out.size() != 1)
+        return aclop_bad(type, "3 inputs (x, mask, keep_prob) and 1 output expected");
     if (!is_float_type(in[0].dtype) || out[0].dtype != in[0].dtype)
-        return bad(type, "x and y must be of one float type");
-    if (in[0].dims != out[0].dims || !fits(in[0]) || !fits(out[0])) return bad(type, "y must have x's shape");
+        return aclop_bad(type, "x and y must be of one float type");
+    if (in[0].dims != out[0].dims || !fits(in[0]) || !fits(out[0])) return aclop_bad(type, "y must have x's shape");
     const int64_t n = numel(in[0].dims);
     if (in[1].dtype != ACL_UINT8 || numel(in[1].dims) * 8 < n || !fits(in[1])) {
-        return bad(type, "mask must be uint8 with a bit per element of x");
+        return aclop_bad(type, "mask must be uint8 with a bit per element of x");
     }
-    const std::vector<double> prob = values(in[2]);
+    const std::vector<double> prob = operand_values(in[2]);
     if (prob.size() != 1 || !(prob[0] > 0.0 && prob[0] <= 1.0))
-        return bad(type, "keep_prob must be one value in (0, 1]");
+        return aclop_bad(type, "keep_prob must be one value in (0, 1]");
     const TensorView x = contiguous_view(in[0]), y = contiguous_view(out[0]);
     const auto* bits = static_cast<const uint8_t*>(in[1].data);
     const float scale = static_cast<float>(1.0 / prob[0]);
@@ -167,17 +152,15 @@ aclError do_mask(const std::vector<AclopOperand>& in, const std::vector<AclopOpe
     };
     const double bytes = double(x.bytes() + y.bytes() + in[1].bytes);
     std::vector<KernelLaunch> launches{{Kernel::DropOutDoMask, x.dtype, vector_cost(2.0 * double(n), bytes, n, 4096)}};
-    return launch(type,
-                  std::make_unique<OpExecutor>(type, 0, compute, std::move(launches),
-                                               std::vector<void*>{x.data, in[1].data, y.data}),
-                  stream);
+    return launch_now(type,
+                      std::make_unique<OpExecutor>(type, 0, compute, std::move(launches),
+                                                   std::vector<void*>{x.data, in[1].data, y.data}),
+                      stream);
 }
-
-using Handler = aclError (*)(const std::vector<AclopOperand>&, const std::vector<AclopOperand>&, aclrtStream);
 
 struct AclopType {
     OpInfo info;
-    Handler run;
+    AclopHandler run;
 };
 
 // The aclop types: each registered from this table, and found in it (no lock) when a call comes.
@@ -185,6 +168,8 @@ const AclopType kTypes[] = {
     {{"Fill", OpFamily::Fill, kAllTypes, Kernel::Fill, true}, fill},
     {{"StatelessDropOutGenMask", OpFamily::Random, kFloatTypes, Kernel::StatelessDropOutGenMask, true}, gen_mask},
     {{"DropOutDoMask", OpFamily::Random, kFloatTypes, Kernel::DropOutDoMask, true}, do_mask},
+    {{"IsFinite", OpFamily::Unary, kFloatTypes, Kernel::IsFinite, true}, is_finite},
+    {{"PadV3Grad", OpFamily::Layout, kNumericTypes, Kernel::PadV3Grad, true}, pad_v3_grad},
 };
 
 [[maybe_unused]] const bool kRegistered = [] {
@@ -205,9 +190,9 @@ const AclopType* find_type(const char* type) {
 bool is_aclop_type(const char* type) { return find_type(type) != nullptr; }
 
 aclError run_aclop(const char* type, const std::vector<AclopOperand>& inputs, const std::vector<AclopOperand>& outputs,
-                   aclrtStream stream) {
+                   const AclopAttrs* attrs, aclrtStream stream) {
     const AclopType* t = find_type(type);
-    return t == nullptr ? ACL_ERROR_FEATURE_UNSUPPORTED : t->run(inputs, outputs, stream);
+    return t == nullptr ? ACL_ERROR_FEATURE_UNSUPPORTED : t->run(inputs, outputs, attrs, stream);
 }
 
 }  // namespace npusim::opapi

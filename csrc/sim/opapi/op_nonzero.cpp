@@ -41,13 +41,6 @@ namespace {
     register_op({"aclnnMaskedSelect", OpFamily::Index, kAllTypes, Kernel::MaskedSelectV3}) &&
     register_op({"aclnnInplaceMaskedScatter", OpFamily::Index, kAllTypes, Kernel::MaskedScatter});
 
-// The result's view on `out` (contiguous, row-major): the shape the caller reads back.
-void set_view(aclTensor* out, const Dims& dims) {
-    out->view = dims;
-    out->strides.assign(dims.size(), 1);
-    for (size_t i = dims.size(); i-- > 1;) out->strides[i - 1] = out->strides[i] * std::max<int64_t>(dims[i], 1);
-}
-
 aclnnStatus prepare_nonzero(const char* api, bool transposed, const aclTensor* self, aclTensor* out,
                             uint64_t* workspaceSize, aclOpExecutor** executor) {
     OPAPI_CHECK(check_not_null(api, {self, out, workspaceSize, executor}));
@@ -85,7 +78,7 @@ aclnnStatus prepare_nonzero(const char* api, bool transposed, const aclTensor* s
                     coords[static_cast<size_t>(i * rank + d)];
             }
         }
-        set_view(out, result.dims);
+        set_result_view(out, result.dims);
         result.strides = out->strides;
         write_doubles(result, values);
     };
@@ -135,7 +128,7 @@ aclnnStatus prepare_masked_select(const aclTensor* self, const aclTensor* mask, 
         }
         TensorView result = y;
         result.dims = {int64_t(picked.size())};
-        set_view(out, result.dims);
+        set_result_view(out, result.dims);
         write_doubles(result, picked);
     };
     return hand_over(

@@ -10,7 +10,6 @@
 //                                PadV3 kernel.
 // padding of these forms is (left, right[, top, bottom[, front, back]]), 2k non-negative amounts.
 // out has self's type.
-#include <algorithm>
 #include <memory>
 
 #include "aclnnop/aclnn_constant_pad_nd.h"
@@ -26,6 +25,7 @@
 #include "opapi/checks.h"
 #include "opapi/index_walk.h"
 #include "opapi/op_launcher.h"
+#include "opapi/pad_index.h"
 #include "opapi/registry.h"
 
 namespace npusim::opapi {
@@ -40,21 +40,6 @@ namespace {
     register_op({"aclnnReplicationPad1d", OpFamily::Layout, kNumericTypes, Kernel::PadV3}) &&
     register_op({"aclnnReplicationPad2d", OpFamily::Layout, kNumericTypes, Kernel::PadV3}) &&
     register_op({"aclnnReplicationPad3d", OpFamily::Layout, kNumericTypes, Kernel::PadV3});
-
-enum class PadMode : uint8_t { Constant, Reflect, Replicate };
-
-// The input index along a dimension of size `size` for padded index i (already shifted by the
-// amount before); -1 outside the input (constant mode).
-int64_t source_index(PadMode mode, int64_t i, int64_t size) {
-    switch (mode) {
-        case PadMode::Reflect:
-            if (i < 0) return -i;
-            return i >= size ? 2 * (size - 1) - i : i;
-        case PadMode::Replicate: return std::clamp<int64_t>(i, 0, size - 1);
-        case PadMode::Constant: break;
-    }
-    return i >= 0 && i < size ? i : -1;
-}
 
 // pad_dims: the number of trailing dimensions the reflect and replicate modes pad (1, 2 or 3).
 aclnnStatus prepare(const char* api, PadMode mode, size_t pad_dims, const aclTensor* self, const aclIntArray* pad,
@@ -114,7 +99,7 @@ aclnnStatus prepare(const char* api, PadMode mode, size_t pad_dims, const aclTen
             int64_t source = 0;
             bool inside = true;
             for (size_t d = 0; d < rank && inside; ++d) {
-                const int64_t i = source_index(mode, at[d] - before[d], x.dims[d]);
+                const int64_t i = pad_source_index(mode, at[d] - before[d], x.dims[d]);
                 inside = i >= 0;
                 source = source * x.dims[d] + i;
             }

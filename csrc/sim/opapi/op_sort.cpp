@@ -15,6 +15,7 @@
 #include "opapi/checks.h"
 #include "opapi/op_launcher.h"
 #include "opapi/registry.h"
+#include "opapi/sort_order.h"
 
 namespace npusim::opapi {
 
@@ -23,9 +24,6 @@ namespace {
 [[maybe_unused]] const bool kRegistered =
     register_op({"aclnnSort", OpFamily::Reduction, kNumericTypes, Kernel::Sort}) &&
     register_op({"aclnnTopk", OpFamily::Reduction, kNumericTypes, Kernel::TopKV2});
-
-// a before b in ascending order with nan the largest value.
-bool ascending(double a, double b) { return std::isnan(b) ? !std::isnan(a) : a < b; }
 
 aclnnStatus prepare(const char* api, Kernel kernel, const aclTensor* self, int64_t dim, bool descending, int64_t k,
                     const aclTensor* valuesOut, const aclTensor* indicesOut, uint64_t* workspaceSize,

@@ -10,6 +10,9 @@
 //   self's type; kernels ReduceVar and ReduceStdV2 (the mean is their second output);
 // - aclnnLogSumExp (torch.logsumexp): max + log(sum(exp(x - max))) (the max taken as 0 when it is
 //   infinite), self of any type, out a float type; kernel ReduceLogSumExp.
+// - aclnnAminmax (torch.aminmax; torch_npu's searchsorted checks its sequence with it): aclnnAmin's
+//   and aclnnAmax's results over the same dimensions into minOut and maxOut (both self's type); kernels
+//   ReduceMin and ReduceMax;
 // - aclnnMaxDim / aclnnMinDim (torch.max / min with a dim): the extremum over one dimension (out,
 //   self's type) and its position along it (indices, int32 or int64): the first one, or the first
 //   NaN; kernels ArgMaxWithValue / ArgMinWithValue.
@@ -22,6 +25,7 @@
 
 #include "aclnnop/aclnn_amax.h"
 #include "aclnnop/aclnn_amin.h"
+#include "aclnnop/aclnn_aminmax.h"
 #include "aclnnop/aclnn_logsumexp.h"
 #include "aclnnop/aclnn_max_dim.h"
 #include "aclnnop/aclnn_min_dim.h"
@@ -46,6 +50,7 @@ namespace {
 [[maybe_unused]] const bool kRegistered =
     register_op({"aclnnAmax", OpFamily::Reduction, kAllTypes, Kernel::ReduceMax}) &&
     register_op({"aclnnAmin", OpFamily::Reduction, kAllTypes, Kernel::ReduceMin}) &&
+    register_op({"aclnnAminmax", OpFamily::Reduction, kAllTypes, Kernel::ReduceMin}) &&
     register_op({"aclnnProd", OpFamily::Reduction, kAllTypes, Kernel::ReduceProd}) &&
     register_op({"aclnnProdDim", OpFamily::Reduction, kAllTypes, Kernel::ReduceProd}) &&
     register_op({"aclnnVar", OpFamily::Reduction, kFloatTypes, Kernel::ReduceVar}) &&
@@ -57,7 +62,7 @@ namespace {
     register_op({"aclnnMaxDim", OpFamily::Reduction, kAllTypes, Kernel::ArgMaxWithValue}) &&
     register_op({"aclnnMinDim", OpFamily::Reduction, kAllTypes, Kernel::ArgMinWithValue});
 
-enum class Stat : uint8_t { Max, Min, Prod, Var, Std, LogSumExp };
+enum class Stat : uint8_t { Max, Min, MinMax, Prod, Var, Std, LogSumExp };
 
 struct StatArgs {
     const char* api;
@@ -68,13 +73,14 @@ struct StatArgs {
     int64_t correction;   // Var, Std
     aclDataType dtype;    // Prod: the type computed and written
     aclTensor* out;
-    aclTensor* mean_out;  // VarMean, StdMeanCorrection; else nullptr
+    aclTensor* mean_out;  // VarMean, StdMeanCorrection: the mean; MinMax: the maximum; else nullptr
 };
 
 Kernel kernel_of(Stat stat) {
     switch (stat) {
         case Stat::Max: return Kernel::ReduceMax;
-        case Stat::Min: return Kernel::ReduceMin;
+        case Stat::Min:
+        case Stat::MinMax: return Kernel::ReduceMin;
         case Stat::Prod: return Kernel::ReduceProd;
         case Stat::Var: return Kernel::ReduceVar;
         case Stat::Std: return Kernel::ReduceStdV2;
@@ -90,7 +96,8 @@ std::vector<double> reduce_slots(Stat stat, const std::vector<double>& v, const 
     std::vector<double> r(outputs);
     switch (stat) {
         case Stat::Max:
-        case Stat::Min: {
+        case Stat::Min:
+        case Stat::MinMax: {  // MinMax: the minimum (its maximum is a second Max reduction)
             const bool max = stat == Stat::Max;
             r.assign(outputs, max ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity());
             for (size_t e = 0; e < v.size(); ++e) {
@@ -142,14 +149,18 @@ aclnnStatus prepare(const StatArgs& a, uint64_t* workspaceSize, aclOpExecutor** 
     OPAPI_CHECK(check_not_null(api, {a.self, a.out, workspaceSize, executor}));
     OPAPI_CHECK(check_tensor(api, "self", a.self));
     OPAPI_CHECK(check_tensor(api, "out", a.out));
-    const bool with_mean = a.stat == Stat::Var || a.stat == Stat::Std;
-    if (a.mean_out) OPAPI_CHECK(check_tensor(api, "meanOut", a.mean_out));
+    const bool min_max = a.stat == Stat::MinMax;
+    const bool with_mean = a.stat == Stat::Var || a.stat == Stat::Std || min_max;
+    const char* second = min_max ? "maxOut" : "meanOut";
+    if (min_max) OPAPI_CHECK(check_not_null(api, {a.mean_out}));
+    if (a.mean_out) OPAPI_CHECK(check_tensor(api, second, a.mean_out));
     const TensorView x = view_of(a.self), y = view_of(a.out);
     aclDataType work = x.dtype;  // the type the kernel computes in
     if (!kAllTypes.has(x.dtype)) return invalid(api, "self has data type %s", nn::dtype_name(x.dtype));
     switch (a.stat) {
         case Stat::Max:
-        case Stat::Min: OPAPI_CHECK(check_same_dtype(api, "out", y.dtype, x.dtype)); break;
+        case Stat::Min:
+        case Stat::MinMax: OPAPI_CHECK(check_same_dtype(api, min_max ? "minOut" : "out", y.dtype, x.dtype)); break;
         case Stat::Prod:
             if (!kNumericTypes.has(a.dtype)) return invalid(api, "dtype is %s", nn::dtype_name(a.dtype));
             OPAPI_CHECK(check_same_dtype(api, "out", y.dtype, a.dtype));
@@ -178,7 +189,7 @@ aclnnStatus prepare(const StatArgs& a, uint64_t* workspaceSize, aclOpExecutor** 
     Dims expected;
     for (size_t i = 0; i < x.rank(); ++i) {
         if (!reduced[i] || a.keep) expected.push_back(reduced[i] ? 1 : x.dims[i]);
-        if (reduced[i] && x.dims[i] == 0 && (a.stat == Stat::Max || a.stat == Stat::Min)) {
+        if (reduced[i] && x.dims[i] == 0 && (a.stat == Stat::Max || a.stat == Stat::Min || min_max)) {
             return invalid(api, "dimension %zu of self has size 0: it has no %s", i,
                            a.stat == Stat::Max ? "maximum" : "minimum");
         }
@@ -187,8 +198,8 @@ aclnnStatus prepare(const StatArgs& a, uint64_t* workspaceSize, aclOpExecutor** 
     std::optional<TensorView> m;
     if (with_mean && a.mean_out) {
         m = view_of(a.mean_out);
-        OPAPI_CHECK(check_same_dtype(api, "meanOut", m->dtype, x.dtype));
-        OPAPI_CHECK(check_same_dims(api, "meanOut", m->dims, expected));
+        OPAPI_CHECK(check_same_dtype(api, second, m->dtype, x.dtype));
+        OPAPI_CHECK(check_same_dims(api, second, m->dims, expected));
     }
     const int64_t n = x.numel(), outputs = y.numel();
     const double flops = a.stat == Stat::Var || a.stat == Stat::Std ? 4.0 * double(n)
@@ -196,12 +207,15 @@ aclnnStatus prepare(const StatArgs& a, uint64_t* workspaceSize, aclOpExecutor** 
                                                                     : double(n);
     const double bytes = double(x.bytes() + y.bytes() + (m ? m->bytes() : 0));
     std::vector<KernelLaunch> launches{{kernel_of(a.stat), work, vector_cost(flops, bytes, outputs, 1)}};
+    if (min_max) launches.push_back({Kernel::ReduceMax, work, vector_cost(flops, bytes, outputs, 1)});
     std::vector<void*> args{x.data, y.data};
     if (m) args.push_back(m->data);
     auto compute = [x, y, m, reduced, stat = a.stat, correction = a.correction]() {
         const ReductionLayout layout = reduction_layout(x.dims, reduced);
+        const std::vector<double> v = read_doubles(x);
         std::vector<double> means;
-        write_doubles(y, reduce_slots(stat, read_doubles(x), layout, correction, m ? &means : nullptr));
+        write_doubles(y, reduce_slots(stat, v, layout, correction, m ? &means : nullptr));
+        if (stat == Stat::MinMax) means = reduce_slots(Stat::Max, v, layout, 0, nullptr);
         if (m) write_doubles(*m, means);
     };
     return hand_over(std::make_unique<OpExecutor>(api, 0, compute, std::move(launches), std::move(args)), workspaceSize,
@@ -301,6 +315,16 @@ NPUSIM_C_EXPORT aclnnStatus aclnnAminGetWorkspaceSize(const aclTensor* self, con
                                        dim, workspaceSize, executor);
 }
 OPAPI_DEFINE_RUN(aclnnAmin)
+
+NPUSIM_C_EXPORT aclnnStatus aclnnAminmaxGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepDim,
+                                                         aclTensor* minOut, aclTensor* maxOut, uint64_t* workspaceSize,
+                                                         aclOpExecutor** executor) {
+    NPUSIM_FAULT_RETURN("aclnnAminmaxGetWorkspaceSize", aclnnStatus);
+    return npusim::opapi::prepare_dims(
+        {"aclnnAminmax", Stat::MinMax, self, nullptr, keepDim, 0, ACL_FLOAT, minOut, maxOut}, dim, workspaceSize,
+        executor);
+}
+OPAPI_DEFINE_RUN(aclnnAminmax)
 
 NPUSIM_C_EXPORT aclnnStatus aclnnProdGetWorkspaceSize(const aclTensor* self, const aclDataType dtype, aclTensor* out,
                                                       uint64_t* workspaceSize, aclOpExecutor** executor) {

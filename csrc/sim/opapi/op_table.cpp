@@ -212,6 +212,23 @@ constexpr std::array<KernelSpec, static_cast<size_t>(Kernel::Count)> kKernels = 
     {Kernel::GluGrad, "GluGrad", "GluGradAiCore", 1, CoreType::AIV},
     {Kernel::MirrorPad, "MirrorPad", "MirrorPadAiCore", 1, CoreType::AIV},
     {Kernel::AdaptiveAvgPool2d, "AdaptiveAvgPool2d", "AdaptiveAvgPool2dAiCore", 1, CoreType::AIV},
+    {Kernel::ResizeNearestNeighborV2, "ResizeNearestNeighborV2", "ResizeNearestNeighborV2AiCore", 1, CoreType::AIV},
+    {Kernel::ResizeNearestNeighborV2Grad, "ResizeNearestNeighborV2Grad", "ResizeNearestNeighborV2GradAiCore", 1,
+     CoreType::AIV},
+    {Kernel::ResizeBilinearV2, "ResizeBilinearV2", "ResizeBilinearV2AiCore", 1, CoreType::AIV},
+    {Kernel::ResizeBilinearV2Grad, "ResizeBilinearV2Grad", "ResizeBilinearV2GradAiCore", 1, CoreType::AIV},
+    {Kernel::Im2col, "Im2col", "Im2colAiCore", 1, CoreType::AIV},
+    {Kernel::Col2im, "Col2im", "Col2imAiCore", 1, CoreType::AIV},
+    {Kernel::HistogramV2, "HistogramV2", "HistogramV2AiCore", 1, CoreType::AIV},
+    {Kernel::SearchSorted, "SearchSorted", "SearchSortedAiCore", 1, CoreType::AIV},
+    {Kernel::Median, "Median", "MedianAiCore", 1, CoreType::AIV},
+    {Kernel::UniqueWithCountsAndSorting, "UniqueWithCountsAndSorting", "UniqueWithCountsAndSortingAiCore", 1,
+     CoreType::AIV},
+    {Kernel::UniqueConsecutive, "UniqueConsecutive", "UniqueConsecutiveAiCore", 1, CoreType::AIV},
+    {Kernel::GridSampler2D, "GridSampler2D", "GridSampler2DAiCore", 1, CoreType::AIV},
+    {Kernel::GridSampler2DGrad, "GridSampler2DGrad", "GridSampler2DGradAiCore", 1, CoreType::AIV},
+    {Kernel::IsFinite, "IsFinite", "IsFiniteAiCore", 1, CoreType::AIV},
+    {Kernel::PadV3Grad, "PadV3Grad", "PadV3GradAiCore", 1, CoreType::AIV},
 }};
 
 // 64-bit FNV-1a with a seed, so that two seeds give a 128-bit digest.

@@ -216,6 +216,24 @@ enum class Kernel : uint8_t {
     GluGrad,
     MirrorPad,
     AdaptiveAvgPool2d,
+    // upsampling (op_upsample.cpp)
+    ResizeNearestNeighborV2,
+    ResizeNearestNeighborV2Grad,
+    ResizeBilinearV2,
+    ResizeBilinearV2Grad,
+    // op_im2col.cpp
+    Im2col,
+    Col2im,
+    HistogramV2,   // op_histc.cpp
+    SearchSorted,  // op_searchsorted.cpp
+    Median,        // op_median.cpp
+    UniqueWithCountsAndSorting,  // op_unique.cpp
+    UniqueConsecutive,
+    GridSampler2D,  // op_grid_sampler.cpp
+    GridSampler2DGrad,
+    // aclop types (aclop.cpp, aclop_pad_grad.cpp)
+    IsFinite,
+    PadV3Grad,
     Count
 };
 

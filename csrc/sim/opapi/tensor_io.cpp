@@ -1,5 +1,6 @@
 #include "opapi/tensor_io.h"
 
+#include <algorithm>
 #include <cstring>
 #include <utility>
 
@@ -157,6 +158,12 @@ int64_t TensorView::numel() const { return opapi::numel(dims); }
 int64_t TensorView::bytes() const { return numel() * static_cast<int64_t>(nn::dtype_size(dtype)); }
 
 bool is_contiguous(const TensorView& v) { return contiguous(v.dims, v.strides); }
+
+void set_result_view(aclTensor* out, const Dims& dims) {
+    out->view = dims;
+    out->strides.assign(dims.size(), 1);
+    for (size_t i = dims.size(); i-- > 1;) out->strides[i - 1] = out->strides[i] * std::max<int64_t>(dims[i], 1);
+}
 
 TensorView view_of(const aclTensor* tensor) {
     TensorView v;

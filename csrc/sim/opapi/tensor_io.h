@@ -28,6 +28,9 @@ struct TensorView {
 };
 
 TensorView view_of(const aclTensor* tensor);
+// Sets the view of `out` to `dims` (contiguous, row-major): the shape the caller reads back with
+// aclGetViewShape after an operator whose output shape depends on the data.
+void set_result_view(aclTensor* out, const Dims& dims);
 // Row-major contiguous (dimensions of size 1 take any stride).
 bool is_contiguous(const TensorView& v);
 int64_t numel(const Dims& dims);

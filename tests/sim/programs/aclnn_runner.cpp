@@ -327,6 +327,8 @@ using Phase2 = aclnnStatus (*)(void*, uint64_t, aclOpExecutor*, aclrtStream);
 #include "aclnn_runner_reductions.h"
 #include "aclnn_runner_elementwise_more.h"
 #include "aclnn_runner_breadth.h"
+#include "aclnn_runner_counting.h"
+#include "aclnn_runner_image.h"
 
 namespace {
 
@@ -930,7 +932,8 @@ bool select(const Spec& p, Phase1& first, Phase2& second) {
         second = aclnnForeachAddcdivScalarV2;
     } else {
         return select_by_name(p, first, second) || select_reductions(p, first, second) ||
-               select_elementwise_more(p, first, second) || select_breadth(p, first, second);
+               select_elementwise_more(p, first, second) || select_breadth(p, first, second) ||
+               select_image(p, first, second) || select_counting(p, first, second);
     }
     return true;
 }

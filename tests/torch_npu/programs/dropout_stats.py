@@ -1,6 +1,6 @@
 """Training-mode dropout inside models on device `npu`, checked by its statistics; eval mode exactly.
 
-    npu-sim run -- python dropout_stats.py mha|encoder|gpt2|bert|llama [...]
+    npu-sim run -- python dropout_stats.py mha|encoder|decoder|gpt2|bert|llama [...]
 
 Each model (dropout p = 0.25 everywhere its constructor takes one) runs forward in training mode
 on `npu`. Every `nn.Dropout` module's input and output are recorded (forward hooks); for
@@ -51,6 +51,10 @@ def build(name: str) -> tuple[torch.nn.Module, dict[str, torch.Tensor]]:
     if name == "encoder":
         layer = torch.nn.TransformerEncoderLayer(32, 4, 64, dropout=P, batch_first=True)
         return layer, {"x": torch.randn(2, 16, 32, generator=g)}
+    if name == "decoder":  # self-attention with a causal mask, cross-attention over a memory
+        layer = torch.nn.TransformerDecoderLayer(32, 4, 64, dropout=P, batch_first=True)
+        x, memory = torch.randn(2, 16, 32, generator=g), torch.randn(2, 12, 32, generator=g)
+        return layer, {"x": x, "memory": memory}
     import hf_models
     import transformers
 
@@ -86,6 +90,10 @@ def forward(
     if name == "encoder":
         out = model(inputs["x"])
         return out, out
+    if name == "decoder":
+        mask = torch.nn.Transformer.generate_square_subsequent_mask(16, device=inputs["x"].device)
+        out = model(inputs["x"], inputs["memory"], tgt_mask=mask, tgt_is_causal=True)
+        return out, out
     out = model(**inputs)
     return out.logits, out.loss
 
@@ -120,7 +128,7 @@ def check(name: str) -> dict[str, object]:
     out_b, _ = forward(name, model, inputs)
     torch.manual_seed(6)
     out_c, _ = forward(name, model, inputs)
-    loss = extra_a if name not in ("mha", "encoder") else out_a.pow(2).mean()
+    loss = extra_a if name not in ("mha", "encoder", "decoder") else out_a.pow(2).mean()
     loss.backward()
     backward = all(bool(p.grad.cpu().isfinite().all()) for p in model.parameters() if p.grad is not None)
     model.eval()
@@ -151,4 +159,4 @@ def main(names: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:] or ["mha", "encoder", "gpt2", "bert", "llama"])
+    main(sys.argv[1:] or ["mha", "encoder", "decoder", "gpt2", "bert", "llama"])
