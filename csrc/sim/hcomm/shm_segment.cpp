@@ -113,8 +113,12 @@ bool OwnSegment::grow(uint64_t need) {
 }
 
 bool PeerSegment::map(size_t length) {
+    // A failed remap keeps the mapping there was.
     const Fd fd(::open(path_.c_str(), O_RDWR | O_CLOEXEC));
-    return fd.valid() && map_.map(fd, length);
+    ShmMapping fresh;
+    if (!fd.valid() || !fresh.map(fd, length)) return false;
+    map_ = std::move(fresh);
+    return true;
 }
 
 bool PeerSegment::open(uint32_t pid, int32_t fd, uint64_t token) {
