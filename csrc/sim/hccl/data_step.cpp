@@ -167,7 +167,8 @@ bool all_gather_data(DataStep& step, const OpDesc& d, Outcome& outcome) {
         }
         uint64_t slot = 0;
         for (uint32_t q = 0; q < p; ++q) {
-            if (step.host_of(q) != at.host && step.index_of(q) % k == at.index) step.receive(q, s + bytes * slot++, bytes);
+            if (step.host_of(q) != at.host && step.index_of(q) % k == at.index)
+                step.receive(q, s + bytes * slot++, bytes);
         }
         if (!step.exchange()) return true;
         if (!step.barrier()) return true;
@@ -195,8 +196,7 @@ bool reduce_scatter_data(DataStep& step, const OpDesc& d, Outcome& outcome) {
     for (const auto& h : hosts) p += static_cast<uint32_t>(h.size());
     // Block j over this host's inputs, in rank order.
     auto host_partial = [&](uint8_t* dst, uint32_t j) {
-        reduce_in_order(
-            dst, k, [&](uint32_t i) { return step.input(local[i]) + uint64_t(j) * bytes; }, bytes, d);
+        reduce_in_order(dst, k, [&](uint32_t i) { return step.input(local[i]) + uint64_t(j) * bytes; }, bytes, d);
     };
     if (at.hosts == 1) {
         host_partial(step.output(), me);

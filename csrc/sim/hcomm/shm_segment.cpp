@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <linux/futex.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -99,6 +100,11 @@ bool OwnSegment::reserve_extra(uint64_t extra_len) {
     if (!grow(align_page(extra_off + extra_len))) return false;
     map_.header()->extra_len = extra_len;
     return true;
+}
+
+uint64_t OwnSegment::resident_bytes() const {
+    struct stat st{};
+    return fd_.valid() && ::fstat(fd_.get(), &st) == 0 ? uint64_t(st.st_blocks) * 512 : 0;
 }
 
 bool OwnSegment::grow(uint64_t need) {

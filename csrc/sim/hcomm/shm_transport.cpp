@@ -593,6 +593,10 @@ Outcome ShmTransport::p2p(uint32_t rank, uint64_t earliest, const std::vector<P2
 }
 
 void ShmTransport::leave(uint32_t rank) {
+    if (state_ == State::On) {
+        log_message(LogLevel::Debug, "hccl: rank %u's shared-memory segment holds %llu bytes", rank,
+                    static_cast<unsigned long long>(own_.resident_bytes()));
+    }
     if (state_ == State::On && hosts_.size() > 1) {
         log_message(LogLevel::Debug, "hccl: rank %u sent %llu bytes to ranks of other hosts", rank,
                     static_cast<unsigned long long>(links_.bytes_sent()));
