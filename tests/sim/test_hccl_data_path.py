@@ -148,10 +148,10 @@ SEGMENT_LINE = re.compile(r"rank (\d+)'s shared-memory segment holds (\d+) bytes
 def test_an_all_reduce_on_one_host_writes_its_result_straight_into_the_output(
     exe: Path, native: NativeTree, tmp_path: Path
 ) -> None:
-    """4 ranks on one host, one 1 MiB all-reduce: each rank's segment holds its input and its
+    """4 ranks on one host, one 256 KiB all-reduce: each rank's segment holds its input and its
     quarter of the result (the part it reduced, which the others gather from it straight into their
     outputs), not a whole output as well (which took a second copy per rank); results exact."""
-    p, n = 4, 1 << 18
+    p, n = 4, 1 << 16
     cases = numbered([("allreduce", INT32, SUM, n)])
     procs = run_logged(exe, native, tmp_path, p, case_file(tmp_path, cases), {})
     for proc, _, err in procs:
@@ -162,7 +162,7 @@ def test_an_all_reduce_on_one_host_writes_its_result_straight_into_the_output(
         for m in SEGMENT_LINE.finditer(err.read_text()):
             held[int(m[1])] = int(m[2])
     assert sorted(held) == list(range(p)), held
-    size, header = n * 4, 64 << 10  # the header, the point-to-point words and the descriptor: a few pages
+    size, header = n * 4, 32 << 10  # the header, the point-to-point words and the descriptor: a few pages
     assert all(size <= b <= size + size // p + header for b in held.values()), held
 
 
