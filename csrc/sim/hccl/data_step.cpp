@@ -21,6 +21,8 @@ struct Place {
     uint32_t host = 0;   // this rank's host
     uint32_t index = 0;  // this rank's index there
     uint32_t parts = 1;  // P: the smallest host's rank count
+    uint32_t local = 1;  // k: this host's rank count
+    uint32_t ranks = 1;  // p: the communicator's
 };
 
 Place place_of(const DataStep& step) {
@@ -30,8 +32,19 @@ Place place_of(const DataStep& step) {
     p.host = step.host_of(step.rank());
     p.index = step.index_of(step.rank());
     p.parts = static_cast<uint32_t>(hosts.front().size());
-    for (const auto& h : hosts) p.parts = std::min(p.parts, static_cast<uint32_t>(h.size()));
+    p.ranks = 0;
+    for (const auto& h : hosts) {
+        p.parts = std::min(p.parts, static_cast<uint32_t>(h.size()));
+        p.ranks += static_cast<uint32_t>(h.size());
+    }
+    p.local = static_cast<uint32_t>(hosts[p.host].size());
     return p;
+}
+
+// Rank q is of another host and this rank is its partner here (q's index modulo this host's rank
+// count is this rank's index): the pairs the links join.
+bool partner_here(const DataStep& step, const Place& at, uint32_t q) {
+    return step.host_of(q) != at.host && step.index_of(q) % at.local == at.index;
 }
 
 // Part j of `count` elements split into `parts`: its first element and its element count.
@@ -141,10 +154,8 @@ bool broadcast_data(DataStep& step, const OpDesc& d, Outcome& outcome) {
 bool all_gather_data(DataStep& step, const OpDesc& d, Outcome& outcome) {
     const Place at = place_of(step);
     const auto& hosts = step.hosts();
-    const auto& local = hosts[at.host];
-    const auto k = static_cast<uint32_t>(local.size());
-    const uint64_t es = dtype_size(d.dtype), bytes = d.count * es;
-    const uint32_t me = step.rank();
+    const uint32_t k = at.local;
+    const uint64_t bytes = d.count * dtype_size(d.dtype);
     // The slot of a rank q of another host in its receiver's scratch here: the number of ranks
     // below q on other hosts that the same receiver takes.
     auto slot_of = [&](uint32_t q) {
@@ -154,30 +165,26 @@ bool all_gather_data(DataStep& step, const OpDesc& d, Outcome& outcome) {
         }
         return slot;
     };
-    uint32_t p = 0, taken = 0;
-    for (const auto& h : hosts) p += static_cast<uint32_t>(h.size());
+    uint32_t taken = 0;
     if (at.hosts > 1) {
-        for (uint32_t q = 0; q < p; ++q) {
-            if (step.host_of(q) != at.host && step.index_of(q) % k == at.index) ++taken;
-        }
+        for (uint32_t q = 0; q < at.ranks; ++q) taken += partner_here(step, at, q) ? 1 : 0;
         uint8_t* s = step.scratch(bytes * taken);
-        const uint8_t* mine = step.input(me);
+        const uint8_t* mine = step.input(step.rank());
         for (uint32_t h = 0; h < at.hosts; ++h) {
             if (h != at.host) step.send(hosts[h][at.index % hosts[h].size()], mine, bytes);
         }
         uint64_t slot = 0;
-        for (uint32_t q = 0; q < p; ++q) {
-            if (step.host_of(q) != at.host && step.index_of(q) % k == at.index)
-                step.receive(q, s + bytes * slot++, bytes);
+        for (uint32_t q = 0; q < at.ranks; ++q) {
+            if (partner_here(step, at, q)) step.receive(q, s + bytes * slot++, bytes);
         }
         if (!step.exchange()) return true;
         if (!step.barrier()) return true;
     }
     uint8_t* out = step.output();
-    for (uint32_t q = 0; q < p; ++q) {
+    for (uint32_t q = 0; q < at.ranks; ++q) {
         const uint8_t* src = step.host_of(q) == at.host
                                  ? step.input(q)
-                                 : step.scratch_of(local[step.index_of(q) % k]) + bytes * slot_of(q);
+                                 : step.scratch_of(hosts[at.host][step.index_of(q) % k]) + bytes * slot_of(q);
         copy(out + uint64_t(q) * bytes, src, bytes);
         if (bytes > 0) outcome.written.push_back(Segment{uint64_t(q) * bytes, bytes});
     }
@@ -188,15 +195,12 @@ bool all_gather_data(DataStep& step, const OpDesc& d, Outcome& outcome) {
 bool reduce_scatter_data(DataStep& step, const OpDesc& d, Outcome& outcome) {
     const Place at = place_of(step);
     const auto& hosts = step.hosts();
-    const auto& local = hosts[at.host];
-    const auto k = static_cast<uint32_t>(local.size());
-    const uint64_t es = dtype_size(d.dtype), bytes = d.count * es;
     const uint32_t me = step.rank();
-    uint32_t p = 0;
-    for (const auto& h : hosts) p += static_cast<uint32_t>(h.size());
+    const uint64_t bytes = d.count * dtype_size(d.dtype);
     // Block j over this host's inputs, in rank order.
     auto host_partial = [&](uint8_t* dst, uint32_t j) {
-        reduce_in_order(dst, k, [&](uint32_t i) { return step.input(local[i]) + uint64_t(j) * bytes; }, bytes, d);
+        reduce_in_order(
+            dst, at.local, [&](uint32_t i) { return step.input(hosts[at.host][i]) + uint64_t(j) * bytes; }, bytes, d);
     };
     if (at.hosts == 1) {
         host_partial(step.output(), me);
@@ -204,13 +208,11 @@ bool reduce_scatter_data(DataStep& step, const OpDesc& d, Outcome& outcome) {
         // Scratch: h slots for the partials of this rank's block (slot h: host h's), then the
         // partials this rank makes for ranks of other hosts.
         uint32_t makes = 0;
-        for (uint32_t j = 0; j < p; ++j) {
-            if (step.host_of(j) != at.host && step.index_of(j) % k == at.index) ++makes;
-        }
+        for (uint32_t j = 0; j < at.ranks; ++j) makes += partner_here(step, at, j) ? 1 : 0;
         uint8_t* s = step.scratch(bytes * (at.hosts + makes));
         uint8_t* made = s + bytes * at.hosts;
-        for (uint32_t j = 0; j < p; ++j) {
-            if (step.host_of(j) == at.host || step.index_of(j) % k != at.index) continue;
+        for (uint32_t j = 0; j < at.ranks; ++j) {
+            if (!partner_here(step, at, j)) continue;
             host_partial(made, j);
             step.send(j, made, bytes);
             made += bytes;
