@@ -264,7 +264,12 @@ def canon(dtype: int, vals: list) -> list:
     return [float(v) for v in vals]
 
 
-def reduce_all(dtype: int, op: int, columns: list[list]) -> list:
+def reduce_all(dtype: int, op: int, columns: list[list], hosts: list[list[int]] | None = None) -> list:
+    """The reduction of columns[0..p) in rank order, or, given the ranks of each host (hosts in
+    order of their lowest rank), in the peer-to-peer path's order across hosts: each host's ranks
+    in rank order, then the hosts' partials in host order."""
+    if hosts is not None and len(hosts) > 1:
+        return reduce_all(dtype, op, [reduce_all(dtype, op, [columns[r] for r in h]) for h in hosts])
     out = list(columns[0])
     for col in columns[1:]:
         out = [reduce_step(dtype, op, a, b) for a, b in zip(out, col, strict=False)]
@@ -292,8 +297,9 @@ def vcount(i: int, j: int) -> int:
     return (i + 2 * j) % 3 + 1
 
 
-def expected(case: Case, p: int) -> dict[int, tuple[int, bytes | None]]:
-    """rank -> (status, output bytes or None when the output is not checked)."""
+def expected(case: Case, p: int, hosts: list[list[int]] | None = None) -> dict[int, tuple[int, bytes | None]]:
+    """rank -> (status, output bytes or None when the output is not checked). ``hosts``: the ranks
+    of each host when the ranks span hosts on the peer-to-peer path (its reduction order)."""
     dt, n, es = case.dtype, case.count, SIZE[case.dtype]
     pad = b"\xab" * es
 
@@ -311,10 +317,10 @@ def expected(case: Case, p: int) -> dict[int, tuple[int, bytes | None]]:
     op = case.op.removesuffix("_inplace")
     for r in range(p):
         if op == "allreduce":
-            res = encode(dt, reduce_all(dt, case.redop, [inp(k, n) for k in range(p)]))
+            res = encode(dt, reduce_all(dt, case.redop, [inp(k, n) for k in range(p)], hosts))
         elif op == "reduce":
             res = (
-                encode(dt, reduce_all(dt, case.redop, [inp(k, n) for k in range(p)]))
+                encode(dt, reduce_all(dt, case.redop, [inp(k, n) for k in range(p)], hosts))
                 if r == case.root
                 else pad * n
             )
@@ -326,13 +332,13 @@ def expected(case: Case, p: int) -> dict[int, tuple[int, bytes | None]]:
             res = b"".join(encode(dt, inp(k, n + k)) + pad for k in range(p))
         elif op == "reducescatter":
             cols = [inp(k, p * n)[r * n : (r + 1) * n] for k in range(p)]
-            res = encode(dt, reduce_all(dt, case.redop, cols))
+            res = encode(dt, reduce_all(dt, case.redop, cols, hosts))
         elif op == "reducescatterv":
             counts = [n + j for j in range(p)]
             displs = [sum(c + 1 for c in counts[:j]) for j in range(p)]
             total = displs[-1] + counts[-1] + 1
             cols = [inp(k, total)[displs[r] : displs[r] + counts[r]] for k in range(p)]
-            res = encode(dt, reduce_all(dt, case.redop, cols))
+            res = encode(dt, reduce_all(dt, case.redop, cols))  # the V forms cross whole: rank order
         elif op == "alltoall":
             res = b"".join(encode(dt, inp(k, p * n)[r * n : (r + 1) * n]) for k in range(p))
         elif op in ("alltoallv", "alltoallvc"):
@@ -375,7 +381,7 @@ def parse(stdout: str) -> tuple[dict, dict, dict, dict]:
     return init, names, results, waits
 
 
-def check(cases: list[Case], p: int, stdout: str) -> None:
+def check(cases: list[Case], p: int, stdout: str, hosts: list[list[int]] | None = None) -> None:
     init, names, results, _ = parse(stdout)
     assert init == {r: SUCCESS for r in range(p)}, stdout[:2000]
     assert sorted(names) == list(range(p))
@@ -385,7 +391,7 @@ def check(cases: list[Case], p: int, stdout: str) -> None:
     assert len({names[r][2] for r in range(p)}) == 1, "every rank sees the same communicator name"
     failures = []
     for case in cases:
-        for r, (status, data) in expected(case, p).items():
+        for r, (status, data) in expected(case, p, hosts).items():
             got_status, got = results[(r, case.id)]
             if got_status != status or (data is not None and got != data):
                 failures.append(

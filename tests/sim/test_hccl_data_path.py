@@ -10,6 +10,7 @@ process tests of test_hccl_collectives.py and test_hccl_multihost.py.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import time
@@ -139,6 +140,30 @@ def test_the_path_is_chosen_by_the_variable(exe: Path, native: NativeTree, tmp_p
     check(cases, 3, "".join(out.read_text() for _, out, _ in procs))
     used = [SHM_LINE in err.read_text() for _, _, err in procs]
     assert used == [path == "shm"] * 3
+
+
+SEGMENT_LINE = re.compile(r"rank (\d+)'s shared-memory segment holds (\d+) bytes")
+
+
+def test_an_all_reduce_on_one_host_writes_its_result_straight_into_the_output(
+    exe: Path, native: NativeTree, tmp_path: Path
+) -> None:
+    """4 ranks on one host, one 256 KiB all-reduce: each rank's segment holds its input and its
+    quarter of the result (the part it reduced, which the others gather from it straight into their
+    outputs), not a whole output as well (which took a second copy per rank); results exact."""
+    p, n = 4, 1 << 16
+    cases = numbered([("allreduce", INT32, SUM, n)])
+    procs = run_logged(exe, native, tmp_path, p, case_file(tmp_path, cases), {})
+    for proc, _, err in procs:
+        assert proc.wait(timeout=120) == 0, err.read_text()[-2000:]
+    check(cases, p, "".join(out.read_text() for _, out, _ in procs))
+    held = {}
+    for _, _, err in procs:
+        for m in SEGMENT_LINE.finditer(err.read_text()):
+            held[int(m[1])] = int(m[2])
+    assert sorted(held) == list(range(p)), held
+    size, header = n * 4, 32 << 10  # the header, the point-to-point words and the descriptor: a few pages
+    assert all(size <= b <= size + size // p + header for b in held.values()), held
 
 
 @pytest.mark.parametrize("path", ["shm", "hub"])
@@ -328,7 +353,12 @@ def test_across_hosts_every_operation_moves_data_peer_to_peer(
         procs = launch_on_hosts(exe, native, hosts, layout, case_file(tmp_path, cases), tmp_path)
         for proc, _, err in procs:
             assert proc.wait(timeout=120) == 0, err.read_text()[-3000:]
-    check(cases, p, "".join(out.read_text() for _, out, _ in procs))
+    check(
+        cases,
+        p,
+        "".join(out.read_text() for _, out, _ in procs),
+        [list(range(layout[0])), list(range(layout[0], p))],
+    )
     for r, (_, _, err) in enumerate(procs):
         text = err.read_text()
         local = layout[0] if r < layout[0] else layout[1]
@@ -340,6 +370,49 @@ def test_across_hosts_every_operation_moves_data_peer_to_peer(
         assert "of 1 other hosts" in text and SOCKETS_LINE in text, text[-2000:]
         assert P2P_LINE in text, text[-2000:]
     assert sim_files() <= before
+
+
+SENT_LINE = re.compile(r"rank (\d+) sent (\d+) bytes to ranks of other hosts")
+
+
+@pytest.mark.parametrize("layout", [(2, 2), (1, 3)])
+def test_across_hosts_only_what_the_other_host_needs_crosses(
+    exe: Path, native: NativeTree, tmp_path: Path, layout: tuple[int, int]
+) -> None:
+    """The hierarchical movement (csrc/sim/hccl/data_step.h) on two (loopback) hosts: the bytes the
+    ranks send over their links to the other host are exactly what the algorithm moves — an
+    all-reduce's host partials (size x hosts x (hosts - 1)), a reduce's partials to the root's host,
+    the root's input for a broadcast, each input once for an all-gather, and for a reduce-scatter
+    the host partials of the other host's blocks — not every rank's whole input; results exact."""
+    p, n, es = sum(layout), 5000, 4
+    cases = numbered(
+        [
+            ("allreduce", INT32, SUM, n, 0),
+            ("reduce", INT32, SUM, n, p - 1),
+            ("broadcast", INT32, SUM, n, 1),
+            ("allgather", INT32, SUM, n, 0),
+            ("reducescatter", INT32, SUM, n, 0),
+        ]
+    )
+    hosts_of = [list(range(layout[0])), list(range(layout[0], p))]
+    with two_hosts(prefer_netns=False) as hosts:
+        procs = launch_on_hosts(exe, native, hosts, layout, case_file(tmp_path, cases), tmp_path)
+        for proc, _, err in procs:
+            assert proc.wait(timeout=120) == 0, err.read_text()[-3000:]
+    check(cases, p, "".join(out.read_text() for _, out, _ in procs), hosts_of)
+    sent = {}
+    for _, _, err in procs:
+        for m in SENT_LINE.finditer(err.read_text()):
+            sent[int(m[1])] = int(m[2])
+    assert sorted(sent) == list(range(p)), sent
+    size = n * es
+    # all-reduce: each host's partial to the other; reduce and broadcast: one host's to the other;
+    # all-gather: every input once; reduce-scatter: a host's partial of each block of the other host.
+    want = 2 * size + size + size + p * size + p * size
+    assert sum(sent.values()) == want, (sent, want)
+    # Every rank's whole input crossing would be p * size for the all-reduce alone, and the
+    # reduce-scatter's inputs p * p * size.
+    assert want < (2 * p + p * p) * size
 
 
 def test_mismatched_arguments_across_hosts_fail_and_the_path_stays_usable(

@@ -17,8 +17,6 @@ using npusim::hcomm::Share;
 
 namespace {
 
-constexpr uint64_t kChunkBytes = 256 * 1024;  // reduction working set per step
-
 struct Buffers {
     std::vector<const uint8_t*> in;
     std::vector<uint64_t> in_len;
@@ -144,7 +142,7 @@ bool mine(size_t index, Share share) { return index % share.parts == share.part;
 void run_all_reduce(Buffers& b, const OpDesc& d, std::vector<std::vector<Segment>>& w, bool to_root_only, Share share) {
     const auto p = b.in.size();
     const uint64_t es = dtype_size(d.dtype), n = d.count * es;
-    const uint64_t step = std::max<uint64_t>(es, kChunkBytes / es * es);
+    const uint64_t step = std::max<uint64_t>(es, kReduceChunkBytes / es * es);
     // This share's elements: [count * part / parts, count * (part + 1) / parts).
     const uint64_t first = d.count * share.part / share.parts * es;
     const uint64_t end = d.count * (share.part + 1) / share.parts * es;
@@ -169,7 +167,7 @@ void run_reduce_scatter(Buffers& b, const std::vector<OpDesc>& d, std::vector<st
     const auto p = b.in.size();
     const OpDesc& a = d[0];
     const uint64_t es = dtype_size(a.dtype);
-    const uint64_t step = std::max<uint64_t>(es, kChunkBytes / es * es);
+    const uint64_t step = std::max<uint64_t>(es, kReduceChunkBytes / es * es);
     std::vector<uint8_t> acc;
     std::vector<uint64_t> offsets(p);
     for (size_t j = 0; j < p; ++j) {

@@ -1,6 +1,7 @@
-// What libhccl sets up when it is loaded: the collective executor and the barrier it lends
-// libhcomm, and its profiling command handle (module 3).
+// What libhccl sets up when it is loaded: the collective executor, the data step and the
+// barrier it lends libhcomm, and its profiling command handle (module 3).
 #include "collective_exec.h"
+#include "data_step.h"
 #include "hccl_reporter.h"
 #include "hcomm/comm_api.h"
 #include "hcomm/exchange.h"
@@ -22,6 +23,7 @@ HcclResult barrier(HcclComm comm, aclrtStream stream) {
 
 __attribute__((constructor)) void load_hccl() {
     npusim::hcomm::set_collective_executor(execute_collective);
+    npusim::hcomm::set_data_step(run_data_step);
     npusim::hcomm::set_barrier(barrier);
     prof::install();
 }

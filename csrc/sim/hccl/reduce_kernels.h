@@ -15,6 +15,10 @@
 
 namespace hccl {
 
+// The working set of a reduction step: reductions over many buffers go this many bytes at a
+// time, so that the accumulator stays in cache while every input is added to it.
+constexpr uint64_t kReduceChunkBytes = 256 * 1024;
+
 // False for an unknown data type or operation.
 bool reduce_into(uint8_t* acc, const uint8_t* x, uint64_t count, uint32_t dtype, uint32_t op);
 

@@ -6,12 +6,18 @@
 #include <mutex>
 
 #include "core/log.h"
+#include "data_step.h"
 
 namespace npusim::hcomm {
 
 namespace {
 std::atomic<CollectiveExecutor> g_executor{nullptr};
-}
+std::atomic<DataStepFn> g_data_step{nullptr};
+}  // namespace
+
+void set_data_step(DataStepFn fn) { g_data_step.store(fn, std::memory_order_release); }
+
+DataStepFn data_step() { return g_data_step.load(std::memory_order_acquire); }
 
 void set_collective_executor(CollectiveExecutor executor) { g_executor.store(executor, std::memory_order_release); }
 

@@ -37,22 +37,14 @@ std::string link_target(const char* path) {
     return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
 }
 
-// Progress of one message.
-struct Flow {
-    const LinkMessage* message = nullptr;
-    size_t piece = 0;
-    uint64_t offset = 0;
-    bool done() const { return message == nullptr || piece >= message->pieces.size(); }
-    // Skips empty pieces; the piece to move next.
-    void settle() {
-        while (message != nullptr && piece < message->pieces.size() && offset >= message->pieces[piece].length) {
-            ++piece;
-            offset = 0;
-        }
-    }
-};
-
 }  // namespace
+
+void HostLinks::Flow::settle() {
+    while (message != nullptr && piece < message->pieces.size() && offset >= message->pieces[piece].length) {
+        ++piece;
+        offset = 0;
+    }
+}
 
 uint64_t host_identity() {
     const std::string text = first_line("/proc/sys/kernel/random/boot_id") + "|" + link_target("/proc/self/ns/net") +
@@ -155,73 +147,67 @@ bool HostLinks::ensure(uint32_t rank, uint64_t token, uint32_t peer, const std::
     return ok;
 }
 
-bool HostLinks::exchange(const std::vector<LinkMessage>& outgoing, const std::vector<LinkMessage>& incoming,
+bool HostLinks::exchange(const LinkMessage* outgoing, size_t n_out, const LinkMessage* incoming, size_t n_in,
                          Deadline deadline, int32_t& missing) {
-    struct Link {
-        uint32_t peer = 0;
-        int fd = -1;
-        Flow out, in;
-    };
-    std::vector<Link> links;
-    auto link_of = [&](uint32_t peer) -> Link* {
-        for (Link& l : links) {
+    active_.clear();
+    auto link_of = [&](uint32_t peer) -> Active* {
+        for (Active& l : active_) {
             if (l.peer == peer) return &l;
         }
         const auto it = links_.find(peer);
         if (it == links_.end()) return nullptr;
-        links.push_back(Link{peer, it->second.get(), {}, {}});
-        return &links.back();
+        active_.push_back(Active{peer, it->second.get(), {}, {}});
+        return &active_.back();
     };
-    links.reserve(outgoing.size() + incoming.size());
-    for (const LinkMessage& m : outgoing) {
-        Link* l = link_of(m.peer);
+    active_.reserve(n_out + n_in);  // pointers into it stay valid below
+    for (size_t i = 0; i < n_out; ++i) {
+        Active* l = link_of(outgoing[i].peer);
         if (l == nullptr) {
-            missing = static_cast<int32_t>(m.peer);
+            missing = static_cast<int32_t>(outgoing[i].peer);
             return false;
         }
-        l->out.message = &m;
+        l->out.message = &outgoing[i];
     }
-    for (const LinkMessage& m : incoming) {
-        Link* l = link_of(m.peer);
+    for (size_t i = 0; i < n_in; ++i) {
+        Active* l = link_of(incoming[i].peer);
         if (l == nullptr) {
-            missing = static_cast<int32_t>(m.peer);
+            missing = static_cast<int32_t>(incoming[i].peer);
             return false;
         }
-        l->in.message = &m;
+        l->in.message = &incoming[i];
     }
-    std::vector<pollfd> fds;
-    std::vector<Link*> polled;
     for (;;) {
-        fds.clear();
-        polled.clear();
-        for (Link& l : links) {
+        fds_.clear();
+        polled_.clear();
+        for (size_t i = 0; i < active_.size(); ++i) {
+            Active& l = active_[i];
             l.out.settle();
             l.in.settle();
             short events = 0;
             if (!l.out.done()) events |= POLLOUT;
             if (!l.in.done()) events |= POLLIN;
             if (events == 0) continue;
-            fds.push_back(pollfd{l.fd, events, 0});
-            polled.push_back(&l);
+            fds_.push_back(pollfd{l.fd, events, 0});
+            polled_.push_back(i);
         }
-        if (fds.empty()) return true;
-        const int ready = ::poll(fds.data(), fds.size(), deadline.poll_ms());
+        if (fds_.empty()) return true;
+        const int ready = ::poll(fds_.data(), fds_.size(), deadline.poll_ms());
         if (ready < 0 && errno == EINTR) continue;
         if (ready <= 0) {
             // The deadline passed: name a peer we still wait for (one that has not sent first).
-            Link* late = polled.front();
-            for (Link* l : polled) {
-                if (!l->in.done()) {
-                    late = l;
+            const Active* late = &active_[polled_.front()];
+            for (size_t i : polled_) {
+                if (!active_[i].in.done()) {
+                    late = &active_[i];
                     break;
                 }
             }
             missing = static_cast<int32_t>(late->peer);
             return false;
         }
-        for (size_t i = 0; i < fds.size(); ++i) {
-            Link& l = *polled[i];
-            const short got = fds[i].revents;
+        for (size_t f = 0; f < fds_.size(); ++f) {
+            Active& l = active_[polled_[f]];
+            const short got = fds_[f].revents;
             if ((got & POLLIN) != 0 && !l.in.done()) {
                 const LinkPiece& p = l.in.message->pieces[l.in.piece];
                 size_t n = 0;
@@ -241,6 +227,7 @@ bool HostLinks::exchange(const std::vector<LinkMessage>& outgoing, const std::ve
                     return false;
                 }
                 l.out.offset += n;
+                bytes_sent_ += n;
             }
             if ((got & (POLLERR | POLLNVAL)) != 0 || ((got & POLLHUP) != 0 && (got & POLLIN) == 0)) {
                 missing = static_cast<int32_t>(l.peer);

@@ -7,6 +7,8 @@
 // can stall it), until the deadline.
 #pragma once
 
+#include <poll.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -48,8 +50,15 @@ public:
     // Sends `outgoing` and receives `incoming` (at most one message each way per peer; every
     // peer a partner). False, with the peer missing, when one closes its end or the deadline
     // passes first.
+    bool exchange(const LinkMessage* outgoing, size_t n_out, const LinkMessage* incoming, size_t n_in,
+                  Deadline deadline, int32_t& missing);
     bool exchange(const std::vector<LinkMessage>& outgoing, const std::vector<LinkMessage>& incoming, Deadline deadline,
-                  int32_t& missing);
+                  int32_t& missing) {
+        return exchange(outgoing.data(), outgoing.size(), incoming.data(), incoming.size(), deadline, missing);
+    }
+    // Bytes sent to other hosts over the links so far (collective and point-to-point data, the
+    // sizes sent ahead of inputs; not the connections' greetings).
+    uint64_t bytes_sent() const { return bytes_sent_; }
     // The number of peers linked.
     size_t size() const { return links_.size(); }
     // A link to `peer` (point-to-point data between two ranks that exchange no collective
@@ -62,8 +71,28 @@ private:
     // Accepts connections until one from `peer`; those of other ranks of `all` are kept.
     bool accept_from(uint32_t peer, const std::vector<Partner>& all, Deadline deadline);
 
+    // Progress of one message.
+    struct Flow {
+        const LinkMessage* message = nullptr;
+        size_t piece = 0;
+        uint64_t offset = 0;
+        bool done() const { return message == nullptr || piece >= message->pieces.size(); }
+        void settle();  // skips the pieces moved (and empty ones)
+    };
+    // A link taking part in an exchange.
+    struct Active {
+        uint32_t peer = 0;
+        int fd = -1;
+        Flow out, in;
+    };
+
     Fd listener_;
     std::map<uint32_t, Fd> links_;  // by peer rank
+    uint64_t bytes_sent_ = 0;
+    // An exchange's working lists, kept from one to the next (no allocation once grown).
+    std::vector<Active> active_;
+    std::vector<pollfd> fds_;
+    std::vector<size_t> polled_;  // index into active_ of each entry of fds_
 };
 
 // An identity shared by the ranks of one host: the boot, the network and pid namespaces and

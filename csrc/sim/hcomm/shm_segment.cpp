@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <linux/futex.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -101,6 +102,11 @@ bool OwnSegment::reserve_extra(uint64_t extra_len) {
     return true;
 }
 
+uint64_t OwnSegment::resident_bytes() const {
+    struct stat st{};
+    return fd_.valid() && ::fstat(fd_.get(), &st) == 0 ? uint64_t(st.st_blocks) * 512 : 0;
+}
+
 bool OwnSegment::grow(uint64_t need) {
     const uint64_t capacity = map_.length();
     if (need <= capacity) return true;
@@ -113,8 +119,12 @@ bool OwnSegment::grow(uint64_t need) {
 }
 
 bool PeerSegment::map(size_t length) {
+    // A failed remap keeps the mapping there was.
     const Fd fd(::open(path_.c_str(), O_RDWR | O_CLOEXEC));
-    return fd.valid() && map_.map(fd, length);
+    ShmMapping fresh;
+    if (!fd.valid() || !fresh.map(fd, length)) return false;
+    map_ = std::move(fresh);
+    return true;
 }
 
 bool PeerSegment::open(uint32_t pid, int32_t fd, uint64_t token) {

@@ -88,6 +88,8 @@ public:
     // growing the segment (its contents kept) when needed; false when it cannot grow.
     bool reserve_extra(uint64_t extra_len);
     int fd() const { return fd_.get(); }
+    // Bytes of memory the segment holds (its pages ever written; the rest of its size is sparse).
+    uint64_t resident_bytes() const;
     const ShmMapping& mapping() const { return map_; }
     ShmHeader* header() const { return map_.header(); }
     PairWords& pair(uint32_t rank) const;

@@ -181,7 +181,7 @@ bool ShmTransport::connect_hosts(uint32_t rank, uint64_t token, const std::vecto
     return links_.connect(rank, token, partners, deadline, missing);
 }
 
-bool ShmTransport::barrier(uint32_t rank, Deadline deadline, int32_t& missing) {
+bool ShmTransport::host_barrier(uint32_t rank, Deadline deadline, int32_t& missing) {
     ShmHeader* own = own_.header();
     own->done.store(++steps_, std::memory_order_release);
     futex_wake_all(own->done);
@@ -359,6 +359,21 @@ Outcome ShmTransport::collective(uint32_t rank, const CollectiveRequest& req, co
         log_message(LogLevel::Debug,
                     "hccl: rank %u exchanges inputs with other hosts in the data step of collective %u", rank,
                     collectives_);
+    }
+    // libhccl's data step (the hierarchical movement) when it has one for the operation.
+    if (const DataStepFn run = data_step(); run != nullptr) {
+        step_rank_ = rank;
+        step_deadline_ = deadline;
+        step_out_ = static_cast<uint8_t*>(req.out);
+        step_out_len_ = req.out_len;
+        step_missing_ = -1;
+        out_used_ = in_used_ = 0;
+        if (run(*this, *req.desc, outcome)) {
+            if (step_missing_ >= 0) return abandon(outcome, step_missing_);
+            return outcome;
+        }
+    }
+    if (hosts_.size() > 1) {
         if (!exchange_across(rank, deadline, missing)) {
             log_message(LogLevel::Error,
                         "hccl: rank %u: rank %d did not send or take its data within HCCL_EXEC_TIMEOUT or its link "
@@ -366,12 +381,14 @@ Outcome ShmTransport::collective(uint32_t rank, const CollectiveRequest& req, co
                         rank, missing);
             return abandon(outcome, missing);
         }
-        if (!barrier(rank, deadline, missing)) return abandon(outcome, missing);  // every input is on this host
+        if (!host_barrier(rank, deadline, missing)) return abandon(outcome, missing);  // every input is on this host
     }
 
     const std::vector<uint32_t>& local = hosts_[host_of_[rank]];
-    std::vector<std::vector<uint8_t>> descs(nranks_);
-    std::vector<CollectiveInput> inputs(nranks_);
+    std::vector<std::vector<uint8_t>>& descs = descs_;
+    std::vector<CollectiveInput>& inputs = inputs_;
+    descs.resize(nranks_);
+    inputs.resize(nranks_);
     for (uint32_t r = 0; r < nranks_; ++r) {
         if (host_of_[r] != host_of_[rank]) {
             if (!remote_input(rank, r, descs[r], inputs[r])) return failed;
@@ -391,7 +408,7 @@ Outcome ShmTransport::collective(uint32_t rank, const CollectiveRequest& req, co
     }
     CollectiveExecutor ex = collective_executor();
     const CollectiveResult result = ex(inputs, true, Share{index_of_[rank], static_cast<uint32_t>(local.size())});
-    if (!barrier(rank, deadline, missing)) return abandon(outcome, missing);
+    if (!host_barrier(rank, deadline, missing)) return abandon(outcome, missing);
     outcome.status = result.status;
     if (result.status != HCCL_SUCCESS || rank >= result.written.size()) return outcome;
     const ShmHeader* h = own_.header();
@@ -575,7 +592,95 @@ Outcome ShmTransport::p2p(uint32_t rank, uint64_t earliest, const std::vector<P2
     return outcome;
 }
 
-void ShmTransport::leave(uint32_t rank) { control_->leave(rank); }
+void ShmTransport::leave(uint32_t rank) {
+    if (state_ == State::On) {
+        log_message(LogLevel::Debug, "hccl: rank %u's shared-memory segment holds %llu bytes", rank,
+                    static_cast<unsigned long long>(own_.resident_bytes()));
+    }
+    if (state_ == State::On && hosts_.size() > 1) {
+        log_message(LogLevel::Debug, "hccl: rank %u sent %llu bytes to ranks of other hosts", rank,
+                    static_cast<unsigned long long>(links_.bytes_sent()));
+    }
+    control_->leave(rank);
+}
+
+uint8_t* ShmTransport::step_segment(uint32_t r, const ShmHeader*& header) {
+    uint8_t* base = nullptr;
+    if (step_missing_ < 0 && segment_of(step_rank_, r, base, header)) return base;
+    // Cannot map it (the segment_of line says so): the step fails; own memory stands in meanwhile.
+    if (step_missing_ < 0) step_missing_ = static_cast<int32_t>(r);
+    header = own_.header();
+    return own_.mapping().base();
+}
+
+const uint8_t* ShmTransport::input(uint32_t r) {
+    const ShmHeader* h = nullptr;
+    uint8_t* base = step_segment(r, h);
+    return base + h->in_off;
+}
+
+const uint8_t* ShmTransport::scratch_of(uint32_t r) {
+    const ShmHeader* h = nullptr;
+    uint8_t* base = step_segment(r, h);
+    return base + h->extra_off;
+}
+
+uint8_t* ShmTransport::scratch(uint64_t bytes) {
+    if (!own_.reserve_extra(bytes)) {
+        log_message(LogLevel::Error, "hccl: rank %u cannot grow its shared-memory segment by %llu bytes", step_rank_,
+                    static_cast<unsigned long long>(bytes));
+        if (step_missing_ < 0) step_missing_ = static_cast<int32_t>(step_rank_);
+        step_fallback_.resize(static_cast<size_t>(bytes));
+        return step_fallback_.data();
+    }
+    return own_.mapping().base() + own_.header()->extra_off;
+}
+
+bool ShmTransport::barrier() {
+    if (step_missing_ >= 0) return false;
+    int32_t missing = -1;
+    if (host_barrier(step_rank_, step_deadline_, missing)) return true;
+    step_missing_ = missing;
+    return false;
+}
+
+namespace {
+
+LinkMessage& queued(std::vector<LinkMessage>& box, size_t& used, uint32_t peer) {
+    for (size_t i = 0; i < used; ++i) {
+        if (box[i].peer == peer) return box[i];
+    }
+    if (used == box.size()) box.emplace_back();
+    LinkMessage& m = box[used++];
+    m.peer = peer;
+    m.pieces.clear();  // keeps its capacity
+    return m;
+}
+
+}  // namespace
+
+void ShmTransport::send(uint32_t peer, const uint8_t* data, uint64_t length) {
+    // The links only read from a piece they send.
+    queued(outbox_, out_used_, peer).pieces.push_back(LinkPiece{const_cast<uint8_t*>(data), length});
+}
+
+void ShmTransport::receive(uint32_t peer, uint8_t* data, uint64_t length) {
+    queued(inbox_, in_used_, peer).pieces.push_back(LinkPiece{data, length});
+}
+
+bool ShmTransport::exchange() {
+    if (step_missing_ >= 0) return false;
+    int32_t missing = -1;
+    const bool ok = links_.exchange(outbox_.data(), out_used_, inbox_.data(), in_used_, step_deadline_, missing);
+    out_used_ = in_used_ = 0;
+    if (ok) return true;
+    log_message(LogLevel::Error,
+                "hccl: rank %u: rank %d did not send or take its data within HCCL_EXEC_TIMEOUT or its link closed "
+                "(its process ended)",
+                step_rank_, missing);
+    step_missing_ = missing;
+    return false;
+}
 
 std::unique_ptr<Transport> with_data_path(std::unique_ptr<Transport> control, uint32_t nranks) {
     const char* env = std::getenv("HCCL_SIM_DATA_PATH");

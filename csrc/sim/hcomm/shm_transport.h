@@ -46,13 +46,15 @@
 #include <memory>
 #include <vector>
 
+#include "data_step.h"
 #include "host_links.h"
 #include "shm_segment.h"
 #include "transport.h"
 
 namespace npusim::hcomm {
 
-class ShmTransport : public Transport {
+// It is the DataStep libhccl's data step runs over (data_step.h), during a collective.
+class ShmTransport : public Transport, private DataStep {
 public:
     ShmTransport(std::unique_ptr<Transport> control, uint32_t nranks);
     // Sets the path up (every rank, as its communicator is created); a collective that moves
@@ -80,7 +82,7 @@ private:
     bool segment_of(uint32_t rank, uint32_t r, uint8_t*& base, const ShmHeader*& header);
     // Marks this rank's data step done and waits for every peer of its host; false (with the
     // missing rank) when one does not finish in time, is gone, or gave the step up.
-    bool barrier(uint32_t rank, Deadline deadline, int32_t& missing);
+    bool host_barrier(uint32_t rank, Deadline deadline, int32_t& missing);
     // Gives the data step up: the host's ranks waiting for this one fail naming `missing`.
     Outcome abandon(Outcome outcome, int32_t missing);
     // Moves the data of matched point-to-point items: through the segments with ranks of this
@@ -91,6 +93,23 @@ private:
     // is alive and whether it gave its step up; false (with the missing rank) when not in time.
     bool wait_for(uint32_t rank, uint32_t r, std::atomic<uint32_t>& word, const std::function<bool()>& ready,
                   Deadline deadline, int32_t& missing);
+
+    // DataStep, for the collective under way (step_*).
+    const std::vector<std::vector<uint32_t>>& hosts() const override { return hosts_; }
+    uint32_t rank() const override { return step_rank_; }
+    uint32_t host_of(uint32_t r) const override { return host_of_[r]; }
+    uint32_t index_of(uint32_t r) const override { return index_of_[r]; }
+    const uint8_t* input(uint32_t r) override;
+    uint8_t* scratch(uint64_t bytes) override;
+    const uint8_t* scratch_of(uint32_t r) override;
+    bool barrier() override;
+    void send(uint32_t peer, const uint8_t* data, uint64_t length) override;
+    void receive(uint32_t peer, uint8_t* data, uint64_t length) override;
+    bool exchange() override;
+    uint8_t* output() const override { return step_out_; }
+    uint64_t output_len() const override { return step_out_len_; }
+    // The base of rank r's segment of this host (a failure to map it fails the step).
+    uint8_t* step_segment(uint32_t r, const ShmHeader*& header);
 
     std::unique_ptr<Transport> control_;
     const uint32_t nranks_;
@@ -110,6 +129,20 @@ private:
     uint64_t token_ = 0;  // this rank's
     std::vector<uint64_t> sent_, got_;  // point-to-point stream bytes to and from each rank of this host
     bool p2p_logged_ = false;
+    // The collective under way on the data step.
+    uint32_t step_rank_ = 0;
+    Deadline step_deadline_;
+    uint8_t* step_out_ = nullptr;
+    uint64_t step_out_len_ = 0;
+    int32_t step_missing_ = -1;
+    std::vector<uint8_t> step_fallback_;  // scratch when the segment cannot grow (the step fails)
+    // Messages to and from other hosts, kept from one collective to the next (no allocation once
+    // grown): the first *_used_ entries are queued.
+    std::vector<LinkMessage> outbox_, inbox_;
+    size_t out_used_ = 0, in_used_ = 0;
+    // The executor's view of the ranks (collectives left to the executor's shares), reused.
+    std::vector<std::vector<uint8_t>> descs_;
+    std::vector<CollectiveInput> inputs_;
 };
 
 // The transport a communicator uses: `control` wrapped in the peer-to-peer data path unless
