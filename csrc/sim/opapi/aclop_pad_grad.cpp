@@ -15,8 +15,8 @@
 
 namespace npusim::opapi {
 
-aclError pad_v3_grad(const std::vector<AclopOperand>& in, const std::vector<AclopOperand>& out,
-                     const AclopAttrs* attrs, aclrtStream stream) {
+aclError pad_v3_grad(const std::vector<AclopOperand>& in, const std::vector<AclopOperand>& out, const AclopAttrs* attrs,
+                     aclrtStream stream) {
     const char* type = "PadV3Grad";
     if (in.size() != 2 || out.size() != 1) return aclop_bad(type, "2 inputs (x, paddings) and 1 output (y) expected");
     bool ok = true;
@@ -44,8 +44,8 @@ aclError pad_v3_grad(const std::vector<AclopOperand>& in, const std::vector<Aclo
         const int64_t size = y.dims[d];
         const bool fits_mode = mode == PadMode::Reflect ? b < size && a < size : size > 0 || (a == 0 && b == 0);
         if (b < 0 || a < 0 || x.dims[d] != size + b + a || !fits_mode) {
-            return aclop_bad(type, "paddings do not take x to y: y has shape ", dims_text(y.dims) + ", x " +
-                                                                                    dims_text(x.dims));
+            return aclop_bad(type, "paddings do not take x to y: y has shape ",
+                             dims_text(y.dims) + ", x " + dims_text(x.dims));
         }
         before[d] = b;
     }
@@ -69,10 +69,9 @@ aclError pad_v3_grad(const std::vector<AclopOperand>& in, const std::vector<Aclo
     const int64_t n = xv.numel();
     std::vector<KernelLaunch> launches{
         {Kernel::PadV3Grad, x.dtype, vector_cost(double(n), double(xv.bytes() + yv.bytes()), n, 4096)}};
-    return launch_now(type,
-                      std::make_unique<OpExecutor>(type, 0, compute, std::move(launches),
-                                                   std::vector<void*>{xv.data, yv.data}),
-                      stream);
+    return launch_now(
+        type, std::make_unique<OpExecutor>(type, 0, compute, std::move(launches), std::vector<void*>{xv.data, yv.data}),
+        stream);
 }
 
 }  // namespace npusim::opapi

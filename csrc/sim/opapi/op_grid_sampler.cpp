@@ -153,9 +153,9 @@ aclnnStatus prepare_forward(const aclTensor* input, const aclTensor* grid, const
     OPAPI_CHECK(check_same_dtype(api, "out", y.dtype, x.dtype));
     OPAPI_CHECK(check_same_dims(api, "out", y.dims, Dims{p.n, p.c, p.ho, p.wo}));
     const int64_t points = p.n * p.ho * p.wo;
-    std::vector<KernelLaunch> launches{{Kernel::GridSampler2D, x.dtype,
-                                        vector_cost(8.0 * double(points * p.c), double(x.bytes() + g.bytes() + y.bytes()),
-                                                    points, 1024)}};
+    std::vector<KernelLaunch> launches{
+        {Kernel::GridSampler2D, x.dtype,
+         vector_cost(8.0 * double(points * p.c), double(x.bytes() + g.bytes() + y.bytes()), points, 1024)}};
     auto compute = [x, g, y, p]() {
         const std::vector<double> in = read_doubles(x), coords = read_doubles(g);
         std::vector<double> result(static_cast<size_t>(p.n * p.c * p.ho * p.wo), 0.0);

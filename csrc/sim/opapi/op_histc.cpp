@@ -53,8 +53,8 @@ aclnnStatus prepare(const aclTensor* self, int64_t bins, const aclScalar* min, c
     }
     OPAPI_CHECK(check_same_dims(api, "out", y.dims, Dims{bins}));
     std::vector<KernelLaunch> launches{
-        {Kernel::HistogramV2, x.dtype, vector_cost(4.0 * double(x.numel()), double(x.bytes() + y.bytes()), x.numel(),
-                                                   4096)}};
+        {Kernel::HistogramV2, x.dtype,
+         vector_cost(4.0 * double(x.numel()), double(x.bytes() + y.bytes()), x.numel(), 4096)}};
     auto compute = [x, y, bins, low = static_cast<float>(low), high = static_cast<float>(high)]() {
         const std::vector<float> v = read_floats(x);
         std::vector<double> counts(static_cast<size_t>(bins), 0.0);

@@ -129,10 +129,9 @@ OPAPI_DEFINE_RUN(aclnnIm2col)
 NPUSIM_C_EXPORT aclnnStatus aclnnIm2colBackwardGetWorkspaceSize(const aclTensor* gradOutput,
                                                                 const aclIntArray* inputSize,
                                                                 const aclIntArray* kernelSize,
-                                                                const aclIntArray* dilation,
-                                                                const aclIntArray* padding, const aclIntArray* stride,
-                                                                aclTensor* out, uint64_t* workspaceSize,
-                                                                aclOpExecutor** executor) {
+                                                                const aclIntArray* dilation, const aclIntArray* padding,
+                                                                const aclIntArray* stride, aclTensor* out,
+                                                                uint64_t* workspaceSize, aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnIm2colBackwardGetWorkspaceSize", aclnnStatus);
     return npusim::opapi::prepare("aclnnIm2colBackward", true, gradOutput, inputSize, kernelSize, dilation, padding,
                                   stride, out, workspaceSize, executor);

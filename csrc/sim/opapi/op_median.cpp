@@ -98,7 +98,8 @@ aclnnStatus prepare(const char* api, bool skip_nan, const aclTensor* self, bool 
         std::vector<int64_t> order(row.size());
         for (int64_t o = 0; o < outer; ++o) {
             for (int64_t i = 0; i < inner; ++i) {
-                for (int64_t j = 0; j < length; ++j) row[static_cast<size_t>(j)] = v[size_t((o * length + j) * inner + i)];
+                for (int64_t j = 0; j < length; ++j)
+                    row[static_cast<size_t>(j)] = v[size_t((o * length + j) * inner + i)];
                 const int64_t at = median_of(row, skip_nan, order);
                 const auto e = static_cast<size_t>(o * inner + i);
                 rv[e] = row[static_cast<size_t>(at)];

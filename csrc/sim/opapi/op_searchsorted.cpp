@@ -28,8 +28,8 @@ namespace {
 
 // values: self's view, or none for a scalar (then `scalar` is the one value).
 aclnnStatus prepare(const char* api, const aclTensor* sortedSequence, const aclTensor* self, const aclScalar* scalar,
-                    bool outInt32, bool right, const aclTensor* sorter, const aclTensor* out,
-                    uint64_t* workspaceSize, aclOpExecutor** executor) {
+                    bool outInt32, bool right, const aclTensor* sorter, const aclTensor* out, uint64_t* workspaceSize,
+                    aclOpExecutor** executor) {
     OPAPI_CHECK(check_not_null(api, {sortedSequence, self != nullptr ? static_cast<const void*>(self) : scalar, out,
                                      workspaceSize, executor}));
     OPAPI_CHECK(check_tensor(api, "sortedSequence", sortedSequence));
@@ -66,10 +66,10 @@ aclnnStatus prepare(const char* api, const aclTensor* sortedSequence, const aclT
     const int64_t length = seq.dims.back(), rows = seq.numel() / std::max<int64_t>(length, 1);
     const int64_t count = numel(values_dims);
     const double value = scalar != nullptr ? scalar->value : 0.0;
-    std::vector<KernelLaunch> launches{{Kernel::SearchSorted, has_tensor ? x.dtype : seq.dtype,
-                                        vector_cost(double(count) * 2.0 * double(std::max<int64_t>(length, 1)),
-                                                    double(seq.bytes() + y.bytes() + (has_tensor ? x.bytes() : 0)),
-                                                    count, 4096)}};
+    std::vector<KernelLaunch> launches{
+        {Kernel::SearchSorted, has_tensor ? x.dtype : seq.dtype,
+         vector_cost(double(count) * 2.0 * double(std::max<int64_t>(length, 1)),
+                     double(seq.bytes() + y.bytes() + (has_tensor ? x.bytes() : 0)), count, 4096)}};
     auto compute = [seq, x, y, order, has_tensor, sorted_by, right, value, length, rows, count]() {
         const std::vector<double> s = read_doubles(seq);
         const std::vector<double> v = has_tensor ? read_doubles(x) : std::vector<double>{value};
@@ -80,8 +80,8 @@ aclnnStatus prepare(const char* api, const aclTensor* sortedSequence, const aclT
         for (int64_t r = 0; r < rows; ++r) {
             for (int64_t k = 0; k < length; ++k) {
                 const int64_t at = sorted_by ? static_cast<int64_t>(idx[static_cast<size_t>(r * length + k)]) : k;
-                row[static_cast<size_t>(k)] =
-                    at >= 0 && at < length ? s[static_cast<size_t>(r * length + at)] : s[static_cast<size_t>(r * length)];
+                row[static_cast<size_t>(k)] = at >= 0 && at < length ? s[static_cast<size_t>(r * length + at)]
+                                                                     : s[static_cast<size_t>(r * length)];
             }
             for (int64_t i = 0; i < per_row; ++i) {
                 const size_t at = static_cast<size_t>(r * per_row + i);

@@ -98,10 +98,10 @@ aclnnStatus prepare(const char* api, const Request& r, const aclTensor* self, ac
         }
     }
     const Kernel kernel = r.consecutive ? Kernel::UniqueConsecutive : Kernel::UniqueWithCountsAndSorting;
-    std::vector<KernelLaunch> launches{{kernel, x.dtype,
-                                        vector_cost(double(x.numel()) * std::log2(double(std::max<int64_t>(length, 2))),
-                                                    double(x.bytes() + y.bytes() + inv.bytes() + cnt.bytes()),
-                                                    x.numel(), 4096)}};
+    std::vector<KernelLaunch> launches{
+        {kernel, x.dtype,
+         vector_cost(double(x.numel()) * std::log2(double(std::max<int64_t>(length, 2))),
+                     double(x.bytes() + y.bytes() + inv.bytes() + cnt.bytes()), x.numel(), 4096)}};
     auto compute = [x, y, inv, cnt, r, flat, axis, outer, length, inner, valueOut, countsOut]() {
         const std::vector<double> v = read_doubles(x);
         const auto element = [&](int64_t o, int64_t j, int64_t i) { return v[size_t((o * length + j) * inner + i)]; };
@@ -191,10 +191,9 @@ NPUSIM_C_EXPORT aclnnStatus aclnnUnique2GetWorkspaceSize(const aclTensor* self, 
 OPAPI_DEFINE_RUN(aclnnUnique2)
 
 NPUSIM_C_EXPORT aclnnStatus aclnnUniqueConsecutiveGetWorkspaceSize(const aclTensor* self, bool returnInverse,
-                                                                   bool returnCounts, int64_t dim,
-                                                                   aclTensor* valueOut, aclTensor* inverseOut,
-                                                                   aclTensor* countsOut, uint64_t* workspaceSize,
-                                                                   aclOpExecutor** executor) {
+                                                                   bool returnCounts, int64_t dim, aclTensor* valueOut,
+                                                                   aclTensor* inverseOut, aclTensor* countsOut,
+                                                                   uint64_t* workspaceSize, aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnUniqueConsecutiveGetWorkspaceSize", aclnnStatus);
     return npusim::opapi::prepare("aclnnUniqueConsecutive", Request{true, returnInverse, returnCounts, dim}, self,
                                   valueOut, inverseOut, countsOut, workspaceSize, executor);

@@ -73,8 +73,8 @@ std::vector<Tap> taps_of(Mode mode, int64_t in, int64_t out, bool align_corners,
         }
         const float s = align_corners ? (out > 1 ? static_cast<float>(in - 1) / static_cast<float>(out - 1) : 0.0f)
                                       : scale_value(scale, in, out);
-        const float real = align_corners ? s * static_cast<float>(i)
-                                         : std::max(s * (static_cast<float>(i) + 0.5f) - 0.5f, 0.0f);
+        const float real =
+            align_corners ? s * static_cast<float>(i) : std::max(s * (static_cast<float>(i) + 0.5f) - 0.5f, 0.0f);
         const int64_t i0 = std::min(static_cast<int64_t>(std::floor(real)), in - 1);
         const float lambda = std::min(std::max(real - static_cast<float>(i0), 0.0f), 1.0f);
         t.taps = 2;
@@ -125,7 +125,8 @@ aclnnStatus prepare(const char* api, const Resample& r, const aclTensor* source,
     }
     if (small[2] <= 0 || small[3] <= 0) return invalid(api, "self %s has an empty plane", dims_text(small).c_str());
     const Dims large{small[0], small[1], size[0], size[1]};
-    OPAPI_CHECK(r.backward ? check_same_dims(api, "gradOut", x.dims, large) : check_same_dims(api, "out", y.dims, large));
+    OPAPI_CHECK(r.backward ? check_same_dims(api, "gradOut", x.dims, large)
+                           : check_same_dims(api, "out", y.dims, large));
     if (r.backward) OPAPI_CHECK(check_same_dims(api, "out", y.dims, small));
     const std::vector<Tap> rows = taps_of(r.mode, small[2], size[0], r.align_corners, r.scale_h);
     const std::vector<Tap> cols = taps_of(r.mode, small[3], size[1], r.align_corners, r.scale_w);
@@ -211,8 +212,7 @@ NPUSIM_C_EXPORT aclnnStatus aclnnUpsampleBilinear2dGetWorkspaceSize(const aclTen
                                                                     const aclIntArray* outputSize,
                                                                     const bool alignCorners, const double scalesH,
                                                                     const double scalesW, aclTensor* out,
-                                                                    uint64_t* workspaceSize,
-                                                                    aclOpExecutor** executor) {
+                                                                    uint64_t* workspaceSize, aclOpExecutor** executor) {
     NPUSIM_FAULT_RETURN("aclnnUpsampleBilinear2dGetWorkspaceSize", aclnnStatus);
     return npusim::opapi::prepare("aclnnUpsampleBilinear2d",
                                   Resample{Mode::Bilinear, false, alignCorners, scalesH, scalesW}, self, outputSize,

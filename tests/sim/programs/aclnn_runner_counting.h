@@ -41,7 +41,9 @@ bool select_counting(const Spec& p, Phase1& first, Phase2& second) {
         };
         second = aclnnAminmax;
     } else if (op == "Median") {
-        first = [&p](uint64_t* w, aclOpExecutor** e) { return aclnnMedianGetWorkspaceSize(p.t("self"), p.t("out"), w, e); };
+        first = [&p](uint64_t* w, aclOpExecutor** e) {
+            return aclnnMedianGetWorkspaceSize(p.t("self"), p.t("out"), w, e);
+        };
         second = aclnnMedian;
     } else if (op == "NanMedian") {
         first = [&p](uint64_t* w, aclOpExecutor** e) {
