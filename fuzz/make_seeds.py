@@ -13,12 +13,16 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout's mspti_base
-from mspti_base.record_layouts import record_size
+from mspti_base.record_layouts import KIND_RECORD, record_size
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 
 # ---- record layouts (the record schema, mspti_base/record_layouts.toml): kind -> size -----------
-RECORD_SIZES = {kind: record_size(kind) for kind in range(1, 13)}
+#: Every activity kind with a record, in value order: a kind the schema gains is in every seed below.
+RECORD_KINDS = tuple(sorted(KIND_RECORD))
+RECORD_SIZES = {kind: record_size(kind) for kind in RECORD_KINDS}
+#: The first kind past the schema's: no msPTI has a record of it.
+UNKNOWN_KIND = RECORD_KINDS[-1] + 1
 
 
 def record(kind: int) -> bytes:
@@ -27,12 +31,16 @@ def record(kind: int) -> bytes:
 
 
 def next_record_seeds() -> dict[str, bytes]:
-    every = b"".join(record(k) for k in range(1, 13))
+    every = b"".join(record(k) for k in RECORD_KINDS)
     return {
         "all-kinds": b"\x00\x00" + every,
         "all-kinds-unaligned": b"\x03\x45" + every,
         "truncated-last": b"\x00\x80" + every[:-5],
-        "unknown-kind-middle": b"\x00\x10" + record(7) + struct.pack("<i", 13) + bytes(20) + record(8),
+        "unknown-kind-middle": b"\x00\x10"
+        + record(7)
+        + struct.pack("<i", UNKNOWN_KIND)
+        + bytes(20)
+        + record(8),
         "negative-kind": b"\x00\xc1" + struct.pack("<i", -1) + bytes(60),
         "kind-only": b"\x00\x00" + struct.pack("<i", 8),
         "empty": b"\x00\x00",
@@ -92,7 +100,7 @@ def kind_op(code: int, kind: int, thread: int = 0) -> bytes:
 
 
 def enable_all(thread: int = 0) -> bytes:
-    return b"".join(kind_op(ENABLE, k, thread) for k in range(1, 13))
+    return b"".join(kind_op(ENABLE, k, thread) for k in RECORD_KINDS)
 
 
 def workload(thread: int = 0) -> bytes:
@@ -129,7 +137,7 @@ def api_call_seeds() -> dict[str, bytes]:
         "two-threads": b"\x01" + session + workload(0) + workload(1) + op(FLUSH_ALL, 0, bytes(4), 1),
         "two-threads-toggle": b"\x01"
         + session
-        + b"".join(kind_op(DISABLE, k, 1) + kind_op(ENABLE, k, 1) for k in range(1, 13))
+        + b"".join(kind_op(DISABLE, k, 1) + kind_op(ENABLE, k, 1) for k in RECORD_KINDS)
         + workload(0),
         "declined-buffers": b"\x00" + session + op(POLICY, 0, struct.pack("<H", 2)) + workload(),
         "tiny-buffers": b"\x00" + session + op(POLICY, 0, struct.pack("<H", 3 | (5 << 3))) + workload(),
@@ -139,7 +147,8 @@ def api_call_seeds() -> dict[str, bytes]:
         "no-subscriber": b"\x00" + enable_all() + workload(),
         "enum-sweep": b"\x00"
         + b"".join(
-            kind_op(ENABLE, k, 0) + kind_op(IS_ENABLED, k) + kind_op(DROPPED, k) for k in (0, 13, 0xE0)
+            kind_op(ENABLE, k, 0) + kind_op(IS_ENABLED, k) + kind_op(DROPPED, k)
+            for k in (0, UNKNOWN_KIND, 0xE0)
         )
         + op(ENABLE_CALLBACK, 1, bytes([1, 0, 37, 1]))
         + op(ENABLE_CALLBACK, 1, bytes([2, 0, 13, 1]))

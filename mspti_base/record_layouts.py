@@ -41,7 +41,9 @@ __all__ = [
     "EnumSchema",
     "FieldLayout",
     "RecordLayout",
+    "log_name",
     "python_name",
+    "record_fields",
     "record_size",
 ]
 
@@ -197,10 +199,31 @@ def _enums(
     return enums
 
 
+def _flat_fields(layout: RecordLayout, object_id: RecordLayout | None) -> tuple[FieldLayout, ...]:
+    """``layout``'s fields with each object id (a union) replaced by the words of its first view at
+    their offsets in the record (``objectId`` -> ``objectId.pt.processId``, ``objectId.pt.threadId``)."""
+    if object_id is None:
+        return layout.fields
+    flat: list[FieldLayout] = []
+    for f in layout.fields:
+        if f.type != "msptiObjectId":
+            flat.append(f)
+            continue
+        seen: set[int] = set()
+        for word in object_id.fields:
+            if word.offset not in seen:
+                seen.add(word.offset)
+                flat.append(
+                    FieldLayout(f"{f.name}.{word.name}", f.offset + word.offset, word.size, word.type)
+                )
+    return tuple(flat)
+
+
 def _load(
     table: Path = _TABLE, header: Mapping[str, Any] | None = None
-) -> tuple[dict[str, RecordLayout], dict[int, str], dict[str, EnumSchema], dict[str, str]]:
-    """The schema from ``table`` (record_layouts.toml) and the headers' facts (record_header's)."""
+) -> tuple[dict[str, RecordLayout], dict[int, str], dict[str, EnumSchema], dict[str, str], dict[str, str]]:
+    """The schema from ``table`` (record_layouts.toml) and the headers' facts (record_header's): the
+    layouts, the kinds' structs, the enumerations, [python_names] and [log_names]."""
     with table.open("rb") as stream:
         data = tomllib.load(stream)
     if header is None:
@@ -242,10 +265,16 @@ def _load(
         lacking = sorted(set(named) - leaves)
         if lacking:
             raise ValueError(f"{table.name}: [{section}] names fields the headers lack: {lacking}")
-    return layouts, kinds, enums, names
+    log_names = {str(c): str(n) for c, n in data.get("log_names", {}).items()}
+    object_id = layouts.get("msptiObjectId")
+    logged = {f.name for s in set(kinds.values()) for f in _flat_fields(layouts[s], object_id)}
+    lacking = sorted(set(log_names) - logged)
+    if lacking:
+        raise ValueError(f"{table.name}: [log_names] names fields no record has: {lacking}")
+    return layouts, kinds, enums, names, log_names
 
 
-_LAYOUTS, _KIND_RECORD, _ENUMS, _PYTHON_NAMES = _load()
+_LAYOUTS, _KIND_RECORD, _ENUMS, _PYTHON_NAMES, _LOG_NAMES = _load()
 
 #: C type name -> its layout, in the order of the table.
 LAYOUTS: Mapping[str, RecordLayout] = _LAYOUTS
@@ -262,6 +291,22 @@ def python_name(c_name: str) -> str:
     if leaf in _PYTHON_NAMES:
         return _PYTHON_NAMES[leaf]
     return re.sub(r"(?<!^)(?=[A-Z])", "_", leaf).lower()
+
+
+def record_fields(kind: int) -> tuple[FieldLayout, ...]:
+    """The fields of the record of ``kind`` as a flat list of scalars, in offset order: an object id
+    (a union of two views) is the words of its first view, named by their dotted path
+    (``objectId.pt.processId``); () for a kind without a record."""
+    type_name = KIND_RECORD.get(kind)
+    if type_name is None:
+        return ()
+    return _flat_fields(LAYOUTS[type_name], LAYOUTS.get("msptiObjectId"))
+
+
+def log_name(c_name: str) -> str:
+    """The key of a record field in the conformance collector's log: the table's [log_names] (the
+    suite's short names, ``correlationId`` -> ``corr``), else the dotted C name itself."""
+    return _LOG_NAMES.get(c_name, c_name)
 
 
 def record_size(kind: int) -> int:

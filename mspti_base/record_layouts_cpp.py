@@ -2,7 +2,9 @@
 layouts, read by ``record_header``, joined with ``record_layouts.toml``).
 
 The header gives every C++ reader of records one table of the activity kinds' record structs
-(``MSPTI_SCHEMA_RECORD_KINDS``), their sizes (``mspti_schema::RecordSize``) and, where the includer
+(``MSPTI_SCHEMA_RECORD_KINDS``), their sizes (``mspti_schema::RecordSize``), every record's fields
+as scalars with their offsets, sizes, types and log names (``mspti_schema::FieldsOf``, what the
+conformance collector logs) and, where the includer
 asks for them (``MSPTI_SCHEMA_CHECK_LAYOUTS``), ``static_assert``s that the compiled msPTI header lays
 out every struct as the schema states. It includes no msPTI header: the includer's own (ours, or a
 conformance target's) comes first.
@@ -18,7 +20,7 @@ import sys
 from pathlib import Path
 
 from mspti_base.record_header import write_if_changed
-from mspti_base.record_layouts import ENUMS, KIND_RECORD, LAYOUTS, RecordLayout
+from mspti_base.record_layouts import ENUMS, KIND_RECORD, LAYOUTS, RecordLayout, log_name, record_fields
 
 __all__ = ["header_text", "main"]
 
@@ -55,6 +57,43 @@ def _string_cases() -> list[str]:
             listed = ", ".join(str(offset) for offset in offsets)
             cases.append(f"        case {kind}:\n            return {{{{{listed}}}, {len(offsets)}}};")
     return cases
+
+
+_FIELD_TYPES = {
+    "uint": "kUint",
+    "float": "kFloat",
+    "bool": "kBool",
+    "string": "kString",
+    "pointer": "kPointer",
+}
+
+
+def _fields_function() -> list[str]:
+    """``FieldsOf(kind)``: one array per record struct (function-local, so C++11 and later all take it)."""
+    lines = [
+        "inline RecordFields FieldsOf(int64_t kind) {",
+    ]
+    arrays: dict[str, str] = {}
+    for kind in sorted(KIND_RECORD):
+        struct = KIND_RECORD[kind]
+        if struct in arrays:
+            continue
+        arrays[struct] = f"k{struct[0].upper()}{struct[1:]}"
+        lines.append(f"    static const FieldSpec {arrays[struct]}[] = {{")
+        for f in record_fields(kind):
+            kind_type = _FIELD_TYPES[f.type]
+            spec = f'"{f.name}", "{log_name(f.name)}", {f.offset}, {f.size}, FieldType::{kind_type}'
+            lines.append(f"        {{{spec}}},")
+        lines.append("    };")
+    lines.append("    switch (kind) {")
+    for kind in sorted(KIND_RECORD):
+        struct = KIND_RECORD[kind]
+        lines += [
+            f"        case {kind}:",
+            f"            return {{{arrays[struct]}, {len(record_fields(kind))}}};",
+        ]
+    lines += ["        default:", "            return {nullptr, 0};", "    }", "}"]
+    return lines
 
 
 def _asserts(layout: RecordLayout) -> list[str]:
@@ -131,6 +170,22 @@ def header_text() -> str:
         "            return nullptr;",
         "    }",
         "}",
+        "",
+        "// A record's fields as scalars, in offset order (an object id, a union, as the words of its first",
+        "// view): dotted C name, key in the conformance collector's log, offset, size, type.",
+        "enum class FieldType : uint8_t { kUint, kFloat, kBool, kString, kPointer };",
+        "struct FieldSpec {",
+        "    const char* name;",
+        "    const char* log_name;",
+        "    uint32_t offset;",
+        "    uint32_t size;",
+        "    FieldType type;",
+        "};",
+        "struct RecordFields {",
+        "    const FieldSpec* fields;  // nullptr for a kind without a record",
+        "    uint32_t count;",
+        "};",
+        *_fields_function(),
         "",
         "// The largest record of any kind: what a buffer must at least hold to be useful.",
         f"constexpr size_t kMaxRecordSize = {max(LAYOUTS[s].size for s in KIND_RECORD.values())};",

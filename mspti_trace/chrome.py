@@ -231,6 +231,13 @@ class _Exporter:
         self._lanes(records["device_id"], lanes)
         return records, lanes
 
+    def _span_columns(
+        self, records: np.ndarray, lanes: np.ndarray
+    ) -> tuple[list[int], list[int], list[float], list[float]]:
+        """The columns every device op's event has: device, track, start and duration (us)."""
+        start, end = records["start"], records["end"]
+        return records["device_id"].tolist(), lanes.tolist(), _us(start, self.base), _dur(start, end)
+
     def device_events(self) -> None:
         names = self.names
         kernels, lanes = self._device_ops(ActivityKind.KERNEL)
@@ -239,10 +246,7 @@ class _Exporter:
             f'"dur":{u:.3f},"args":{{"type":{names[y]},"correlation_id":{c}}}}}'
             for n, d, t, s, u, y, c in zip(
                 kernels["name"].tolist(),
-                kernels["device_id"].tolist(),
-                lanes.tolist(),
-                _us(kernels["start"], self.base),
-                _dur(kernels["start"], kernels["end"]),
+                *self._span_columns(kernels, lanes),
                 kernels["type"].tolist(),
                 kernels["correlation_id"].tolist(),
                 strict=True,
@@ -260,10 +264,7 @@ class _Exporter:
                 f'"ts":{s:.3f},"dur":{u:.3f},"args":{{"bytes":{b},"async":{a},"correlation_id":{c}}}}}'
                 for title, d, t, s, u, b, a, c in zip(
                     titles,
-                    records["device_id"].tolist(),
-                    lanes.tolist(),
-                    _us(records["start"], self.base),
-                    _dur(records["start"], records["end"]),
+                    *self._span_columns(records, lanes),
                     records["bytes"].tolist(),
                     records["is_async"].tolist(),
                     records["correlation_id"].tolist(),
@@ -278,10 +279,7 @@ class _Exporter:
             f'"data_type":{y},"count":{k},"correlation_id":{c}}}}}'
             for n, d, t, s, u, g, a, y, k, c in zip(
                 records["name"].tolist(),
-                records["device_id"].tolist(),
-                lanes.tolist(),
-                _us(records["start"], self.base),
-                _dur(records["start"], records["end"]),
+                *self._span_columns(records, lanes),
                 records["comm_name"].tolist(),
                 records["alg_type"].tolist(),
                 records["data_type"].tolist(),
@@ -297,10 +295,7 @@ class _Exporter:
             f'"dur":{u:.3f},"args":{{"comm_name":{names[g]},"bandwidth_gbps":{b!r}}}}}'
             for n, d, t, s, u, g, b in zip(
                 records["name"].tolist(),
-                records["device_id"].tolist(),
-                lanes.tolist(),
-                _us(records["start"], self.base),
-                _dur(records["start"], records["end"]),
+                *self._span_columns(records, lanes),
                 records["comm_name"].tolist(),
                 np.nan_to_num(records["bandwidth"], nan=0.0, posinf=0.0, neginf=0.0).tolist(),
                 strict=True,

@@ -137,6 +137,38 @@ Json& add_string(Json& json, const char* key, const char* value) {
     return json.str(key, value);
 }
 
+template <typename T>
+T read_at(const unsigned char* at) {
+    T value;
+    std::memcpy(&value, at, sizeof value);
+    return value;
+}
+
+uint64_t read_unsigned(const unsigned char* at, uint32_t size) {
+    switch (size) {
+        case 1: return read_at<uint8_t>(at);
+        case 2: return read_at<uint16_t>(at);
+        case 4: return read_at<uint32_t>(at);
+        default: return read_at<uint64_t>(at);
+    }
+}
+
+// One field of a record, `at` its first byte: integers (enumerations, a bool's byte) as numbers, a
+// double as a number (null when not finite), a string's text (null for NULL), a pointer's address.
+void add_field(Json& json, const mspti_schema::FieldSpec& field, const unsigned char* at) {
+    switch (field.type) {
+        case mspti_schema::FieldType::kFloat:
+            json.dbl(field.log_name, field.size == sizeof(float) ? read_at<float>(at) : read_at<double>(at));
+            break;
+        case mspti_schema::FieldType::kString: add_string(json, field.log_name, read_at<const char*>(at)); break;
+        case mspti_schema::FieldType::kPointer:
+            json.num(field.log_name, reinterpret_cast<uintptr_t>(read_at<const void*>(at)));
+            break;
+        case mspti_schema::FieldType::kUint:
+        case mspti_schema::FieldType::kBool: json.num(field.log_name, read_unsigned(at, field.size)); break;
+    }
+}
+
 // Re-entry from inside a buffer callback (THR-07 probe): the hook's instrumented calls, and FlushAll.
 void reenter_calls(std::atomic<uint64_t>& counter, const char* site) {
     State& s = state();
@@ -482,86 +514,13 @@ size_t record_size(uint32_t kind) { return mspti_schema::RecordSize(kind); }
 void log_record(const msptiActivity* record, uint64_t completion, size_t offset) {
     const uint32_t kind = static_cast<uint32_t>(record->kind);
     Json event("record");
-    event.num("cid", completion).num("off", offset).num("kind", kind);
-    switch (kind) {
-        case MSPTI_ACTIVITY_KIND_MARKER: {
-            auto* r = reinterpret_cast<const msptiActivityMarker*>(record);
-            event.num("flag", static_cast<uint32_t>(r->flag)).num("source", static_cast<uint32_t>(r->sourceKind));
-            event.num("timestamp", r->timestamp).num("id", r->id);
-            event.num("obj0", r->objectId.pt.processId).num("obj1", r->objectId.pt.threadId);
-            add_string(event, "name", r->name);
-            add_string(event, "domain", r->domain);
-            break;
-        }
-        case MSPTI_ACTIVITY_KIND_KERNEL: {
-            auto* r = reinterpret_cast<const msptiActivityKernel*>(record);
-            event.num("start", r->start).num("end", r->end).num("device", r->ds.deviceId).num("stream", r->ds.streamId);
-            event.num("corr", r->correlationId);
-            add_string(event, "type", r->type);
-            add_string(event, "name", r->name);
-            break;
-        }
-        case MSPTI_ACTIVITY_KIND_API:
-        case MSPTI_ACTIVITY_KIND_ACL_API:
-        case MSPTI_ACTIVITY_KIND_NODE_API:
-        case MSPTI_ACTIVITY_KIND_RUNTIME_API: {
-            auto* r = reinterpret_cast<const msptiActivityApi*>(record);
-            event.num("start", r->start).num("end", r->end).num("pid", r->pt.processId).num("tid", r->pt.threadId);
-            event.num("corr", r->correlationId);
-            add_string(event, "name", r->name);
-            break;
-        }
-        case MSPTI_ACTIVITY_KIND_HCCL: {
-            auto* r = reinterpret_cast<const msptiActivityHccl*>(record);
-            event.num("start", r->start).num("end", r->end).num("device", r->ds.deviceId).num("stream", r->ds.streamId);
-            event.dbl("bandwidth", r->bandWidth);
-            add_string(event, "name", r->name);
-            add_string(event, "comm", r->commName);
-            break;
-        }
-        case MSPTI_ACTIVITY_KIND_MEMORY: {
-            auto* r = reinterpret_cast<const msptiActivityMemory*>(record);
-            event.num("op", static_cast<uint32_t>(r->memoryOperationType))
-                .num("mkind", static_cast<uint32_t>(r->memoryKind));
-            event.num("corr", r->correlationId).num("start", r->start).num("end", r->end).num("address", r->address);
-            event.num("bytes", r->bytes).num("pid", r->processId).num("device", r->deviceId).num("stream", r->streamId);
-            break;
-        }
-        case MSPTI_ACTIVITY_KIND_MEMSET: {
-            auto* r = reinterpret_cast<const msptiActivityMemset*>(record);
-            event.num("value", r->value).num("bytes", r->bytes).num("start", r->start).num("end", r->end);
-            event.num("device", r->deviceId).num("stream", r->streamId).num("corr", r->correlationId);
-            event.num("async", r->isAsync);
-            break;
-        }
-        case MSPTI_ACTIVITY_KIND_MEMCPY: {
-            auto* r = reinterpret_cast<const msptiActivityMemcpy*>(record);
-            event.num("copy", static_cast<uint32_t>(r->copyKind)).num("bytes", r->bytes).num("start", r->start);
-            event.num("end", r->end)
-                .num("device", r->deviceId)
-                .num("stream", r->streamId)
-                .num("corr", r->correlationId);
-            event.num("async", r->isAsync);
-            break;
-        }
-        case MSPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: {
-            auto* r = reinterpret_cast<const msptiActivityExternalCorrelation*>(record);
-            event.num("ekind", static_cast<uint32_t>(r->externalKind)).num("eid", r->externalId);
-            event.num("corr", r->correlationId);
-            break;
-        }
-        case MSPTI_ACTIVITY_KIND_COMMUNICATION: {
-            auto* r = reinterpret_cast<const msptiActivityCommunication*>(record);
-            event.num("dtype", static_cast<uint32_t>(r->dataType)).num("count", r->count);
-            event.num("device", r->ds.deviceId).num("stream", r->ds.streamId).num("start", r->start).num("end", r->end);
-            add_string(event, "alg", r->algType);
-            add_string(event, "name", r->name);
-            add_string(event, "comm", r->commName);
-            event.num("corr", r->correlationId);
-            break;
-        }
-        default: break;
-    }
+    event.num("cid", completion).num("off", offset);
+    // Every field of the kind's record, as the record schema lays it out (record_schema.h); a kind
+    // without a record is logged by its kind alone.
+    const mspti_schema::RecordFields fields = mspti_schema::FieldsOf(kind);
+    if (fields.count == 0) event.num("kind", kind);
+    const auto* bytes = reinterpret_cast<const unsigned char*>(record);
+    for (uint32_t i = 0; i < fields.count; ++i) add_field(event, fields.fields[i], bytes + fields.fields[i].offset);
     emit(event);
 }
 

@@ -29,6 +29,7 @@ __all__ = [
     "OVERLAY_FILE",
     "OVERLAY_SCHEMA",
     "PERF_KEYS",
+    "RATIO_KEYS",
     "REQUIRED_METRIC_KEYS",
     "SEMANTIC_EDGE_TYPES",
     "SOURCE_ROOT",
@@ -114,6 +115,29 @@ COUNTER_METRIC_KEYS: tuple[str, ...] = (
     "counter_coverage",
 )
 
+#: The pipe ratios among them: shares of a kernel's cycles, each in [0, 1].
+RATIO_KEYS: tuple[str, ...] = (
+    "mac_ratio",
+    "mte2_ratio",
+    "mte1_ratio",
+    "scalar_ratio",
+    "fixpipe_ratio",
+    "vec_ratio",
+    "aiv_mte2_ratio",
+)
+#: Keys of hardware counters (never measured by msPTI activity records).
+COUNTER_KEYS: tuple[str, ...] = (
+    "aicore_time_us",
+    "aiv_time_us",
+    "aicore_time_pct",
+    *RATIO_KEYS,
+    "cube_utilization_pct",
+    "aic_total_cycles",
+    "aiv_total_cycles",
+    "aicore_cycle_time_us",
+    "aiv_cycle_time_us",
+)
+
 #: Every perf data record carries every one of these keys; null means "not measured".
 PERF_KEYS: tuple[str, ...] = (
     "node_id",
@@ -126,45 +150,13 @@ PERF_KEYS: tuple[str, ...] = (
     "gflops",
     "mfu_bf16_pct",
     "mfu_int8_pct",
-    "aicore_time_us",
-    "aiv_time_us",
-    "aicore_time_pct",
-    "mac_ratio",
-    "mte2_ratio",
-    "mte1_ratio",
-    "scalar_ratio",
-    "fixpipe_ratio",
-    "vec_ratio",
-    "aiv_mte2_ratio",
-    "cube_utilization_pct",
-    "aic_total_cycles",
-    "aiv_total_cycles",
-    "aicore_cycle_time_us",
-    "aiv_cycle_time_us",
+    *COUNTER_KEYS,
     "counter_coverage",
     "op_ratio",
     "instance_indices",
     "code_ref",
     "kernel_scope_note",
     "sampled_window_span_us",
-)
-#: Keys of hardware counters (never measured by msPTI activity records).
-COUNTER_KEYS: tuple[str, ...] = (
-    "aicore_time_us",
-    "aiv_time_us",
-    "aicore_time_pct",
-    "mac_ratio",
-    "mte2_ratio",
-    "mte1_ratio",
-    "scalar_ratio",
-    "fixpipe_ratio",
-    "vec_ratio",
-    "aiv_mte2_ratio",
-    "cube_utilization_pct",
-    "aic_total_cycles",
-    "aiv_total_cycles",
-    "aicore_cycle_time_us",
-    "aiv_cycle_time_us",
 )
 TIMELINE_KEYS: tuple[str, ...] = (
     "event_id",

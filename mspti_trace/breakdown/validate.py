@@ -31,6 +31,7 @@ from mspti_trace.breakdown.schema import (
     NON_COMPUTE_MAPPING,
     OVERLAY_FILE,
     PERF_KEYS,
+    RATIO_KEYS,
 )
 from mspti_trace.breakdown.validate_graph import (
     graph_edges,
@@ -157,16 +158,6 @@ OAM_TOOLS_CHECKS: dict[str, tuple[str, ...]] = {
         "Timeline event(s) could not be bound",
     ),
 }
-_RATIO_KEYS = (
-    "mac_ratio",
-    "mte2_ratio",
-    "mte1_ratio",
-    "scalar_ratio",
-    "fixpipe_ratio",
-    "vec_ratio",
-    "aiv_mte2_ratio",
-)
-
 _TOLERANCE = 0.01
 
 
@@ -547,7 +538,7 @@ def _counters(report: ValidationReport, records: list[dict], perf: dict) -> None
 
 def _ratios(report: ValidationReport, records: list[dict]) -> None:
     for record in records:
-        for key in _RATIO_KEYS:
+        for key in RATIO_KEYS:
             value = record.get(key)
             if value is not None and not (isinstance(value, int | float) and 0.0 <= value <= 1.0):
                 report.fail("pipe_ratio_range", record.get("node_id"), f"{key} = {value!r} is outside [0, 1]")

@@ -10,8 +10,8 @@ import pytest
 
 from mspti_base import record_header, record_layouts
 from mspti_base.record_layouts import LAYOUTS, python_name
+from support.record_headers import INCLUDE, headers_with_added_field
 
-INCLUDE = Path(__file__).resolve().parents[2] / "csrc" / "mspti" / "include"
 TABLE = Path(record_layouts.__file__).with_name("record_layouts.toml")
 
 pytest.importorskip("pycparser")
@@ -34,14 +34,8 @@ def test_the_headers_facts_are_the_schemas(facts: dict) -> None:
 
 
 def test_a_field_added_to_a_header_reaches_the_schema_with_no_table_line(facts: dict, tmp_path: Path) -> None:
-    include = tmp_path / "include"
-    shutil.copytree(INCLUDE, include)
-    header = include / "mspti" / "mspti_activity.h"
-    text = header.read_text(encoding="utf-8")
-    memcpy = text.index("} msptiActivityMemcpy;")
-    header.write_text(text[:memcpy] + "    uint32_t addedCount;\n" + text[memcpy:], encoding="utf-8")
-    grown = record_header.read_headers(include)
-    layouts, _, _, _ = record_layouts._load(TABLE, grown)
+    grown = record_header.read_headers(headers_with_added_field(tmp_path))
+    layouts, _, _, _, _ = record_layouts._load(TABLE, grown)
     memcpy_layout = layouts["msptiActivityMemcpy"]
     added = memcpy_layout.fields[-1]
     assert (added.name, added.offset, added.size, added.type) == ("addedCount", 49, 4, "uint")

@@ -92,7 +92,12 @@ FaultDecision FaultSite::evaluate(uint64_t call) {
                     d.error = rule.value;
                     break;
                 case FaultAction::Delay: delay_ns += rule.value; break;
-                case FaultAction::Short: d.short_bytes = static_cast<uint32_t>(rule.value); break;
+                case FaultAction::Short:
+                    // A cap of 2^32 bytes or more caps no read (their sizes are 32-bit): no cap, not the
+                    // count's low 32 bits.
+                    d.short_bytes =
+                        rule.value >= static_cast<int64_t>(UINT32_MAX) ? UINT32_MAX : static_cast<uint32_t>(rule.value);
+                    break;
                 case FaultAction::Garble:
                     d.garble = true;
                     d.garble_seed = sim_config().seed ^ (call * 0x9E3779B97F4A7C15ULL);

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from sim_runtime import _native, fakes, npu  # type: ignore[attr-defined]
+from sim_runtime import _native, control, fakes, npu  # type: ignore[attr-defined]
 
 REPO = Path(__file__).resolve().parents[3]
 LIB64 = Path(_native.__file__).parent / "lib64"
@@ -190,6 +190,21 @@ def test_channel_feed_is_readable_at_once(hal: ctypes.CDLL) -> None:
         fakes.channel(0, 7).feed(b"x")
     with pytest.raises(ValueError, match="cannot feed device 99 channel 50"):
         fakes.channel(99, 50).feed(b"x")
+
+
+def test_short_fault_caps_a_read_by_its_whole_byte_count(hal: ctypes.CDLL) -> None:
+    # short=N caps a read at N bytes: a cap of 2^32 + 1 bytes is no cap for an 8-byte buffer (it
+    # must not wrap to 1 byte), while short=3 still cuts the read to 3.
+    fakes.channel(0, 44).feed(bytes(range(16)))
+    buf = ctypes.create_string_buffer(8)
+    try:
+        control.set_fault_plan(f"prof_channel_read:short={2**32 + 1}")
+        assert hal.prof_channel_read(0, 44, buf, 8) == 8 and buf.raw == bytes(range(8))
+        control.set_fault_plan("prof_channel_read:short=3")
+        assert hal.prof_channel_read(0, 44, buf, 8) == 3 and buf.raw[:3] == bytes(range(8, 11))
+    finally:
+        control.clear_fault_plan()
+    assert hal.prof_channel_read(0, 44, buf, 8) == 5
 
 
 def test_report_checks_kind_and_size() -> None:
