@@ -93,7 +93,6 @@ bool compute_float_item(ElementFn fn, const Item& item) {
         for (int64_t i = first; i < last; ++i) dst[i] = static_cast<float>(fn(at(0, i), at(1, i), at(2, i), at(3, i)));
     };
     // Large items split across torch's thread count, as CPU torch splits its element-wise loops.
-    constexpr int64_t kParallelFrom = int64_t{1} << 16;
     if (n >= kParallelFrom) {
         parallel_parts(n, range);
     } else {

@@ -21,4 +21,16 @@ ReductionLayout reduction_layout(const Dims& dims, const std::vector<bool>& redu
     return layout;
 }
 
+ReductionWalk reduction_walk(const Dims& dims, const std::vector<bool>& reduced) {
+    ReductionWalk w;
+    w.out_strides.assign(dims.size(), 0);
+    for (size_t i = dims.size(); i-- > 0;) {
+        if (reduced[i]) continue;
+        w.out_strides[i] = w.outputs;
+        w.outputs *= dims[i];
+        if (dims[i] > 1 && (w.split < 0 || dims[i] > dims[size_t(w.split)])) w.split = static_cast<int>(i);
+    }
+    return w;
+}
+
 }  // namespace npusim::opapi

@@ -39,6 +39,10 @@ bool library_sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, 
 // with one thread) fn(0, count) runs on the caller as it is: work is split once, at the outermost level.
 void parallel_parts(int64_t count, const std::function<void(int64_t, int64_t)>& fn);
 
+// Element-wise, row and reduction loops over at least this many elements split across the math
+// threads (smaller ones cost less than starting a thread).
+constexpr int64_t kParallelFrom = int64_t{1} << 16;
+
 // The thread count of torch's default for this process (see above), at least 1.
 int default_math_threads();
 

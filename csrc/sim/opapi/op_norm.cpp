@@ -15,6 +15,7 @@
 #include "nnopbase/dtype.h"
 #include "nnopbase/tensor.h"
 #include "opapi/checks.h"
+#include "opapi/math_library.h"
 #include "opapi/op_launcher.h"
 #include "opapi/registry.h"
 
@@ -91,27 +92,37 @@ aclnnStatus prepare_layer_norm(const char* api, const aclTensor* input, const ac
     std::vector<KernelLaunch> launches{
         {Kernel::LayerNormV4, x.dtype, vector_cost(8.0 * n, bytes, rows, kRowsPerBlock)}};
     auto compute = [=]() {
-        const std::vector<float> v = read_floats(x);
+        const FloatInput v(x);
         const std::vector<float> gw = has_w ? read_floats(w) : std::vector<float>();
         const std::vector<float> gb = has_b ? read_floats(b) : std::vector<float>();
-        std::vector<float> r(v.size()), m(static_cast<size_t>(rows)), s(static_cast<size_t>(rows));
-        for (int64_t row = 0; row < rows; ++row) {
-            const float* in = v.data() + row * len;
-            double sum = 0, sq = 0;
-            for (int64_t i = 0; i < len; ++i) sum += in[i];
-            const double mu = sum / double(len);
-            for (int64_t i = 0; i < len; ++i) sq += (in[i] - mu) * (in[i] - mu);
-            const double inv = 1.0 / std::sqrt(sq / double(len) + eps);
-            for (int64_t i = 0; i < len; ++i) {
-                double e = (in[i] - mu) * inv;
-                if (has_w) e *= gw[size_t(i)];
-                if (has_b) e += gb[size_t(i)];
-                r[size_t(row * len + i)] = static_cast<float>(e);
+        FloatOutput r(y, {&x, &w, &b});
+        std::vector<float> m(static_cast<size_t>(rows)), s(static_cast<size_t>(rows));
+        // Rows are independent: split across the math threads, each computed as on one.
+        auto part = [&](int64_t first, int64_t last) {
+            for (int64_t row = first; row < last; ++row) {
+                const float* in = v.data() + row * len;
+                float* res = r.data() + row * len;
+                double sum = 0, sq = 0;
+                for (int64_t i = 0; i < len; ++i) sum += in[i];
+                const double mu = sum / double(len);
+                for (int64_t i = 0; i < len; ++i) sq += (in[i] - mu) * (in[i] - mu);
+                const double inv = 1.0 / std::sqrt(sq / double(len) + eps);
+                for (int64_t i = 0; i < len; ++i) {
+                    double e = (in[i] - mu) * inv;
+                    if (has_w) e *= gw[size_t(i)];
+                    if (has_b) e += gb[size_t(i)];
+                    res[i] = static_cast<float>(e);
+                }
+                m[size_t(row)] = static_cast<float>(mu);
+                s[size_t(row)] = static_cast<float>(inv);
             }
-            m[size_t(row)] = static_cast<float>(mu);
-            s[size_t(row)] = static_cast<float>(inv);
+        };
+        if (n >= kParallelFrom) {
+            parallel_parts(rows, part);
+        } else {
+            part(0, rows);
         }
-        write_floats(y, r);
+        r.commit();
         if (has_mean) write_floats(mean, m);
         if (has_rstd) write_floats(rstd, s);
     };

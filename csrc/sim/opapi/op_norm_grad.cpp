@@ -13,6 +13,7 @@
 #include "nnopbase/dtype.h"
 #include "nnopbase/tensor.h"
 #include "opapi/checks.h"
+#include "opapi/math_library.h"
 #include "opapi/op_launcher.h"
 #include "opapi/registry.h"
 
@@ -33,32 +34,54 @@ struct NormGradPlan {
 };
 
 void compute(const NormGradPlan& p) {
-    const std::vector<double> dy = read_doubles(p.dy), x = read_doubles(p.x);
+    const FloatInput dy(p.dy), x(p.x);
     const std::vector<double> mean = read_doubles(p.mean), rstd = read_doubles(p.rstd);
     const std::vector<double> w = p.has_w ? read_doubles(p.w) : std::vector<double>(size_t(p.len), 1.0);
-    std::vector<double> dx(dy.size()), dw(size_t(p.len), 0.0), db(size_t(p.len), 0.0), xhat(size_t(p.len));
-    for (int64_t r = 0; r < p.rows; ++r) {
-        const size_t base = size_t(r * p.len);
-        double sum_g = 0, sum_gx = 0;
-        for (int64_t i = 0; i < p.len; ++i) {
-            const size_t e = base + size_t(i);
-            xhat[size_t(i)] = (x[e] - mean[size_t(r)]) * rstd[size_t(r)];
-            const double g = dy[e] * w[size_t(i)];
-            sum_g += g;
-            sum_gx += g * xhat[size_t(i)];
-            dw[size_t(i)] += dy[e] * xhat[size_t(i)];
-            db[size_t(i)] += dy[e];
-        }
-        const double n = double(p.len);
-        for (int64_t i = 0; i < p.len; ++i) {
-            const size_t e = base + size_t(i);
-            const double g = dy[e] * w[size_t(i)];
-            dx[e] = rstd[size_t(r)] * (g - sum_g / n - xhat[size_t(i)] * sum_gx / n);
-        }
+    const double n = double(p.len);
+    const bool split = p.rows * p.len >= kParallelFrom;
+    // gradInput: rows are independent, split across the math threads.
+    if (p.want_dx) {
+        FloatOutput dx(p.dx, {&p.dy, &p.x, &p.mean, &p.rstd, &p.w});
+        auto rows = [&](int64_t first, int64_t last) {
+            std::vector<double> xhat(size_t(p.len));
+            for (int64_t r = first; r < last; ++r) {
+                const float* xr = x.data() + r * p.len;
+                const float* gr = dy.data() + r * p.len;
+                double sum_g = 0, sum_gx = 0;
+                for (int64_t i = 0; i < p.len; ++i) {
+                    xhat[size_t(i)] = (xr[i] - mean[size_t(r)]) * rstd[size_t(r)];
+                    const double g = gr[i] * w[size_t(i)];
+                    sum_g += g;
+                    sum_gx += g * xhat[size_t(i)];
+                }
+                float* out = dx.data() + r * p.len;
+                for (int64_t i = 0; i < p.len; ++i) {
+                    const double g = gr[i] * w[size_t(i)];
+                    out[i] = static_cast<float>(rstd[size_t(r)] * (g - sum_g / n - xhat[size_t(i)] * sum_gx / n));
+                }
+            }
+        };
+        split ? parallel_parts(p.rows, rows) : rows(0, p.rows);
+        dx.commit();
     }
-    if (p.want_dx) write_doubles(p.dx, dx);
-    if (p.want_dw) write_doubles(p.dw, dw);
-    if (p.want_db) write_doubles(p.db, db);
+    // gradWeight and gradBias: sums over the rows in row order, the columns split across the threads.
+    if (p.want_dw || p.want_db) {
+        std::vector<double> dw(size_t(p.len), 0.0), db(size_t(p.len), 0.0);
+        auto columns = [&](int64_t first, int64_t last) {
+            for (int64_t r = 0; r < p.rows; ++r) {
+                const float* xr = x.data() + r * p.len;
+                const float* gr = dy.data() + r * p.len;
+                for (int64_t i = first; i < last; ++i) {
+                    const double xhat = (xr[i] - mean[size_t(r)]) * rstd[size_t(r)];
+                    dw[size_t(i)] += gr[i] * xhat;
+                    db[size_t(i)] += gr[i];
+                }
+            }
+        };
+        split ? parallel_parts(p.len, columns) : columns(0, p.len);
+        if (p.want_dw) write_doubles(p.dw, dw);
+        if (p.want_db) write_doubles(p.db, db);
+    }
 }
 
 aclnnStatus check_operand(const char* api, const char* what, const aclTensor* t, const Dims& dims, TensorView& view) {

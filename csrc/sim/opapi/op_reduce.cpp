@@ -18,6 +18,7 @@
 #include "nnopbase/tensor.h"
 #include "opapi/checks.h"
 #include "opapi/index_walk.h"
+#include "opapi/math_library.h"
 #include "opapi/op_launcher.h"
 #include "opapi/registry.h"
 
@@ -33,6 +34,39 @@ namespace {
     register_op({"aclnnAny", OpFamily::Reduction, kAllTypes, Kernel::ReduceAny});
 
 enum class Reduce : uint8_t { Sum, Mean, All, Any };
+
+// The sums of a float32 view over the reduced dimensions, read in place: each output sums its
+// elements in double, in row-major order (the order of the general path, so the same bits), and the
+// outputs are divided among the math threads, each walking only its own.
+std::vector<double> sum_floats(const TensorView& x, const std::vector<bool>& reduced) {
+    const ReductionWalk w = reduction_walk(x.dims, reduced);
+    std::vector<double> acc(static_cast<size_t>(w.outputs), 0.0);
+    if (x.numel() == 0) return acc;
+    const float* src = static_cast<const float*>(x.data);
+    double* out = acc.data();
+    auto part = [&](int64_t first, int64_t last) {
+        walk_reduction_runs(x.dims, x.strides, x.offset, w, first, last,
+                            [&](int64_t pos, int64_t stride, int64_t slot, int64_t slot_stride, int64_t count) {
+                                if (slot_stride == 0) {  // a reduced last dimension: one output
+                                    double a = out[slot];
+                                    for (int64_t j = 0; j < count; ++j) a += double(src[pos + j * stride]);
+                                    out[slot] = a;
+                                } else {
+                                    for (int64_t j = 0; j < count; ++j) {
+                                        out[slot + j * slot_stride] += double(src[pos + j * stride]);
+                                    }
+                                }
+                            });
+    };
+    if (w.split < 0) {
+        part(0, 1);
+    } else if (x.numel() >= kParallelFrom) {
+        parallel_parts(x.dims[size_t(w.split)], part);
+    } else {
+        part(0, x.dims[size_t(w.split)]);
+    }
+    return acc;
+}
 
 aclnnStatus prepare(const char* api, Reduce kind, const aclTensor* self, const aclIntArray* dim, bool keepDim,
                     aclDataType dtype, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
@@ -77,6 +111,15 @@ aclnnStatus prepare(const char* api, Reduce kind, const aclTensor* self, const a
         {kernel, dtype,
          vector_cost(double(n + (mean ? outputs : 0)), double(n * nn::dtype_size(dtype) + y.bytes()), outputs, 1)});
     auto compute = [x, y, reduced, mean, all, any]() {
+        if (!all && !any && x.dtype == ACL_FLOAT && x.data != nullptr) {
+            std::vector<double> acc = sum_floats(x, reduced);
+            if (mean && !acc.empty()) {
+                const double group = double(x.numel() / static_cast<int64_t>(acc.size()));
+                for (double& a : acc) a /= group;
+            }
+            write_doubles(y, acc);
+            return;
+        }
         const std::vector<double> v = read_doubles(x);
         const ReductionLayout layout = reduction_layout(x.dims, reduced);
         std::vector<double> acc(static_cast<size_t>(layout.outputs), all ? 1.0 : 0.0);

@@ -30,22 +30,23 @@ Dims broadcast_strides(const TensorView& v, const Dims& dims) {
     return strides;
 }
 
-// Calls fn(index, element offset) for every element of `dims` in row-major order.
+// Calls fn(index, element offset, element stride, count) for every stretch of the last dimension of
+// `dims` in row-major order: elements index .. index + count - 1 at offset + j * stride.
 template <typename Fn>
-void for_each_element(const Dims& dims, const Dims& strides, int64_t offset, Fn&& fn) {
+void for_each_run(const Dims& dims, const Dims& strides, int64_t offset, Fn&& fn) {
     const int64_t total = numel(dims);
     if (total == 0) return;
     const size_t rank = dims.size();
     if (rank == 0) {
-        fn(0, offset);
+        fn(int64_t{0}, offset, int64_t{0}, int64_t{1});
         return;
     }
     std::vector<int64_t> index(rank, 0);
     int64_t pos = offset;
     const int64_t inner = dims[rank - 1];
     const int64_t inner_stride = strides[rank - 1];
-    for (int64_t i = 0; i < total;) {
-        for (int64_t j = 0; j < inner; ++j, ++i) fn(i, pos + j * inner_stride);
+    for (int64_t i = 0; i < total; i += inner) {
+        fn(i, pos, inner_stride, inner);
         // Carry into the outer dimensions.
         size_t d = rank - 1;
         while (d-- > 0) {
@@ -63,8 +64,22 @@ std::vector<T> gather(const TensorView& v, const Dims& dims, const Dims& strides
     const size_t esize = nn::dtype_size(v.dtype);
     const auto* base = static_cast<const unsigned char*>(v.data);
     if (base == nullptr) return out;
-    for_each_element(dims, strides, v.offset, [&](int64_t i, int64_t off) {
-        out[static_cast<size_t>(i)] = load(base + off * static_cast<int64_t>(esize), v.dtype);
+    if (v.dtype == ACL_FLOAT) {  // the common type read directly (the values load() gives)
+        const auto* src = static_cast<const float*>(v.data);
+        for_each_run(dims, strides, v.offset, [&](int64_t i, int64_t pos, int64_t stride, int64_t count) {
+            T* o = out.data() + i;
+            if (stride == 0) {
+                std::fill(o, o + count, static_cast<T>(src[pos]));
+            } else {
+                for (int64_t j = 0; j < count; ++j) o[j] = static_cast<T>(src[pos + j * stride]);
+            }
+        });
+        return out;
+    }
+    for_each_run(dims, strides, v.offset, [&](int64_t i, int64_t pos, int64_t stride, int64_t count) {
+        for (int64_t j = 0; j < count; ++j) {
+            out[static_cast<size_t>(i + j)] = load(base + (pos + j * stride) * static_cast<int64_t>(esize), v.dtype);
+        }
     });
     return out;
 }
@@ -74,8 +89,18 @@ void scatter(const TensorView& v, const std::vector<T>& values, Store store) {
     const size_t esize = nn::dtype_size(v.dtype);
     auto* base = static_cast<unsigned char*>(v.data);
     if (base == nullptr) return;
-    for_each_element(v.dims, v.strides, v.offset, [&](int64_t i, int64_t off) {
-        store(base + off * static_cast<int64_t>(esize), v.dtype, values[static_cast<size_t>(i)]);
+    if (v.dtype == ACL_FLOAT) {  // the common type stored directly (rounded as store() rounds)
+        auto* dst = static_cast<float*>(v.data);
+        for_each_run(v.dims, v.strides, v.offset, [&](int64_t i, int64_t pos, int64_t stride, int64_t count) {
+            const T* in = values.data() + i;
+            for (int64_t j = 0; j < count; ++j) dst[pos + j * stride] = static_cast<float>(in[j]);
+        });
+        return;
+    }
+    for_each_run(v.dims, v.strides, v.offset, [&](int64_t i, int64_t pos, int64_t stride, int64_t count) {
+        for (int64_t j = 0; j < count; ++j) {
+            store(base + (pos + j * stride) * static_cast<int64_t>(esize), v.dtype, values[static_cast<size_t>(i + j)]);
+        }
     });
 }
 
@@ -218,6 +243,32 @@ void write_doubles(const TensorView& v, const std::vector<double>& values) {
         return;
     }
     scatter(v, values, nn::store_element);
+}
+
+FloatInput::FloatInput(const TensorView& v) {
+    if (v.dtype == ACL_FLOAT && v.data != nullptr && contiguous(v.dims, v.strides)) {
+        data_ = static_cast<const float*>(v.data) + v.offset;
+    } else {
+        copy_ = read_floats(v);
+        data_ = copy_.data();
+    }
+}
+
+FloatOutput::FloatOutput(const TensorView& v, std::initializer_list<const TensorView*> inputs) : view_(v) {
+    bool direct = v.dtype == ACL_FLOAT && v.data != nullptr && contiguous(v.dims, v.strides);
+    for (const TensorView* in : inputs) {
+        if (direct && in != nullptr && in->data != nullptr && views_overlap(v, *in)) direct = false;
+    }
+    if (direct) {
+        data_ = static_cast<float*>(v.data) + v.offset;
+    } else {
+        buffer_.resize(static_cast<size_t>(v.numel()));
+        data_ = buffer_.data();
+    }
+}
+
+void FloatOutput::commit() const {
+    if (!buffer_.empty()) write_floats(view_, buffer_);
 }
 
 float round_to(aclDataType dtype, float value) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <vector>
 
 #include "aclnn/acl_meta.h"
@@ -45,6 +46,33 @@ std::vector<double> read_doubles(const TensorView& v, const Dims& dims);
 // Stores `values` (row-major, numel(v.dims) of them) through the view, rounding to v.dtype.
 void write_floats(const TensorView& v, const std::vector<float>& values);
 void write_doubles(const TensorView& v, const std::vector<double>& values);
+
+// A view's elements in row-major order as float32: the view's own memory when it is a contiguous
+// float32 tensor, otherwise a copy read once (read_floats).
+class FloatInput {
+public:
+    explicit FloatInput(const TensorView& v);
+    const float* data() const { return data_; }
+
+private:
+    std::vector<float> copy_;
+    const float* data_ = nullptr;
+};
+
+// Where an operator writes a view's elements in row-major order as float32: the view's own memory
+// when it is a contiguous float32 tensor that no input reaches, otherwise a buffer that commit()
+// stores through the view (write_floats, rounding to its type).
+class FloatOutput {
+public:
+    FloatOutput(const TensorView& v, std::initializer_list<const TensorView*> inputs);
+    float* data() { return data_; }
+    void commit() const;
+
+private:
+    TensorView view_;
+    std::vector<float> buffer_;
+    float* data_ = nullptr;
+};
 
 // Copies src, broadcast to dst.dims, into dst element by element when both have one data type
 // (bit-exact, any element size); false (nothing copied) for differing types or views that overlap
