@@ -64,7 +64,13 @@ def test_the_sanitizer_selection_names_existing_tests_of_every_required_area() -
     selection = load("sanitized_pytest").selected_tests()
     assert len(selection) == len(set(selection)), "a test path is listed twice"
     for entry in selection:
-        assert (REPO / entry).exists(), f"ci/sanitizer_tests.txt names {entry}, which does not exist"
+        # A file, a folder, or one test of a file (pytest's node id: path::name[parameters]).
+        path, _, test = entry.partition("::")
+        assert (REPO / path).exists(), f"ci/sanitizer_tests.txt names {entry}, which does not exist"
+        if test:
+            name = test.split("[", 1)[0]
+            source = (REPO / path).read_text(encoding="utf-8")
+            assert f"def {name}(" in source, f"ci/sanitizer_tests.txt names {entry}, which {path} lacks"
     # The areas the sanitizer envs must cover (docs/ci.md): record delivery and the seam's readers
     # and matchers (tests/mspti), the fault plans and reliability reproducers (tests/reliability),
     # HCCL collectives, the device channels.
