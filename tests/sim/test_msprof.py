@@ -291,3 +291,25 @@ def test_analyze_into_an_unwritable_place_is_one_line(
     (prof / "analyze").write_text("a file where the analyze folder goes")
     result = call_main(msprof_main, ["--analyze=on", f"--output={prof}"], capsys)
     assert result.returncode == 1 and "cannot write" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_block_num_is_the_blockdim_of_each_node_launch(
+    programs: ProgramBuilder, native: NativeTree, tmp_path: Path
+) -> None:
+    # Two kernels launched as operators (each with its node launch and node basic info: 6 and 11
+    # blocks) and one launched alone (3 blocks, no node: Block Num not known).
+    program = programs.build(
+        [PROGRAMS / "acl_msprof_block_dim.c"], libs=["ascendcl", "msprofiler", "profapi"]
+    )
+    result = run_program(program, native.env(), [str(tmp_path)])
+    assert result.returncode == 0, f"stdout:\n{result.stdout}\nstderr:\n{result.stderr}"
+    assert msprof_main(["--export=on", f"--output={tmp_path}"]) == 0
+    (prof,) = tmp_path.glob("PROF_*")
+    rows = read_csv(prof / "mindstudio_profiler_output", "op_summary")
+    assert [(r["Op Name"], r["Block Num"]) for r in rows] == [
+        ("kern_alpha", "6"),
+        ("kern_beta", "11"),
+        ("kern_alpha", "N/A"),
+    ]
+    infos = raw.load(prof).node_infos
+    assert [(i.block_dim, i.task_type) for i in infos] == [(6, 2), (11, 2)]

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstring>
 #include <mutex>
 
 #include "seam/profapi.h"
@@ -33,6 +34,16 @@ int32_t on_command(uint32_t type, void* data, uint32_t len) {
     return 0;
 }
 
+// msprof's GeTaskType of a kernel on these cores (AI_CORE 0, AI_CPU 1, AI_VECTOR_CORE 2, MIX_AIC 4).
+uint32_t ge_task_type(CoreType core) {
+    switch (core) {
+        case CoreType::AIV: return 2;
+        case CoreType::MIX: return 4;
+        case CoreType::AICPU: return 1;
+        default: return 0;
+    }
+}
+
 }  // namespace
 
 void ensure_profiling_hook() {
@@ -54,6 +65,24 @@ void report_node_launch(const std::string& node_name, uint64_t begin, uint64_t e
     api.endTime = end;
     api.itemId = MsprofGetHashId(node_name.c_str(), node_name.size());
     (void)MsprofReportApi(1, &api);
+}
+
+void report_node_basic_info(const std::string& node_name, const char* op_type, CoreType core, uint32_t block_dim,
+                            uint64_t time) {
+    MsprofCompactInfo info{};
+    info.magicNumber = MSPROF_REPORT_DATA_MAGIC_NUM;
+    info.level = MSPROF_REPORT_NODE_LEVEL;
+    info.type = MSPROF_REPORT_NODE_BASIC_INFO_TYPE;
+    info.threadId = static_cast<uint32_t>(syscall(SYS_gettid));
+    info.dataLen = sizeof(MsprofNodeBasicInfo);
+    info.timeStamp = time;
+    MsprofNodeBasicInfo node{};
+    node.opName = MsprofGetHashId(node_name.c_str(), node_name.size());
+    node.taskType = ge_task_type(core);
+    node.opType = MsprofGetHashId(op_type, std::strlen(op_type));
+    node.blockDim = block_dim;
+    std::memcpy(&info.data.nodeBasicInfo, &node, sizeof node);
+    (void)MsprofReportCompactInfo(1, &info, sizeof info);
 }
 
 }  // namespace npusim::opapi
