@@ -313,3 +313,21 @@ def test_block_num_is_the_blockdim_of_each_node_launch(
     ]
     infos = raw.load(prof).node_infos
     assert [(i.block_dim, i.task_type) for i in infos] == [(6, 2), (11, 2)]
+
+
+def test_block_num_of_operator_kernels_is_their_launch_blockdim(
+    programs: ProgramBuilder, native: NativeTree, tmp_path: Path
+) -> None:
+    # aclnnRelu over 3 x 4096 and 5 x 4096 floats: its vector kernel runs one block per 4096 elements.
+    program = programs.build(
+        [PROGRAMS / "aclnn_msprof_block_dim.c"], libs=["ascendcl", "msprofiler", "opapi", "nnopbase"]
+    )
+    result = run_program(program, native.env(), [str(tmp_path)])
+    assert result.returncode == 0, f"stdout:\n{result.stdout}\nstderr:\n{result.stderr}"
+    assert msprof_main(["--export=on", f"--output={tmp_path}"]) == 0
+    (prof,) = tmp_path.glob("PROF_*")
+    rows = read_csv(prof / "mindstudio_profiler_output", "op_summary")
+    assert [(r["OP Type"], r["Task Type"], r["Block Num"]) for r in rows] == [
+        ("Relu", "AI_VECTOR_CORE", "3"),
+        ("Relu", "AI_VECTOR_CORE", "5"),
+    ]

@@ -55,33 +55,32 @@ bool node_reports_on() { return g_devices_on.load(std::memory_order_acquire) != 
 
 uint64_t host_time() { return MsprofSysCycleTime(); }
 
-void report_node_launch(const std::string& node_name, uint64_t begin, uint64_t end) {
+void report_node_launch(const NodeLaunch& node, uint64_t begin, uint64_t end) {
+    const auto thread_id = static_cast<uint32_t>(syscall(SYS_gettid));
+    const uint64_t name_hash = MsprofGetHashId(node.node_name.c_str(), node.node_name.size());
     MsprofApi api{};
     api.magicNumber = MSPROF_REPORT_DATA_MAGIC_NUM;
     api.level = MSPROF_REPORT_NODE_LEVEL;
     api.type = MSPROF_REPORT_NODE_LAUNCH_TYPE;
-    api.threadId = static_cast<uint32_t>(syscall(SYS_gettid));
+    api.threadId = thread_id;
     api.beginTime = begin;
     api.endTime = end;
-    api.itemId = MsprofGetHashId(node_name.c_str(), node_name.size());
+    api.itemId = name_hash;
     (void)MsprofReportApi(1, &api);
-}
 
-void report_node_basic_info(const std::string& node_name, const char* op_type, CoreType core, uint32_t block_dim,
-                            uint64_t time) {
     MsprofCompactInfo info{};
     info.magicNumber = MSPROF_REPORT_DATA_MAGIC_NUM;
     info.level = MSPROF_REPORT_NODE_LEVEL;
     info.type = MSPROF_REPORT_NODE_BASIC_INFO_TYPE;
-    info.threadId = static_cast<uint32_t>(syscall(SYS_gettid));
+    info.threadId = thread_id;
     info.dataLen = sizeof(MsprofNodeBasicInfo);
-    info.timeStamp = time;
-    MsprofNodeBasicInfo node{};
-    node.opName = MsprofGetHashId(node_name.c_str(), node_name.size());
-    node.taskType = ge_task_type(core);
-    node.opType = MsprofGetHashId(op_type, std::strlen(op_type));
-    node.blockDim = block_dim;
-    std::memcpy(&info.data.nodeBasicInfo, &node, sizeof node);
+    info.timeStamp = end;
+    MsprofNodeBasicInfo basic{};
+    basic.opName = name_hash;
+    basic.taskType = ge_task_type(node.core);
+    basic.opType = MsprofGetHashId(node.op_type, std::strlen(node.op_type));
+    basic.blockDim = node.block_dim;
+    std::memcpy(&info.data.nodeBasicInfo, &basic, sizeof basic);
     (void)MsprofReportCompactInfo(1, &info, sizeof info);
 }
 

@@ -26,8 +26,13 @@ constexpr uint32_t kProfModuleId = 45;
 void ensure_profiling_hook();
 bool node_reports_on();
 uint64_t host_time();
-void report_node_launch(const std::string& node_name, uint64_t begin, uint64_t end);
-void report_node_basic_info(const std::string& node_name, const char* op_type, CoreType core, uint32_t block_dim,
-                            uint64_t time);
+// The node launch [begin, end] of one kernel and then its basic info (one thread id, one name hash).
+struct NodeLaunch {
+    const std::string& node_name;
+    const char* op_type;  // the kernel's operator type
+    CoreType core;
+    uint32_t block_dim;
+};
+void report_node_launch(const NodeLaunch& node, uint64_t begin, uint64_t end);
 
 }  // namespace npusim::opapi

@@ -139,8 +139,7 @@ aclnnStatus OpExecutor::run(void* workspace, uint64_t workspace_size, aclrtStrea
             const uint64_t end = host_time();
             if (begin == 0) begin = end;  // reports were switched on during this call
             const std::string node = node_name(api().c_str(), spec);
-            report_node_launch(node, begin, end);
-            report_node_basic_info(node, spec.type, spec.core, launch.cost.block_dim, end);
+            report_node_launch(NodeLaunch{node, spec.type, spec.core, launch.cost.block_dim}, begin, end);
             begin = end;
         }
     }

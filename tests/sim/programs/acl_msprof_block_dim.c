@@ -25,8 +25,7 @@
 
 static uint64_t hash_of(const char* text) { return MsprofGetHashId(text, strlen(text)); }
 
-static int launch_operator(aclrtFuncHandle fn, uint32_t blocks, const char* node, const char* op_type,
-                           aclrtStream s) {
+static int launch_operator(aclrtFuncHandle fn, uint32_t blocks, const char* node, const char* op_type, aclrtStream s) {
     const uint64_t begin = MsprofSysCycleTime();
     CHECK(aclrtLaunchKernel(fn, blocks, NULL, 0, s));
     const uint64_t end = MsprofSysCycleTime();
