@@ -1,10 +1,11 @@
 /* Block Num from the launch to msprof's op_summary (docs/msprof.md): aclprofInit(argv[1]), a config for
- * device 0 with TASK_TIME, aclprofStart; then two operator launches as CANN's operator library makes
- * them: the kernel launch (kern_alpha with 6 blocks, kern_beta with 11), then the node launch report
- * (MsprofApi, level 10000, type 5) from before the launch to after it, then the node's basic info
- * (MsprofCompactInfo, level 10000, type 0) with the node launch's end as its time and the blockDim; and
- * one kernel launched alone (kern_alpha with 3 blocks: no node, so no Block Num). aclprofStop,
- * aclprofFinalize. */
+ * device 0 with TASK_TIME, aclprofStart; then two kernel launches with the reports CANN's operator layer
+ * makes around them: the kernel launch (kern_alpha with 6 blocks, kern_beta with 11), then the node
+ * launch report (MsprofApi, level 10000, type 5) from before the launch to after it, then the node's
+ * basic info (MsprofCompactInfo, level 10000, type 0) with the node launch's end as its time and the
+ * blockDim; one kernel launched alone (kern_alpha with 3 blocks: no node, so no Block Num); and two
+ * operators of the simulator's operator library: aclnnRelu over 3 x 4096 then over 5 x 4096 floats (a
+ * vector kernel takes one block per 4096 elements: 3 and 5 blocks). aclprofStop, aclprofFinalize. */
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -12,6 +13,7 @@
 
 #include "acl/acl.h"
 #include "acl/acl_prof.h"
+#include "aclnnop/aclnn_relu.h"
 #include "seam/profapi.h"
 
 #define CHECK(call)                                                  \
@@ -59,6 +61,21 @@ static int launch_operator(aclrtFuncHandle fn, uint32_t blocks, const char* node
     return 0;
 }
 
+static int relu(int64_t rows, void* dev, aclrtStream stream) {
+    const int64_t dims[2] = {rows, 4096};
+    const int64_t strides[2] = {4096, 1};
+    const int64_t storage[1] = {rows * 4096};
+    aclTensor* x = aclCreateTensor(dims, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, storage, 1, dev);
+    aclTensor* y = aclCreateTensor(dims, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, storage, 1, dev);
+    uint64_t ws = 0;
+    aclOpExecutor* ex = NULL;
+    CHECK(aclnnReluGetWorkspaceSize(x, y, &ws, &ex));
+    CHECK(aclnnRelu(NULL, 0, ex, stream));
+    CHECK(aclDestroyTensor(x));
+    CHECK(aclDestroyTensor(y));
+    return 0;
+}
+
 int main(int argc, char** argv) {
     if (argc != 2) {
         printf("usage: acl_msprof_block_dim OUTPUT_DIR\n");
@@ -69,6 +86,7 @@ int main(int argc, char** argv) {
     aclrtStream s = NULL;
     aclrtBinHandle bin = NULL;
     aclrtFuncHandle alpha = NULL, beta = NULL;
+    void* dev = NULL;
     uint32_t devices[1] = {0};
     CHECK(aclInit(NULL));
     CHECK(aclrtSetDevice(0));
@@ -76,6 +94,7 @@ int main(int argc, char** argv) {
     CHECK(aclrtBinaryLoadFromData(image, sizeof image, NULL, &bin));
     CHECK(aclrtBinaryGetFunction(bin, "kern_alpha", &alpha));
     CHECK(aclrtBinaryGetFunction(bin, "kern_beta", &beta));
+    CHECK(aclrtMalloc(&dev, 5 * 4096 * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST));
     CHECK(aclprofInit(dir, strlen(dir)));
     aclprofConfig* config = aclprofCreateConfig(devices, 1, ACL_AICORE_NONE, NULL, ACL_PROF_TASK_TIME);
     if (config == NULL) {
@@ -86,10 +105,13 @@ int main(int argc, char** argv) {
     CHECK(launch_operator(alpha, 6, "aclnnAlpha_Alpha_KernAlpha", "KernAlpha", s));
     CHECK(launch_operator(beta, 11, "aclnnBeta_Beta_KernBeta", "KernBeta", s));
     CHECK(aclrtLaunchKernel(alpha, 3, NULL, 0, s));
+    CHECK(relu(3, dev, s));
+    CHECK(relu(5, dev, s));
     CHECK(aclrtSynchronizeStream(s));
     CHECK(aclprofStop(config));
     CHECK(aclprofDestroyConfig(config));
     CHECK(aclprofFinalize());
+    CHECK(aclrtFree(dev));
     CHECK(aclrtDestroyStream(s));
     CHECK(aclrtResetDevice(0));
     CHECK(aclFinalize());
