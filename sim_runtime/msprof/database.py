@@ -23,7 +23,7 @@ from pathlib import Path
 
 from sim_runtime.msprof import aicore_metrics, device_info, memory, overlap
 from sim_runtime.msprof.raw import Collection
-from sim_runtime.msprof.summaries import MODEL_ID_NONE, NA, device_tasks, launching_apis
+from sim_runtime.msprof.summaries import MODEL_ID_NONE, NA, block_dims, device_tasks, launching_apis
 
 DB_PREFIX = "msprof_"
 INVALID_ID = 4294967295  # UINT32_MAX: msprof's value of an unset id (context, task, block numbers)
@@ -184,8 +184,18 @@ def tables(collection: Collection) -> dict[str, list[tuple[object, ...]]]:
         if key is not None
         for name, value in map(task_pmu_value, metrics.pmu.get(key, []))
     ]
+    # blockNum: the kernel's node launch's blockDim (op_summary's Block Num), else unset.
+    blocks = block_dims(collection)
     out["COMPUTE_TASK_INFO"] = [
-        (sid(t.name), number, INVALID_ID, INVALID_ID, sid(t.task_type), sid(t.op_type), *[sid(NA)] * 11)
+        (
+            sid(t.name),
+            number,
+            blocks.get(t.correlation, INVALID_ID),
+            INVALID_ID,
+            sid(t.task_type),
+            sid(t.op_type),
+            *[sid(NA)] * 11,
+        )
         for number, t in enumerate(tasks)
         if t.kind == "kernel"
     ]

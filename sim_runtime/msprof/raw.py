@@ -2,7 +2,8 @@
 
 ``host/data/collection.json`` (one JSON object: pid, devices, data_types, aicore_metrics) and
 ``host/data/mspti_records.jsonl`` (one msPTI record per line; with AI Core metrics also each
-kernel's task, ``kernel_task``). Times are msPTI's: ns since the Unix epoch (CLOCK_REALTIME), host and
+kernel's task, ``kernel_task``; with task time and node launches each node basic info CANN reported,
+``node_info``). Times are msPTI's: ns since the Unix epoch (CLOCK_REALTIME), host and
 device alike. The AI Core PMU data of ``device_<n>/data`` is read by aicore_metrics.py.
 """
 
@@ -52,6 +53,17 @@ class KernelTask:
     @property
     def record_key(self) -> tuple[int, int, int, int, int]:
         return (self.device, self.stream, self.start, self.end, self.correlation)
+
+
+@dataclass(frozen=True)
+class NodeInfo:
+    """A node basic info CANN reported (MsprofNodeBasicInfo): on thread `tid` at `time`, the end of
+    the node launch it belongs to, the blockDim that launch's kernel ran with and msprof's task type."""
+
+    time: int
+    tid: int
+    block_dim: int
+    task_type: int
 
 
 @dataclass(frozen=True)
@@ -123,6 +135,7 @@ class Collection:
     aicore_metrics: int
     kernels: list[Kernel] = field(default_factory=list)
     kernel_tasks: list[KernelTask] = field(default_factory=list)
+    node_infos: list[NodeInfo] = field(default_factory=list)
     apis: list[Api] = field(default_factory=list)
     copies: list[Copy] = field(default_factory=list)
     communications: list[Communication] = field(default_factory=list)
@@ -238,6 +251,8 @@ def _add(collection: Collection, r: dict[str, Any], records: Path, number: int) 
                 int(r["end_count"]),
             )
         )
+    elif kind == "node_info":
+        collection.node_infos.append(NodeInfo(end, int(r["tid"]), int(r["block_dim"]), int(r["task_type"])))
     elif kind == "memory_in_use":
         collection.memory_in_use.append(MemoryInUse(start, int(r["device"]), int(r["bytes"])))
     elif kind != "hccl":  # HCCL records repeat the communication records' operations

@@ -43,6 +43,19 @@ def op_types(collection: Collection) -> dict[int, str]:
     return {k.correlation: types.get(k.correlation, k.name) for k in collection.kernels}
 
 
+def block_dims(collection: Collection) -> dict[int, int]:
+    """Each kernel's Block Num by correlation id: the blockDim of the node basic info CANN reported
+    with its node launch (same thread, the launch's end as its time), as msprof joins them. A kernel
+    without one (launched outside an operator, by aclrtLaunchKernel) has none: N/A."""
+    launches = {(a.tid, a.end): a.correlation for a in collection.apis if a.level == "node"}
+    dims: dict[int, int] = {}
+    for info in collection.node_infos:
+        correlation = launches.get((info.tid, info.time))
+        if correlation is not None:
+            dims[correlation] = info.block_dim
+    return dims
+
+
 @dataclass(frozen=True)
 class DeviceTask:
     """One device task as every export writes it (text summaries, timeline, database): a kernel, an
@@ -139,6 +152,7 @@ def op_summary_rows(collection: Collection) -> list[list[str]]:
     """One row per kernel and per communication operation, ordered by device and start time. Task ID
     is the kernel's task when it was collected (with AI Core metrics), N/A otherwise."""
     metrics = aicore_metrics.kernel_metrics(collection)
+    blocks = block_dims(collection)
     rows = []
     previous: DeviceTask | None = None  # the row before, for the wait time on its device
     for t in device_tasks(collection):
@@ -160,8 +174,10 @@ def op_summary_rows(collection: Collection) -> list[list[str]]:
         ]
         duration = us(t.end - t.start)
         row += [us(t.start) + "\t", duration, wait]
-        # Block Num is 0 for a communication operation, as msprof writes it; N/A (not modelled) for a kernel.
-        row += [NA if kernel else "0"] + [NA] * 9
+        # Block Num is 0 for a communication operation, as msprof writes it; a kernel's is its node launch's
+        # blockDim, N/A without one.
+        block = blocks.get(t.correlation) if kernel else 0
+        row += [str(block) if block is not None else NA] + [NA] * 9
         if metrics.headers:
             row += metrics.row(key, float(duration))
         rows.append(row)

@@ -64,7 +64,11 @@ def test_exported_symbols(native):
     assert len([n for n in names if n.startswith("aclrt")]) == 34 + len(noted)
     assert len([n for n in names if n.startswith("Hccl")]) == 12
     # libmsprofiler's entry (docs/msprof.md, *Copies and the interposer*): not msPTI's API.
-    private = {"npusim_mspti_enable_for_msprof", "npusim_mspti_observe_kernel_tasks"}
+    private = {
+        "npusim_mspti_enable_for_msprof",
+        "npusim_mspti_observe_kernel_tasks",
+        "npusim_mspti_observe_node_info",
+    }
     assert private <= names
     assert names == public | private | {n for n in names if n.startswith(("aclrt", "Hccl"))}, (
         "nothing else is exported"

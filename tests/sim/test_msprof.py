@@ -291,3 +291,30 @@ def test_analyze_into_an_unwritable_place_is_one_line(
     (prof / "analyze").write_text("a file where the analyze folder goes")
     result = call_main(msprof_main, ["--analyze=on", f"--output={prof}"], capsys)
     assert result.returncode == 1 and "cannot write" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_block_num_is_the_blockdim_of_each_node_launch(
+    programs: ProgramBuilder, native: NativeTree, tmp_path: Path
+) -> None:
+    # Two kernels launched with the operator layer's reports (node launch and node basic info: 6 and 11
+    # blocks), one launched alone (3 blocks, no node: Block Num not known), and two aclnnRelu operators
+    # over 3 x 4096 and 5 x 4096 floats, whose vector kernel runs one block per 4096 elements.
+    program = programs.build(
+        [PROGRAMS / "acl_msprof_block_dim.c"], libs=["ascendcl", "msprofiler", "profapi", "opapi", "nnopbase"]
+    )
+    result = run_program(program, native.env(), [str(tmp_path)])
+    assert result.returncode == 0, f"stdout:\n{result.stdout}\nstderr:\n{result.stderr}"
+    assert msprof_main(["--export=on", f"--output={tmp_path}"]) == 0
+    (prof,) = tmp_path.glob("PROF_*")
+    rows = read_csv(prof / "mindstudio_profiler_output", "op_summary")
+    assert [(r["OP Type"], r["Block Num"]) for r in rows] == [
+        ("KernAlpha", "6"),  # OP Type: the node launch name's last part
+        ("KernBeta", "11"),
+        ("kern_alpha", "N/A"),  # no node launch: the kernel's own name
+        ("Relu", "3"),
+        ("Relu", "5"),
+    ]
+    assert [r["Task Type"] for r in rows[3:]] == ["AI_VECTOR_CORE"] * 2
+    # The hand-made reports name task type 2 (AI_VECTOR_CORE); the operator library's, its vector kernel's.
+    infos = raw.load(prof).node_infos
+    assert [(i.block_dim, i.task_type) for i in infos] == [(6, 2), (11, 2), (3, 2), (5, 2)]

@@ -54,6 +54,12 @@ def records() -> list[dict[str, object]]:
                     "correlation": i + 1, "name": op})  # fmt: skip
         out.append({"kind": "kernel", "start": t + 20_000, "end": t + 45_000, "device": 0, "stream": 3,
                     "correlation": i + 1, "type": "KERNEL_AICORE", "name": name})  # fmt: skip
+    # The first node launch's basic info (its end, its thread): the kernel's Block Num. The second's
+    # came from another thread, so it belongs to no launch here.
+    out.append({"kind": "node_info", "start": BASE + 8_000, "end": BASE + 8_000, "tid": 70, "block_dim": 24,
+                "task_type": 0})  # fmt: skip
+    out.append({"kind": "node_info", "start": BASE + 108_000, "end": BASE + 108_000, "tid": 71,
+                "block_dim": 5, "task_type": 0})  # fmt: skip
     out.append({"kind": "memcpy", "start": BASE + 300_000, "end": BASE + 310_000, "device": 0, "stream": 3,
                 "correlation": 9, "copy_kind": 2, "bytes": 4096, "async": 1})  # fmt: skip
     out.append(allreduce(BASE + 400_000, BASE + 450_000, 12))
@@ -104,6 +110,19 @@ def test_kernel_rows_are_the_msPTI_kernel_records_and_the_op_summary_rows(
         text = [r for r in csv.DictReader(f) if r["Task Type"] != "COMMUNICATION"]
     assert [(r[0], r[6], r[7]) for r in rows] == [(t["Op Name"], t["Task Type"], t["OP Type"]) for t in text]
     assert [r[7] for r in rows] == ["MatMulV2", "Add"]
+
+
+def test_block_num_is_the_node_launchs_block_dim(exported: tuple[Path, sqlite3.Connection]) -> None:
+    prof, db = exported
+    rows = db.execute(
+        "SELECT c.blockNum, c.mixBlockNum FROM COMPUTE_TASK_INFO c "
+        "JOIN TASK t ON c.globalTaskId = t.globalTaskId ORDER BY t.startNs"
+    ).fetchall()
+    assert rows == [(24, 4294967295), (4294967295, 4294967295)]  # unset: msprof's UINT32_MAX
+    (summary,) = (prof / "mindstudio_profiler_output").glob("op_summary_*.csv")
+    with summary.open(encoding="utf-8", newline="") as f:
+        text = [(r["Op Name"], r["Block Num"]) for r in csv.DictReader(f)]
+    assert text == [("MatMulV2_1_high", "24"), ("Add_2", "N/A"), ("hcom_allReduce_", "0")]
 
 
 def test_node_launches_carry_their_kernels_connection_id(exported: tuple[Path, sqlite3.Connection]) -> None:

@@ -68,6 +68,24 @@ def test_kernel_details_rows_are_the_msPTI_kernel_records_of_the_run(profiled: t
     assert len(rows) == 26  # 13 kernels in each of the two active steps (docs/torch_npu.md's MLP step)
 
 
+def test_kernel_details_block_num_is_each_kernels_launch_blockdim(profiled: tuple[str, Path]) -> None:
+    # Every kernel of the loop is an aclnn operator's: its node launch's basic info gives its blockDim
+    # (docs/msprof.md, "Block Num"), which torch_npu copies from op_summary.
+    _, ascend_pt = profiled
+    (prof,) = ascend_pt.glob("PROF_*")
+    reported = {i.block_dim for i in raw.load(prof).node_infos}
+    with (ascend_pt / "ASCEND_PROFILER_OUTPUT" / "kernel_details.csv").open(
+        encoding="utf-8", newline=""
+    ) as f:
+        rows = list(csv.DictReader(f))
+    blocks = [row["Block Num"] for row in rows]
+    assert all(b.isdigit() and int(b) >= 1 for b in blocks), blocks
+    assert {int(b) for b in blocks} <= reported
+    assert len(set(blocks)) > 1, (
+        blocks
+    )  # the loop's matmuls and vector kernels are launched with different blocks
+
+
 def test_kernel_details_has_the_pipe_utilization_of_each_ai_core_kernel(profiled: tuple[str, Path]) -> None:
     # Level1's default aic_metrics is PipeUtilization: libmsprofiler collects channel 53 and torch_npu
     # copies op_summary's metric columns (docs/msprof.md, "AI Core metrics") into kernel_details.csv.

@@ -31,6 +31,8 @@ struct MsptiFunctions {
     decltype(&msptiActivityEnable) enable_for_msprof = nullptr;
     // Its entry that reports each KERNEL record's task id (AI Core metrics). Absent from another msPTI.
     void (*observe_kernel_tasks)(KernelTaskSink) = nullptr;
+    // Its entry that reports each node basic info (Block Num). Absent from another msPTI.
+    void (*observe_node_info)(NodeInfoSink) = nullptr;
     bool callbacks_registered = false;
 };
 
@@ -167,11 +169,13 @@ bool load_mspti(std::string* error) {
     }
     bind(handle, "npusim_mspti_enable_for_msprof", &loaded.enable_for_msprof);         // optional
     bind(handle, "npusim_mspti_observe_kernel_tasks", &loaded.observe_kernel_tasks);  // optional
+    bind(handle, "npusim_mspti_observe_node_info", &loaded.observe_node_info);        // optional
     fns = loaded;
     return true;
 }
 
-int start_collection(const KindSet& kinds, RecordSink sink, KernelTaskSink task_sink, std::string* error) {
+int start_collection(const KindSet& kinds, RecordSink sink, KernelTaskSink task_sink, NodeInfoSink node_sink,
+                     std::string* error) {
     std::lock_guard<std::mutex> lock(state_mutex());
     MsptiFunctions& fns = functions();
     if (task_sink != nullptr && fns.observe_kernel_tasks == nullptr) {
@@ -198,6 +202,7 @@ int start_collection(const KindSet& kinds, RecordSink sink, KernelTaskSink task_
     }
     g_sink.store(sink, std::memory_order_release);
     if (fns.observe_kernel_tasks != nullptr) fns.observe_kernel_tasks(task_sink);
+    if (fns.observe_node_info != nullptr) fns.observe_node_info(node_sink);
     g_kinds = kinds;
     enable_kinds(kinds, fns.enable_for_msprof != nullptr ? fns.enable_for_msprof : fns.enable);
     return ACL_SUCCESS;
@@ -220,6 +225,7 @@ void stop_collection() {
     g_subscriber = nullptr;
     fns.flush_all(1);
     if (fns.observe_kernel_tasks != nullptr) fns.observe_kernel_tasks(nullptr);
+    if (fns.observe_node_info != nullptr) fns.observe_node_info(nullptr);
     g_sink.store(nullptr, std::memory_order_release);
 }
 

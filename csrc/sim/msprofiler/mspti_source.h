@@ -19,6 +19,10 @@ using RecordSink = void (*)(const void* record);
 // (the key of a task's AI Core PMU records), on msPTI's writing thread.
 using KernelTaskSink = void (*)(const void* kernel_record, uint32_t task_id, uint64_t start_count, uint64_t end_count);
 
+// Receives each node basic info CANN reports (the blockDim a node launch's kernel ran with), on the
+// reporting thread: its thread, its time in msPTI's clock (the node launch's end) and the values.
+using NodeInfoSink = void (*)(uint32_t thread_id, uint64_t time, uint32_t block_dim, uint32_t task_type);
+
 // The msPTI activity kinds one collection enables, from aclprofCreateConfig's data-type switches.
 struct KindSet {
     bool kernel = false;         // KERNEL, MEMCPY, MEMSET (task time)
@@ -40,7 +44,10 @@ bool load_mspti(std::string* error);
 // ACL_ERROR_PROFILING_FAILURE otherwise) and fills `error`.
 // `task_sink` (may be nullptr): told the task of each KERNEL record; ACL_ERROR_PROFILING_FAILURE when
 // it is given and the loaded msPTI cannot tell (not the simulator's).
-int start_collection(const KindSet& kinds, RecordSink sink, KernelTaskSink task_sink, std::string* error);
+// `node_sink` (may be nullptr): told each node basic info, when the loaded msPTI can tell (not another
+// msPTI: then Block Num stays unknown).
+int start_collection(const KindSet& kinds, RecordSink sink, KernelTaskSink task_sink, NodeInfoSink node_sink,
+                     std::string* error);
 
 // msPTI's clock (msptiGetTimestamp, the clock of its records); 0 before load_mspti succeeded.
 uint64_t mspti_now();

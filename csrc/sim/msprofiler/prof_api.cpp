@@ -69,6 +69,11 @@ void task_sink(const void* kernel_record, uint32_t task_id, uint64_t start_count
     if (dir != nullptr) dir->write_kernel_task(kernel_record, task_id, start_count, end_count);
 }
 
+void node_sink(uint32_t thread_id, uint64_t time, uint32_t block_dim, uint32_t task_type) {
+    npusim::msprof::ProfDir* dir = g_dir.load(std::memory_order_acquire);
+    if (dir != nullptr) dir->write_node_info(thread_id, time, block_dim, task_type);
+}
+
 aclError fail(aclError code, const std::string& message) {
     npusim::log_message(npusim::LogLevel::Error, "%s", message.c_str());
     return code;
@@ -214,8 +219,11 @@ aclError aclprofStart(const aclprofConfig* profilerConfig) {
     if (!warning.empty()) npusim::log_message(npusim::LogLevel::Warn, "aclprofStart: %s", warning.c_str());
     g_dir.store(dir.get(), std::memory_order_release);
     const bool metrics = profilerConfig->metrics != ACL_AICORE_NONE;
-    const int rc = npusim::msprof::start_collection(npusim::msprof::kinds_for(profilerConfig->data_types), &sink,
-                                                    metrics ? &task_sink : nullptr, &error);
+    const npusim::msprof::KindSet kinds = npusim::msprof::kinds_for(profilerConfig->data_types);
+    // Block Num joins a kernel to its node launch: only with both collected.
+    const bool node_info = kinds.kernel && kinds.node_api;
+    const int rc = npusim::msprof::start_collection(kinds, &sink, metrics ? &task_sink : nullptr,
+                                                    node_info ? &node_sink : nullptr, &error);
     if (rc != ACL_SUCCESS) {
         s.pmu.stop();
         g_dir.store(nullptr, std::memory_order_release);

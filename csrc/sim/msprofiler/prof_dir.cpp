@@ -218,6 +218,18 @@ void ProfDir::write_kernel_task(const void* kernel_record, uint32_t task_id, uin
     ++written_;
 }
 
+void ProfDir::write_node_info(uint32_t thread_id, uint64_t time_ns, uint32_t block_dim, uint32_t task_type) {
+    char line[192];
+    const int n = std::snprintf(line, sizeof(line),
+                                "{\"kind\":\"node_info\",\"start\":%" PRIu64 ",\"end\":%" PRIu64
+                                ",\"tid\":%u,\"block_dim\":%u,\"task_type\":%u}\n",
+                                time_ns, time_ns, thread_id, block_dim, task_type);
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (records_ == nullptr || n <= 0) return;
+    std::fwrite(line, 1, static_cast<size_t>(n), records_.get());
+    ++written_;
+}
+
 void ProfDir::write_memory_in_use(uint32_t device, uint64_t time_ns, uint64_t bytes) {
     char line[192];
     const int n = std::snprintf(line, sizeof(line),

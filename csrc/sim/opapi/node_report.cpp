@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstring>
 #include <mutex>
 
 #include "seam/profapi.h"
@@ -33,6 +34,16 @@ int32_t on_command(uint32_t type, void* data, uint32_t len) {
     return 0;
 }
 
+// msprof's GeTaskType of a kernel on these cores (AI_CORE 0, AI_CPU 1, AI_VECTOR_CORE 2, MIX_AIC 4).
+uint32_t ge_task_type(CoreType core) {
+    switch (core) {
+        case CoreType::AIV: return 2;
+        case CoreType::MIX: return 4;
+        case CoreType::AICPU: return 1;
+        default: return 0;
+    }
+}
+
 }  // namespace
 
 void ensure_profiling_hook() {
@@ -44,16 +55,33 @@ bool node_reports_on() { return g_devices_on.load(std::memory_order_acquire) != 
 
 uint64_t host_time() { return MsprofSysCycleTime(); }
 
-void report_node_launch(const std::string& node_name, uint64_t begin, uint64_t end) {
+void report_node_launch(const NodeLaunch& node, uint64_t begin, uint64_t end) {
+    const auto thread_id = static_cast<uint32_t>(syscall(SYS_gettid));
+    const uint64_t name_hash = MsprofGetHashId(node.node_name.c_str(), node.node_name.size());
     MsprofApi api{};
     api.magicNumber = MSPROF_REPORT_DATA_MAGIC_NUM;
     api.level = MSPROF_REPORT_NODE_LEVEL;
     api.type = MSPROF_REPORT_NODE_LAUNCH_TYPE;
-    api.threadId = static_cast<uint32_t>(syscall(SYS_gettid));
+    api.threadId = thread_id;
     api.beginTime = begin;
     api.endTime = end;
-    api.itemId = MsprofGetHashId(node_name.c_str(), node_name.size());
+    api.itemId = name_hash;
     (void)MsprofReportApi(1, &api);
+
+    MsprofCompactInfo info{};
+    info.magicNumber = MSPROF_REPORT_DATA_MAGIC_NUM;
+    info.level = MSPROF_REPORT_NODE_LEVEL;
+    info.type = MSPROF_REPORT_NODE_BASIC_INFO_TYPE;
+    info.threadId = thread_id;
+    info.dataLen = sizeof(MsprofNodeBasicInfo);
+    info.timeStamp = end;
+    MsprofNodeBasicInfo basic{};
+    basic.opName = name_hash;
+    basic.taskType = ge_task_type(node.core);
+    basic.opType = MsprofGetHashId(node.op_type, std::strlen(node.op_type));
+    basic.blockDim = node.block_dim;
+    std::memcpy(&info.data.nodeBasicInfo, &basic, sizeof basic);
+    (void)MsprofReportCompactInfo(1, &info, sizeof info);
 }
 
 }  // namespace npusim::opapi

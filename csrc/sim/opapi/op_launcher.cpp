@@ -138,7 +138,8 @@ aclnnStatus OpExecutor::run(void* workspace, uint64_t workspace_size, aclrtStrea
         if (node_reports_on()) {
             const uint64_t end = host_time();
             if (begin == 0) begin = end;  // reports were switched on during this call
-            report_node_launch(node_name(api().c_str(), spec), begin, end);
+            const std::string node = node_name(api().c_str(), spec);
+            report_node_launch(NodeLaunch{node, spec.type, spec.core, launch.cost.block_dim}, begin, end);
             begin = end;
         }
     }

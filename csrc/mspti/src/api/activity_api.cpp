@@ -14,6 +14,7 @@
 #include "markers/domains.h"
 #include "mspti/mspti_activity.h"
 #include "cann/device_task_manager.h"
+#include "reports/node_info.h"
 
 namespace {
 
@@ -88,6 +89,11 @@ MSPTI_API void npusim_mspti_observe_kernel_tasks(seam::KernelTaskObserver observ
 MSPTI_API void npusim_mspti_observe_kernel_tasks(seam::KernelTaskObserver observer) {
     seam::SetKernelTaskObserver(observer);
 }
+
+// Not msPTI's API either: libmsprofiler is told each node basic info CANN reports (the blockDim a
+// node launch's kernel ran with, op_summary's Block Num; docs/msprof.md). NULL stops it.
+MSPTI_API void npusim_mspti_observe_node_info(seam::NodeInfoObserver observer);
+MSPTI_API void npusim_mspti_observe_node_info(seam::NodeInfoObserver observer) { seam::SetNodeInfoObserver(observer); }
 
 MSPTI_API msptiResult msptiActivityDisable(msptiActivityKind kind) {
     if (!activity::IsValidKind(kind)) return MSPTI_ERROR_INVALID_PARAMETER;

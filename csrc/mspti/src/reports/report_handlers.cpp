@@ -12,6 +12,7 @@
 #include "common/thread_id.h"
 #include "reports/communication_tracker.h"
 #include "reports/copy_tasks.h"
+#include "reports/node_info.h"
 #include "device/device_registry.h"
 #include "cann/device_task_manager.h"
 #include "cann/host_time.h"
@@ -256,6 +257,8 @@ void OnTaskTrack(uint32_t aging, const MsprofCompactInfo& info) {
         copies::OnMemcpyInfo(info);
     } else if (info.level == MSPROF_REPORT_NODE_LEVEL && info.type == MSPROF_REPORT_NODE_HCCL_OP_INFO_TYPE) {
         communication::OnOpInfo(info.data.hcclopInfo);
+    } else if (info.level == MSPROF_REPORT_NODE_LEVEL && info.type == MSPROF_REPORT_NODE_BASIC_INFO_TYPE) {
+        OnNodeBasicInfo(info);
     } else if (info.level == MSPROF_REPORT_RUNTIME_LEVEL && info.type == MSPROF_REPORT_RUNTIME_EXPAND_SPEC_TYPE) {
         StreamExpandMode().store(info.data.streamExpandInfo.expandStatus == 1, std::memory_order_relaxed);
     }

@@ -150,6 +150,16 @@ struct MsprofHcclOpInfo {
     uint64_t count;
     uint64_t groupName; /* hash id of the communicator name */
 };
+
+/* Node basic info (10000/0): the operator a node launch ran, reported by the operator library on the
+ * launching thread with the node launch's end as timeStamp; blockDim is its kernel's launch blocks. */
+struct MsprofNodeBasicInfo {
+    uint64_t opName; /* hash id of the node name */
+    uint32_t taskType;
+    uint64_t opType; /* hash id of the operator type */
+    uint32_t blockDim;
+    uint32_t opFlag;
+};
 #pragma pack(pop)
 
 /* Memcpy info (5000/801): the size and direction of an asynchronous copy, reported by the runtime
@@ -188,6 +198,7 @@ struct MsprofCompactInfo {
         uint8_t info[MSPROF_COMPACT_INFO_DATA_LENGTH];
         struct MsprofRuntimeTrack runtimeTrack;
         struct MsprofHcclOpInfo hcclopInfo;
+        struct MsprofNodeBasicInfo nodeBasicInfo;
         struct MsprofMemcpyInfo memcpyInfo;
         struct MsprofStreamExpandSpecInfo streamExpandInfo;
     } data;
@@ -279,6 +290,8 @@ static_assert(sizeof(MsprofApi) == 40, "MsprofApi is 40 bytes");
 static_assert(sizeof(MsprofEvent) == 40, "MsprofEvent is 40 bytes");
 static_assert(sizeof(MsprofRuntimeTrack) == 40, "MsprofRuntimeTrack is 40 bytes");
 static_assert(sizeof(MsprofHcclOpInfo) == 26, "MsprofHcclOpInfo is 26 bytes");
+static_assert(sizeof(MsprofNodeBasicInfo) == 28, "MsprofNodeBasicInfo is 28 bytes");
+static_assert(offsetof(MsprofNodeBasicInfo, blockDim) == 20, "blockDim at 20");
 static_assert(sizeof(MsprofMemcpyInfo) == 24, "MsprofMemcpyInfo is 24 bytes");
 static_assert(offsetof(MsprofMemcpyInfo, memcpyDirection) == 16, "memcpyDirection at 16");
 static_assert(sizeof(MsprofCompactInfo) == 64, "MsprofCompactInfo is 64 bytes");
