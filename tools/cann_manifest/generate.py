@@ -333,16 +333,47 @@ def generate(root: Path) -> dict[str, Any]:
     }
 
 
+def keep_entries(manifest: dict[str, Any], previous: dict[str, Any], names: list[str]) -> list[str]:
+    """Replace the named headers' entries by those of the previous manifest; returns the problems.
+
+    For a [[local]] repository whose files could not be read again: the folder given to assemble.py
+    then holds stand-ins, and the facts read from the files at the recorded commit stay."""
+    problems = []
+    for name in names:
+        if name not in manifest["headers"]:
+            problems.append(f"{name} is not a header of the assembled tree")
+        elif name not in previous.get("headers", {}):
+            problems.append(f"{name} is not in the previous manifest")
+        else:
+            manifest["headers"][name] = previous["headers"][name]
+    return problems
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("include", type=Path, help="an assembled CANN include/ folder (assemble.py)")
     parser.add_argument("-o", "--output", type=Path, default=DEFAULT_OUT)
+    parser.add_argument(
+        "--keep",
+        action="append",
+        default=[],
+        metavar="HEADER",
+        help="take this header's entry (e.g. hccl/hccl_comm.h) from the manifest at --output as it is",
+    )
     args = parser.parse_args(argv)
     if not (args.include / "cann_sources.json").is_file():
         parser.error(f"{args.include} has no cann_sources.json: assemble it with assemble.py first")
+    previous: dict[str, Any] = {}
+    if args.keep:
+        try:
+            previous = json.loads(args.output.read_text())
+        except (OSError, ValueError) as exc:
+            parser.error(f"--keep needs the previous manifest at {args.output}: {exc}")
     manifest = generate(args.include)
+    if problems := keep_entries(manifest, previous, args.keep):
+        parser.error("; ".join(problems))
     args.output.write_text(json.dumps(manifest, indent=None, separators=(",", ":"), sort_keys=False) + "\n")
     counts: dict[str, int] = {}
     for facts in manifest["headers"].values():
