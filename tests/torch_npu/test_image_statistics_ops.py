@@ -151,6 +151,10 @@ def results() -> dict[str, object]:
     return run_on_simulator(PROGRAM, TASK_QUEUE_ENABLE="0")
 
 
+# Slow: one torch process for every case; the default run checks each of these operators against
+# numpy at the C API (tests/sim/test_aclnn_upsample.py, test_aclnn_grid_sampler.py,
+# test_aclnn_im2col_histc.py, test_aclnn_unique.py, test_aclop.py).
+@pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
 def test_matches_the_cpu(results: dict[str, object], name: str) -> None:
     assert results[name] is True, results

@@ -92,6 +92,8 @@ def test_matches_the_cpu(results: dict[str, object], name: str) -> None:
     assert results[name] is True, results
 
 
+# Slow: a second torch process with fault plans; test_matches_the_cpu runs the same calls.
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(REACHES))
 def test_reaches_the_operator(failing: dict[str, object], name: str) -> None:
     assert failing[name] is not True, f"{name} did not reach {REACHES[name]}: {failing}"
