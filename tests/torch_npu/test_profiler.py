@@ -389,7 +389,9 @@ def test_msprof_application_mode_profiles_a_python_training_loop(tmp_path: Path)
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-5000:]
     # The program's JSON line, then msprof's line naming the export.
-    report = json.loads(next(line for line in reversed(result.stdout.splitlines()) if line.startswith("{")))
+    # training.py reports each case it ran under the case's name.
+    reports = json.loads(next(line for line in reversed(result.stdout.splitlines()) if line.startswith("{")))
+    report = reports["mlp"]
     assert "msprof: exported" in result.stdout
     assert all(report[k] for k in ("losses", "outputs", "grads", "params")), report
     (prof,) = out.glob("PROF_*")
