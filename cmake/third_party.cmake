@@ -7,8 +7,8 @@
 #                     `pip download` fetches once into this build tree (its SHA-256 checked). A system
 #                     copy (Debian's libtomlplusplus-dev) is taken first.
 # Either can be given by hand: -DNPU_SIM_NLOHMANN_JSON_INCLUDE=<dir> -DNPU_SIM_TOMLPP_INCLUDE=<dir>;
-# -DNPU_SIM_FETCH_TOMLPP=OFF never downloads. Each is used by one source file (docs/architecture.md),
-# so their compile cost is paid once. One not found stops only the build of the unit that includes it
+# -DNPU_SIM_FETCH_TOMLPP=OFF never downloads. toml++ is used by one source file, nlohmann/json by two
+# (hcomm's rank table, hixl's Initialize options) (docs/architecture.md), so their compile cost is small. One not found stops only the build of the unit that includes it
 # (an #error naming this file): a tree that builds only msPTI (tests/support/mutants.py) needs neither.
 option(NPU_SIM_FETCH_TOMLPP "Fetch toml++ (pip download of the pytomlpp sdist) when no copy is found" ON)
 
@@ -42,7 +42,7 @@ if(NPU_SIM_NLOHMANN_JSON_INCLUDE)
 else()
   message(WARNING "nlohmann/json not found: `pip install nlohmann_json==3.12.0` into the Python that "
                   "configures (${Python3_EXECUTABLE}), or give -DNPU_SIM_NLOHMANN_JSON_INCLUDE=<dir>; "
-                  "libhcomm will not build")
+                  "libhcomm and libhixl will not build")
   target_compile_definitions(npu_nlohmann_json INTERFACE NPU_SIM_NO_NLOHMANN_JSON=1)
 endif()
 

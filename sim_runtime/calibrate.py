@@ -47,6 +47,8 @@ CLASSES = (
     "host",
 )
 UNITS = ("us", "ms", "TFLOPS", "GB/s")
+#: HIXL's transfer paths: its own transfer kernel (hixl_cs) or the communication domain (HCCL one-sided).
+HIXL_PATHS = ("cs", "comm")
 #: Row keys passed to the runner as key=value.
 SHAPE_KEYS = (
     "dtype",
@@ -64,6 +66,8 @@ SHAPE_KEYS = (
     "direction",
     "bytes",
     "local",
+    "path",
+    "total",
     "ranks",
     "iters",
 )
@@ -160,6 +164,8 @@ def load_rows(path: Path = CALIBRATION_FILE) -> list[Row]:
             raise CalibrationError(f"{where}: class must be one of {', '.join(CLASSES)}")
         if table["unit"] not in UNITS:
             raise CalibrationError(f"{where}: unit must be one of {', '.join(UNITS)}")
+        if table["class"] == "hixl" and table.get("path") not in HIXL_PATHS:
+            raise CalibrationError(f"{where}: a hixl row's path must be one of {', '.join(HIXL_PATHS)}")
         real = table["real"]
         if isinstance(real, bool) or not isinstance(real, (int, float)) or not real > 0:
             raise CalibrationError(f"{where}: real must be a positive number")

@@ -7,7 +7,11 @@
 //   calibrate_runner OP METHOD key=value...
 //   OP      matmul | flash_attention | unary | rms_norm | memcpy | send | allreduce | allgather |
 //           hixl_write | hixl_read | launch_sync
-//   HIXL rows: local=device|host names the kind of the local buffer; the remote buffer is device memory
+//   HIXL rows: local=device|host names the kind of the local buffer; the remote buffer is device memory.
+//           path=cs|comm the transfer path, chosen through Initialize's options as a program does
+//           (cs: GlobalResourceConfig naming the protocol "hccs:device", as HIXL's benchmark does;
+//           comm: no options, HIXL's default); total=N (optional) moves N bytes per TransferSync cut
+//           into `bytes`-sized descriptors, as HIXL's benchmark does, and reports the time per block
 //   matmul: m, n, k, dtype and an optional batch (> 1: a batched MatMul, as torch.bmm)
 //   METHOD  stream (ITERS operations back to back between two events, per operation)
 //           event  (one operation between two events after a synchronisation; the best of three)
@@ -304,35 +308,45 @@ int free_port() {
 double run_hixl(bool read) {
     using namespace hixl;
     const size_t bytes = size_t(arg("bytes"));
+    const size_t total = std::max(size_t(arg("total", int64_t(bytes))), bytes);
+    const size_t blocks = total / bytes;
     const bool host_local = sarg("local", "device") == "host";
+    const std::string path = sarg("path", "comm");
+    if (bytes == 0 || (path != "cs" && path != "comm")) fail("HIXL row: bytes > 0 and path=cs|comm", -1);
     CHECK(aclrtSetDevice(0));
     aclrtStream stream = nullptr;
     CHECK(aclrtCreateStream(&stream));
     void *local = nullptr, *remote = nullptr;
+    const size_t span = blocks * bytes;
     if (host_local) {
-        CHECK(aclrtMallocHost(&local, bytes));
+        CHECK(aclrtMallocHost(&local, span));
     } else {
-        CHECK(aclrtMalloc(&local, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+        CHECK(aclrtMalloc(&local, span, ACL_MEM_MALLOC_HUGE_FIRST));
     }
-    CHECK(aclrtMalloc(&remote, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK(aclrtMalloc(&remote, span, ACL_MEM_MALLOC_HUGE_FIRST));
     Hixl a, b;
     const std::string b_address = "127.0.0.1:" + std::to_string(free_port());
     const AscendString b_name(b_address.c_str());
+    std::map<AscendString, AscendString> options;
+    if (path == "cs")
+        options[AscendString(OPTION_GLOBAL_RESOURCE_CONFIG)] =
+            AscendString("{\"comm_resource_config.protocol_desc\": [\"hccs:device\"]}");
     MemDesc ma{}, mb{};
     ma.addr = reinterpret_cast<uintptr_t>(local);
-    ma.len = bytes;
+    ma.len = span;
     mb.addr = reinterpret_cast<uintptr_t>(remote);
-    mb.len = bytes;
+    mb.len = span;
     MemHandle ha = nullptr, hb = nullptr;
-    if (a.Initialize("127.0.0.1:0", {}) != SUCCESS || b.Initialize(b_name, {}) != SUCCESS ||
+    if (a.Initialize("127.0.0.1:0", options) != SUCCESS || b.Initialize(b_name, options) != SUCCESS ||
         a.RegisterMem(ma, host_local ? MEM_HOST : MEM_DEVICE, ha) != SUCCESS ||
         b.RegisterMem(mb, MEM_DEVICE, hb) != SUCCESS || a.Connect(b_name) != SUCCESS)
         fail("HIXL setup", -1);
-    const std::vector<TransferOpDesc> descs = {{ma.addr, mb.addr, bytes}};
+    std::vector<TransferOpDesc> descs;
+    for (size_t i = 0; i < blocks; ++i) descs.push_back({ma.addr + i * bytes, mb.addr + i * bytes, bytes});
     const Op one = [&](aclrtStream) {
         if (a.TransferSync(b_name, read ? READ : WRITE, descs) != SUCCESS) fail("TransferSync", -1);
     };
-    const double t = time_op(one, "sync", stream, 1);
+    const double t = time_op(one, "sync", stream, 1) / double(blocks);
     a.Finalize();
     b.Finalize();
     return t;

@@ -44,8 +44,9 @@ def _independent_time(exe: Path, row: calibrate.Row, env: dict[str, str], tmp: P
 
 def _moves_data(row: calibrate.Row) -> bool:
     """Rows whose processes spend most of their time moving real bytes: a 256 MiB memset ahead of each
-    timed call (method `device`) or a copy of 512 MiB and more (0.7-4 s each on the host)."""
-    return row.method == "device" or row.op == "memcpy"
+    timed call (method `device`), a copy of 512 MiB and more (0.7-4 s each on the host) or a HIXL
+    transfer of its benchmark's 128 MiB in blocks (`total`)."""
+    return row.method == "device" or row.op == "memcpy" or "total" in row.shape
 
 
 def _check_rows(

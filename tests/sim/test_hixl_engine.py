@@ -36,10 +36,29 @@ WRITE_GBPS = 20.18
 READ_GBPS = 27.21
 
 
+# Initialize's option that chooses the hixl_cs path (a protocol description, as HIXL's benchmark gives).
+CS_OPTION = 'GlobalResourceConfig={"comm_resource_config.protocol_desc": "hccs:device"}'
+# The communication domain's costs on Ascend910B3 (socs.toml, timing.toml): one HcclBatchPut/Get call's
+# host cost, the launch latency, a copy task's overhead, the stream synchronisation's wake-up, the host
+# link (host-memory descriptors).
+HCCL_CALL_NS = 20000
+LAUNCH_NS = 6000
+TASK_OVERHEAD_NS = 500
+SYNC_WAKE_NS = 6000
+HOST_LINK_GBPS = 25.0
+
+
 def modelled_ns(nbytes: int, step: str) -> int:
+    """hixl_cs: one fixed cost and the bytes at the HIXL rate."""
     if step == "sync_read":
         return READ_ALPHA_NS + math.ceil(nbytes / READ_GBPS)
     return ALPHA_NS + math.ceil(nbytes / WRITE_GBPS)
+
+
+def comm_domain_ns(nbytes: int, step: str) -> int:
+    """The communication domain, one op desc: one HCCL call, one copy task, the stream synchronisation."""
+    rate = READ_GBPS if step == "sync_read" else HOST_LINK_GBPS  # sync_write's local memory is host memory
+    return HCCL_CALL_NS + LAUNCH_NS + TASK_OVERHEAD_NS + math.ceil(nbytes / rate) + SYNC_WAKE_NS
 
 
 @dataclass
@@ -91,14 +110,46 @@ def test_sync_and_async_transfers_move_the_data(run_scenario, clock: str) -> Non
 
 
 def test_sync_transfer_takes_the_modelled_time_on_the_virtual_clock(run_scenario) -> None:
-    run = run_scenario("transfers", NPU_SIM_CLOCK="virtual")
+    run = run_scenario("transfers", NPU_SIM_CLOCK="virtual", HIXL_SCENARIO_OPTION=CS_OPTION)
     for name in ("sync_read", "sync_write"):
         step = run.steps[name]
         assert step["after"] - step["before"] == HOST_API_NS + modelled_ns(step["bytes"], name)
 
 
+@pytest.mark.parametrize(
+    "option",
+    [
+        "",
+        'LocalCommRes={"version": "1.2"}',
+        'GlobalResourceConfig={"comm_resource_config.listen_port": 2000}',
+    ],
+)
+def test_without_a_hixl_cs_selector_a_transfer_takes_the_communication_domain(
+    run_scenario, option: str
+) -> None:
+    run = run_scenario("transfers", NPU_SIM_CLOCK="virtual", HIXL_SCENARIO_OPTION=option)
+    for name in ("sync_read", "sync_write"):
+        step = run.steps[name]
+        assert step["after"] - step["before"] == HOST_API_NS + comm_domain_ns(step["bytes"], name)
+
+
+def test_local_comm_res_of_version_1_3_takes_hixl_cs(run_scenario) -> None:
+    run = run_scenario(
+        "transfers", NPU_SIM_CLOCK="virtual", HIXL_SCENARIO_OPTION='LocalCommRes={"version": "1.3"}'
+    )
+    step = run.steps["sync_read"]
+    assert step["after"] - step["before"] == HOST_API_NS + modelled_ns(step["bytes"], "sync_read")
+
+
+@pytest.mark.parametrize("option", ["LocalCommRes=version 1.3", "GlobalResourceConfig={protocol_desc"])
+def test_an_option_that_is_not_json_is_refused(run_scenario, option: str) -> None:
+    run = run_scenario("init_option", HIXL_SCENARIO_OPTION=option)
+    assert run.steps["initialize"]["status"] == PARAM_INVALID
+    assert "is not JSON" in run.stderr
+
+
 def test_sync_transfer_waits_for_the_modelled_time_on_the_wall_clock(run_scenario) -> None:
-    run = run_scenario("transfers", NPU_SIM_CLOCK="wall")
+    run = run_scenario("transfers", NPU_SIM_CLOCK="wall", HIXL_SCENARIO_OPTION=CS_OPTION)
     for name in ("sync_read", "sync_write"):
         step = run.steps[name]
         assert step["after"] - step["before"] >= modelled_ns(step["bytes"], name)
@@ -106,7 +157,7 @@ def test_sync_transfer_waits_for_the_modelled_time_on_the_wall_clock(run_scenari
 
 @pytest.mark.parametrize("clock", ["wall", "virtual"])
 def test_async_request_completes_at_submit_plus_the_modelled_time(run_scenario, clock: str) -> None:
-    run = run_scenario("transfers", NPU_SIM_CLOCK=clock)
+    run = run_scenario("transfers", NPU_SIM_CLOCK=clock, HIXL_SCENARIO_OPTION=CS_OPTION)
     for name in ("async_read", "async_write"):
         step = run.steps[name]
         assert step["after"] - step["before"] >= modelled_ns(step["bytes"], name)

@@ -52,7 +52,7 @@ Status not_initialized(const char* api) {
 
 }  // namespace
 
-Status Engine::initialize(const std::string& local_engine) {
+Status Engine::initialize(const std::string& local_engine, TransferPath path) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (running()) {
         npusim::log_message(npusim::LogLevel::Error, "HIXL Initialize: %s is already initialized", name_.c_str());
@@ -65,6 +65,7 @@ Status Engine::initialize(const std::string& local_engine) {
         return PARAM_INVALID;
     }
     name_ = local_engine;
+    path_.store(path, std::memory_order_relaxed);
     listen_name_.clear();
     if (ep.has_port) {
         uint16_t port = 0;
@@ -79,8 +80,8 @@ Status Engine::initialize(const std::string& local_engine) {
             listen_name_.clear();
             return FAILED;
         }
-        npusim::log_message(npusim::LogLevel::Info, "HIXL engine %s listens on %s", name_.c_str(),
-                            listen_name_.c_str());
+        npusim::log_message(npusim::LogLevel::Info, "HIXL engine %s listens on %s (%s path)", name_.c_str(),
+                            listen_name_.c_str(), transfer_path_name(path));
     }
     running_.store(true, std::memory_order_release);
     return SUCCESS;
@@ -192,7 +193,8 @@ Status Engine::transfer_sync(const AscendString& remote, TransferOp op, const st
     uint64_t bytes = 0;
     Status st = prepare("TransferSync", remote.GetString(), op, descs, link, bytes);
     if (st != SUCCESS) return st;
-    const uint64_t duration = transfer_duration_ns(bytes, op, memory_.all_local_host(descs));
+    const uint64_t duration =
+        transfer_duration_ns(path_.load(std::memory_order_relaxed), descs, op, memory_.all_local_host(descs));
     const uint64_t timeout_ns = static_cast<uint64_t>(timeout_ms) * 1'000'000ULL;
     if (duration > timeout_ns) {
         sim_clock().wait_until(start + timeout_ns);
@@ -219,7 +221,8 @@ Status Engine::transfer_async(const AscendString& remote, TransferOp op, const s
     // The data moves now; the request completes when the model says the transfer ends.
     st = link->transfer(op, descs, memory_, wire::Deadline::after_ms(kAsyncIoTimeoutMs));
     if (st != SUCCESS) return st;
-    const uint64_t duration = transfer_duration_ns(bytes, op, memory_.all_local_host(descs));
+    const uint64_t duration =
+        transfer_duration_ns(path_.load(std::memory_order_relaxed), descs, op, memory_.all_local_host(descs));
     PendingTransfer pending;
     pending.info = TransferInfo{start_time, op, remote};
     const uint64_t modelled_end = submit + duration;

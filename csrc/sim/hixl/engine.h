@@ -15,6 +15,7 @@
 #include "mem_registry.h"
 #include "request_table.h"
 #include "tcp_server.h"
+#include "transfer_path.h"
 #include "transport.h"
 
 namespace hixl {
@@ -26,7 +27,8 @@ public:
     Engine(const Engine&) = delete;
     Engine& operator=(const Engine&) = delete;
 
-    Status initialize(const std::string& local_engine);
+    // `path`: the transfer path Initialize's options chose (transfer_path.h); it sets the model's cost.
+    Status initialize(const std::string& local_engine, TransferPath path);
     void finalize();
 
     Status register_mem(const MemDesc& mem, MemType type, MemHandle& handle);
@@ -57,6 +59,7 @@ private:
     std::atomic<bool> running_{false};
     std::string name_;
     std::string listen_name_;
+    std::atomic<TransferPath> path_{TransferPath::CommDomain};
     std::map<std::string, std::shared_ptr<Transport>> links_;
     MemRegistry memory_;
     TcpServer server_;

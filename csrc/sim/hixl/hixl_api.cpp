@@ -3,10 +3,13 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "core/catalogue.h"
+#include "core/config.h"
 #include "core/fault_plan.h"
 #include "engine.h"
 #include "hixl/hixl.h"
 #include "hixl/hixl_sim.h"
+#include "transfer_path.h"
 
 namespace hixl {
 
@@ -54,8 +57,13 @@ Hixl::~Hixl() {
 
 Status Hixl::Initialize(const AscendString& local_engine, const std::map<AscendString, AscendString>& options) {
     NPUSIM_FAULT_RETURN("HixlInitialize", Status);
-    (void)options;  // fabric memory, RDMA and buffer-pool settings have no effect on the model
-    return impl_->engine->initialize(local_engine.GetString());
+    // The options choose the transfer path as HIXL's engine factory does; RDMA and buffer-pool settings
+    // have no effect on the model.
+    const npusim::SocSpec* soc = npusim::sim_config().soc;
+    TransferPath path = TransferPath::CommDomain;
+    const Status st = select_transfer_path(options, soc != nullptr ? soc->name : std::string(), path);
+    if (st != SUCCESS) return st;
+    return impl_->engine->initialize(local_engine.GetString(), path);
 }
 
 void Hixl::Finalize() {

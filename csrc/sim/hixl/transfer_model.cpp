@@ -1,5 +1,6 @@
 #include "transfer_model.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/catalogue.h"
@@ -50,8 +51,41 @@ LinkModel build_model() {
         if (t.hixl_host_gbps > 0) m.host_bytes_per_ns = t.hixl_host_gbps;
         if (t.hixl_read_alpha_ns > 0) m.read_alpha_ns = static_cast<uint64_t>(std::llround(t.hixl_read_alpha_ns));
         if (t.hixl_host_alpha_ns > 0) m.host_alpha_ns = static_cast<uint64_t>(std::llround(t.hixl_host_alpha_ns));
+        // The communication domain: HCCL's per-call host cost and the SoC's task costs.
+        m.hccl_call_ns = static_cast<uint64_t>(std::llround(t.hccl_api_ns));
+        m.launch_latency_ns = soc->launch_latency_ns;
+        m.task_gap_ns = soc->task_gap_ns;
+        m.task_overhead_ns = soc->task_overhead_ns;
+        m.sync_wake_ns = soc->sync_wake_ns;
+        if (soc->host_link_gbps > 0) m.host_link_bytes_per_ns = soc->host_link_gbps;
     }
     return m;
+}
+
+uint64_t bytes_ns(uint64_t bytes, double rate) {
+    return static_cast<uint64_t>(std::ceil(static_cast<double>(bytes) / rate));
+}
+
+uint64_t client_server_ns(const LinkModel& m, uint64_t bytes, TransferOp op, bool local_host) {
+    const double rate = local_host ? m.host_bytes_per_ns : op == READ ? m.read_bytes_per_ns : m.bytes_per_ns;
+    const uint64_t alpha = local_host ? m.host_alpha_ns : op == READ ? m.read_alpha_ns : m.alpha_ns;
+    return alpha + bytes_ns(bytes, rate);
+}
+
+// From the call's start: each HCCL call spends its host cost before its copy tasks exist; they reach
+// the device a launch latency later and run in order on the one stream; the host returns a sync wake-up
+// after the last one ends.
+uint64_t comm_domain_ns(const LinkModel& m, const std::vector<TransferOpDesc>& descs, TransferOp op, bool local_host) {
+    const double rate = local_host ? m.host_link_bytes_per_ns : op == READ ? m.read_bytes_per_ns : m.bytes_per_ns;
+    uint64_t host = 0;
+    uint64_t device_free = 0;  // when the stream's previous task ended (0: none yet)
+    for (size_t i = 0; i < descs.size(); ++i) {
+        if (i % kCommDescsPerCall == 0) host += m.hccl_call_ns;
+        const uint64_t ready = host + m.launch_latency_ns;
+        const uint64_t start = std::max(ready, device_free == 0 ? 0 : device_free + m.task_gap_ns);
+        device_free = start + m.task_overhead_ns + bytes_ns(descs[i].len, rate);
+    }
+    return std::max(device_free, host) + m.sync_wake_ns;
 }
 
 }  // namespace
@@ -61,11 +95,13 @@ const LinkModel& link_model() {
     return model;
 }
 
-uint64_t transfer_duration_ns(uint64_t bytes, TransferOp op, bool local_host) {
+uint64_t transfer_duration_ns(TransferPath path, const std::vector<TransferOpDesc>& descs, TransferOp op,
+                              bool local_host) {
     const LinkModel& m = link_model();
-    const double rate = local_host ? m.host_bytes_per_ns : op == READ ? m.read_bytes_per_ns : m.bytes_per_ns;
-    const uint64_t alpha = local_host ? m.host_alpha_ns : op == READ ? m.read_alpha_ns : m.alpha_ns;
-    return alpha + static_cast<uint64_t>(std::ceil(static_cast<double>(bytes) / rate));
+    if (path == TransferPath::CommDomain) return comm_domain_ns(m, descs, op, local_host);
+    uint64_t bytes = 0;
+    for (const TransferOpDesc& d : descs) bytes += d.len;
+    return client_server_ns(m, bytes, op, local_host);
 }
 
 void charge_api_call() {

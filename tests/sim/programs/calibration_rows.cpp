@@ -311,36 +311,46 @@ int free_port() {
     return ntohs(addr.sin_port);
 }
 
+// HIXL: the row's path through Initialize's options (hixl_cs: a protocol description in
+// GlobalResourceConfig; the communication domain: HIXL's default, no options); `total` bytes per
+// TransferSync in `bytes`-sized op descs, the time per desc.
 double hixl_row(const Spec& spec) {
     using namespace hixl;
     ok(aclrtSetDevice(0), "aclrtSetDevice");
     aclrtStream s = nullptr;
     ok(aclrtCreateStream(&s), "aclrtCreateStream");
     Buffers b;
-    const size_t bytes = static_cast<size_t>(spec.num("bytes"));
+    const size_t block = static_cast<size_t>(spec.num("bytes"));
+    const size_t count =
+        std::max<size_t>(1, static_cast<size_t>(spec.num("total", static_cast<long long>(block))) / block);
     const bool host_local = spec.str("local", "device") == "host";
-    void* local = host_local ? b.host(bytes) : b.device(bytes);
-    void* remote = b.device(bytes);
+    void* local = host_local ? b.host(block * count) : b.device(block * count);
+    void* remote = b.device(block * count);
     const std::string name = "127.0.0.1:" + std::to_string(free_port());
+    std::map<AscendString, AscendString> options;
+    if (spec.str("path", "comm") == "cs")
+        options.emplace(OPTION_GLOBAL_RESOURCE_CONFIG, R"({"comm_resource_config.protocol_desc": "hccs:device"})");
     Hixl initiator, target;
     MemDesc mine{}, theirs{};
     mine.addr = reinterpret_cast<uintptr_t>(local);
-    mine.len = bytes;
+    mine.len = block * count;
     theirs.addr = reinterpret_cast<uintptr_t>(remote);
-    theirs.len = bytes;
+    theirs.len = block * count;
     MemHandle h_mine = nullptr, h_theirs = nullptr;
-    if (initiator.Initialize("127.0.0.1:0", {}) != SUCCESS || target.Initialize(name.c_str(), {}) != SUCCESS ||
+    if (initiator.Initialize("127.0.0.1:0", options) != SUCCESS ||
+        target.Initialize(name.c_str(), options) != SUCCESS ||
         initiator.RegisterMem(mine, host_local ? MEM_HOST : MEM_DEVICE, h_mine) != SUCCESS ||
         target.RegisterMem(theirs, MEM_DEVICE, h_theirs) != SUCCESS || initiator.Connect(name.c_str()) != SUCCESS)
         die("HIXL setup", -1);
-    const std::vector<TransferOpDesc> ops = {{mine.addr, theirs.addr, bytes}};
+    std::vector<TransferOpDesc> ops(count);
+    for (size_t i = 0; i < count; ++i) ops[i] = {mine.addr + i * block, theirs.addr + i * block, block};
     const TransferOp kind = spec.op == "hixl_read" ? READ : WRITE;
     const Call call = [&](aclrtStream) {
         if (initiator.TransferSync(name.c_str(), kind, ops) != SUCCESS) die("TransferSync", -1);
     };
     Spec sync = spec;
     sync.method = "sync";
-    const double ns = measure(call, sync, s, b);
+    const double ns = measure(call, sync, s, b) / static_cast<double>(count);
     initiator.Finalize();
     target.Finalize();
     aclrtDestroyStream(s);

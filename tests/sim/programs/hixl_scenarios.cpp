@@ -7,6 +7,7 @@
 // record received, {"kind":"typeinfo",...} per type name registered.
 //
 // usage: hixl_scenarios SCENARIO [ARGS...]
+// HIXL_SCENARIO_OPTION=KEY=VALUE: one option for the engines' Initialize (it chooses the transfer path).
 #include <dlfcn.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -178,6 +179,15 @@ Step async_transfer(Hixl& engine, const AscendString& remote, TransferOp op, con
     return s;
 }
 
+// Initialize's options: the one HIXL_SCENARIO_OPTION names ("KEY=VALUE"), if any.
+std::map<AscendString, AscendString> init_options() {
+    std::map<AscendString, AscendString> options;
+    const char* text = std::getenv("HIXL_SCENARIO_OPTION");
+    const char* eq = text != nullptr ? std::strchr(text, '=') : nullptr;
+    if (eq != nullptr) options[AscendString(std::string(text, eq).c_str())] = AscendString(eq + 1);
+    return options;
+}
+
 // Two engines of this process, A (device + host memory) and B (host memory), A linked to B.
 struct Pair {
     static constexpr size_t kLen = 1 << 20;
@@ -191,7 +201,8 @@ struct Pair {
     bool open() {
         if (aclrtSetDevice(0) != ACL_SUCCESS) return fail("aclrtSetDevice");
         if (aclrtMalloc(&a_dev, kLen, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) return fail("aclrtMalloc");
-        if (a.Initialize("127.0.0.1:0", {}) != SUCCESS || b.Initialize("127.0.0.1:0", {}) != SUCCESS) {
+        const std::map<AscendString, AscendString> options = init_options();
+        if (a.Initialize("127.0.0.1:0", options) != SUCCESS || b.Initialize("127.0.0.1:0", options) != SUCCESS) {
             return fail("Initialize");
         }
         if (sim::GetListenEngine(b, b_name) != SUCCESS) return fail("GetListenEngine");
@@ -651,6 +662,14 @@ extern "C" int32_t MsprofRegisterCallback(uint32_t moduleId, ProfCommandHandle h
     return real != nullptr ? real(moduleId, handle) : PROFAPI_ERROR;
 }
 
+// Initialize with HIXL_SCENARIO_OPTION: its status.
+int scenario_init_option() {
+    Hixl engine;
+    print_status("initialize", engine.Initialize("127.0.0.1:0", init_options()));
+    engine.Finalize();
+    return 0;
+}
+
 int main(int argc, char** argv) {
     if (argc < 2) {
         std::fprintf(stderr, "usage: %s SCENARIO [ARGS...]\n", argv[0]);
@@ -665,6 +684,7 @@ int main(int argc, char** argv) {
     if (scenario == "async_switch") return scenario_async_switch();
     if (scenario == "report_fault") return scenario_report_fault();
     if (scenario == "errors") return scenario_errors();
+    if (scenario == "init_option") return scenario_init_option();
     if (scenario == "server" && argc >= 3) return scenario_server(argv[2]);
     if (scenario == "client" && argc >= 5) {
         return scenario_client(argv[2], std::strtoull(argv[3], nullptr, 10), std::strtoull(argv[4], nullptr, 10));

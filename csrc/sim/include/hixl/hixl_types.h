@@ -23,7 +23,8 @@ using AscendString = ge::AscendString;
 using TransferReq = void *;  // an asynchronous request (opaque)
 using MemHandle = void *;    // a registration (opaque)
 
-// Keys of the options map passed to Hixl::Initialize. The simulator accepts them and ignores their values.
+// Keys of the options map passed to Hixl::Initialize. The simulator reads LocalCommRes, GlobalResourceConfig and
+// EnableUseFabricMem to choose the transfer path (docs/timing.md "HIXL") and accepts the others without effect.
 constexpr const char OPTION_ENABLE_USE_FABRIC_MEM[] = "EnableUseFabricMem";
 constexpr const char OPTION_RDMA_TRAFFIC_CLASS[] = "RdmaTrafficClass";
 constexpr const char OPTION_RDMA_SERVICE_LEVEL[] = "RdmaServiceLevel";
