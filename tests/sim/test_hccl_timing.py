@@ -360,3 +360,33 @@ def test_two_servers_cross_roce_with_the_algorithm_hccl_picks(exe: Path, native:
             for d in range(p):
                 start, end = spans[d][0]
                 assert within_jitter(end - start, model), (n, p, end - start, model)
+
+
+@pytest.mark.parametrize(
+    "op,count,env",
+    [
+        ("allgather", 1 << 20, {}),  # 2 MiB per rank (fp16) is over HCCL's 32 KiB block: the pipeline
+        ("allreduce", 1 << 18, {"HCCL_ALGO": "level0:NA;level1:pipeline"}),  # 1 MiB, named by HCCL_ALGO
+    ],
+)
+def test_pipeline_between_servers(exe: Path, native: NativeTree, op: str, count: int, env: dict) -> None:
+    """The pipeline across two A2 servers: one RoCE step of a block per rank overlapped with the mesh
+    all-gather (and reduce-scatter) over the half bound for the other server."""
+    soc, p = "Ascend910B3", 16
+    h = TIMING["a2_hccs_mesh8"]
+    alpha, link = h["collective_alpha_ns"], h["collective_link_gbps"]
+    aggregate = h["collective_aggregate_gbps"]
+    n = 2 * count * p if op == "allgather" else 4 * count  # the all-gather's output; the all-reduce's buffer
+
+    def mesh(m: float) -> float:
+        return alpha + max(m / 8 / link, 7 / 8 * m / aggregate)
+
+    step = mesh(n / 2)
+    half = max(h["scaleout_alpha_ns"] + n / 16 / h["scaleout_link_gbps"], step) + step
+    model = (half if op == "allgather" else 2 * half) + staging_ns(soc, n)
+    out = run_ops(exe, native, soc, p, [f"{op}:{count}"], TASK_TIME | HCCL_TRACE, **env)
+    assert algorithms(out) == {"MESH-PIPELINE"}, algorithms(out)
+    spans = task_spans(out, soc)
+    for d in range(p):
+        start, end = spans[d][0]
+        assert within_jitter(end - start, model), (op, end - start, model)
