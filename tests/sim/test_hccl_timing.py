@@ -32,6 +32,7 @@ CATALOGUE = tomllib.loads((DATA / "socs.toml").read_text(encoding="utf-8"))
 TIMING = tomllib.loads((DATA / "timing.toml").read_text(encoding="utf-8"))["hccl"]
 JITTER = CATALOGUE["defaults"]["jitter_pct"] / 100.0
 TASK_TIME = 0x800
+HCCL_TRACE = 0x20  # the HCCL op records, which name the algorithm
 FFTS_BEGIN = 34  # STARS_FUNC_TYPE_FFTS_BEGIN: a sub-task's begin log
 
 
@@ -100,11 +101,10 @@ def levels(soc: str, p: int, inter: str | None = None) -> tuple[list[tuple[str, 
         "aggregate": max(h["collective_aggregate_gbps"], h["collective_link_gbps"]),
     }
     sio = {"alpha": topo["sio_alpha_ns"], "gbps": topo["sio_gbps"], "aggregate": topo["sio_gbps"]}
-    out = {
-        "alpha": topo["scaleout_alpha_ns"],
-        "gbps": topo["scaleout_gbps"],
-        "aggregate": topo["scaleout_gbps"],
-    }
+    # Between servers: timing.toml's RoCE link of the topology, else the topology table's.
+    out_gbps = h.get("scaleout_link_gbps") or topo["scaleout_gbps"]
+    out_alpha = h["scaleout_alpha_ns"] if h.get("scaleout_link_gbps") else topo["scaleout_alpha_ns"]
+    out = {"alpha": out_alpha, "gbps": out_gbps, "aggregate": out_gbps}
     lv = []
     if local > 1:
         if topo["kind"] == "sio_mesh" and local % 2 == 0:
@@ -126,19 +126,55 @@ def staging_ns(soc: str, n: float) -> float:
     return (math.ceil(n / h["staging_bytes"]) - 1) * h["staging_chunk_ns"] if n > h["staging_bytes"] else 0.0
 
 
-def allreduce_ns(soc: str, p: int, n: float, inter: str | None = None) -> float:
-    """Hierarchical all-reduce; without `inter`, the cheapest of H-D_R, ring and NHR between servers."""
-    if inter is None and len(levels(soc, p)[0]) > 1 and CATALOGUE["soc"][soc]["chip_type"] != 15:
-        return min(allreduce_ns(soc, p, n, algo) for algo in ("hd", "ring", "nhr"))
-    if inter is None and CATALOGUE["soc"][soc]["chip_type"] == 15:
-        inter = "nhr"
-    lv, g = levels(soc, p, inter)
+# HCCL's own planning figures for its level-1 choice on A2 (hcomm coll_alg_operator.cc, device_capacity.cc):
+# 60 us a step and 25 x 0.8 GiB/s of RDMA per NPU; the pipeline from a block of 1 MiB per rank (all-reduce).
+PLANNING = {"alpha": 60000.0, "gbps": 25 * 0.8 * 1.073741824, "aggregate": 25 * 0.8 * 1.073741824}
+PIPELINE_ALLREDUCE_BLOCK = 1 << 20
+
+
+def levels_ns(lv: list[tuple[str, int, dict]], g: float, n: float) -> float:
+    """An all-reduce over the levels: reduce-scatter up, all-reduce at the top, all-gather down."""
+    if len(lv) == 2 and lv[1][0] == "pipeline":
+        # S - 1 steps of one block per rank between servers, each overlapped with the next step's
+        # reduce-scatter (all-gather) inside the server over the n / S bytes bound for one server.
+        (algo, local, link), (_, servers, out) = lv
+        between = out["alpha"] + n / (servers * local) / out["gbps"]
+        return sum(
+            (servers - 1) * max(inside, between) + inside
+            for inside in (prim_ns(h, algo, local, n / servers, link, g) for h in ("rs", "ag"))
+        )
     t, inner = 0.0, 1
     for algo, ranks, link in lv[:-1]:
         t += prim_ns("rs", algo, ranks, n / inner, link, g) + prim_ns("ag", algo, ranks, n / inner, link, g)
         inner *= ranks
     algo, ranks, link = lv[-1]
-    return t + prim_ns("ar", algo, ranks, n / inner, link, g) + staging_ns(soc, n)
+    return t + prim_ns("ar", algo, ranks, n / inner, link, g)
+
+
+def hccl_pick(soc: str, p: int, n: float) -> str:
+    """The level-1 algorithm HCCL picks for an fp32 sum all-reduce of n bytes across A2 servers."""
+    lv, g = levels(soc, p, "ring")
+    if len(lv) == 2 and n / p >= PIPELINE_ALLREDUCE_BLOCK:
+        return "pipeline"
+    loop = min(n, TIMING[CATALOGUE["soc"][soc]["topology"]]["staging_bytes"])
+    costs = {a: levels_ns([*lv[:-1], (a, lv[-1][1], PLANNING)], g, loop) for a in ("ring", "nhr", "hd")}
+    return min(costs, key=lambda a: (costs[a], ("ring", "nhr", "hd").index(a)))
+
+
+def allreduce_ns(soc: str, p: int, n: float, inter: str | None = None) -> float:
+    """Hierarchical all-reduce; without `inter`, the algorithm HCCL picks between A2 servers, the
+    cheapest of H-D_R, ring and NHR on the other topologies (NHR on the 950)."""
+    spec = CATALOGUE["soc"][soc]
+    kind = CATALOGUE["topology"][spec["topology"]]["kind"]
+    if inter is None and len(levels(soc, p)[0]) > 1 and spec["chip_type"] != 15:
+        if kind == "mesh":
+            inter = hccl_pick(soc, p, n)
+        else:
+            return min(allreduce_ns(soc, p, n, algo) for algo in ("hd", "ring", "nhr"))
+    if inter is None and spec["chip_type"] == 15:
+        inter = "nhr"
+    lv, g = levels(soc, p, inter)
+    return levels_ns(lv, g, n) + staging_ns(soc, n)
 
 
 def flat_ns(prim: str, soc: str, p: int, n: float) -> float:
@@ -167,6 +203,13 @@ def tasks(exe: Path, native: NativeTree, soc: str, p: int, ops: list[str], **env
     A collective's task begins when its rank's stream reaches it and waits inside for the other
     ranks; its work, the FFTS+ sub-task of its logs, starts once every rank's stream is there.
     Ascend 950 logs carry no sub-tasks: there the task's begin is returned (see `waits`)."""
+    return task_spans(run_ops(exe, native, soc, p, ops, **env), soc)
+
+
+def run_ops(
+    exe: Path, native: NativeTree, soc: str, p: int, ops: list[str], bits: int = TASK_TIME, **env: str
+) -> str:
+    """The program's output for p ranks running the operations on the virtual clock."""
     settings = {
         "NPU_SIM_CLOCK": "virtual",
         "NPU_SIM_DEVICES": str(max(p, 8)),
@@ -176,13 +219,17 @@ def tasks(exe: Path, native: NativeTree, soc: str, p: int, ops: list[str], **env
         "HCCL_CONNECT_TIMEOUT": "60",
         **env,
     }
-    result = run_program(exe, native.env(**settings), [str(p), f"{TASK_TIME:x}", *ops], timeout=180)
+    result = run_program(exe, native.env(**settings), [str(p), f"{bits:x}", *ops], timeout=180)
     assert result.returncode == 0, (
         f"exit {result.returncode}\n{result.stdout[-2000:]}\n{result.stderr[-2000:]}"
     )
+    return result.stdout
+
+
+def task_spans(stdout: str, soc: str) -> dict:
     wide = CATALOGUE["soc"][soc]["chip_type"] == 15
-    lines = [line.split() for line in result.stdout.splitlines()]
-    assert all(f[3] == "0" for f in lines if f[0] == "X"), result.stdout[-2000:]
+    lines = [line.split() for line in stdout.splitlines()]
+    assert all(f[3] == "0" for f in lines if f[0] == "X"), stdout[-2000:]
     logs: dict[tuple, dict[int, int]] = {}
     for f in lines:
         if f[0] == "S":
@@ -222,8 +269,8 @@ def test_allreduce_starts_when_the_last_stream_is_ready(exe: Path, native: Nativ
     "soc,p,algo",
     [
         ("Ascend910B3", 8, None),  # A2: HCCS full mesh
-        ("Ascend910B3", 16, None),  # A2, two servers: mesh inside, H-D_R between (2 servers)
-        ("Ascend910B3", 24, None),  # three servers: NHR between
+        ("Ascend910B3", 16, None),  # A2, two servers: mesh inside, HCCL's pipeline between (4 MiB per rank)
+        ("Ascend910B3", 24, None),  # three servers: the pipeline again
         ("Ascend910_9382", 16, None),  # A3 server: SIO pairs, then mesh over the 8 packages
         ("Ascend910_9382", 2, None),  # one package: SIO only
         ("Ascend950PR_9599", 8, None),  # 950: NHR
@@ -271,4 +318,75 @@ def test_other_collectives_follow_the_model(
     t = tasks(exe, native, soc, p, [f"{op}:{n}"])
     for d in range(p):
         start, end = t[d][0]
+        assert within_jitter(end - start, model), (op, end - start, model)
+
+
+def algorithms(stdout: str) -> set[str]:
+    """The algorithm names the HCCL op records carry (their hash ids resolved)."""
+    lines = [line.split(maxsplit=2) for line in stdout.splitlines()]
+    names = {int(f[1]): f[2] for f in lines if f[0] == "H" and len(f) == 3}
+    return {names[int(line.split()[5])] for line in stdout.splitlines() if line.startswith("O ")}
+
+
+def test_two_servers_cross_roce_with_the_algorithm_hccl_picks(exe: Path, native: NativeTree) -> None:
+    """Sixteen ranks of an A2 SoC fill two servers of eight: the all-reduce runs each server's HCCS
+    mesh and crosses the RoCE link (timing.toml's scaleout_link_gbps and scaleout_alpha_ns) in the
+    algorithm HCCL's rule picks. A 1 MiB buffer (64 KiB per rank) is below the pipeline's 1 MiB per
+    rank, and HCCL's planning costs of ring, NHR and H-D_R tie for two servers: ring, an all-reduce of
+    the server's n / 8 bytes between the two. 256 MiB (16 MiB per rank) takes the pipeline: one step
+    of n / 16 bytes over RoCE overlapped with the mesh over the n / 2 bytes bound for the other
+    server. Each time is written out from the coefficients, beside the one-server time."""
+    soc = "Ascend910B3"
+    h = TIMING["a2_hccs_mesh8"]
+    alpha, link = h["collective_alpha_ns"], h["collective_link_gbps"]
+    aggregate = h["collective_aggregate_gbps"]
+    out_alpha, out_gbps = h["scaleout_alpha_ns"], h["scaleout_link_gbps"]
+    assert h["reduce_gbps"] == 0, "reductions inline: the times below carry no reduction term"
+
+    def mesh(n: float) -> float:  # a reduce-scatter or all-gather over a server's 8 ranks
+        return alpha + max(n / 8 / link, 7 / 8 * n / aggregate)
+
+    for n, between in ((1 << 20, "RING"), (256 << 20, "PIPELINE")):
+        one_server = 2 * mesh(n) + staging_ns(soc, n)
+        if between == "RING":
+            two_servers = 2 * mesh(n) + 2 * out_alpha + n / 8 / out_gbps + staging_ns(soc, n)
+        else:
+            step = mesh(n / 2)
+            two_servers = 2 * (max(out_alpha + n / 16 / out_gbps, step) + step) + staging_ns(soc, n)
+        for p, model, name in ((8, one_server, "MESH"), (16, two_servers, f"MESH-{between}")):
+            out = run_ops(exe, native, soc, p, [f"allreduce:{n // 4}"], TASK_TIME | HCCL_TRACE)
+            assert algorithms(out) == {name}, (n, p, algorithms(out))
+            spans = task_spans(out, soc)
+            for d in range(p):
+                start, end = spans[d][0]
+                assert within_jitter(end - start, model), (n, p, end - start, model)
+
+
+@pytest.mark.parametrize(
+    "op,count,env",
+    [
+        ("allgather", 1 << 20, {}),  # 2 MiB per rank (fp16) is over HCCL's 32 KiB block: the pipeline
+        ("allreduce", 1 << 18, {"HCCL_ALGO": "level0:NA;level1:pipeline"}),  # 1 MiB, named by HCCL_ALGO
+    ],
+)
+def test_pipeline_between_servers(exe: Path, native: NativeTree, op: str, count: int, env: dict) -> None:
+    """The pipeline across two A2 servers: one RoCE step of a block per rank overlapped with the mesh
+    all-gather (and reduce-scatter) over the half bound for the other server."""
+    soc, p = "Ascend910B3", 16
+    h = TIMING["a2_hccs_mesh8"]
+    alpha, link = h["collective_alpha_ns"], h["collective_link_gbps"]
+    aggregate = h["collective_aggregate_gbps"]
+    n = 2 * count * p if op == "allgather" else 4 * count  # the all-gather's output; the all-reduce's buffer
+
+    def mesh(m: float) -> float:
+        return alpha + max(m / 8 / link, 7 / 8 * m / aggregate)
+
+    step = mesh(n / 2)
+    half = max(h["scaleout_alpha_ns"] + n / 16 / h["scaleout_link_gbps"], step) + step
+    model = (half if op == "allgather" else 2 * half) + staging_ns(soc, n)
+    out = run_ops(exe, native, soc, p, [f"{op}:{count}"], TASK_TIME | HCCL_TRACE, **env)
+    assert algorithms(out) == {"MESH-PIPELINE"}, algorithms(out)
+    spans = task_spans(out, soc)
+    for d in range(p):
+        start, end = spans[d][0]
         assert within_jitter(end - start, model), (op, end - start, model)

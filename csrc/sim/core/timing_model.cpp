@@ -59,6 +59,8 @@ const Fields<HcclTiming>& hccl_fields() {
         {"p2p_alpha_ns", &HcclTiming::p2p_alpha_ns},
         {"staging_bytes", &HcclTiming::staging_bytes},
         {"staging_chunk_ns", &HcclTiming::staging_chunk_ns},
+        {"scaleout_link_gbps", &HcclTiming::scaleout_link_gbps},
+        {"scaleout_alpha_ns", &HcclTiming::scaleout_alpha_ns},
     };
     return fields;
 }

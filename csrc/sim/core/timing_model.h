@@ -38,6 +38,8 @@ struct NPUSIM_API HcclTiming {
     double collective_link_gbps = 0, collective_aggregate_gbps = 0, collective_alpha_ns = 0, reduce_gbps = 0;
     double p2p_link_gbps = 0, p2p_alpha_ns = 0;
     double staging_bytes = 0, staging_chunk_ns = 0;  // messages above staging_bytes move in chunks
+    // The link between servers (RoCE); 0: the topology table's scale-out figures.
+    double scaleout_link_gbps = 0, scaleout_alpha_ns = 0;
 };
 
 class NPUSIM_API TimingModel {

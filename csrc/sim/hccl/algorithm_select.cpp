@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/timing_model.h"
+#include "hccl/hccl_types.h"
 
 namespace hccl {
 
@@ -56,7 +57,47 @@ LinkParams p2p_link(const Topology& t) {
     return {t.alpha_ns, t.link_gbps, t.aggregate_gbps};
 }
 LinkParams sio_link(const Topology& t) { return {t.sio_alpha_ns, t.sio_gbps, t.sio_gbps}; }
-LinkParams scaleout_link(const Topology& t) { return {t.scaleout_alpha_ns, t.scaleout_gbps, t.scaleout_gbps}; }
+// Between servers: timing.toml's scale-out link of the topology when it has one, else the topology's.
+LinkParams scaleout_link(const Topology& t) {
+    if (const npusim::HcclTiming* h = timing_of(t); h != nullptr && h->scaleout_link_gbps > 0)
+        return {h->scaleout_alpha_ns, h->scaleout_link_gbps, h->scaleout_link_gbps};
+    return {t.scaleout_alpha_ns, t.scaleout_gbps, t.scaleout_gbps};
+}
+
+// HCCL's level-1 choice on the A2 generation (hcomm src/algorithm/impl/operator/coll_alg_operator.cc,
+// GetDefaultAlgoLevel1V2, with HCCL's own planning figures from there and src/platform/common/
+// device_capacity.cc). RDMA lite is taken as supported, which sets the all-reduce threshold [est].
+constexpr double kPlanningStepNs = 60000;                  // LATENCY: 60 us of "static latency" a step
+constexpr double kPlanningRdmaGbps = 25.0 * 0.8 * 1.073741824;  // BANDWIDTH_RDMA_910B (GiB/s), in bytes/ns
+constexpr double kPipelineAllReduceBlock = 1 << 20;        // PIPELINE_ALLREDUCE_MIN_SIZE
+constexpr double kPipelineGatherBlock = 32 << 10;          // PIPELINE_MIN_SIZE (reduce-scatter, all-gather)
+constexpr uint64_t kFftsCapacity = 65535;                  // HCCL_FFTS_CAPACITY: contexts of one FFTS+ graph
+
+// Types and operations the copy engines (SDMA and RDMA) reduce inline on A2 (device_capacity.cc).
+bool inline_reducible(const OpDesc& d) {
+    const bool type = d.dtype == HCCL_DATA_TYPE_INT8 || d.dtype == HCCL_DATA_TYPE_INT16 ||
+                      d.dtype == HCCL_DATA_TYPE_INT32 || d.dtype == HCCL_DATA_TYPE_FP16 ||
+                      d.dtype == HCCL_DATA_TYPE_FP32 || d.dtype == HCCL_DATA_TYPE_BFP16;
+    const bool op = d.reduce_op == HCCL_REDUCE_SUM || d.reduce_op == HCCL_REDUCE_MAX || d.reduce_op == HCCL_REDUCE_MIN;
+    return type && op;
+}
+
+// The FFTS+ contexts HCCL's pipeline needs (CalcContextNumForPipeline): per step 5 per intra-server peer,
+// 7 for RDMA, 1 local copy; 4 for the closing barrier and 1 copy; twice that for an all-reduce.
+uint64_t pipeline_contexts(Prim prim, uint32_t servers, uint32_t per_server) {
+    const uint64_t per_step = 5ull * (per_server - 1) + 7 + 1;
+    const uint64_t n = uint64_t(servers) * per_step + 4 + 1;
+    return prim == Prim::AllReduce ? 2 * n : n;
+}
+
+bool hccl_picks_pipeline(const OpDesc& d, Prim prim, uint32_t servers, uint32_t per_server, double bytes) {
+    const double block = bytes / (double(servers) * per_server);
+    bool large = false;
+    if (d.kind == OpKind::AllReduce) large = inline_reducible(d) && block >= kPipelineAllReduceBlock;
+    else if (d.kind == OpKind::ReduceScatter) large = inline_reducible(d) && block >= kPipelineGatherBlock;
+    else if (d.kind == OpKind::AllGather || d.kind == OpKind::AllGatherV) large = block >= kPipelineGatherBlock;
+    return large && pipeline_contexts(prim, servers, per_server) <= kFftsCapacity;
+}
 
 Level level(Algo algo, uint32_t ranks, LinkParams link, std::string name) {
     Level l;
@@ -89,6 +130,7 @@ bool parse_algo(const std::string& name, Algo& algo, std::string& label) {
     else if (n == "h-d_r" || n == "hd") algo = Algo::HalvingDoubling, label = "HD";
     else if (n == "nhr" || n == "nhr_v1") algo = Algo::Nhr, label = "NHR";
     else if (n == "nb") algo = Algo::Nhr, label = "NB";  // same cost as NHR (device-specs sec7)
+    else if (n == "pipeline") algo = Algo::Pipeline, label = "PIPELINE";
     else return false;
     return true;
 }
@@ -166,6 +208,21 @@ double plan_levels_ns(const Plan& plan, Prim prim, double n) {
     auto at = [&](size_t i, Prim p, double bytes) {
         return primitive_ns(p, lv[i].algo, lv[i].ranks, bytes, lv[i].link, plan.reduce_gbps);
     };
+    const bool pipelined = lv.size() == 2 && lv[1].algo == Algo::Pipeline &&
+                           (prim == Prim::AllReduce || prim == Prim::ReduceScatter || prim == Prim::AllGather);
+    if (pipelined) {
+        // S - 1 steps of one block per rank between servers, each overlapped with the next step inside the
+        // server over the n / S bytes bound for one server (algorithm_select.h).
+        const double servers = lv[1].ranks, ranks = servers * lv[0].ranks;
+        auto half = [&](Prim p) {
+            const double inside = at(0, p, n / servers);
+            double between = lv[1].link.alpha_ns + n / ranks / lv[1].link.link_gbps;
+            if (p == Prim::ReduceScatter && plan.reduce_gbps > 0) between += n / ranks / plan.reduce_gbps;
+            return (servers - 1) * std::max(inside, between) + inside;
+        };
+        if (prim == Prim::AllReduce) return half(Prim::ReduceScatter) + half(Prim::AllGather);
+        return half(prim);
+    }
     std::vector<double> inner(lv.size() + 1, 1.0), outer(lv.size() + 1, 1.0);  // products of ranks below / above
     for (size_t i = 0; i < lv.size(); ++i) inner[i + 1] = inner[i] * lv[i].ranks;
     for (size_t i = lv.size(); i-- > 0;) outer[i] = outer[i + 1] * lv[i].ranks;
@@ -196,7 +253,7 @@ double plan_levels_ns(const Plan& plan, Prim prim, double n) {
     return t;
 }
 
-Plan plan_collective(OpKind kind, const Communicator& comm, uint32_t chip_type, double bytes) {
+Plan plan_collective(const OpDesc& desc, const Communicator& comm, uint32_t chip_type, double bytes) {
     const Topology& topo = comm.topology();
     Plan plan;
     plan.reduce_gbps = topo.reduce_gbps;
@@ -224,18 +281,44 @@ Plan plan_collective(OpKind kind, const Communicator& comm, uint32_t chip_type, 
         }
     }
     if (servers > 1) {
-        const Prim prim = primitive_of(kind);
+        const Prim prim = primitive_of(desc.kind);
         Level inter = level(Algo::Nhr, servers, scaleout_link(topo), "NHR");
         Algo forced{};
         std::string label;
+        const bool overridden = parse_algo(level1_override(comm.options().algo, algo_key(desc.kind)), forced, label);
+        // The pipeline needs a server's ranks below it and moves blocks of a reduce-scatter or all-gather.
+        const bool pipeline_fits = plan.levels.size() == 1 && per_server > 1 &&
+                                   (prim == Prim::AllReduce || prim == Prim::ReduceScatter || prim == Prim::AllGather);
         if (prim == Prim::AlltoAll) {
             inter.algo = Algo::Ring;  // pairwise exchange: the ring formula of all-to-all
             inter.name = "PAIRWISE";
         } else if (is_950) {
             // NHR is the only inter-server algorithm of the 950 generation.
-        } else if (parse_algo(level1_override(comm.options().algo, algo_key(kind)), forced, label)) {
+        } else if (overridden && (forced != Algo::Pipeline || pipeline_fits)) {
             inter.algo = forced;
             inter.name = label;
+        } else if (topo.kind == "mesh" && pipeline_fits &&
+                   hccl_picks_pipeline(desc, prim, servers, per_server, bytes)) {
+            inter.algo = Algo::Pipeline;
+            inter.name = "PIPELINE";
+        } else if (topo.kind == "mesh") {
+            // HCCL's comparison, with its planning figures rather than the link's, over one loop of the
+            // communication buffer; a tie keeps ring, then NHR (H-D_R must be strictly cheaper).
+            const LinkParams planning{kPlanningStepNs, kPlanningRdmaGbps, kPlanningRdmaGbps};
+            const double loop = std::min(bytes, double(comm.options().buffer_mb) * 1024.0 * 1024.0);
+            double best = -1;
+            for (auto [algo, name] : {std::pair<Algo, const char*>{Algo::Ring, "RING"},
+                                      {Algo::Nhr, "NHR"},
+                                      {Algo::HalvingDoubling, "HD"}}) {
+                Plan trial = plan;
+                trial.levels.push_back(level(algo, servers, planning, name));
+                const double c = plan_levels_ns(trial, prim, loop);
+                if (best < 0 || c < best) {
+                    best = c;
+                    inter.algo = algo;
+                    inter.name = name;
+                }
+            }
         } else {
             // Adaptive: the cheapest under the model, ties to H-D_R, then ring, then NHR.
             double best = -1;

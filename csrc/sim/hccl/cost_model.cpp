@@ -35,6 +35,7 @@ Terms half(Prim prim, Algo algo, uint32_t p, double n, const LinkParams& link) {
     Terms t;
     switch (algo) {
         case Algo::Ring:
+        case Algo::Pipeline:
             t.steps = p - 1;
             t.moved = frac * n;
             break;
@@ -88,7 +89,8 @@ double primitive_ns(Prim prim, Algo algo, uint32_t p, double n, const LinkParams
                    primitive_ns(Prim::Gather, algo, p, n, link, reduce_gbps);
         case Prim::Broadcast:
             switch (algo) {
-                case Algo::Ring: return (p - 1) * (link.alpha_ns + n * beta);
+                case Algo::Ring:
+                case Algo::Pipeline: return (p - 1) * (link.alpha_ns + n * beta);
                 case Algo::HalvingDoubling: return ceil_log2(p) * (link.alpha_ns + n * beta);
                 case Algo::Nhr: return 2.0 * ceil_log2(p) * link.alpha_ns + 2.0 * frac * n * beta;
                 case Algo::Mesh: return 2.0 * cost(half(Prim::AllGather, algo, p, n, link), link, gamma);

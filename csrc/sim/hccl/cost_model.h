@@ -20,7 +20,9 @@
 
 namespace hccl {
 
-enum class Algo : uint8_t { Mesh, Ring, HalvingDoubling, Nhr };
+// Pipeline is HCCL's two-level algorithm between servers (algorithm_select.cpp prices it with the level
+// below it); priced on one level alone it is a ring.
+enum class Algo : uint8_t { Mesh, Ring, HalvingDoubling, Nhr, Pipeline };
 enum class Prim : uint8_t { ReduceScatter, AllGather, AllReduce, Broadcast, Scatter, Gather, Reduce, AlltoAll };
 
 // One level's link, from the topology table (bandwidths in GB/s = bytes per ns).

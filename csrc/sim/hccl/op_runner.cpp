@@ -200,7 +200,7 @@ HcclResult run_collective(HcclComm comm, aclrtStream stream, const CollectiveCal
         report.item_name = call.item_name;
         report.dtype = call.desc.dtype;
         report.count = call.report_count;
-        report.algorithm = plan_collective(call.desc.kind, *ctx.comm, chip, local_model_bytes(call.desc, p)).name;
+        report.algorithm = plan_collective(call.desc, *ctx.comm, chip, local_model_bytes(call.desc, p)).name;
         report.group = ctx.comm->name();
         report.t0 = ctx.t0;
         report.host_ns = ctx.host_ns;
@@ -210,7 +210,7 @@ HcclResult run_collective(HcclComm comm, aclrtStream stream, const CollectiveCal
                        pins = pin_buffers({call.in, call.out})]() mutable {
         const auto agreed = [&](const Outcome& o) {
             const double bytes = model_bytes(desc, p, o.agreed);
-            const Plan plan = plan_collective(desc.kind, *ctx.comm, chip, bytes);
+            const Plan plan = plan_collective(desc, *ctx.comm, chip, bytes);
             double duration = plan_cost_ns(plan, primitive_of(desc.kind), bytes);
             if (p == 1 && bytes > 0) duration = double(ctx.device->device_copy_ns(static_cast<uint64_t>(bytes)));
             schedule(ctx, o.start_ns, duration);
