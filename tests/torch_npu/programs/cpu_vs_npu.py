@@ -52,8 +52,8 @@ def function_run(
     fn: Callable[..., torch.Tensor | Sequence[torch.Tensor]], *inputs: torch.Tensor, backward: bool = True
 ) -> Run:
     """fn over copies of `inputs` on the device: its output (or each of the tuple or list of outputs
-    it returns) and, unless not `backward`, each input's gradient after the backward of the outputs'
-    weighted sums."""
+    it returns) and, if `backward`, each input's gradient after the backward of the outputs' weighted
+    sums (forward only: the inputs still require gradients, as in the backward runs)."""
 
     def run(device: str) -> list[torch.Tensor]:
         args = [t.clone().to(device).requires_grad_() for t in inputs]
