@@ -9,8 +9,9 @@ import pytest
 from torch_npu_harness import run_on_simulator
 
 PROGRAM = """
-import json, torch, torch_npu
+import torch, torch_npu
 import torch.nn as nn, torch.nn.functional as F
+from cpu_vs_npu import Results, function_run, module_run
 g = torch.Generator().manual_seed(3)
 x = torch.randn(4, 8, 5, generator=g)
 target = torch.tensor([1, 2, -100, 7])
@@ -21,23 +22,12 @@ functions = {
     "cross_entropy": lambda t: F.cross_entropy(t.sum(-1), target.to(t.device), ignore_index=-100,
                                                label_smoothing=0.1),
 }
-r = {}
-for name in [*functions, *modules]:
-    results = {}
-    try:
-        for dev in ["cpu", "npu"]:
-            torch.manual_seed(0)
-            module = modules[name]().to(dev) if name in modules else None
-            inp = x.clone().to(dev).requires_grad_()
-            y = module(inp) if module is not None else functions[name](inp)
-            (y * torch.linspace(-1, 1, y.numel()).reshape(y.shape).to(dev)).sum().backward()
-            params = [p.grad.cpu() for p in module.parameters()] if module is not None else []
-            results[dev] = [y.detach().cpu(), inp.grad.cpu(), *params]
-        pairs = zip(results["npu"], results["cpu"])
-        r[name] = all(torch.allclose(a, b, rtol=1e-5, atol=1e-6) for a, b in pairs)
-    except RuntimeError as e:
-        r[name] = str(e).splitlines()[0][:200]
-print(json.dumps(r))
+r = Results()
+for name, fn in functions.items():
+    r.compare(name, function_run(fn, x))
+for name, build in modules.items():
+    r.compare(name, module_run(build, x))
+r.write()
 """
 
 

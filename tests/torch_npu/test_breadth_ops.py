@@ -15,15 +15,15 @@ import pytest
 from torch_npu_harness import run_on_simulator
 
 PROGRAM = """
-import json, torch, torch_npu
+import torch, torch_npu
 import torch.nn as nn, torch.nn.functional as F
+from cpu_vs_npu import Results, function_run, module_run
 g = torch.Generator().manual_seed(5)
 x = torch.randn(6, 4, 5, generator=g) * 2
 image = torch.randn(3, 4, 5, 5, generator=g)
 target = torch.tensor([1, 3, -100, 0, 2, -100])
 index = torch.randint(0, 5, (6, 4, 5), generator=g)
 rows, cols = torch.tensor([0, 5, 2, 2]), torch.tensor([[3, 0], [1, 1]])
-close = lambda a, b: torch.allclose(a, b, rtol=1e-5, atol=1e-6)
 functions = {
     "hardswish": F.hardswish,
     "hardsigmoid": F.hardsigmoid,
@@ -48,87 +48,55 @@ functions = {
     "sort_topk": lambda t: torch.sort(t, -1)[0] + t.topk(2, 1)[0].sum(),
 }
 image_inputs = {"batchnorm2d", "batchnorm2d_eval", "max_pool2d", "max_pool2d_padded", "avg_pool2d"}
+def evaluating(norm):
+    norm.eval()
+    norm.running_mean.copy_(torch.linspace(-0.5, 0.5, 4))
+    norm.running_var.copy_(torch.linspace(0.5, 2.0, 4))
+    return norm
 modules = {
     "batchnorm1d": lambda: nn.BatchNorm1d(4),
     "batchnorm2d": lambda: nn.BatchNorm2d(4),
-    "batchnorm2d_eval": lambda: nn.BatchNorm2d(4).eval(),
+    "batchnorm2d_eval": lambda: evaluating(nn.BatchNorm2d(4)),
 }
-r = {}
-for name in [*functions, *modules]:
-    results = {}
-    try:
-        for dev in ["cpu", "npu"]:
-            torch.manual_seed(0)
-            module = modules[name]().to(dev) if name in modules else None
-            if module is not None and not module.training:
-                module.running_mean.copy_(torch.linspace(-0.5, 0.5, 4))
-                module.running_var.copy_(torch.linspace(0.5, 2.0, 4))
-            inp = (image if name in image_inputs else x).clone().to(dev).requires_grad_()
-            y = module(inp) if module is not None else functions[name](inp)
-            (y * torch.linspace(-1, 1, y.numel()).reshape(y.shape).to(dev)).sum().backward()
-            extra = [p.grad.cpu() for p in module.parameters()] if module is not None else []
-            if module is not None:
-                extra += [module.running_mean.cpu(), module.running_var.cpu()]
-            results[dev] = [y.detach().cpu(), inp.grad.cpu(), *extra]
-        r[name] = all(close(a, b) for a, b in zip(results["npu"], results["cpu"]))
-    except RuntimeError as e:
-        r[name] = str(e).splitlines()[0][:200]
-try:
-    indices = {dev: [x.to(dev).argmax(1).cpu(), x.to(dev).argmin(-1).cpu(), x.to(dev).argmax().cpu()]
-               for dev in ["cpu", "npu"]}
-    r["argmax_argmin"] = all(torch.equal(a, b) for a, b in zip(indices["npu"], indices["cpu"]))
-except RuntimeError as e:
-    r["argmax_argmin"] = str(e).splitlines()[0][:200]
-try:
+r = Results()
+for name, fn in functions.items():
+    r.compare(name, function_run(fn, image if name in image_inputs else x))
+for name, build in modules.items():
+    r.compare(name, module_run(build, image if name in image_inputs else x))
+r.compare("argmax_argmin", lambda dev: [x.to(dev).argmax(1).cpu(), x.to(dev).argmin(-1).cpu(),
+                                         x.to(dev).argmax().cpu()], exact=True)
+with r.case("randint"):
     drawn = torch.randint(-2, 5, (500,), device="npu").cpu()
     r["randint"] = bool(drawn.min() == -2 and drawn.max() == 4 and drawn.dtype == torch.int64)
-except RuntimeError as e:
-    r["randint"] = str(e).splitlines()[0][:200]
-try:
-    r["arange"] = torch.equal(torch.arange(2, 11, 3, device="npu").cpu(), torch.arange(2, 11, 3))
-except RuntimeError as e:
-    r["arange"] = str(e).splitlines()[0][:200]
-try:
-    runs = {}
-    for dev in ["cpu", "npu"]:
-        torch.manual_seed(1)
-        model = nn.Sequential(nn.BatchNorm2d(4), nn.ReLU(), nn.MaxPool2d(2), nn.AvgPool2d(2),
-                              nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(4, 5)).to(dev)
-        opt = torch.optim.SGD(model.parameters(), lr=0.1)
-        data = torch.randn(3, 4, 8, 8, generator=torch.Generator().manual_seed(4)).to(dev)
-        labels = torch.tensor([0, 3, 1]).to(dev)
-        losses = []
-        for _ in range(3):
-            opt.zero_grad()
-            loss = F.cross_entropy(model(data), labels)
-            loss.backward()
-            opt.step()
-            losses.append(loss.detach().cpu())
-        runs[dev] = [*losses, *(p.detach().cpu() for p in model.parameters()), model[0].running_var.cpu()]
-    r["pooling_cnn_training"] = all(close(a, b) for a, b in zip(runs["npu"], runs["cpu"]))
-except RuntimeError as e:
-    r["pooling_cnn_training"] = str(e).splitlines()[0][:200]
-try:
-    runs = {}
-    for dev in ["cpu", "npu"]:
-        torch.manual_seed(1)
-        model = nn.Sequential(nn.Linear(10, 16), nn.BatchNorm1d(16), nn.Hardswish(), nn.Linear(16, 5)).to(dev)
-        opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.0)
-        data = torch.randn(8, 10, generator=torch.Generator().manual_seed(2)).to(dev)
-        labels = torch.tensor([0, 1, 2, 3, 4, 0, -100, 2]).to(dev)
-        losses = []
-        for _ in range(3):
-            opt.zero_grad()
-            loss = F.cross_entropy(model(data), labels, ignore_index=-100, label_smoothing=0.05)
-            loss.backward()
-            opt.step()
-            losses.append(loss.detach().cpu())
-        runs[dev] = [*losses, *(p.detach().cpu() for p in model.parameters()), model[1].running_mean.cpu(),
-                     model[1].running_var.cpu()]
-    r["bn_mlp_training"] = all(close(a, b) for a, b in zip(runs["npu"], runs["cpu"]))
-except RuntimeError as e:
-    r["bn_mlp_training"] = str(e).splitlines()[0][:200]
-print(json.dumps(r))
+r.compare("arange", lambda dev: [torch.arange(2, 11, 3, device=dev).cpu()], exact=True)
+def sgd_losses(model, data, labels, **options):  # the cross-entropy losses of three SGD steps (lr 0.1)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    losses = []
+    for _ in range(3):
+        opt.zero_grad()
+        loss = F.cross_entropy(model(data), labels, **options)
+        loss.backward()
+        opt.step()
+        losses.append(loss.detach().cpu())
+    return losses
+def pooling_cnn(dev):
+    torch.manual_seed(1)
+    model = nn.Sequential(nn.BatchNorm2d(4), nn.ReLU(), nn.MaxPool2d(2), nn.AvgPool2d(2),
+                          nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(4, 5)).to(dev)
+    data = torch.randn(3, 4, 8, 8, generator=torch.Generator().manual_seed(4)).to(dev)
+    losses = sgd_losses(model, data, torch.tensor([0, 3, 1]).to(dev))
+    return [*losses, *(p.detach().cpu() for p in model.parameters()), model[0].running_var.cpu()]
+def bn_mlp(dev):
+    torch.manual_seed(1)
+    model = nn.Sequential(nn.Linear(10, 16), nn.BatchNorm1d(16), nn.Hardswish(), nn.Linear(16, 5)).to(dev)
+    data = torch.randn(8, 10, generator=torch.Generator().manual_seed(2)).to(dev)
+    labels = torch.tensor([0, 1, 2, 3, 4, 0, -100, 2]).to(dev)
+    losses = sgd_losses(model, data, labels, ignore_index=-100, label_smoothing=0.05)
+    return [*losses, *(p.detach().cpu() for p in model.parameters()), model[1].running_mean.cpu(),
+            model[1].running_var.cpu()]
+r.compare("pooling_cnn_training", pooling_cnn)
+r.compare("bn_mlp_training", bn_mlp)
+r.write()
 """
 
 NAMES = [

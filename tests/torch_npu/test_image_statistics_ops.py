@@ -22,11 +22,11 @@ import pytest
 from torch_npu_harness import run_on_simulator
 
 PROGRAM = """
-import json, torch, torch_npu
+import torch, torch_npu
 import torch.nn.functional as F
+from cpu_vs_npu import Results, function_run
 g = torch.Generator().manual_seed(3)
 x = torch.randn(2, 3, 5, 6, generator=g)
-close = lambda a, b: torch.allclose(a, b, rtol=1e-5, atol=1e-6)
 same = lambda a, b: torch.equal(a.cpu(), b) if not isinstance(a, tuple) else all(map(same, a, b))
 functions = {
     "nearest_scale": lambda t: F.interpolate(t, scale_factor=2, mode="nearest"),
@@ -42,43 +42,20 @@ functions = {
         t, weight=torch.linspace(0.5, 1.5, 3).to(t.device), bias=torch.linspace(-1, 1, 3).to(t.device)),
     "fold": lambda t: F.fold(t.reshape(2, 90)[:, :72].reshape(2, 8, 9), (4, 8), (2, 2), stride=(1, 3)),
 }
-r = {}
+r = Results()
 for name, fn in functions.items():
-    results = {}
-    try:
-        for dev in ["cpu", "npu"]:
-            inp = x.clone().to(dev).requires_grad_()
-            y = fn(inp)
-            (y * torch.linspace(-1, 1, y.numel()).reshape(y.shape).to(dev)).sum().backward()
-            results[dev] = [y.detach().cpu(), inp.grad.cpu()]
-        r[name] = all(a.shape == b.shape and close(a, b) for a, b in zip(results["npu"], results["cpu"]))
-    except RuntimeError as e:
-        r[name] = str(e).splitlines()[0][:200]
-try:
-    grid = torch.rand(2, 4, 5, 2, generator=g) * 2.6 - 1.3
-    modes = [("bilinear", "zeros", False), ("bilinear", "border", True), ("bilinear", "reflection", False),
-             ("bilinear", "reflection", True), ("nearest", "zeros", True)]
-    results = {}
-    for dev in ["cpu", "npu"]:
-        a, b = x.clone().to(dev).requires_grad_(), grid.clone().to(dev).requires_grad_()
-        ys = [F.grid_sample(a, b, mode=m, padding_mode=p, align_corners=c) for m, p, c in modes]
-        sum((y * torch.linspace(-1, 1, y.numel()).reshape(y.shape).to(dev)).sum() for y in ys).backward()
-        results[dev] = [y.detach().cpu() for y in ys] + [a.grad.cpu(), b.grad.cpu()]
-    r["grid_sample"] = all(close(u, v) for u, v in zip(results["npu"], results["cpu"]))
-except RuntimeError as e:
-    r["grid_sample"] = str(e).splitlines()[0][:200]
+    r.compare(name, function_run(fn, x))
+grid = torch.rand(2, 4, 5, 2, generator=g) * 2.6 - 1.3
+modes = [("bilinear", "zeros", False), ("bilinear", "border", True), ("bilinear", "reflection", False),
+         ("bilinear", "reflection", True), ("nearest", "zeros", True)]
+samples = lambda a, b: [F.grid_sample(a, b, mode=m, padding_mode=p, align_corners=c) for m, p, c in modes]
+r.compare("grid_sample", function_run(samples, x, grid))
 special = torch.tensor([[1.0, float("nan"), float("inf")], [-float("inf"), -0.0, 3.4e38]])
-try:
-    finite = lambda t: torch.equal(torch.isfinite(t.npu()).cpu(), torch.isfinite(t))
-    r["isfinite"], r["isfinite_half"] = finite(special), finite(special.half())
-except RuntimeError as e:
-    r["isfinite"] = r["isfinite_half"] = str(e).splitlines()[0][:200]
-try:
-    histc = lambda t: torch.histc(t, bins=7, min=-1.5, max=2)
-    r["histc"] = torch.equal(histc(x.npu()).cpu(), histc(x))
-except RuntimeError as e:
-    r["histc"] = str(e).splitlines()[0][:200]
-try:
+r.compare("isfinite", lambda dev: [torch.isfinite(special.to(dev)).cpu()], exact=True)
+r.compare("isfinite_half", lambda dev: [torch.isfinite(special.half().to(dev)).cpu()], exact=True)
+histc = lambda t: torch.histc(t, bins=7, min=-1.5, max=2)
+r.compare("histc", lambda dev: [histc(x.to(dev)).cpu()], exact=True)
+with r.case("searchsorted"):
     seq = torch.tensor([[-1.0, 0.0, 0.0, 0.5, 2.0], [3.0, 1.0, 2.0, 0.0, -4.0]])
     order = seq.argsort(-1)
     vals = torch.tensor([[0.0, 0.3, 5.0], [2.0, -9.0, 0.0]])
@@ -90,9 +67,7 @@ try:
                         search(seq, vals, right=right, sorter=order))
         for right in (False, True)
     )
-except RuntimeError as e:
-    r["searchsorted"] = str(e).splitlines()[0][:200]
-try:
+with r.case("median", "median_nan", "nanmedian"):
     m = torch.randperm(20, generator=g).float().reshape(4, 5)
     n = m.clone()
     n[1, 2] = n[3, 0] = float("nan")
@@ -101,18 +76,14 @@ try:
         tuple(n.npu().median(0, keepdim=True)[1:]), tuple(n.median(0, keepdim=True)[1:]))
     r["nanmedian"] = same(n.npu().nanmedian(), n.nanmedian()) and same(
         tuple(n.npu().nanmedian(1)), tuple(n.nanmedian(1)))
-except RuntimeError as e:
-    r["median"] = r["median_nan"] = r["nanmedian"] = str(e).splitlines()[0][:200]
-try:
+with r.case("unique", "unique_consecutive"):
     u = torch.tensor([3, 1, 2, 3, 1, 5, 5, 0, 0, 0, 2])
     kw = {"return_inverse": True, "return_counts": True}
     r["unique"] = same(tuple(torch.unique(u.npu(), **kw)), tuple(torch.unique(u, **kw))) and same(
         torch.unique(u.float().npu()), torch.unique(u.float()))
     r["unique_consecutive"] = same(
         tuple(torch.unique_consecutive(u.npu(), **kw)), tuple(torch.unique_consecutive(u, **kw)))
-except RuntimeError as e:
-    r["unique"] = r["unique_consecutive"] = str(e).splitlines()[0][:200]
-print(json.dumps(r))
+r.write()
 """
 
 NAMES = [

@@ -12,13 +12,13 @@ import pytest
 from torch_npu_harness import run_on_simulator
 
 PROGRAM = """
-import json, torch, torch_npu
+import torch, torch_npu
 import torch.nn.functional as F
+from cpu_vs_npu import Results, function_run
 g = torch.Generator().manual_seed(7)
 x = torch.randn(2, 4, 6, 6, generator=g)
 target = torch.randint(0, 4, (2, 6, 6), generator=g)
 target[0, 1, 1] = -100
-close = lambda a, b: torch.allclose(a, b, rtol=1e-5, atol=1e-6)
 functions = {
     "nll_loss2d": lambda t: F.nll_loss(F.log_softmax(t, 1), target.to(t.device)),
     "nll_loss2d_none": lambda t: F.nll_loss(t, target.to(t.device), reduction="none"),
@@ -38,22 +38,10 @@ functions = {
 # aclnnAdaptiveAvgPool2dBackward) are not in the simulator, so torch_npu takes the aclop path: the
 # padding's PadV3Grad runs there (checked in test_image_statistics_ops.py), AdaptiveAvgPool2dGrad does not.
 forward_only = {"reflection_pad2d", "replication_pad2d", "adaptive_avg_pool2d"}
-r = {}
+r = Results()
 for name, fn in functions.items():
-    results = {}
-    try:
-        for dev in ["cpu", "npu"]:
-            inp = x.clone().to(dev).requires_grad_()
-            y = fn(inp)
-            if name in forward_only:
-                results[dev] = [y.detach().cpu()]
-                continue
-            (y * torch.linspace(-1, 1, y.numel()).reshape(y.shape).to(dev)).sum().backward()
-            results[dev] = [y.detach().cpu(), inp.grad.cpu()]
-        r[name] = all(close(a, b) for a, b in zip(results["npu"], results["cpu"]))
-    except RuntimeError as e:
-        r[name] = str(e).splitlines()[0][:200]
-print(json.dumps(r))
+    r.compare(name, function_run(fn, x, backward=name not in forward_only))
+r.write()
 """
 
 NAMES = [

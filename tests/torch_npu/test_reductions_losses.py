@@ -15,8 +15,9 @@ from torch_npu_harness import run_on_simulator
 pytestmark = pytest.mark.slow  # one program of about 20 s: torch's import, some 60 operators on both devices
 
 PROGRAM = """
-import json, torch, torch_npu
+import torch, torch_npu
 import torch.nn.functional as F
+from cpu_vs_npu import Results, function_run
 g = torch.Generator().manual_seed(7)
 x = torch.randn(4, 5, 6, generator=g)
 t = torch.randn(4, 5, 6, generator=g)
@@ -24,7 +25,6 @@ p = torch.rand(4, 5, 6, generator=g) * 0.9 + 0.05
 rows = torch.tensor([4, 0, 2, 4])
 labels = (torch.rand(4, 5, 6, generator=g) > 0.5).float()
 w = torch.rand(5, 6, generator=g) + 0.5
-close = lambda a, b: torch.allclose(a, b, rtol=1e-5, atol=1e-6, equal_nan=True)
 functions = {
     "amax_amin": lambda a: a.amax((0, 2)) + a.amin(-1, keepdim=True).sum() + a.amax(),
     "max_min_dim": lambda a: a.max(1)[0] * 2 + a.min(-1, keepdim=True)[0].sum(1) + a.max(1)[1]
@@ -54,34 +54,16 @@ functions = {
     "kl_div": lambda a: F.kl_div(F.log_softmax(a, -1), p.to(a.device), reduction="batchmean")
     + F.kl_div(a, t.to(a.device), reduction="sum", log_target=True) * 1e-3,
 }
-r = {}
+r = Results()
 for name, fn in functions.items():
-    results = {}
-    try:
-        for dev in ["cpu", "npu"]:
-            inp = x.clone().to(dev).requires_grad_()
-            y = fn(inp)
-            (y * torch.linspace(-1, 1, y.numel()).reshape(y.shape).to(dev)).sum().backward()
-            results[dev] = [y.detach().cpu(), inp.grad.cpu()]
-        r[name] = all(a.shape == b.shape and close(a, b) for a, b in zip(results["npu"], results["cpu"]))
-    except RuntimeError as e:
-        r[name] = str(e).splitlines()[0][:200]
-try:
-    i = (x * 10).to(torch.int64)
-    checks = [lambda v: v | 5, lambda v: v ^ v.flip(0), lambda v: (v > 0) ^ (v < 3), lambda v: v % 7,
-              lambda v: v // -3]
-    r["bitwise"] = all(torch.equal(f(i.to("npu")).cpu(), f(i)) for f in checks)
-except RuntimeError as e:
-    r["bitwise"] = str(e).splitlines()[0][:200]
-try:
-    r["one_hot"] = torch.equal(F.one_hot(rows.to("npu"), 6).cpu(), F.one_hot(rows, 6))
-except RuntimeError as e:
-    r["one_hot"] = str(e).splitlines()[0][:200]
-try:
-    r["nonzero"] = torch.equal(torch.nonzero(x.to("npu") > 0.5).cpu(), torch.nonzero(x > 0.5))
-except RuntimeError as e:
-    r["nonzero"] = str(e).splitlines()[0][:200]
-print(json.dumps(r))
+    r.compare(name, function_run(fn, x), equal_nan=True)
+i = (x * 10).to(torch.int64)
+checks = [lambda v: v | 5, lambda v: v ^ v.flip(0), lambda v: (v > 0) ^ (v < 3), lambda v: v % 7,
+          lambda v: v // -3]
+r.compare("bitwise", lambda dev: [f(i.to(dev)).cpu() for f in checks], exact=True)
+r.compare("one_hot", lambda dev: [F.one_hot(rows.to(dev), 6).cpu()], exact=True)
+r.compare("nonzero", lambda dev: [torch.nonzero(x.to(dev) > 0.5).cpu()], exact=True)
+r.write()
 """
 
 NAMES = [

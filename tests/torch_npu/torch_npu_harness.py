@@ -24,12 +24,21 @@ REQUIRE_VAR = "NPU_SIM_REQUIRE_TORCH_NPU"
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 
 
+def with_programs(python_path: str) -> str:
+    """`python_path` with the folder programs/ first."""
+    return os.pathsep.join(filter(None, [str(PROGRAMS), python_path]))
+
+
 def simulator_run(code: str | Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    """Runs `code` (a program's text, or a Path to one, with `args`) under `npu-sim run`."""
+    """Runs `code` (a program's text, or a Path to one, with `args`) under `npu-sim run`. A program's
+    text imports the modules of programs/ (cpu_vs_npu, result_line, ...) as the files there do: that
+    folder is on its PYTHONPATH."""
     program = [str(code)] if isinstance(code, Path) else ["-c", textwrap.dedent(code)]
+    path = {} if isinstance(code, Path) else {"PYTHONPATH": with_programs(os.environ.get("PYTHONPATH", ""))}
     return subprocess.run(
         [sys.executable, "-m", "sim_runtime", "run", "--", sys.executable, *program, *args],
-        env={**os.environ, "NPU_SIM_LOG_LEVEL": "warn", **env},  # the not-supported lines are warnings
+        # the not-supported lines are warnings
+        env={**os.environ, "NPU_SIM_LOG_LEVEL": "warn", **path, **env},
         capture_output=True,
         text=True,
         timeout=600,

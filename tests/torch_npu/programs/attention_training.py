@@ -23,7 +23,6 @@ costs seconds). Prints one JSON line, an object with an entry per case (for a ca
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 import traceback
@@ -31,6 +30,7 @@ import traceback
 import torch
 import torch.nn.functional as F
 import torch_npu  # noqa: F401  (registers device `npu`)
+from result_line import write_result
 
 RTOL, ATOL, STEPS = 1e-5, 1e-6, 3
 
@@ -149,7 +149,7 @@ def main() -> None:
             results[name] = run(name)
         except Exception:  # reported per case: the others still run
             results[name] = {"error": traceback.format_exc()[-3000:]}
-    print(json.dumps(results))
+    write_result(results)
 
 
 if __name__ == "__main__":

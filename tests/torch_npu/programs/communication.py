@@ -3,12 +3,12 @@ the vendor-compatible one, or ``mspti_core``) around an all-reduce and torch.npu
 prints one JSON line with the rank and the COMMUNICATION records its process got."""
 
 import importlib
-import json
 import os
 import sys
 
 import torch
 import torch_npu  # noqa: F401  (registers the npu device)
+from result_line import write_result
 
 package = importlib.import_module(sys.argv[1])
 records = []
@@ -30,7 +30,5 @@ line = {
     "expected": float(world * (world + 1) // 2),
     "records": [[r.name, r.device_id, r.comm_name] for r in records],
 }
-# One write of the whole line: the ranks share torchrun's stdout, and print() writes the text and
-# its newline separately, so another rank's line could land between them.
-sys.stdout.write("RANK " + json.dumps(line) + "\n")
-sys.stdout.flush()
+# The ranks share torchrun's stdout: the line goes out in one write (result_line).
+write_result(line, "RANK ")

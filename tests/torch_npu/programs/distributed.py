@@ -9,13 +9,13 @@ argv[1]: ``collectives``, ``ddp`` or ``all`` (both); argv[2]: the package whose 
 records (``mspti``, the vendor-compatible one, or ``mspti_core``; default ``mspti_core``)."""
 
 import importlib
-import json
 import os
 import sys
 
 import torch
 import torch.distributed as dist
 import torch_npu  # noqa: F401  (registers the npu device)
+from result_line import write_result
 from torch.nn.parallel import DistributedDataParallel
 
 what = sys.argv[1] if len(sys.argv) > 1 else "all"
@@ -114,7 +114,5 @@ if what in ("ddp", "all"):
     line["ddp"]["same_on_every_rank"] = all(torch.equal(e.cpu(), params.cpu()) for e in everyone)
 
 dist.destroy_process_group()
-# One write of the whole line: the ranks share torchrun's stdout, and print() writes the text and
-# its newline separately, so another rank's line could land between them.
-sys.stdout.write("RANK " + json.dumps(line) + "\n")
-sys.stdout.flush()
+# The ranks share torchrun's stdout: the line goes out in one write (result_line).
+write_result(line, "RANK ")

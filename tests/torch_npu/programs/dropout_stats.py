@@ -21,12 +21,12 @@ model, one JSON object:
 
 from __future__ import annotations
 
-import json
 import sys
 
 import torch
 import torch_npu  # noqa: F401  (registers device `npu`)
 from cann_math import CannMath
+from result_line import write_result
 
 P = 0.25
 
@@ -155,7 +155,7 @@ def main(names: list[str]) -> None:
         except RuntimeError as error:
             lines = [line for line in str(error).splitlines() if line.strip()]
             results[name] = {"error": " | ".join(lines[:2])}
-    print(json.dumps(results))
+    write_result(results)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,6 @@ far npu's first logits are from the CPU's erf-form GELU (`erf_logits_excess`); t
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 
@@ -28,6 +27,7 @@ import torch_npu  # noqa: F401  (registers device `npu`)
 import transformers
 from adam_compare import params_match, undecided
 from cann_math import CannMath
+from result_line import write_result
 
 RTOL, ATOL, STEPS, VOCAB, LR = 1e-5, 1e-6, 3, 96, 1e-3
 
@@ -159,7 +159,7 @@ def main(names: list[str]) -> None:
         except RuntimeError as error:
             lines = [line for line in str(error).splitlines() if line.strip()]
             results[name] = {"error": " | ".join(lines[:2])}
-    print(json.dumps(results))
+    write_result(results)
 
 
 if __name__ == "__main__":

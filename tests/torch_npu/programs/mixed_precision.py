@@ -35,7 +35,6 @@ element by about lr·sign(gradient), so such an element may move either way on e
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable
 from contextlib import nullcontext
@@ -51,6 +50,7 @@ from cann_math import (
     flash_attention,
     flash_attention_backward,
 )
+from result_line import write_result
 
 DTYPES = {"fp16": torch.float16, "bf16": torch.bfloat16}
 LR = 1e-3
@@ -307,7 +307,7 @@ def main(specs: list[str]) -> None:
         except RuntimeError as error:
             lines = [line for line in str(error).splitlines() if line.strip()]
             results[case] = {"error": " | ".join(lines[:2])}
-    print(json.dumps(results))
+    write_result(results)
 
 
 if __name__ == "__main__":

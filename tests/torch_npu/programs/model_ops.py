@@ -21,7 +21,6 @@ fp32 within rtol 1e-5 / atol 1e-6.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable
 
@@ -29,8 +28,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 import torch_npu  # noqa: F401  (registers device `npu`)
-
-RTOL, ATOL = 1e-5, 1e-6
+from cpu_vs_npu import ATOL, RTOL, function_run, module_run, paired
+from result_line import write_result
 
 
 def close(a: torch.Tensor, b: torch.Tensor) -> bool:
@@ -50,29 +49,13 @@ def verdict(pairs: list[tuple[torch.Tensor, torch.Tensor]]) -> object:
 def function_case(fn: Callable[..., torch.Tensor], *shapes: tuple[int, ...]) -> object:
     """fn's output and the gradients of its inputs, on npu and on the cpu."""
     g = torch.Generator().manual_seed(11)
-    inputs = [torch.randn(*s, generator=g) * 2 for s in shapes]
-    results = {}
-    for dev in ("cpu", "npu"):
-        args = [t.clone().to(dev).requires_grad_() for t in inputs]
-        y = fn(*args)
-        weight = torch.linspace(-1, 1, y.numel()).reshape(y.shape).to(dev)
-        (y * weight).sum().backward()
-        results[dev] = [y.detach(), *[a.grad for a in args]]
-    return verdict(list(zip(results["npu"], results["cpu"], strict=True)))
+    return verdict(paired(function_run(fn, *[torch.randn(*s, generator=g) * 2 for s in shapes])))
 
 
 def module_case(build: Callable[[], nn.Module], shape: tuple[int, ...]) -> object:
-    """A module's output, input gradient and parameter gradients, on npu and on the cpu."""
+    """A module's output, input gradient and parameter gradients (and buffers), on npu and on the cpu."""
     x = torch.randn(*shape, generator=torch.Generator().manual_seed(12))
-    results = {}
-    for dev in ("cpu", "npu"):
-        torch.manual_seed(0)
-        module = build().to(dev)
-        inp = x.clone().to(dev).requires_grad_()
-        y = module(inp)
-        (y * torch.linspace(-1, 1, y.numel()).reshape(y.shape).to(dev)).sum().backward()
-        results[dev] = [y.detach(), inp.grad, *[p.grad for p in module.parameters()]]
-    return verdict(list(zip(results["npu"], results["cpu"], strict=True)))
+    return verdict(paired(module_run(build, x)))
 
 
 def training_case(build: Callable[[], nn.Module], shape: tuple[int, ...], steps: int = 3) -> object:
@@ -162,7 +145,7 @@ def main(names: list[str]) -> None:
         except RuntimeError as error:
             lines = [line for line in str(error).splitlines() if line.strip()]
             results[name] = "error: " + " | ".join(lines[:2])[:300]
-    print(json.dumps(results))
+    write_result(results)
 
 
 if __name__ == "__main__":

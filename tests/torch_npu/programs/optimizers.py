@@ -18,7 +18,6 @@ atol 1e-3.
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 from collections.abc import Callable
@@ -27,6 +26,7 @@ from dataclasses import dataclass
 import torch
 import torch.nn.functional as F
 import torch_npu  # noqa: F401  (registers device `npu`)
+from result_line import write_result
 
 STEPS = 3
 
@@ -129,7 +129,7 @@ def main(names: list[str]) -> None:
         except RuntimeError as error:
             lines = [line for line in str(error).splitlines() if line.strip()]
             results[name] = {"error": " | ".join(lines[:2])}
-    print(json.dumps(results))
+    write_result(results)
 
 
 if __name__ == "__main__":

@@ -2,12 +2,12 @@
 written by tensorboard_trace_handler into argv[1], exporting argv[2] (default "text"; "db" or
 "text,db"); prints one JSON line with the rank."""
 
-import json
 import os
 import sys
 
 import torch
 import torch_npu  # noqa: F401  (registers the npu device)
+from result_line import write_result
 from torch_npu.profiler import (
     ExportType,
     ProfilerActivity,
@@ -39,7 +39,5 @@ with profile(
         torch.npu.synchronize()
         prof.step()
 torch.distributed.destroy_process_group()
-# One write of the whole line: the ranks share torchrun's stdout, and print() writes the text and
-# its newline separately, so another rank's line could land between them.
-sys.stdout.write("RANK " + json.dumps({"rank": rank}) + "\n")
-sys.stdout.flush()
+# The ranks share torchrun's stdout: the line goes out in one write (result_line).
+write_result({"rank": rank}, "RANK ")

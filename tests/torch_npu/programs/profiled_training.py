@@ -14,11 +14,11 @@ step inside an mstx range named `step` (torch_npu.npu.mstx), so that an msPTI ca
 (`npu-sim trace`) of it has the steps `--format ascend-pt` numbers ProfilerStep#0..5."""
 
 import contextlib
-import json
 import sys
 
 import torch
 import torch_npu
+from result_line import write_result
 from torch_npu.profiler import (
     AiCMetrics,
     ExportType,
@@ -71,4 +71,4 @@ with prof if prof is not None else contextlib.nullcontext():
             torch_npu.npu.mstx.range_end(step_range)
         if prof is not None:
             prof.step()
-print(json.dumps({"steps": steps, "loss": losses[-1]}))
+write_result({"steps": steps, "loss": losses[-1]})

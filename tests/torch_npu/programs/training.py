@@ -19,7 +19,6 @@ model: whether losses, outputs, gradients and final parameters match within rtol
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 import traceback
@@ -27,6 +26,7 @@ import traceback
 import torch
 import torch.nn.functional as F
 import torch_npu  # noqa: F401  (registers device `npu`)
+from result_line import write_result
 
 RTOL, ATOL, STEPS = 1e-5, 1e-6, 3
 VOCAB = 50
@@ -125,7 +125,7 @@ def main(names: list[str]) -> None:
             reports[name] = compare(name)
         except Exception:  # reported per model: the others still run
             reports[name] = {"error": traceback.format_exc()[-3000:]}
-    print(json.dumps(reports))
+    write_result(reports)
 
 
 if __name__ == "__main__":
