@@ -36,7 +36,8 @@ public:
     void write_record(const void* record);
     // Appends the task a KERNEL record was matched on (its stream's task id and device counts): the
     // key that joins the kernel to its AI Core PMU records.
-    void write_kernel_task(const void* kernel_record, uint32_t task_id, uint64_t start_count, uint64_t end_count);
+    void write_kernel_task(const void* kernel_record, uint32_t task_id, uint64_t start_count, uint64_t end_count,
+                           uint32_t block_dim);
     // Appends a node basic info: the reporting thread, the node launch's end (msPTI's clock), the
     // blockDim of its kernel and msprof's task type (Block Num, joined by the export).
     void write_node_info(uint32_t thread_id, uint64_t time_ns, uint32_t block_dim, uint32_t task_type);
