@@ -28,7 +28,8 @@ from enum import IntEnum
 from pathlib import Path
 
 from sim_runtime.msprof import device_info
-from sim_runtime.msprof.raw import Collection, Kernel, KernelTask
+from sim_runtime.msprof.block_num import block_dims
+from sim_runtime.msprof.raw import Collection, KernelTask, RecordKey, record_key
 
 RECORD_BYTES = 128
 FUNC_TYPE_CONTEXT_PMU = 0b101000  # 40: the funcType of a ContextPmu record
@@ -390,7 +391,7 @@ def read_device(prof_dir: Path, device: int) -> DeviceSample:
     return DeviceSample(name, aic, aiv, tuple(records), counted)
 
 
-Key = tuple[int, int, int, int, int]  # a KERNEL record: device, stream, start, end, correlation
+Key = RecordKey  # a KERNEL record: device, stream, start, end, correlation
 
 
 @dataclass(frozen=True)
@@ -455,9 +456,12 @@ def kernel_metrics(collection: Collection) -> KernelMetrics:
     collected metrics. A metric none of whose events the simulated device counts is N/A. A kernel's
     PMU records are found as msprof joins them: by stream and task id (its KERNEL record's task,
     ``kernel_task``), the record's end time telling apart tasks whose 16-bit ids repeat. Times use
-    msprof's formula with one block on one core: the simulated record's cycles are those of the task's
-    span (docs/msprof.md)."""
+    msprof's formula with the kernel's Block Num (block_num.block_dims; 0, so a time of 0, when it is not
+    known, as msprof) and the device's cube cores (a cube record) or vector cores (a vector record of a
+    chip that counts them apart): the simulated records count the cycles of every core the blocks ran
+    on (docs/msprof.md)."""
     tasks = {t.record_key: t for t in collection.kernel_tasks}
+    blocks = block_dims(collection)
     headers: list[str] = []
     values: dict[Key, list[str]] = {}
     pmu: dict[Key, list[tuple[str, float]]] = {}
@@ -489,7 +493,7 @@ def kernel_metrics(collection: Collection) -> KernelMetrics:
         for kernel in collection.kernels:
             if kernel.device != device:
                 continue
-            key = _record_key(kernel)
+            key = record_key(kernel)
             task = tasks.get(key)
             contexts = by_task.get((task.stream, task.task, task.end_count), []) if task else []
             if not contexts:
@@ -501,7 +505,12 @@ def kernel_metrics(collection: Collection) -> KernelMetrics:
                 if record is None:
                     row += [NA] * len(cols)
                     continue
-                computed = compute_metrics(record, s, events, block_num=1, core_num=1, freq_mhz=freq)
+                # msprof's CalculatePmuMetric: a cube record's cores are the AI Cores, a vector record's
+                # the vector cores (on a chip without them, the AI Cores).
+                cores = info.aiv_num if split and not record.cube else info.ai_core_num
+                computed = compute_metrics(
+                    record, s, events, block_num=blocks.get(key, 0), core_num=cores, freq_mhz=freq
+                )
                 for n, h in cols:
                     if _modelled(s, n, sample.counted):
                         row.append(_format(h, computed[n]))
@@ -509,14 +518,10 @@ def kernel_metrics(collection: Collection) -> KernelMetrics:
                     else:
                         row.append(NA)
                 if cube is not False and CUBE_UTILIZATION in headers and info.ai_core_num and freq:
-                    # msprof's AddCubeUsageWithoutDur: cycles / (frequency x cube cores) x 100. Partial:
-                    # the simulated record's cycles are one core's over the task's span (the block count
-                    # is not collected), so this is one cube core's share, whatever the kernel's blocks.
+                    # msprof's AddCubeUsageWithoutDur: cycles / (frequency x cube cores) x 100; the
+                    # record's cycles are summed over the cores the kernel's blocks ran on, so over the
+                    # task's duration this is the share of the chip's cube cores the kernel kept busy.
                     cube_usage[key] = record.total_cycles / (freq * info.ai_core_num) * 100
             values[key] = row
             pmu[key] = named
     return KernelMetrics(headers, values, tasks, pmu, cube_usage)
-
-
-def _record_key(kernel: Kernel) -> Key:
-    return (kernel.device, kernel.stream, kernel.start, kernel.end, kernel.correlation)

@@ -22,8 +22,14 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from sim_runtime.msprof import aicore_metrics, device_info, memory, overlap
-from sim_runtime.msprof.raw import Collection
-from sim_runtime.msprof.summaries import MODEL_ID_NONE, NA, block_dims, device_tasks, launching_apis
+from sim_runtime.msprof.block_num import block_dims
+from sim_runtime.msprof.raw import Collection, record_key
+from sim_runtime.msprof.summaries import (
+    MODEL_ID_NONE,
+    NA,
+    device_tasks,
+    launching_apis,
+)
 
 DB_PREFIX = "msprof_"
 INVALID_ID = 4294967295  # UINT32_MAX: msprof's value of an unset id (context, task, block numbers)
@@ -184,13 +190,13 @@ def tables(collection: Collection) -> dict[str, list[tuple[object, ...]]]:
         if key is not None
         for name, value in map(task_pmu_value, metrics.pmu.get(key, []))
     ]
-    # blockNum: the kernel's node launch's blockDim (op_summary's Block Num), else unset.
+    # blockNum: the kernel's launch's blockDim (op_summary's Block Num), else unset.
     blocks = block_dims(collection)
     out["COMPUTE_TASK_INFO"] = [
         (
             sid(t.name),
             number,
-            blocks.get(t.correlation, INVALID_ID),
+            blocks.get(record_key(t), INVALID_ID),
             INVALID_ID,
             sid(t.task_type),
             sid(t.op_type),

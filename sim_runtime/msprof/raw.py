@@ -1,8 +1,8 @@
 """The raw data of one PROF_* directory, as libmsprofiler writes it (csrc/sim/msprofiler/prof_dir.h).
 
 ``host/data/collection.json`` (one JSON object: pid, devices, data_types, aicore_metrics) and
-``host/data/mspti_records.jsonl`` (one msPTI record per line; with AI Core metrics also each
-kernel's task, ``kernel_task``; with task time and node launches each node basic info CANN reported,
+``host/data/mspti_records.jsonl`` (one msPTI record per line; with task time also each kernel's
+task, ``kernel_task``; with task time and node launches each node basic info CANN reported,
 ``node_info``). Times are msPTI's: ns since the Unix epoch (CLOCK_REALTIME), host and
 device alike. The AI Core PMU data of ``device_<n>/data`` is read by aicore_metrics.py.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 RAW_DIR = Path("host") / "data"
 COLLECTION_FILE = RAW_DIR / "collection.json"
@@ -35,11 +35,33 @@ class Kernel:
     name: str
 
 
+RecordKey = tuple[int, int, int, int, int]  # a device task's record: device, stream, start, end, correlation
+
+
+class _DeviceRecord(Protocol):
+    @property
+    def device(self) -> int: ...
+    @property
+    def stream(self) -> int: ...
+    @property
+    def start(self) -> int: ...
+    @property
+    def end(self) -> int: ...
+    @property
+    def correlation(self) -> int: ...
+
+
+def record_key(r: _DeviceRecord) -> RecordKey:
+    """The key that tells a KERNEL record (or a row made from one) apart from every other."""
+    return (r.device, r.stream, r.start, r.end, r.correlation)
+
+
 @dataclass(frozen=True)
 class KernelTask:
-    """The device task a KERNEL record was matched on (collected with AI Core metrics): the record's
-    own fields, its stream's task id and the device counts of its start and end, the key msprof
-    joins the task's PMU records on."""
+    """The device task a KERNEL record was matched on (collected with task time): the record's own
+    fields, its stream's task id and the device counts of its start and end, the key msprof joins the
+    task's PMU records on, and the blockDim its task track reported (MsprofKernelInfo.numBlocks; 0:
+    none, e.g. an AI CPU kernel)."""
 
     start: int
     end: int
@@ -49,10 +71,11 @@ class KernelTask:
     task: int
     start_count: int
     end_count: int
+    block_dim: int = 0
 
     @property
-    def record_key(self) -> tuple[int, int, int, int, int]:
-        return (self.device, self.stream, self.start, self.end, self.correlation)
+    def record_key(self) -> RecordKey:
+        return record_key(self)
 
 
 @dataclass(frozen=True)
@@ -249,6 +272,7 @@ def _add(collection: Collection, r: dict[str, Any], records: Path, number: int) 
                 int(r["task"]),
                 int(r["start_count"]),
                 int(r["end_count"]),
+                int(r.get("block_dim", 0)),
             )
         )
     elif kind == "node_info":

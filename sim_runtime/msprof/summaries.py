@@ -18,7 +18,8 @@ from mspti_trace import summary_statistics, task_types
 from mspti_trace.ascend_pt_views import SINGLE_OP_MODEL_ID
 from mspti_trace.summary_statistics import ApiTime, KernelTime, us
 from sim_runtime.msprof import aicore_metrics
-from sim_runtime.msprof.raw import Api, Collection, Kernel
+from sim_runtime.msprof.block_num import block_dims
+from sim_runtime.msprof.raw import Api, Collection, Kernel, record_key
 
 NA = "N/A"
 MODEL_ID_NONE = str(SINGLE_OP_MODEL_ID)
@@ -41,19 +42,6 @@ def op_types(collection: Collection) -> dict[int, str]:
     MatMulV2); a kernel launched without a node launch (aclrtLaunchKernel) has its own name."""
     types = {a.correlation: a.name.rsplit("_", 1)[-1] for a in collection.apis if a.level == "node"}
     return {k.correlation: types.get(k.correlation, k.name) for k in collection.kernels}
-
-
-def block_dims(collection: Collection) -> dict[int, int]:
-    """Each kernel's Block Num by correlation id: the blockDim of the node basic info CANN reported
-    with its node launch (same thread, the launch's end as its time), as msprof joins them. A kernel
-    without one (launched outside an operator, by aclrtLaunchKernel) has none: N/A."""
-    launches = {(a.tid, a.end): a.correlation for a in collection.apis if a.level == "node"}
-    dims: dict[int, int] = {}
-    for info in collection.node_infos:
-        correlation = launches.get((info.tid, info.time))
-        if correlation is not None:
-            dims[correlation] = info.block_dim
-    return dims
 
 
 @dataclass(frozen=True)
@@ -150,7 +138,7 @@ def op_summary_headers(collection: Collection) -> list[str]:
 
 def op_summary_rows(collection: Collection) -> list[list[str]]:
     """One row per kernel and per communication operation, ordered by device and start time. Task ID
-    is the kernel's task when it was collected (with AI Core metrics), N/A otherwise."""
+    is the kernel's task when it was collected (``kernel_task``), N/A otherwise."""
     metrics = aicore_metrics.kernel_metrics(collection)
     blocks = block_dims(collection)
     rows = []
@@ -174,9 +162,9 @@ def op_summary_rows(collection: Collection) -> list[list[str]]:
         ]
         duration = us(t.end - t.start)
         row += [us(t.start) + "\t", duration, wait]
-        # Block Num is 0 for a communication operation, as msprof writes it; a kernel's is its node launch's
-        # blockDim, N/A without one.
-        block = blocks.get(t.correlation) if kernel else 0
+        # Block Num is 0 for a communication operation, as msprof writes it; a kernel's is its launch's
+        # blockDim (block_dims), N/A without one.
+        block = blocks.get(record_key(t)) if kernel else 0
         row += [str(block) if block is not None else NA] + [NA] * 9
         if metrics.headers:
             row += metrics.row(key, float(duration))

@@ -293,12 +293,13 @@ def test_analyze_into_an_unwritable_place_is_one_line(
     assert result.returncode == 1 and "cannot write" in result.stderr and "Traceback" not in result.stderr
 
 
-def test_block_num_is_the_blockdim_of_each_node_launch(
+def test_block_num_is_the_blockdim_of_each_launch(
     programs: ProgramBuilder, native: NativeTree, tmp_path: Path
 ) -> None:
     # Two kernels launched with the operator layer's reports (node launch and node basic info: 6 and 11
-    # blocks), one launched alone (3 blocks, no node: Block Num not known), and two aclnnRelu operators
-    # over 3 x 4096 and 5 x 4096 floats, whose vector kernel runs one block per 4096 elements.
+    # blocks), one launched alone by each of the runtime's launch forms (7, 9, 13 and 300 blocks, no
+    # node: the task's track carries its blockDim, as CANN's runtime reports it), and two aclnnRelu
+    # operators over 3 x 4096 and 5 x 4096 floats, whose vector kernel runs one block per 4096 elements.
     program = programs.build(
         [PROGRAMS / "acl_msprof_block_dim.c"], libs=["ascendcl", "msprofiler", "profapi", "opapi", "nnopbase"]
     )
@@ -310,11 +311,23 @@ def test_block_num_is_the_blockdim_of_each_node_launch(
     assert [(r["OP Type"], r["Block Num"]) for r in rows] == [
         ("KernAlpha", "6"),  # OP Type: the node launch name's last part
         ("KernBeta", "11"),
-        ("kern_alpha", "N/A"),  # no node launch: the kernel's own name
+        ("kern_alpha", "7"),  # no node launch: the kernel's own name; aclrtLaunchKernel's blockDim
+        ("kern_alpha", "9"),  # aclrtLaunchKernelV2
+        ("kern_alpha", "13"),  # aclrtLaunchKernelWithHostArgs
+        ("kern_alpha", "300"),  # aclrtLaunchKernelWithConfig (more blocks than the chip has cores)
         ("Relu", "3"),
         ("Relu", "5"),
     ]
-    assert [r["Task Type"] for r in rows[3:]] == ["AI_VECTOR_CORE"] * 2
+    assert [r["Task Type"] for r in rows[6:]] == ["AI_VECTOR_CORE"] * 2
     # The hand-made reports name task type 2 (AI_VECTOR_CORE); the operator library's, its vector kernel's.
-    infos = raw.load(prof).node_infos
-    assert [(i.block_dim, i.task_type) for i in infos] == [(6, 2), (11, 2), (3, 2), (5, 2)]
+    collection = raw.load(prof)
+    assert [(i.block_dim, i.task_type) for i in collection.node_infos] == [(6, 2), (11, 2), (3, 2), (5, 2)]
+    assert [t.block_dim for t in collection.kernel_tasks] == [6, 11, 7, 9, 13, 300, 3, 5]
+    # The database's COMPUTE_TASK_INFO.blockNum is the same Block Num.
+    assert msprof_main(["--export=on", "--type=db", f"--output={tmp_path}"]) == 0
+    (path,) = prof.glob("msprof_*.db")
+    with closing(sqlite3.connect(path)) as db:
+        blocks = db.execute(
+            "SELECT c.blockNum FROM COMPUTE_TASK_INFO c JOIN TASK t USING (globalTaskId) ORDER BY t.startNs"
+        ).fetchall()
+    assert [b for (b,) in blocks] == [6, 11, 7, 9, 13, 300, 3, 5]

@@ -146,8 +146,11 @@ def test_without_a_metric_set_there_are_no_records_nor_columns(
     assert not (prof / "device_0" / "sample.json").exists()
     headers, rows = op_summary(prof)
     assert headers[-1] == "Context ID" and len(rows) == 4
-    assert all(r["Task ID"] == "N/A" for r in rows.values())
-    assert raw.load(prof).kernel_tasks == []
+    # Each kernel's task (its Task ID and the blockDim its track reported) is collected with task time,
+    # metrics or not.
+    tasks = raw.load(prof).kernel_tasks
+    assert [t.block_dim for t in tasks] == [20, 8, 4, 4]
+    assert sorted(r["Task ID"] for r in rows.values()) == sorted(str(t.task) for t in tasks)
 
 
 def test_an_unmodelled_set_collects_nothing_and_says_so(
@@ -208,6 +211,46 @@ def test_cube_utilization_follows_the_cube_cycles(with_metrics: Path) -> None:
     assert rows["Add_test"]["cube_utilization(%)"] == "N/A"  # no cube context
 
 
+def test_cube_utilization_is_the_share_of_the_cube_cores_the_blocks_kept_busy(
+    programs: ProgramBuilder, native: NativeTree, tmp_path: Path
+) -> None:
+    # Two aclnnMatmul operators, one whose kernel runs on every cube core and one on 4 blocks, and a
+    # cube kernel launched alone with 7 blocks (programs/acl_msprof_cube_blocks.c). CANN's total cycles
+    # are summed over the task's blocks; the model keeps min(blocks, cube cores) cores busy for the
+    # kernel's whole duration, so each record counts that many durations' cycles.
+    program = programs.build(
+        [PROGRAMS / "acl_msprof_cube_blocks.c"], libs=["ascendcl", "msprofiler", "opapi", "nnopbase"]
+    )
+    result = run_program(program, native.env(), [str(tmp_path)])
+    assert result.returncode == 0 and "done" in result.stdout, f"{result.stdout}\n{result.stderr}"
+    assert msprof_main(["--export=on", f"--output={tmp_path}"]) == 0
+    (prof,) = tmp_path.glob("PROF_*")
+    (path,) = (prof / "mindstudio_profiler_output").glob("op_summary_*.csv")
+    with path.open(encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    info = json.loads((prof / "device_0" / "info.json.0").read_text())["DeviceInfo"][0]
+    cores, mhz = int(info["ai_core_num"]), int(info["aic_frequency"])
+    assert [r["Block Num"] for r in rows] == [str(cores), "4", "7"]
+    usage = []
+    for row in rows:
+        blocks = int(row["Block Num"])
+        duration_ns = round(float(row["Task Duration(us)"]) * 1000)
+        busy_cycles = duration_ns * mhz // 1000 * min(blocks, cores)
+        assert int(row["aic_total_cycles"]) == busy_cycles, row["Op Name"]
+        # msprof's task time from the summed cycles and the Block Num is the kernel's duration again.
+        assert float(row["aicore_time(us)"]) == pytest.approx(duration_ns / 1000, abs=0.002)
+        expected = busy_cycles / (mhz * cores) * 100 / (duration_ns / 1000)
+        assert float(row["cube_utilization(%)"]) == pytest.approx(expected, abs=1e-3)
+        usage.append(float(row["cube_utilization(%)"]))
+    # The full-chip matmul keeps the chip's cube cores busy; the others their blocks' share of them (to
+    # the cycle the span's count drops).
+    assert usage[0] == pytest.approx(100, rel=1e-3)
+    assert usage[1] == pytest.approx(100 * 4 / cores, rel=1e-3)
+    assert usage[2] == pytest.approx(100 * 7 / cores, rel=1e-3)
+    # The pipe ratios are shares of the summed cycles: still in [0, 1].
+    assert all(0 < float(r["aic_mac_ratio"]) <= 1 for r in rows)
+
+
 @pytest.mark.parametrize(
     ("metrics", "name"),
     [(0, "ArithmeticUtilization"), (2, "Memory"), (3, "MemoryL0"), (4, "ResourceConflictRatio"),
@@ -241,10 +284,11 @@ def test_every_metric_set_is_collected_and_exported(
         cycles = float(matmul["aic_mac_fp16_ratio"]) * int(matmul["aic_total_cycles"])
         assert float(matmul["aic_cube_fops"]) == pytest.approx(cycles * 8192, rel=2e-3)
     elif name == "Memory":
-        # Main memory: the memory term's bytes (reads and writes together) over the task's span.
+        # Main memory: the memory term's bytes (reads and writes together) over the cycles of the cores
+        # the blocks ran on (CANN's total cycles are their sum): the bandwidth of one core, on average.
         assert modelled == {"aic_main_mem_read_bw(GB/s)", "aiv_main_mem_read_bw(GB/s)"}
-        seconds = float(add["aiv_time(us)"]) * 1e-6
-        assert float(add["aiv_main_mem_read_bw(GB/s)"]) * seconds * 2**30 == pytest.approx(
+        core_seconds = float(add["aiv_time(us)"]) * 1e-6 * int(add["Block Num"])
+        assert float(add["aiv_main_mem_read_bw(GB/s)"]) * core_seconds * 2**30 == pytest.approx(
             ADD_BYTES, rel=2e-3
         )
     elif name == "MemoryAccess":

@@ -121,8 +121,10 @@ protected:
     }
 
     TrackEvent Track(uint64_t correlation, uint64_t launch_ns, uint32_t task, uint16_t stream = 2, uint16_t device = 0,
-                     bool graph = false) const {
-        return TrackEvent{correlation, launch_ns, name_, kKernelType, task, device, stream, graph ? 0u : 1u};
+                     bool graph = false, uint16_t blocks = 0) const {
+        return TrackEvent{correlation, launch_ns, name_,  kKernelType,
+                          task,        device,    stream, static_cast<uint16_t>(graph ? 0 : 1),
+                          blocks};
     }
     void Add(const TrackEvent& track) { matcher_.AddTracks(&track, 1); }
     std::vector<msptiActivityKernel> Kernels() const {
@@ -389,13 +391,25 @@ TEST_F(KernelMatcherTest, StoppingADeviceLosesItsWaitingKernelsOnly) {
 
 TEST_F(KernelMatcherTest, ChipType15MatchesOnTheWholeTaskIdAloneAndObserversSeeIt) {
     static uint32_t observed_task = 0;
-    SetKernelTaskObserver([](const void*, uint32_t task, uint64_t, uint64_t) { observed_task = task; });
+    SetKernelTaskObserver([](const void*, uint32_t task, uint64_t, uint64_t, uint32_t) { observed_task = task; });
     Add(Track(1, 1000, 0x12345, /*stream=*/9, /*device=*/1));  // 32-bit task ids; logs carry no stream
     matcher_.OnSpan(1, 0, 0x12345, 2000, 2100);
     const auto kernels = Kernels();
     ASSERT_EQ(kernels.size(), 1u);
     EXPECT_EQ(kernels[0].ds.streamId, 9u);  // the track's stream
     EXPECT_EQ(observed_task, 0x12345u);
+}
+
+TEST_F(KernelMatcherTest, ObserversSeeTheBlockDimOfEachKernelsTrack) {
+    static std::vector<uint32_t> observed;
+    observed.clear();
+    SetKernelTaskObserver(
+        [](const void*, uint32_t, uint64_t, uint64_t, uint32_t blocks) { observed.push_back(blocks); });
+    Add(Track(1, 1000, 5, 2, 0, false, /*blocks=*/7));
+    Add(Track(2, 1000, 6, 2, 0, false, /*blocks=*/0));  // a track without MsprofKernelInfo
+    matcher_.OnSpan(0, 2, 5, 2000, 2100);
+    matcher_.OnSpan(0, 2, 6, 2200, 2300);
+    EXPECT_EQ(observed, (std::vector<uint32_t>{7, 0}));
 }
 
 TEST_F(KernelMatcherTest, ExpandedStreamIdsDecodeTheSameOnBothHalves) {

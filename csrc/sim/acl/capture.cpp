@@ -137,7 +137,9 @@ Disposition offer(npusim::Device& device, npusim::Stream& stream, const npusim::
         m->tasks.push_back(std::move(task));
     }
     // The host half of a graph task is reported once, at capture, outside the lock.
-    if (prof::task_time_on(device.id())) prof::report_task_track(track, type, kernel_hash, prof::kGraphTask);
+    if (prof::task_time_on(device.id())) {
+        prof::report_task_track(track, type, kernel_hash, prof::track_blocks(desc), prof::kGraphTask);
+    }
     return Disposition::Recorded;
 }
 

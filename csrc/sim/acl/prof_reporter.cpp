@@ -103,7 +103,8 @@ int32_t acl_command_handle(uint32_t type, void* data, uint32_t len) {
 
 uint64_t now() { return MsprofSysCycleTime(); }
 
-void report_task_track(const npusim::TaskRecord& task, TaskType type, uint64_t kernel_hash, uint32_t aging) {
+void report_task_track(const npusim::TaskRecord& task, TaskType type, uint64_t kernel_hash, uint16_t num_blocks,
+                       uint32_t aging) {
     MsprofCompactInfo info{};
     info.magicNumber = MSPROF_REPORT_DATA_MAGIC_NUM;
     info.level = MSPROF_REPORT_RUNTIME_LEVEL;
@@ -121,6 +122,7 @@ void report_task_track(const npusim::TaskRecord& task, TaskType type, uint64_t k
     track.taskId = task.task_id;
     track.taskType = static_cast<uint64_t>(type);
     track.kernelName = kernel_hash;
+    track.extInfo.kernelInfo.numBlocks = num_blocks;
     (void)MsprofReportCompactInfo(aging, &info, static_cast<uint32_t>(sizeof info));
 }
 

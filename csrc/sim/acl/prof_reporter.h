@@ -32,9 +32,18 @@ inline bool task_time_on(uint32_t device) {
 constexpr uint32_t kOrdinaryTask = 1;
 constexpr uint32_t kGraphTask = 0;
 
+// The blockDim a task's track carries (MsprofKernelInfo.numBlocks): CANN's runtime fills it for AI Core
+// and AI Vector kernels (a 16-bit field) and leaves it 0 for every other task, AI CPU kernels included.
+inline uint16_t track_blocks(const npusim::TaskDesc& desc) {
+    if (desc.kind != npusim::TaskKind::Kernel || desc.core == npusim::CoreType::AICPU) return 0;
+    return static_cast<uint16_t>(desc.block_dim < 0xFFFFu ? desc.block_dim : 0xFFFFu);
+}
+
 // Reports the host half of a device task (5000/802), stamped with the task's submission time (the
-// report time for a captured task); kernel_hash is 0 for non-kernel tasks.
-void report_task_track(const npusim::TaskRecord& task, TaskType type, uint64_t kernel_hash,
+// report time for a captured task); kernel_hash is 0 for non-kernel tasks; num_blocks is the blockDim
+// of an AI Core or AI Vector kernel (the track's MsprofKernelInfo, as CANN's runtime fills it), 0 for
+// other tasks.
+void report_task_track(const npusim::TaskRecord& task, TaskType type, uint64_t kernel_hash, uint16_t num_blocks = 0,
                        uint32_t aging = kOrdinaryTask);
 
 // Reports the size and direction (SEAM_RT_MEMCPY_*) of an asynchronous copy (5000/801), on the

@@ -382,13 +382,20 @@ void Device::emit_pmu(const TaskRecord& task, const TaskDesc& desc) {
         !channels_.active(id_, PROF_CHANNEL_FFTS_PROFILE)) {
         return;
     }
-    // The counters count at the AI Core clock over the task's span (after an in-task wait).
+    // The counters count at the AI Core clock over the task's span (after an in-task wait), summed over
+    // the cores the kernel's blocks ran on, as CANN's total cycles are the sum over the task's blocks:
+    // the model prices a launch's work spread over min(blocks, cores) cores, each busy for the whole
+    // span (Device::place), so a record counts that many spans' cycles. The pipe counters scale with
+    // them (pmu_count), so the ratios stay each term's share of the modelled time.
     const uint64_t from = task.work_ns != 0 ? task.work_ns : task.start_ns;
     const uint64_t span_ns = task.end_ns > from ? task.end_ns - from : 0;
-    const uint64_t cycles = span_ns * soc_.cube_mhz / 1000u;
+    const uint64_t span_cycles = span_ns * soc_.cube_mhz / 1000u;
     const bool mix = desc.core == CoreType::MIX;
     const bool cube_task = desc.core == CoreType::AIC;
     const int contexts = mix ? 2 : 1;
+    const uint64_t blocks = std::max<uint32_t>(desc.block_dim, 1);
+    const uint64_t cube_cores = std::max<uint32_t>(soc_.aic, 1);
+    const uint64_t vector_cores = std::max<uint32_t>(soc_.aiv, 1);
     channels_.emit(id_, PROF_CHANNEL_FFTS_PROFILE, contexts * sizeof(ContextPmu), [&](char* out) {
         if (contexts == 2) {
             zero_in_place<2 * sizeof(ContextPmu)>(out);
@@ -409,6 +416,9 @@ void Device::emit_pmu(const TaskRecord& task, const TaskDesc& desc) {
             put(rec + offsetof(ContextPmu, subTaskId), static_cast<uint16_t>(mix ? c : 0));
             const uint16_t ffts_type = mix ? FFTS_TYPE_FFTS_PLUS : cube ? FFTS_TYPE_AIC_ONLY : FFTS_TYPE_AIV_ONLY;
             put(rec + offsetof(ContextPmu, fftsType), static_cast<uint16_t>(ffts_type << 13));
+            // A mixed kernel's vector context counts one vector core per block, as msprof divides its
+            // cycles by the task's Block Num.
+            const uint64_t cycles = span_cycles * std::min(blocks, cube ? cube_cores : vector_cores);
             put(rec + offsetof(ContextPmu, totalCycle), cycles);
             const auto& events = cube ? aic_events_ : aiv_events_;
             for (size_t i = 0; i < kPmuCounters; ++i) {

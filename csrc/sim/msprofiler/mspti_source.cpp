@@ -174,11 +174,11 @@ bool load_mspti(std::string* error) {
     return true;
 }
 
-int start_collection(const KindSet& kinds, RecordSink sink, KernelTaskSink task_sink, NodeInfoSink node_sink,
-                     std::string* error) {
+int start_collection(const KindSet& kinds, RecordSink sink, KernelTaskSink task_sink, bool tasks_required,
+                     NodeInfoSink node_sink, std::string* error) {
     std::lock_guard<std::mutex> lock(state_mutex());
     MsptiFunctions& fns = functions();
-    if (task_sink != nullptr && fns.observe_kernel_tasks == nullptr) {
+    if (task_sink != nullptr && tasks_required && fns.observe_kernel_tasks == nullptr) {
         *error = "the loaded libmspti.so cannot report kernel task ids, which AI Core metrics need";
         return ACL_ERROR_PROFILING_FAILURE;
     }

@@ -16,8 +16,10 @@ namespace npusim::msprof {
 using RecordSink = void (*)(const void* record);
 
 // Receives, for each KERNEL record msPTI writes, the task id and device counts it was matched on
-// (the key of a task's AI Core PMU records), on msPTI's writing thread.
-using KernelTaskSink = void (*)(const void* kernel_record, uint32_t task_id, uint64_t start_count, uint64_t end_count);
+// (the key of a task's AI Core PMU records) and the blockDim its task track reported (0: none), on
+// msPTI's writing thread.
+using KernelTaskSink = void (*)(const void* kernel_record, uint32_t task_id, uint64_t start_count, uint64_t end_count,
+                                uint32_t block_dim);
 
 // Receives each node basic info CANN reports (the blockDim a node launch's kernel ran with), on the
 // reporting thread: its thread, its time in msPTI's clock (the node launch's end) and the values.
@@ -42,12 +44,13 @@ bool load_mspti(std::string* error);
 // Subscribes, registers the buffer callbacks (once per process) and enables `kinds`. Returns an
 // aclError (ACL_SUCCESS, ACL_ERROR_PROF_API_CONFLICT when another subscriber holds msPTI,
 // ACL_ERROR_PROFILING_FAILURE otherwise) and fills `error`.
-// `task_sink` (may be nullptr): told the task of each KERNEL record; ACL_ERROR_PROFILING_FAILURE when
-// it is given and the loaded msPTI cannot tell (not the simulator's).
+// `task_sink` (may be nullptr): told the task of each KERNEL record, when the loaded msPTI can tell;
+// with `tasks_required` (AI Core metrics, which are joined on the task) ACL_ERROR_PROFILING_FAILURE when
+// it cannot (not the simulator's msPTI), otherwise Task ID and the tracks' Block Num stay unknown.
 // `node_sink` (may be nullptr): told each node basic info, when the loaded msPTI can tell (not another
 // msPTI: then Block Num stays unknown).
-int start_collection(const KindSet& kinds, RecordSink sink, KernelTaskSink task_sink, NodeInfoSink node_sink,
-                     std::string* error);
+int start_collection(const KindSet& kinds, RecordSink sink, KernelTaskSink task_sink, bool tasks_required,
+                     NodeInfoSink node_sink, std::string* error);
 
 // msPTI's clock (msptiGetTimestamp, the clock of its records); 0 before load_mspti succeeded.
 uint64_t mspti_now();

@@ -64,9 +64,10 @@ void sink(const void* record) {
     npusim::msprof::ProfDir* dir = g_dir.load(std::memory_order_acquire);
     if (dir != nullptr) dir->write_record(record);
 }
-void task_sink(const void* kernel_record, uint32_t task_id, uint64_t start_count, uint64_t end_count) {
+void task_sink(const void* kernel_record, uint32_t task_id, uint64_t start_count, uint64_t end_count,
+               uint32_t block_dim) {
     npusim::msprof::ProfDir* dir = g_dir.load(std::memory_order_acquire);
-    if (dir != nullptr) dir->write_kernel_task(kernel_record, task_id, start_count, end_count);
+    if (dir != nullptr) dir->write_kernel_task(kernel_record, task_id, start_count, end_count, block_dim);
 }
 
 void node_sink(uint32_t thread_id, uint64_t time, uint32_t block_dim, uint32_t task_type) {
@@ -220,10 +221,12 @@ aclError aclprofStart(const aclprofConfig* profilerConfig) {
     g_dir.store(dir.get(), std::memory_order_release);
     const bool metrics = profilerConfig->metrics != ACL_AICORE_NONE;
     const npusim::msprof::KindSet kinds = npusim::msprof::kinds_for(profilerConfig->data_types);
-    // Block Num joins a kernel to its node launch: only with both collected.
+    // Each kernel's task (its track's task id and blockDim: Task ID and Block Num) with task time; AI
+    // Core metrics cannot do without it. The node basic info joins a kernel to its node launch: only
+    // with both collected.
     const bool node_info = kinds.kernel && kinds.node_api;
-    const int rc = npusim::msprof::start_collection(kinds, &sink, metrics ? &task_sink : nullptr,
-                                                    node_info ? &node_sink : nullptr, &error);
+    const int rc = npusim::msprof::start_collection(kinds, &sink, kinds.kernel || metrics ? &task_sink : nullptr,
+                                                    metrics, node_info ? &node_sink : nullptr, &error);
     if (rc != ACL_SUCCESS) {
         s.pmu.stop();
         g_dir.store(nullptr, std::memory_order_release);

@@ -203,15 +203,16 @@ void ProfDir::write_record(const void* record) {
     ++written_;
 }
 
-void ProfDir::write_kernel_task(const void* kernel_record, uint32_t task_id, uint64_t start_count, uint64_t end_count) {
+void ProfDir::write_kernel_task(const void* kernel_record, uint32_t task_id, uint64_t start_count, uint64_t end_count,
+                                uint32_t block_dim) {
     const auto* r = static_cast<const msptiActivityKernel*>(kernel_record);
-    char line[320];
-    const int n = std::snprintf(line, sizeof(line),
-                                "{\"kind\":\"kernel_task\",\"start\":%" PRIu64 ",\"end\":%" PRIu64
-                                ",\"device\":%u,\"stream\":%u,\"correlation\":%" PRIu64
-                                ",\"task\":%u,\"start_count\":%" PRIu64 ",\"end_count\":%" PRIu64 "}\n",
-                                r->start, r->end, r->ds.deviceId, r->ds.streamId, r->correlationId, task_id,
-                                start_count, end_count);
+    char line[352];
+    const int n = std::snprintf(
+        line, sizeof(line),
+        "{\"kind\":\"kernel_task\",\"start\":%" PRIu64 ",\"end\":%" PRIu64
+        ",\"device\":%u,\"stream\":%u,\"correlation\":%" PRIu64 ",\"task\":%u,\"start_count\":%" PRIu64
+        ",\"end_count\":%" PRIu64 ",\"block_dim\":%u}\n",
+        r->start, r->end, r->ds.deviceId, r->ds.streamId, r->correlationId, task_id, start_count, end_count, block_dim);
     std::lock_guard<std::mutex> lock(mutex_);
     if (records_ == nullptr || n <= 0) return;
     std::fwrite(line, 1, static_cast<size_t>(n), records_.get());

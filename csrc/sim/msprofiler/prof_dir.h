@@ -5,7 +5,7 @@
 //     host/start_info, host/end_info        collection begin/end: wall time (us) and the host
 //                                           clock (ns) read at the same moment, as CANN writes them
 //     host/data/mspti_records.jsonl         our raw data: one JSON object per msPTI record (and,
-//                                           with AI Core metrics, each kernel's task id)
+//                                           with task time, each kernel's task id and blockDim)
 //     device_<id>/data/ffts_profile.data.<id>.slice_0, device_<id>/sample.json   AI Core metrics
 //                                           (pmu_channel.h)
 //     device_<id>/start_info.<id>, end_info.<id>   the same times, one folder per profiled device
@@ -35,8 +35,10 @@ public:
     // Appends one msPTI record (any kind; kinds we do not export are skipped).
     void write_record(const void* record);
     // Appends the task a KERNEL record was matched on (its stream's task id and device counts): the
-    // key that joins the kernel to its AI Core PMU records.
-    void write_kernel_task(const void* kernel_record, uint32_t task_id, uint64_t start_count, uint64_t end_count);
+    // key that joins the kernel to its AI Core PMU records; and the blockDim its task track reported
+    // (0: none), the kernel's Block Num.
+    void write_kernel_task(const void* kernel_record, uint32_t task_id, uint64_t start_count, uint64_t end_count,
+                           uint32_t block_dim);
     // Appends a node basic info: the reporting thread, the node launch's end (msPTI's clock), the
     // blockDim of its kernel and msprof's task type (Block Num, joined by the export).
     void write_node_info(uint32_t thread_id, uint64_t time_ns, uint32_t block_dim, uint32_t task_type);

@@ -3,9 +3,11 @@
  * makes around them: the kernel launch (kern_alpha with 6 blocks, kern_beta with 11), then the node
  * launch report (MsprofApi, level 10000, type 5) from before the launch to after it, then the node's
  * basic info (MsprofCompactInfo, level 10000, type 0) with the node launch's end as its time and the
- * blockDim; one kernel launched alone (kern_alpha with 3 blocks: no node, so no Block Num); and two
- * operators of the simulator's operator library: aclnnRelu over 3 x 4096 then over 5 x 4096 floats (a
- * vector kernel takes one block per 4096 elements: 3 and 5 blocks). aclprofStop, aclprofFinalize. */
+ * blockDim; kern_alpha launched alone by each of the runtime's launch forms, without a node (Block Num
+ * from the task's track): aclrtLaunchKernel with 7 blocks, aclrtLaunchKernelV2 with 9,
+ * aclrtLaunchKernelWithHostArgs with 13 and aclrtLaunchKernelWithConfig with 300; and two operators of
+ * the simulator's operator library: aclnnRelu over 3 x 4096 then over 5 x 4096 floats (a vector kernel
+ * takes one block per 4096 elements: 3 and 5 blocks). aclprofStop, aclprofFinalize. */
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -104,7 +106,13 @@ int main(int argc, char** argv) {
     CHECK(aclprofStart(config));
     CHECK(launch_operator(alpha, 6, "aclnnAlpha_Alpha_KernAlpha", "KernAlpha", s));
     CHECK(launch_operator(beta, 11, "aclnnBeta_Beta_KernBeta", "KernBeta", s));
-    CHECK(aclrtLaunchKernel(alpha, 3, NULL, 0, s));
+    CHECK(aclrtLaunchKernel(alpha, 7, NULL, 0, s));
+    CHECK(aclrtLaunchKernelV2(alpha, 9, NULL, 0, NULL, s));
+    CHECK(aclrtLaunchKernelWithHostArgs(alpha, 13, s, NULL, NULL, 0, NULL, 0));
+    aclrtArgsHandle args = NULL;
+    CHECK(aclrtKernelArgsInit(alpha, &args));
+    CHECK(aclrtKernelArgsFinalize(args));
+    CHECK(aclrtLaunchKernelWithConfig(alpha, 300, s, NULL, args, NULL));
     CHECK(relu(3, dev, s));
     CHECK(relu(5, dev, s));
     CHECK(aclrtSynchronizeStream(s));

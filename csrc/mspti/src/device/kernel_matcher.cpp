@@ -146,6 +146,7 @@ inline void KernelMatcher::RetireGraphTasksAt(size_t slot, uint64_t launch_ns) {
         p.kind = static_cast<uint8_t>(kind);
         p.sync = sync;
         p.wide = wide;
+        p.block_dim = track.num_blocks;
         p.start_count = 0;
         p.retired_ns = 0;
     };
@@ -322,7 +323,7 @@ void KernelMatcher::Emit(const Pending& p, uint64_t start_count, uint64_t end_co
     record.name = p.name;
     activity::BufferManager::Instance().Write(record);
     if (const KernelTaskObserver observer = g_kernel_task_observer.load(std::memory_order_acquire)) {
-        observer(&record, p.task, start_count, end_count);
+        observer(&record, p.task, start_count, end_count, p.block_dim);
     }
 }
 

@@ -43,9 +43,10 @@ namespace mspti::seam {
 
 // Not msPTI's API: the simulated CANN's libmsprofiler learns, for each KERNEL record written, the
 // task id and device counts it was matched on (npusim_mspti_observe_kernel_tasks, activity_api.cpp),
-// the key msprof joins a task's AI Core PMU records on. Called on the writing thread; nullptr: none.
+// the key msprof joins a task's AI Core PMU records on, and the blockDim the task's track reported
+// (MsprofKernelInfo.numBlocks; 0: none), msprof's Block Num. Called on the writing thread; nullptr: none.
 using KernelTaskObserver = void (*)(const void* kernel_record, uint32_t task_id, uint64_t start_count,
-                                    uint64_t end_count);
+                                    uint64_t end_count, uint32_t block_dim);
 void SetKernelTaskObserver(KernelTaskObserver observer);
 
 class KernelMatcher {
@@ -94,6 +95,7 @@ private:
         uint8_t kind;  // msptiActivityKind: KERNEL, MEMCPY or MEMSET
         bool sync;     // MEMCPY, MEMSET: the task of a synchronous call (isAsync 0)
         bool wide;     // 32-bit task ids (chip type 15)
+        uint16_t block_dim;  // KERNEL: the blockDim of the track (0: not reported)
         uint64_t start_count;
         uint64_t retired_ns;  // graph task: launch time of the ordinary task that reused its key (0: none)
         msptiActivityKind Kind() const { return static_cast<msptiActivityKind>(kind); }

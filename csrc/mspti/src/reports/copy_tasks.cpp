@@ -107,7 +107,7 @@ void OnMemcpyInfo(const MsprofCompactInfo& info) {
     const uint64_t correlation_id =
         here ? activity::CorrelationForCopyTrack(info.timeStamp) : activity::AllocateCorrelationId();
     CopyTrackEvent event{TrackEvent{correlation_id, info.timeStamp, 0, static_cast<uint32_t>(track.taskType),
-                                    track.taskId, track.deviceId, track.streamId, aging},
+                                    track.taskId, track.deviceId, track.streamId, static_cast<uint16_t>(aging != 0), 0},
                          0, kind, 0, false};
     if (interposed) {
         event.detail = t_call.detail;

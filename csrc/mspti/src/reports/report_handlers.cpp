@@ -57,7 +57,8 @@ bool OnReportingThread(uint32_t thread_id) { return thread_id == CurrentThreadId
     event.task_info = track.taskId;
     event.device = track.deviceId;
     event.stream = track.streamId;
-    event.aging = aging;
+    event.aging = static_cast<uint16_t>(aging != 0);
+    event.num_blocks = track.extInfo.kernelInfo.numBlocks;
 }
 
 void OnTaskTrack(uint32_t aging, const MsprofCompactInfo& info) {

@@ -22,7 +22,8 @@ struct TrackEvent {
     uint32_t task_info;    // raw task id field
     uint16_t device;
     uint16_t stream;       // raw stream id
-    uint32_t aging;        // 0: graph task, executed again and again
+    uint16_t aging;        // 0: graph task, executed again and again; 1: ordinary (CANN's aging flag, as 0 or 1)
+    uint16_t num_blocks;   // a kernel's blockDim (the track's MsprofKernelInfo; 0: not reported)
 };
 
 // The track of an asynchronous copy or fill (reports/copy_tasks.h): the task's track and the fields

@@ -131,6 +131,18 @@ struct MsprofEvent {
     uint64_t itemId;
 };
 
+/* A kernel task's part of its track (extInfo): the blockDim it was launched with, its argument
+   size, the vector-to-cube ratio of a mixed kernel and the schedule mode. CANN's runtime fills it for
+   AI Core and AI Vector kernel tasks and leaves it zero for other tasks. */
+struct MsprofKernelInfo {
+    uint16_t numBlocks;
+    uint16_t argsSize;
+    uint8_t ratio : 3;
+    uint8_t schedMode : 2;
+    uint8_t rsv : 3;
+    uint8_t reserved[11];
+};
+
 /* Host half of a device task, reported before the device sees it (5000/802). */
 struct MsprofRuntimeTrack {
     uint16_t deviceId;
@@ -138,7 +150,10 @@ struct MsprofRuntimeTrack {
     uint32_t taskId;
     uint64_t taskType;   /* runtime task type; its registered name starts with KERNEL_ for kernels */
     uint64_t kernelName; /* hash id */
-    uint8_t extInfo[16];
+    union {
+        struct MsprofKernelInfo kernelInfo; /* kernel tasks */
+        uint8_t bytes[16];                  /* the other forms (SIMT kernels, model tasks) are not used */
+    } extInfo;
 };
 
 #pragma pack(push, 1)
@@ -289,6 +304,8 @@ int InitInjectionMstx(MstxGetModuleFuncTableFunc getFuncTable);
 static_assert(sizeof(MsprofApi) == 40, "MsprofApi is 40 bytes");
 static_assert(sizeof(MsprofEvent) == 40, "MsprofEvent is 40 bytes");
 static_assert(sizeof(MsprofRuntimeTrack) == 40, "MsprofRuntimeTrack is 40 bytes");
+static_assert(sizeof(MsprofKernelInfo) == 16, "MsprofKernelInfo is 16 bytes");
+static_assert(offsetof(MsprofRuntimeTrack, extInfo) == 24, "extInfo at 24");
 static_assert(sizeof(MsprofHcclOpInfo) == 26, "MsprofHcclOpInfo is 26 bytes");
 static_assert(sizeof(MsprofNodeBasicInfo) == 28, "MsprofNodeBasicInfo is 28 bytes");
 static_assert(offsetof(MsprofNodeBasicInfo, blockDim) == 20, "blockDim at 20");
