@@ -16,7 +16,7 @@ from pathlib import Path
 
 from mspti_trace import summary_statistics, task_types
 from mspti_trace.ascend_pt_views import SINGLE_OP_MODEL_ID
-from mspti_trace.summary_statistics import ApiTime, KernelTime, us
+from mspti_trace.summary_statistics import ApiTime, KernelTime, OperationTime, us
 from sim_runtime.msprof import aicore_metrics
 from sim_runtime.msprof.raw import Api, Collection, Kernel
 
@@ -213,4 +213,15 @@ def op_statistic_rows(collection: Collection) -> list[list[str]]:
     types = op_types(collection)
     return summary_statistics.op_statistic_rows(
         KernelTime(k.device, types[k.correlation], task_type(k), k.end - k.start) for k in collection.kernels
+    )
+
+
+def communication_statistic_rows(collection: Collection) -> list[list[str]]:
+    """msprof's communication_statistic rows: per device and operation type (the COMMUNICATION
+    record's name), the operations' count and times. None at Level0, where msprof writes no
+    communication statistic (comm_statistic_assembler.cpp)."""
+    if collection.is_level0:
+        return []
+    return summary_statistics.communication_statistic_rows(
+        OperationTime(c.device, c.name, c.end - c.start) for c in collection.communications
     )
