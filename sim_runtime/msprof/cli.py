@@ -109,6 +109,9 @@ def export(prof: Path, export_type: str = "text") -> Path:
     out = prof / OUTPUT_DIR
     out.mkdir(exist_ok=True)
     stamp = time.strftime("%Y%m%d%H%M%S")
+    # The timeline first, each file whole (summaries.publish): torch_npu reads the timeline as soon as
+    # the first CSV is there.
+    summaries.publish(out / f"msprof_{stamp}.json", json.dumps(timeline.events(collection)))
     summaries.write_csv(
         out / f"op_summary_{stamp}.csv",
         summaries.op_summary_headers(collection),
@@ -136,7 +139,6 @@ def export(prof: Path, export_type: str = "text") -> Path:
         summaries.write_csv(
             out / f"npu_mem_{stamp}.csv", memory.NPU_MEM_HEADERS, memory.npu_mem_rows(collection)
         )
-    (out / f"msprof_{stamp}.json").write_text(json.dumps(timeline.events(collection)), encoding="utf-8")
     return out
 
 

@@ -10,6 +10,8 @@ does not model is written as msprof writes it when not collected ("N/A"); docs/m
 from __future__ import annotations
 
 import csv
+import io
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -135,11 +137,21 @@ def device_tasks(collection: Collection) -> list[DeviceTask]:
     return tasks
 
 
+def publish(path: Path, text: str) -> None:
+    """Writes ``path`` whole: written under a hidden name, then renamed, so that a reader that sees the
+    name sees all of the file. torch_npu's analysis reads the export while msprof is still writing it
+    (its CANNTimelineParser goes on at the first CSV, and its RelationParser then reads the timeline)."""
+    partial = path.with_name(f".{path.name}.partial")
+    partial.write_text(text, encoding="utf-8", newline="")
+    os.replace(partial, path)
+
+
 def write_csv(path: Path, headers: Sequence[str], rows: Iterable[Sequence[object]]) -> None:
-    with path.open("w", encoding="utf-8", newline="") as out:
-        writer = csv.writer(out)
-        writer.writerow(headers)
-        writer.writerows(rows)
+    out = io.StringIO(newline="")
+    writer = csv.writer(out)
+    writer.writerow(headers)
+    writer.writerows(rows)
+    publish(path, out.getvalue())
 
 
 def op_summary_headers(collection: Collection) -> list[str]:

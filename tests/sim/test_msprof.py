@@ -318,3 +318,25 @@ def test_block_num_is_the_blockdim_of_each_node_launch(
     # The hand-made reports name task type 2 (AI_VECTOR_CORE); the operator library's, its vector kernel's.
     infos = raw.load(prof).node_infos
     assert [(i.block_dim, i.task_type) for i in infos] == [(6, 2), (11, 2), (3, 2), (5, 2)]
+
+
+def test_the_timeline_is_whole_before_the_first_csv(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # torch_npu's CANNTimelineParser goes on as soon as mindstudio_profiler_output/ has a CSV, and its
+    # RelationParser then reads the msprof timeline: the export writes the timeline first, whole.
+    from sim_runtime.msprof import summaries
+
+    prof = synthetic_collection(tmp_path, [allreduce(1_000, 2_000, 1)])
+    seen: list[list[str]] = []
+    write_csv = summaries.write_csv
+
+    def spy(path: Path, headers: list[str], rows: list[list[str]]) -> None:
+        timelines = list(path.parent.glob("msprof_*.json"))
+        assert len(timelines) == 1, f"{path.name} written before the timeline"
+        seen.append(json.loads(timelines[0].read_text())[0]["args"]["name"])
+        write_csv(path, headers, rows)
+
+    monkeypatch.setattr(summaries, "write_csv", spy)
+    assert msprof_main(["--export=on", f"--output={prof}"]) == 0
+    assert seen and set(seen) == {"CANN"}  # the timeline's first event, read back at every CSV
+    output = prof / "mindstudio_profiler_output"
+    assert not [p.name for p in output.iterdir() if p.name.startswith(".")]  # no partial file left
