@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -90,7 +91,7 @@ def _for_host(path: str) -> str:
 
 
 @lru_cache(maxsize=1)
-def _data() -> dict[str, object]:
+def _data() -> dict[str, Any]:
     with LAYOUT_PATH.open("rb") as stream:
         return tomllib.load(stream)
 
