@@ -16,6 +16,7 @@
     <root>/python/site-packages/mspti                      -> the vendor-compatible ``mspti`` package
     <root>/{opp,bin}                                       empty folders that CANN's variables name
     <root>/{runtime,compiler}                              empty folders whose presence torch_npu checks
+    <root>/<arch>-linux/ascend_toolkit_install.info        CANN's package record, with the presented version
     <root>/.npu-sim-toolkit.json                           manifest: what the links were built from
 
 What each path is for, and which CANN paths the toolkit lacks: ``data/toolkit_layout.toml``
@@ -44,7 +45,7 @@ from pathlib import Path
 from mspti_base.preload import preload_value
 from sim_runtime import paths
 from sim_runtime.config import SimConfig
-from sim_runtime.toolkit_layout import msprof_script, set_env_script, toolkit_variables
+from sim_runtime.toolkit_layout import install_info, msprof_script, set_env_script, toolkit_variables
 
 __all__ = [
     "LINK_LIBRARIES",
@@ -59,7 +60,7 @@ __all__ = [
 
 TOOLKIT_DIR_VAR = "NPU_SIM_TOOLKIT_DIR"
 MANIFEST = ".npu-sim-toolkit.json"
-LAYOUT_VERSION = 4
+LAYOUT_VERSION = 5
 SET_ENV = "set_env.sh"
 #: The same script under bin/, where newer CANN releases also install it (runtime samples source it).
 BIN_SET_ENV = "bin/setenv.bash"
@@ -225,6 +226,7 @@ def _is_complete(root: Path, manifest: Mapping[str, object]) -> bool:
         or not (root / BIN_SET_ENV).is_file()
         or not os.access(root / BIN_MSPROF, os.X_OK)
         or not (root / TOOLS_MSPROF_PY).is_file()
+        or not (root / install_info(root)[0]).is_file()
         or not all((root / name).is_dir() for name in EMPTY_DIRS)
     ):
         return False
@@ -260,6 +262,9 @@ def _install(root: Path, links: Mapping[str, Path], manifest: Mapping[str, objec
             (staging / name).write_text(script, encoding="utf-8")
             (staging / name).chmod(0o755)
         (staging / BIN_MSPROF).symlink_to(os.path.relpath(TOOLS_MSPROF, Path(BIN_MSPROF).parent))
+        info_path, info_text = install_info(root)
+        (staging / info_path).parent.mkdir(parents=True, exist_ok=True)
+        (staging / info_path).write_text(info_text, encoding="utf-8")
         text = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
         (staging / MANIFEST).write_text(text, encoding="utf-8")
         _move_into_place(staging, root, manifest)

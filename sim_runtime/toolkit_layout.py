@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import shlex
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -22,11 +24,14 @@ else:  # pragma: no cover - exercised only on Python 3.10
     import tomli as tomllib
 
 __all__ = [
+    "INSTALL_INFO",
     "LAYOUT_PATH",
     "CheckRow",
     "LayoutPath",
     "LayoutVariable",
+    "cann_version",
     "check_toolkit",
+    "install_info",
     "layout_paths",
     "layout_variables",
     "set_env_script",
@@ -36,6 +41,8 @@ __all__ = [
 LAYOUT_PATH = Path(__file__).resolve().parent / "data" / "toolkit_layout.toml"
 #: The facts of CANN's public headers (tools/cann_manifest), with the release and commits they are from.
 CANN_MANIFEST_PATH = Path(__file__).resolve().parent / "data" / "cann_manifest.json"
+#: CANN's package record of the toolkit, in its architecture's folder ({arch}: the host's machine name).
+INSTALL_INFO = "{arch}-linux/ascend_toolkit_install.info"
 
 
 @dataclass(frozen=True)
@@ -47,6 +54,11 @@ class LayoutPath:
     provided: bool
     read_by: str
     note: str
+
+    @property
+    def host_path(self) -> str:
+        """The path on this host: ``{arch}`` replaced by its machine name."""
+        return _for_host(self.path)
 
 
 @dataclass(frozen=True)
@@ -72,16 +84,48 @@ class CheckRow:
     detail: str
 
 
+def _for_host(path: str) -> str:
+    """A layout path with ``{arch}`` replaced by this host's machine name (x86_64, aarch64), as CANN
+    names its architecture folder."""
+    return path.replace("{arch}", platform.machine())
+
+
+@lru_cache(maxsize=1)
+def _data() -> dict[str, Any]:
+    with LAYOUT_PATH.open("rb") as stream:
+        return tomllib.load(stream)
+
+
 @lru_cache(maxsize=1)
 def _layout() -> tuple[tuple[LayoutPath, ...], tuple[LayoutVariable, ...]]:
-    with LAYOUT_PATH.open("rb") as stream:
-        data = tomllib.load(stream)
+    data = _data()
     paths = tuple(LayoutPath(**entry) for entry in data["path"])
     variables = tuple(LayoutVariable(**entry) for entry in data["variable"])
     for entry in paths:
         if entry.kind not in ("file", "dir"):
             raise ValueError(f"{LAYOUT_PATH}: {entry.path}: kind must be 'file' or 'dir', not {entry.kind!r}")
     return paths, variables
+
+
+def cann_version() -> str:
+    """The CANN version the simulated toolkit presents (``cann_version`` of the layout table; the
+    build gives libascendcl's aclsysGetCANNVersion the same value)."""
+    return str(_data()["cann_version"])
+
+
+def install_info(root: Path) -> tuple[str, str]:
+    """The toolkit's ``<arch>-linux/ascend_toolkit_install.info``: its path under ``root`` and its text,
+    CANN's ``key=value`` lines (package_name, version, arch, os, path). CANN's build identifiers
+    (innerversion, compatible_version) name builds of Huawei's and are left out."""
+    folder = _for_host(INSTALL_INFO).rsplit("/", 1)[0]
+    lines = [
+        "package_name=Ascend-cann-toolkit",
+        f"version={cann_version()}",
+        f"arch={platform.machine()}",
+        "os=linux",
+        f"path={root / folder}",
+    ]
+    return _for_host(INSTALL_INFO), "\n".join(lines) + "\n"
 
 
 def layout_paths() -> tuple[LayoutPath, ...]:
@@ -183,16 +227,18 @@ def check_toolkit(root: Path, environ: Mapping[str, str] | None = None) -> list[
     env = os.environ if environ is None else environ
     rows: list[CheckRow] = []
     for entry in layout_paths():
-        target = root / entry.path
+        target = root / entry.host_path
         present = target.is_dir() if entry.kind == "dir" else target.is_file()
         if not entry.provided:
             status = "present" if present else "not provided"
-            rows.append(CheckRow(entry.path, status, True, entry.note))
+            rows.append(CheckRow(entry.host_path, status, True, entry.note))
         elif present:
-            rows.append(CheckRow(entry.path, "present", True, entry.read_by))
+            rows.append(CheckRow(entry.host_path, "present", True, entry.read_by))
         else:
             rows.append(
-                CheckRow(entry.path, "MISSING", False, f"expected a {entry.kind}; read by {entry.read_by}")
+                CheckRow(
+                    entry.host_path, "MISSING", False, f"expected a {entry.kind}; read by {entry.read_by}"
+                )
             )
     for variable in layout_variables():
         expected = variable.for_root(root)

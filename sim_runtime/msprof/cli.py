@@ -25,8 +25,10 @@ from pathlib import Path
 # The summary columns torch_npu copies from msprof are written once, beside the ascend_pt writer.
 from mspti_base.preload import preload_value
 from mspti_trace.ascend_pt_views import API_STATISTIC_HEADERS, OP_STATISTIC_HEADERS, TASK_TIME_HEADERS
+from mspti_trace.summary_statistics import COMMUNICATION_STATISTIC_HEADERS
 from sim_runtime import paths
 from sim_runtime.msprof import aicore_metrics, communication, database, memory, raw, summaries, timeline
+from sim_runtime.msprof.raw import ACL_PROF_TASK_TIME
 
 PROG = "msprof"
 EXIT_USAGE = 2
@@ -46,7 +48,6 @@ AIC_METRICS_NONE = 255
 # acl_prof.h's switches: ACL_API | TASK_TIME | HCCL_TRACE | RUNTIME_API (msprof's defaults: the
 # AscendCL API, task time and, on a cluster, HCCL; runtime API when asked).
 ACL_PROF_ACL_API = 0x0001
-ACL_PROF_TASK_TIME = 0x0002
 ACL_PROF_HCCL_TRACE = 0x0020
 ACL_PROF_RUNTIME_API = 0x0100
 
@@ -108,6 +109,9 @@ def export(prof: Path, export_type: str = "text") -> Path:
     out = prof / OUTPUT_DIR
     out.mkdir(exist_ok=True)
     stamp = time.strftime("%Y%m%d%H%M%S")
+    # The timeline first, each file whole (summaries.publish): torch_npu reads the timeline as soon as
+    # the first CSV is there.
+    summaries.publish(out / f"msprof_{stamp}.json", json.dumps(timeline.events(collection)))
     summaries.write_csv(
         out / f"op_summary_{stamp}.csv",
         summaries.op_summary_headers(collection),
@@ -126,11 +130,15 @@ def export(prof: Path, export_type: str = "text") -> Path:
         OP_STATISTIC_HEADERS,
         summaries.op_statistic_rows(collection),
     )
+    statistic = summaries.communication_statistic_rows(collection)
+    if statistic:  # communication operations collected (msprof writes the file only with HCCL data)
+        summaries.write_csv(
+            out / f"communication_statistic_{stamp}.csv", COMMUNICATION_STATISTIC_HEADERS, statistic
+        )
     if collection.memory or collection.memory_in_use:  # collected with task memory (ACL_PROF_TASK_MEMORY)
         summaries.write_csv(
             out / f"npu_mem_{stamp}.csv", memory.NPU_MEM_HEADERS, memory.npu_mem_rows(collection)
         )
-    (out / f"msprof_{stamp}.json").write_text(json.dumps(timeline.events(collection)), encoding="utf-8")
     return out
 
 

@@ -127,7 +127,11 @@ def _write_analyzer_db(path: Path, rows: dict[str, list[list[Any]]]) -> None:
 
 def analyze(collection: Collection, export_type: str = "text") -> list[Path]:
     """Writes analyze/ of one collection; returns the files written (none without communication):
-    the analyzer database, and for the text export the two JSON files."""
+    the analyzer database, and for the text export the two JSON files. A Level0 collection gets none:
+    msprof's analyzers read HCCL task events, which CANN collects only above Level0, so torch_npu
+    writes communication.json and communication_matrix.json at Level1 and Level2 only."""
+    if collection.is_level0:
+        return []
     comm = communication(collection)
     if not comm:
         return []

@@ -149,6 +149,13 @@ class MemoryInUse:
     bytes: int
 
 
+# acl_prof.h's task-time switches: Level0 (ACL_PROF_TASK_TIME_L0) and the levels above it.
+ACL_PROF_TASK_TIME = 0x0002
+ACL_PROF_TASK_TIME_L0 = 0x0800
+ACL_PROF_TASK_TIME_L2 = 0x2000
+ACL_PROF_TASK_TIME_L3 = 0x8000
+
+
 @dataclass
 class Collection:
     path: Path
@@ -164,6 +171,13 @@ class Collection:
     communications: list[Communication] = field(default_factory=list)
     memory: list[Memory] = field(default_factory=list)
     memory_in_use: list[MemoryInUse] = field(default_factory=list)
+
+    @property
+    def is_level0(self) -> bool:
+        """Whether this is a Level0 collection (msprof's prof level l0: task time at level 0 only, as
+        torch_npu's ProfilerLevel.Level0 asks), in which CANN collects no HCCL task."""
+        above = ACL_PROF_TASK_TIME | ACL_PROF_TASK_TIME_L2 | ACL_PROF_TASK_TIME_L3
+        return bool(self.data_types & ACL_PROF_TASK_TIME_L0) and not self.data_types & above
 
 
 def is_collection(path: Path) -> bool:

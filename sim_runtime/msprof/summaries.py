@@ -10,13 +10,15 @@ does not model is written as msprof writes it when not collected ("N/A"); docs/m
 from __future__ import annotations
 
 import csv
+import io
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from mspti_trace import summary_statistics, task_types
 from mspti_trace.ascend_pt_views import SINGLE_OP_MODEL_ID
-from mspti_trace.summary_statistics import ApiTime, KernelTime, us
+from mspti_trace.summary_statistics import ApiTime, KernelTime, OperationTime, us
 from sim_runtime.msprof import aicore_metrics
 from sim_runtime.msprof.block_num import block_dims
 from sim_runtime.msprof.raw import Api, Collection, Kernel, record_key
@@ -123,11 +125,21 @@ def device_tasks(collection: Collection) -> list[DeviceTask]:
     return tasks
 
 
+def publish(path: Path, text: str) -> None:
+    """Writes ``path`` whole: written under a hidden name, then renamed, so that a reader that sees the
+    name sees all of the file. torch_npu's analysis reads the export while msprof is still writing it
+    (its CANNTimelineParser goes on at the first CSV, and its RelationParser then reads the timeline)."""
+    partial = path.with_name(f".{path.name}.partial")
+    partial.write_text(text, encoding="utf-8", newline="")
+    os.replace(partial, path)
+
+
 def write_csv(path: Path, headers: Sequence[str], rows: Iterable[Sequence[object]]) -> None:
-    with path.open("w", encoding="utf-8", newline="") as out:
-        writer = csv.writer(out)
-        writer.writerow(headers)
-        writer.writerows(rows)
+    out = io.StringIO(newline="")
+    writer = csv.writer(out)
+    writer.writerow(headers)
+    writer.writerows(rows)
+    publish(path, out.getvalue())
 
 
 def op_summary_headers(collection: Collection) -> list[str]:
@@ -201,4 +213,15 @@ def op_statistic_rows(collection: Collection) -> list[list[str]]:
     types = op_types(collection)
     return summary_statistics.op_statistic_rows(
         KernelTime(k.device, types[k.correlation], task_type(k), k.end - k.start) for k in collection.kernels
+    )
+
+
+def communication_statistic_rows(collection: Collection) -> list[list[str]]:
+    """msprof's communication_statistic rows: per device and operation type (the COMMUNICATION
+    record's name), the operations' count and times. None at Level0, where msprof writes no
+    communication statistic (comm_statistic_assembler.cpp)."""
+    if collection.is_level0:
+        return []
+    return summary_statistics.communication_statistic_rows(
+        OperationTime(c.device, c.name, c.end - c.start) for c in collection.communications
     )

@@ -4,8 +4,11 @@ Chrome trace events as CANN 8.x's msprof writes them and torch_npu's analysis re
 (torch_npu/profiler/analysis/prof_parse/_cann_file_parser.py): "ts" a string of us with three
 decimals, "dur" a number of us; a "CANN" process with the host API calls per thread, an
 "Ascend Hardware" process per device with its tasks per stream (args "Task Type", "Stream Id"),
-a HostToDevice flow ("s" at the launching call, "f" at the task, same "id") per device task, and an
-"Overlap Analysis" process per device labelled "NPU <device>" (overlap.py).
+a HostToDevice flow ("s" at the launching call, "f" at the task, same "id") per device task, a
+"Communication" process per device with communication operations (a "Group <communicator>
+Communication" thread per communicator holding its operations, as msprof's hccl_assembler.cpp writes
+them; no "Plane" threads: msPTI has no HCCL task records), and an "Overlap Analysis" process per
+device labelled "NPU <device>" (overlap.py).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from sim_runtime.msprof import overlap
+from sim_runtime.msprof.database import HCCL_DATA_TYPES
 from sim_runtime.msprof.raw import Collection
 from sim_runtime.msprof.summaries import device_tasks, launching_apis, us
 
@@ -21,6 +25,8 @@ from sim_runtime.msprof.summaries import device_tasks, launching_apis, us
 CANN_PID_BASE = 1 << 30
 HARDWARE_PID_BASE = (1 << 30) + (1 << 20)
 OVERLAP_PID_BASE = (1 << 30) + (2 << 20)
+COMMUNICATION_PID_BASE = (1 << 30) + (3 << 20)
+HCCL_DATA_TYPE_NAMES = {value: name for name, value in HCCL_DATA_TYPES.items()}
 # The prefix of a host API event's name per level, as CANN's timeline names them (torch_npu's Level0
 # prunes the events by these prefixes).
 LEVEL_PREFIXES = {"acl": "AscendCL", "node": "Node", "runtime": "Runtime", "api": "CANN"}
@@ -76,9 +82,45 @@ def events(collection: Collection) -> list[dict[str, Any]]:
         flow = {"name": "HostToDevice", "cat": "HostToDevice", "id": str(t.correlation)}
         out.append({**flow, "ph": "s", "pid": cann_pid, "tid": launch.tid, "ts": us(launch.start)})
         out.append({**flow, "ph": "f", "bp": "e", "pid": pid, "tid": t.stream, "ts": us(t.start)})
+    for device in sorted({c.device for c in collection.communications}):
+        out += _communication_rows(collection, device)
     for device in devices:
         out += _overlap_rows(collection, device)
     return out
+
+
+def _communication_rows(collection: Collection, device: int) -> list[dict[str, Any]]:
+    """msprof's Communication process of one device: a thread per communicator, named
+    "Group <communicator> Communication", with one event per COMMUNICATION record (its name, times
+    and args as hccl_assembler.cpp's HcclOpTraceEvent). The operation's HostToDevice flow ends at its
+    row in Ascend Hardware (one end per flow id, which torch_npu's flow join expects), not here as well.
+    rank_size is not in the record: 0, as the database's rankSize; relay and retry "no" (the
+    simulator neither borrows links nor re-executes)."""
+    pid = COMMUNICATION_PID_BASE + device
+    rows = _meta(pid, "Communication", 100 + device)
+    rows.append(
+        {"name": "process_labels", "ph": "M", "pid": pid, "tid": 0, "args": {"labels": f"NPU {device}"}}
+    )
+    ops = sorted((c for c in collection.communications if c.device == device), key=lambda c: c.start)
+    groups = list(dict.fromkeys(c.comm for c in ops))
+    for tid, group in enumerate(groups):
+        thread = {"ph": "M", "pid": pid, "tid": tid}
+        rows.append({**thread, "name": "thread_name", "args": {"name": f"Group {group} Communication"}})
+        rows.append({**thread, "name": "thread_sort_index", "args": {"sort_index": tid}})
+    for c in ops:
+        tid = groups.index(c.comm)
+        args = {
+            "rank_size": 0,
+            "connection_id": c.correlation,
+            "model id": 4294967295,
+            "data_type": HCCL_DATA_TYPE_NAMES.get(c.data_type, "INVALID_TYPE"),
+            "alg_type": c.alg,
+            "count": c.count,
+            "relay": "no",
+            "retry": "no",
+        }
+        rows.append(_event(c.name, pid, tid, c.start, c.end, args))
+    return rows
 
 
 def _overlap_rows(collection: Collection, device: int) -> list[dict[str, Any]]:

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import textwrap
 
+from sim_runtime.toolkit_layout import cann_version
 from support.native import NativeTree
 
 ACL_ERROR_INVALID_PARAM = 100000
@@ -192,9 +193,12 @@ def test_start_up_options_and_versions(native: NativeTree) -> None:
         """,
     )
     bad = ACL_ERROR_INVALID_PARAM
+    # The version the toolkit states (toolkit_layout.toml's cann_version, which the build passes in).
+    version = cann_version()
+    assert version == "8.5.0"
     assert out == {
-        "init": 0, "set_device": 0, "cann": [0, "8.5.0", "8"], "cann_bad_package": bad,
-        "version_str": [0, "8.5.0"], "bf16": [0, 1], "sat_mode": [0, bad], "sat_mode_get": [0, 1],
+        "init": 0, "set_device": 0, "cann": [0, version, version.split(".")[0]], "cann_bad_package": bad,
+        "version_str": [0, version], "bf16": [0, 1], "sat_mode": [0, bad], "sat_mode_get": [0, 1],
         "param": [0, 0, 1], "param_bad": bad, "timeout": [0, 5000], "overflow": [0, 0, 1],
         "failure_mode": [0, bad], "last_error": [0, 0], "sync": 0, "destroy_force": 0,
         "peer": [0, 1, bad, 0], "tgid": [0, True], "process_report": ACL_ERROR_RT_FEATURE_NOT_SUPPORT,

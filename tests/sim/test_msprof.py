@@ -331,3 +331,25 @@ def test_block_num_is_the_blockdim_of_each_launch(
             "SELECT c.blockNum FROM COMPUTE_TASK_INFO c JOIN TASK t USING (globalTaskId) ORDER BY t.startNs"
         ).fetchall()
     assert [b for (b,) in blocks] == [6, 11, 7, 9, 13, 300, 3, 5]
+
+
+def test_the_timeline_is_whole_before_the_first_csv(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # torch_npu's CANNTimelineParser goes on as soon as mindstudio_profiler_output/ has a CSV, and its
+    # RelationParser then reads the msprof timeline: the export writes the timeline first, whole.
+    from sim_runtime.msprof import summaries
+
+    prof = synthetic_collection(tmp_path, [allreduce(1_000, 2_000, 1)])
+    seen: list[list[str]] = []
+    write_csv = summaries.write_csv
+
+    def spy(path: Path, headers: list[str], rows: list[list[str]]) -> None:
+        timelines = list(path.parent.glob("msprof_*.json"))
+        assert len(timelines) == 1, f"{path.name} written before the timeline"
+        seen.append(json.loads(timelines[0].read_text())[0]["args"]["name"])
+        write_csv(path, headers, rows)
+
+    monkeypatch.setattr(summaries, "write_csv", spy)
+    assert msprof_main(["--export=on", f"--output={prof}"]) == 0
+    assert seen and set(seen) == {"CANN"}  # the timeline's first event, read back at every CSV
+    output = prof / "mindstudio_profiler_output"
+    assert not [p.name for p in output.iterdir() if p.name.startswith(".")]  # no partial file left

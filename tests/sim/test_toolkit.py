@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import stat
 import subprocess
 import sys
@@ -115,7 +116,10 @@ def test_layout_links_every_library_and_header_dir(tree: tuple[Path, Path], tmp_
     assert (root / "opp").is_dir() and (root / "bin").is_dir()
     for script in ("set_env.sh", "bin/setenv.bash"):
         assert (root / script).read_text().startswith("# Environment of this simulated CANN toolkit")
-    expected = {"include", "lib64", "tools", "python", "set_env.sh", MANIFEST, *EMPTY_DIRS}
+    # CANN's package record, in its architecture's folder (test_toolkit_layout.py checks its text).
+    arch_dir = f"{platform.machine()}-linux"
+    assert [p.name for p in (root / arch_dir).iterdir()] == ["ascend_toolkit_install.info"]
+    expected = {"include", "lib64", "tools", "python", "set_env.sh", MANIFEST, arch_dir, *EMPTY_DIRS}
     assert {entry.name for entry in root.iterdir()} == expected
     assert len(list((root / "lib64").iterdir())) == LIB64_ENTRIES
 

@@ -4,6 +4,9 @@ the installed libraries: every path the table says the toolkit provides is there
 from __future__ import annotations
 
 import json
+import os
+import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -13,7 +16,7 @@ import pytest
 
 from sim_runtime import paths
 from sim_runtime.toolkit import TOOLKIT_DIR_VAR, build_toolkit
-from sim_runtime.toolkit_layout import check_toolkit, layout_paths, layout_variables
+from sim_runtime.toolkit_layout import cann_version, check_toolkit, layout_paths, layout_variables
 from support.fake_tree import make_native_tree
 from support.native import NativeTree
 
@@ -106,7 +109,9 @@ def test_the_installed_toolkit_has_every_path_it_provides(
     assert result.returncode == 0, result.stdout + result.stderr
     entries = {entry["entry"]: entry for entry in json.loads(result.stdout)["entries"]}
     for entry in layout_paths():
-        assert entries[entry.path]["status"] == ("present" if entry.provided else "not provided"), entry.path
+        assert entries[entry.host_path]["status"] == ("present" if entry.provided else "not provided"), (
+            entry.path
+        )
     root = Path(json.loads(result.stdout)["root"])
     assert (root / "tools" / "mspti" / "lib64" / "libmspti.so").resolve() == native.mspti_library.resolve()
 
@@ -131,3 +136,33 @@ def test_env_check_names_the_cann_release_and_its_commits(
     main(["env", "--check", "--json"])
     reported = json.loads(capsys.readouterr().out)["cann"]["repositories"]
     assert [r["commit"] for r in reported] == [r.commit for r in release.repositories]
+
+
+def torch_npus_cann_version(ascend_home: Path) -> str:
+    """torch_npu 2.13.0's rule (torch_npu/utils/collect_env.py get_cann_version): walk ASCEND_HOME_PATH,
+    and from a file named ascend_*_install.info take the value of its first line containing "version";
+    "not known" without one. Written out here so that the test needs no torch_npu."""
+    version = "not known"
+    for folder, _, files in os.walk(os.path.realpath(ascend_home)):
+        infos = [name for name in files if re.match(r"ascend_.*_install\.info", name)]
+        if infos:
+            with open(os.path.join(folder, infos[0]), encoding="utf-8") as info:
+                version = next((line.strip().split("=")[-1] for line in info if "version" in line), version)
+    return version
+
+
+def test_the_toolkit_states_its_cann_version_where_torch_npu_reads_it(fake_toolkit: Path) -> None:
+    # profiler_info_<rank>.json's cann_version and torch_npu's CANN package check read this file; the
+    # version is the one libascendcl's aclsysGetCANNVersion returns (tests/sim/test_acl_torch_npu_api.py).
+    info = fake_toolkit / f"{platform.machine()}-linux" / "ascend_toolkit_install.info"
+    fields = dict(line.split("=", 1) for line in info.read_text(encoding="utf-8").splitlines())
+    assert fields == {
+        "package_name": "Ascend-cann-toolkit",
+        "version": cann_version(),
+        "arch": platform.machine(),
+        "os": "linux",
+        "path": str(info.parent),
+    }
+    assert torch_npus_cann_version(fake_toolkit) == cann_version() == "8.5.0"
+    rows = {row.entry: row for row in check_toolkit(fake_toolkit, environ={})}
+    assert rows[f"{platform.machine()}-linux/ascend_toolkit_install.info"].status == "present"

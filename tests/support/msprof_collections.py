@@ -11,15 +11,18 @@ from sim_runtime.msprof import raw
 PROF_NAME = "PROF_000001_20261207040000000_ABCDEFGHIJKLMNOP"
 
 
-def synthetic_collection(folder: Path, records: list[dict[str, object]], pid: int = 1) -> Path:
-    """A PROF_* directory holding the given msPTI records (device 0, TASK_TIME | HCCL_TRACE)."""
+def synthetic_collection(
+    folder: Path, records: list[dict[str, object]], pid: int = 1, data_types: int = 0x22
+) -> Path:
+    """A PROF_* directory holding the given msPTI records (device 0; data types TASK_TIME | HCCL_TRACE
+    unless given)."""
     prof = folder / PROF_NAME
     (prof / raw.RAW_DIR).mkdir(parents=True)
     meta = {
         "format": "npu-sim msprof raw 1",
         "pid": pid,
         "devices": [0],
-        "data_types": 0x22,
+        "data_types": data_types,
         "aicore_metrics": 0,
     }
     (prof / raw.COLLECTION_FILE).write_text(json.dumps(meta))

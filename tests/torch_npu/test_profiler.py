@@ -18,6 +18,7 @@ import pytest
 from torch_npu_harness import PROGRAMS, simulator_run
 
 from sim_runtime.msprof import memory, raw
+from sim_runtime.toolkit_layout import cann_version
 
 pytestmark = pytest.mark.slow  # about 30 s and 45 s: torch's import and torch_npu's analysis subprocesses
 
@@ -197,51 +198,113 @@ def profile_two_ranks(out: Path, *args: str) -> list[Path]:
     return ranks
 
 
-def test_two_ranks_under_torchrun_write_their_kernels_and_collectives(tmp_path: Path) -> None:
-    # about 45 s: two torch processes, each with its own collection and analysis
-    ranks = profile_two_ranks(tmp_path)
+def read_rows(path: Path) -> list[dict[str, str]]:
+    with path.open(encoding="utf-8", newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def hardware_tasks(trace_view: Path) -> list[tuple[str, str]]:
+    """(name, ts) of every task of trace_view.json's Ascend Hardware rows, sorted."""
+    events = json.loads(trace_view.read_text())
+    hardware = {
+        e["pid"] for e in events if e.get("ph") == "M" and e.get("args", {}).get("name") == "Ascend Hardware"
+    }
+    return sorted((e["name"], e["ts"]) for e in events if e.get("ph") == "X" and e.get("pid") in hardware)
+
+
+# The 2-rank runs: Level1 (the program's default), Level0, and Level2 with profile_memory=True (the
+# memory views; one run for both, as each run costs about 45 s).
+TWO_RANK_RUNS = {"Level1": (), "Level0": ("text", "Level0"), "Level2": ("text", "Level2", "memory")}
+# torch_npu 2.13.0 writes communication.json and communication_matrix.json from msprof --analyze's
+# files, which msprof writes from HCCL task events, collected above Level0 only (its docs: "Level1 or
+# Level2"); its MemoryViewParser writes these views with profile_memory=True (npu_module_mem.csv needs
+# CANN's module memory data, which the simulator does not collect).
+COMMUNICATION_VIEWS = {"communication.json", "communication_matrix.json"}
+MEMORY_VIEWS = {"memory_record.csv", "operator_memory.csv"}
+
+
+@pytest.mark.parametrize("level", sorted(TWO_RANK_RUNS))
+def test_two_ranks_under_torchrun_write_each_levels_files_per_rank(level: str, tmp_path: Path) -> None:
+    # about 45 s per level: two torch processes, each with its own collection and analysis
+    ranks = profile_two_ranks(tmp_path, *TWO_RANK_RUNS[level])
+    memory_run = "memory" in TWO_RANK_RUNS[level]
     devices = set()
+    infos = {}
     for ascend_pt in ranks:
         (prof,) = ascend_pt.glob("PROF_*")
         collected = raw.load(prof)
+        ops = sorted(collected.communications, key=lambda c: c.start)
+        assert [c.name for c in ops] == ["hcom_allReduce_", "hcom_allReduce_"]
         out = ascend_pt / "ASCEND_PROFILER_OUTPUT"
-        with (out / "kernel_details.csv").open(encoding="utf-8", newline="") as f:
-            rows = list(csv.DictReader(f))
-        communication = [r["Name"] for r in rows if r["Accelerator Core"] == "COMMUNICATION"]
-        assert communication == [c.name for c in sorted(collected.communications, key=lambda c: c.start)]
-        assert communication == ["hcom_allReduce_", "hcom_allReduce_"]
+        # Every file torch_npu writes at this level, and nothing else.
+        written = {p.name for p in out.iterdir() if p.suffix in (".csv", ".json")}
+        level_files = {**LEVEL_FILES, "Level1": HOST_VIEWS | DEVICE_VIEWS | STATISTICS}[level]
+        expected = level_files | (set() if level == "Level0" else COMMUNICATION_VIEWS)
+        assert written == expected | (MEMORY_VIEWS if memory_run else set())
+        # torch_npu's own files of a rank: profiler_info_<rank>.json (with the toolkit's CANN version)
+        # and profiler_metadata.json.
+        (info_path,) = ascend_pt.glob("profiler_info_*.json")
+        info = json.loads(info_path.read_text())
+        rank = int(info["rank_id"])
+        infos[rank] = info
+        assert info_path.name == f"profiler_info_{rank}.json"
+        assert {p.name for p in ascend_pt.glob("profiler_*.json")} == {
+            info_path.name,
+            "profiler_metadata.json",
+        }
+        # One truth: kernel_details' rows and the Ascend Hardware tasks of trace_view are this rank's
+        # msPTI KERNEL and COMMUNICATION records (and copies, if any ran in the steps).
+        rows = read_rows(out / "kernel_details.csv")
+        assert [r["Name"] for r in rows if r["Accelerator Core"] == "COMMUNICATION"] == [c.name for c in ops]
         assert sorted(r["Name"] for r in rows if r["Accelerator Core"] != "COMMUNICATION") == sorted(
             k.name for k in collected.kernels
         )
         devices |= {r["Device_id"] for r in rows}
-        # Every file of Level1 (the program's level), and the communication views of HCCL.
-        written = {p.name for p in out.iterdir() if p.suffix in (".csv", ".json")}
-        communication_views = {"communication.json", "communication_matrix.json"}
-        assert written == HOST_VIEWS | DEVICE_VIEWS | STATISTICS | communication_views
-        # torch_npu's own files of a rank: profiler_info_<rank>.json and profiler_metadata.json.
-        rank = json.loads(next(ascend_pt.glob("profiler_info_*.json")).read_text())["rank_id"]
-        assert {p.name for p in ascend_pt.glob("profiler_*.json")} == {
-            f"profiler_info_{rank}.json",
-            "profiler_metadata.json",
-        }
-        with (out / "step_trace_time.csv").open(encoding="utf-8", newline="") as f:
-            steps = list(csv.DictReader(f))
+        records = [(k.name, k.start) for k in collected.kernels] + [(c.name, c.start) for c in ops]
+        records += [
+            ("MEMCPY_ASYNC" if c.kind == "memcpy" else "MEMSET_ASYNC", c.start) for c in collected.copies
+        ]
+        assert hardware_tasks(out / "trace_view.json") == sorted(
+            (name, f"{start // 1000}.{start % 1000:03d}") for name, start in records
+        )
+        steps = read_rows(out / "step_trace_time.csv")
         assert [s["Step"] for s in steps] == ["0", "1"] and all(float(s["Communication"]) > 0 for s in steps)
-        # msprof --analyze's communication analysis, split by torch_npu into the steps: one all-reduce
-        # each, its elapse time the COMMUNICATION record's.
-        comm = json.loads((out / "communication.json").read_text())
-        ops = sorted(collected.communications, key=lambda c: c.start)
-        assert list(comm) == ["step0", "step1"]
-        for index, (step, op) in enumerate(zip(comm.values(), ops, strict=True)):
-            assert step["p2p"] == {}
-            name = f"hcom_allReduce__{index}@{op.comm}"
-            assert sorted(step["collective"]) == sorted([name, "Total Op Info"])
-            times = step["collective"][name]["Communication Time Info"]
-            assert times["Elapse Time(ms)"] == pytest.approx((op.end - op.start) / 1e6)
-            assert times["Start Timestamp(us)"] == pytest.approx(op.start / 1e3)
-        matrix = json.loads((out / "communication_matrix.json").read_text())
-        assert list(matrix) == ["step0", "step1"]  # no links: HCCL tasks are not collected
-    assert devices == {"0", "1"}
+        if level != "Level0":
+            check_communication_views(out, ops)
+        if memory_run:
+            check_memory_views(out, collected, rank)
+    assert devices == {"0", "1"} and sorted(infos) == [0, 1]
+    assert {info["cann_version"] for info in infos.values()} == {cann_version()}
+
+
+def check_communication_views(out: Path, ops: list[raw.Communication]) -> None:
+    """msprof --analyze's communication analysis, split by torch_npu into the steps: one all-reduce
+    each, its elapse time the COMMUNICATION record's; no links (HCCL tasks are not collected)."""
+    comm = json.loads((out / "communication.json").read_text())
+    assert list(comm) == ["step0", "step1"]
+    for index, (step, op) in enumerate(zip(comm.values(), ops, strict=True)):
+        assert step["p2p"] == {}
+        name = f"hcom_allReduce__{index}@{op.comm}"
+        assert sorted(step["collective"]) == sorted([name, "Total Op Info"])
+        times = step["collective"][name]["Communication Time Info"]
+        assert times["Elapse Time(ms)"] == pytest.approx((op.end - op.start) / 1e6)
+        assert times["Start Timestamp(us)"] == pytest.approx(op.start / 1e3)
+    matrix = json.loads((out / "communication_matrix.json").read_text())
+    assert list(matrix) == ["step0", "step1"]
+
+
+def check_memory_views(out: Path, collected: raw.Collection, rank: int) -> None:
+    """memory_record.csv's APP rows are the device memory this rank's collection sampled, on its own
+    device; operator_memory.csv has the rank's operators' allocations on that device."""
+    samples = memory.app_samples(collected)
+    assert len(samples) >= 2 and all(s.hbm > 0 for s in samples)
+    apps = [r for r in read_rows(out / "memory_record.csv") if r["Component"] == "APP"]
+    assert [float(r["Total Reserved(MB)"]) for r in apps] == pytest.approx(
+        [s.hbm // 1024 / 1024 for s in samples]
+    )
+    assert {r["Device Type"] for r in apps} == {f"NPU:{rank}"}
+    operators = read_rows(out / "operator_memory.csv")
+    assert operators and {r["Device Type"] for r in operators} == {f"NPU:{rank}"}
 
 
 def test_two_ranks_db_export_has_each_ranks_tasks_and_communication(tmp_path: Path) -> None:

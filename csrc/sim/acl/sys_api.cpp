@@ -16,11 +16,12 @@ using namespace acl;
 
 namespace {
 
-// The CANN release whose ABI the simulator presents to programs that check it.
-constexpr const char* kCannVersion = "8.5.0";
-constexpr const char* kCannMajor = "8";
-constexpr const char* kCannMinor = "5";
-constexpr const char* kCannRelease = "0";
+// The CANN release whose ABI the simulator presents to programs that check it: `cann_version` of
+// sim_runtime/data/toolkit_layout.toml, which the build passes in (csrc/sim/CMakeLists.txt).
+constexpr const char* kCannMajor = NPU_SIM_CANN_MAJOR;
+constexpr const char* kCannMinor = NPU_SIM_CANN_MINOR;
+constexpr const char* kCannRelease = NPU_SIM_CANN_RELEASE;
+constexpr const char* kCannVersion = NPU_SIM_CANN_MAJOR "." NPU_SIM_CANN_MINOR "." NPU_SIM_CANN_RELEASE;
 
 struct SysOptions {
     std::atomic<int32_t> sat_mode{ACL_RT_OVERFLOW_MODE_SATURATION};
