@@ -138,7 +138,7 @@ Disposition offer(npusim::Device& device, npusim::Stream& stream, const npusim::
     }
     // The host half of a graph task is reported once, at capture, outside the lock.
     if (prof::task_time_on(device.id())) {
-        prof::report_task_track(track, type, kernel_hash, prof::track_blocks(desc), prof::kGraphTask);
+        prof::report_task_track(track, type, kernel_hash, desc.track_blocks, prof::kGraphTask);
     }
     return Disposition::Recorded;
 }

@@ -63,6 +63,7 @@ aclError launch(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stre
     desc.kind = npusim::TaskKind::Kernel;
     desc.core = core;
     desc.block_dim = numBlocks;
+    desc.track_blocks = core == CoreType::AICPU ? 0 : static_cast<uint16_t>(std::min<uint32_t>(numBlocks, 0xFFFFu));
     if (hinted) {
         npusim::KernelCost op_cost;
         op_cost.flops = hint.flops;

@@ -103,29 +103,6 @@ int32_t acl_command_handle(uint32_t type, void* data, uint32_t len) {
 
 uint64_t now() { return MsprofSysCycleTime(); }
 
-void report_task_track(const npusim::TaskRecord& task, TaskType type, uint64_t kernel_hash, uint16_t num_blocks,
-                       uint32_t aging) {
-    MsprofCompactInfo info{};
-    info.magicNumber = MSPROF_REPORT_DATA_MAGIC_NUM;
-    info.level = MSPROF_REPORT_RUNTIME_LEVEL;
-    info.type = MSPROF_REPORT_RUNTIME_TASK_TRACK_TYPE;
-    info.threadId = current_tid();
-    info.dataLen = sizeof(MsprofRuntimeTrack);
-    // The launch time is when the runtime submitted the task, the time the device model starts it
-    // from (at least the launch latency later). Stamping it when the report is made instead would,
-    // whenever the thread is slowed or preempted after scheduling, put the launch after the task's
-    // own device start. A captured task (no submission yet) is stamped at capture.
-    info.timeStamp = task.submit_ns != 0 ? task.submit_ns : now();
-    MsprofRuntimeTrack& track = info.data.runtimeTrack;
-    track.deviceId = static_cast<uint16_t>(task.device);
-    track.streamId = task.stream_id;
-    track.taskId = task.task_id;
-    track.taskType = static_cast<uint64_t>(type);
-    track.kernelName = kernel_hash;
-    track.extInfo.kernelInfo.numBlocks = num_blocks;
-    (void)MsprofReportCompactInfo(aging, &info, static_cast<uint32_t>(sizeof info));
-}
-
 void report_memcpy_info(uint32_t device, uint64_t bytes, uint16_t direction) {
     if (!task_time_on(device)) return;
     MsprofCompactInfo info{};

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "acl/api_ids.h"
+#include "acl/runtime_state.h"
 #include "core/device.h"
 #include "seam/profapi.h"
 
@@ -32,19 +33,35 @@ inline bool task_time_on(uint32_t device) {
 constexpr uint32_t kOrdinaryTask = 1;
 constexpr uint32_t kGraphTask = 0;
 
-// The blockDim a task's track carries (MsprofKernelInfo.numBlocks): CANN's runtime fills it for AI Core
-// and AI Vector kernels (a 16-bit field) and leaves it 0 for every other task, AI CPU kernels included.
-inline uint16_t track_blocks(const npusim::TaskDesc& desc) {
-    if (desc.kind != npusim::TaskKind::Kernel || desc.core == npusim::CoreType::AICPU) return 0;
-    return static_cast<uint16_t>(desc.block_dim < 0xFFFFu ? desc.block_dim : 0xFFFFu);
-}
-
 // Reports the host half of a device task (5000/802), stamped with the task's submission time (the
 // report time for a captured task); kernel_hash is 0 for non-kernel tasks; num_blocks is the blockDim
 // of an AI Core or AI Vector kernel (the track's MsprofKernelInfo, as CANN's runtime fills it), 0 for
 // other tasks.
-void report_task_track(const npusim::TaskRecord& task, TaskType type, uint64_t kernel_hash, uint16_t num_blocks = 0,
-                       uint32_t aging = kOrdinaryTask);
+// Inline: it is made on every traced launch, and a call of its own would save and restore the
+// caller's registers around a few stores.
+[[gnu::always_inline]] inline void report_task_track(const npusim::TaskRecord& task, TaskType type,
+                                                     uint64_t kernel_hash, uint16_t num_blocks = 0,
+                                                     uint32_t aging = kOrdinaryTask) {
+    MsprofCompactInfo info{};
+    info.magicNumber = MSPROF_REPORT_DATA_MAGIC_NUM;
+    info.level = MSPROF_REPORT_RUNTIME_LEVEL;
+    info.type = MSPROF_REPORT_RUNTIME_TASK_TRACK_TYPE;
+    info.threadId = current_tid();
+    info.dataLen = sizeof(MsprofRuntimeTrack);
+    // The launch time is when the runtime submitted the task, the time the device model starts it
+    // from (at least the launch latency later). Stamping it when the report is made instead would,
+    // whenever the thread is slowed or preempted after scheduling, put the launch after the task's
+    // own device start. A captured task (no submission yet) is stamped at capture.
+    info.timeStamp = task.submit_ns != 0 ? task.submit_ns : MsprofSysCycleTime();
+    MsprofRuntimeTrack& track = info.data.runtimeTrack;
+    track.deviceId = static_cast<uint16_t>(task.device);
+    track.streamId = task.stream_id;
+    track.taskId = task.task_id;
+    track.taskType = static_cast<uint64_t>(type);
+    track.kernelName = kernel_hash;
+    track.extInfo.kernelInfo.numBlocks = num_blocks;
+    (void)MsprofReportCompactInfo(aging, &info, static_cast<uint32_t>(sizeof info));
+}
 
 // Reports the size and direction (SEAM_RT_MEMCPY_*) of an asynchronous copy (5000/801), on the
 // copying thread just before the copy's task track, while the device's task times are on. The

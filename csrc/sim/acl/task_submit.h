@@ -47,7 +47,7 @@ void defer_task(npusim::Device& device, npusim::Stream& stream, const npusim::Ta
         track.stream_id = stream.id();
         track.task_id = res.task_id;
         track.submit_ns = res.submit_ns;
-        prof::report_task_track(track, type, kernel_hash(), prof::track_blocks(desc));
+        prof::report_task_track(track, type, kernel_hash(), desc.track_blocks);
     }
     auto place = [&device, &stream, desc = npusim::TaskDesc(desc), res, placed = std::forward<Placed>(placed),
                   adjust]() mutable {
@@ -66,7 +66,7 @@ npusim::TaskRecord submit_task(npusim::Device& device, npusim::Stream& stream, c
                                TaskType type, HashFn&& kernel_hash) {
     if (capture::any_capturing()) capture::invalidate_if_capturing(stream);
     const npusim::TaskRecord rec = device.schedule(stream, desc);
-    if (prof::task_time_on(device.id())) prof::report_task_track(rec, type, kernel_hash(), prof::track_blocks(desc));
+    if (prof::task_time_on(device.id())) prof::report_task_track(rec, type, kernel_hash(), desc.track_blocks);
     device.emit_task_logs(rec, desc.stars_task_type, ffts_subtasks(desc));
     device.emit_pmu(rec, desc);
     return rec;

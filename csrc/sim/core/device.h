@@ -58,6 +58,11 @@ struct TaskDesc {
     // stream has: its work (duration_ns) starts no earlier than this device time.
     uint64_t work_not_before_ns = 0;
     uint16_t stars_task_type = 0;   // taskType field of the STARS log header
+    // The blockDim the task's runtime track carries (MsprofKernelInfo.numBlocks, a 16-bit field): set where
+    // an AI Core or AI Vector kernel is launched, 0 for every other task (AI CPU kernels included), as
+    // CANN's runtime fills it. Set with the launch, where the block count is at hand, so that a traced
+    // launch only copies it into its report.
+    uint16_t track_blocks = 0;
     KernelTime pipes;               // kernels: the terms of duration_ns (for the PMU records)
 };
 

@@ -1,5 +1,6 @@
 #include "reports/report_handlers.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
@@ -55,8 +56,10 @@ bool OnReportingThread(uint32_t thread_id) { return thread_id == CurrentThreadId
     event.name_hash = track.kernelName;
     event.type_id = static_cast<uint32_t>(track.taskType);
     event.task_info = track.taskId;
-    event.device = track.deviceId;
-    event.stream = track.streamId;
+    // deviceId and streamId are adjacent in the track as in the event: one 4-byte copy.
+    static_assert(offsetof(MsprofRuntimeTrack, streamId) == offsetof(MsprofRuntimeTrack, deviceId) + 2);
+    static_assert(offsetof(TrackEvent, stream) == offsetof(TrackEvent, device) + 2);
+    std::memcpy(&event.device, &track.deviceId, 2 * sizeof(uint16_t));
     event.aging = static_cast<uint16_t>(aging != 0);
     event.num_blocks = track.extInfo.kernelInfo.numBlocks;
 }
