@@ -87,6 +87,9 @@ COEFFICIENTS: Mapping[str, tuple[str, Callable[[Row], bool]]] = {
     "hixl_read_gbps": ("soc", lambda r: _hixl_kind(r) == "read"),
     "hixl_host_alpha_ns": ("soc", lambda r: _hixl_kind(r) == "host"),
     "hixl_host_gbps": ("soc", lambda r: _hixl_kind(r) == "host"),
+    # Host: a launch plus synchronise round trip determines the synchronisation's return cost (the other
+    # families' shares of the round trip are estimates, docs/timing.md).
+    "acl_sync_ns": ("soc", lambda r: r.cls == "host"),
     "collective_link_gbps": ("hccl", lambda r: r.cls == "collective"),
     "p2p_link_gbps": ("hccl", lambda r: r.cls == "p2p"),
 }

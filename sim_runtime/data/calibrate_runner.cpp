@@ -17,8 +17,10 @@
 //           event  (one operation between two events after a synchronisation; the best of three)
 //           device (one operation between two events queued behind a 256 MiB memset, so that the
 //                   host is ahead of the device, as triton's do_bench does; the best of three)
-//           sync / wall (host time of a synchronous call: events around it on an idle stream,
-//                   minus two back-to-back events)
+//           sync   (host time of a synchronous call: events around it on an idle stream, minus two
+//                   back-to-back events)
+//           wall   (the same around a call followed by aclrtSynchronizeStream: a host clock around the
+//                   call and a synchronisation, as `call; torch.npu.synchronize()` is timed)
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -126,13 +128,14 @@ double time_op(const Op& op, const std::string& method, aclrtStream stream, int 
             best = best < 0 ? t : std::min(best, t);
         }
         if (flush != nullptr) CHECK(aclrtFree(flush));
-    } else {  // sync / wall: host time of a synchronous call, on an otherwise idle stream
+    } else {  // sync / wall: host time of a call, on an otherwise idle stream
         CHECK(aclrtRecordEvent(e0, stream));
         CHECK(aclrtRecordEvent(e1, stream));
         CHECK(aclrtSynchronizeStream(stream));
         const double empty = elapsed_ns(e0, e1);
         CHECK(aclrtRecordEvent(e0, stream));
-        op(stream);  // synchronous: it returns when the operation is done
+        op(stream);  // sync: a synchronous call, which returns when the operation is done
+        if (method == "wall") CHECK(aclrtSynchronizeStream(stream));  // wall: the call, then a synchronisation
         CHECK(aclrtRecordEvent(e1, stream));
         CHECK(aclrtSynchronizeStream(stream));
         best = elapsed_ns(e0, e1) - empty;
@@ -229,16 +232,13 @@ Op kernel_op(const std::string& op, aclrtStream) {
             else CHECK(aclrtMemcpyAsync(dev, bytes, host, bytes, ACL_MEMCPY_HOST_TO_DEVICE, s));
         };
     }
-    if (op == "launch_sync") {
+    if (op == "launch_sync") {  // the launch of an empty kernel (method wall adds the synchronisation)
         static const char image[] = "calibrate-empty-kernel";
         aclrtBinHandle bin = nullptr;
         aclrtFuncHandle fn = nullptr;
         CHECK(aclrtBinaryLoadFromData(image, sizeof image, nullptr, &bin));
         CHECK(aclrtBinaryGetFunction(bin, "empty_kernel", &fn));
-        return [fn](aclrtStream s) {
-            CHECK(aclrtLaunchKernel(fn, 1, nullptr, 0, s));
-            CHECK(aclrtSynchronizeStream(s));
-        };
+        return [fn](aclrtStream s) { CHECK(aclrtLaunchKernel(fn, 1, nullptr, 0, s)); };
     }
     fail(op.c_str(), -1);
 }

@@ -1,8 +1,8 @@
 """The ACL runtime's timeline on the virtual clock, against figures computed from the data files.
 
 programs/acl_timing.c prints event timestamps (device ns) for small scenarios; the
-expectations here come from sim_runtime/data/socs.toml and kernel_costs.toml, read with
-tomllib, so a change of a coefficient in the data moves both sides.
+expectations here come from sim_runtime/data/socs.toml, kernel_costs.toml and timing.toml (host
+costs by API family), read with tomllib, so a change of a coefficient in the data moves both sides.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from sim_runtime.calibrate_fit import builtin_values
 from support.native import NativeTree, ProgramBuilder, run_program
 
 if sys.version_info >= (3, 11):
@@ -202,16 +203,21 @@ def test_host_side_costs(timing_exe: Path, native: NativeTree, soc: str) -> None
     out = run(timing_exe, native, "host_cost", NPU_SIM_SOC=soc)
     spec = SOCS[soc]
     api = spec["host_api_ns"]
+    timing = builtin_values()[0][soc]
+    record = round(timing.get("acl_event_record_ns", 0)) or api
+    # A synchronisation's entry, then its wake-up and return once the device is done (timing.toml
+    # acl_sync_ns, else socs.toml sync_wake_ns).
+    sync = api + (round(timing.get("acl_sync_ns", 0)) or spec["sync_wake_ns"])
     # Between the two events: creating and recording the second event (two calls), plus the body.
     expected = {
-        "nothing": 2 * api,
-        "get_device_x100": 102 * api,
-        "memcpy_h2d": 3 * api + host_link_ns(soc, MIB),
-        "memcpy_d2h": 3 * api + host_link_ns(soc, MIB),
-        "memcpy_d2d": 3 * api + device_copy_ns(soc, MIB),
-        "memcpy_h2h": 3 * api,
-        "memset": 3 * api + memset_ns(soc, MIB),
-        "sync_idle": 3 * api + spec["sync_wake_ns"],
+        "nothing": api + record,
+        "get_device_x100": 101 * api + record,
+        "memcpy_h2d": 2 * api + record + host_link_ns(soc, MIB),
+        "memcpy_d2h": 2 * api + record + host_link_ns(soc, MIB),
+        "memcpy_d2d": 2 * api + record + device_copy_ns(soc, MIB),
+        "memcpy_h2h": 2 * api + record,
+        "memset": 2 * api + record + memset_ns(soc, MIB),
+        "sync_idle": api + record + sync,
     }
     assert out.keys() == expected.keys()
     for key, value in expected.items():

@@ -2,6 +2,7 @@
 #include "acl/acl.h"
 #include "acl/api_entry.h"
 #include "acl/enum_value.h"
+#include "acl/host_cost.h"
 #include "acl/prof_reporter.h"
 #include "acl/runtime_state.h"
 #include "core/fault_plan.h"
@@ -125,7 +126,7 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void) {
     if (const aclError rc = current_device(device); rc != ACL_SUCCESS) return rc;
     const aclError error = device->settle();  // collectives held on its streams are placed first
     sim_clock().wait_until(device->busy_until_ns());
-    sim_clock().spend(soc().sync_wake_ns);
+    sim_clock().spend(sync_return_ns());
     return error;
 }
 

@@ -6,6 +6,7 @@
 
 #include "acl/acl.h"
 #include "acl/api_entry.h"
+#include "acl/host_cost.h"
 #include "acl/prof_reporter.h"
 #include "acl/runtime_state.h"
 #include "acl/task_submit.h"
@@ -215,7 +216,7 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event) {
     if (state.pending && !read_placed_event(event, state)) return ACL_ERROR_RT_PARAM_INVALID;  // destroyed meanwhile
     if (!state.recorded) return ACL_SUCCESS;
     sim_clock().wait_until(state.time_ns);
-    sim_clock().spend(soc().sync_wake_ns);
+    sim_clock().spend(sync_return_ns());
     return ACL_SUCCESS;
 }
 

@@ -3,6 +3,7 @@
 #include "acl/acl.h"
 #include "acl/api_entry.h"
 #include "acl/capture.h"
+#include "acl/host_cost.h"
 #include "acl/runtime_state.h"
 #include "core/fault_plan.h"
 
@@ -58,7 +59,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) 
         }
     }
     clock.wait_until(end_ns);
-    clock.spend(soc().sync_wake_ns);
+    clock.spend(sync_return_ns());
     return ACL_SUCCESS;
 }
 

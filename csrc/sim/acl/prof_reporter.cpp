@@ -2,6 +2,7 @@
 
 #include <mutex>
 
+#include "acl/host_cost.h"
 #include "acl/runtime_state.h"
 #include "core/log.h"
 
@@ -148,8 +149,7 @@ ApiScope::ApiScope(AclApi api) : api_(api) {
     if ((prof::effective_switch() & (PROF_ACL_API_MASK | PROF_RUNTIME_API_MASK | PROF_RUNTIME_TRACE_MASK)) != 0) {
         begin_ = prof::now();
     }
-    static const uint64_t host_api_ns = soc().host_api_ns;
-    sim_clock().spend(host_api_ns);
+    sim_clock().spend(api_entry_ns(api));
 }
 
 }  // namespace acl

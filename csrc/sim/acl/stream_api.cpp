@@ -2,6 +2,7 @@
 #include "acl/acl.h"
 #include "acl/api_entry.h"
 #include "acl/capture.h"
+#include "acl/host_cost.h"
 #include "acl/prof_reporter.h"
 #include "acl/runtime_state.h"
 #include "core/fault_plan.h"
@@ -46,7 +47,7 @@ bool wait_for_stream(npusim::Stream& stream, int32_t timeout_ms, aclError& error
         }
     }
     clock.wait_until(tail);
-    clock.spend(soc().sync_wake_ns);
+    clock.spend(sync_return_ns());
     return true;
 }
 

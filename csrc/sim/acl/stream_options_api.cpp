@@ -8,6 +8,7 @@
 
 #include "acl/acl.h"
 #include "acl/api_entry.h"
+#include "acl/host_cost.h"
 #include "acl/runtime_state.h"
 #include "core/fault_plan.h"
 
@@ -81,7 +82,7 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) 
         error = device->settle();
     }
     sim_clock().wait_until(device->busy_until_ns());
-    sim_clock().spend(soc().sync_wake_ns);
+    sim_clock().spend(sync_return_ns());
     return error;
 }
 

@@ -27,6 +27,13 @@ struct NPUSIM_API SocTiming {
     double vector_rate_fp16 = 1, vector_rate_bf16 = 1, vector_rate_fp32 = 1, vector_rate_int8 = 1;
     // Host API cost per API class (ACL calls use the SoC's host_api_ns).
     double hccl_api_ns = 0, hixl_api_ns = 0;
+    // Host cost of an ACL call by API family (acl/host_cost.h), charged to the calling thread at the
+    // call's entry; 0: the SoC's host_api_ns. acl_sync_ns: a synchronisation's cost once the device is
+    // done (wake-up and return; 0: the SoC's sync_wake_ns).
+    double acl_launch_ns = 0, acl_memcpy_async_ns = 0, acl_event_record_ns = 0, acl_sync_ns = 0;
+    // Host cost of an aclnn operator's two phases beyond the runtime calls they make: the first
+    // (aclnnXxxGetWorkspaceSize: checks, tiling, the executor) and the second (aclnnXxx) before its launches.
+    double aclnn_workspace_ns = 0, aclnn_run_ns = 0;
     // HIXL over the inter-chip link (hixl_gbps 0: the host link). hixl_alpha_ns, hixl_gbps: WRITE from
     // device memory; hixl_read_*: READ into device memory; hixl_host_*: local host memory, either
     // direction (a rate or fixed cost of 0: as the WRITE's).

@@ -1,6 +1,7 @@
 #include "opapi/op_launcher.h"
 
 #include <array>
+#include <cmath>
 #include <cstdlib>
 #include <mutex>
 #include <string>
@@ -9,17 +10,44 @@
 #include <vector>
 
 #include "acl/acl_rt.h"
+#include "core/clock.h"
+#include "core/config.h"
 #include "core/device.h"
 #include "core/launch_hint.h"
 #include "core/log.h"
 #include "core/memory.h"
 #include "core/platform.h"
 #include "core/immortal.h"
+#include "core/timing_model.h"
 #include "opapi/node_report.h"
 
 namespace npusim::opapi {
 
 namespace {
+
+// Host cost of an operator's two phases beyond the runtime calls they make (timing.toml
+// aclnn_workspace_ns, aclnn_run_ns; 0 when the table has none), charged to the calling thread. The SoC
+// is fixed for the process, so the lookup happens once.
+struct PhaseCosts {
+    uint64_t workspace = 0, run = 0;
+};
+
+const PhaseCosts& phase_costs() {
+    static const PhaseCosts costs = [] {
+        PhaseCosts c;
+        if (const SocSpec* soc = sim_config().soc) {
+            const SocTiming& t = TimingModel::active().soc(soc->name);
+            c.workspace = static_cast<uint64_t>(std::llround(t.aclnn_workspace_ns));
+            c.run = static_cast<uint64_t>(std::llround(t.aclnn_run_ns));
+        }
+        return c;
+    }();
+    return costs;
+}
+
+void charge_host(uint64_t ns) {
+    if (ns > 0) Clock::instance().spend(ns);
+}
 
 // Binaries (one per kernel type, loaded on first use) and function handles by kernel name.
 // Handles are process-wide: the simulated runtime's binaries are not tied to a device.
@@ -169,6 +197,7 @@ aclnnStatus OpExecutor::run(void* workspace, uint64_t workspace_size, aclrtStrea
 
 aclnnStatus hand_over(std::unique_ptr<OpExecutor> op, uint64_t* workspaceSize, aclOpExecutor** executor) {
     ensure_profiling_hook();
+    charge_host(phase_costs().workspace);
     *workspaceSize = op->workspace();
     *executor = nn::adopt_executor(std::move(op));
     return ACLNN_SUCCESS;
@@ -178,6 +207,7 @@ aclnnStatus run_op(const char* api, void* workspace, uint64_t workspace_size, ac
                    aclrtStream stream) {
     ensure_profiling_hook();
     t_op_entry = node_reports_on() ? host_time() : 0;
+    charge_host(phase_costs().run);
     return nn::run_executor(api, executor, workspace, workspace_size, stream);
 }
 
