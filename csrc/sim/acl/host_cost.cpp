@@ -12,9 +12,7 @@ namespace {
 
 constexpr size_t kApis = static_cast<size_t>(AclApi::Count);
 
-uint64_t or_default(double v, uint64_t fallback) {
-    return v > 0 ? static_cast<uint64_t>(std::llround(v)) : fallback;
-}
+uint64_t or_default(double v, uint64_t fallback) { return v > 0 ? static_cast<uint64_t>(std::llround(v)) : fallback; }
 
 struct HostCosts {
     std::array<uint64_t, kApis> entry{};
@@ -48,22 +46,17 @@ HostFamily host_family(AclApi api) {
         case AclApi::aclrtLaunchKernel:
         case AclApi::aclrtLaunchKernelV2:
         case AclApi::aclrtLaunchKernelWithConfig:
-        case AclApi::aclrtLaunchKernelWithHostArgs:
-            return HostFamily::Launch;
+        case AclApi::aclrtLaunchKernelWithHostArgs: return HostFamily::Launch;
         case AclApi::aclrtMemcpyAsync:
         case AclApi::aclrtMemcpy2dAsync:
-        case AclApi::aclrtMemsetAsync:
-            return HostFamily::MemcpyAsync;
-        case AclApi::aclrtRecordEvent:
-            return HostFamily::EventRecord;
+        case AclApi::aclrtMemsetAsync: return HostFamily::MemcpyAsync;
+        case AclApi::aclrtRecordEvent: return HostFamily::EventRecord;
         case AclApi::aclrtSynchronizeStream:
         case AclApi::aclrtSynchronizeStreamWithTimeout:
         case AclApi::aclrtSynchronizeDevice:
         case AclApi::aclrtSynchronizeDeviceWithTimeout:
-        case AclApi::aclrtSynchronizeEvent:
-            return HostFamily::Synchronize;
-        default:
-            return HostFamily::Other;
+        case AclApi::aclrtSynchronizeEvent: return HostFamily::Synchronize;
+        default: return HostFamily::Other;
     }
 }
 
