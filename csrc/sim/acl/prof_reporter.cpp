@@ -106,12 +106,7 @@ uint64_t now() { return MsprofSysCycleTime(); }
 
 void report_memcpy_info(uint32_t device, uint64_t bytes, uint16_t direction) {
     if (!task_time_on(device)) return;
-    MsprofCompactInfo info{};
-    info.magicNumber = MSPROF_REPORT_DATA_MAGIC_NUM;
-    info.level = MSPROF_REPORT_RUNTIME_LEVEL;
-    info.type = MSPROF_REPORT_RUNTIME_MEMCPY_INFO_TYPE;
-    info.threadId = current_tid();
-    info.dataLen = sizeof(MsprofMemcpyInfo);
+    MsprofCompactInfo info = runtime_compact_info(MSPROF_REPORT_RUNTIME_MEMCPY_INFO_TYPE, sizeof(MsprofMemcpyInfo));
     info.timeStamp = now();
     info.data.memcpyInfo.dataSize = bytes;
     info.data.memcpyInfo.maxSize = bytes;  // one task moves the whole copy

@@ -33,6 +33,18 @@ inline bool task_time_on(uint32_t device) {
 constexpr uint32_t kOrdinaryTask = 1;
 constexpr uint32_t kGraphTask = 0;
 
+// A runtime compact report (level 5000) of `type` made on this thread, its payload `data_len` bytes and
+// still zero.
+[[gnu::always_inline]] inline MsprofCompactInfo runtime_compact_info(uint32_t type, uint32_t data_len) {
+    MsprofCompactInfo info{};
+    info.magicNumber = MSPROF_REPORT_DATA_MAGIC_NUM;
+    info.level = MSPROF_REPORT_RUNTIME_LEVEL;
+    info.type = type;
+    info.threadId = current_tid();
+    info.dataLen = data_len;
+    return info;
+}
+
 // Reports the host half of a device task (5000/802), stamped with the task's submission time (the
 // report time for a captured task); kernel_hash is 0 for non-kernel tasks; num_blocks is the blockDim
 // of an AI Core or AI Vector kernel (the track's MsprofKernelInfo, as CANN's runtime fills it), 0 for
@@ -42,12 +54,7 @@ constexpr uint32_t kGraphTask = 0;
 [[gnu::always_inline]] inline void report_task_track(const npusim::TaskRecord& task, TaskType type,
                                                      uint64_t kernel_hash, uint16_t num_blocks = 0,
                                                      uint32_t aging = kOrdinaryTask) {
-    MsprofCompactInfo info{};
-    info.magicNumber = MSPROF_REPORT_DATA_MAGIC_NUM;
-    info.level = MSPROF_REPORT_RUNTIME_LEVEL;
-    info.type = MSPROF_REPORT_RUNTIME_TASK_TRACK_TYPE;
-    info.threadId = current_tid();
-    info.dataLen = sizeof(MsprofRuntimeTrack);
+    MsprofCompactInfo info = runtime_compact_info(MSPROF_REPORT_RUNTIME_TASK_TRACK_TYPE, sizeof(MsprofRuntimeTrack));
     // The launch time is when the runtime submitted the task, the time the device model starts it
     // from (at least the launch latency later). Stamping it when the report is made instead would,
     // whenever the thread is slowed or preempted after scheduling, put the launch after the task's
